@@ -1,0 +1,47 @@
+package dev.schedlab.api;
+
+import dev.schedlab.api.view.MachineView;
+import dev.schedlab.api.view.TaskView;
+
+/**
+ * The one narrow interface through which classes, policies and plugins act on the simulated kernel,
+ * in the spirit of sched_ext's kfuncs. Everything else they see is read-only.
+ */
+public interface SchedServices {
+  /** Simulated time, ns. */
+  long now();
+
+  /** The machine. */
+  MachineView machine();
+
+  /** {@code resched_curr()}: asks the preemption model which bit to set on {@code cpu}'s curr. */
+  void resched(int cpu, ReschedReason reason);
+
+  /** Sets a resched bit directly (no model translation); a remote NR sends an IPI unless polling. */
+  void setResched(int cpu, ReschedBit bit);
+
+  /** {@code smp_call_function_single_async()}: run {@code fn} on {@code target}, costing {@code costNs}. */
+  void callFunction(int target, long costNs, CallFunction fn);
+
+  /**
+   * H12: submits deferred work of {@code costNs} CPU time. {@code owner} is the task for task_work
+   * (and the queuing task otherwise), {@code cpu} the queuing CPU; {@code delayNs} applies to delayed
+   * work.
+   */
+  void defer(DeferKind kind, TaskView owner, int cpu, long costNs, long delayNs, DeferredWork work);
+
+  /** A value from the parameter table (ns for durations), after scenario overrides. */
+  long param(String key);
+
+  /** A named counter in the run's metrics. */
+  Counter counter(String name);
+
+  /** Creates a reusable hrtimer on {@code cpu}. */
+  TimerHandle newTimer(int cpu, TimerCallback callback);
+
+  /** Completes a delayed dequeue begun by {@link SchedulingClass#dequeue} returning false. */
+  void completeDelayedDequeue(TaskView p);
+
+  /** The current tick count ({@code jiffies}). */
+  long jiffies();
+}

@@ -1,0 +1,2 @@
+/** schedlab API: hook types. */
+package dev.schedlab.api.hook;

@@ -1,0 +1,2 @@
+/** schedlab API: plugin types. */
+package dev.schedlab.api.plugin;

@@ -1,0 +1,29 @@
+package dev.schedlab.api.view;
+
+import java.util.List;
+
+/** Read-only view of the simulated machine. */
+public interface MachineView {
+  /** Number of CPUs (hardware threads). */
+  int nrCpus();
+
+  /** CPU {@code id}. */
+  CpuView cpu(int id);
+
+  /** Tick frequency, Hz. */
+  int hz();
+
+  /** Length of one tick, ns ({@code TICK_NSEC}). */
+  long tickNs();
+
+  /** The cpuidle state table of every CPU (index 0 is the shallowest). */
+  List<? extends IdleStateView> idleStates();
+
+  /** Whether the machine is a virtual machine guest. */
+  boolean virtualized();
+
+  /** Whether two CPUs share a last-level cache ({@code cpus_share_cache}). */
+  default boolean sharesLlc(int a, int b) {
+    return cpu(a).llcId() == cpu(b).llcId();
+  }
+}

@@ -1,0 +1,2 @@
+/** schedlab API: view types. */
+package dev.schedlab.api.view;

@@ -1,0 +1,22 @@
+package dev.schedlab.engine.scenario;
+
+/**
+ * A duration, fixed or drawn per use from the task's own random stream.
+ *
+ * @param kind FIXED, UNIFORM (between a and b) or EXP (mean a)
+ * @param a fixed value, lower bound, or mean (ns)
+ * @param b upper bound for UNIFORM (ns)
+ */
+public record Dist(Kind kind, long a, long b) {
+  /** Distribution kinds. */
+  public enum Kind {
+    FIXED,
+    UNIFORM,
+    EXP
+  }
+
+  /** A fixed duration. */
+  public static Dist fixed(long ns) {
+    return new Dist(Kind.FIXED, ns, ns);
+  }
+}

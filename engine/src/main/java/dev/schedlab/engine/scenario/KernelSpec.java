@@ -1,0 +1,25 @@
+package dev.schedlab.engine.scenario;
+
+import java.util.Map;
+
+/**
+ * Kernel configuration.
+ *
+ * @param preempt preemption model name (none, voluntary, full, lazy, or one a plugin adds)
+ * @param hz tick frequency
+ * @param features sched features and engine switches by name (TTWU_QUEUE, POLLING_IPI, ...);
+ *     absent names keep their defaults
+ * @param params parameter-table overrides by key, values in the key's unit (durations in ns)
+ * @param latencyLimitNs PM QoS CPU latency limit ({@code /dev/cpu_dma_latency}); Long.MAX_VALUE = none
+ */
+public record KernelSpec(
+    String preempt,
+    int hz,
+    Map<String, Boolean> features,
+    Map<String, Long> params,
+    long latencyLimitNs) {
+  public KernelSpec {
+    features = Map.copyOf(features);
+    params = Map.copyOf(params);
+  }
+}

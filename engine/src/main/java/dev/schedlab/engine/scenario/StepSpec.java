@@ -1,0 +1,62 @@
+package dev.schedlab.engine.scenario;
+
+import java.util.List;
+
+/**
+ * One step of a task program. In YAML each step is a one-key map, for example {@code - user: 100us}.
+ */
+public sealed interface StepSpec {
+  /** {@code user: DUR}: compute in user mode. */
+  record User(Dist duration) implements StepSpec {}
+
+  /**
+   * {@code kernel: ...}: a syscall-like kernel path: entry, the segments in order, then exit to user.
+   */
+  record Kernel(List<Segment> segments) implements StepSpec {
+    public Kernel {
+      segments = List.copyOf(segments);
+    }
+  }
+
+  /**
+   * A kernel segment.
+   *
+   * @param duration how long it runs
+   * @param preemptible preempt count zero (false = preempt-disabled span, e.g. under a spinlock)
+   * @param irqsOff IRQs disabled for the whole segment
+   * @param endsWith NONE, COND_RESCHED or MIGHT_RESCHED: the preemption point at its end
+   */
+  record Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {}
+
+  /** {@code sleep: DUR}: relative {@code clock_nanosleep} (an hrtimer; slack 0 for RT/DL tasks). */
+  record Sleep(Dist duration) implements StepSpec {}
+
+  /**
+   * {@code sleep_until: {period: DUR}}: absolute {@code clock_nanosleep} to the next period boundary
+   * counted from the task's start (cyclictest); {@code sample} names the latency histogram to record
+   * (expiry to running in user space), or null.
+   */
+  record SleepUntil(long periodNs, String sample) implements StepSpec {}
+
+  /** {@code block: WAITQ}: sleep on a named wait queue until woken. */
+  record Block(String waitQueue) implements StepSpec {}
+
+  /** {@code wake: {waitq: NAME, sync: BOOL}}: wake one sleeper of the wait queue (WF_SYNC if sync). */
+  record Wake(String waitQueue, boolean sync) implements StepSpec {}
+
+  /** {@code call: {cpu: N, cost: DUR, wait: BOOL}}: {@code smp_call_function_single}. */
+  record Call(int cpu, long costNs, boolean waitDone) implements StepSpec {}
+
+  /** {@code loop: {count: N, body: [...]}}: repeat the body N times. */
+  record Loop(int count, List<StepSpec> body) implements StepSpec {
+    public Loop {
+      body = List.copyOf(body);
+    }
+  }
+
+  /** {@code mark: NAME}: count one occurrence of NAME in the metrics (e.g. operations done). */
+  record Mark(String counter) implements StepSpec {}
+
+  /** {@code exit}: the task exits. */
+  record Exit() implements StepSpec {}
+}

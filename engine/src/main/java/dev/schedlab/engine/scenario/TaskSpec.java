@@ -1,0 +1,41 @@
+package dev.schedlab.engine.scenario;
+
+import java.util.List;
+
+/**
+ * A group of {@code count} identical tasks.
+ *
+ * @param name comm prefix; tasks are named {@code name/i} (or {@code name} when count is 1)
+ * @param count number of tasks
+ * @param policy policy name: normal, batch, idle, fifo, rr, deadline, ext
+ * @param nice nice value for fair policies
+ * @param rtPriority 1..99 for fifo/rr
+ * @param dlRuntimeNs deadline runtime
+ * @param dlDeadlineNs deadline relative deadline
+ * @param dlPeriodNs deadline period (0 = deadline)
+ * @param cpus affinity cpulist ("" = all CPUs); with {@code perCpu}, task i is pinned to the i-th listed CPU
+ * @param perCpu pin task i of the group to the i-th CPU of {@code cpus}
+ * @param kthread whether the tasks are kernel threads (no mm, never exit to user)
+ * @param process process (mm) sharing: "own" = each task its own mm, "group" = the group shares one
+ * @param startNs when the tasks are created
+ * @param program the steps each task runs, looping forever unless it ends with {@code exit}
+ */
+public record TaskSpec(
+    String name,
+    int count,
+    String policy,
+    int nice,
+    int rtPriority,
+    long dlRuntimeNs,
+    long dlDeadlineNs,
+    long dlPeriodNs,
+    String cpus,
+    boolean perCpu,
+    boolean kthread,
+    String process,
+    long startNs,
+    List<StepSpec> program) {
+  public TaskSpec {
+    program = List.copyOf(program);
+  }
+}
