@@ -67,8 +67,13 @@ public interface SchedulingClass {
   /** {@code wakeup_preempt} for a woken task of this same class as {@code rq.curr()}. */
   void wakeupPreempt(RqView rq, TaskView p, int wakeFlags);
 
-  /** {@code select_task_rq}: the CPU a waking task should be queued on. */
-  int selectCpu(TaskView p, int prevCpu, int wakeFlags);
+  /**
+   * {@code select_task_rq}: the CPU a waking task should be queued on.
+   *
+   * @param prevCpu the CPU the task last ran on
+   * @param wakerCpu the CPU doing the wakeup ({@code smp_processor_id()})
+   */
+  int selectCpu(TaskView p, int prevCpu, int wakerCpu, int wakeFlags);
 
   /** {@code update_curr}: charge {@code deltaExecNs} of run time to the running task. */
   default void updateCurr(RqView rq, TaskView curr, long deltaExecNs) {}
