@@ -1,12 +1,16 @@
 package dev.schedlab.api;
 
 import dev.schedlab.api.view.CpuView;
+import dev.schedlab.api.view.MachineView;
 
 /**
  * What a CPU does when it goes idle, in the role of the cpuidle governor ({@code menu}/{@code teo}):
  * which idle state to enter and whether to stop the tick. Called from the idle loop with IRQs off.
  */
 public interface IdlePolicy {
+  /** Called once before the run starts. */
+  default void init(MachineView machine) {}
+
   /** Short name, for example {@code menu}. */
   String name();
 

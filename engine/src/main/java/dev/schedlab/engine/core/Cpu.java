@@ -1,0 +1,215 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.view.CpuView;
+import dev.schedlab.api.view.RqView;
+import dev.schedlab.api.view.TaskView;
+import dev.schedlab.engine.sim.Event;
+import java.util.ArrayList;
+
+/**
+ * One CPU: its execution phase, pending interrupts, tick, CSD queue and runqueue
+ * ({@code struct rq}). The CPU is always in exactly one phase; interrupts are taken only in
+ * phases that run with IRQs on, otherwise they are latched until IRQs are re-enabled.
+ */
+final class Cpu implements CpuView, RqView {
+  // phases
+  static final int P_TASK = 1;
+  static final int P_SCHED = 2;
+  static final int P_IDLE_ENTER = 3;
+  static final int P_IDLE_STATE = 4;
+  static final int P_IDLE_WAKE = 5;
+  static final int P_IDLE_EXIT = 6;
+  static final int P_IRQ_ENTRY = 7;
+  static final int P_IRQ_BODY = 8;
+  static final int P_SPIN = 9;
+  /** Saved phase only: the idle task is about to (re)start {@code do_idle()}. */
+  static final int P_IDLE_TOP = 10;
+
+  // interrupt vectors (pending bits)
+  static final int IRQ_TIMER = 1;
+  static final int IRQ_RESCHED = 2;
+  static final int IRQ_CALL = 4;
+
+  final int id;
+  final int coreId;
+  final int llcId;
+  final int pkgId;
+  final int nodeId;
+  final boolean isolated;
+
+  Task curr;
+  Task idle;
+
+  int phase;
+  final Event phaseEv;
+  long phaseStart;
+  /** Whether the running op has IRQs off / is preemptible / runs in user mode. */
+  boolean opIrqsOff;
+  boolean opPreemptible = true;
+  boolean opUser;
+  int pendingIrqs;
+  /** The phase an interrupt interrupted, resumed at IRQ exit. */
+  int savedPhase;
+  long savedRemaining;
+  /** CPU time charged to the IRQ being handled, beyond entry. */
+  long irqCost;
+  int irqVectors;
+
+  // idle
+  int idleStateIdx = -1;
+  long idleEnteredAt;
+  boolean idleFromHw;
+
+  // tick
+  final Event tickEv;
+  boolean tickStopped;
+  boolean tickDue;
+  final ArrayList<HrTimer> expired = new ArrayList<>();
+  /** Armed hrtimers on this CPU's base (for the governor's next-timer lookup). */
+  final ArrayList<HrTimer> timers = new ArrayList<>();
+  long nextTickAt;
+  final Event ipiResched;
+  final Event ipiCall;
+
+  // CSD queue (call_single_queue)
+  Csd csdHead;
+  Csd csdTail;
+
+  // runqueue
+  int nrRunning;
+  long clock;
+  long avgIdle;
+  long idleStamp;
+  long nextBalance;
+  boolean ttwuPending;
+
+  // schedule window
+  Task schedNext;
+  Task schedPrev;
+  int schedMode;
+  long spinEnd;
+
+  // accounting
+  long idleNs;
+
+  Cpu(int id, int coreId, int llcId, int pkgId, int nodeId, boolean isolated,
+      Event phaseEv, Event tickEv, Event ipiResched, Event ipiCall) {
+    this.id = id;
+    this.coreId = coreId;
+    this.llcId = llcId;
+    this.pkgId = pkgId;
+    this.nodeId = nodeId;
+    this.isolated = isolated;
+    this.phaseEv = phaseEv;
+    this.tickEv = tickEv;
+    this.ipiResched = ipiResched;
+    this.ipiCall = ipiCall;
+  }
+
+  /** Whether the CPU can take an interrupt right now. */
+  boolean irqsEnabled() {
+    return (phase == P_TASK && !opIrqsOff) || phase == P_SPIN || phase == P_IDLE_STATE;
+  }
+
+  // ---- CpuView ----
+  @Override
+  public int id() {
+    return id;
+  }
+
+  @Override
+  public int coreId() {
+    return coreId;
+  }
+
+  @Override
+  public int llcId() {
+    return llcId;
+  }
+
+  @Override
+  public int packageId() {
+    return pkgId;
+  }
+
+  @Override
+  public int nodeId() {
+    return nodeId;
+  }
+
+  @Override
+  public RqView rq() {
+    return this;
+  }
+
+  @Override
+  public boolean isIdle() {
+    return curr == idle && nrRunning == 0 && !ttwuPending;
+  }
+
+  @Override
+  public boolean polling() {
+    return curr.polling;
+  }
+
+  @Override
+  public boolean needResched() {
+    return curr.needResched;
+  }
+
+  @Override
+  public int idleStateIndex() {
+    return idleStateIdx;
+  }
+
+  @Override
+  public boolean tickStopped() {
+    return tickStopped;
+  }
+
+  @Override
+  public boolean isolated() {
+    return isolated;
+  }
+
+  // ---- RqView ----
+  @Override
+  public int cpu() {
+    return id;
+  }
+
+  @Override
+  public int nrRunning() {
+    return nrRunning;
+  }
+
+  @Override
+  public TaskView curr() {
+    return curr;
+  }
+
+  @Override
+  public TaskView idle() {
+    return idle;
+  }
+
+  @Override
+  public long clock() {
+    return clock;
+  }
+
+  @Override
+  public long avgIdleNs() {
+    return avgIdle;
+  }
+
+  @Override
+  public long nextBalance() {
+    return nextBalance;
+  }
+
+  @Override
+  public boolean ttwuPending() {
+    return ttwuPending;
+  }
+}

@@ -1,0 +1,17 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.CallFunction;
+import dev.schedlab.api.IpiPath;
+
+/** A queued cross-CPU call ({@code call_single_data_t}); pooled per kernel. */
+final class Csd {
+  Csd next;
+  IpiPath path;
+  long costNs;
+  /** Plugin or engine function, or null. */
+  CallFunction fn;
+  /** A task to activate on the target (wake-list entry), or null. */
+  Task wakee;
+  /** A task spinning in csd_lock_wait() for this call, or null. */
+  Task waiter;
+}

@@ -1,0 +1,42 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.TimerCallback;
+import dev.schedlab.api.TimerHandle;
+import dev.schedlab.engine.sim.Event;
+
+/**
+ * An hrtimer on one CPU's timer base: its expiry raises the timer interrupt there, and the handler
+ * runs the callback (or wakes the sleeping task).
+ */
+final class HrTimer implements TimerHandle {
+  final Kernel kernel;
+  /** The CPU whose base holds the timer (a sleep timer moves with its task). */
+  int cpu;
+  final TimerCallback callback;
+  /** For task sleep timers: the task to wake; else null. */
+  final Task sleeper;
+  final Event event;
+
+  HrTimer(Kernel kernel, int cpu, TimerCallback callback, Task sleeper) {
+    this.kernel = kernel;
+    this.cpu = cpu;
+    this.callback = callback;
+    this.sleeper = sleeper;
+    this.event = new Event(Kernel.EV_HRTIMER, -1, this);
+  }
+
+  @Override
+  public void arm(long expiresNs) {
+    kernel.armTimer(this, expiresNs);
+  }
+
+  @Override
+  public void cancel() {
+    kernel.cancelTimer(this);
+  }
+
+  @Override
+  public boolean armed() {
+    return event.scheduled();
+  }
+}

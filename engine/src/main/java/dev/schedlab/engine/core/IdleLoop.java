@@ -1,0 +1,213 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.SchedMode;
+import dev.schedlab.engine.machine.IdleState;
+import dev.schedlab.engine.params.Param;
+
+/**
+ * The idle task's loop, {@code do_idle()} in kernel/sched/idle.c: polling flag handling, the
+ * governor's state choice and tick stop, hardware idle states with their exit latencies, and the
+ * loop exit that flushes queued cross-CPU calls and calls {@code schedule_idle()}.
+ *
+ * <p>POLLING is set from the top of {@code do_idle()} until the loop exits, except across a
+ * non-polling hardware state (HLT), as in the kernel; while it is set a cross-CPU call or resched
+ * needs no IPI.
+ */
+final class IdleLoop {
+  private final Kernel k;
+  private final MetricCounter[] entries;
+  private final MetricCounter tickStops;
+  private final MetricCounter idleExits;
+
+  IdleLoop(Kernel k) {
+    this.k = k;
+    entries = new MetricCounter[k.idleStates.size()];
+    for (int i = 0; i < entries.length; i++) {
+      entries[i] = k.metrics.counter("idle.entries." + k.idleStates.get(i).name());
+    }
+    tickStops = k.metrics.counter("tick.stops");
+    idleExits = k.metrics.counter("idle.loop_exits");
+  }
+
+  /** The idle task starts running after a switch (IRQs on: latched interrupts go first). */
+  void startIdle(Cpu cpu) {
+    if (cpu.pendingIrqs != 0) {
+      cpu.savedPhase = Cpu.P_IDLE_TOP;
+      k.irqs.enter(cpu);
+      return;
+    }
+    doIdleTop(cpu);
+  }
+
+  /** Top of {@code do_idle()}: set POLLING, then the entry path with IRQs off. */
+  void doIdleTop(Cpu cpu) {
+    Task idle = cpu.curr;
+    idle.polling = true;
+    if (idle.needResched) {
+      loopExit(cpu);
+      return;
+    }
+    cpu.opIrqsOff = true;
+    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.DO_IDLE_ENTER));
+  }
+
+  /** Governor done: stop the tick if asked, then enter the chosen state (or leave the loop). */
+  void enterState(Cpu cpu) {
+    Task idle = cpu.curr;
+    if (idle.needResched) {
+      loopExit(cpu);
+      return;
+    }
+    if (cpu.pendingIrqs != 0) {
+      cpu.savedPhase = Cpu.P_IDLE_STATE;
+      k.irqs.enter(cpu);
+      return;
+    }
+    long nextTimer = nextTimerNs(cpu);
+    int idx = k.governor.select(cpu, nextTimer, k.latencyLimitNs);
+    IdleState s = k.idleStates.get(idx);
+    if (!cpu.tickStopped && k.governor.stopTick(cpu, idx, nextTimer)
+        && nextHrTimerNs(cpu) > k.tickNs) {
+      cpu.tickStopped = true;
+      k.queue.cancel(cpu.tickEv);
+      tickStops.value++;
+      // tick_nohz_stop_tick() runs before the state is entered: spend it, then enter.
+      k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.TICK_STOP));
+      return;
+    }
+    if (!s.polling()) {
+      idle.polling = false; // current_clr_polling_and_test()
+    }
+    entries[idx].value++;
+    cpu.idleStateIdx = idx;
+    cpu.idleEnteredAt = k.now;
+    cpu.opIrqsOff = false;
+    if (k.trace.enabled()) {
+      k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, idx);
+    }
+    long limit = idx == 0 && s.polling() && s.exitLatencyNs() == 0 ? pollLimitNs() : -1;
+    k.setPhase(cpu, Cpu.P_IDLE_STATE, limit);
+  }
+
+  /** {@code cpuidle_poll_time()}: smallest target residency of the enabled deeper states, else a tick. */
+  private long pollLimitNs() {
+    for (int i = 1; i < k.idleStates.size(); i++) {
+      IdleState s = k.idleStates.get(i);
+      if (s.enabled()) {
+        return Math.max(s.targetResidencyNs(), 1);
+      }
+    }
+    return k.tickNs;
+  }
+
+  private long nextHrTimerNs(Cpu cpu) {
+    long next = Long.MAX_VALUE;
+    for (int i = 0; i < cpu.timers.size(); i++) {
+      next = Math.min(next, cpu.timers.get(i).event.time());
+    }
+    return next == Long.MAX_VALUE ? Long.MAX_VALUE : next - k.now;
+  }
+
+  /** Time to the next timer event on {@code cpu}, tick included while it runs. */
+  long nextTimerNs(Cpu cpu) {
+    long t = nextHrTimerNs(cpu);
+    if (!cpu.tickStopped && cpu.tickEv.scheduled()) {
+      t = Math.min(t, cpu.tickEv.time() - k.now);
+    }
+    return t;
+  }
+
+  /** Something woke the CPU in its idle state: spend the exit latency first. */
+  void wakeFromState(Cpu cpu, boolean pollingWake) {
+    IdleState s = k.idleStates.get(cpu.idleStateIdx);
+    long latency;
+    if (pollingWake && s.exitLatencyNs() == 0) {
+      latency = k.p(Param.POLL_WAKE);
+    } else {
+      latency = s.exitLatencyNs();
+      if (k.virtualized && !s.polling()) {
+        latency += k.p(Param.VM_HALTED_WAKE);
+      }
+    }
+    leaveState(cpu);
+    cpu.opIrqsOff = true;
+    k.setPhase(cpu, Cpu.P_IDLE_WAKE, latency);
+  }
+
+  private void leaveState(Cpu cpu) {
+    closeResidency(cpu);
+    long residency = k.now - cpu.idleEnteredAt;
+    if (k.trace.enabled()) {
+      k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, -1);
+    }
+    k.governor.reflect(cpu, cpu.idleStateIdx, residency);
+    cpu.idleStateIdx = -1;
+    cpu.curr.polling = true; // __current_set_polling() after the state
+  }
+
+  /** Adds the idle residency so far to the CPU's total. */
+  void closeResidency(Cpu cpu) {
+    if (cpu.idleStateIdx >= 0) {
+      cpu.idleNs += k.now - cpu.idleEnteredAt;
+      cpu.idleEnteredAt = k.now;
+    }
+  }
+
+  /** The state's exit latency passed. */
+  void woke(Cpu cpu) {
+    if (cpu.pendingIrqs != 0) {
+      cpu.savedPhase = Cpu.P_IDLE_STATE;
+      k.irqs.enter(cpu);
+    } else if (cpu.curr.needResched) {
+      loopExit(cpu);
+    } else {
+      reselect(cpu);
+    }
+  }
+
+  /** POLL reached its time limit: the governor chooses again. */
+  void pollTimeout(Cpu cpu) {
+    leaveState(cpu);
+    reselect(cpu);
+  }
+
+  /** IRQ exit back into the idle loop. */
+  void afterIrq(Cpu cpu) {
+    if (cpu.curr.needResched) {
+      loopExit(cpu);
+    } else {
+      reselect(cpu);
+    }
+  }
+
+  private void reselect(Cpu cpu) {
+    cpu.opIrqsOff = true;
+    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.IDLE_RESELECT));
+  }
+
+  /**
+   * {@code need_resched()}: leave the loop. POLLING is cleared ({@code __current_clr_polling}),
+   * the tick restarts if it was stopped, and IRQs stay off until {@code schedule_idle()} is done.
+   */
+  private void loopExit(Cpu cpu) {
+    idleExits.value++;
+    cpu.curr.polling = false;
+    long cost = k.p(Param.DO_IDLE_EXIT);
+    if (cpu.tickStopped) {
+      cpu.tickStopped = false;
+      cost += k.p(Param.TICK_RESTART);
+      cpu.nextTickAt = (k.now / k.tickNs + 1) * k.tickNs;
+      k.queue.schedule(cpu.tickEv, cpu.nextTickAt);
+    }
+    cpu.opIrqsOff = true;
+    k.setPhase(cpu, Cpu.P_IDLE_EXIT, cost);
+  }
+
+  /** {@code flush_smp_call_function_queue()} then {@code schedule_idle()}. */
+  void loopExited(Cpu cpu) {
+    k.pathCost = 0;
+    k.irqs.flushCsd(cpu);
+    long flushCost = k.pathCost;
+    k.sched.schedule(cpu, SchedMode.IDLE, flushCost);
+  }
+}

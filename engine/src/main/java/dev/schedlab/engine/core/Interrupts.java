@@ -1,0 +1,252 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.CallFunction;
+import dev.schedlab.api.IpiDelivery;
+import dev.schedlab.api.IpiPath;
+import dev.schedlab.engine.params.Param;
+
+/**
+ * Hard interrupts, IPIs and cross-CPU calls (sections 1.3 and 1.12): interrupt delivery with
+ * IRQs-off latching, the handlers (tick, hrtimers, reschedule and call-function vectors), IRQ exit,
+ * and {@code smp_call_function_single} with the polling-idle shortcut.
+ */
+final class Interrupts {
+  private final Kernel k;
+  private Csd pool;
+  private final MetricCounter[] ipiSent = new MetricCounter[IpiPath.values().length];
+  private final MetricCounter[] ipiShortcut = new MetricCounter[IpiPath.values().length];
+  private final MetricCounter ipiResched;
+  private final MetricCounter ipiCall;
+  private final MetricCounter csdCalls;
+
+  Interrupts(Kernel k) {
+    this.k = k;
+    for (IpiPath p : IpiPath.values()) {
+      String n = p.name().toLowerCase(java.util.Locale.ROOT);
+      ipiSent[p.ordinal()] = k.metrics.counter("ipi.sent." + n);
+      ipiShortcut[p.ordinal()] = k.metrics.counter("ipi.polling_shortcut." + n);
+    }
+    ipiResched = k.metrics.counter("ipi.vector.resched");
+    ipiCall = k.metrics.counter("ipi.vector.call_function");
+    csdCalls = k.metrics.counter("csd.calls");
+  }
+
+  /** An interrupt {@code vector} arrives at {@code cpu}: taken now, after an idle exit, or latched. */
+  void raise(Cpu cpu, int vector) {
+    cpu.pendingIrqs |= vector;
+    if (cpu.phase == Cpu.P_IDLE_STATE) {
+      k.idleLoop.wakeFromState(cpu, false);
+    } else if (cpu.irqsEnabled()) {
+      take(cpu);
+    }
+  }
+
+  /** Takes the pending interrupts if IRQs are on; returns whether it did. */
+  boolean takePending(Cpu cpu) {
+    if (cpu.pendingIrqs != 0 && cpu.irqsEnabled()) {
+      take(cpu);
+      return true;
+    }
+    return false;
+  }
+
+  /** Interrupts the current phase (saving its remaining time) and enters the IRQ. */
+  void take(Cpu cpu) {
+    cpu.savedPhase = cpu.phase;
+    if (cpu.phase == Cpu.P_TASK || cpu.phase == Cpu.P_SPIN) {
+      cpu.savedRemaining = cpu.phaseEv.scheduled() ? cpu.phaseEv.time() - k.now : -1;
+    }
+    enter(cpu);
+  }
+
+  /** Enters IRQ handling with {@code savedPhase} already recorded. */
+  void enter(Cpu cpu) {
+    k.setPhase(cpu, Cpu.P_IRQ_ENTRY, k.p(Param.IRQ_ENTRY));
+  }
+
+  /** IRQ entry done: run the handlers of every pending vector; their cost extends the IRQ. */
+  void runHandlers(Cpu cpu) {
+    int vectors = cpu.pendingIrqs;
+    cpu.pendingIrqs = 0;
+    cpu.irqVectors = vectors;
+    k.pathCost = 0;
+    Task cur = cpu.curr;
+    if ((vectors & Cpu.IRQ_TIMER) != 0) {
+      if (k.trace.enabled()) {
+        k.trace.irqEntry(k.now, cpu.id, cur.comm, cur.idleTask ? 0 : cur.pid, 0, "timer");
+      }
+      if (cpu.tickDue) {
+        cpu.tickDue = false;
+        k.sched.tick(cpu);
+      }
+      for (int i = 0; i < cpu.expired.size(); i++) {
+        HrTimer t = cpu.expired.get(i);
+        if (t.sleeper != null) {
+          k.sched.wakeUp(t.sleeper, 0);
+        } else {
+          t.callback.expired(cpu.id, k.now);
+        }
+      }
+      cpu.expired.clear();
+    }
+    if ((vectors & Cpu.IRQ_RESCHED) != 0 && k.trace.enabled()) {
+      k.trace.ipiEntry(k.now, cpu.id, cur.comm, cur.idleTask ? 0 : cur.pid, "Rescheduling interrupts");
+    }
+    if ((vectors & Cpu.IRQ_CALL) != 0) {
+      if (k.trace.enabled()) {
+        k.trace.ipiEntry(k.now, cpu.id, cur.comm, cur.idleTask ? 0 : cur.pid, "Function call interrupts");
+      }
+      flushCsd(cpu);
+    }
+    k.setPhase(cpu, Cpu.P_IRQ_BODY, k.pathCost + k.p(Param.IRQ_EXIT));
+  }
+
+  /** IRQ exit: more latched interrupts are handled at once; else resume with the preemption check. */
+  void exit(Cpu cpu) {
+    if (cpu.pendingIrqs != 0) {
+      enter(cpu);
+      return;
+    }
+    switch (cpu.savedPhase) {
+      case Cpu.P_TASK:
+        k.exec.irqExitToTask(cpu);
+        break;
+      case Cpu.P_SPIN:
+        k.sched.resumeSpin(cpu);
+        break;
+      case Cpu.P_IDLE_STATE:
+        k.idleLoop.afterIrq(cpu);
+        break;
+      case Cpu.P_IDLE_TOP:
+        k.idleLoop.doIdleTop(cpu);
+        break;
+      default:
+        throw new IllegalStateException("IRQ exit to unexpected phase " + cpu.savedPhase);
+    }
+  }
+
+  // ---------------- IPIs ----------------
+
+  /** {@code smp_send_reschedule} / {@code arch_send_call_function_single_ipi} from {@code from}. */
+  void sendIpi(Cpu from, Cpu target, int vector, IpiPath path) {
+    k.pathCost += k.p(Param.IPI_SEND) + (k.virtualized ? k.p(Param.VM_IPI_EXIT) : 0);
+    long latency = from.pkgId == target.pkgId ? k.p(Param.IPI_SAME_SOCKET) : k.p(Param.IPI_CROSS_SOCKET);
+    var ev = vector == Cpu.IRQ_RESCHED ? target.ipiResched : target.ipiCall;
+    if (!ev.scheduled()) {
+      k.queue.schedule(ev, k.now + latency);
+    }
+    ipiSent[path.ordinal()].value++;
+    (vector == Cpu.IRQ_RESCHED ? ipiResched : ipiCall).value++;
+    if (k.trace.enabled()) {
+      Task cur = from.curr;
+      k.trace.ipiSend(k.now, from.id, cur.comm, cur.idleTask ? 0 : cur.pid, target.id,
+          vector == Cpu.IRQ_RESCHED ? "resched" : "call_function_single");
+    }
+  }
+
+  /** A flag write woke a polling CPU (no interrupt). */
+  void pollingShortcut(Cpu target, IpiPath path) {
+    ipiShortcut[path.ordinal()].value++;
+    if (target.phase == Cpu.P_IDLE_STATE) {
+      k.idleLoop.wakeFromState(target, true);
+    }
+  }
+
+  // ---------------- cross-CPU calls ----------------
+
+  /** Queues a CSD on {@code target}; the first entry of an empty queue needs an IPI or the shortcut. */
+  void callFunction(Cpu from, Cpu target, long costNs, CallFunction fn, Task waiter, IpiPath path) {
+    Csd c = obtain();
+    c.path = path;
+    c.costNs = costNs;
+    c.fn = fn;
+    c.waiter = waiter;
+    enqueue(from, target, c);
+  }
+
+  /** Queues a remote wakeup on {@code target}'s wake list ({@code __ttwu_queue_wakelist}). */
+  void queueWakeup(Cpu from, Cpu target, Task wakee) {
+    Csd c = obtain();
+    c.path = IpiPath.REMOTE_WAKEUP;
+    c.wakee = wakee;
+    target.ttwuPending = true;
+    enqueue(from, target, c);
+  }
+
+  private void enqueue(Cpu from, Cpu target, Csd c) {
+    csdCalls.value++;
+    boolean wasEmpty = target.csdHead == null;
+    if (wasEmpty) {
+      target.csdHead = c;
+    } else {
+      target.csdTail.next = c;
+    }
+    target.csdTail = c;
+    if (!wasEmpty) {
+      return;
+    }
+    if (from == target) {
+      // A CPU calling itself runs the function from its own pending-IRQ path.
+      sendSelf(target);
+      return;
+    }
+    IpiDelivery d = k.params.on(Param.POLLING_IPI) ? k.ext.ipiPrepare().prepare(target) : IpiDelivery.REAL_IPI;
+    Task idle = target.curr;
+    if (d == IpiDelivery.POLLING_SHORTCUT && idle.polling) {
+      idle.needResched = true; // set_nr_if_polling()
+      pollingShortcut(target, c.path);
+    } else {
+      sendIpi(from, target, Cpu.IRQ_CALL, c.path);
+    }
+  }
+
+  private void sendSelf(Cpu cpu) {
+    if (!cpu.ipiCall.scheduled()) {
+      k.queue.schedule(cpu.ipiCall, k.now);
+    }
+  }
+
+  /**
+   * {@code flush_smp_call_function_queue()}: runs every queued CSD on {@code cpu} now, adding their
+   * cost to {@link Kernel#pathCost}; a waiting sender sees its CSD unlocked when the function is done.
+   */
+  void flushCsd(Cpu cpu) {
+    Csd c = cpu.csdHead;
+    cpu.csdHead = null;
+    cpu.csdTail = null;
+    cpu.ttwuPending = false;
+    while (c != null) {
+      Csd next = c.next;
+      k.pathCost += k.p(Param.CSD_FN) + c.costNs;
+      if (c.wakee != null) {
+        k.sched.activateQueued(cpu, c.wakee);
+      }
+      if (c.fn != null) {
+        c.fn.run(cpu.id);
+      }
+      if (c.waiter != null) {
+        k.exec.csdDone(c.waiter, k.now + k.pathCost + k.p(Param.CSD_UNLOCK));
+      }
+      release(c);
+      c = next;
+    }
+  }
+
+  private Csd obtain() {
+    Csd c = pool;
+    if (c == null) {
+      return new Csd();
+    }
+    pool = c.next;
+    c.next = null;
+    return c;
+  }
+
+  private void release(Csd c) {
+    c.fn = null;
+    c.wakee = null;
+    c.waiter = null;
+    c.next = pool;
+    pool = c;
+  }
+}

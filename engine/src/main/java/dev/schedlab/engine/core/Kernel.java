@@ -1,0 +1,349 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.CallFunction;
+import dev.schedlab.api.Counter;
+import dev.schedlab.api.DeferKind;
+import dev.schedlab.api.DeferredWork;
+import dev.schedlab.api.IdlePolicy;
+import dev.schedlab.api.IpiPath;
+import dev.schedlab.api.PreemptionModel;
+import dev.schedlab.api.ReschedBit;
+import dev.schedlab.api.ReschedReason;
+import dev.schedlab.api.SchedServices;
+import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.TimerCallback;
+import dev.schedlab.api.TimerHandle;
+import dev.schedlab.api.view.CpuView;
+import dev.schedlab.api.view.IdleStateView;
+import dev.schedlab.api.view.MachineView;
+import dev.schedlab.api.view.TaskView;
+import dev.schedlab.engine.machine.IdleState;
+import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.engine.params.Param;
+import dev.schedlab.engine.params.ParamTable;
+import dev.schedlab.engine.plugin.Extensions;
+import dev.schedlab.engine.sim.Event;
+import dev.schedlab.engine.sim.EventQueue;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The simulated kernel: owns the clock, the future-event list, the CPUs and tasks, and dispatches
+ * events to the mechanism classes ({@link Scheduler}, {@link Interrupts}, {@link IdleLoop},
+ * {@link TaskExec}). It is also the {@link SchedServices} and {@link MachineView} handed to classes
+ * and plugins. Single-threaded and deterministic: ties in time break by scheduling order.
+ */
+public final class Kernel implements SchedServices, MachineView {
+  static final int EV_PHASE = 1;
+  static final int EV_TICK = 2;
+  static final int EV_HRTIMER = 3;
+  static final int EV_IPI_RESCHED = 4;
+  static final int EV_IPI_CALL = 5;
+  static final int EV_TASK_START = 6;
+
+  final EventQueue queue = new EventQueue();
+  long now;
+  /** The CPU whose code is running in the current event (smp_processor_id()). */
+  int thisCpu;
+  /** CPU time accumulated by the path being executed, charged by the caller. */
+  long pathCost;
+
+  final Cpu[] cpus;
+  final List<IdleState> idleStates;
+  final int hz;
+  final long tickNs;
+  final boolean virtualized;
+  final long latencyLimitNs;
+  final ParamTable params;
+  final Extensions ext;
+  final PreemptionModel model;
+  final IdlePolicy governor;
+  final SchedulingClass[] classes;
+  final TraceSink trace;
+  final Metrics metrics = new Metrics();
+
+  final Scheduler sched;
+  final Interrupts irqs;
+  final IdleLoop idleLoop;
+  final TaskExec exec;
+
+  private long digest = 0x9E3779B97F4A7C15L;
+  private long events;
+
+  Kernel(Cpu[] cpus, List<IdleState> idleStates, int hz, boolean virtualized, long latencyLimitNs,
+      ParamTable params, Extensions ext, PreemptionModel model, IdlePolicy governor,
+      TraceSink trace) {
+    this.cpus = cpus;
+    this.idleStates = idleStates;
+    this.hz = hz;
+    this.tickNs = 1_000_000_000L / hz;
+    this.virtualized = virtualized;
+    this.latencyLimitNs = latencyLimitNs;
+    this.params = params;
+    this.ext = ext;
+    this.model = model;
+    this.governor = governor;
+    this.classes = ext.classes().toArray(new SchedulingClass[0]);
+    this.trace = trace;
+    this.sched = new Scheduler(this);
+    this.irqs = new Interrupts(this);
+    this.idleLoop = new IdleLoop(this);
+    this.exec = new TaskExec(this);
+  }
+
+  long p(Param param) {
+    return params.get(param);
+  }
+
+  /** Runs events until {@code endNs}; returns the number processed. */
+  long run(long endNs) {
+    Event e;
+    while ((e = queue.peek()) != null && e.time() <= endNs) {
+      queue.poll();
+      now = e.time();
+      events++;
+      digest = mix(digest, now, e.type, e.cpu);
+      dispatch(e);
+    }
+    now = endNs;
+    return events;
+  }
+
+  private void dispatch(Event e) {
+    switch (e.type) {
+      case EV_PHASE:
+        thisCpu = e.cpu;
+        phaseDone(cpus[e.cpu]);
+        break;
+      case EV_TICK:
+        thisCpu = e.cpu;
+        cpus[e.cpu].tickDue = true;
+        irqs.raise(cpus[e.cpu], Cpu.IRQ_TIMER);
+        break;
+      case EV_HRTIMER:
+        HrTimer t = (HrTimer) e.owner;
+        thisCpu = t.cpu;
+        Cpu c = cpus[t.cpu];
+        c.timers.remove(t);
+        c.expired.add(t);
+        irqs.raise(c, Cpu.IRQ_TIMER);
+        break;
+      case EV_IPI_RESCHED:
+        thisCpu = e.cpu;
+        irqs.raise(cpus[e.cpu], Cpu.IRQ_RESCHED);
+        break;
+      case EV_IPI_CALL:
+        thisCpu = e.cpu;
+        irqs.raise(cpus[e.cpu], Cpu.IRQ_CALL);
+        break;
+      case EV_TASK_START:
+        Task task = (Task) e.owner;
+        thisCpu = task.cpu;
+        sched.wakeUpNewTask(task);
+        break;
+      default:
+        throw new IllegalStateException("unknown event type " + e.type);
+    }
+  }
+
+  private void phaseDone(Cpu cpu) {
+    switch (cpu.phase) {
+      case Cpu.P_TASK:
+        exec.opDone(cpu);
+        break;
+      case Cpu.P_SCHED:
+        sched.finish(cpu);
+        break;
+      case Cpu.P_IDLE_ENTER:
+        idleLoop.enterState(cpu);
+        break;
+      case Cpu.P_IDLE_STATE:
+        idleLoop.pollTimeout(cpu);
+        break;
+      case Cpu.P_IDLE_WAKE:
+        idleLoop.woke(cpu);
+        break;
+      case Cpu.P_IDLE_EXIT:
+        idleLoop.loopExited(cpu);
+        break;
+      case Cpu.P_IRQ_ENTRY:
+        irqs.runHandlers(cpu);
+        break;
+      case Cpu.P_IRQ_BODY:
+        irqs.exit(cpu);
+        break;
+      case Cpu.P_SPIN:
+        sched.spinTimeout(cpu);
+        break;
+      default:
+        throw new IllegalStateException("cpu " + cpu.id + " in unknown phase " + cpu.phase);
+    }
+  }
+
+  /** Enters {@code phase} on {@code cpu} for {@code duration} ns (negative: until something happens). */
+  void setPhase(Cpu cpu, int phase, long duration) {
+    cpu.phase = phase;
+    cpu.phaseStart = now;
+    if (duration >= 0) {
+      queue.schedule(cpu.phaseEv, now + duration);
+    } else {
+      queue.cancel(cpu.phaseEv);
+    }
+  }
+
+  void armTimer(HrTimer t, long expiresNs) {
+    Cpu c = cpus[t.cpu];
+    if (!t.event.scheduled()) {
+      c.timers.add(t);
+    }
+    queue.schedule(t.event, Math.max(expiresNs, now));
+  }
+
+  void cancelTimer(HrTimer t) {
+    if (t.event.scheduled()) {
+      cpus[t.cpu].timers.remove(t);
+      queue.cancel(t.event);
+    }
+  }
+
+  /** Current {@code jiffies}. */
+  @Override
+  public long jiffies() {
+    return now / tickNs;
+  }
+
+  static long mix(long h, long a, long b, long c) {
+    h ^= a * 0xff51afd7ed558ccdL;
+    h = Long.rotateLeft(h, 29) * 0xc4ceb9fe1a85ec53L;
+    h ^= (b << 32) ^ (c & 0xffffffffL);
+    h = Long.rotateLeft(h, 31) * 0x9E3779B97F4A7C15L;
+    return h;
+  }
+
+  /** Hex digest of the event stream so far. */
+  String digest() {
+    long h = digest;
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    return String.format("%016x", h);
+  }
+
+  long events() {
+    return events;
+  }
+
+  // ---------------- SchedServices ----------------
+  @Override
+  public long now() {
+    return now;
+  }
+
+  @Override
+  public MachineView machine() {
+    return this;
+  }
+
+  @Override
+  public void resched(int cpu, ReschedReason reason) {
+    sched.resched(cpus[cpu], reason);
+  }
+
+  @Override
+  public void setResched(int cpu, ReschedBit bit) {
+    sched.setResched(cpus[cpu], bit);
+  }
+
+  @Override
+  public void callFunction(int target, long costNs, CallFunction fn) {
+    irqs.callFunction(cpus[thisCpu], cpus[target], costNs, fn, null, IpiPath.CALL_FUNCTION);
+  }
+
+  @Override
+  public void defer(DeferKind kind, TaskView owner, int cpu, long costNs, long delayNs,
+      DeferredWork work) {
+    if (kind != DeferKind.TASK_WORK) {
+      throw new UnsupportedOperationException(
+          kind + " deferred work is modelled by the load-balancing/deferred-work issue; only TASK_WORK runs now");
+    }
+    Task t = (Task) owner;
+    t.taskWorks++;
+    t.taskWorkNs += costNs;
+    t.notifyResume = true;
+  }
+
+  @Override
+  public long param(String key) {
+    return params.get(key);
+  }
+
+  @Override
+  public Counter counter(String name) {
+    return metrics.counter(name);
+  }
+
+  @Override
+  public TimerHandle newTimer(int cpu, TimerCallback callback) {
+    return new HrTimer(this, cpu, callback, null);
+  }
+
+  @Override
+  public void completeDelayedDequeue(TaskView p) {
+    Task t = (Task) p;
+    if (!t.onRq) {
+      throw new IllegalStateException("completeDelayedDequeue of a task not queued: " + t);
+    }
+    t.onRq = false;
+    cpus[t.cpu].nrRunning--;
+  }
+
+  // ---------------- MachineView ----------------
+  @Override
+  public int nrCpus() {
+    return cpus.length;
+  }
+
+  @Override
+  public CpuView cpu(int id) {
+    return cpus[id];
+  }
+
+  @Override
+  public int hz() {
+    return hz;
+  }
+
+  @Override
+  public long tickNs() {
+    return tickNs;
+  }
+
+  @Override
+  public List<? extends IdleStateView> idleStates() {
+    return idleStates;
+  }
+
+  @Override
+  public boolean virtualized() {
+    return virtualized;
+  }
+
+  /** Engine metrics plus per-CPU figures, sorted by name. */
+  Map<String, Object> metricsSnapshot() {
+    Map<String, Object> m = new TreeMap<>(metrics.snapshot());
+    long idleTotal = 0;
+    Map<String, Object> perCpu = new TreeMap<>();
+    for (Cpu c : cpus) {
+      idleLoop.closeResidency(c);
+      Map<String, Object> one = new TreeMap<>();
+      one.put("idle_ns", c.idleNs);
+      one.put("busy_ns", now - c.idleNs);
+      perCpu.put(String.format("cpu%03d", c.id), one);
+      idleTotal += c.idleNs;
+    }
+    m.put("per_cpu", perCpu);
+    m.put("idle_ns_total", idleTotal);
+    return m;
+  }
+}

@@ -1,0 +1,152 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.IdlePolicy;
+import dev.schedlab.api.Policy;
+import dev.schedlab.api.PreemptionModel;
+import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.engine.machine.IdleState;
+import dev.schedlab.engine.machine.IdleStateTables;
+import dev.schedlab.engine.machine.Topology;
+import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.engine.params.ParamTable;
+import dev.schedlab.engine.plugin.Extensions;
+import dev.schedlab.engine.scenario.MachineSpec;
+import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.scenario.TaskSpec;
+import dev.schedlab.engine.sim.Event;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+
+/**
+ * Builds a ready-to-run {@link Kernel} from a scenario: CPUs and their idle tasks, the extensions
+ * chosen by name, and the workload's tasks with per-task random streams split from the seed in
+ * creation order (so every configuration of the same scenario sees the same randomness).
+ */
+final class KernelBuilder {
+  private KernelBuilder() {}
+
+  static Kernel build(Scenario sc, Extensions ext, TraceSink trace) {
+    MachineSpec m = sc.machine();
+    Topology topo = new Topology(m);
+    List<IdleState> states = IdleStateTables.table(m.idleStates(), m.disabledStates());
+    ParamTable params = ParamTable.of(sc.kernel().params(), sc.kernel().features());
+    PreemptionModel model = ext.preemptionModels().get(sc.kernel().preempt());
+    if (model == null) {
+      throw new IllegalArgumentException("kernel.preempt: unknown preemption model '"
+          + sc.kernel().preempt() + "'; available: " + new TreeSet<>(ext.preemptionModels().keySet()));
+    }
+    IdlePolicy governor = ext.idlePolicies().get(m.idleGovernor());
+    if (governor == null) {
+      throw new IllegalArgumentException("machine.idle_governor: unknown idle policy '"
+          + m.idleGovernor() + "'; available: " + new TreeSet<>(ext.idlePolicies().keySet()));
+    }
+    BitSet isolated = CpuLists.parse(m.isolatedCpus(), topo.nrCpus(), "machine.isolated_cpus");
+    Cpu[] cpus = new Cpu[topo.nrCpus()];
+    for (int i = 0; i < cpus.length; i++) {
+      cpus[i] = new Cpu(i, topo.core(i), topo.llc(i), topo.pkg(i), topo.node(i), isolated.get(i),
+          new Event(Kernel.EV_PHASE, i, null), new Event(Kernel.EV_TICK, i, null),
+          new Event(Kernel.EV_IPI_RESCHED, i, null), new Event(Kernel.EV_IPI_CALL, i, null));
+    }
+    Kernel k = new Kernel(cpus, states, sc.kernel().hz(), m.virtualized(),
+        sc.kernel().latencyLimitNs(), params, ext, model, governor, trace);
+    SchedulingClass idleClass = lowest(ext.classes());
+    for (Cpu c : cpus) {
+      BitSet only = new BitSet();
+      only.set(c.id);
+      Task idle = new Task(-1 - c.id, "swapper/" + c.id, Policy.NORMAL, 0, 0, 0, 0, 0, only, true,
+          true, -1, new Op[0], new SplittableRandom(0));
+      idle.sclass = idleClass;
+      idle.classRank = idleClass.rank();
+      idle.cpu = c.id;
+      idle.onCpu = true;
+      c.idle = idle;
+      c.curr = idle;
+    }
+    for (SchedulingClass cls : ext.classes()) {
+      cls.init(k, k);
+    }
+    governor.init(k);
+    createTasks(k, sc, topo.nrCpus());
+    for (Cpu c : cpus) {
+      k.thisCpu = c.id;
+      c.nextTickAt = k.tickNs;
+      k.queue.schedule(c.tickEv, c.nextTickAt);
+      k.idleLoop.doIdleTop(c);
+    }
+    return k;
+  }
+
+  private static SchedulingClass lowest(List<SchedulingClass> classes) {
+    return classes.get(classes.size() - 1);
+  }
+
+  private static void createTasks(Kernel k, Scenario sc, int nrCpus) {
+    SplittableRandom root = new SplittableRandom(sc.seed());
+    ProgramCompiler compiler = new ProgramCompiler(k, new HashMap<>());
+    int pid = 100;
+    int mm = 0;
+    for (TaskSpec ts : sc.workload().tasks()) {
+      Policy policy = Policy.valueOf(ts.policy().toUpperCase(Locale.ROOT));
+      SchedulingClass cls = classFor(k.ext.classes(), policy);
+      BitSet allowed = CpuLists.parse(ts.cpus(), nrCpus, "workload.tasks." + ts.name() + ".cpus");
+      if (allowed.isEmpty()) {
+        allowed.set(0, nrCpus);
+      }
+      int groupMm = ts.kthread() ? -1 : mm++;
+      int pinned = allowed.nextSetBit(0);
+      for (int i = 0; i < ts.count(); i++) {
+        BitSet aff = allowed;
+        if (ts.perCpu()) {
+          aff = new BitSet();
+          aff.set(pinned);
+          pinned = allowed.nextSetBit(pinned + 1);
+          if (pinned < 0) {
+            pinned = allowed.nextSetBit(0);
+          }
+        }
+        String comm = ts.count() == 1 ? ts.name() : ts.name() + "/" + i;
+        int mmId = ts.kthread() ? -1 : "group".equals(ts.process()) ? groupMm : mm++;
+        Task t = new Task(pid++, comm.replace(' ', '_'), policy, ts.nice(), ts.rtPriority(),
+            ts.dlRuntimeNs(), ts.dlDeadlineNs(), ts.dlPeriodNs() == 0 ? ts.dlDeadlineNs() : ts.dlPeriodNs(),
+            aff, ts.kthread(), false, mmId, compiler.compile(ts.program()), root.split());
+        t.sclass = cls;
+        t.classRank = cls.rank();
+        t.cpu = aff.nextSetBit(0);
+        t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
+        t.periodStart = ts.startNs();
+        t.sleepTimer = new HrTimer(k, t.cpu, null, t);
+        k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), ts.startNs());
+      }
+    }
+  }
+
+  /**
+   * The class for {@code policy}: the highest-ranked class that handles it, except that an EXT task
+   * goes to an extension class (ranked between fair and idle) when one is loaded, as with sched_ext.
+   */
+  static SchedulingClass classFor(List<SchedulingClass> classes, Policy policy) {
+    if (policy == Policy.EXT) {
+      for (SchedulingClass c : classes) {
+        if (c.handles(policy) && c.rank() < SchedulingClass.RANK_FAIR
+            && c.rank() > SchedulingClass.RANK_IDLE) {
+          return c;
+        }
+      }
+    }
+    for (SchedulingClass c : classes) {
+      if (c.handles(policy)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("no scheduling class handles policy " + policy);
+  }
+
+  static Map<String, Object> none() {
+    return Map.of();
+  }
+}

@@ -1,0 +1,42 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.PreemptPoint;
+import dev.schedlab.engine.scenario.Dist;
+import org.HdrHistogram.Histogram;
+
+/** One compiled step of a task program; the interpreter is {@link TaskExec}. */
+final class Op {
+  static final int USER = 0;
+  static final int KSEG = 1;
+  static final int SYSCALL_ENTER = 2;
+  static final int SYSCALL_EXIT = 3;
+  static final int SLEEP = 4;
+  static final int SLEEP_UNTIL = 5;
+  static final int BLOCK = 6;
+  static final int WAKE = 7;
+  static final int CALL = 8;
+  static final int LOOP_START = 9;
+  static final int LOOP_END = 10;
+  static final int MARK = 11;
+  static final int EXIT = 12;
+
+  final int code;
+  Dist dist;
+  boolean preemptible = true;
+  boolean irqsOff;
+  /** Preemption point at the end of a kernel segment, or null. */
+  PreemptPoint endsWith;
+  long periodNs;
+  int count;
+  int jump;
+  int cpu;
+  long costNs;
+  boolean flag;
+  WaitQueue waitQueue;
+  MetricCounter counter;
+  Histogram histogram;
+
+  Op(int code) {
+    this.code = code;
+  }
+}

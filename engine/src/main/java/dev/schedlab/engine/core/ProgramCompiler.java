@@ -1,0 +1,134 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.PreemptPoint;
+import dev.schedlab.engine.scenario.Dist;
+import dev.schedlab.engine.scenario.StepSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Compiles a task's {@link StepSpec} program into {@link Op}s: syscall-shaped steps become
+ * entry, kernel part, and exit to user; loops become jumps. Wait queues and metric names are
+ * resolved here, once, so running a program looks nothing up.
+ */
+final class ProgramCompiler {
+  private final Kernel k;
+  private final Map<String, WaitQueue> waitQueues;
+
+  ProgramCompiler(Kernel k, Map<String, WaitQueue> waitQueues) {
+    this.k = k;
+    this.waitQueues = waitQueues;
+  }
+
+  Op[] compile(List<StepSpec> steps) {
+    List<Op> out = new ArrayList<>();
+    emit(steps, out);
+    if (out.isEmpty()) {
+      Op exit = new Op(Op.EXIT);
+      out.add(exit);
+    }
+    return out.toArray(new Op[0]);
+  }
+
+  private void emit(List<StepSpec> steps, List<Op> out) {
+    for (StepSpec s : steps) {
+      if (s instanceof StepSpec.User u) {
+        Op op = new Op(Op.USER);
+        op.dist = u.duration();
+        out.add(op);
+      } else if (s instanceof StepSpec.Kernel kern) {
+        out.add(new Op(Op.SYSCALL_ENTER));
+        for (StepSpec.Segment seg : kern.segments()) {
+          Op op = new Op(Op.KSEG);
+          op.dist = seg.duration();
+          op.preemptible = seg.preemptible();
+          op.irqsOff = seg.irqsOff();
+          op.endsWith = point(seg.endsWith());
+          out.add(op);
+        }
+        out.add(new Op(Op.SYSCALL_EXIT));
+      } else if (s instanceof StepSpec.Sleep sl) {
+        out.add(new Op(Op.SYSCALL_ENTER));
+        Op op = new Op(Op.SLEEP);
+        op.dist = sl.duration();
+        out.add(op);
+        out.add(new Op(Op.SYSCALL_EXIT));
+      } else if (s instanceof StepSpec.SleepUntil su) {
+        out.add(new Op(Op.SYSCALL_ENTER));
+        Op op = new Op(Op.SLEEP_UNTIL);
+        op.periodNs = su.periodNs();
+        if (su.sample() != null) {
+          op.histogram = k.metrics.histogram(su.sample());
+        }
+        out.add(op);
+        out.add(new Op(Op.SYSCALL_EXIT));
+      } else if (s instanceof StepSpec.Block b) {
+        out.add(new Op(Op.SYSCALL_ENTER));
+        Op op = new Op(Op.BLOCK);
+        op.waitQueue = waitQueue(b.waitQueue());
+        out.add(op);
+        out.add(new Op(Op.SYSCALL_EXIT));
+      } else if (s instanceof StepSpec.Wake w) {
+        out.add(new Op(Op.SYSCALL_ENTER));
+        Op op = new Op(Op.WAKE);
+        op.waitQueue = waitQueue(w.waitQueue());
+        op.flag = w.sync();
+        out.add(op);
+        out.add(new Op(Op.SYSCALL_EXIT));
+      } else if (s instanceof StepSpec.Call c) {
+        if (c.cpu() < 0 || c.cpu() >= k.cpus.length) {
+          throw new IllegalArgumentException("call: cpu " + c.cpu() + " is not on this machine");
+        }
+        Op op = new Op(Op.CALL);
+        op.cpu = c.cpu();
+        op.costNs = c.costNs();
+        op.flag = c.waitDone();
+        out.add(op);
+      } else if (s instanceof StepSpec.Loop l) {
+        int start = out.size();
+        Op begin = new Op(Op.LOOP_START);
+        begin.count = l.count();
+        out.add(begin);
+        emit(l.body(), out);
+        Op end = new Op(Op.LOOP_END);
+        end.jump = start;
+        out.add(end);
+      } else if (s instanceof StepSpec.Mark m) {
+        Op op = new Op(Op.MARK);
+        op.counter = k.metrics.counter("mark." + m.counter());
+        out.add(op);
+      } else if (s instanceof StepSpec.Exit) {
+        out.add(new Op(Op.EXIT));
+      } else {
+        throw new IllegalArgumentException("unsupported step " + s);
+      }
+    }
+  }
+
+  private WaitQueue waitQueue(String name) {
+    return waitQueues.computeIfAbsent(name, WaitQueue::new);
+  }
+
+  private static PreemptPoint point(String endsWith) {
+    if (endsWith == null) {
+      return null;
+    }
+    switch (endsWith.toLowerCase(Locale.ROOT)) {
+      case "cond_resched":
+        return PreemptPoint.COND_RESCHED;
+      case "might_resched":
+        return PreemptPoint.MIGHT_RESCHED;
+      case "none":
+      case "":
+        return null;
+      default:
+        throw new IllegalArgumentException("ends: expected none, cond_resched or might_resched, got " + endsWith);
+    }
+  }
+
+  static Dist fixed(long ns) {
+    return Dist.fixed(ns);
+  }
+}

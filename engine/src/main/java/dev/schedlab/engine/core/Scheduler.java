@@ -1,0 +1,424 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.IpiPath;
+import dev.schedlab.api.PreemptPoint;
+import dev.schedlab.api.ReschedBit;
+import dev.schedlab.api.ReschedReason;
+import dev.schedlab.api.SchedFlags;
+import dev.schedlab.api.SchedMode;
+import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.TaskState;
+import dev.schedlab.engine.params.Param;
+
+/**
+ * The core scheduler paths of kernel/sched/core.c: {@code __schedule()} with its modes and costs,
+ * {@code pick_next_task()}, the resched protocol ({@code resched_curr}), {@code sched_tick()},
+ * {@code try_to_wake_up()} with {@code ttwu_runnable} and the wake list, and the pre-idle spin
+ * window of hook H2.
+ */
+final class Scheduler {
+  private static final SchedMode[] MODES = SchedMode.values();
+  private final Kernel k;
+  private final MetricCounter switches;
+  private final MetricCounter wakeups;
+  private final MetricCounter wakeRunnable;
+  private final MetricCounter wakeRemoteQueued;
+  private final MetricCounter spins;
+  private final MetricCounter spinWakeups;
+  private final MetricCounter spinTimeouts;
+  private final MetricCounter spinNs;
+  private final MetricCounter schedIdleCalls;
+  private final MetricCounter pickOverrides;
+  private final MetricCounter newidle;
+  private int forkRotor;
+
+  Scheduler(Kernel k) {
+    this.k = k;
+    switches = k.metrics.counter("sched.context_switches");
+    wakeups = k.metrics.counter("sched.wakeups");
+    wakeRunnable = k.metrics.counter("sched.wakeups_runnable");
+    wakeRemoteQueued = k.metrics.counter("sched.wakeups_wakelist");
+    spins = k.metrics.counter("spin.started");
+    spinWakeups = k.metrics.counter("spin.ended_by_wakeup");
+    spinTimeouts = k.metrics.counter("spin.timeouts");
+    spinNs = k.metrics.counter("spin.cpu_ns");
+    schedIdleCalls = k.metrics.counter("sched.schedule_idle_calls");
+    pickOverrides = k.metrics.counter("sched.pick_overrides");
+    newidle = k.metrics.counter("sched.newidle_balance_calls");
+  }
+
+  // ---------------- accounting ----------------
+
+  /** {@code update_curr()}: charges the running task's time since it was last accounted. */
+  void account(Cpu cpu) {
+    cpu.clock = k.now;
+    Task t = cpu.curr;
+    if (t.idleTask) {
+      return;
+    }
+    long delta = k.now - t.execStart;
+    if (delta > 0) {
+      t.sumExec += delta;
+      t.execStart = k.now;
+      t.sclass.updateCurr(cpu, t, delta);
+    }
+  }
+
+  // ---------------- __schedule ----------------
+
+  /**
+   * {@code __schedule(mode)}: decides {@code next} now and spends the path's cost in a window with
+   * IRQs off; interrupts arriving meanwhile are latched until {@link #finish}.
+   */
+  void schedule(Cpu cpu, SchedMode mode, long extraCost) {
+    Task prev = cpu.curr;
+    account(cpu);
+    long cost = extraCost + k.p(Param.SCHED_BASE);
+    if (mode == SchedMode.IDLE) {
+      schedIdleCalls.value++;
+    }
+    if (mode != SchedMode.PREEMPT && prev.state != TaskState.RUNNING && !prev.idleTask) {
+      if (cpu.phase != Cpu.P_SPIN) {
+        long spin = k.ext.beforeDeactivate().spinLimitNs(cpu, prev, cpu);
+        if (spin > 0) {
+          startSpin(cpu, prev, spin);
+          return;
+        }
+      }
+      deactivate(cpu, prev);
+    }
+    Task next = k.ext.pickOverride().pickOverride(cpu, mode, prev, cpu) instanceof Task t ? t : null;
+    if (next != null) {
+      pickOverrides.value++;
+    } else {
+      k.pathCost = 0;
+      next = pickNextTask(cpu, prev);
+      cost += k.pathCost;
+    }
+    prev.needResched = false;
+    prev.needReschedLazy = false;
+    if (next != prev) {
+      switches.value++;
+      boolean light = prev.idleTask || next.idleTask || (prev.mmId >= 0 && prev.mmId == next.mmId);
+      cost += light ? k.p(Param.CTX_SWITCH_LIGHT) : k.p(Param.CTX_SWITCH);
+      prev.sclass.putPrev(cpu, prev);
+      next.sclass.setNext(cpu, next);
+      if (k.trace.enabled()) {
+        k.trace.schedSwitch(k.now, cpu.id, prev.comm, prev.idleTask ? 0 : prev.pid, prev.prio(),
+            stateChar(prev), next.comm, next.idleTask ? 0 : next.pid, next.prio());
+      }
+    }
+    cpu.schedPrev = prev;
+    cpu.schedMode = mode.ordinal();
+    cpu.curr = next;
+    next.cpu = cpu.id;
+    next.onCpu = true;
+    next.polling = false;
+    k.setPhase(cpu, Cpu.P_SCHED, cost);
+    cpu.opIrqsOff = true;
+  }
+
+  private static char stateChar(Task t) {
+    switch (t.state) {
+      case RUNNING:
+        return 'R';
+      case UNINTERRUPTIBLE:
+        return 'D';
+      case DEAD:
+        return 'X';
+      default:
+        return 'S';
+    }
+  }
+
+  private void deactivate(Cpu cpu, Task prev) {
+    if (prev.sclass.dequeue(cpu, prev, SchedFlags.DEQUEUE_SLEEP)) {
+      prev.onRq = false;
+      cpu.nrRunning--;
+    }
+  }
+
+  /**
+   * {@code pick_next_task()}: classes in rank order; when nothing is runnable the fair class's
+   * newidle balance runs before the idle task is chosen. Adds its cost to {@link Kernel#pathCost}.
+   */
+  private Task pickNextTask(Cpu cpu, Task prev) {
+    k.pathCost += k.p(Param.PICK_FAIR);
+    for (SchedulingClass c : k.classes) {
+      Task t = (Task) c.pickNext(cpu);
+      if (t != null) {
+        if (t.idleTask) {
+          newidleBalance(cpu);
+        }
+        return t;
+      }
+    }
+    throw new IllegalStateException("no class returned a task on cpu " + cpu.id);
+  }
+
+  /** {@code sched_balance_newidle()}: here its early-exit cost; the balance itself is issue 3's. */
+  private void newidleBalance(Cpu cpu) {
+    newidle.value++;
+    cpu.idleStamp = k.now;
+    k.pathCost += k.p(Param.NEWIDLE_EARLY_EXIT);
+  }
+
+  /** End of the {@code __schedule} window: IRQs on again, next runs. */
+  void finish(Cpu cpu) {
+    Task prev = cpu.schedPrev;
+    Task next = cpu.curr;
+    if (prev != next) {
+      prev.onCpu = false;
+      if (prev.state == TaskState.DEAD) {
+        prev.sleepTimer.cancel();
+      }
+    }
+    next.execStart = k.now;
+    cpu.opIrqsOff = false;
+    if (next.idleTask) {
+      k.idleLoop.startIdle(cpu);
+    } else if (next.needResched && prev != next) {
+      // schedule() loops while need_resched(): a wakeup during the window preempts at once.
+      schedule(cpu, SchedMode.PREEMPT, 0);
+    } else {
+      k.exec.resume(cpu);
+    }
+  }
+
+  // ---------------- resched protocol ----------------
+
+  /** {@code resched_curr()} through the preemption model (H3). */
+  void resched(Cpu cpu, ReschedReason reason) {
+    Task curr = cpu.curr;
+    ReschedBit bit = curr.idleTask ? ReschedBit.NR : k.model.chooseBit(cpu, curr, reason);
+    setResched(cpu, bit);
+  }
+
+  /** {@code __resched_curr()}: sets the bit; a remote NR sends an IPI unless the target polls. */
+  void setResched(Cpu cpu, ReschedBit bit) {
+    Task t = cpu.curr;
+    if (bit == ReschedBit.NONE) {
+      return;
+    }
+    if (t.idleTask && bit == ReschedBit.LAZY) {
+      bit = ReschedBit.NR;
+    }
+    if (t.needResched || (bit == ReschedBit.LAZY && t.needReschedLazy)) {
+      return;
+    }
+    if (bit == ReschedBit.LAZY) {
+      t.needReschedLazy = true;
+      return;
+    }
+    t.needResched = true;
+    if (cpu.id == k.thisCpu) {
+      return;
+    }
+    if (t.polling) {
+      k.irqs.pollingShortcut(cpu, IpiPath.RESCHED);
+    } else {
+      k.irqs.sendIpi(k.cpus[k.thisCpu], cpu, Cpu.IRQ_RESCHED, IpiPath.RESCHED);
+    }
+  }
+
+  /** Whether a pending bit on {@code t} makes {@code point} reschedule under the model (H4). */
+  boolean wants(PreemptPoint point, Task t) {
+    return (t.needResched && k.model.honours(point, ReschedBit.NR))
+        || (t.needReschedLazy && k.model.honours(point, ReschedBit.LAZY));
+  }
+
+  // ---------------- tick ----------------
+
+  /** {@code sched_tick()}, in the timer interrupt: model upgrade, class tick, H5 stage; re-arms the tick. */
+  void tick(Cpu cpu) {
+    cpu.nextTickAt = (k.now / k.tickNs + 1) * k.tickNs;
+    if (!cpu.tickStopped) {
+      k.queue.schedule(cpu.tickEv, cpu.nextTickAt);
+    }
+    k.pathCost += k.p(Param.TICK_HANDLER);
+    Task curr = cpu.curr;
+    if (curr.idleTask) {
+      return;
+    }
+    account(cpu);
+    if (curr.needReschedLazy && k.model.tickUpgrade(cpu, curr)) {
+      curr.needResched = true;
+    }
+    curr.sclass.tick(cpu, curr);
+    if (k.ext.tick() != null) {
+      k.ext.tick().onTick(cpu, curr, k);
+    }
+  }
+
+  // ---------------- wakeups ----------------
+
+  /** {@code try_to_wake_up()} from {@code k.thisCpu}; its cost is added to {@link Kernel#pathCost}. */
+  void wakeUp(Task p, int wakeFlags) {
+    if (p.state == TaskState.RUNNING || p.state == TaskState.DEAD) {
+      return;
+    }
+    wakeups.value++;
+    Cpu waker = k.cpus[k.thisCpu];
+    if (k.trace.enabled()) {
+      Task cur = waker.curr;
+      k.trace.schedWaking(k.now, waker.id, cur.comm, cur.idleTask ? 0 : cur.pid, p.comm, p.pid,
+          p.prio(), p.cpu);
+    }
+    p.state = TaskState.RUNNING;
+    if (p.onRq) {
+      // ttwu_runnable(): still queued (blocking, delayed dequeue, or spinning before idle).
+      wakeRunnable.value++;
+      k.pathCost += k.p(Param.TTWU_RUNNABLE);
+      Cpu rq = k.cpus[p.cpu];
+      if (!p.onCpu) {
+        account(rq);
+        p.sclass.enqueue(rq, p, SchedFlags.ENQUEUE_DELAYED);
+        wakeupPreempt(rq, p, wakeFlags);
+      }
+      k.ext.runnableWake().onRunnableWake(rq, p, k);
+      if (p.onCpu) {
+        spinnerWoken(rq);
+      }
+      return;
+    }
+    int target = selectCpu(p, waker.id, wakeFlags);
+    k.pathCost += k.p(Param.SELECT_RQ);
+    Cpu t = k.cpus[target];
+    if (k.params.on(Param.TTWU_QUEUE) && target != waker.id
+        && (waker.llcId != t.llcId || t.nrRunning == 0)) {
+      wakeRemoteQueued.value++;
+      p.cpu = target;
+      k.irqs.queueWakeup(waker, t, p);
+      return;
+    }
+    k.pathCost += k.p(Param.TTWU_LOCAL);
+    activate(t, p, SchedFlags.ENQUEUE_WAKEUP);
+    wakeupPreempt(t, p, wakeFlags);
+  }
+
+  private int selectCpu(Task p, int wakerCpu, int wakeFlags) {
+    if (p.nrAllowed == 1) {
+      return p.allowed.nextSetBit(0);
+    }
+    int c = p.sclass.selectCpu(p, p.cpu, wakerCpu, wakeFlags);
+    if (!p.allowed.get(c)) {
+      throw new IllegalStateException("class " + p.sclass.name() + " selected cpu " + c
+          + " outside the affinity of " + p);
+    }
+    return c;
+  }
+
+  /** {@code sched_ttwu_pending()}: a wake-list entry is activated on its target CPU. */
+  void activateQueued(Cpu cpu, Task p) {
+    k.pathCost += k.p(Param.TTWU_LOCAL);
+    activate(cpu, p, SchedFlags.ENQUEUE_WAKEUP);
+    wakeupPreempt(cpu, p, 0);
+  }
+
+  /** {@code activate_task()} + the {@code avg_idle} update of {@code ttwu_do_activate()}. */
+  void activate(Cpu cpu, Task p, int flags) {
+    if (p.cpu != cpu.id) {
+      flags |= SchedFlags.ENQUEUE_MIGRATED;
+    }
+    p.cpu = cpu.id;
+    p.onRq = true;
+    cpu.nrRunning++;
+    account(cpu);
+    p.sclass.enqueue(cpu, p, flags);
+    if (cpu.idleStamp != 0) {
+      long delta = k.now - cpu.idleStamp;
+      long max = 2 * k.p(Param.MIGRATION_COST);
+      cpu.avgIdle = delta > max ? max : cpu.avgIdle + (delta - cpu.avgIdle) / 8;
+      cpu.idleStamp = 0;
+    }
+    if (k.trace.enabled()) {
+      Task cur = k.cpus[k.thisCpu].curr;
+      k.trace.schedWakeup(k.now, k.thisCpu, cur.comm, cur.idleTask ? 0 : cur.pid, p.comm, p.pid,
+          p.prio(), cpu.id);
+    }
+  }
+
+  /** {@code wakeup_preempt()}: higher class → resched; same class → the class decides. */
+  void wakeupPreempt(Cpu cpu, Task p, int wakeFlags) {
+    Task curr = cpu.curr;
+    if (curr.idleTask) {
+      resched(cpu, ReschedReason.IDLE_CURR);
+    } else if (p.classRank > curr.classRank) {
+      resched(cpu, ReschedReason.WAKEUP_HIGHER_CLASS);
+    } else if (p.sclass == curr.sclass) {
+      account(cpu);
+      p.sclass.wakeupPreempt(cpu, p, wakeFlags);
+    }
+  }
+
+  /** {@code wake_up_new_task()}: place a new task and wake it. */
+  void wakeUpNewTask(Task p) {
+    int cpu = p.cpu;
+    if (p.nrAllowed > 1) {
+      // sched_balance_fork spreads new tasks: here round-robin over the allowed CPUs.
+      int n = forkRotor++ % p.nrAllowed;
+      cpu = p.allowed.nextSetBit(0);
+      for (int i = 0; i < n; i++) {
+        cpu = p.allowed.nextSetBit(cpu + 1);
+      }
+    }
+    p.state = TaskState.RUNNING;
+    Cpu c = k.cpus[cpu];
+    k.thisCpu = cpu;
+    p.cpu = cpu;
+    activate(c, p, SchedFlags.ENQUEUE_INITIAL);
+    wakeupPreempt(c, p, SchedFlags.WF_FORK);
+    if (c.phase == Cpu.P_IDLE_STATE && c.curr.needResched) {
+      k.idleLoop.wakeFromState(c, true);
+    }
+  }
+
+  // ---------------- H2 spin before idle ----------------
+
+  private void startSpin(Cpu cpu, Task prev, long limitNs) {
+    spins.value++;
+    cpu.spinEnd = k.now + limitNs;
+    cpu.opIrqsOff = false;
+    k.setPhase(cpu, Cpu.P_SPIN, limitNs);
+  }
+
+  /** The spin limit passed: take the normal sleep path. */
+  void spinTimeout(Cpu cpu) {
+    spinTimeouts.value++;
+    endSpin(cpu);
+  }
+
+  /** Back in the spin after an IRQ: a wakeup or NEED_RESCHED ends it. */
+  void resumeSpin(Cpu cpu) {
+    Task prev = cpu.curr;
+    if (prev.state == TaskState.RUNNING || prev.needResched || k.now >= cpu.spinEnd) {
+      endSpin(cpu);
+    } else {
+      k.setPhase(cpu, Cpu.P_SPIN, cpu.spinEnd - k.now);
+    }
+  }
+
+  /** Called when a task spinning on its CPU is woken (the spin loop sees its state change). */
+  void spinnerWoken(Cpu cpu) {
+    if (cpu.phase == Cpu.P_SPIN) {
+      spinWakeups.value++;
+      endSpin(cpu);
+    }
+  }
+
+  private void endSpin(Cpu cpu) {
+    spinNs.value += k.now - cpu.phaseStart;
+    Task prev = cpu.curr;
+    if (prev.state == TaskState.RUNNING && !prev.needResched) {
+      // Woken during the spin: no dequeue, no switch; prev simply continues.
+      cpu.phase = Cpu.P_TASK;
+      k.exec.resume(cpu);
+      return;
+    }
+    schedule(cpu, prev.state == TaskState.RUNNING ? SchedMode.PREEMPT : SchedMode.NONE, 0);
+  }
+
+  static SchedMode mode(int ordinal) {
+    return MODES[ordinal];
+  }
+}

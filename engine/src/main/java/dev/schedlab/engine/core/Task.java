@@ -1,0 +1,224 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.Policy;
+import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.TaskState;
+import dev.schedlab.api.view.TaskView;
+import java.util.BitSet;
+import java.util.SplittableRandom;
+
+/** A simulated task ({@code task_struct}) with its program and thread flags. */
+final class Task implements TaskView {
+  static final int[] PRIO_TO_WEIGHT = {
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+    9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+    1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+    110, 87, 70, 56, 45, 36, 29, 23, 18, 15
+  };
+
+  final int pid;
+  final String comm;
+  final Policy policy;
+  final int nice;
+  final int rtPriority;
+  final long dlRuntime;
+  final long dlDeadline;
+  final long dlPeriod;
+  final BitSet allowed;
+  final int nrAllowed;
+  final boolean kthread;
+  final boolean idleTask;
+  final int mmId;
+  final Op[] program;
+  final int[] loopLeft;
+  final SplittableRandom rng;
+  /** The class the task belongs to. */
+  SchedulingClass sclass;
+  int classRank;
+
+  TaskState state = TaskState.RUNNING;
+  boolean onRq;
+  boolean onCpu;
+  int cpu;
+  long sumExec;
+  long execStart;
+  Object classData;
+
+  // thread_info flags
+  boolean needResched;
+  boolean needReschedLazy;
+  boolean polling;
+  boolean notifyResume;
+
+  // program interpreter state
+  int pc;
+  boolean inKernel;
+  /** Time left of the interrupted timed op, or -1 when the op at pc has not started. */
+  long opRemaining = -1;
+  /** Expiry the task is waiting for, for latency samples; -1 when none. */
+  long sampleExpiry = -1;
+  long periodStart;
+  long nextPeriod;
+  /** The sleep hrtimer (created by the kernel after the task). */
+  HrTimer sleepTimer;
+  /** User-mode time left when an IRQ exit ran task_work first, or -1. */
+  long userResume = -1;
+  /** Whether SYSCALL_EXIT is being re-run after a reschedule. */
+  boolean inTaskWork;
+  /** Pending task_work costs (TIF_NOTIFY_RESUME). */
+  long taskWorkNs;
+  int taskWorks;
+  /** Set while waiting in csd_lock_wait(). */
+  boolean csdWaiting;
+
+  Task(int pid, String comm, Policy policy, int nice, int rtPriority, long dlRuntime,
+      long dlDeadline, long dlPeriod, BitSet allowed, boolean kthread, boolean idleTask,
+      int mmId, Op[] program, SplittableRandom rng) {
+    this.pid = pid;
+    this.comm = comm;
+    this.policy = policy;
+    this.nice = nice;
+    this.rtPriority = rtPriority;
+    this.dlRuntime = dlRuntime;
+    this.dlDeadline = dlDeadline;
+    this.dlPeriod = dlPeriod;
+    this.allowed = allowed;
+    this.nrAllowed = allowed.cardinality();
+    this.kthread = kthread;
+    this.idleTask = idleTask;
+    this.mmId = mmId;
+    this.program = program;
+    this.loopLeft = new int[program.length];
+    this.rng = rng;
+  }
+
+  /** Kernel priority as printed by sched_switch (prio 120 = nice 0; RT: 99 - rt_priority; DL: -1). */
+  int prio() {
+    switch (policy) {
+      case DEADLINE:
+        return -1;
+      case FIFO:
+      case RR:
+        return 99 - rtPriority;
+      case STOP:
+        return 0;
+      default:
+        return idleTask ? 120 : 120 + nice;
+    }
+  }
+
+  @Override
+  public int pid() {
+    return pid;
+  }
+
+  @Override
+  public String comm() {
+    return comm;
+  }
+
+  @Override
+  public Policy policy() {
+    return policy;
+  }
+
+  @Override
+  public int nice() {
+    return nice;
+  }
+
+  @Override
+  public int weight() {
+    return policy == Policy.IDLE ? 3 : PRIO_TO_WEIGHT[nice + 20];
+  }
+
+  @Override
+  public int rtPriority() {
+    return rtPriority;
+  }
+
+  @Override
+  public long dlRuntimeNs() {
+    return dlRuntime;
+  }
+
+  @Override
+  public long dlDeadlineNs() {
+    return dlDeadline;
+  }
+
+  @Override
+  public long dlPeriodNs() {
+    return dlPeriod;
+  }
+
+  @Override
+  public long customSliceNs() {
+    return 0;
+  }
+
+  @Override
+  public int cpu() {
+    return cpu;
+  }
+
+  @Override
+  public boolean allowedOn(int c) {
+    return allowed.get(c);
+  }
+
+  @Override
+  public int nrAllowed() {
+    return nrAllowed;
+  }
+
+  @Override
+  public TaskState state() {
+    return state;
+  }
+
+  @Override
+  public boolean onRq() {
+    return onRq;
+  }
+
+  @Override
+  public boolean onCpu() {
+    return onCpu;
+  }
+
+  @Override
+  public boolean isKthread() {
+    return kthread;
+  }
+
+  @Override
+  public boolean isIdleTask() {
+    return idleTask;
+  }
+
+  @Override
+  public int mmId() {
+    return mmId;
+  }
+
+  @Override
+  public long sumExecNs() {
+    return sumExec;
+  }
+
+  @Override
+  public Object classData() {
+    return classData;
+  }
+
+  @Override
+  public void setClassData(Object data) {
+    classData = data;
+  }
+
+  @Override
+  public String toString() {
+    return comm + "-" + pid;
+  }
+}

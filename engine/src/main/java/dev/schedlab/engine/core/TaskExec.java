@@ -1,0 +1,339 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.IpiPath;
+import dev.schedlab.api.PreemptPoint;
+import dev.schedlab.api.SchedFlags;
+import dev.schedlab.api.SchedMode;
+import dev.schedlab.api.TaskState;
+import dev.schedlab.engine.params.Param;
+import dev.schedlab.engine.scenario.Dist;
+
+/**
+ * Runs task programs on their CPU: user computation, syscalls made of kernel segments with their
+ * preemption points, exit to user mode (task_work, resched, latency samples), sleeps, wait queues
+ * and cross-CPU calls. Every preemption point asks the model (H4) whether a pending bit acts there.
+ */
+final class TaskExec {
+  /** {@code Task.opRemaining} while waiting in {@code csd_lock_wait()} with no end yet. */
+  private static final long WAITING = -2;
+
+  private final Kernel k;
+  private final MetricCounter taskWorksRun;
+
+  TaskExec(Kernel k) {
+    this.k = k;
+    taskWorksRun = k.metrics.counter("task_work.runs");
+  }
+
+  /** {@code t} becomes (or stays) the running task of {@code cpu}: continue its program. */
+  void resume(Cpu cpu) {
+    Task t = cpu.curr;
+    if (t.userResume >= 0 && !t.inTaskWork) {
+      long r = t.userResume;
+      t.userResume = -1;
+      runUser(cpu, t, r);
+    } else if (t.opRemaining != -1) {
+      Op op = t.program[t.pc];
+      setAttrs(cpu, t, op);
+      if (t.inTaskWork) {
+        cpu.opUser = false;
+      }
+      long r = t.opRemaining;
+      k.setPhase(cpu, Cpu.P_TASK, r == WAITING ? -1 : r);
+    } else {
+      startOp(cpu, t);
+      return;
+    }
+    k.irqs.takePending(cpu);
+  }
+
+  private void setAttrs(Cpu cpu, Task t, Op op) {
+    switch (op.code) {
+      case Op.USER:
+        cpu.opUser = !t.kthread;
+        cpu.opPreemptible = true;
+        cpu.opIrqsOff = false;
+        break;
+      case Op.KSEG:
+        cpu.opUser = false;
+        cpu.opPreemptible = op.preemptible;
+        cpu.opIrqsOff = op.irqsOff;
+        break;
+      case Op.CALL:
+        // smp_call_function_single() runs with preemption disabled (get_cpu()).
+        cpu.opUser = false;
+        cpu.opPreemptible = false;
+        cpu.opIrqsOff = false;
+        break;
+      default:
+        cpu.opUser = false;
+        cpu.opPreemptible = true;
+        cpu.opIrqsOff = false;
+    }
+  }
+
+  private long draw(Task t, Dist d) {
+    switch (d.kind()) {
+      case UNIFORM:
+        return d.a() + (d.b() > d.a() ? t.rng.nextLong(d.b() - d.a() + 1) : 0);
+      case EXP:
+        return Math.round(-Math.log(1.0 - t.rng.nextDouble()) * d.a());
+      default:
+        return d.a();
+    }
+  }
+
+  private void run(Cpu cpu, Task t, Op op, long duration) {
+    setAttrs(cpu, t, op);
+    t.opRemaining = duration;
+    k.setPhase(cpu, Cpu.P_TASK, duration);
+    k.irqs.takePending(cpu);
+  }
+
+  private void runUser(Cpu cpu, Task t, long remaining) {
+    Op op = t.program[t.pc];
+    run(cpu, t, op, remaining);
+  }
+
+  /** Interprets ops from {@code t.pc} until one takes time or blocks. */
+  void startOp(Cpu cpu, Task t) {
+    for (int guard = 0; guard < 1_000_000; guard++) {
+      if (t.pc >= t.program.length) {
+        t.pc = 0;
+      }
+      Op op = t.program[t.pc];
+      switch (op.code) {
+        case Op.USER:
+        case Op.KSEG:
+          run(cpu, t, op, draw(t, op.dist));
+          return;
+        case Op.SYSCALL_ENTER:
+          if (t.kthread) {
+            t.pc++;
+            continue;
+          }
+          t.inKernel = true;
+          run(cpu, t, op, k.p(Param.SYSCALL_ENTRY));
+          return;
+        case Op.SYSCALL_EXIT:
+          if (t.kthread) {
+            recordSample(t);
+            t.pc++;
+            continue;
+          }
+          run(cpu, t, op, exitToUserCost(cpu, t));
+          return;
+        case Op.SLEEP:
+          t.pc++;
+          sleepUntil(cpu, t, k.now + draw(t, op.dist));
+          return;
+        case Op.SLEEP_UNTIL:
+          if (t.nextPeriod == 0) {
+            t.nextPeriod = t.periodStart;
+          }
+          t.nextPeriod += op.periodNs;
+          t.sampleExpiry = op.histogram != null ? t.nextPeriod : -1;
+          t.pc++;
+          sleepUntil(cpu, t, t.nextPeriod);
+          return;
+        case Op.BLOCK:
+          t.pc++;
+          if (op.waitQueue.pendingWakeups > 0) {
+            op.waitQueue.pendingWakeups--;
+            continue;
+          }
+          op.waitQueue.sleepers.add(t);
+          t.state = TaskState.INTERRUPTIBLE;
+          k.sched.schedule(cpu, SchedMode.NONE, 0);
+          return;
+        case Op.WAKE: {
+          Task w = op.waitQueue.sleepers.poll();
+          k.pathCost = 0;
+          if (w == null) {
+            op.waitQueue.pendingWakeups++;
+          } else {
+            k.sched.wakeUp(w, op.flag ? SchedFlags.WF_SYNC : 0);
+          }
+          run(cpu, t, op, k.pathCost);
+          return;
+        }
+        case Op.CALL: {
+          k.pathCost = 0;
+          Cpu target = k.cpus[op.cpu];
+          k.irqs.callFunction(cpu, target, op.costNs, null, op.flag ? t : null, IpiPath.CALL_FUNCTION);
+          setAttrs(cpu, t, op);
+          if (op.flag) {
+            t.csdWaiting = true;
+            t.opRemaining = WAITING;
+            k.setPhase(cpu, Cpu.P_TASK, -1);
+            if (!t.csdWaiting) {
+              return; // completed synchronously (a call to self)
+            }
+          } else {
+            t.opRemaining = k.pathCost;
+            k.setPhase(cpu, Cpu.P_TASK, k.pathCost);
+          }
+          k.irqs.takePending(cpu);
+          return;
+        }
+        case Op.LOOP_START:
+          t.loopLeft[t.pc] = op.count;
+          t.pc++;
+          continue;
+        case Op.LOOP_END:
+          if (--t.loopLeft[op.jump] > 0) {
+            t.pc = op.jump + 1;
+          } else {
+            t.pc++;
+          }
+          continue;
+        case Op.MARK:
+          op.counter.value++;
+          t.pc++;
+          continue;
+        case Op.EXIT:
+          exit(cpu, t);
+          return;
+        default:
+          throw new IllegalStateException("unknown op " + op.code);
+      }
+    }
+    throw new IllegalStateException(t + ": program loops without taking time");
+  }
+
+  private long exitToUserCost(Cpu cpu, Task t) {
+    long cost = k.p(Param.EXIT_TO_USER);
+    if (t.notifyResume) {
+      k.ext.exitToUser().onExitToUser(cpu, t, k);
+      cost += k.p(Param.TASK_WORK_OVERHEAD) + t.taskWorkNs;
+      taskWorksRun.value += t.taskWorks;
+      t.taskWorkNs = 0;
+      t.taskWorks = 0;
+      t.notifyResume = false;
+    }
+    return cost;
+  }
+
+  private void sleepUntil(Cpu cpu, Task t, long expiry) {
+    t.sleepTimer.cpu = cpu.id;
+    t.sleepTimer.arm(expiry);
+    t.state = TaskState.INTERRUPTIBLE;
+    k.sched.schedule(cpu, SchedMode.NONE, 0);
+  }
+
+  private void exit(Cpu cpu, Task t) {
+    k.metrics.counter("task.exited").value++;
+    k.metrics.counter("task.last_exit_ns").value = k.now;
+    t.state = TaskState.DEAD;
+    k.sched.schedule(cpu, SchedMode.NONE, 0);
+  }
+
+  private void recordSample(Task t) {
+    if (t.sampleExpiry >= 0) {
+      Op sleepOp = findSleepUntil(t);
+      if (sleepOp != null) {
+        sleepOp.histogram.recordValue(Math.max(0, k.now - t.sampleExpiry));
+      }
+      t.sampleExpiry = -1;
+    }
+  }
+
+  private static Op findSleepUntil(Task t) {
+    for (int i = t.pc; i >= 0; i--) {
+      if (t.program[i].code == Op.SLEEP_UNTIL) {
+        return t.program[i];
+      }
+    }
+    return null;
+  }
+
+  /** The running op finished. */
+  void opDone(Cpu cpu) {
+    Task t = cpu.curr;
+    t.opRemaining = -1;
+    if (t.inTaskWork) {
+      t.inTaskWork = false;
+      if (k.sched.wants(PreemptPoint.EXIT_TO_USER, t)) {
+        k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+      } else {
+        resume(cpu);
+      }
+      return;
+    }
+    Op op = t.program[t.pc];
+    switch (op.code) {
+      case Op.KSEG:
+        t.pc++;
+        PreemptPoint point = op.endsWith != null ? op.endsWith
+            : (!op.preemptible ? PreemptPoint.PREEMPT_ENABLE : null);
+        if (point != null && k.sched.wants(point, t)) {
+          k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+          return;
+        }
+        break;
+      case Op.SYSCALL_EXIT:
+        if (k.sched.wants(PreemptPoint.EXIT_TO_USER, t)) {
+          // exit_to_user_mode_loop: schedule, then run the loop again.
+          k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+          return;
+        }
+        t.inKernel = false;
+        recordSample(t);
+        t.pc++;
+        break;
+      case Op.WAKE:
+      case Op.CALL:
+        t.pc++;
+        if (k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
+          k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+          return;
+        }
+        break;
+      default:
+        t.pc++;
+    }
+    startOp(cpu, t);
+  }
+
+  /** IRQ exit back into a task: the IRQ-exit preemption point, and task_work on the way to user. */
+  void irqExitToTask(Cpu cpu) {
+    Task t = cpu.curr;
+    long remaining = cpu.savedRemaining;
+    t.opRemaining = remaining >= 0 ? remaining : (t.csdWaiting ? WAITING : t.opRemaining);
+    if (cpu.opUser) {
+      if (t.notifyResume) {
+        // exit_to_user_mode_loop runs task_work in the task's context before user code resumes.
+        t.userResume = remaining;
+        t.opRemaining = -1;
+        long cost = exitToUserCost(cpu, t);
+        cpu.opUser = false;
+        cpu.opPreemptible = true;
+        cpu.opIrqsOff = false;
+        k.setPhase(cpu, Cpu.P_TASK, cost);
+        t.inTaskWork = true;
+        return;
+      }
+      if (k.sched.wants(PreemptPoint.EXIT_TO_USER, t)) {
+        k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+        return;
+      }
+    } else if (cpu.opPreemptible && k.sched.wants(PreemptPoint.IRQ_EXIT_KERNEL, t)) {
+      k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+      return;
+    }
+    cpu.phase = Cpu.P_TASK;
+    resume(cpu);
+  }
+
+  /** The CSD {@code waiter} waits for was run; its {@code csd_lock_wait()} ends at {@code when}. */
+  void csdDone(Task waiter, long when) {
+    waiter.csdWaiting = false;
+    Cpu cpu = k.cpus[waiter.cpu];
+    if (cpu.curr == waiter && cpu.phase == Cpu.P_TASK && !cpu.phaseEv.scheduled()) {
+      waiter.opRemaining = when - k.now;
+      k.queue.schedule(cpu.phaseEv, when);
+    } else {
+      waiter.opRemaining = Math.max(0, when - k.now);
+    }
+  }
+}

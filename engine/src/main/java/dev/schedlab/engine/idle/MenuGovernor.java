@@ -1,0 +1,78 @@
+package dev.schedlab.engine.idle;
+
+import dev.schedlab.api.IdlePolicy;
+import dev.schedlab.api.view.CpuView;
+import dev.schedlab.api.view.IdleStateView;
+import dev.schedlab.api.view.MachineView;
+import java.util.List;
+
+/**
+ * A menu-like cpuidle governor (drivers/cpuidle/governors/menu.c).
+ *
+ * <p>Models: the predicted idle time is the smaller of the time to the next timer and the average
+ * of the CPU's last eight idle residencies (menu's "typical interval"); the deepest enabled state
+ * whose target residency fits the prediction and whose exit latency fits the PM QoS limit is chosen;
+ * the tick is kept when the prediction is shorter than a tick or a polling-only state is chosen
+ * (menu's {@code stop_tick} rule). Does not model: the correction factors by next-timer bucket,
+ * the iowait heuristic, or teo. Kernel reference: menu_select(), menu_reflect().
+ */
+public final class MenuGovernor implements IdlePolicy {
+  private static final int HISTORY = 8;
+  private MachineView machine;
+  private long[][] history;
+  private int[] next;
+
+  @Override
+  public void init(MachineView m) {
+    machine = m;
+    history = new long[m.nrCpus()][HISTORY];
+    next = new int[m.nrCpus()];
+    for (long[] h : history) {
+      java.util.Arrays.fill(h, Long.MAX_VALUE / HISTORY);
+    }
+  }
+
+  @Override
+  public String name() {
+    return "menu";
+  }
+
+  private long predict(int cpu, long nextTimerNs) {
+    long sum = 0;
+    for (long v : history[cpu]) {
+      sum += v;
+    }
+    return Math.min(nextTimerNs, sum / HISTORY);
+  }
+
+  @Override
+  public int select(CpuView cpu, long nextTimerNs, long latencyLimitNs) {
+    List<? extends IdleStateView> states = machine.idleStates();
+    long predicted = predict(cpu.id(), nextTimerNs);
+    int chosen = -1;
+    for (int i = 0; i < states.size(); i++) {
+      IdleStateView s = states.get(i);
+      if (!s.enabled() || s.exitLatencyNs() > latencyLimitNs) {
+        continue;
+      }
+      if (chosen < 0 || s.targetResidencyNs() <= predicted) {
+        chosen = i;
+      }
+    }
+    return Math.max(chosen, 0);
+  }
+
+  @Override
+  public boolean stopTick(CpuView cpu, int stateIndex, long nextTimerNs) {
+    IdleStateView s = machine.idleStates().get(stateIndex);
+    boolean pollOnly = s.polling() && s.exitLatencyNs() == 0;
+    return !pollOnly && predict(cpu.id(), nextTimerNs) >= machine.tickNs();
+  }
+
+  @Override
+  public void reflect(CpuView cpu, int stateIndex, long residencyNs) {
+    int c = cpu.id();
+    history[c][next[c]] = residencyNs;
+    next[c] = (next[c] + 1) % HISTORY;
+  }
+}

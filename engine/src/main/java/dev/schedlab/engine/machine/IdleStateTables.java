@@ -1,0 +1,67 @@
+package dev.schedlab.engine.machine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The cpuidle state tables of the model (section 2.2). Every x86 table starts with POLL
+ * ({@code poll_state.c}); MWAIT-entered C-states are polling for the scheduler. {@code hlt-only}
+ * (a VM guest without haltpoll, or arm64 WFI) has one non-polling state.
+ */
+public final class IdleStateTables {
+  private static final IdleState POLL = new IdleState("POLL", 0, 0, true, true);
+
+  private static final Map<String, List<IdleState>> TABLES =
+      Map.of(
+          // [src] drivers/idle/intel_idle.c skx_cstates
+          "skx", List.of(POLL, mwait("C1", 2, 2), mwait("C1E", 10, 20), mwait("C6", 133, 600)),
+          // [src] intel_idle.c icx_cstates
+          "icx", List.of(POLL, mwait("C1", 1, 1), mwait("C1E", 4, 4), mwait("C6", 170, 600)),
+          // [src] intel_idle.c spr_cstates
+          "spr", List.of(POLL, mwait("C1", 1, 1), mwait("C1E", 2, 4), mwait("C6", 290, 800)),
+          // [src] acpi_idle on EPYC: C1 via MWAIT/FFH, C2 via I/O port (non-polling), FreeBSD D47444
+          "amd-acpi",
+              List.of(POLL, mwait("C1", 1, 2), new IdleState("C2", 400_000, 800_000, false, true)),
+          // [src] POWER9 powernv: snooze polls, stop states do not [estimate: latencies]
+          "power9",
+              List.of(
+                  new IdleState("snooze", 0, 0, true, true),
+                  new IdleState("stop0_lite", 1_000, 10_000, false, true),
+                  new IdleState("stop2", 10_000, 100_000, false, true)),
+          "poll-only", List.of(POLL),
+          // default_idle_call(): HLT/WFI, every wakeup needs an IPI
+          "hlt-only", List.of(new IdleState("HLT", 1_000, 0, false, true)));
+
+  private IdleStateTables() {}
+
+  private static IdleState mwait(String name, long exitUs, long residencyUs) {
+    return new IdleState(name, exitUs * 1_000, residencyUs * 1_000, true, true);
+  }
+
+  /** Names of the known tables. */
+  public static Set<String> names() {
+    return TABLES.keySet();
+  }
+
+  /** Table {@code name} with {@code disabled} states switched off. */
+  public static List<IdleState> table(String name, List<String> disabled) {
+    List<IdleState> t = TABLES.get(name);
+    if (t == null) {
+      throw new IllegalArgumentException(
+          "unknown idle_states '" + name + "'; expected one of " + new java.util.TreeSet<>(names()));
+    }
+    List<IdleState> out = new ArrayList<>(t.size());
+    for (IdleState s : t) {
+      boolean off = disabled.contains(s.name());
+      out.add(off ? new IdleState(s.name(), s.exitLatencyNs(), s.targetResidencyNs(), s.polling(), false) : s);
+    }
+    for (String d : disabled) {
+      if (t.stream().noneMatch(s -> s.name().equals(d))) {
+        throw new IllegalArgumentException("disabled_states: table '" + name + "' has no state " + d);
+      }
+    }
+    return List.copyOf(out);
+  }
+}

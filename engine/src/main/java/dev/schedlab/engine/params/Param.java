@@ -1,0 +1,103 @@
+package dev.schedlab.engine.params;
+
+/**
+ * The one parameter table: every cost and tunable of the model with its default, unit and source.
+ * Sources: [src] kernel source or public documentation; [seed] a seed e-mail; [derived] computed
+ * from cited numbers; [estimate] an engineering estimate, a calibration knob. Scenarios override by
+ * key ({@code kernel.params}); features are 0/1 under {@code feature.NAME} ({@code kernel.features}).
+ */
+public enum Param {
+  // --- scheduler tunables ---
+  BASE_SLICE("sched.base_slice", 750_000, Unit.NS, "[src] fair.c sysctl_sched_base_slice (normalized; scaled by 1+ilog2(min(ncpus,8)))"),
+  MIGRATION_COST("sched.migration_cost", 500_000, Unit.NS, "[src] fair.c sysctl_sched_migration_cost"),
+  NR_MIGRATE("sched.nr_migrate", 32, Unit.COUNT, "[src] core.c sysctl_sched_nr_migrate"),
+  RR_TIMESLICE("sched.rr_timeslice", 100_000_000, Unit.NS, "[src] RR_TIMESLICE"),
+  RT_PERIOD("sched.rt_period", 1_000_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_period"),
+  RT_RUNTIME("sched.rt_runtime", 950_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_runtime"),
+  // --- scheduler path costs (CPU time on the CPU running the path) ---
+  SCHED_BASE("cost.sched_base", 300, Unit.NS, "[estimate] __schedule() fixed part: lock, clock, rcu note, flag clears"),
+  PICK_FAIR("cost.pick_fair", 100, Unit.NS, "[estimate] pick_next_task_fair() with tasks"),
+  CTX_SWITCH("cost.ctx_switch", 600, Unit.NS, "[estimate] context_switch() between tasks of different mm"),
+  CTX_SWITCH_LIGHT("cost.ctx_switch_light", 300, Unit.NS, "[estimate] context_switch() to/from idle or within one mm"),
+  NEWIDLE_EARLY_EXIT("cost.newidle_early_exit", 300, Unit.NS, "[estimate] newidle balance that exits early (not overloaded / avg_idle small)"),
+  NEWIDLE_PER_DOMAIN("cost.newidle_per_domain", 5_000, Unit.NS, "[estimate] newidle balance per domain level visited"),
+  TTWU_LOCAL("cost.ttwu_local", 500, Unit.NS, "[estimate] try_to_wake_up() enqueue + wakeup_preempt"),
+  TTWU_RUNNABLE("cost.ttwu_runnable", 300, Unit.NS, "[seed 004] ttwu_runnable() for a task still queued"),
+  SELECT_RQ("cost.select_rq", 150, Unit.NS, "[estimate] select_task_rq(): ~5 CPUs probed at cost.sis_per_cpu 30 ns"),
+  SYSCALL_ENTRY("cost.syscall_entry", 100, Unit.NS, "[estimate] kernel entry from user"),
+  EXIT_TO_USER("cost.exit_to_user", 100, Unit.NS, "[estimate] exit_to_user_mode() without work"),
+  DO_IDLE_ENTER("cost.do_idle_enter", 500, Unit.NS, "[estimate] do_idle() entry: polling set, nohz enter, governor select"),
+  DO_IDLE_EXIT("cost.do_idle_exit", 500, Unit.NS, "[estimate] do_idle() exit: polling clear, nohz exit"),
+  IDLE_RESELECT("cost.idle_reselect", 300, Unit.NS, "[estimate] one more idle-loop iteration after an IRQ that set no resched"),
+  TICK_HANDLER("cost.tick_handler", 1_500, Unit.NS, "[estimate] sched_tick + timekeeping + softirq raise"),
+  TICK_STOP("cost.tick_stop", 1_500, Unit.NS, "[estimate] tick_nohz_stop_tick(): next event, hrtimer reprogram"),
+  TICK_RESTART("cost.tick_restart", 1_000, Unit.NS, "[estimate] tick restart on idle exit"),
+  LB_PER_DOMAIN("cost.lb_per_domain", 5_000, Unit.NS, "[estimate] periodic load balance per domain"),
+  NOHZ_STATS_PER_CPU("cost.nohz_stats_per_cpu", 300, Unit.NS, "[estimate] _nohz_idle_balance() per idle CPU, blocked load only"),
+  IPI_SEND("cost.ipi_send", 150, Unit.NS, "[estimate] x2APIC ICR write on the sender"),
+  IPI_SAME_SOCKET("latency.ipi_same_socket", 800, Unit.NS, "[estimate] IPI delivery latency within a socket"),
+  IPI_CROSS_SOCKET("latency.ipi_cross_socket", 1_500, Unit.NS, "[estimate] IPI delivery latency across sockets"),
+  IRQ_ENTRY("cost.irq_entry", 250, Unit.NS, "[estimate] half of IRQ entry+exit overhead (500 ns)"),
+  IRQ_EXIT("cost.irq_exit", 250, Unit.NS, "[estimate] half of IRQ entry+exit overhead (500 ns)"),
+  CSD_FN("cost.csd_fn", 50, Unit.NS, "[estimate] one CSD dequeue + call + unlock"),
+  CSD_UNLOCK("latency.csd_unlock", 100, Unit.NS, "[estimate] until the sender's csd_lock_wait() sees the unlock"),
+  POLL_WAKE("latency.poll_wake", 100, Unit.NS, "[estimate] poll_idle() noticing the NEED_RESCHED write"),
+  TASK_WORK_OVERHEAD("cost.task_work_overhead", 200, Unit.NS, "[estimate] task_work_run() excluding the work"),
+  MM_CID_PER_CPU("cost.mm_cid_per_cpu_check", 125, Unit.NS, "[derived] seed 001: 30-35 us over 2 x 128 CPUs"),
+  VM_IPI_EXIT("cost.vm_ipi_exit", 1_500, Unit.NS, "[estimate] guest VM exit to send an IPI"),
+  VM_HALTED_WAKE("latency.vm_halted_wake", 10_000, Unit.NS, "[estimate] host wakeup of a halted vCPU"),
+  RCU_GP("latency.rcu_gp", 10_000_000, Unit.NS, "[estimate] RCU grace period (2-30 ms typical)"),
+  // --- sched features (features.h) and engine switches, 1 = on ---
+  PLACE_LAG("feature.PLACE_LAG", 1, Unit.BOOL, "[src] features.h"),
+  PLACE_DEADLINE_INITIAL("feature.PLACE_DEADLINE_INITIAL", 1, Unit.BOOL, "[src] features.h"),
+  PLACE_REL_DEADLINE("feature.PLACE_REL_DEADLINE", 1, Unit.BOOL, "[src] features.h"),
+  RUN_TO_PARITY("feature.RUN_TO_PARITY", 1, Unit.BOOL, "[src] features.h"),
+  PREEMPT_SHORT("feature.PREEMPT_SHORT", 1, Unit.BOOL, "[src] features.h"),
+  PICK_BUDDY("feature.PICK_BUDDY", 1, Unit.BOOL, "[src] features.h"),
+  NEXT_BUDDY("feature.NEXT_BUDDY", 0, Unit.BOOL, "[src] features.h"),
+  DELAY_DEQUEUE("feature.DELAY_DEQUEUE", 1, Unit.BOOL, "[src] features.h (v6.12+)"),
+  DELAY_ZERO("feature.DELAY_ZERO", 1, Unit.BOOL, "[src] features.h (v6.12+)"),
+  WAKEUP_PREEMPTION("feature.WAKEUP_PREEMPTION", 1, Unit.BOOL, "[src] features.h"),
+  TTWU_QUEUE("feature.TTWU_QUEUE", 1, Unit.BOOL, "[src] features.h (off on PREEMPT_RT)"),
+  SIS_UTIL("feature.SIS_UTIL", 1, Unit.BOOL, "[src] features.h"),
+  POLLING_IPI("feature.POLLING_IPI", 1, Unit.BOOL, "[src] b2a02fc43a1f smp: send no IPI to a polling idle CPU (v5.8)");
+
+  /** Units of parameter values. */
+  public enum Unit {
+    NS,
+    COUNT,
+    BOOL
+  }
+
+  private final String key;
+  private final long defaultValue;
+  private final Unit unit;
+  private final String source;
+
+  Param(String key, long defaultValue, Unit unit, String source) {
+    this.key = key;
+    this.defaultValue = defaultValue;
+    this.unit = unit;
+    this.source = source;
+  }
+
+  /** Key used in scenarios and by {@code SchedServices.param}. */
+  public String key() {
+    return key;
+  }
+
+  /** Default value in {@link #unit()}. */
+  public long defaultValue() {
+    return defaultValue;
+  }
+
+  /** Unit. */
+  public Unit unit() {
+    return unit;
+  }
+
+  /** Provenance tag and citation. */
+  public String source() {
+    return source;
+  }
+}

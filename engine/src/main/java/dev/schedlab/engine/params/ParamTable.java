@@ -1,0 +1,90 @@
+package dev.schedlab.engine.params;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Parameter values of one run: defaults from {@link Param} with scenario overrides applied. */
+public final class ParamTable {
+  private static final Map<String, Param> BY_KEY = new HashMap<>();
+
+  static {
+    for (Param p : Param.values()) {
+      BY_KEY.put(p.key(), p);
+    }
+  }
+
+  private final long[] values;
+
+  private ParamTable(long[] values) {
+    this.values = values;
+  }
+
+  /** Whether {@code key} names a parameter. */
+  public static boolean isKnown(String key) {
+    return BY_KEY.containsKey(key);
+  }
+
+  /**
+   * Defaults with {@code params} (by key) and {@code features} (by feature name) applied.
+   *
+   * @throws IllegalArgumentException naming an unknown key
+   */
+  public static ParamTable of(Map<String, Long> params, Map<String, Boolean> features) {
+    long[] v = new long[Param.values().length];
+    for (Param p : Param.values()) {
+      v[p.ordinal()] = p.defaultValue();
+    }
+    for (Map.Entry<String, Long> e : new TreeMap<>(params).entrySet()) {
+      v[lookup(e.getKey()).ordinal()] = e.getValue();
+    }
+    for (Map.Entry<String, Boolean> e : new TreeMap<>(features).entrySet()) {
+      v[lookup("feature." + e.getKey()).ordinal()] = e.getValue() ? 1 : 0;
+    }
+    return new ParamTable(v);
+  }
+
+  /** Defaults only. */
+  public static ParamTable defaults() {
+    return of(Map.of(), Map.of());
+  }
+
+  private static Param lookup(String key) {
+    Param p = BY_KEY.get(key);
+    if (p == null) {
+      throw new IllegalArgumentException(
+          "unknown parameter '" + key + "'; known: " + new TreeMap<>(BY_KEY).keySet());
+    }
+    return p;
+  }
+
+  /** Value of {@code p}. */
+  public long get(Param p) {
+    return values[p.ordinal()];
+  }
+
+  /** Whether the feature {@code p} is on. */
+  public boolean on(Param p) {
+    return values[p.ordinal()] != 0;
+  }
+
+  /** Value by key. */
+  public long get(String key) {
+    return values[lookup(key).ordinal()];
+  }
+
+  /** All values by key, sorted, for the result's record of what ran. */
+  public Map<String, Long> asMap() {
+    Map<String, Long> m = new TreeMap<>();
+    for (Param p : Param.values()) {
+      m.put(p.key(), values[p.ordinal()]);
+    }
+    return m;
+  }
+
+  @Override
+  public String toString() {
+    return Arrays.toString(values);
+  }
+}
