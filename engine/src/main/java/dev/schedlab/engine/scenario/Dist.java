@@ -19,4 +19,19 @@ public record Dist(Kind kind, long a, long b) {
   public static Dist fixed(long ns) {
     return new Dist(Kind.FIXED, ns, ns);
   }
+
+  /** Uniform between {@code lowNs} and {@code highNs} inclusive ({@code {uniform: [A, B]}}). */
+  public static Dist uniform(long lowNs, long highNs) {
+    return new Dist(Kind.UNIFORM, lowNs, highNs);
+  }
+
+  /** Exponential with mean {@code meanNs} ({@code {exp: MEAN}}). */
+  public static Dist exp(long meanNs) {
+    return new Dist(Kind.EXP, meanNs, 0);
+  }
+
+  /** The mean in ns. */
+  public double meanNs() {
+    return kind == Kind.UNIFORM ? (a + b) / 2.0 : a;
+  }
 }

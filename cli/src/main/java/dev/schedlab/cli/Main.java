@@ -1,0 +1,79 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.engine.SimulationException;
+import dev.schedlab.engine.plugin.PluginException;
+import dev.schedlab.engine.scenario.ScenarioException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code schedlab} command. Results go to stdout, errors to stderr. */
+@Command(
+    name = "schedlab",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Deterministic discrete-event model of the Linux scheduler.",
+    subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:success",
+      "1:the run failed (a plugin threw or a model invariant broke) or internal error",
+      "2:bad input: scenario error, plugin selection error or invalid arguments"
+    })
+public final class Main implements Callable<Integer> {
+  /** Exit code of a successful command. */
+  public static final int OK = CommandLine.ExitCode.OK;
+  /** Exit code of a failed run. */
+  public static final int RUN_FAILED = CommandLine.ExitCode.SOFTWARE;
+  /** Exit code of bad input. */
+  public static final int BAD_INPUT = CommandLine.ExitCode.USAGE;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().getErr().println("schedlab: missing command (run, validate or plugins)");
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return BAD_INPUT;
+  }
+
+  /** Runs the command line and exits with its code. */
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    System.exit(execute(out, err, args));
+  }
+
+  /** Runs {@code args} writing to {@code out} and {@code err}; returns the exit code. */
+  public static int execute(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setOut(out).setErr(err);
+    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      cmd.getErr().println("schedlab: " + describe(ex));
+      cmd.getErr().flush();
+      return exitCode(ex);
+    });
+    int code = cl.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  static int exitCode(Exception ex) {
+    if (ex instanceof ScenarioException || ex instanceof PluginException) {
+      return BAD_INPUT;
+    }
+    return RUN_FAILED;
+  }
+
+  private static String describe(Exception ex) {
+    if (ex instanceof ScenarioException || ex instanceof PluginException) {
+      return ex.getMessage();
+    }
+    if (ex instanceof SimulationException) {
+      return "run failed: " + ex.getMessage();
+    }
+    return "internal error: " + ex;
+  }
+}

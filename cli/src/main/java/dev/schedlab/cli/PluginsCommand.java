@@ -1,0 +1,62 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.engine.plugin.Extensions;
+import dev.schedlab.engine.plugin.PluginException;
+import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.plugin.PluginStatus;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code schedlab plugins}: what the plugin host finds, and the built-in providers. */
+@Command(
+    name = "plugins",
+    mixinStandardHelpOptions = true,
+    description = "List the plugins found (id, version, models, hooks, conflicts, status) and the"
+        + " built-in scheduling classes, preemption models and idle policies.")
+final class PluginsCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Mixin PluginsDir pluginsDir;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    Path dir = pluginsDir.resolve();
+    try (PluginHost host = PluginHost.open(dir)) {
+      List<PluginStatus> found = host.plugins();
+      out.println("plugins in " + (dir == null ? "(no plugins directory)" : dir) + ": " + found.size());
+      for (PluginStatus p : found) {
+        out.printf("  %s %s  %s  [%s]%n", p.id(), p.version().isEmpty() ? "?" : p.version(),
+            p.source(), p.loaded() ? "loaded" : "FAILED: " + p.problem());
+        PluginDescriptor d = p.descriptor();
+        if (d != null) {
+          out.println("      models:    " + d.models());
+          out.println("      hooks:     " + new TreeSet<>(d.hooks()));
+          out.println("      conflicts: " + (d.conflicts().isEmpty() ? "-" : new TreeSet<>(d.conflicts())));
+          out.println("      requires:  " + d.requiresApi());
+        }
+      }
+      try {
+        Extensions builtin = host.extensionsFor(List.of());
+        out.println("built-in scheduling classes: " + builtin.classes().stream()
+            .map(SchedulingClass::name).collect(Collectors.joining(", ")));
+        out.println("built-in preemption models:  " + String.join(", ", new TreeSet<>(builtin.preemptionModels().keySet())));
+        out.println("built-in idle policies:      " + String.join(", ", new TreeSet<>(builtin.idlePolicies().keySet())));
+      } catch (PluginException e) {
+        spec.commandLine().getErr().println("schedlab: built-ins: " + e.getMessage());
+        return Main.BAD_INPUT;
+      }
+    }
+    out.flush();
+    return Main.OK;
+  }
+}

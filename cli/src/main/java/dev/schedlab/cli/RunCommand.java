@@ -1,0 +1,111 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.engine.Simulation;
+import dev.schedlab.engine.output.FtraceWriter;
+import dev.schedlab.engine.output.ResultWriter;
+import dev.schedlab.engine.output.RunResult;
+import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.engine.plugin.Extensions;
+import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.scenario.PluginRef;
+import dev.schedlab.engine.scenario.Scenario;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code schedlab run}: load, resolve plugins, simulate, print. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = "Run one scenario and print its result (stdout); errors go to stderr.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:the run completed",
+      "1:the run failed (SimulationException: a plugin threw or an invariant broke)",
+      "2:bad input: scenario error, unknown/failed/conflicting plugin, invalid arguments"
+    })
+final class RunCommand implements Callable<Integer> {
+  enum Format { text, json }
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Mixin ScenarioArgs scenario;
+
+  @Mixin PluginsDir pluginsDir;
+
+  @Option(names = "--plugin", paramLabel = "ID[:k=v;k=v]", converter = PluginOptionLine.class,
+      description = "Enable a plugin with options; merged with the scenario's plugins"
+          + " (a new id is appended, a listed id gets these options over its own). Repeatable.")
+  List<PluginRef> plugins = new ArrayList<>();
+
+  @Option(names = "--seed", paramLabel = "N", description = "Override the scenario's seed.")
+  Long seed;
+
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+      description = "Output on stdout: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  Format format;
+
+  @Option(names = "--trace", paramLabel = "FILE",
+      description = "Write an ftrace text trace (Perfetto, idlestat, traceshark) to FILE; no file is"
+          + " left behind when the run fails.")
+  Path trace;
+
+  @Option(names = "--out", paramLabel = "FILE",
+      description = "Also write the JSON result to FILE (atomically).")
+  Path out;
+
+  @Override
+  public Integer call() throws Exception {
+    Scenario s = scenario.load();
+    if (seed != null) {
+      s = s.withSeed(seed);
+    }
+    s = s.withPlugins(PluginOptionLine.merge(s.plugins(), plugins));
+    RunResult result;
+    try (PluginHost host = PluginHost.open(pluginsDir.resolve())) {
+      Extensions ext = host.extensionsFor(s.plugins());
+      result = simulate(s, ext);
+    }
+    PrintWriter stdout = spec.commandLine().getOut();
+    stdout.print(format == Format.json ? ResultWriter.toJson(result) : ResultWriter.toText(result));
+    stdout.flush();
+    if (out != null) {
+      try {
+        ResultWriter.writeJson(result, out);
+      } catch (IOException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--out: cannot write " + out + ": " + e);
+      }
+    }
+    return Main.OK;
+  }
+
+  private RunResult simulate(Scenario s, Extensions ext) throws Exception {
+    if (trace == null) {
+      return Simulation.run(s, ext, TraceSink.NONE);
+    }
+    FtraceWriter sink;
+    try {
+      sink = FtraceWriter.open(trace, s.machine().nrCpus());
+    } catch (IOException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--trace: cannot create " + trace + ": " + e);
+    }
+    RunResult r;
+    try {
+      r = Simulation.run(s, ext, sink);
+    } catch (Exception | Error e) {
+      sink.abort();
+      throw e;
+    }
+    sink.close();
+    return r;
+  }
+}

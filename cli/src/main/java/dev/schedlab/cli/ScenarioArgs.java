@@ -1,0 +1,27 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.scenario.ScenarioException;
+import dev.schedlab.engine.scenario.ScenarioLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The scenario file and its {@code --set} overrides, shared by run and validate. */
+final class ScenarioArgs {
+  @Parameters(index = "0", paramLabel = "SCENARIO",
+      description = "Scenario file (.yaml, .yml or .json); see docs/scenarios.md.")
+  Path file;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "Override a scenario field before validation, by dotted path: kernel.hz=250,"
+          + " duration=2s, workload.tasks[0].nice=-5, kernel.params.cost.sched_base=400ns."
+          + " Repeatable; applied in order.")
+  List<String> sets = new ArrayList<>();
+
+  Scenario load() throws ScenarioException {
+    return ScenarioLoader.load(file, sets);
+  }
+}

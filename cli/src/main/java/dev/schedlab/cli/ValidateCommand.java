@@ -1,0 +1,34 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.engine.scenario.MachineSpec;
+import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.scenario.TaskSpec;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code schedlab validate}: load and check a scenario without running it. */
+@Command(
+    name = "validate",
+    mixinStandardHelpOptions = true,
+    description = "Check a scenario file (syntax, fields, types, ranges) without running it.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:the scenario is valid", "2:it is not (the message names file:line:column)"})
+final class ValidateCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Mixin ScenarioArgs scenario;
+
+  @Override
+  public Integer call() throws Exception {
+    Scenario s = scenario.load();
+    MachineSpec m = s.machine();
+    int tasks = s.workload().tasks().stream().mapToInt(TaskSpec::count).sum();
+    spec.commandLine().getOut().printf(
+        "ok: %s: %d CPUs (%s), %d task groups (%d tasks), %d plugins, %s, seed %d%n",
+        s.name(), m.nrCpus(), m.preset(), s.workload().tasks().size(), tasks, s.plugins().size(),
+        s.durationNs() + "ns", s.seed());
+    return Main.OK;
+  }
+}

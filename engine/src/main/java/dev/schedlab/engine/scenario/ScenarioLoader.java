@@ -1,0 +1,146 @@
+package dev.schedlab.engine.scenario;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Loads a scenario from YAML ({@code .yaml}, {@code .yml}) or JSON ({@code .json}), strictly:
+ * unknown fields, ill-typed and out-of-range values fail with a {@link ScenarioException} naming
+ * the file, line, column and field path. {@code --set} overrides are applied to the tree before
+ * binding. Every field and default is documented in {@code docs/scenarios.md}.
+ */
+public final class ScenarioLoader {
+  /** Default seed. */
+  public static final long DEFAULT_SEED = 1;
+  /** Default simulated duration: 1 s. */
+  public static final long DEFAULT_DURATION_NS = 1_000_000_000L;
+  /** Default machine preset. */
+  public static final String DEFAULT_PRESET = "small-x86";
+  /** Default preemption model. */
+  public static final String DEFAULT_PREEMPT = "voluntary";
+  /** Default tick rate. */
+  public static final int DEFAULT_HZ = 1000;
+
+  private static final String[] TOP = {
+    "name", "seed", "duration", "machine", "kernel", "workload", "plugins"
+  };
+  private static final String[] KERNEL = {"preempt", "hz", "features", "params", "latency_limit"};
+
+  private ScenarioLoader() {}
+
+  /** Loads {@code file}. */
+  public static Scenario load(Path file) throws ScenarioException {
+    return load(file, List.of());
+  }
+
+  /** Loads {@code file} with {@code --set key=value} overrides applied in order. */
+  public static Scenario load(Path file, List<String> overrides) throws ScenarioException {
+    String source = file.toString();
+    String fileName = file.getFileName() == null ? source : file.getFileName().toString();
+    int dot = fileName.lastIndexOf('.');
+    String ext = dot < 0 ? "" : fileName.substring(dot + 1).toLowerCase(Locale.ROOT);
+    if (!ext.equals("yaml") && !ext.equals("yml") && !ext.equals("json")) {
+      throw new ScenarioException(source + ": unsupported file type; expected .yaml, .yml or .json");
+    }
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new ScenarioException(source + ": no such file", e);
+    } catch (IOException e) {
+      throw new ScenarioException(source + ": cannot read: " + e, e);
+    }
+    return parse(source, text, !ext.equals("json"), dot < 0 ? fileName : fileName.substring(0, dot),
+        overrides);
+  }
+
+  /**
+   * Parses scenario {@code text}.
+   *
+   * @param source file name used in messages
+   * @param yaml YAML when true, JSON otherwise
+   * @param defaultName scenario name when the text has none
+   * @param overrides {@code key=value} overrides
+   */
+  public static Scenario parse(String source, String text, boolean yaml, String defaultName,
+      List<String> overrides) throws ScenarioException {
+    LocatedTree tree = LocatedTree.parse(source, text, yaml);
+    Overrides.apply(tree, overrides);
+    Obj top = new Val(tree, "", tree.root()).object(TOP);
+    String name = top.name("name", defaultName);
+    long seed = top.integer("seed", DEFAULT_SEED);
+    long duration = top.durationNs("duration", DEFAULT_DURATION_NS);
+    if (duration <= 0) {
+      throw top.get("duration").error("expected a duration > 0");
+    }
+    MachineSpec machine = MachineBinder.bind(top.get("machine"));
+    KernelSpec kernel = kernel(top.get("kernel"));
+    WorkloadSpec workload = new TaskBinder(machine.nrCpus()).workload(top.get("workload"));
+    List<PluginRef> plugins = top.has("plugins") ? plugins(top.get("plugins")) : List.of();
+    return new Scenario(name, seed, duration, machine, kernel, workload, plugins);
+  }
+
+  private static KernelSpec kernel(Val v) throws ScenarioException {
+    if (v.node() == null || v.node().isNull()) {
+      return new KernelSpec(DEFAULT_PREEMPT, DEFAULT_HZ, Map.of(), Map.of(), Long.MAX_VALUE);
+    }
+    Obj k = v.object(KERNEL);
+    String preempt = k.name("preempt", DEFAULT_PREEMPT);
+    int hz = DEFAULT_HZ;
+    if (k.has("hz")) {
+      hz = k.get("hz").integer(0, 100_000);
+      if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) {
+        throw k.get("hz").error("expected one of 100, 250, 300, 1000, got " + hz);
+      }
+    }
+    Map<String, Boolean> features = new LinkedHashMap<>();
+    if (k.has("features")) {
+      Obj f = k.get("features").object();
+      for (String n : f.names()) {
+        features.put(n, f.get(n).bool());
+      }
+    }
+    Map<String, Long> params = new LinkedHashMap<>();
+    if (k.has("params")) {
+      Obj p = k.get("params").object();
+      for (String n : p.names()) {
+        Val pv = p.get(n);
+        params.put(n, pv.node().isIntegralNumber()
+            ? pv.integer(Long.MIN_VALUE, Long.MAX_VALUE) : pv.durationNs());
+      }
+    }
+    long limit = Long.MAX_VALUE;
+    if (k.has("latency_limit") && !"none".equals(k.get("latency_limit").node().asText())) {
+      limit = k.get("latency_limit").durationNs();
+    }
+    return new KernelSpec(preempt, hz, features, params, limit);
+  }
+
+  private static List<PluginRef> plugins(Val v) throws ScenarioException {
+    List<PluginRef> out = new ArrayList<>();
+    for (Val p : v.list()) {
+      if (p.node().isTextual()) {
+        out.add(new PluginRef(p.name(), Map.of()));
+        continue;
+      }
+      Obj o = p.object("id", "options");
+      Map<String, String> options = new LinkedHashMap<>();
+      if (o.has("options")) {
+        Obj opts = o.get("options").object();
+        for (String n : opts.names()) {
+          options.put(n, opts.get(n).text());
+        }
+      }
+      out.add(new PluginRef(o.required("id").name(), options));
+    }
+    return out;
+  }
+}

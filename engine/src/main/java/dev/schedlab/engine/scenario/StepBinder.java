@@ -1,0 +1,102 @@
+package dev.schedlab.engine.scenario;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Binds task programs: lists of one-key step maps (or the bare string {@code exit}). */
+final class StepBinder {
+  static final String[] STEPS = {
+    "user", "kernel", "sleep", "sleep_until", "block", "wake", "call", "loop", "mark", "exit"
+  };
+
+  private final int nrCpus;
+
+  StepBinder(int nrCpus) {
+    this.nrCpus = nrCpus;
+  }
+
+  List<StepSpec> program(Val list) throws ScenarioException {
+    List<StepSpec> out = new ArrayList<>();
+    for (Val v : list.list()) {
+      out.add(step(v));
+    }
+    if (out.isEmpty()) {
+      throw list.error("expected at least one step");
+    }
+    return out;
+  }
+
+  private StepSpec step(Val v) throws ScenarioException {
+    if (v.node().isTextual()) {
+      if (v.node().textValue().equals("exit")) {
+        return new StepSpec.Exit();
+      }
+      throw v.error("expected a one-key map such as user: 100us, or the word exit; got " + v.shown());
+    }
+    Obj o = v.object(STEPS);
+    if (o.size() != 1) {
+      throw v.error("expected exactly one step kind per list item (" + String.join(", ", STEPS)
+          + "), got " + String.join(", ", o.names()));
+    }
+    String kind = o.names().get(0);
+    Val arg = o.get(kind);
+    switch (kind) {
+      case "user":
+        return new StepSpec.User(arg.dist());
+      case "kernel":
+        return kernel(arg);
+      case "sleep":
+        return new StepSpec.Sleep(arg.dist());
+      case "sleep_until": {
+        Obj s = arg.object("period", "sample");
+        long period = s.required("period").durationNs();
+        if (period <= 0) {
+          throw s.get("period").error("expected a period > 0");
+        }
+        return new StepSpec.SleepUntil(period, s.has("sample") ? s.get("sample").name() : null);
+      }
+      case "block":
+        return new StepSpec.Block(arg.name());
+      case "wake":
+        if (!arg.node().isObject()) {
+          return new StepSpec.Wake(arg.name(), false);
+        }
+        Obj w = arg.object("waitq", "sync");
+        return new StepSpec.Wake(w.required("waitq").name(), w.bool("sync", false));
+      case "call": {
+        Obj c = arg.object("cpu", "cost", "wait");
+        int cpu = c.required("cpu").integer(0, nrCpus - 1);
+        return new StepSpec.Call(cpu, c.durationNs("cost", 0), c.bool("wait", false));
+      }
+      case "loop": {
+        Obj l = arg.object("count", "body");
+        int count = l.required("count").integer(1, Integer.MAX_VALUE);
+        return new StepSpec.Loop(count, program(l.required("body")));
+      }
+      case "mark":
+        return new StepSpec.Mark(arg.name());
+      default: // "exit" written as a map key
+        if (!arg.node().isNull()) {
+          throw arg.error("exit takes no value; write the bare word exit");
+        }
+        return new StepSpec.Exit();
+    }
+  }
+
+  private StepSpec kernel(Val arg) throws ScenarioException {
+    if (!arg.node().isArray()) {
+      return new StepSpec.Kernel(List.of(new StepSpec.Segment(arg.dist(), true, false, "NONE")));
+    }
+    List<StepSpec.Segment> segs = new ArrayList<>();
+    for (Val s : arg.list()) {
+      Obj o = s.object("duration", "preemptible", "irqs_off", "ends");
+      String ends = o.choice("ends", "none", "none", "cond_resched", "might_resched");
+      segs.add(new StepSpec.Segment(o.required("duration").dist(), o.bool("preemptible", true),
+          o.bool("irqs_off", false), ends.toUpperCase(java.util.Locale.ROOT)));
+    }
+    if (segs.isEmpty()) {
+      throw arg.error("expected at least one segment");
+    }
+    return new StepSpec.Kernel(segs);
+  }
+}

@@ -1,0 +1,95 @@
+package dev.schedlab.engine.scenario;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Binds {@code workload: {tasks: [...]}} with the task defaults of docs/scenarios.md. */
+final class TaskBinder {
+  static final String[] FIELDS = {
+    "name", "count", "policy", "nice", "rt_priority", "dl_runtime", "dl_deadline", "dl_period",
+    "cpus", "per_cpu", "kthread", "process", "start", "program"
+  };
+  static final String[] POLICIES = {"normal", "batch", "idle", "fifo", "rr", "deadline", "ext"};
+
+  private final int nrCpus;
+  private final StepBinder steps;
+
+  TaskBinder(int nrCpus) {
+    this.nrCpus = nrCpus;
+    this.steps = new StepBinder(nrCpus);
+  }
+
+  WorkloadSpec workload(Val w) throws ScenarioException {
+    if (w.node() == null || w.node().isNull()) {
+      return new WorkloadSpec(List.of());
+    }
+    Obj o = w.object("tasks");
+    List<TaskSpec> tasks = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    if (o.has("tasks")) {
+      int i = 0;
+      for (Val t : o.get("tasks").list()) {
+        TaskSpec spec = task(t, i++);
+        if (!names.add(spec.name())) {
+          throw t.child("name").error("duplicate task name " + spec.name());
+        }
+        tasks.add(spec);
+      }
+    }
+    return new WorkloadSpec(tasks);
+  }
+
+  private TaskSpec task(Val v, int index) throws ScenarioException {
+    Obj t = v.object(FIELDS);
+    String name = t.name("name", "task" + index);
+    int count = t.integer("count", 1, 1, 1_000_000);
+    String policy = t.choice("policy", "normal", POLICIES);
+    int nice = t.integer("nice", 0, -20, 19);
+    boolean rt = policy.equals("fifo") || policy.equals("rr");
+    int prio = rt ? t.required("rt_priority").integer(1, 99) : t.integer("rt_priority", 0, 0, 0);
+    long runtime = 0;
+    long deadline = 0;
+    long period = 0;
+    if (policy.equals("deadline")) {
+      runtime = t.required("dl_runtime").durationNs();
+      deadline = t.required("dl_deadline").durationNs();
+      period = t.durationNs("dl_period", 0);
+      if (runtime <= 0 || runtime > deadline) {
+        throw t.get("dl_runtime").error("expected 0 < dl_runtime <= dl_deadline (" + deadline + "ns), got " + runtime + "ns");
+      }
+      if (period != 0 && deadline > period) {
+        throw t.get("dl_deadline").error("expected dl_deadline <= dl_period (" + period + "ns), got " + deadline + "ns");
+      }
+    } else {
+      for (String f : new String[] {"dl_runtime", "dl_deadline", "dl_period"}) {
+        if (t.has(f)) {
+          throw t.get(f).error("only applies to policy deadline (policy is " + policy + ")");
+        }
+      }
+    }
+    String cpus = t.text("cpus", "");
+    BitSet set;
+    try {
+      set = CpuList.parse(cpus, nrCpus);
+    } catch (IllegalArgumentException e) {
+      throw t.get("cpus").error(e.getMessage());
+    }
+    if (t.has("cpus") && set.isEmpty()) {
+      throw t.get("cpus").error("expected at least one CPU (omit the field for all CPUs)");
+    }
+    boolean perCpu = t.bool("per_cpu", false);
+    int available = set.isEmpty() ? nrCpus : set.cardinality();
+    if (perCpu && count > available) {
+      throw t.get("per_cpu").error("count " + count + " exceeds the " + available + " CPUs to pin to");
+    }
+    boolean kthread = t.bool("kthread", false);
+    String process = t.choice("process", "own", "own", "group");
+    long start = t.durationNs("start", 0);
+    List<StepSpec> program = steps.program(t.required("program"));
+    return new TaskSpec(name, count, policy, nice, prio, runtime, deadline, period,
+        set.isEmpty() ? "" : CpuList.format(set), perCpu, kthread, process, start, program);
+  }
+}
