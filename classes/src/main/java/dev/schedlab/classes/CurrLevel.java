@@ -1,0 +1,38 @@
+package dev.schedlab.classes;
+
+import dev.schedlab.api.view.TaskView;
+
+/**
+ * Orders what a CPU is running for the RT and DEADLINE wakeup-placement heuristics, in the spirit
+ * of {@code cpupri}: idle below fair below RT (by priority) below DEADLINE below stop.
+ *
+ * <p>Models: the per-CPU "highest priority" that {@code cpupri_find()} and
+ * {@code cpudl_find()} consult. Does not model: pushable-task lists, root domains, capacity.
+ * Kernel reference: {@code kernel/sched/cpupri.c}, {@code kernel/sched/cpudeadline.c}.
+ */
+final class CurrLevel {
+  static final int IDLE = -2;
+  static final int FAIR = -1;
+  static final int DEADLINE = 150;
+  static final int STOP = 200;
+
+  private CurrLevel() {}
+
+  /** The level of {@code curr}; RT tasks map to their priority 1..99. */
+  static int of(TaskView curr) {
+    if (curr == null || curr.isIdleTask()) {
+      return IDLE;
+    }
+    switch (curr.policy()) {
+      case STOP:
+        return STOP;
+      case DEADLINE:
+        return DEADLINE;
+      case FIFO:
+      case RR:
+        return curr.rtPriority();
+      default:
+        return FAIR;
+    }
+  }
+}

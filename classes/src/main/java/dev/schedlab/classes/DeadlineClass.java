@@ -1,0 +1,263 @@
+package dev.schedlab.classes;
+
+import dev.schedlab.api.Policy;
+import dev.schedlab.api.ReschedReason;
+import dev.schedlab.api.SchedFlags;
+import dev.schedlab.api.SchedServices;
+import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.TimerHandle;
+import dev.schedlab.api.view.MachineView;
+import dev.schedlab.api.view.RqView;
+import dev.schedlab.api.view.TaskView;
+
+/**
+ * SCHED_DEADLINE: per-runqueue EDF over absolute deadlines with CBS bandwidth enforcement.
+ *
+ * <p>Models: EDF pick of the earliest deadline (the running task stays in the EDF array, like the
+ * kernel's dl_rq tree); the CBS wakeup rule; a fresh period on the first enqueue; runtime charged
+ * in {@link #updateCurr}; throttling when runtime reaches 0 (the task leaves the EDF array but
+ * stays queued for the engine) with a per-task replenishment timer at the next period start;
+ * wakeup preemption by an earlier deadline.
+ *
+ * <p>Does not model: global EDF push/pull between runqueues (only {@link #selectCpu} places a
+ * waking task: prevCpu if it runs something below DL, else the allowed CPU running the lowest
+ * class or the latest deadline that {@code p} would preempt, a {@code find_later_rq()}
+ * approximation), admission control, GRUB, PI boosting, dl_server, HRTICK_DL, yield. A timer is
+ * bound to the CPU where the task first throttled; it acts on the CPU the task is queued on.
+ *
+ * <p>Kernel reference: {@code kernel/sched/deadline.c} ({@code enqueue_dl_entity},
+ * {@code update_curr_dl_se}, {@code start_dl_timer}, {@code dl_task_timer},
+ * {@code wakeup_preempt_dl}, {@code find_later_rq}).
+ */
+public final class DeadlineClass implements SchedulingClass {
+  private SchedServices services;
+  private MachineView machine;
+  private DeadlineArray<DlEntity>[] trees;
+  private int[] nrQueued;
+
+  @Override
+  public String name() {
+    return "deadline";
+  }
+
+  @Override
+  public int rank() {
+    return RANK_DEADLINE;
+  }
+
+  @Override
+  public boolean handles(Policy policy) {
+    return policy == Policy.DEADLINE;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public void init(MachineView machine, SchedServices services) {
+    this.machine = machine;
+    this.services = services;
+    trees = new DeadlineArray[machine.nrCpus()];
+    nrQueued = new int[machine.nrCpus()];
+    for (int i = 0; i < trees.length; i++) {
+      trees[i] = new DeadlineArray<>();
+    }
+  }
+
+  static DlEntity entityOf(TaskView p) {
+    return p != null && p.classData() instanceof DlEntity ? (DlEntity) p.classData() : null;
+  }
+
+  private DlEntity entityFor(TaskView p) {
+    DlEntity dl = entityOf(p);
+    if (dl == null) {
+      dl = new DlEntity(p);
+      p.setClassData(dl);
+    }
+    return dl;
+  }
+
+  @Override
+  public void enqueue(RqView rq, TaskView p, int flags) {
+    DlEntity dl = entityFor(p);
+    long now = rq.clock();
+    dl.cpu = rq.cpu();
+    if (!dl.onRq) {
+      nrQueued[rq.cpu()]++;
+      dl.onRq = true;
+    }
+    if (dl.fresh || (flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
+      dl.refreshParams();
+      dl.newPeriod(now); // setup_new_dl_entity()
+      dl.fresh = false;
+    } else if ((flags & SchedFlags.ENQUEUE_WAKEUP) != 0) {
+      dl.updateOnWakeup(now);
+    }
+    if (dl.throttled) {
+      if (dl.timer != null && dl.timer.armed()) {
+        return; // stays hidden until the replenishment timer puts it back
+      }
+      dl.replenish(now);
+    }
+    insert(dl);
+  }
+
+  @Override
+  public boolean dequeue(RqView rq, TaskView p, int flags) {
+    DlEntity dl = entityOf(p);
+    if (dl != null) {
+      remove(dl);
+      if (dl.onRq) {
+        nrQueued[rq.cpu()]--;
+        dl.onRq = false; // a pending replenishment timer stays armed, as in the kernel
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public TaskView pickNext(RqView rq) {
+    DlEntity first = trees[rq.cpu()].first();
+    return first == null ? null : first.task;
+  }
+
+  @Override
+  public void putPrev(RqView rq, TaskView prev) {}
+
+  @Override
+  public void setNext(RqView rq, TaskView next) {}
+
+  @Override
+  public void tick(RqView rq, TaskView curr) {
+    // task_tick_dl() only calls update_curr_dl(), which the engine already did.
+  }
+
+  @Override
+  public void updateCurr(RqView rq, TaskView curr, long deltaExecNs) {
+    DlEntity dl = entityOf(curr);
+    if (dl == null || !dl.inTree) {
+      return; // like update_curr_dl(): only an entity on the dl_rq is charged
+    }
+    dl.runtime -= deltaExecNs;
+    if (dl.runtime > 0) {
+      return;
+    }
+    long now = rq.clock();
+    remove(dl);
+    dl.throttled = true;
+    long act = dl.nextPeriodStart();
+    if (act - now > 0) {
+      timerOf(dl).arm(act);
+    } else {
+      dl.replenish(now); // start_dl_timer() failed: the period is already over
+      insert(dl);
+    }
+    if (trees[rq.cpu()].first() != dl) {
+      services.resched(rq.cpu(), ReschedReason.FORCE);
+    }
+  }
+
+  private TimerHandle timerOf(DlEntity dl) {
+    if (dl.timer == null) {
+      // One timer per task, created lazily and re-armed: arming allocates nothing.
+      dl.timer = services.newTimer(dl.cpu, (cpu, now) -> replenishTimer(dl, now));
+    }
+    return dl.timer;
+  }
+
+  /** {@code dl_task_timer()}: replenish and, if still queued, make the task runnable again. */
+  void replenishTimer(DlEntity dl, long now) {
+    if (!dl.throttled || entityOf(dl.task) != dl) {
+      return; // already replenished, or the task left the class
+    }
+    dl.replenish(now);
+    if (!dl.onRq) {
+      return; // blocked while throttled: just refill
+    }
+    insert(dl);
+    TaskView curr = machine.cpu(dl.cpu).rq().curr();
+    DlEntity c = entityOf(curr);
+    if (curr == null || curr.isIdleTask()) {
+      services.resched(dl.cpu, ReschedReason.IDLE_CURR);
+    } else if (c == null && curr.policy() != Policy.STOP) {
+      services.resched(dl.cpu, ReschedReason.FORCE);
+    } else if (c != null && (!c.inTree || dl.deadline - c.deadline < 0)) {
+      services.resched(dl.cpu, ReschedReason.FORCE);
+    }
+  }
+
+  @Override
+  public void wakeupPreempt(RqView rq, TaskView p, int wakeFlags) {
+    DlEntity pe = entityOf(p);
+    DlEntity ce = entityOf(rq.curr());
+    if (pe == null || ce == null || pe == ce || !pe.inTree) {
+      return;
+    }
+    if (!ce.inTree || pe.deadline - ce.deadline < 0) {
+      services.resched(rq.cpu(), ReschedReason.FORCE);
+    }
+  }
+
+  @Override
+  public int selectCpu(TaskView p, int prevCpu, int wakerCpu, int wakeFlags) {
+    if (p.allowedOn(prevCpu) && CurrLevel.of(machine.cpu(prevCpu).rq().curr()) < CurrLevel.DEADLINE) {
+      return prevCpu;
+    }
+    // Deadline p would get if it woke now; used to find a CPU whose DL task it would preempt.
+    long myDeadline = services.now() + p.dlDeadlineNs();
+    int best = -1;
+    int bestLevel = Integer.MAX_VALUE;
+    long bestDeadline = Long.MIN_VALUE;
+    for (int cpu = 0; cpu < machine.nrCpus(); cpu++) {
+      if (!p.allowedOn(cpu)) {
+        continue;
+      }
+      TaskView curr = machine.cpu(cpu).rq().curr();
+      int level = CurrLevel.of(curr);
+      if (level < CurrLevel.DEADLINE) {
+        if (level < bestLevel) {
+          best = cpu;
+          bestLevel = level;
+        }
+      } else if (level == CurrLevel.DEADLINE && bestLevel >= CurrLevel.DEADLINE) {
+        DlEntity c = entityOf(curr);
+        long d = c == null ? Long.MAX_VALUE : c.deadline;
+        if (d - myDeadline > 0 && (best < 0 || d - bestDeadline > 0)) {
+          best = cpu;
+          bestLevel = level;
+          bestDeadline = d;
+        }
+      }
+    }
+    if (best >= 0) {
+      return best;
+    }
+    return p.allowedOn(prevCpu) ? prevCpu : firstAllowed(p);
+  }
+
+  private int firstAllowed(TaskView p) {
+    for (int cpu = 0; cpu < machine.nrCpus(); cpu++) {
+      if (p.allowedOn(cpu)) {
+        return cpu;
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int nrQueued(RqView rq) {
+    return nrQueued[rq.cpu()]; // includes throttled tasks, which the engine still sees queued
+  }
+
+  private void insert(DlEntity dl) {
+    if (!dl.inTree) {
+      trees[dl.cpu].insert(dl);
+      dl.inTree = true;
+    }
+  }
+
+  private void remove(DlEntity dl) {
+    if (dl.inTree) {
+      trees[dl.cpu].remove(dl);
+      dl.inTree = false;
+    }
+  }
+}

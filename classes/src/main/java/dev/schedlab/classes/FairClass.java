@@ -1,0 +1,352 @@
+package dev.schedlab.classes;
+
+import dev.schedlab.api.Policy;
+import dev.schedlab.api.ReschedReason;
+import dev.schedlab.api.SchedFlags;
+import dev.schedlab.api.SchedServices;
+import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.view.MachineView;
+import dev.schedlab.api.view.RqView;
+import dev.schedlab.api.view.TaskView;
+
+/**
+ * The fair class: EEVDF as of v6.12–v6.13 for SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE and (as the
+ * fallback when no extension class is loaded) SCHED_EXT.
+ *
+ * <p>Models: weights and {@code calc_delta_fair}; V including curr; eligibility v ≤ V; slices
+ * (base slice or the task's custom slice, clamped to 0.1–100 ms) and virtual deadlines;
+ * {@code update_deadline} with a SLICE_EXPIRY_TICK reschedule when more than one entity is queued;
+ * {@code pick_eevdf} with RUN_TO_PARITY ({@code vprot} = min(deadline, v + min queued slice));
+ * {@code place_entity} with PLACE_LAG and PLACE_DEADLINE_INITIAL; lag clamping on dequeue;
+ * DELAY_DEQUEUE / DELAY_ZERO, including the in-place requeue of a woken delayed task
+ * ({@code requeue_delayed_entity}: with DELAY_ZERO a task whose lag became positive is re-placed
+ * at zero lag, as the kernel does); {@code check_preempt_wakeup_fair} with PREEMPT_SHORT and
+ * WAKEUP_PREEMPTION; a first {@link FairSelect selectCpu}.
+ *
+ * <p>Does not model: cgroup hierarchy and group entities, PELT/load tracking, reweighting of a
+ * queued task (the weight is sampled at enqueue), PLACE_REL_DEADLINE, NEXT_BUDDY (so the
+ * PICK_BUDDY feature is read but no buddy is ever set), yield, CFS bandwidth, load balancing,
+ * newidle balance (engine). SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's
+ * {@code p->policy != SCHED_NORMAL} test would exclude them). Only BATCH and IDLE never preempt.
+ *
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_curr}, {@code update_deadline},
+ * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity},
+ * {@code requeue_delayed_entity}, {@code pick_next_entity}, {@code set_next_entity},
+ * {@code put_prev_entity}, {@code check_preempt_wakeup_fair}); tip commit 152e11f6df29
+ * ("sched/fair: Implement delayed dequeue").
+ */
+public final class FairClass implements SchedulingClass {
+  private static final long MIN_CUSTOM_SLICE_NS = 100_000L;
+  private static final long MAX_CUSTOM_SLICE_NS = 100_000_000L;
+
+  private SchedServices services;
+  private MachineView machine;
+  private FairFeatures feat;
+  private FairRq[] rqs;
+
+  @Override
+  public String name() {
+    return "fair";
+  }
+
+  @Override
+  public int rank() {
+    return RANK_FAIR;
+  }
+
+  @Override
+  public boolean handles(Policy policy) {
+    return policy == Policy.NORMAL
+        || policy == Policy.BATCH
+        || policy == Policy.IDLE
+        || policy == Policy.EXT;
+  }
+
+  @Override
+  public void init(MachineView machine, SchedServices services) {
+    this.machine = machine;
+    this.services = services;
+    this.feat = FairFeatures.read(machine, services);
+    rqs = new FairRq[machine.nrCpus()];
+    for (int i = 0; i < rqs.length; i++) {
+      rqs[i] = new FairRq();
+    }
+  }
+
+  /** The features and tunables in force (for tests and reports). */
+  FairFeatures features() {
+    return feat;
+  }
+
+  /** The per-CPU state (for tests). */
+  FairRq rq(int cpu) {
+    return rqs[cpu];
+  }
+
+  static FairEntity entityOf(TaskView p) {
+    return p != null && p.classData() instanceof FairEntity ? (FairEntity) p.classData() : null;
+  }
+
+  private long sliceOf(TaskView p) {
+    long custom = p.customSliceNs();
+    if (custom > 0) {
+      return Math.max(MIN_CUSTOM_SLICE_NS, Math.min(MAX_CUSTOM_SLICE_NS, custom));
+    }
+    return feat.baseSliceNs();
+  }
+
+  @Override
+  public void enqueue(RqView rq, TaskView p, int flags) {
+    FairRq q = rqs[rq.cpu()];
+    FairEntity se = entityOf(p);
+    if (se == null) {
+      se = new FairEntity(p);
+      p.setClassData(se);
+    }
+    if (se.delayed) {
+      requeueDelayed(q, se);
+      return;
+    }
+    if (se.onRq) {
+      return; // already queued; nothing to do (defensive)
+    }
+    se.weight = FairWeights.of(p);
+    se.slice = sliceOf(p);
+    place(q, se, flags);
+    se.onRq = true;
+    q.nrQueued++;
+    if (q.curr != se) {
+      q.add(se); // curr stays outside the queue, as __enqueue_entity is skipped for it
+    }
+    q.rebase();
+  }
+
+  /** {@code place_entity()}. */
+  private void place(FairRq q, FairEntity se, int flags) {
+    long v = q.avgVruntime();
+    long vslice = FairWeights.calcDeltaFair(se.slice, se.weight);
+    long lag = 0;
+    if (feat.placeLag() && q.nrQueued > 0 && se.vlag != 0) {
+      // Scale the lag so that it survives the join: the entity shifts V by its own weight.
+      long load = q.load();
+      lag = se.vlag * (load + se.weight);
+      lag /= Math.max(1, load);
+    }
+    se.vruntime = v - lag;
+    if (feat.placeDeadlineInitial() && (flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
+      vslice /= 2; // new tasks start with half a slice so they do not preempt at once
+    }
+    se.deadline = se.vruntime + vslice;
+  }
+
+  /** {@code requeue_delayed_entity()}: a delayed task woke up; keep it where it is. */
+  private void requeueDelayed(FairRq q, FairEntity se) {
+    if (feat.delayZero()) {
+      q.updateEntityLag(se, feat.tickNs());
+      if (se.vlag > 0) {
+        q.nrQueued--;
+        if (se.inTree) {
+          q.remove(se);
+        }
+        se.vlag = 0;
+        place(q, se, 0);
+        if (q.curr != se) {
+          q.add(se);
+        }
+        q.nrQueued++;
+      }
+    }
+    se.delayed = false;
+    q.rebase();
+  }
+
+  @Override
+  public boolean dequeue(RqView rq, TaskView p, int flags) {
+    FairRq q = rqs[rq.cpu()];
+    FairEntity se = entityOf(p);
+    if (se == null || !se.onRq) {
+      return true;
+    }
+    if (se.delayed) {
+      finishDelayed(q, se); // DEQUEUE_DELAYED, or a delayed task being migrated
+      return true;
+    }
+    boolean sleep = (flags & SchedFlags.DEQUEUE_SLEEP) != 0;
+    if (feat.delayDequeue() && sleep && !q.eligible(se.vruntime)) {
+      se.delayed = true; // negative lag: keep competing until picked, then finish the dequeue
+      return false;
+    }
+    q.updateEntityLag(se, feat.tickNs());
+    removeEntity(q, se);
+    return true;
+  }
+
+  private void finishDelayed(FairRq q, FairEntity se) {
+    q.updateEntityLag(se, feat.tickNs());
+    if (feat.delayZero() && se.vlag > 0) {
+      se.vlag = 0; // finish_delayed_dequeue_entity(): positive lag earned while delayed is lost
+    }
+    se.delayed = false;
+    removeEntity(q, se);
+  }
+
+  private void removeEntity(FairRq q, FairEntity se) {
+    if (se.inTree) {
+      q.remove(se);
+    }
+    se.onRq = false;
+    q.nrQueued--;
+    q.rebase();
+  }
+
+  @Override
+  public TaskView pickNext(RqView rq) {
+    FairRq q = rqs[rq.cpu()];
+    while (true) {
+      FairEntity se = q.pickEevdf(feat.runToParity());
+      if (se == null) {
+        return null;
+      }
+      if (!se.delayed) {
+        return se.task;
+      }
+      // pick_next_entity(): picking a delayed entity completes its dequeue; then pick again.
+      services.completeDelayedDequeue(se.task);
+      if (se.onRq && se.delayed) {
+        finishDelayed(q, se);
+      }
+    }
+  }
+
+  @Override
+  public void putPrev(RqView rq, TaskView prev) {
+    FairRq q = rqs[rq.cpu()];
+    FairEntity se = entityOf(prev);
+    if (se == null || q.curr != se) {
+      return;
+    }
+    if (se.onRq && !se.inTree) {
+      q.add(se);
+    }
+    q.curr = null;
+  }
+
+  @Override
+  public void setNext(RqView rq, TaskView next) {
+    FairRq q = rqs[rq.cpu()];
+    FairEntity se = entityOf(next);
+    if (se == null) {
+      return;
+    }
+    if (se.inTree) {
+      q.remove(se); // V is unchanged: curr is added back in by avg_vruntime()
+    }
+    q.curr = se;
+    setProtection(q, se);
+  }
+
+  /**
+   * {@code set_protect_slice()}: protected until the deadline, or with RUN_TO_PARITY until the
+   * smallest queued slice is used up. The point is kept even without RUN_TO_PARITY (as v6.12's
+   * {@code vlag = deadline} hack is) because PREEMPT_SHORT's check reads it; only pick honours it.
+   */
+  private void setProtection(FairRq q, FairEntity se) {
+    if (!feat.runToParity()) {
+      se.vprot = se.deadline;
+      return;
+    }
+    long slice = Math.min(q.minSlice(), se.slice);
+    long vprot = se.deadline;
+    if (slice != se.slice) {
+      long limit = se.vruntime + FairWeights.calcDeltaFair(slice, se.weight);
+      vprot = limit - vprot < 0 ? limit : vprot;
+    }
+    se.vprot = vprot;
+  }
+
+  @Override
+  public void updateCurr(RqView rq, TaskView curr, long deltaExecNs) {
+    FairRq q = rqs[rq.cpu()];
+    FairEntity se = entityOf(curr);
+    if (se == null || q.curr != se || deltaExecNs <= 0) {
+      return;
+    }
+    se.vruntime += FairWeights.calcDeltaFair(deltaExecNs, se.weight);
+    boolean expired = updateDeadline(se);
+    q.rebase();
+    if (q.nrQueued <= 1) {
+      return;
+    }
+    if (expired || didPreemptShort(q, se)) {
+      services.resched(rq.cpu(), ReschedReason.SLICE_EXPIRY_TICK);
+    }
+  }
+
+  /** {@code update_deadline()}: a new request once the old deadline has been reached. */
+  private boolean updateDeadline(FairEntity se) {
+    if (se.vruntime - se.deadline < 0) {
+      return false;
+    }
+    se.slice = sliceOf(se.task);
+    se.deadline = se.vruntime + FairWeights.calcDeltaFair(se.slice, se.weight);
+    return true;
+  }
+
+  /** {@code did_preempt_short()}: curr's protection is over and it is no longer eligible. */
+  private boolean didPreemptShort(FairRq q, FairEntity se) {
+    return feat.preemptShort() && !se.isProtected() && !q.eligible(se.vruntime);
+  }
+
+  @Override
+  public void tick(RqView rq, TaskView curr) {
+    // entity_tick(): the slice-expiry check ran in updateCurr(), which the engine calls first.
+  }
+
+  @Override
+  public void wakeupPreempt(RqView rq, TaskView p, int wakeFlags) {
+    FairRq q = rqs[rq.cpu()];
+    TaskView currTask = rq.curr();
+    FairEntity se = entityOf(currTask);
+    FairEntity pse = entityOf(p);
+    if (se == null || pse == null || se == pse || q.curr != se) {
+      return;
+    }
+    if (machine.cpu(rq.cpu()).needResched() || !feat.wakeupPreemption()) {
+      return;
+    }
+    boolean currIdle = currTask.policy() == Policy.IDLE;
+    boolean wakeeIdle = p.policy() == Policy.IDLE;
+    if (currIdle && !wakeeIdle) {
+      services.resched(rq.cpu(), ReschedReason.WAKEUP_SAME_CLASS);
+      return;
+    }
+    if (currIdle != wakeeIdle || p.policy() == Policy.BATCH || wakeeIdle) {
+      return;
+    }
+    // update_curr() was done by the engine before this call.
+    if (doPreemptShort(q, pse, se)) {
+      se.cancelProtection();
+    }
+    if (q.pickEevdf(feat.runToParity()) == pse) {
+      services.resched(rq.cpu(), ReschedReason.WAKEUP_SAME_CLASS);
+    }
+  }
+
+  /** {@code do_preempt_short()}: an eligible wakee with a shorter slice may break protection. */
+  private boolean doPreemptShort(FairRq q, FairEntity pse, FairEntity se) {
+    if (!feat.preemptShort() || pse.slice >= se.slice || !q.eligible(pse.vruntime)) {
+      return false;
+    }
+    return pse.deadline - se.deadline < 0 || !q.eligible(se.vruntime);
+  }
+
+  @Override
+  public int selectCpu(TaskView p, int prevCpu, int wakerCpu, int wakeFlags) {
+    return FairSelect.select(machine, p, prevCpu, wakerCpu, wakeFlags);
+  }
+
+  @Override
+  public int nrQueued(RqView rq) {
+    return rqs[rq.cpu()].nrQueued;
+  }
+}

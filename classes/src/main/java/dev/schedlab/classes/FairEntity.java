@@ -1,0 +1,56 @@
+package dev.schedlab.classes;
+
+import dev.schedlab.api.view.TaskView;
+
+/**
+ * Per-task EEVDF state ({@code struct sched_entity}).
+ *
+ * <p>Models: weight, vruntime, virtual deadline, slice, saved lag, the RUN_TO_PARITY protection
+ * point {@code vprot}, and the on_rq / in-tree / sched_delayed bits. Does not model: load
+ * tracking (PELT), group entities, {@code rel_deadline} (PLACE_REL_DEADLINE).
+ *
+ * <p>Kernel reference: {@code include/linux/sched.h} ({@code struct sched_entity}).
+ */
+final class FairEntity implements DeadlineArray.Node {
+  final TaskView task;
+  int weight;
+  long vruntime;
+  long deadline;
+  long slice;
+  /** Lag saved at dequeue, in virtual time ({@code se->vlag}). */
+  long vlag;
+  /** Protected until vruntime reaches this ({@code se->vprot}). */
+  long vprot;
+  /** Queued in this class (running or waiting or delayed), as the class sees it. */
+  boolean onRq;
+  /** In the deadline-ordered queue; false while it is the class's curr. */
+  boolean inTree;
+  /** {@code se->sched_delayed}: asleep but kept queued until picked (DELAY_DEQUEUE). */
+  boolean delayed;
+
+  FairEntity(TaskView task) {
+    this.task = task;
+  }
+
+  @Override
+  public long sortKey() {
+    return deadline;
+  }
+
+  @Override
+  public int pid() {
+    return task.pid();
+  }
+
+  /** {@code protect_slice()}. */
+  boolean isProtected() {
+    return vprot - vruntime > 0;
+  }
+
+  /** {@code cancel_protect_slice()}. */
+  void cancelProtection() {
+    if (isProtected()) {
+      vprot = vruntime;
+    }
+  }
+}

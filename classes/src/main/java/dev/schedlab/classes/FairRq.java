@@ -1,0 +1,132 @@
+package dev.schedlab.classes;
+
+/**
+ * Per-runqueue EEVDF state ({@code struct cfs_rq}) and the arithmetic on it.
+ *
+ * <p>Models: the deadline-ordered queue of waiting entities with the running entity ({@code curr})
+ * kept outside it; {@code sum_w_vruntime} = Σ (v_i − v0)·w_i and {@code sum_weight} over the
+ * queue relative to a reference {@code zero_vruntime} v0 that is moved to V after every change
+ * (so keys stay small and nothing overflows); {@code avg_vruntime()} including curr with the
+ * kernel's floor rounding; {@code vruntime_eligible()} by exact integer cross-multiplication;
+ * {@code pick_eevdf()} with RUN_TO_PARITY.
+ *
+ * <p>Does not model: the augmented rb-tree. The pick scans the deadline-ordered array for the first
+ * eligible entity, O(n) worst case but allocation-free; it returns the same entity as the kernel's
+ * O(log n) heap walk (the eligible entity with the earliest deadline, pid as tie-break).
+ *
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code avg_vruntime},
+ * {@code vruntime_eligible}, {@code update_zero_vruntime}, {@code pick_eevdf},
+ * {@code update_entity_lag}, {@code cfs_rq_min_slice}).
+ */
+final class FairRq {
+  final DeadlineArray<FairEntity> tree = new DeadlineArray<>();
+  /** The running entity of this class on this rq, or null ({@code cfs_rq->curr}). */
+  FairEntity curr;
+  long zeroVruntime;
+  long sumWKey;
+  long sumWeight;
+  /** Queued entities including curr and delayed ones ({@code cfs_rq->nr_queued}). */
+  int nrQueued;
+
+  void add(FairEntity se) {
+    tree.insert(se);
+    se.inTree = true;
+    sumWKey += (se.vruntime - zeroVruntime) * se.weight;
+    sumWeight += se.weight;
+  }
+
+  void remove(FairEntity se) {
+    tree.remove(se);
+    se.inTree = false;
+    sumWKey -= (se.vruntime - zeroVruntime) * se.weight;
+    sumWeight -= se.weight;
+  }
+
+  private FairEntity queuedCurr() {
+    return curr != null && curr.onRq ? curr : null;
+  }
+
+  /** Σ w over the queue plus curr when it is queued. */
+  long load() {
+    FairEntity c = queuedCurr();
+    return sumWeight + (c == null ? 0 : c.weight);
+  }
+
+  private long avgKeySum() {
+    FairEntity c = queuedCurr();
+    return sumWKey + (c == null ? 0 : (c.vruntime - zeroVruntime) * c.weight);
+  }
+
+  /** {@code avg_vruntime()}: V, the weighted average vruntime, rounded toward minus infinity. */
+  long avgVruntime() {
+    long avg = avgKeySum();
+    long load = load();
+    if (load != 0) {
+      avg = Math.floorDiv(avg, load);
+    }
+    return zeroVruntime + avg;
+  }
+
+  /** {@code vruntime_eligible()}: v <= V without dividing. */
+  boolean eligible(long vruntime) {
+    return avgKeySum() >= (vruntime - zeroVruntime) * load();
+  }
+
+  /** Moves the reference to V, keeping Σ (v − v0)·w consistent ({@code update_zero_vruntime}). */
+  void rebase() {
+    long v = avgVruntime();
+    sumWKey -= (v - zeroVruntime) * sumWeight;
+    zeroVruntime = v;
+  }
+
+  /** {@code update_entity_lag()}: vlag = V − v clamped to ±max(2·slice, TICK_NSEC) virtual. */
+  void updateEntityLag(FairEntity se, long tickNs) {
+    long vlag = avgVruntime() - se.vruntime;
+    long limit = FairWeights.calcDeltaFair(Math.max(2 * se.slice, tickNs), se.weight);
+    se.vlag = Math.max(-limit, Math.min(limit, vlag));
+  }
+
+  /** {@code cfs_rq_min_slice()}: the smallest slice among queued entities, or Long.MAX_VALUE. */
+  long minSlice() {
+    FairEntity c = queuedCurr();
+    long min = c == null ? Long.MAX_VALUE : c.slice;
+    for (int i = 0; i < tree.size(); i++) {
+      min = Math.min(min, tree.get(i).slice);
+    }
+    return min;
+  }
+
+  /**
+   * {@code pick_eevdf()}: the eligible entity with the earliest virtual deadline, keeping a
+   * protected curr when {@code runToParity}. May return a delayed entity.
+   */
+  FairEntity pickEevdf(boolean runToParity) {
+    FairEntity c = queuedCurr();
+    int n = tree.size() + (c == null ? 0 : 1);
+    if (n == 0) {
+      return null;
+    }
+    if (n == 1) {
+      return c != null ? c : tree.first();
+    }
+    if (c != null && !eligible(c.vruntime)) {
+      c = null;
+    }
+    if (runToParity && c != null && c.isProtected()) {
+      return c;
+    }
+    FairEntity best = null;
+    for (int i = 0; i < tree.size(); i++) {
+      FairEntity se = tree.get(i);
+      if (eligible(se.vruntime)) {
+        best = se;
+        break;
+      }
+    }
+    if (best == null || (c != null && c.deadline - best.deadline < 0)) {
+      best = c;
+    }
+    // Some queued entity is always eligible; the fallback only guards rounding corner cases.
+    return best != null ? best : tree.first();
+  }
+}

@@ -1,0 +1,58 @@
+package dev.schedlab.classes;
+
+import dev.schedlab.api.SchedFlags;
+import dev.schedlab.api.view.MachineView;
+import dev.schedlab.api.view.TaskView;
+
+/**
+ * First version of {@code select_task_rq_fair()} for wakeups.
+ *
+ * <p>Models: a WF_SYNC {@code wake_affine_idle()} shortcut (waker CPU in prev's LLC with one
+ * runnable task: prev if idle, else the waker CPU) and a {@code select_idle_sibling()}-lite: target
+ * if idle; prev if idle and in target's LLC; the first idle allowed CPU of target's LLC scanning
+ * upward from target+1 with wrap-around; else target; else the first allowed CPU.
+ *
+ * <p>Does not model: {@code wake_affine_weight()}, SIS_UTIL scan limits and costs, idle cores,
+ * recent_used_cpu, capacity/EAS, NUMA, {@code sched_balance_find_dst_cpu()} for fork/exec.
+ *
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code select_task_rq_fair},
+ * {@code wake_affine_idle}, {@code select_idle_sibling}, {@code select_idle_cpu}).
+ */
+final class FairSelect {
+  private FairSelect() {}
+
+  static int select(MachineView m, TaskView p, int prevCpu, int wakerCpu, int wakeFlags) {
+    int target = prevCpu;
+    if ((wakeFlags & SchedFlags.WF_SYNC) != 0
+        && m.sharesLlc(wakerCpu, prevCpu)
+        && m.cpu(wakerCpu).rq().nrRunning() == 1) {
+      target = m.cpu(prevCpu).isIdle() || !p.allowedOn(wakerCpu) ? prevCpu : wakerCpu;
+    }
+    if (idleAllowed(m, p, target)) {
+      return target;
+    }
+    if (prevCpu != target && idleAllowed(m, p, prevCpu) && m.sharesLlc(prevCpu, target)) {
+      return prevCpu;
+    }
+    int n = m.nrCpus();
+    for (int i = 1; i < n; i++) {
+      int cpu = (target + i) % n;
+      if (m.sharesLlc(cpu, target) && idleAllowed(m, p, cpu)) {
+        return cpu;
+      }
+    }
+    if (p.allowedOn(target)) {
+      return target;
+    }
+    for (int cpu = 0; cpu < n; cpu++) {
+      if (p.allowedOn(cpu)) {
+        return cpu;
+      }
+    }
+    return target;
+  }
+
+  private static boolean idleAllowed(MachineView m, TaskView p, int cpu) {
+    return p.allowedOn(cpu) && m.cpu(cpu).isIdle();
+  }
+}
