@@ -17,14 +17,20 @@ public interface IdlePolicy {
   /**
    * {@code cpuidle_select()}: index into the machine's idle-state table.
    *
-   * @param nextTimerNs time until the next timer event on this CPU (tick included), ns
+   * @param sleepLengthNs time to the next timer event if the tick were stopped
+   *     ({@code tick_nohz_get_sleep_length()}), ns; {@link Long#MAX_VALUE} when none
+   * @param tickDeltaNs time to the next tick ({@code delta_tick}), ns
    * @param latencyLimitNs PM QoS exit-latency limit, ns ({@link Long#MAX_VALUE} when none)
    */
-  int select(CpuView cpu, long nextTimerNs, long latencyLimitNs);
+  int select(CpuView cpu, long sleepLengthNs, long tickDeltaNs, long latencyLimitNs);
 
   /** Whether to stop the tick before entering {@code stateIndex} (the governor's {@code stop_tick}). */
-  boolean stopTick(CpuView cpu, int stateIndex, long nextTimerNs);
+  boolean stopTick(CpuView cpu, int stateIndex, long sleepLengthNs);
 
-  /** {@code cpuidle_reflect()}: the CPU left {@code stateIndex} after {@code residencyNs}. */
+  /**
+   * {@code cpuidle_reflect()}: the CPU left {@code stateIndex}; {@code residencyNs} is the idle
+   * duration to learn from (for a polling state left on its time limit the engine passes the sleep
+   * length, as menu's {@code menu_update()} assumes).
+   */
   default void reflect(CpuView cpu, int stateIndex, long residencyNs) {}
 }

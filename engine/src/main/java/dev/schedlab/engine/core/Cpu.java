@@ -58,6 +58,9 @@ final class Cpu implements CpuView, RqView {
   // idle
   int idleStateIdx = -1;
   long idleEnteredAt;
+  long sleepLengthAtEntry;
+  /** Up to when the current state's residency has been added to {@link #idleNs}. */
+  long idleAccountedAt;
   boolean idleFromHw;
 
   // tick

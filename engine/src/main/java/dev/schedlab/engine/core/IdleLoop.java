@@ -63,11 +63,11 @@ final class IdleLoop {
       k.irqs.enter(cpu);
       return;
     }
-    long nextTimer = nextTimerNs(cpu);
-    int idx = k.governor.select(cpu, nextTimer, k.latencyLimitNs);
+    long sleepLength = nextHrTimerNs(cpu);
+    long tickDelta = cpu.tickEv.scheduled() ? cpu.tickEv.time() - k.now : Long.MAX_VALUE;
+    int idx = k.governor.select(cpu, sleepLength, tickDelta, k.latencyLimitNs);
     IdleState s = k.idleStates.get(idx);
-    if (!cpu.tickStopped && k.governor.stopTick(cpu, idx, nextTimer)
-        && nextHrTimerNs(cpu) > k.tickNs) {
+    if (!cpu.tickStopped && sleepLength > k.tickNs && k.governor.stopTick(cpu, idx, sleepLength)) {
       cpu.tickStopped = true;
       k.queue.cancel(cpu.tickEv);
       tickStops.value++;
@@ -81,6 +81,8 @@ final class IdleLoop {
     entries[idx].value++;
     cpu.idleStateIdx = idx;
     cpu.idleEnteredAt = k.now;
+    cpu.idleAccountedAt = k.now;
+    cpu.sleepLengthAtEntry = sleepLength;
     cpu.opIrqsOff = false;
     if (k.trace.enabled()) {
       k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, idx);
@@ -108,15 +110,6 @@ final class IdleLoop {
     return next == Long.MAX_VALUE ? Long.MAX_VALUE : next - k.now;
   }
 
-  /** Time to the next timer event on {@code cpu}, tick included while it runs. */
-  long nextTimerNs(Cpu cpu) {
-    long t = nextHrTimerNs(cpu);
-    if (!cpu.tickStopped && cpu.tickEv.scheduled()) {
-      t = Math.min(t, cpu.tickEv.time() - k.now);
-    }
-    return t;
-  }
-
   /** Something woke the CPU in its idle state: spend the exit latency first. */
   void wakeFromState(Cpu cpu, boolean pollingWake) {
     IdleState s = k.idleStates.get(cpu.idleStateIdx);
@@ -129,14 +122,19 @@ final class IdleLoop {
         latency += k.p(Param.VM_HALTED_WAKE);
       }
     }
-    leaveState(cpu);
+    leaveState(cpu, false);
     cpu.opIrqsOff = true;
     k.setPhase(cpu, Cpu.P_IDLE_WAKE, latency);
   }
 
-  private void leaveState(Cpu cpu) {
-    closeResidency(cpu);
+  private void leaveState(Cpu cpu, boolean pollTimeLimit) {
     long residency = k.now - cpu.idleEnteredAt;
+    closeResidency(cpu);
+    if (pollTimeLimit) {
+      // menu_update(): a poll state left on its time limit says the CPU could have idled until
+      // the next timer event.
+      residency = Math.min(cpu.sleepLengthAtEntry, Long.MAX_VALUE / 16);
+    }
     if (k.trace.enabled()) {
       k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, -1);
     }
@@ -148,8 +146,8 @@ final class IdleLoop {
   /** Adds the idle residency so far to the CPU's total. */
   void closeResidency(Cpu cpu) {
     if (cpu.idleStateIdx >= 0) {
-      cpu.idleNs += k.now - cpu.idleEnteredAt;
-      cpu.idleEnteredAt = k.now;
+      cpu.idleNs += k.now - cpu.idleAccountedAt;
+      cpu.idleAccountedAt = k.now;
     }
   }
 
@@ -167,7 +165,7 @@ final class IdleLoop {
 
   /** POLL reached its time limit: the governor chooses again. */
   void pollTimeout(Cpu cpu) {
-    leaveState(cpu);
+    leaveState(cpu, true);
     reselect(cpu);
   }
 

@@ -10,6 +10,7 @@ import dev.schedlab.engine.machine.Topology;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.plugin.Extensions;
+import dev.schedlab.engine.scenario.CpuList;
 import dev.schedlab.engine.scenario.MachineSpec;
 import dev.schedlab.engine.scenario.Scenario;
 import dev.schedlab.engine.scenario.TaskSpec;
@@ -18,7 +19,6 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 
@@ -45,7 +45,7 @@ final class KernelBuilder {
       throw new IllegalArgumentException("machine.idle_governor: unknown idle policy '"
           + m.idleGovernor() + "'; available: " + new TreeSet<>(ext.idlePolicies().keySet()));
     }
-    BitSet isolated = CpuLists.parse(m.isolatedCpus(), topo.nrCpus(), "machine.isolated_cpus");
+    BitSet isolated = CpuList.parse(m.isolatedCpus(), topo.nrCpus());
     Cpu[] cpus = new Cpu[topo.nrCpus()];
     for (int i = 0; i < cpus.length; i++) {
       cpus[i] = new Cpu(i, topo.core(i), topo.llc(i), topo.pkg(i), topo.node(i), isolated.get(i),
@@ -93,7 +93,7 @@ final class KernelBuilder {
     for (TaskSpec ts : sc.workload().tasks()) {
       Policy policy = Policy.valueOf(ts.policy().toUpperCase(Locale.ROOT));
       SchedulingClass cls = classFor(k.ext.classes(), policy);
-      BitSet allowed = CpuLists.parse(ts.cpus(), nrCpus, "workload.tasks." + ts.name() + ".cpus");
+      BitSet allowed = CpuList.parse(ts.cpus(), nrCpus);
       if (allowed.isEmpty()) {
         allowed.set(0, nrCpus);
       }
@@ -144,9 +144,5 @@ final class KernelBuilder {
       }
     }
     throw new IllegalArgumentException("no scheduling class handles policy " + policy);
-  }
-
-  static Map<String, Object> none() {
-    return Map.of();
   }
 }

@@ -1,5 +1,6 @@
 package dev.schedlab.engine.core;
 
+import dev.schedlab.engine.output.HistogramJson;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,22 +30,7 @@ final class Metrics {
       m.put(e.getKey(), e.getValue().value);
     }
     for (Map.Entry<String, Histogram> e : histograms.entrySet()) {
-      m.put("latency." + e.getKey(), summary(e.getValue()));
-    }
-    return m;
-  }
-
-  static Map<String, Object> summary(Histogram h) {
-    Map<String, Object> m = new TreeMap<>();
-    m.put("count", h.getTotalCount());
-    if (h.getTotalCount() > 0) {
-      m.put("min_ns", h.getMinValue());
-      m.put("mean_ns", Math.round(h.getMean()));
-      m.put("p50_ns", h.getValueAtPercentile(50));
-      m.put("p90_ns", h.getValueAtPercentile(90));
-      m.put("p99_ns", h.getValueAtPercentile(99));
-      m.put("p99_9_ns", h.getValueAtPercentile(99.9));
-      m.put("max_ns", h.getMaxValue());
+      m.put("latency." + e.getKey(), HistogramJson.of(e.getValue()));
     }
     return m;
   }

@@ -282,7 +282,6 @@ final class Scheduler {
       return;
     }
     int target = selectCpu(p, waker.id, wakeFlags);
-    k.pathCost += k.p(Param.SELECT_RQ);
     Cpu t = k.cpus[target];
     if (k.params.on(Param.TTWU_QUEUE) && target != waker.id
         && (waker.llcId != t.llcId || t.nrRunning == 0)) {
@@ -300,6 +299,7 @@ final class Scheduler {
     if (p.nrAllowed == 1) {
       return p.allowed.nextSetBit(0);
     }
+    k.pathCost += k.p(Param.SELECT_RQ);
     int c = p.sclass.selectCpu(p, p.cpu, wakerCpu, wakeFlags);
     if (!p.allowed.get(c)) {
       throw new IllegalStateException("class " + p.sclass.name() + " selected cpu " + c

@@ -9,8 +9,9 @@ import java.util.List;
 /**
  * A menu-like cpuidle governor (drivers/cpuidle/governors/menu.c).
  *
- * <p>Models: the predicted idle time is the smaller of the time to the next timer and the average
- * of the CPU's last eight idle residencies (menu's "typical interval"); the deepest enabled state
+ * <p>Models: the predicted idle time is the smaller of the sleep length (next timer if the tick
+ * were stopped) and the average of the CPU's last eight idle durations (menu's "typical
+ * interval"), capped by the next tick when the tick is kept; the deepest enabled state
  * whose target residency fits the prediction and whose exit latency fits the PM QoS limit is chosen;
  * the tick is kept when the prediction is shorter than a tick or a polling-only state is chosen
  * (menu's {@code stop_tick} rule). Does not model: the correction factors by next-timer bucket,
@@ -37,18 +38,22 @@ public final class MenuGovernor implements IdlePolicy {
     return "menu";
   }
 
-  private long predict(int cpu, long nextTimerNs) {
+  private long predict(int cpu, long sleepLengthNs) {
     long sum = 0;
     for (long v : history[cpu]) {
       sum += v;
     }
-    return Math.min(nextTimerNs, sum / HISTORY);
+    return Math.min(sleepLengthNs, sum / HISTORY);
   }
 
   @Override
-  public int select(CpuView cpu, long nextTimerNs, long latencyLimitNs) {
+  public int select(CpuView cpu, long sleepLengthNs, long tickDeltaNs, long latencyLimitNs) {
     List<? extends IdleStateView> states = machine.idleStates();
-    long predicted = predict(cpu.id(), nextTimerNs);
+    long predicted = predict(cpu.id(), sleepLengthNs);
+    if (predicted < machine.tickNs() || cpu.tickStopped()) {
+      // The tick stays (or is already stopped): the idle period cannot outlast the next tick.
+      predicted = cpu.tickStopped() ? predicted : Math.min(predicted, tickDeltaNs);
+    }
     int chosen = -1;
     for (int i = 0; i < states.size(); i++) {
       IdleStateView s = states.get(i);
@@ -63,10 +68,10 @@ public final class MenuGovernor implements IdlePolicy {
   }
 
   @Override
-  public boolean stopTick(CpuView cpu, int stateIndex, long nextTimerNs) {
+  public boolean stopTick(CpuView cpu, int stateIndex, long sleepLengthNs) {
     IdleStateView s = machine.idleStates().get(stateIndex);
     boolean pollOnly = s.polling() && s.exitLatencyNs() == 0;
-    return !pollOnly && predict(cpu.id(), nextTimerNs) >= machine.tickNs();
+    return !pollOnly && predict(cpu.id(), sleepLengthNs) >= machine.tickNs();
   }
 
   @Override
