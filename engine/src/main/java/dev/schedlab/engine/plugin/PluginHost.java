@@ -1,29 +1,213 @@
 package dev.schedlab.engine.plugin;
 
+import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.api.plugin.PluginOptions;
+import dev.schedlab.api.plugin.SchedlabPlugin;
 import dev.schedlab.engine.scenario.PluginRef;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Loads plugins (PF4J) and built-in providers (ServiceLoader) and resolves the {@link Extensions}
  * of one run. A plugin that fails to load is reported in {@link #plugins()} and the rest load.
+ *
+ * <p>Typical use:
+ *
+ * <pre>{@code
+ * try (PluginHost host = PluginHost.open(pluginsDir)) {
+ *   host.plugins().stream().filter(s -> !s.loaded()).forEach(s -> warn(s.problem()));
+ *   Extensions ext = host.extensionsFor(scenario.plugins()); // throws PluginException (exit 2)
+ *   ... run the simulation with ext ...
+ * }
+ * }</pre>
+ *
+ * <p>Plugin-provided objects must not be used after {@link #close()}: their classes are unloaded.
  */
 public final class PluginHost implements AutoCloseable {
-  /** Opens the host on {@code pluginsDir} (may be null or missing: built-ins only). Never throws for a bad plugin. */
-  public static PluginHost open(Path pluginsDir) {
-    throw new UnsupportedOperationException("TODO");
+  private static final Logger LOG = LoggerFactory.getLogger(PluginHost.class);
+
+  private final Path pluginsDir;
+  private final PluginDirectory directory;
+  private final SchedlabPluginManager manager;
+  private final List<PluginStatus> statuses;
+  private final Map<String, LoadedPlugin> loaded;
+  private boolean closed;
+
+  private PluginHost(Path pluginsDir, PluginDirectory directory, SchedlabPluginManager manager,
+      List<PluginStatus> statuses, Map<String, LoadedPlugin> loaded) {
+    this.pluginsDir = pluginsDir;
+    this.directory = directory;
+    this.manager = manager;
+    this.statuses = statuses;
+    this.loaded = loaded;
   }
 
-  /** Every plugin found, loaded or not, with the reason when not. */
+  /** Opens the host on {@code pluginsDir} (may be null or missing: built-ins only). Never throws for a bad plugin. */
+  public static PluginHost open(Path pluginsDir) {
+    PluginDirectory directory = PluginDirectory.scan(pluginsDir);
+    if (directory.candidates().isEmpty()) {
+      return new PluginHost(pluginsDir, directory, null, List.of(), Map.of());
+    }
+    SchedlabPluginManager manager = new SchedlabPluginManager(directory.workDir());
+    PluginLoading loading = new PluginLoading(manager);
+    loading.loadAll(directory.candidates());
+    List<PluginStatus> statuses = new ArrayList<>(loading.statuses());
+    statuses.sort(Comparator.comparing(PluginStatus::id).thenComparing(PluginStatus::source));
+    Map<String, LoadedPlugin> loaded = new TreeMap<>();
+    for (PluginStatus s : statuses) {
+      if (s.loaded()) {
+        loaded.put(s.id(), new LoadedPlugin(s.descriptor(), s.source()));
+        LOG.info("Loaded plugin {} {} from {}", s.id(), s.version(), s.source());
+      } else {
+        LOG.warn("Plugin {} from {} not loaded: {}", s.id(), s.source(), s.problem());
+      }
+    }
+    return new PluginHost(pluginsDir, directory, manager, List.copyOf(statuses), loaded);
+  }
+
+  /** A host without plugins: the built-in classes, models and policies only. */
+  public static PluginHost builtinOnly() {
+    return open(null);
+  }
+
+  /** Every plugin found, loaded or not, with the reason when not; sorted by id. */
   public List<PluginStatus> plugins() {
-    throw new UnsupportedOperationException("TODO");
+    return statuses;
   }
 
   /** Resolves the extensions for {@code enabled}; unknown ids, failed plugins and conflicts are errors. */
   public Extensions extensionsFor(List<PluginRef> enabled) throws PluginException {
-    throw new UnsupportedOperationException("TODO");
+    return extensionsFor(enabled, Builtins.load(PluginHost.class.getClassLoader()));
   }
 
+  /** As {@link #extensionsFor(List)} with explicit built-ins (tests). */
+  synchronized Extensions extensionsFor(List<PluginRef> enabled, Builtins builtins)
+      throws PluginException {
+    Objects.requireNonNull(enabled, "enabled");
+    if (closed) {
+      throw new IllegalStateException("plugin host is closed");
+    }
+    List<LoadedPlugin> selected = select(enabled);
+    for (int i = 0; i < selected.size(); i++) {
+      for (int j = i + 1; j < selected.size(); j++) {
+        var conflict = Compatibility.declaredConflict(
+            selected.get(i).descriptor(), selected.get(j).descriptor());
+        if (conflict.isPresent()) {
+          throw new PluginException(conflict.get() + ": enable at most one of them");
+        }
+      }
+    }
+    ExtensionsBuilder builder;
+    try {
+      builder = new ExtensionsBuilder(builtins);
+    } catch (ExtensionsBuilder.Rejected e) {
+      throw new PluginException(e.getMessage());
+    }
+    for (int i = 0; i < selected.size(); i++) {
+      contribute(builder, selected.get(i).descriptor(), enabled.get(i));
+    }
+    return builder.build(selected);
+  }
+
+  private List<LoadedPlugin> select(List<PluginRef> enabled) throws PluginException {
+    List<LoadedPlugin> selected = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (PluginRef ref : enabled) {
+      String id = ref.id();
+      if (!seen.add(id)) {
+        throw new PluginException("plugin " + id + " is enabled twice");
+      }
+      LoadedPlugin p = loaded.get(id);
+      if (p == null) {
+        String available = loaded.isEmpty()
+            ? "no plugins are loaded (plugins directory: " + pluginsDir + ")"
+            : "available plugins: " + loaded.keySet();
+        PluginStatus failed =
+            statuses.stream().filter(s -> s.id().equals(id)).findFirst().orElse(null);
+        throw new PluginException(failed != null
+            ? "plugin " + id + " did not load (" + failed.problem() + "); " + available
+            : "unknown plugin " + id + "; " + available);
+      }
+      selected.add(p);
+    }
+    return selected;
+  }
+
+  private void contribute(ExtensionsBuilder builder, PluginDescriptor d, PluginRef ref)
+      throws PluginException {
+    String id = d.id();
+    SchedlabPlugin plugin = freshInstance(id);
+    PluginOptions options = new PluginOptions(id, ref.options());
+    try {
+      options.checkOnly(plugin.optionKeys());
+    } catch (IllegalArgumentException e) {
+      throw new PluginException(e.getMessage());
+    } catch (RuntimeException | LinkageError e) {
+      throw new PluginException("plugin " + id + " failed in optionKeys(): " + e);
+    }
+    ExtensionsBuilder.PluginContributions c = builder.contributionsFor(d);
+    try {
+      plugin.contribute(c, options);
+    } catch (ExtensionsBuilder.Rejected e) {
+      throw new PluginException(e.getMessage());
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (RuntimeException | Error e) {
+      LOG.debug("Plugin {} failed in contribute()", id, e);
+      if (c.rejection() != null) {
+        throw new PluginException(c.rejection().getMessage());
+      }
+      throw new PluginException("plugin " + id + " failed in contribute(): "
+          + (e.getMessage() != null ? e.getMessage() : e.toString()));
+    } finally {
+      c.close();
+    }
+    if (c.rejection() != null) {
+      throw new PluginException(c.rejection().getMessage());
+    }
+  }
+
+  private SchedlabPlugin freshInstance(String id) throws PluginException {
+    try {
+      return manager.getExtensions(SchedlabPlugin.class, id).get(0);
+    } catch (RuntimeException | LinkageError e) {
+      throw new PluginException("plugin " + id + ": cannot instantiate its extension: " + e);
+    }
+  }
+
+  /**
+   * Every set of loaded plugins that may be enabled together (no declared conflict, no exclusive
+   * hook point declared by two of them), the empty set first; ordered by size, then by ids.
+   */
+  public List<List<String>> allowedCombinations() {
+    return Compatibility.allowedCombinations(
+        loaded.values().stream().map(LoadedPlugin::descriptor).toList());
+  }
+
+  /** Stops and unloads the plugins and deletes their expanded copies. */
   @Override
-  public void close() {}
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (manager != null) {
+      try {
+        manager.stopPlugins();
+        manager.unloadPlugins();
+      } catch (RuntimeException e) {
+        LOG.warn("Error while unloading plugins: {}", e.toString());
+      }
+    }
+    directory.close();
+  }
 }

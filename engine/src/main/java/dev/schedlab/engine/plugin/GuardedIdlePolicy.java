@@ -1,0 +1,60 @@
+package dev.schedlab.engine.plugin;
+
+import dev.schedlab.api.IdlePolicy;
+import dev.schedlab.api.view.CpuView;
+
+/** A plugin's idle policy behind a guard; the name is read once. */
+final class GuardedIdlePolicy implements IdlePolicy {
+  private final String pluginId;
+  private final IdlePolicy d;
+  private final String name;
+  private final String label;
+
+  GuardedIdlePolicy(String pluginId, IdlePolicy delegate) {
+    this.pluginId = pluginId;
+    this.d = delegate;
+    try {
+      this.name = delegate.name();
+    } catch (RuntimeException | Error e) {
+      throw Guard.failure(pluginId, "idle policy " + delegate.getClass().getName() + ".name", e);
+    }
+    this.label = "idle policy " + name + ".";
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public int select(CpuView cpu, long nextTimerNs, long latencyLimitNs) {
+    try {
+      return d.select(cpu, nextTimerNs, latencyLimitNs);
+    } catch (RuntimeException | Error e) {
+      throw Guard.failure(pluginId, label + "select", e);
+    }
+  }
+
+  @Override
+  public boolean stopTick(CpuView cpu, int stateIndex, long nextTimerNs) {
+    try {
+      return d.stopTick(cpu, stateIndex, nextTimerNs);
+    } catch (RuntimeException | Error e) {
+      throw Guard.failure(pluginId, label + "stopTick", e);
+    }
+  }
+
+  @Override
+  public void reflect(CpuView cpu, int stateIndex, long residencyNs) {
+    try {
+      d.reflect(cpu, stateIndex, residencyNs);
+    } catch (RuntimeException | Error e) {
+      throw Guard.failure(pluginId, label + "reflect", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name + " (plugin " + pluginId + ")";
+  }
+}

@@ -1,0 +1,145 @@
+package dev.schedlab.engine.plugin;
+
+import dev.schedlab.api.ApiVersion;
+import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.api.plugin.SchedlabPlugin;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.pf4j.PluginState;
+import org.pf4j.PluginWrapper;
+
+/**
+ * Loads the candidates of a plugins directory one by one into PF4J and turns every failure into a
+ * {@link PluginStatus} with a reason a user can act on.
+ */
+final class PluginLoading {
+  private record Pending(PluginDirectory.Candidate candidate, String id) {}
+
+  private final SchedlabPluginManager manager;
+  private final List<PluginStatus> statuses = new ArrayList<>();
+
+  PluginLoading(SchedlabPluginManager manager) {
+    this.manager = manager;
+  }
+
+  List<PluginStatus> statuses() {
+    return statuses;
+  }
+
+  void loadAll(List<PluginDirectory.Candidate> candidates) {
+    List<Pending> pending = new ArrayList<>();
+    for (PluginDirectory.Candidate c : candidates) {
+      if (c.problem() != null) {
+        fail(c, fileId(c.source()), "", c.problem());
+      } else if (!Files.isRegularFile(c.dir().resolve("plugin.properties"))) {
+        fail(c, fileId(c.source()), "", "missing plugin.properties at the plugin root "
+            + "(expected plugin.id, plugin.version, plugin.requires)");
+      } else {
+        try {
+          pending.add(new Pending(c, manager.loadPlugin(c.dir())));
+        } catch (RuntimeException | LinkageError e) {
+          Properties p = properties(c.dir());
+          fail(c, p.getProperty("plugin.id", fileId(c.source())),
+              p.getProperty("plugin.version", ""), "cannot load: " + message(e));
+        }
+      }
+    }
+    try {
+      manager.startPlugins();
+    } catch (RuntimeException e) {
+      // PF4J records start failures per plugin (FAILED); anything else is reported below.
+    }
+    for (Pending p : pending) {
+      check(p);
+    }
+  }
+
+  private void check(Pending p) {
+    PluginDirectory.Candidate c = p.candidate();
+    PluginWrapper w = manager.getPlugin(p.id());
+    if (w == null) {
+      fail(c, p.id(), "", "not resolved by PF4J (check plugin.dependencies)");
+      return;
+    }
+    String version = w.getDescriptor().getVersion();
+    String requires = w.getDescriptor().getRequires();
+    boolean compatible;
+    try {
+      compatible = manager.apiCompatible(requires);
+    } catch (RuntimeException e) {
+      fail(c, p.id(), version, "unreadable plugin.requires '" + requires + "': " + message(e));
+      return;
+    }
+    if (!compatible) {
+      fail(c, p.id(), version, "incompatible API: plugin.requires '" + requires
+          + "' does not admit the schedlab API " + ApiVersion.CURRENT + " of this host");
+      return;
+    }
+    if (w.getPluginState() != PluginState.STARTED) {
+      Throwable t = w.getFailedException();
+      fail(c, p.id(), version, "not started (" + w.getPluginState() + ")"
+          + (t == null ? "" : ": " + message(t)));
+      return;
+    }
+    String problem;
+    PluginDescriptor d = null;
+    List<SchedlabPlugin> found;
+    try {
+      found = manager.getExtensions(SchedlabPlugin.class, p.id());
+    } catch (RuntimeException | LinkageError e) {
+      fail(c, p.id(), version, "cannot instantiate its SchedlabPlugin extension: " + message(e));
+      return;
+    }
+    if (found.isEmpty()) {
+      problem = "no SchedlabPlugin extension found: annotate the class with @Extension and list it"
+          + " in META-INF/extensions.idx (put org.pf4j:pf4j in annotationProcessorPaths)";
+    } else if (found.size() > 1) {
+      problem = "more than one SchedlabPlugin extension: "
+          + found.stream().map(x -> x.getClass().getName()).sorted().toList();
+    } else {
+      try {
+        d = found.get(0).descriptor();
+        problem = d == null ? "descriptor() returned null"
+            : d.id().equals(p.id()) ? null
+            : "descriptor id '" + d.id() + "' differs from plugin.id '" + p.id()
+                + "' in plugin.properties";
+      } catch (RuntimeException | LinkageError e) {
+        problem = "descriptor() threw " + e;
+      }
+    }
+    if (problem != null) {
+      fail(c, p.id(), version, problem);
+    } else {
+      statuses.add(new PluginStatus(p.id(), version, c.source().toString(), d, null));
+    }
+  }
+
+  private void fail(PluginDirectory.Candidate c, String id, String version, String problem) {
+    statuses.add(new PluginStatus(id, version, c.source().toString(), null, problem));
+  }
+
+  private static String fileId(Path source) {
+    String name = source.getFileName().toString();
+    return name.endsWith(".zip") ? name.substring(0, name.length() - 4) : name;
+  }
+
+  private static Properties properties(Path dir) {
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(dir.resolve("plugin.properties"))) {
+      p.load(in);
+    } catch (IOException | RuntimeException e) {
+      // unreadable: the caller falls back to the file name
+    }
+    return p;
+  }
+
+  private static String message(Throwable t) {
+    String m = t.getMessage();
+    return m == null || m.isBlank() ? t.toString() : m;
+  }
+}

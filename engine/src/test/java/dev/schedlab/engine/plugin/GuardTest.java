@@ -1,0 +1,53 @@
+package dev.schedlab.engine.plugin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.inject.Guice;
+import dev.schedlab.api.SchedMode;
+import dev.schedlab.api.hook.MetricsHook;
+import dev.schedlab.api.hook.PickOverrideHook;
+import dev.schedlab.api.plugin.HookPoint;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GuardTest {
+  @Test
+  void errorsAreAttributedButVirtualMachineErrorsPassThrough() {
+    PickOverrideHook vmError = (cpu, mode, prev, rq) -> {
+      throw new StackOverflowError();
+    };
+    PickOverrideHook guarded =
+        (PickOverrideHook) HookGuards.guard(HookPoint.H1_PICK_OVERRIDE, "p", vmError);
+    assertThatThrownBy(() -> guarded.pickOverride(null, SchedMode.NONE, null, null))
+        .isInstanceOf(StackOverflowError.class);
+
+    MetricsHook linkage = (event, cpu, pid, t) -> {
+      throw new NoClassDefFoundError("gone");
+    };
+    MetricsHook m = (MetricsHook) HookGuards.guard(HookPoint.H15_METRICS, "p", linkage);
+    assertThatThrownBy(() -> m.on("sched_switch", 0, 1, 0))
+        .isInstanceOfSatisfying(PluginFailure.class, f -> assertThat(f.hook()).isEqualTo("H15 on"));
+  }
+
+  @Test
+  void failureOfAnotherPluginIsNotReattributed() {
+    PluginFailure inner = new PluginFailure("b", "H5 onTick", new IllegalStateException());
+    PickOverrideHook callsB = (cpu, mode, prev, rq) -> {
+      throw inner;
+    };
+    PickOverrideHook guarded =
+        (PickOverrideHook) HookGuards.guard(HookPoint.H1_PICK_OVERRIDE, "a", callsB);
+    assertThatThrownBy(() -> guarded.pickOverride(null, SchedMode.NONE, null, null))
+        .isSameAs(inner);
+  }
+
+  @Test
+  void pluginModuleBindsTheExtensions() throws Exception {
+    try (PluginHost host = PluginHost.builtinOnly()) {
+      Extensions ext = host.extensionsFor(List.of(), Builtins.none());
+      assertThat(Guice.createInjector(new PluginModule(ext)).getInstance(Extensions.class))
+          .isSameAs(ext);
+    }
+  }
+}
