@@ -15,7 +15,7 @@ class PluginOptionLineTest {
   void parsesOptionLine() {
     assertThat(PluginOptionLine.parse("ilb-ipi")).isEqualTo(new PluginRef("ilb-ipi", Map.of()));
     assertThat(PluginOptionLine.parse("ilb-ipi:kick=next;delay=5us").options())
-        .containsExactly(Map.entry("kick", "next"), Map.entry("delay", "5us"));
+        .containsExactly(Map.entry("delay", "5us"), Map.entry("kick", "next"));
     assertThatThrownBy(() -> PluginOptionLine.parse("x:novalue")).hasMessageContaining("key=value");
   }
 

@@ -2,6 +2,7 @@ package dev.schedlab.engine.plugin;
 
 import dev.schedlab.api.IdlePolicy;
 import dev.schedlab.api.view.CpuView;
+import dev.schedlab.api.view.MachineView;
 
 /** A plugin's idle policy behind a guard; the name is read once. */
 final class GuardedIdlePolicy implements IdlePolicy {
@@ -27,18 +28,27 @@ final class GuardedIdlePolicy implements IdlePolicy {
   }
 
   @Override
-  public int select(CpuView cpu, long nextTimerNs, long latencyLimitNs) {
+  public void init(MachineView machine) {
     try {
-      return d.select(cpu, nextTimerNs, latencyLimitNs);
+      d.init(machine);
+    } catch (RuntimeException | Error e) {
+      throw Guard.failure(pluginId, label + "init", e);
+    }
+  }
+
+  @Override
+  public int select(CpuView cpu, long sleepLengthNs, long tickDeltaNs, long latencyLimitNs) {
+    try {
+      return d.select(cpu, sleepLengthNs, tickDeltaNs, latencyLimitNs);
     } catch (RuntimeException | Error e) {
       throw Guard.failure(pluginId, label + "select", e);
     }
   }
 
   @Override
-  public boolean stopTick(CpuView cpu, int stateIndex, long nextTimerNs) {
+  public boolean stopTick(CpuView cpu, int stateIndex, long sleepLengthNs) {
     try {
-      return d.stopTick(cpu, stateIndex, nextTimerNs);
+      return d.stopTick(cpu, stateIndex, sleepLengthNs);
     } catch (RuntimeException | Error e) {
       throw Guard.failure(pluginId, label + "stopTick", e);
     }

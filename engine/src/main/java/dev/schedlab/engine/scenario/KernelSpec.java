@@ -1,6 +1,8 @@
 package dev.schedlab.engine.scenario;
 
+import java.util.Collections;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Kernel configuration.
@@ -19,7 +21,7 @@ public record KernelSpec(
     Map<String, Long> params,
     long latencyLimitNs) {
   public KernelSpec {
-    features = Map.copyOf(features);
-    params = Map.copyOf(params);
+    features = Collections.unmodifiableMap(new TreeMap<>(features));
+    params = Collections.unmodifiableMap(new TreeMap<>(params));
   }
 }

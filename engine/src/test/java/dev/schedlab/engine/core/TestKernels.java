@@ -1,49 +1,32 @@
 package dev.schedlab.engine.core;
 
-import dev.schedlab.api.IdlePolicy;
-import dev.schedlab.api.PreemptionModel;
-import dev.schedlab.api.SchedulingClass;
-import dev.schedlab.api.hook.BeforeDeactivateHook;
-import dev.schedlab.api.hook.ExitToUserHook;
-import dev.schedlab.api.hook.IdleTopHook;
-import dev.schedlab.api.hook.IpiPrepareHook;
-import dev.schedlab.api.hook.NewidleFailHook;
-import dev.schedlab.api.hook.NohzIdleEnterHook;
-import dev.schedlab.api.hook.NohzKickHook;
 import dev.schedlab.api.hook.PickOverrideHook;
-import dev.schedlab.api.hook.RunnableWakeHook;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
+import dev.schedlab.engine.plugin.PluginException;
+import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.scenario.Scenario;
 import dev.schedlab.engine.scenario.ScenarioException;
 import dev.schedlab.engine.scenario.ScenarioLoader;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.TreeMap;
 
 /** Builds kernels for mechanism tests from YAML text, with the built-in providers and mainline hooks. */
 final class TestKernels {
   private TestKernels() {}
 
   static Extensions builtins() {
-    return withPickOverride(PickOverrideHook.MAINLINE);
+    try (PluginHost host = PluginHost.builtinOnly()) {
+      return host.extensionsFor(List.of());
+    } catch (PluginException e) {
+      throw new AssertionError(e);
+    }
   }
 
   static Extensions withPickOverride(PickOverrideHook pick) {
-    List<SchedulingClass> classes = new ArrayList<>();
-    ServiceLoader.load(SchedulingClass.class).forEach(classes::add);
-    classes.sort(Comparator.comparingInt(SchedulingClass::rank).reversed());
-    Map<String, PreemptionModel> models = new TreeMap<>();
-    ServiceLoader.load(PreemptionModel.class).forEach(m -> models.put(m.name(), m));
-    Map<String, IdlePolicy> policies = new TreeMap<>();
-    ServiceLoader.load(IdlePolicy.class).forEach(p -> policies.put(p.name(), p));
-    return new Extensions(classes, models, policies, pick, BeforeDeactivateHook.MAINLINE, null,
-        NohzIdleEnterHook.MAINLINE, NohzKickHook.MAINLINE, NewidleFailHook.MAINLINE,
-        IdleTopHook.MAINLINE, ExitToUserHook.MAINLINE, IpiPrepareHook.MAINLINE,
-        RunnableWakeHook.MAINLINE, List.of(), List.of());
+    Extensions e = builtins();
+    return new Extensions(e.classes(), e.preemptionModels(), e.idlePolicies(), pick,
+        e.beforeDeactivate(), e.tick(), e.nohzEnterIdle(), e.nohzKick(), e.newidleFail(),
+        e.idleTop(), e.exitToUser(), e.ipiPrepare(), e.runnableWake(), e.metrics(), e.plugins());
   }
 
   static Scenario scenario(String yaml) {
