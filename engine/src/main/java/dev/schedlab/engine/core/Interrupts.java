@@ -73,7 +73,7 @@ final class Interrupts {
     Task cur = cpu.curr;
     if ((vectors & Cpu.IRQ_TIMER) != 0) {
       if (k.trace.enabled()) {
-        k.trace.irqEntry(k.now, cpu.id, cur.comm, cur.idleTask ? 0 : cur.pid, 0, "timer");
+        k.trace.irqEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0, "timer");
       }
       if (cpu.tickDue) {
         cpu.tickDue = false;
@@ -90,11 +90,11 @@ final class Interrupts {
       cpu.expired.clear();
     }
     if ((vectors & Cpu.IRQ_RESCHED) != 0 && k.trace.enabled()) {
-      k.trace.ipiEntry(k.now, cpu.id, cur.comm, cur.idleTask ? 0 : cur.pid, "Rescheduling interrupts");
+      k.trace.ipiEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), "Rescheduling interrupts");
     }
     if ((vectors & Cpu.IRQ_CALL) != 0) {
       if (k.trace.enabled()) {
-        k.trace.ipiEntry(k.now, cpu.id, cur.comm, cur.idleTask ? 0 : cur.pid, "Function call interrupts");
+        k.trace.ipiEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), "Function call interrupts");
       }
       flushCsd(cpu);
     }
@@ -139,7 +139,7 @@ final class Interrupts {
     (vector == Cpu.IRQ_RESCHED ? ipiResched : ipiCall).value++;
     if (k.trace.enabled()) {
       Task cur = from.curr;
-      k.trace.ipiSend(k.now, from.id, cur.comm, cur.idleTask ? 0 : cur.pid, target.id,
+      k.trace.ipiSend(k.now, from.id, cur.traceComm(), cur.tracePid(), target.id,
           vector == Cpu.IRQ_RESCHED ? "resched" : "call_function_single");
     }
   }

@@ -338,6 +338,8 @@ public final class Kernel implements SchedServices, MachineView {
       idleLoop.closeResidency(c);
       Map<String, Object> one = new TreeMap<>();
       one.put("idle_ns", c.idleNs);
+      // Residency of a state still open at the end: a trace shows its entry but no exit.
+      one.put("idle_open_ns", c.idleStateIdx >= 0 ? now - c.idleEnteredAt : 0L);
       one.put("busy_ns", now - c.idleNs);
       perCpu.put(String.format("cpu%03d", c.id), one);
       idleTotal += c.idleNs;

@@ -104,8 +104,8 @@ final class Scheduler {
       prev.sclass.putPrev(cpu, prev);
       next.sclass.setNext(cpu, next);
       if (k.trace.enabled()) {
-        k.trace.schedSwitch(k.now, cpu.id, prev.comm, prev.idleTask ? 0 : prev.pid, prev.prio(),
-            stateChar(prev), next.comm, next.idleTask ? 0 : next.pid, next.prio());
+        k.trace.schedSwitch(k.now, cpu.id, prev.comm, prev.tracePid(), prev.prio(),
+            stateChar(prev), next.comm, next.tracePid(), next.prio());
       }
     }
     cpu.schedPrev = prev;
@@ -261,7 +261,7 @@ final class Scheduler {
     Cpu waker = k.cpus[k.thisCpu];
     if (k.trace.enabled()) {
       Task cur = waker.curr;
-      k.trace.schedWaking(k.now, waker.id, cur.comm, cur.idleTask ? 0 : cur.pid, p.comm, p.pid,
+      k.trace.schedWaking(k.now, waker.id, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
           p.prio(), p.cpu);
     }
     p.state = TaskState.RUNNING;
@@ -333,7 +333,7 @@ final class Scheduler {
     }
     if (k.trace.enabled()) {
       Task cur = k.cpus[k.thisCpu].curr;
-      k.trace.schedWakeup(k.now, k.thisCpu, cur.comm, cur.idleTask ? 0 : cur.pid, p.comm, p.pid,
+      k.trace.schedWakeup(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
           p.prio(), cpu.id);
     }
   }

@@ -107,6 +107,16 @@ final class Task implements TaskView {
     }
   }
 
+  /** Comm as the trace's line prefix prints it ({@code <idle>} for idle tasks). */
+  String traceComm() {
+    return idleTask ? "<idle>" : comm;
+  }
+
+  /** Pid as the trace prints it (0 for idle tasks). */
+  int tracePid() {
+    return idleTask ? 0 : pid;
+  }
+
   @Override
   public int pid() {
     return pid;

@@ -12,8 +12,9 @@ import java.nio.file.Path;
  * Perfetto (systrace text importer), idlestat ({@code --import}) and traceshark. The header is
  * {@code # tracer: nop} and a last comment line ending in {@code #P:<ncpus>} (idlestat resets the
  * CPU count on any comment line after it). Lines are
- * {@code %16s-%-7d [%03d] d... %5d.%06d: <event>: <fields>} (comm, pid, CPU, seconds,
- * microseconds); spaces in comms become
+ * {@code %16s-%-7d [%03d] d... %5d.%09d: <event>: <fields>} (comm, pid, CPU, seconds,
+ * nanoseconds: the simulation is exact to the ns, and every reader accepts 9 decimals where the
+ * kernel's default clock prints 6); spaces in comms become
  * {@code _}.
  *
  * <p>The trace goes to a temporary file beside the target; {@link #close()} moves it into place
@@ -177,12 +178,12 @@ public final class FtraceWriter implements TraceSink {
     pad(b, cpu, 3);
     b.append("] d... ");
     long sec = t / 1_000_000_000L;
-    long usec = (t % 1_000_000_000L) / 1_000L;
+    long nsec = t % 1_000_000_000L;
     for (int i = digits(sec); i < 5; i++) {
       b.append(' ');
     }
     b.append(sec).append('.');
-    pad(b, usec, 6);
+    pad(b, nsec, 9);
     return b.append(": ").append(event).append(": ");
   }
 

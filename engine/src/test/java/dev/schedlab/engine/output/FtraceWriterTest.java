@@ -45,13 +45,13 @@ class FtraceWriterTest {
     int lastComment = lines.indexOf(comments.get(comments.size() - 1));
     List<String> events = lines.subList(lastComment + 1, lines.size());
     assertThat(events).hasSize(10).allSatisfy(l -> assertThat(l).matches(SYSTRACE));
-    assertThat(events.get(0)).isEqualTo(String.format("%16s-%-7d [%03d] d... %5d.%06d: %s", "<idle>", 0, 0, 0, 1,
+    assertThat(events.get(0)).isEqualTo(String.format("%16s-%-7d [%03d] d... %5d.%09d: %s", "<idle>", 0, 0, 0, 1000,
         "cpu_idle: state=1 cpu_id=0"));
     assertThat(events.get(2)).endsWith("cpu_idle: state=4294967295 cpu_id=0");
     assertThat(events.get(1)).endsWith("irq_handler_entry: irq=0 name=timer");
     assertThat(events.get(3)).endsWith("sched_waking: comm=rt_worker pid=42 prio=49 target_cpu=001");
     assertThat(events.get(6)).endsWith("ipi_entry: (Rescheduling interrupts)");
-    assertThat(events.get(9)).contains("[001] d...     1.002507: sched_switch: prev_comm=<idle> prev_pid=0"
+    assertThat(events.get(9)).contains("[001] d...     1.002507000: sched_switch: prev_comm=<idle> prev_pid=0"
         + " prev_prio=120 prev_state=R ==> next_comm=rt_worker next_pid=42 next_prio=49");
     try (Stream<Path> files = Files.list(dir)) {
       assertThat(files).containsExactly(target);
