@@ -1,0 +1,136 @@
+package dev.schedlab.benchmarks;
+
+import dev.schedlab.engine.Simulation;
+import dev.schedlab.engine.SimulationException;
+import dev.schedlab.engine.output.RunResult;
+import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.engine.plugin.Extensions;
+import dev.schedlab.engine.plugin.PluginException;
+import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.scenario.Scenario;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Whole-run throughput and allocation of the engine on {@link WholeRunScenario} (not JMH: one
+ * run is seconds long and single-threaded, so a plain main with warm-up runs is enough).
+ *
+ * <p>It runs {@code --warmup-runs} runs of {@code --warmup-seconds}, then a short baseline run of
+ * {@code --baseline-seconds} and the measured run of {@code --seconds}, each on the current thread.
+ * Reported: simulated seconds per wall second and events per wall second (wall time of the event
+ * loop, as {@link RunResult#wallNs()}), bytes allocated per event over the whole run including
+ * set-up ({@code com.sun.management.ThreadMXBean#getCurrentThreadAllocatedBytes} before/after
+ * {@link Simulation#run}), and steady-state bytes per event = (bytes(measured) - bytes(baseline)) /
+ * (events(measured) - events(baseline)), which cancels the set-up allocation.
+ *
+ * <p>HOW TO RUN: {@code java -cp benchmarks/target/benchmarks.jar
+ * dev.schedlab.benchmarks.WholeRunBenchmark --seconds 10}. Exit codes: 0 ok, 1 the run failed, 2
+ * bad arguments, 3 the engine cannot run the scenario in this build (plugin host missing).
+ */
+public final class WholeRunBenchmark {
+  static final String NOT_READY = "WholeRunBenchmark: cannot get the built-in extensions:"
+      + " PluginHost.open(null).extensionsFor(List.of()) threw UnsupportedOperationException (%s)."
+      + " The plugin host is not implemented in this build; the whole-run benchmark needs the"
+      + " built-in scheduling classes, preemption models and idle policies it provides."
+      + " Rebuild once the plugin host work is merged.";
+
+  private final com.sun.management.ThreadMXBean threads;
+
+  private WholeRunBenchmark(com.sun.management.ThreadMXBean threads) {
+    this.threads = threads;
+  }
+
+  /** Entry point; see the class comment for options and exit codes. */
+  public static void main(String[] args) {
+    WholeRunOptions options;
+    try {
+      options = WholeRunOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("WholeRunBenchmark: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    try {
+      System.exit(run(options));
+    } catch (IllegalStateException e) {
+      System.err.println("WholeRunBenchmark: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
+  static int run(WholeRunOptions o) {
+    WholeRunBenchmark bench = new WholeRunBenchmark(allocationCounter());
+    PluginHost host;
+    try {
+      host = PluginHost.open(null);
+    } catch (UnsupportedOperationException e) {
+      System.err.println(String.format(Locale.ROOT, NOT_READY, e.getMessage()));
+      return 3;
+    }
+    try (host) {
+      Extensions ext = host.extensionsFor(List.of());
+      for (int i = 0; i < o.warmupRuns(); i++) {
+        Sample w = bench.measure(WholeRunScenario.build(WholeRunOptions.ns(o.warmupSeconds()),
+            o.seed()), ext);
+        System.out.printf(Locale.ROOT, "warm-up %d: %d events in %.3f s%n", i + 1, w.events(),
+            w.loopWallNs() / 1e9);
+      }
+      Sample base = bench.measure(WholeRunScenario.build(WholeRunOptions.ns(o.baselineSeconds()),
+          o.seed()), ext);
+      Sample full = bench.measure(WholeRunScenario.build(WholeRunOptions.ns(o.seconds()),
+          o.seed()), ext);
+      WholeRunReport.print(System.out, o, base, full);
+      return 0;
+    } catch (UnsupportedOperationException e) {
+      System.err.println(String.format(Locale.ROOT, NOT_READY, e.getMessage()));
+      return 3;
+    } catch (PluginException | SimulationException e) {
+      System.err.println("WholeRunBenchmark: run failed: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private Sample measure(Scenario scenario, Extensions ext) throws SimulationException {
+    System.gc();
+    long bytes0 = threads.getCurrentThreadAllocatedBytes();
+    long t0 = System.nanoTime();
+    RunResult r = Simulation.run(scenario, ext, TraceSink.NONE);
+    long t1 = System.nanoTime();
+    long bytes1 = threads.getCurrentThreadAllocatedBytes();
+    return new Sample(r.simNs(), r.events(), r.wallNs(), t1 - t0, bytes1 - bytes0);
+  }
+
+  private static com.sun.management.ThreadMXBean allocationCounter() {
+    if (!(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean mx)
+        || !mx.isThreadAllocatedMemorySupported()) {
+      throw new IllegalStateException("this JVM cannot count per-thread allocation"
+          + " (com.sun.management.ThreadMXBean); use a HotSpot-based JDK 17+");
+    }
+    mx.setThreadAllocatedMemoryEnabled(true);
+    return mx;
+  }
+
+  /**
+   * One run's figures.
+   *
+   * @param simNs simulated time, ns
+   * @param events events processed
+   * @param loopWallNs wall time of the event loop only (excludes building the kernel)
+   * @param totalWallNs wall time of {@link Simulation#run} including set-up
+   * @param bytes bytes allocated by this thread during {@link Simulation#run}
+   */
+  record Sample(long simNs, long events, long loopWallNs, long totalWallNs, long bytes) {
+    double simSecondsPerWallSecond() {
+      return (double) simNs / loopWallNs;
+    }
+
+    double eventsPerWallSecond() {
+      return events * 1e9 / loopWallNs;
+    }
+
+    double bytesPerEvent() {
+      return events == 0 ? Double.NaN : (double) bytes / events;
+    }
+  }
+}

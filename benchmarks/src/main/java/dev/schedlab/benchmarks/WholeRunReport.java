@@ -1,0 +1,56 @@
+package dev.schedlab.benchmarks;
+
+import dev.schedlab.benchmarks.WholeRunBenchmark.Sample;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/** Prints {@link WholeRunBenchmark}'s table and its one-line JSON summary. */
+final class WholeRunReport {
+  private WholeRunReport() {}
+
+  /** (bytes(full) - bytes(base)) / (events(full) - events(base)); NaN if no extra events. */
+  static double steadyBytesPerEvent(Sample base, Sample full) {
+    long events = full.events() - base.events();
+    return events <= 0 ? Double.NaN : (double) (full.bytes() - base.bytes()) / events;
+  }
+
+  static void print(PrintStream out, WholeRunOptions o, Sample base, Sample full) {
+    out.printf(Locale.ROOT, "schedlab whole run: %d CPUs, %d tasks, seed %d, Java %s, %d CPUs"
+            + " available%n", WholeRunScenario.CPUS, WholeRunScenario.HOGS
+            + WholeRunScenario.SLEEPERS, o.seed(), System.getProperty("java.version"),
+        Runtime.getRuntime().availableProcessors());
+    String head = "%-9s %9s %13s %11s %12s %11s %14s %12s%n";
+    out.printf(Locale.ROOT, head, "run", "sim s", "events", "loop wall s", "total wall s",
+        "sim s/wall s", "events/wall s", "bytes/event");
+    row(out, "baseline", base);
+    row(out, "measured", full);
+    double steady = steadyBytesPerEvent(base, full);
+    out.printf(Locale.ROOT, "steady-state bytes/event (measured - baseline): %.2f%n", steady);
+    out.println(json(o, base, full, steady));
+  }
+
+  private static void row(PrintStream out, String name, Sample s) {
+    out.printf(Locale.ROOT, "%-9s %9.3f %13d %11.3f %12.3f %11.4f %14.0f %12.2f%n", name,
+        s.simNs() / 1e9, s.events(), s.loopWallNs() / 1e9, s.totalWallNs() / 1e9,
+        s.simSecondsPerWallSecond(), s.eventsPerWallSecond(), s.bytesPerEvent());
+  }
+
+  static String json(WholeRunOptions o, Sample base, Sample full, double steady) {
+    return String.format(Locale.ROOT, "{\"benchmark\":\"whole_run\",\"cpus\":%d,\"tasks\":%d,"
+            + "\"seed\":%d,\"sim_seconds\":%s,\"events\":%d,\"loop_wall_ns\":%d,"
+            + "\"total_wall_ns\":%d,\"sim_seconds_per_wall_second\":%s,"
+            + "\"events_per_wall_second\":%s,\"allocated_bytes\":%d,\"bytes_per_event\":%s,"
+            + "\"baseline_sim_seconds\":%s,\"baseline_events\":%d,\"baseline_allocated_bytes\":%d,"
+            + "\"steady_state_bytes_per_event\":%s,\"java_version\":\"%s\",\"available_processors\":%d}",
+        WholeRunScenario.CPUS, WholeRunScenario.HOGS + WholeRunScenario.SLEEPERS, o.seed(),
+        num(full.simNs() / 1e9), full.events(), full.loopWallNs(), full.totalWallNs(),
+        num(full.simSecondsPerWallSecond()), num(full.eventsPerWallSecond()), full.bytes(),
+        num(full.bytesPerEvent()), num(base.simNs() / 1e9), base.events(), base.bytes(),
+        num(steady), System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
+  }
+
+  /** A JSON number, or null for NaN/infinite. */
+  private static String num(double d) {
+    return Double.isFinite(d) ? String.format(Locale.ROOT, "%.6g", d) : "null";
+  }
+}
