@@ -8,7 +8,11 @@ import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.plugin.PluginStatus;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import dev.schedlab.engine.scenario.PluginRef;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -43,6 +47,9 @@ final class PluginsCommand implements Callable<Integer> {
           out.println("      hooks:     " + new TreeSet<>(d.hooks()));
           out.println("      conflicts: " + (d.conflicts().isEmpty() ? "-" : new TreeSet<>(d.conflicts())));
           out.println("      requires:  " + d.requiresApi());
+          if (p.loaded()) {
+            out.println("      adds:      " + contributions(host, p.id()));
+          }
         }
       }
       try {
@@ -58,5 +65,24 @@ final class PluginsCommand implements Callable<Integer> {
     }
     out.flush();
     return Main.OK;
+  }
+
+  /** The classes, preemption models and idle policies the plugin adds to the built-ins. */
+  private static String contributions(PluginHost host, String id) {
+    try {
+      Extensions base = host.extensionsFor(List.of());
+      Extensions with = host.extensionsFor(List.of(new PluginRef(id, Map.of())));
+      List<String> added = new ArrayList<>();
+      Set<String> baseClasses = base.classes().stream().map(SchedulingClass::name).collect(Collectors.toSet());
+      with.classes().stream().map(SchedulingClass::name).filter(n -> !baseClasses.contains(n))
+          .forEach(n -> added.add("class " + n));
+      with.preemptionModels().keySet().stream().filter(n -> !base.preemptionModels().containsKey(n))
+          .forEach(n -> added.add("preemption model " + n));
+      with.idlePolicies().keySet().stream().filter(n -> !base.idlePolicies().containsKey(n))
+          .forEach(n -> added.add("idle policy " + n));
+      return added.isEmpty() ? "hook overrides only" : String.join(", ", added);
+    } catch (PluginException e) {
+      return "(cannot enable alone: " + e.getMessage() + ")";
+    }
   }
 }
