@@ -28,8 +28,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * SplittableRandom} (so both variants see the same delay sequence and no RNG cost is measured):
  *
  * <ul>
- *   <li>{@link #engineEventQueue}: {@link EventQueue}; the polled {@link Event} object is re-armed,
- *       as the engine's CPUs, timers and tasks do, so nothing is allocated;
+ *   <li>{@link #engineEventQueue}: {@link EventQueue} (a radix heap); the polled {@link Event}
+ *       object is re-armed, as the engine's CPUs, timers and tasks do, so nothing is allocated;
  *   <li>{@link #naivePriorityQueue}: {@link PriorityQueue} of {@link NaiveEvent} ordered by (time,
  *       seq), one new object per scheduled event.
  * </ul>
@@ -87,16 +87,16 @@ public class EventQueueBenchmark {
     void init(int n) {
       delays = delays(SEED);
       for (int i = 0; i < n; i++) {
-        queue.schedule(new Event(0, -1, i), delays[cursor++ & (DELAYS - 1)]);
+        queue.schedule(new Event(0, i, null), delays[cursor++ & (DELAYS - 1)]);
       }
     }
 
-    /** Poll + reschedule; returns the owner of the polled event. */
+    /** Take the earliest event and re-arm the same object, as the engine's run loop does. */
     int step() {
       Event e = queue.poll();
       now = e.time();
       queue.schedule(e, now + delays[cursor++ & (DELAYS - 1)]);
-      return (Integer) e.owner;
+      return e.cpu;
     }
   }
 

@@ -99,8 +99,7 @@ public final class Kernel implements SchedServices, MachineView {
   /** Runs events until {@code endNs}; returns the number processed. */
   long run(long endNs) {
     Event e;
-    while ((e = queue.peek()) != null && e.time() <= endNs) {
-      queue.poll();
+    while ((e = queue.pollUntil(endNs)) != null) {
       now = e.time();
       events++;
       digest = mix(digest, now, e.type, e.cpu);

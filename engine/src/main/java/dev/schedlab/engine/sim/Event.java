@@ -7,8 +7,10 @@ package dev.schedlab.engine.sim;
  */
 public final class Event {
   long time;
-  long seq;
-  int heapIndex = -1;
+  /** Bucket in the radix heap, or -1 when not scheduled. */
+  int bucket = -1;
+  Event prev;
+  Event next;
   /** What the event means to the engine. */
   public final int type;
   /** The CPU the event concerns, or -1. */
@@ -30,6 +32,6 @@ public final class Event {
 
   /** Whether the event is in the queue. */
   public boolean scheduled() {
-    return heapIndex >= 0;
+    return bucket >= 0;
   }
 }
