@@ -35,7 +35,7 @@ public final class Simulation {
     long wall = System.nanoTime() - start;
     List<String> plugins = extensions.plugins().stream().map(p -> p.descriptor().id()).toList();
     return new RunResult(Version.current(), scenario.name(), scenario.seed(), plugins,
-        run.digest(), run.events(), run.simNs(), wall, run.metrics());
+        run.digest(), run.events(), run.simNs(), wall, run.metrics(), run.rawSamples());
   }
 
   private static KernelRun prepare(Scenario scenario, Extensions extensions, TraceSink trace) {

@@ -82,6 +82,7 @@ final class Interrupts {
       for (int i = 0; i < cpu.expired.size(); i++) {
         HrTimer t = cpu.expired.get(i);
         if (t.sleeper != null) {
+          k.exec.timerHandled(t.sleeper);
           k.sched.wakeUp(t.sleeper, 0);
         } else {
           t.callback.expired(cpu.id, k.now);

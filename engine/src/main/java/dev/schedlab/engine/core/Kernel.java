@@ -68,6 +68,8 @@ public final class Kernel implements SchedServices, MachineView {
   final IdleLoop idleLoop;
   final TaskExec exec;
 
+  /** Workload tasks not yet exited; a run with tasks ends early when it reaches zero. */
+  int liveTasks = -1;
   private long digest = 0x9E3779B97F4A7C15L;
   private long events;
 
@@ -104,6 +106,10 @@ public final class Kernel implements SchedServices, MachineView {
       events++;
       digest = mix(digest, now, e.type, e.cpu);
       dispatch(e);
+      if (liveTasks == 0) {
+        // Every task has exited: nothing but idle ticks can follow.
+        return events;
+      }
     }
     now = endNs;
     return events;

@@ -54,6 +54,7 @@ final class KernelBuilder {
     }
     Kernel k = new Kernel(cpus, states, sc.kernel().hz(), m.virtualized(),
         sc.kernel().latencyLimitNs(), params, ext, model, governor, trace);
+    k.metrics.capSamples(sc.workload().sampleCaps());
     SchedulingClass idleClass = lowest(ext.classes());
     for (Cpu c : cpus) {
       BitSet only = new BitSet();
@@ -71,6 +72,7 @@ final class KernelBuilder {
       cls.init(k, k);
     }
     governor.init(k);
+    k.liveTasks = sc.workload().tasks().isEmpty() ? -1 : 0;
     createTasks(k, sc, topo.nrCpus());
     for (Cpu c : cpus) {
       k.thisCpu = c.id;
@@ -121,6 +123,7 @@ final class KernelBuilder {
         t.periodStart = ts.startNs();
         t.sleepTimer = new HrTimer(k, t.cpu, null, t);
         k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), ts.startNs());
+        k.liveTasks++;
       }
     }
   }

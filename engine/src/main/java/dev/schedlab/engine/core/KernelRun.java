@@ -45,6 +45,11 @@ public final class KernelRun {
     return kernel.events();
   }
 
+  /** Raw values of capped latency series. */
+  public Map<String, long[]> rawSamples() {
+    return kernel.metrics.rawSamples();
+  }
+
   /** Metrics by name. */
   public Map<String, Object> metrics() {
     return kernel.metricsSnapshot();

@@ -9,19 +9,38 @@ import org.HdrHistogram.Histogram;
 /** Counters and latency histograms of one run, by name. Lookups happen at setup, not per event. */
 final class Metrics {
   private final Map<String, MetricCounter> counters = new HashMap<>();
-  private final Map<String, Histogram> histograms = new HashMap<>();
+  private final Map<String, SampleSeries> series = new HashMap<>();
+  private Map<String, Integer> caps = Map.of();
 
   MetricCounter counter(String name) {
     return counters.computeIfAbsent(name, n -> new MetricCounter());
   }
 
-  /** A latency histogram in ns (3 significant digits, up to 100 s). */
-  Histogram histogram(String name) {
-    return histograms.computeIfAbsent(name, n -> new Histogram(100_000_000_000L, 3));
+  /** Sets the workload's sample caps before any series is created. */
+  void capSamples(Map<String, Integer> sampleCaps) {
+    caps = sampleCaps;
   }
 
-  Map<String, Histogram> histograms() {
-    return new TreeMap<>(histograms);
+  /** A latency series in ns. */
+  SampleSeries series(String name) {
+    return series.computeIfAbsent(name, n -> new SampleSeries(caps.getOrDefault(n, 0)));
+  }
+
+  /** The latency histogram of series {@code name}. */
+  Histogram histogram(String name) {
+    return series(name).histogram;
+  }
+
+  /** Raw samples of the capped series, by name. */
+  Map<String, long[]> rawSamples() {
+    Map<String, long[]> m = new TreeMap<>();
+    for (Map.Entry<String, SampleSeries> e : series.entrySet()) {
+      long[] raw = e.getValue().raw();
+      if (raw != null) {
+        m.put(e.getKey(), raw);
+      }
+    }
+    return m;
   }
 
   Map<String, Object> snapshot() {
@@ -29,8 +48,8 @@ final class Metrics {
     for (Map.Entry<String, MetricCounter> e : counters.entrySet()) {
       m.put(e.getKey(), e.getValue().value);
     }
-    for (Map.Entry<String, Histogram> e : histograms.entrySet()) {
-      m.put("latency." + e.getKey(), HistogramJson.of(e.getValue()));
+    for (Map.Entry<String, SampleSeries> e : series.entrySet()) {
+      m.put("latency." + e.getKey(), HistogramJson.of(e.getValue().histogram));
     }
     return m;
   }

@@ -2,7 +2,6 @@ package dev.schedlab.engine.core;
 
 import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.engine.scenario.Dist;
-import org.HdrHistogram.Histogram;
 
 /** One compiled step of a task program; the interpreter is {@link TaskExec}. */
 final class Op {
@@ -34,7 +33,12 @@ final class Op {
   boolean flag;
   WaitQueue waitQueue;
   MetricCounter counter;
-  Histogram histogram;
+  /** Series recorded at return to user after this sleep, or null. */
+  SampleSeries sample;
+  /** Timer-stage series of a periodic sleep (timerlat's IRQ, Thread, Ret user), or null. */
+  SampleSeries irqSample;
+  SampleSeries threadSample;
+  SampleSeries retUserSample;
 
   Op(int code) {
     this.code = code;

@@ -53,15 +53,17 @@ final class ProgramCompiler {
         out.add(new Op(Op.SYSCALL_ENTER));
         Op op = new Op(Op.SLEEP);
         op.dist = sl.duration();
+        op.sample = series(sl.sample());
         out.add(op);
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.SleepUntil su) {
         out.add(new Op(Op.SYSCALL_ENTER));
         Op op = new Op(Op.SLEEP_UNTIL);
         op.periodNs = su.periodNs();
-        if (su.sample() != null) {
-          op.histogram = k.metrics.histogram(su.sample());
-        }
+        op.sample = series(su.sample());
+        op.irqSample = series(su.irqSample());
+        op.threadSample = series(su.threadSample());
+        op.retUserSample = series(su.retUserSample());
         out.add(op);
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Block b) {
@@ -105,6 +107,10 @@ final class ProgramCompiler {
         throw new IllegalArgumentException("unsupported step " + s);
       }
     }
+  }
+
+  private SampleSeries series(String name) {
+    return name == null ? null : k.metrics.series(name);
   }
 
   private WaitQueue waitQueue(String name) {

@@ -172,6 +172,7 @@ final class Scheduler {
       if (prev.state == TaskState.DEAD) {
         prev.sleepTimer.cancel();
       }
+      k.exec.switchedIn(next);
     }
     next.execStart = k.now;
     cpu.opIrqsOff = false;

@@ -55,8 +55,17 @@ final class Task implements TaskView {
   boolean inKernel;
   /** Time left of the interrupted timed op, or -1 when the op at pc has not started. */
   long opRemaining = -1;
-  /** Expiry the task is waiting for, for latency samples; -1 when none. */
-  long sampleExpiry = -1;
+  // latency samples pending for this task (null when none)
+  /** Expiry of the last sleep timer armed. */
+  long timerExpiry;
+  /** When the current syscall-shaped step entered the kernel. */
+  long syscallStart;
+  SampleSeries pendingUser;
+  /** Reference time of {@link #pendingUser}: the expiry, or step start + requested sleep. */
+  long userBase;
+  SampleSeries pendingIrq;
+  SampleSeries pendingThread;
+  SampleSeries pendingRetUser;
   long periodStart;
   long nextPeriod;
   /** The sleep hrtimer (created by the kernel after the task). */

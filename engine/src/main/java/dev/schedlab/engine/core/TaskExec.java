@@ -113,6 +113,11 @@ final class TaskExec {
             continue;
           }
           t.inKernel = true;
+          t.syscallStart = k.now;
+          if (t.pendingRetUser != null) {
+            t.pendingRetUser.record(k.now - t.timerExpiry);
+            t.pendingRetUser = null;
+          }
           run(cpu, t, op, k.p(Param.SYSCALL_ENTRY));
           return;
         case Op.SYSCALL_EXIT:
@@ -123,16 +128,24 @@ final class TaskExec {
           }
           run(cpu, t, op, exitToUserCost(cpu, t));
           return;
-        case Op.SLEEP:
+        case Op.SLEEP: {
+          long d = draw(t, op.dist);
+          t.pendingUser = op.sample;
+          t.userBase = (t.kthread ? k.now : t.syscallStart) + d;
           t.pc++;
-          sleepUntil(cpu, t, k.now + draw(t, op.dist));
+          sleepUntil(cpu, t, k.now + d);
           return;
+        }
         case Op.SLEEP_UNTIL:
           if (t.nextPeriod == 0) {
             t.nextPeriod = t.periodStart;
           }
           t.nextPeriod += op.periodNs;
-          t.sampleExpiry = op.histogram != null ? t.nextPeriod : -1;
+          t.pendingUser = op.sample;
+          t.userBase = t.nextPeriod;
+          t.pendingIrq = op.irqSample;
+          t.pendingThread = op.threadSample;
+          t.pendingRetUser = op.retUserSample;
           t.pc++;
           sleepUntil(cpu, t, t.nextPeriod);
           return;
@@ -215,6 +228,7 @@ final class TaskExec {
   }
 
   private void sleepUntil(Cpu cpu, Task t, long expiry) {
+    t.timerExpiry = expiry;
     t.sleepTimer.cpu = cpu.id;
     t.sleepTimer.arm(expiry);
     t.state = TaskState.INTERRUPTIBLE;
@@ -223,28 +237,34 @@ final class TaskExec {
 
   private void exit(Cpu cpu, Task t) {
     k.metrics.counter("task.exited").value++;
+    k.liveTasks--;
     k.metrics.counter("task.last_exit_ns").value = k.now;
     t.state = TaskState.DEAD;
     k.sched.schedule(cpu, SchedMode.NONE, 0);
   }
 
+  /** Back in user space (or, for a kthread, past the sleep): the user-side sample. */
   private void recordSample(Task t) {
-    if (t.sampleExpiry >= 0) {
-      Op sleepOp = findSleepUntil(t);
-      if (sleepOp != null) {
-        sleepOp.histogram.recordValue(Math.max(0, k.now - t.sampleExpiry));
-      }
-      t.sampleExpiry = -1;
+    if (t.pendingUser != null) {
+      t.pendingUser.record(k.now - t.userBase);
+      t.pendingUser = null;
     }
   }
 
-  private static Op findSleepUntil(Task t) {
-    for (int i = t.pc; i >= 0; i--) {
-      if (t.program[i].code == Op.SLEEP_UNTIL) {
-        return t.program[i];
-      }
+  /** The task runs again after a switch: timerlat's Thread latency. */
+  void switchedIn(Task t) {
+    if (t.pendingThread != null) {
+      t.pendingThread.record(k.now - t.timerExpiry);
+      t.pendingThread = null;
     }
-    return null;
+  }
+
+  /** The sleep timer's handler runs: timerlat's IRQ latency. */
+  void timerHandled(Task t) {
+    if (t.pendingIrq != null) {
+      t.pendingIrq.record(k.now - t.timerExpiry);
+      t.pendingIrq = null;
+    }
   }
 
   /** The running op finished. */

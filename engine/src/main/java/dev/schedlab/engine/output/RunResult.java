@@ -15,6 +15,8 @@ import java.util.Map;
  * @param simNs simulated time, ns
  * @param wallNs wall time of the run, ns (the only non-deterministic figure)
  * @param metrics metrics by name: numbers, or nested maps (sorted keys) for groups and histograms
+ * @param rawSamples raw values of capped latency series, by name (for tool-shaped reports; not in
+ *     the JSON result)
  */
 public record RunResult(
     String schedlabVersion,
@@ -25,4 +27,11 @@ public record RunResult(
     long events,
     long simNs,
     long wallNs,
-    Map<String, Object> metrics) {}
+    Map<String, Object> metrics,
+    Map<String, long[]> rawSamples) {
+  /** A result without raw samples. */
+  public RunResult(String schedlabVersion, String scenario, long seed, List<String> plugins,
+      String digest, long events, long simNs, long wallNs, Map<String, Object> metrics) {
+    this(schedlabVersion, scenario, seed, plugins, digest, events, simNs, wallNs, metrics, Map.of());
+  }
+}

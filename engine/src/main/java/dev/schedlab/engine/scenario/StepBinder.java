@@ -9,6 +9,15 @@ final class StepBinder {
     "user", "kernel", "sleep", "sleep_until", "block", "wake", "call", "loop", "mark", "exit"
   };
 
+  private static String optionalName(Obj o, String key) throws ScenarioException {
+    return o.has(key) ? o.get(key).name() : null;
+  }
+
+  /** Whether {@code v} is a distribution written as a map ({@code {uniform: [a, b]}} or {@code {exp: m}}). */
+  private static boolean isDistObject(Val v) {
+    return v.node().has("uniform") || v.node().has("exp");
+  }
+
   private final int nrCpus;
 
   StepBinder(int nrCpus) {
@@ -45,15 +54,22 @@ final class StepBinder {
         return new StepSpec.User(arg.dist());
       case "kernel":
         return kernel(arg);
-      case "sleep":
-        return new StepSpec.Sleep(arg.dist());
+      case "sleep": {
+        if (!arg.node().isObject() || isDistObject(arg)) {
+          return new StepSpec.Sleep(arg.dist());
+        }
+        Obj s = arg.object("duration", "sample");
+        return new StepSpec.Sleep(s.required("duration").dist(), optionalName(s, "sample"));
+      }
       case "sleep_until": {
-        Obj s = arg.object("period", "sample");
+        Obj s = arg.object("period", "sample", "irq_sample", "thread_sample", "ret_user_sample");
         long period = s.required("period").durationNs();
         if (period <= 0) {
           throw s.get("period").error("expected a period > 0");
         }
-        return new StepSpec.SleepUntil(period, s.has("sample") ? s.get("sample").name() : null);
+        return new StepSpec.SleepUntil(period, optionalName(s, "sample"),
+            optionalName(s, "irq_sample"), optionalName(s, "thread_sample"),
+            optionalName(s, "ret_user_sample"));
       }
       case "block":
         return new StepSpec.Block(arg.name());

@@ -28,15 +28,32 @@ public sealed interface StepSpec {
    */
   record Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {}
 
-  /** {@code sleep: DUR}: relative {@code clock_nanosleep} (an hrtimer; slack 0 for RT/DL tasks). */
-  record Sleep(Dist duration) implements StepSpec {}
+  /**
+   * {@code sleep: DUR} or {@code sleep: {duration: DUR, sample: NAME}}: relative
+   * {@code clock_nanosleep} on an hrtimer. With {@code sample}, records (back in user space) minus
+   * (step start + duration), as stress-ng --cyclic measures.
+   */
+  record Sleep(Dist duration, String sample) implements StepSpec {
+    /** A sleep without a sample. */
+    public Sleep(Dist duration) {
+      this(duration, null);
+    }
+  }
 
   /**
-   * {@code sleep_until: {period: DUR}}: absolute {@code clock_nanosleep} to the next period boundary
-   * counted from the task's start (cyclictest); {@code sample} names the latency histogram to record
-   * (expiry to running in user space), or null.
+   * {@code sleep_until: {period: DUR, ...}}: absolute {@code clock_nanosleep} to the next period
+   * boundary counted from the task's start (cyclictest, timerlat). Each sample names a latency
+   * series measured from the timer's expiry, or is null: {@code sample} to back in user space,
+   * {@code irq_sample} to the hrtimer handler, {@code thread_sample} to the task running again in
+   * the kernel, {@code ret_user_sample} to the task's next kernel entry after its user part.
    */
-  record SleepUntil(long periodNs, String sample) implements StepSpec {}
+  record SleepUntil(long periodNs, String sample, String irqSample, String threadSample,
+      String retUserSample) implements StepSpec {
+    /** A periodic sleep with only the user-space sample. */
+    public SleepUntil(long periodNs, String sample) {
+      this(periodNs, sample, null, null, null);
+    }
+  }
 
   /** {@code block: WAITQ}: sleep on a named wait queue until woken. */
   record Block(String waitQueue) implements StepSpec {}

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 
 /** Binds {@code workload: {tasks: [...]}} with the task defaults of docs/scenarios.md. */
@@ -26,7 +28,7 @@ final class TaskBinder {
     if (w.node() == null || w.node().isNull()) {
       return new WorkloadSpec(List.of());
     }
-    Obj o = w.object("tasks");
+    Obj o = w.object("tasks", "samples");
     List<TaskSpec> tasks = new ArrayList<>();
     Set<String> names = new HashSet<>();
     if (o.has("tasks")) {
@@ -39,7 +41,15 @@ final class TaskBinder {
         tasks.add(spec);
       }
     }
-    return new WorkloadSpec(tasks);
+    Map<String, Integer> caps = new TreeMap<>();
+    if (o.has("samples")) {
+      Obj samples = o.get("samples").object();
+      for (String name : samples.names()) {
+        Obj one = samples.get(name).object("max");
+        caps.put(name, one.required("max").integer(1, 100_000_000));
+      }
+    }
+    return new WorkloadSpec(tasks, caps);
   }
 
   private TaskSpec task(Val v, int index) throws ScenarioException {
