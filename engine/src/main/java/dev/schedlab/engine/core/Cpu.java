@@ -29,6 +29,8 @@ final class Cpu implements CpuView, RqView {
   static final int IRQ_TIMER = 1;
   static final int IRQ_RESCHED = 2;
   static final int IRQ_CALL = 4;
+  /** RCU callbacks due (RCU_SOFTIRQ after a grace period). */
+  static final int IRQ_RCU = 8;
 
   final int id;
   final int coreId;
@@ -80,6 +82,26 @@ final class Cpu implements CpuView, RqView {
 
   // runqueue
   int nrRunning;
+  /** Queued tasks (curr included while queued), oldest first. */
+  Task queuedHead;
+  Task queuedTail;
+  /** sched domains of this CPU, lowest level first (empty for isolated CPUs). */
+  SchedDomain[] domains = new SchedDomain[0];
+  long maxIdleBalanceCost;
+  /** NOHZ_*_KICK flags ({@code nohz_flags(cpu)}). */
+  int nohzFlags;
+  /** Flags handed to SCHED_SOFTIRQ by nohz_csd_func ({@code rq->nohz_idle_balance}). */
+  int nohzIdleBalance;
+  boolean nohzTickStopped;
+  boolean idleBalance;
+  boolean hasBlockedLoad;
+  long lastBlockedUpdate;
+  boolean schedSoftirq;
+  /** RCU callbacks whose grace period ended, for RCU_SOFTIRQ. */
+  final java.util.ArrayDeque<WorkItem> rcuPending = new java.util.ArrayDeque<>();
+  /** nohz_full: the tick is deferred while one task runs. */
+  boolean fullTickStopped;
+  long ticks;
   long clock;
   long avgIdle;
   long idleStamp;

@@ -42,13 +42,16 @@ final class IdleLoop {
   /** Top of {@code do_idle()}: set POLLING, then the entry path with IRQs off. */
   void doIdleTop(Cpu cpu) {
     Task idle = cpu.curr;
+    k.pathCost = 0;
+    k.nohz.idleTop(cpu); // nohz_run_idle_balance(), IRQs on, before polling is set
+    long idleTopCost = k.pathCost;
     idle.polling = true;
     if (idle.needResched) {
       loopExit(cpu);
       return;
     }
     cpu.opIrqsOff = true;
-    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.DO_IDLE_ENTER));
+    k.setPhase(cpu, Cpu.P_IDLE_ENTER, idleTopCost + k.p(Param.DO_IDLE_ENTER));
   }
 
   /** Governor done: stop the tick if asked, then enter the chosen state (or leave the loop). */
@@ -65,12 +68,17 @@ final class IdleLoop {
     }
     long sleepLength = nextHrTimerNs(cpu);
     long tickDelta = cpu.tickEv.scheduled() ? cpu.tickEv.time() - k.now : Long.MAX_VALUE;
-    int idx = k.governor.select(cpu, sleepLength, tickDelta, k.latencyLimitNs);
+    // Without a cpuidle driver (HLT only) there is no governor: default_idle_call() always tries
+    // to stop the tick, which tick_nohz_next_event() allows when no timer is due within a tick.
+    boolean driver = k.idleStates.size() > 1 || k.idleStates.get(0).polling();
+    int idx = driver ? k.governor.select(cpu, sleepLength, tickDelta, k.latencyLimitNs) : 0;
     IdleState s = k.idleStates.get(idx);
-    if (!cpu.tickStopped && sleepLength > k.tickNs && k.governor.stopTick(cpu, idx, sleepLength)) {
+    if (!cpu.tickStopped && sleepLength > k.tickNs
+        && (!driver || k.governor.stopTick(cpu, idx, sleepLength))) {
       cpu.tickStopped = true;
       k.queue.cancel(cpu.tickEv);
       tickStops.value++;
+      k.nohz.tickStopped(cpu); // tick_nohz_idle_stop_tick() -> nohz_balance_enter_idle()
       // tick_nohz_stop_tick() runs before the state is entered: spend it, then enter.
       k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.TICK_STOP));
       return;
@@ -205,6 +213,7 @@ final class IdleLoop {
   void loopExited(Cpu cpu) {
     k.pathCost = 0;
     k.irqs.flushCsd(cpu);
+    k.runSoftirqs(cpu); // do_softirq_post_smp_call_flush()
     long flushCost = k.pathCost;
     k.sched.schedule(cpu, SchedMode.IDLE, flushCost);
   }

@@ -90,6 +90,9 @@ final class Interrupts {
       }
       cpu.expired.clear();
     }
+    if ((vectors & Cpu.IRQ_RCU) != 0 && k.trace.enabled()) {
+      k.trace.irqEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0, "timer");
+    }
     if ((vectors & Cpu.IRQ_RESCHED) != 0 && k.trace.enabled()) {
       k.trace.ipiEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), "Rescheduling interrupts");
     }
@@ -99,6 +102,7 @@ final class Interrupts {
       }
       flushCsd(cpu);
     }
+    k.runSoftirqs(cpu); // irq_exit(): softirqs raised by the handlers
     k.setPhase(cpu, Cpu.P_IRQ_BODY, k.pathCost + k.p(Param.IRQ_EXIT));
   }
 

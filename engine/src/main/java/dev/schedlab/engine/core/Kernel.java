@@ -24,6 +24,7 @@ import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.sim.Event;
 import dev.schedlab.engine.sim.EventQueue;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,6 +42,7 @@ public final class Kernel implements SchedServices, MachineView {
   static final int EV_IPI_RESCHED = 4;
   static final int EV_IPI_CALL = 5;
   static final int EV_TASK_START = 6;
+  static final int EV_WORK_DUE = 7;
 
   final EventQueue queue = new EventQueue();
   long now;
@@ -63,7 +65,12 @@ public final class Kernel implements SchedServices, MachineView {
   final TraceSink trace;
   final Metrics metrics = new Metrics();
 
+  final BitSet housekeeping;
   final Scheduler sched;
+  final LoadBalancer balancer;
+  final Nohz nohz;
+  final MmCid mmCid;
+  Deferred deferred;
   final Interrupts irqs;
   final IdleLoop idleLoop;
   final TaskExec exec;
@@ -75,7 +82,7 @@ public final class Kernel implements SchedServices, MachineView {
 
   Kernel(Cpu[] cpus, List<IdleState> idleStates, int hz, boolean virtualized, long latencyLimitNs,
       ParamTable params, Extensions ext, PreemptionModel model, IdlePolicy governor,
-      TraceSink trace) {
+      TraceSink trace, BitSet housekeeping) {
     this.cpus = cpus;
     this.idleStates = idleStates;
     this.hz = hz;
@@ -88,7 +95,11 @@ public final class Kernel implements SchedServices, MachineView {
     this.governor = governor;
     this.classes = ext.classes().toArray(new SchedulingClass[0]);
     this.trace = trace;
+    this.housekeeping = housekeeping;
     this.sched = new Scheduler(this);
+    this.balancer = new LoadBalancer(this);
+    this.nohz = new Nohz(this, housekeeping);
+    this.mmCid = new MmCid(this);
     this.irqs = new Interrupts(this);
     this.idleLoop = new IdleLoop(this);
     this.exec = new TaskExec(this);
@@ -141,6 +152,11 @@ public final class Kernel implements SchedServices, MachineView {
       case EV_IPI_CALL:
         thisCpu = e.cpu;
         irqs.raise(cpus[e.cpu], Cpu.IRQ_CALL);
+        break;
+      case EV_WORK_DUE:
+        WorkItem w = (WorkItem) e.owner;
+        thisCpu = w.cpu;
+        deferred.due(w);
         break;
       case EV_TASK_START:
         Task task = (Task) e.owner;
@@ -269,13 +285,14 @@ public final class Kernel implements SchedServices, MachineView {
   public void defer(DeferKind kind, TaskView owner, int cpu, long costNs, long delayNs,
       DeferredWork work) {
     if (kind != DeferKind.TASK_WORK) {
-      throw new UnsupportedOperationException(
-          kind + " deferred work is modelled by the load-balancing/deferred-work issue; only TASK_WORK runs now");
+      deferred.submit(kind, cpu, costNs, delayNs, work);
+      return;
     }
     Task t = (Task) owner;
-    t.taskWorks++;
-    t.taskWorkNs += costNs;
-    t.notifyResume = true;
+    t.addTaskWork((task, c) -> {
+      work.run(c);
+      return costNs;
+    });
   }
 
   @Override
@@ -300,7 +317,18 @@ public final class Kernel implements SchedServices, MachineView {
       throw new IllegalStateException("completeDelayedDequeue of a task not queued: " + t);
     }
     t.onRq = false;
-    cpus[t.cpu].nrRunning--;
+    sched.removeQueued(cpus[t.cpu], t);
+  }
+
+  /** Runs the softirqs raised on {@code cpu} (SCHED, RCU); their cost goes to {@link #pathCost}. */
+  void runSoftirqs(Cpu cpu) {
+    if (cpu.schedSoftirq) {
+      cpu.schedSoftirq = false;
+      balancer.softirq(cpu);
+    }
+    if (!cpu.rcuPending.isEmpty()) {
+      deferred.rcuSoftirq(cpu);
+    }
   }
 
   // ---------------- MachineView ----------------
@@ -343,6 +371,7 @@ public final class Kernel implements SchedServices, MachineView {
       idleLoop.closeResidency(c);
       Map<String, Object> one = new TreeMap<>();
       one.put("idle_ns", c.idleNs);
+      one.put("ticks", c.ticks);
       // Residency of a state still open at the end: a trace shows its entry but no exit.
       one.put("idle_open_ns", c.idleStateIdx >= 0 ? now - c.idleEnteredAt : 0L);
       one.put("busy_ns", now - c.idleNs);

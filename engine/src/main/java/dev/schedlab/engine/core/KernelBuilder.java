@@ -46,6 +46,12 @@ final class KernelBuilder {
           + m.idleGovernor() + "'; available: " + new TreeSet<>(ext.idlePolicies().keySet()));
     }
     BitSet isolated = CpuList.parse(m.isolatedCpus(), topo.nrCpus());
+    BitSet housekeeping = new BitSet();
+    housekeeping.set(0, topo.nrCpus());
+    housekeeping.andNot(isolated);
+    if (housekeeping.isEmpty()) {
+      throw new IllegalArgumentException("machine.isolated_cpus: at least one housekeeping CPU must remain");
+    }
     Cpu[] cpus = new Cpu[topo.nrCpus()];
     for (int i = 0; i < cpus.length; i++) {
       cpus[i] = new Cpu(i, topo.core(i), topo.llc(i), topo.pkg(i), topo.node(i), isolated.get(i),
@@ -53,7 +59,12 @@ final class KernelBuilder {
           new Event(Kernel.EV_IPI_RESCHED, i, null), new Event(Kernel.EV_IPI_CALL, i, null));
     }
     Kernel k = new Kernel(cpus, states, sc.kernel().hz(), m.virtualized(),
-        sc.kernel().latencyLimitNs(), params, ext, model, governor, trace);
+        sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping);
+    DomainBuilder.build(cpus, housekeeping);
+    for (Cpu c : cpus) {
+      c.avgIdle = 2 * params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);
+      c.maxIdleBalanceCost = params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);
+    }
     k.metrics.capSamples(sc.workload().sampleCaps());
     SchedulingClass idleClass = lowest(ext.classes());
     for (Cpu c : cpus) {
@@ -73,6 +84,20 @@ final class KernelBuilder {
     }
     governor.init(k);
     k.liveTasks = sc.workload().tasks().isEmpty() ? -1 : 0;
+    int[] kpid = {2};
+    SchedulingClass fair = classFor(ext.classes(), Policy.NORMAL);
+    k.deferred = new Deferred(k, (comm, allowed) -> {
+      Op loop = new Op(Op.KWORK);
+      Task t = new Task(kpid[0]++, comm, Policy.NORMAL, 0, 0, 0, 0, 0, allowed, true, false, -1,
+          new Op[] {loop}, new SplittableRandom(0));
+      t.sclass = fair;
+      t.classRank = fair.rank();
+      t.cpu = allowed.nextSetBit(0);
+      t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
+      t.workQueue = new java.util.ArrayDeque<>();
+      t.sleepTimer = new HrTimer(k, t.cpu, null, t);
+      return t;
+    });
     createTasks(k, sc, topo.nrCpus());
     for (Cpu c : cpus) {
       k.thisCpu = c.id;
@@ -100,6 +125,7 @@ final class KernelBuilder {
         allowed.set(0, nrCpus);
       }
       int groupMm = ts.kthread() ? -1 : mm++;
+      Mm sharedMm = ts.kthread() ? null : newMm(k, groupMm);
       int pinned = allowed.nextSetBit(0);
       for (int i = 0; i < ts.count(); i++) {
         BitSet aff = allowed;
@@ -112,12 +138,15 @@ final class KernelBuilder {
           }
         }
         String comm = ts.count() == 1 ? ts.name() : ts.name() + "/" + i;
-        int mmId = ts.kthread() ? -1 : "group".equals(ts.process()) ? groupMm : mm++;
+        boolean group = "group".equals(ts.process());
+        int mmId = ts.kthread() ? -1 : group ? groupMm : (i == 0 ? groupMm : mm++);
+        Mm taskMm = ts.kthread() ? null : group || i == 0 ? sharedMm : newMm(k, mmId);
         Task t = new Task(pid++, comm.replace(' ', '_'), policy, ts.nice(), ts.rtPriority(),
             ts.dlRuntimeNs(), ts.dlDeadlineNs(), ts.dlPeriodNs() == 0 ? ts.dlDeadlineNs() : ts.dlPeriodNs(),
             aff, ts.kthread(), false, mmId, compiler.compile(ts.program()), root.split());
         t.sclass = cls;
         t.classRank = cls.rank();
+        t.mm = taskMm;
         t.cpu = aff.nextSetBit(0);
         t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
         t.periodStart = ts.startNs();
@@ -126,6 +155,13 @@ final class KernelBuilder {
         k.liveTasks++;
       }
     }
+  }
+
+  /** A new mm: {@code mm_init_cid()} sets the first scan one scan delay after creation. */
+  private static Mm newMm(Kernel k, int id) {
+    long delayJiffies = k.params.get(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz
+        / 1_000_000_000L;
+    return new Mm(id, k.cpus.length, delayJiffies);
   }
 
   /**

@@ -18,6 +18,8 @@ final class Op {
   static final int LOOP_END = 10;
   static final int MARK = 11;
   static final int EXIT = 12;
+  /** Kthread loop: run the next queued work item, or sleep until one is queued. */
+  static final int KWORK = 13;
 
   final int code;
   Dist dist;

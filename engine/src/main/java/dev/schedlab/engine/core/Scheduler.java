@@ -134,8 +134,16 @@ final class Scheduler {
   private void deactivate(Cpu cpu, Task prev) {
     if (prev.sclass.dequeue(cpu, prev, SchedFlags.DEQUEUE_SLEEP)) {
       prev.onRq = false;
-      cpu.nrRunning--;
+      removeQueued(cpu, prev);
     }
+  }
+
+  /** The task left the runqueue (dequeued, migrated, or a delayed dequeue completed). */
+  void removeQueued(Cpu cpu, Task t) {
+    int before = cpu.nrRunning;
+    cpu.nrRunning--;
+    RunQueueList.remove(cpu, t);
+    k.balancer.nrRunningChanged(cpu, before);
   }
 
   /**
@@ -144,23 +152,25 @@ final class Scheduler {
    */
   private Task pickNextTask(Cpu cpu, Task prev) {
     k.pathCost += k.p(Param.PICK_FAIR);
-    for (SchedulingClass c : k.classes) {
-      Task t = (Task) c.pickNext(cpu);
-      if (t != null) {
-        if (t.idleTask) {
-          newidleBalance(cpu);
+    for (int attempt = 0; ; attempt++) {
+      for (SchedulingClass c : k.classes) {
+        Task t = (Task) c.pickNext(cpu);
+        if (t == null) {
+          continue;
+        }
+        if (t.idleTask && attempt == 0 && prev.classRank <= SchedulingClass.RANK_FAIR) {
+          // pick_next_task_fair() found nothing: sched_balance_newidle() before idling.
+          newidle.value++;
+          if (k.balancer.newidle(cpu)) {
+            break;
+          }
         }
         return t;
       }
+      if (attempt > 0) {
+        throw new IllegalStateException("no class returned a task on cpu " + cpu.id);
+      }
     }
-    throw new IllegalStateException("no class returned a task on cpu " + cpu.id);
-  }
-
-  /** {@code sched_balance_newidle()}: here its early-exit cost; the balance itself is issue 3's. */
-  private void newidleBalance(Cpu cpu) {
-    newidle.value++;
-    cpu.idleStamp = k.now;
-    k.pathCost += k.p(Param.NEWIDLE_EARLY_EXIT);
   }
 
   /** End of the {@code __schedule} window: IRQs on again, next runs. */
@@ -172,7 +182,13 @@ final class Scheduler {
       if (prev.state == TaskState.DEAD) {
         prev.sleepTimer.cancel();
       }
+      if (next.idleTask) {
+        k.nohz.busy(cpu); // it ran tasks until now: blocked load to decay while idle
+      }
       k.exec.switchedIn(next);
+      if (next.mm != null) {
+        next.mm.used(cpu.id, k.now);
+      }
     }
     next.execStart = k.now;
     cpu.opIrqsOff = false;
@@ -232,22 +248,52 @@ final class Scheduler {
 
   /** {@code sched_tick()}, in the timer interrupt: model upgrade, class tick, H5 stage; re-arms the tick. */
   void tick(Cpu cpu) {
+    cpu.ticks++;
     cpu.nextTickAt = (k.now / k.tickNs + 1) * k.tickNs;
     if (!cpu.tickStopped) {
-      k.queue.schedule(cpu.tickEv, cpu.nextTickAt);
+      cpu.fullTickStopped = cpu.isolated && canStopFullTick(cpu);
+      long next = cpu.fullTickStopped ? k.now + k.p(Param.NOHZ_FULL_MAX_DEFER) : cpu.nextTickAt;
+      k.queue.schedule(cpu.tickEv, next);
     }
     k.pathCost += k.p(Param.TICK_HANDLER);
     Task curr = cpu.curr;
+    if (!curr.idleTask) {
+      account(cpu);
+      if (curr.needReschedLazy && k.model.tickUpgrade(cpu, curr)) {
+        curr.needResched = true;
+      }
+      curr.sclass.tick(cpu, curr);
+      if (k.ext.tick() != null) {
+        k.ext.tick().onTick(cpu, curr, k);
+      } else {
+        k.mmCid.tick(cpu, curr);
+      }
+    }
+    cpu.idleBalance = cpu.isIdle();
+    k.balancer.trigger(cpu);
+  }
+
+  /** {@code sched_can_stop_tick()} for a nohz_full CPU. */
+  private static boolean canStopFullTick(Cpu cpu) {
+    Task curr = cpu.curr;
     if (curr.idleTask) {
-      return;
+      return false;
     }
-    account(cpu);
-    if (curr.needReschedLazy && k.model.tickUpgrade(cpu, curr)) {
-      curr.needResched = true;
+    switch (curr.policy) {
+      case DEADLINE:
+        return false;
+      case FIFO:
+        return true;
+      default:
+        return cpu.nrRunning == 1;
     }
-    curr.sclass.tick(cpu, curr);
-    if (k.ext.tick() != null) {
-      k.ext.tick().onTick(cpu, curr, k);
+  }
+
+  /** A task was queued on a nohz_full CPU whose tick is deferred: the tick must run again. */
+  private void restartFullTick(Cpu cpu) {
+    if (cpu.fullTickStopped && !canStopFullTick(cpu)) {
+      cpu.fullTickStopped = false;
+      k.queue.schedule(cpu.tickEv, (k.now / k.tickNs + 1) * k.tickNs);
     }
   }
 
@@ -323,12 +369,16 @@ final class Scheduler {
     }
     p.cpu = cpu.id;
     p.onRq = true;
+    int before = cpu.nrRunning;
     cpu.nrRunning++;
+    RunQueueList.add(cpu, p);
+    k.balancer.nrRunningChanged(cpu, before);
     account(cpu);
     p.sclass.enqueue(cpu, p, flags);
+    restartFullTick(cpu);
     if (cpu.idleStamp != 0) {
       long delta = k.now - cpu.idleStamp;
-      long max = 2 * k.p(Param.MIGRATION_COST);
+      long max = 2 * cpu.maxIdleBalanceCost;
       cpu.avgIdle = delta > max ? max : cpu.avgIdle + (delta - cpu.avgIdle) / 8;
       cpu.idleStamp = 0;
     }

@@ -74,11 +74,21 @@ final class Task implements TaskView {
   long userResume = -1;
   /** Whether SYSCALL_EXIT is being re-run after a reschedule. */
   boolean inTaskWork;
-  /** Pending task_work costs (TIF_NOTIFY_RESUME). */
-  long taskWorkNs;
-  int taskWorks;
+  /** Queued task_works (TIF_NOTIFY_RESUME), run at the next exit to user. */
+  TaskWorkItem[] works = new TaskWorkItem[2];
+  int nrWorks;
+  /** {@code curr->cid_work} is queued. */
+  boolean cidWorkQueued;
   /** Set while waiting in csd_lock_wait(). */
   boolean csdWaiting;
+  /** Links in its runqueue's list of queued tasks (for load balancing). */
+  Task rqPrev;
+  Task rqNext;
+  /** Its address space (null for kernel threads). */
+  Mm mm;
+  /** Work queue of an engine kthread (rcuo, kworker), else null. */
+  java.util.ArrayDeque<WorkItem> workQueue;
+  WorkItem currentWork;
 
   Task(int pid, String comm, Policy policy, int nice, int rtPriority, long dlRuntime,
       long dlDeadline, long dlPeriod, BitSet allowed, boolean kthread, boolean idleTask,
@@ -124,6 +134,15 @@ final class Task implements TaskView {
   /** Pid as the trace prints it (0 for idle tasks). */
   int tracePid() {
     return idleTask ? 0 : pid;
+  }
+
+  /** {@code task_work_add(TWA_RESUME)}. */
+  void addTaskWork(TaskWorkItem w) {
+    if (nrWorks == works.length) {
+      works = java.util.Arrays.copyOf(works, nrWorks * 2);
+    }
+    works[nrWorks++] = w;
+    notifyResume = true;
   }
 
   @Override

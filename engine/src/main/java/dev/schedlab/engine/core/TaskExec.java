@@ -59,6 +59,11 @@ final class TaskExec {
         cpu.opPreemptible = op.preemptible;
         cpu.opIrqsOff = op.irqsOff;
         break;
+      case Op.KWORK:
+        cpu.opUser = false;
+        cpu.opPreemptible = true;
+        cpu.opIrqsOff = false;
+        break;
       case Op.CALL:
         // smp_call_function_single() runs with preemption disabled (get_cpu()).
         cpu.opUser = false;
@@ -207,6 +212,17 @@ final class TaskExec {
         case Op.EXIT:
           exit(cpu, t);
           return;
+        case Op.KWORK: {
+          WorkItem w = t.workQueue.poll();
+          if (w == null) {
+            t.state = TaskState.INTERRUPTIBLE;
+            k.sched.schedule(cpu, SchedMode.NONE, 0);
+            return;
+          }
+          t.currentWork = w;
+          run(cpu, t, op, k.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+          return;
+        }
         default:
           throw new IllegalStateException("unknown op " + op.code);
       }
@@ -217,12 +233,18 @@ final class TaskExec {
   private long exitToUserCost(Cpu cpu, Task t) {
     long cost = k.p(Param.EXIT_TO_USER);
     if (t.notifyResume) {
-      k.ext.exitToUser().onExitToUser(cpu, t, k);
-      cost += k.p(Param.TASK_WORK_OVERHEAD) + t.taskWorkNs;
-      taskWorksRun.value += t.taskWorks;
-      t.taskWorkNs = 0;
-      t.taskWorks = 0;
+      // exit_to_user_mode_loop(): resume_user_mode_work() -> task_work_run()
       t.notifyResume = false;
+      k.ext.exitToUser().onExitToUser(cpu, t, k);
+      cost += k.p(Param.TASK_WORK_OVERHEAD);
+      int n = t.nrWorks;
+      t.nrWorks = 0;
+      for (int i = 0; i < n; i++) {
+        TaskWorkItem w = t.works[i];
+        t.works[i] = null;
+        cost += w.run(t, cpu.id);
+      }
+      taskWorksRun.value += n;
     }
     return cost;
   }
@@ -301,6 +323,17 @@ final class TaskExec {
         recordSample(t);
         t.pc++;
         break;
+      case Op.KWORK: {
+        WorkItem w = t.currentWork;
+        t.currentWork = null;
+        k.deferred.account(cpu.id, k.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+        w.fn.run(cpu.id);
+        if (k.sched.wants(PreemptPoint.COND_RESCHED, t)) {
+          k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+          return;
+        }
+        break;
+      }
       case Op.WAKE:
       case Op.CALL:
         t.pc++;

@@ -33,6 +33,8 @@ public enum Param {
   TICK_STOP("cost.tick_stop", 1_500, Unit.NS, "[estimate] tick_nohz_stop_tick(): next event, hrtimer reprogram"),
   TICK_RESTART("cost.tick_restart", 1_000, Unit.NS, "[estimate] tick restart on idle exit"),
   LB_PER_DOMAIN("cost.lb_per_domain", 5_000, Unit.NS, "[estimate] periodic load balance per domain"),
+  LB_PER_TASK("cost.lb_per_task", 2_000, Unit.NS, "[estimate] detach + attach of one migrated task (1-3 us)"),
+  BLOCKED_LOAD_DECAY("latency.blocked_load_decay", 345_000_000, Unit.NS, "[src] PELT: an idle runqueue's load decays to zero in ~LOAD_AVG_MAX_N (345) periods"),
   NOHZ_STATS_PER_CPU("cost.nohz_stats_per_cpu", 300, Unit.NS, "[estimate] _nohz_idle_balance() per idle CPU, blocked load only"),
   IPI_SEND("cost.ipi_send", 150, Unit.NS, "[estimate] x2APIC ICR write on the sender"),
   IPI_SAME_SOCKET("latency.ipi_same_socket", 800, Unit.NS, "[estimate] IPI delivery latency within a socket"),
@@ -44,9 +46,13 @@ public enum Param {
   POLL_WAKE("latency.poll_wake", 100, Unit.NS, "[estimate] poll_idle() noticing the NEED_RESCHED write"),
   TASK_WORK_OVERHEAD("cost.task_work_overhead", 200, Unit.NS, "[estimate] task_work_run() excluding the work"),
   MM_CID_PER_CPU("cost.mm_cid_per_cpu_check", 125, Unit.NS, "[derived] seed 001: 30-35 us over 2 x 128 CPUs"),
+  MM_CID_SCAN_DELAY("sched.mm_cid_scan_delay", 100_000_000, Unit.NS, "[src] sched.h MM_CID_SCAN_DELAY (v6.4-v6.18)"),
+  MM_CID_PERIOD("sched.mm_cid_period", 100_000_000, Unit.NS, "[src] sched.h SCHED_MM_CID_PERIOD_NS (v6.4-v6.18)"),
   VM_IPI_EXIT("cost.vm_ipi_exit", 1_500, Unit.NS, "[estimate] guest VM exit to send an IPI"),
   VM_HALTED_WAKE("latency.vm_halted_wake", 10_000, Unit.NS, "[estimate] host wakeup of a halted vCPU"),
   RCU_GP("latency.rcu_gp", 10_000_000, Unit.NS, "[estimate] RCU grace period (2-30 ms typical)"),
+  RCU_CB_OVERHEAD("cost.rcu_cb_overhead", 100, Unit.NS, "[estimate] invoking one RCU callback (rcu_do_batch per callback)"),
+  NOHZ_FULL_MAX_DEFER("latency.nohz_full_max_defer", 1_000_000_000, Unit.NS, "[src] nohz_full: the tick is deferred by at most 1 s with one task running (residual 1 Hz tick, sched_tick_remote)"),
   // --- sched features (features.h) and engine switches, 1 = on ---
   PLACE_LAG("feature.PLACE_LAG", 1, Unit.BOOL, "[src] features.h"),
   PLACE_DEADLINE_INITIAL("feature.PLACE_DEADLINE_INITIAL", 1, Unit.BOOL, "[src] features.h"),
@@ -60,7 +66,8 @@ public enum Param {
   WAKEUP_PREEMPTION("feature.WAKEUP_PREEMPTION", 1, Unit.BOOL, "[src] features.h"),
   TTWU_QUEUE("feature.TTWU_QUEUE", 1, Unit.BOOL, "[src] features.h (off on PREEMPT_RT)"),
   SIS_UTIL("feature.SIS_UTIL", 1, Unit.BOOL, "[src] features.h"),
-  POLLING_IPI("feature.POLLING_IPI", 1, Unit.BOOL, "[src] b2a02fc43a1f smp: send no IPI to a polling idle CPU (v5.8)");
+  POLLING_IPI("feature.POLLING_IPI", 1, Unit.BOOL, "[src] b2a02fc43a1f smp: send no IPI to a polling idle CPU (v5.8)"),
+  ILB_SKIP_IF_NEED_RESCHED("feature.ILB_SKIP_IF_NEED_RESCHED", 0, Unit.BOOL, "[src] 1 = v6.6-v6.12: nohz_csd_func() skips the ILB when need_resched(), which a polling-shortcut kick always sets; 0 = v6.13+ (ea9cffc0a154)");
 
   /** Units of parameter values. */
   public enum Unit {

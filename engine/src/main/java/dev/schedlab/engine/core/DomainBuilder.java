@@ -1,0 +1,106 @@
+package dev.schedlab.engine.core;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * Builds each CPU's sched domains from the topology ({@code build_sched_domains()}): SMT (siblings
+ * of a core), MC (the LLC), PKG (the package, when it has several LLCs) and NUMA (the machine, when
+ * it has several packages or nodes), each level's groups being the child level's spans. A level
+ * whose span equals its child's is degenerate and dropped. Isolated CPUs (isolcpus=domain) are left
+ * out of every span and get no domains, as on a null domain.
+ */
+final class DomainBuilder {
+  private static final int BUSY_FACTOR = 16;
+
+  private DomainBuilder() {}
+
+  static void build(Cpu[] cpus, BitSet housekeeping) {
+    for (Cpu c : cpus) {
+      if (!housekeeping.get(c.id)) {
+        continue;
+      }
+      List<SchedDomain> levels = new ArrayList<>();
+      BitSet childSpan = single(c.id);
+      childSpan = level(levels, "SMT", cpus, housekeeping, c, i -> cpus[i].coreId, childSpan, true, 110);
+      childSpan = level(levels, "MC", cpus, housekeeping, c, i -> cpus[i].llcId, childSpan, true, 117);
+      childSpan = level(levels, "PKG", cpus, housekeeping, c, i -> cpus[i].pkgId, childSpan, false, 117);
+      level(levels, "NUMA", cpus, housekeeping, c, i -> 0, childSpan, false, 125);
+      c.domains = levels.toArray(new SchedDomain[0]);
+    }
+  }
+
+  private static BitSet single(int cpu) {
+    BitSet b = new BitSet();
+    b.set(cpu);
+    return b;
+  }
+
+  /** Adds the level grouping CPUs by {@code key} unless it is degenerate; returns the span reached. */
+  private static BitSet level(List<SchedDomain> levels, String name, Cpu[] cpus, BitSet hk, Cpu c,
+      IntUnaryOperator key, BitSet childSpan, boolean shareLlc, int imbalancePct) {
+    BitSet span = new BitSet();
+    int k = key.applyAsInt(c.id);
+    for (int i = hk.nextSetBit(0); i >= 0; i = hk.nextSetBit(i + 1)) {
+      if (key.applyAsInt(i) == k) {
+        span.set(i);
+      }
+    }
+    if (span.equals(childSpan)) {
+      return childSpan;
+    }
+    // Groups: the spans of the child level, i.e. the previous level's key, within this span.
+    SchedDomain child = levels.isEmpty() ? null : levels.get(levels.size() - 1);
+    Map<BitSet, Boolean> groups = new LinkedHashMap<>();
+    for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
+      groups.put(childSpanOf(cpus, hk, i, child, levels), Boolean.TRUE);
+    }
+    levels.add(new SchedDomain(name, span, groups.keySet().toArray(new BitSet[0]),
+        shareLlc || sameLlc(cpus, span), imbalancePct, BUSY_FACTOR));
+    return span;
+  }
+
+  private static boolean sameLlc(Cpu[] cpus, BitSet span) {
+    int llc = cpus[span.nextSetBit(0)].llcId;
+    for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
+      if (cpus[i].llcId != llc) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The span CPU {@code i} has at the child level (its own CPU when there is none). */
+  private static BitSet childSpanOf(Cpu[] cpus, BitSet hk, int i, SchedDomain child,
+      List<SchedDomain> levels) {
+    if (child == null) {
+      return single(i);
+    }
+    String n = child.name;
+    BitSet s = new BitSet();
+    for (int j = hk.nextSetBit(0); j >= 0; j = hk.nextSetBit(j + 1)) {
+      boolean same;
+      switch (n) {
+        case "SMT":
+          same = cpus[j].coreId == cpus[i].coreId;
+          break;
+        case "MC":
+          same = cpus[j].llcId == cpus[i].llcId;
+          break;
+        case "PKG":
+          same = cpus[j].pkgId == cpus[i].pkgId;
+          break;
+        default:
+          same = true;
+      }
+      if (same) {
+        s.set(j);
+      }
+    }
+    return s;
+  }
+}

@@ -1,0 +1,74 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.engine.params.Param;
+
+/**
+ * The mainline mm concurrency-ID compaction (v6.4-v6.18, section 3.1): {@code task_tick_mm_cid()}
+ * queues {@code task_mm_cid_work()} as a task_work on the current task at most once per
+ * {@code MM_CID_SCAN_DELAY} per mm; the work runs at that task's next exit to user and scans every
+ * possible CPU twice ({@code sched_mm_cid_remote_clear_old} and {@code _clear_weight}), costing
+ * {@code 2 * nr_cpus * cost.mm_cid_per_cpu_check} whatever the process uses.
+ */
+final class MmCid {
+  private final Kernel k;
+  private final MetricCounter queued;
+  private final MetricCounter scans;
+  private final MetricCounter scanNs;
+  private final MetricCounter scanNsIsolated;
+
+  MmCid(Kernel k) {
+    this.k = k;
+    queued = k.metrics.counter("mm_cid.works_queued");
+    scans = k.metrics.counter("mm_cid.scans");
+    scanNs = k.metrics.counter("mm_cid.scan_ns");
+    scanNsIsolated = k.metrics.counter("mm_cid.scan_ns_on_isolated_cpus");
+  }
+
+  /** {@code task_tick_mm_cid()}: the tick's mm_cid stage for {@code curr}. */
+  void tick(Cpu cpu, Task curr) {
+    if (curr.mm == null || curr.kthread || curr.cidWorkQueued) {
+      return;
+    }
+    if (k.jiffies() < curr.mm.nextScan) {
+      return;
+    }
+    curr.cidWorkQueued = true;
+    queued.value++;
+    curr.addTaskWork(this::work);
+  }
+
+  /** {@code task_mm_cid_work()} in the task's context; returns its CPU time. */
+  private long work(Task t, int cpu) {
+    t.cidWorkQueued = false;
+    Mm mm = t.mm;
+    long now = k.jiffies();
+    if (t.state == dev.schedlab.api.TaskState.DEAD || now < mm.nextScan) {
+      return 0;
+    }
+    mm.nextScan = now + k.p(Param.MM_CID_SCAN_DELAY) * k.hz / 1_000_000_000L;
+    compact(mm);
+    long cost = 2L * k.cpus.length * k.p(Param.MM_CID_PER_CPU);
+    record(cpu, cost);
+    return cost;
+  }
+
+  /** Clears the cids of CPUs that have not run the mm for a period and do not run it now. */
+  void compact(Mm mm) {
+    long period = k.p(Param.MM_CID_PERIOD);
+    for (int c = mm.allocated.nextSetBit(0); c >= 0; c = mm.allocated.nextSetBit(c + 1)) {
+      Task cur = k.cpus[c].curr;
+      if (cur.mm != mm && k.now - mm.lastUsed[c] >= period) {
+        mm.allocated.clear(c);
+      }
+    }
+  }
+
+  /** Counts a scan of {@code costNs} run on {@code cpu}. */
+  void record(int cpu, long costNs) {
+    scans.value++;
+    scanNs.value += costNs;
+    if (k.cpus[cpu].isolated) {
+      scanNsIsolated.value += costNs;
+    }
+  }
+}

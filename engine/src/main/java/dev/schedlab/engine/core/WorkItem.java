@@ -1,0 +1,23 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.DeferredWork;
+import dev.schedlab.engine.sim.Event;
+
+/** A deferred-work record: an RCU callback or a workqueue item, with its CPU cost and body. */
+final class WorkItem {
+  final long costNs;
+  final DeferredWork fn;
+  /** The CPU that queued it (RCU callbacks run there unless it is offloaded). */
+  final int cpu;
+  /** Fires at the end of the grace period, or of a delayed work's delay. */
+  final Event due;
+  final boolean rcu;
+
+  WorkItem(long costNs, DeferredWork fn, int cpu, boolean rcu) {
+    this.costNs = costNs;
+    this.fn = fn;
+    this.cpu = cpu;
+    this.rcu = rcu;
+    this.due = new Event(Kernel.EV_WORK_DUE, cpu, this);
+  }
+}

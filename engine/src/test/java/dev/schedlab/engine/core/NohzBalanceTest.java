@@ -1,0 +1,97 @@
+package dev.schedlab.engine.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedlab.api.hook.NohzControl;
+import org.junit.jupiter.api.Test;
+
+/** nohz idle load balancing (section 1.10) on a 4-vCPU guest whose idle is HLT (real IPIs). */
+class NohzBalanceTest {
+  private static final String ONE_BUSY = String.join("\n",
+      "duration: 100ms",
+      "machine: {preset: kvm-4vcpu}",
+      "workload: {tasks: [{name: busy, cpus: \"0\", program: [{user: 100ms}]}]}",
+      "");
+
+  @Test
+  void tickStopSetsNeedsUpdateAndTheNextBusyTickSendsOneNextKickToTheFirstIdleCpu() {
+    Kernel k = TestKernels.kernel(ONE_BUSY);
+    k.run(900_000);
+    assertThat(k.nohz.nrCpus()).as("CPUs 1-3 stopped their ticks").isEqualTo(3);
+    assertThat(k.nohz.needsUpdate()).isTrue();
+    assertThat(TestKernels.counter(k, "nohz.kicks")).isZero();
+
+    k.run(1_005_000); // CPU 0's busy tick at 1 ms, handled 250 ns later
+    assertThat(TestKernels.counter(k, "nohz.kicks")).isEqualTo(1);
+    assertThat(TestKernels.counter(k, "nohz.kick_flags.next")).isEqualTo(1);
+    assertThat(k.cpus[1].nohzFlags & NohzControl.NEXT_KICK).as("kick_ilb picked CPU 1").isNotZero();
+    assertThat(TestKernels.counter(k, "ipi.sent.ilb_kick")).as("HLT: a real IPI").isEqualTo(1);
+
+    k.run(1_900_000); // the ILB ran _nohz_idle_balance(NEXT): needs_update is clear, no new kick
+    assertThat(k.nohz.needsUpdate()).isFalse();
+    assertThat(TestKernels.counter(k, "nohz.idle_balance_runs")).isEqualTo(1);
+    k.run(2_500_000);
+    assertThat(TestKernels.counter(k, "nohz.kicks")).isEqualTo(1);
+  }
+
+  private static final String FOUR_HOGS = String.join("\n",
+      "duration: 50ms",
+      "machine: {sockets: 1, cores_per_socket: 4, threads_per_core: 1, idle_states: hlt-only}",
+      "workload: {tasks: [{name: hog, count: 4, program: [{user: 50ms}]}]}",
+      "");
+
+  /** All four hogs are moved onto CPU 0 before they first run; returns the kernel. */
+  private static Kernel overloadCpu0(boolean newidleCanRun) {
+    Kernel k = TestKernels.kernel(FOUR_HOGS);
+    k.run(0);
+    for (int c = 1; c < 4; c++) {
+      Task t = k.cpus[c].queuedHead;
+      k.balancer.migrate(t, k.cpus[c], k.cpus[0]);
+      if (!newidleCanRun) {
+        k.cpus[c].avgIdle = 0;
+        k.cpus[c].domains[0].maxNewidleLbCost = 1_000;
+      }
+    }
+    assertThat(k.cpus[0].nrRunning).isEqualTo(4);
+    return k;
+  }
+
+  @Test
+  void newidleBalancePullsQueuedTasksOntoIdleCpusOfTheLlc() {
+    Kernel k = overloadCpu0(true);
+    k.run(1_000_000);
+    for (Cpu c : k.cpus) {
+      assertThat(c.nrRunning).as("cpu %d", c.id).isEqualTo(1);
+    }
+    assertThat(TestKernels.counter(k, "lb.newidle_pulls")).isEqualTo(3);
+  }
+
+  @Test
+  void newidleIsSkippedWhenAvgIdleIsBelowTheDomainCostAndNohzBalancingSpreadsInstead() {
+    Kernel k = overloadCpu0(false);
+    k.run(900_000);
+    assertThat(TestKernels.counter(k, "lb.newidle_balance_walks")).isZero();
+    assertThat(k.cpus[0].nrRunning).isEqualTo(4);
+    // CPU 0's busy tick sees nr_running >= 2 and kicks a BALANCE ILB.
+    k.run(5_000_000);
+    assertThat(TestKernels.counter(k, "nohz.kick_flags.balance")).isPositive();
+    for (Cpu c : k.cpus) {
+      assertThat(c.nrRunning).as("cpu %d", c.id).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void schedDomainsFollowTheTopologyAndSdInit() {
+    Kernel k = TestKernels.kernel("machine: {preset: small-x86}\nworkload: {tasks: []}\n");
+    SchedDomain[] d = k.cpus[0].domains;
+    assertThat(d).extracting(sd -> sd.name).containsExactly("SMT", "MC");
+    assertThat(d[0].weight).isEqualTo(2);
+    assertThat(d[0].imbalancePct).isEqualTo(110);
+    assertThat(d[1].weight).isEqualTo(8);
+    assertThat(d[1].groups).hasSize(4);
+    assertThat(d[1].balanceIntervalMs).isEqualTo(8);
+    assertThat(d[1].maxIntervalMs).isEqualTo(16);
+    // busy: 8 ms x busy_factor 16 = 128 jiffies, below max_load_balance_interval = HZ*8/10 = 800
+    assertThat(k.balancer.intervalJiffies(d[1], true)).isEqualTo(128);
+  }
+}
