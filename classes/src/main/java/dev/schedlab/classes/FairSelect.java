@@ -10,9 +10,11 @@ import dev.schedlab.api.view.TaskView;
  * <p>Models: a WF_SYNC {@code wake_affine_idle()} shortcut (waker CPU in prev's LLC with one
  * runnable task: prev if idle, else the waker CPU) and a {@code select_idle_sibling()}-lite: target
  * if idle; prev if idle and in target's LLC; the first idle allowed CPU of target's LLC scanning
- * upward from target+1 with wrap-around; else target; else the first allowed CPU.
+ * upward from target+1 with wrap-around within the LLC; else target; else the first allowed CPU.
+ * As a stand-in for SIS_UTIL, the scan is skipped when no CPU of the LLC runs its idle task.
  *
- * <p>Does not model: {@code wake_affine_weight()}, SIS_UTIL scan limits and costs, idle cores,
+ * <p>Does not model: {@code wake_affine_weight()}, SIS_UTIL's utilisation-scaled scan depth and
+ * the scan's cost, idle cores,
  * recent_used_cpu, capacity/EAS, NUMA, {@code sched_balance_find_dst_cpu()} for fork/exec.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code select_task_rq_fair},
@@ -34,16 +36,23 @@ final class FairSelect {
     if (prevCpu != target && idleAllowed(m, p, prevCpu) && m.sharesLlc(prevCpu, target)) {
       return prevCpu;
     }
-    int n = m.nrCpus();
-    for (int i = 1; i < n; i++) {
-      int cpu = (target + i) % n;
-      if (m.sharesLlc(cpu, target) && idleAllowed(m, p, cpu)) {
-        return cpu;
+    int w = m.llcWeight(target);
+    if (m.llcIdleCpus(target) > 0) {
+      int start = 0;
+      while (start < w && m.llcCpu(target, start) != target) {
+        start++;
+      }
+      for (int i = 1; i < w; i++) {
+        int cpu = m.llcCpu(target, (start + i) % w);
+        if (idleAllowed(m, p, cpu)) {
+          return cpu;
+        }
       }
     }
     if (p.allowedOn(target)) {
       return target;
     }
+    int n = m.nrCpus();
     for (int cpu = 0; cpu < n; cpu++) {
       if (p.allowedOn(cpu)) {
         return cpu;

@@ -22,6 +22,18 @@ public interface MachineView {
   /** Whether the machine is a virtual machine guest. */
   boolean virtualized();
 
+  /** Number of CPUs sharing {@code cpu}'s last-level cache ({@code sd_llc_size}). */
+  int llcWeight(int cpu);
+
+  /** The {@code i}-th CPU (ascending, 0-based) of {@code cpu}'s last-level cache. */
+  int llcCpu(int cpu, int i);
+
+  /**
+   * How many CPUs of {@code cpu}'s last-level cache are running their idle task: the hint a
+   * wakeup scan uses (like {@code sd_llc_shared}) to skip scanning a fully busy LLC.
+   */
+  int llcIdleCpus(int cpu);
+
   /** Whether two CPUs share a last-level cache ({@code cpus_share_cache}). */
   default boolean sharesLlc(int a, int b) {
     return cpu(a).llcId() == cpu(b).llcId();

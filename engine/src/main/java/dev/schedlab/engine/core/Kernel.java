@@ -75,6 +75,9 @@ public final class Kernel implements SchedServices, MachineView {
   final IdleLoop idleLoop;
   final TaskExec exec;
 
+  /** CPUs of each LLC, ascending, and how many of them run their idle task. */
+  final int[][] llcCpus;
+  final int[] llcIdle;
   /** Workload tasks not yet exited; a run with tasks ends early when it reaches zero. */
   int liveTasks = -1;
   private long digest = 0x9E3779B97F4A7C15L;
@@ -96,6 +99,17 @@ public final class Kernel implements SchedServices, MachineView {
     this.classes = ext.classes().toArray(new SchedulingClass[0]);
     this.trace = trace;
     this.housekeeping = housekeeping;
+    int llcs = 0;
+    for (Cpu c : cpus) {
+      llcs = Math.max(llcs, c.llcId + 1);
+    }
+    this.llcIdle = new int[llcs];
+    this.llcCpus = new int[llcs][];
+    for (int l = 0; l < llcs; l++) {
+      final int id = l;
+      llcCpus[l] = java.util.Arrays.stream(cpus).filter(c -> c.llcId == id).mapToInt(c -> c.id).toArray();
+      llcIdle[l] = llcCpus[l].length;
+    }
     this.sched = new Scheduler(this);
     this.balancer = new LoadBalancer(this);
     this.nohz = new Nohz(this, housekeeping);
@@ -340,6 +354,21 @@ public final class Kernel implements SchedServices, MachineView {
   @Override
   public CpuView cpu(int id) {
     return cpus[id];
+  }
+
+  @Override
+  public int llcWeight(int cpu) {
+    return llcCpus[cpus[cpu].llcId].length;
+  }
+
+  @Override
+  public int llcCpu(int cpu, int i) {
+    return llcCpus[cpus[cpu].llcId][i];
+  }
+
+  @Override
+  public int llcIdleCpus(int cpu) {
+    return llcIdle[cpus[cpu].llcId];
   }
 
   @Override

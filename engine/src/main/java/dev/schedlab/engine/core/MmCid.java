@@ -15,6 +15,8 @@ final class MmCid {
   private final MetricCounter scans;
   private final MetricCounter scanNs;
   private final MetricCounter scanNsIsolated;
+  /** {@code curr->cid_work}: one callback object for every task, so queuing allocates nothing. */
+  private final TaskWorkItem cidWork = this::work;
 
   MmCid(Kernel k) {
     this.k = k;
@@ -34,7 +36,7 @@ final class MmCid {
     }
     curr.cidWorkQueued = true;
     queued.value++;
-    curr.addTaskWork(this::work);
+    curr.addTaskWork(cidWork);
   }
 
   /** {@code task_mm_cid_work()} in the task's context; returns its CPU time. */

@@ -32,6 +32,8 @@ final class Nohz implements NohzControl {
   private final MetricCounter kicksStats;
   private final MetricCounter ilbRuns;
   private final MetricCounter localIlbRuns;
+  /** {@code rq->nohz_csd}'s function. */
+  private final dev.schedlab.api.CallFunction nohzCsd = c -> csdFunc(cpuOf(c));
 
   Nohz(Kernel k, BitSet housekeeping) {
     this.k = k;
@@ -125,7 +127,7 @@ final class Nohz implements NohzControl {
     if ((flags & STATS_KICK) != 0) {
       kicksStats.value++;
     }
-    k.irqs.callFunction(from, target, 0, c -> csdFunc(k.cpus[c]), null, IpiPath.ILB_KICK);
+    k.irqs.callFunction(from, target, 0, nohzCsd, null, IpiPath.ILB_KICK);
   }
 
   /** {@code find_new_ilb()}: the first idle housekeeping CPU in the idle mask other than self. */
@@ -136,6 +138,10 @@ final class Nohz implements NohzControl {
       }
     }
     return -1;
+  }
+
+  private Cpu cpuOf(int c) {
+    return k.cpus[c];
   }
 
   /** {@code nohz_csd_func()} on the kicked CPU. */

@@ -110,6 +110,9 @@ final class Scheduler {
     }
     cpu.schedPrev = prev;
     cpu.schedMode = mode.ordinal();
+    if (prev.idleTask != next.idleTask) {
+      k.llcIdle[cpu.llcId] += next.idleTask ? 1 : -1;
+    }
     cpu.curr = next;
     next.cpu = cpu.id;
     next.onCpu = true;
