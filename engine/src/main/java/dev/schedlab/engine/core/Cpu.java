@@ -116,6 +116,8 @@ final class Cpu implements CpuView, RqView {
 
   // accounting
   long idleNs;
+  /** This CPU's stream for kernel-path cost variation (split from the seed). */
+  java.util.SplittableRandom rng = new java.util.SplittableRandom(0);
 
   Cpu(int id, int coreId, int llcId, int pkgId, int nodeId, boolean isolated,
       Event phaseEv, Event tickEv, Event ipiResched, Event ipiCall) {

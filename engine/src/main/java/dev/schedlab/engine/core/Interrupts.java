@@ -135,7 +135,8 @@ final class Interrupts {
   /** {@code smp_send_reschedule} / {@code arch_send_call_function_single_ipi} from {@code from}. */
   void sendIpi(Cpu from, Cpu target, int vector, IpiPath path) {
     k.pathCost += k.p(Param.IPI_SEND) + (k.virtualized ? k.p(Param.VM_IPI_EXIT) : 0);
-    long latency = from.pkgId == target.pkgId ? k.p(Param.IPI_SAME_SOCKET) : k.p(Param.IPI_CROSS_SOCKET);
+    long latency = k.jitter(from,
+        from.pkgId == target.pkgId ? k.p(Param.IPI_SAME_SOCKET) : k.p(Param.IPI_CROSS_SOCKET));
     var ev = vector == Cpu.IRQ_RESCHED ? target.ipiResched : target.ipiCall;
     if (!ev.scheduled()) {
       k.queue.schedule(ev, k.now + latency);
@@ -230,11 +231,20 @@ final class Interrupts {
         c.fn.run(cpu.id);
       }
       if (c.waiter != null) {
-        k.exec.csdDone(c.waiter, k.now + k.pathCost + k.p(Param.CSD_UNLOCK));
+        // csd_unlock(): the waiter's csd_lock_wait() sees the flag after a cache-line transfer.
+        k.exec.csdDone(c.waiter, k.now + k.pathCost + cacheline(cpu, k.cpus[c.waiter.cpu]));
       }
       release(c);
       c = next;
     }
+  }
+
+  /** Latency of one cache-line transfer between {@code a} and {@code b}. */
+  long cacheline(Cpu a, Cpu b) {
+    if (a == b) {
+      return 0;
+    }
+    return k.jitter(a, a.llcId == b.llcId ? k.p(Param.CACHELINE_SAME_LLC) : k.p(Param.CACHELINE_CROSS_LLC));
   }
 
   private Csd obtain() {

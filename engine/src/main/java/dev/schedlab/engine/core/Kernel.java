@@ -80,6 +80,7 @@ public final class Kernel implements SchedServices, MachineView {
   final int[] llcIdle;
   /** Workload tasks not yet exited; a run with tasks ends early when it reaches zero. */
   int liveTasks = -1;
+  private final long jitterPct;
   private long digest = 0x9E3779B97F4A7C15L;
   private long events;
 
@@ -98,6 +99,7 @@ public final class Kernel implements SchedServices, MachineView {
     this.governor = governor;
     this.classes = ext.classes().toArray(new SchedulingClass[0]);
     this.trace = trace;
+    this.jitterPct = params.get(Param.COST_JITTER);
     this.housekeeping = housekeeping;
     int llcs = 0;
     for (Cpu c : cpus) {
@@ -216,15 +218,25 @@ public final class Kernel implements SchedServices, MachineView {
     }
   }
 
-  /** Enters {@code phase} on {@code cpu} for {@code duration} ns (negative: until something happens). */
+  /**
+   * Enters {@code phase} on {@code cpu} for {@code duration} ns (negative: until something
+   * happens). Kernel-path phases (all but task ops, whose durations the workload draws) vary by
+   * {@code cost.jitter_pct}.
+   */
   void setPhase(Cpu cpu, int phase, long duration) {
     cpu.phase = phase;
     cpu.phaseStart = now;
     if (duration >= 0) {
-      queue.schedule(cpu.phaseEv, now + duration);
+      queue.schedule(cpu.phaseEv, now + (phase == Cpu.P_TASK ? duration : jitter(cpu, duration)));
     } else {
       queue.cancel(cpu.phaseEv);
     }
+  }
+
+  /** {@code value} varied uniformly by +-{@code cost.jitter_pct} percent from {@code cpu}'s stream. */
+  long jitter(Cpu cpu, long value) {
+    long span = value * jitterPct / 100;
+    return span <= 0 ? value : value - span + cpu.rng.nextLong(2 * span + 1);
   }
 
   void armTimer(HrTimer t, long expiresNs) {

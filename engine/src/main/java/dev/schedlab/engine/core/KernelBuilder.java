@@ -99,6 +99,11 @@ final class KernelBuilder {
       return t;
     });
     createTasks(k, sc, topo.nrCpus());
+    // Kernel-path variation streams: split after the tasks', so workload streams do not move.
+    SplittableRandom pathRoot = new SplittableRandom(sc.seed() ^ 0x5DEECE66DL);
+    for (Cpu c : cpus) {
+      c.rng = pathRoot.split();
+    }
     for (Cpu c : cpus) {
       k.thisCpu = c.id;
       c.nextTickAt = k.tickNs;

@@ -81,6 +81,8 @@ final class Task implements TaskView {
   boolean cidWorkQueued;
   /** Set while waiting in csd_lock_wait(). */
   boolean csdWaiting;
+  /** The CALL op at pc has queued its CSD (the queueing part is done). */
+  boolean csdQueued;
   /** Links in its runqueue's list of queued tasks (for load balancing). */
   Task rqPrev;
   Task rqNext;

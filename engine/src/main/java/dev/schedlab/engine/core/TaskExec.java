@@ -175,25 +175,13 @@ final class TaskExec {
           run(cpu, t, op, k.pathCost);
           return;
         }
-        case Op.CALL: {
-          k.pathCost = 0;
-          Cpu target = k.cpus[op.cpu];
-          k.irqs.callFunction(cpu, target, op.costNs, null, op.flag ? t : null, IpiPath.CALL_FUNCTION);
-          setAttrs(cpu, t, op);
-          if (op.flag) {
-            t.csdWaiting = true;
-            t.opRemaining = WAITING;
-            k.setPhase(cpu, Cpu.P_TASK, -1);
-            if (!t.csdWaiting) {
-              return; // completed synchronously (a call to self)
-            }
-          } else {
-            t.opRemaining = k.pathCost;
-            k.setPhase(cpu, Cpu.P_TASK, k.pathCost);
-          }
-          k.irqs.takePending(cpu);
+        case Op.CALL:
+          // generic_exec_single(): llist_add() to the target's queue and, in
+          // call_function_single_prep_ipi(), set_nr_if_polling() on its idle task: two
+          // cache-line transfers before the decision whether an IPI is needed.
+          t.csdQueued = false;
+          run(cpu, t, op, 2 * k.irqs.cacheline(cpu, k.cpus[op.cpu]));
           return;
-        }
         case Op.LOOP_START:
           t.loopLeft[t.pc] = op.count;
           t.pc++;
@@ -289,6 +277,23 @@ final class TaskExec {
     }
   }
 
+  /** The CSD is queued: send it (IPI or polling shortcut), then wait for it if asked. */
+  private void issueCall(Cpu cpu, Task t, Op op) {
+    k.pathCost = 0;
+    Cpu target = k.cpus[op.cpu];
+    k.irqs.callFunction(cpu, target, op.costNs, null, op.flag ? t : null, IpiPath.CALL_FUNCTION);
+    setAttrs(cpu, t, op);
+    if (op.flag) {
+      t.csdWaiting = true;
+      t.opRemaining = WAITING;
+      k.setPhase(cpu, Cpu.P_TASK, -1);
+    } else {
+      t.opRemaining = k.pathCost;
+      k.setPhase(cpu, Cpu.P_TASK, k.pathCost);
+    }
+    k.irqs.takePending(cpu);
+  }
+
   /** The running op finished. */
   void opDone(Cpu cpu) {
     Task t = cpu.curr;
@@ -334,8 +339,19 @@ final class TaskExec {
         }
         break;
       }
-      case Op.WAKE:
       case Op.CALL:
+        if (!t.csdQueued) {
+          t.csdQueued = true;
+          issueCall(cpu, t, op);
+          return;
+        }
+        t.pc++;
+        if (k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
+          k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+          return;
+        }
+        break;
+      case Op.WAKE:
         t.pc++;
         if (k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);

@@ -42,7 +42,8 @@ public enum Param {
   IRQ_ENTRY("cost.irq_entry", 250, Unit.NS, "[estimate] half of IRQ entry+exit overhead (500 ns)"),
   IRQ_EXIT("cost.irq_exit", 250, Unit.NS, "[estimate] half of IRQ entry+exit overhead (500 ns)"),
   CSD_FN("cost.csd_fn", 50, Unit.NS, "[estimate] one CSD dequeue + call + unlock"),
-  CSD_UNLOCK("latency.csd_unlock", 100, Unit.NS, "[estimate] until the sender's csd_lock_wait() sees the unlock"),
+  CACHELINE_SAME_LLC("latency.cacheline_same_llc", 60, Unit.NS, "[estimate] core-to-core cache-line transfer within an LLC (public core-to-core latency charts: ~50-90 ns on a server mesh)"),
+  CACHELINE_CROSS_LLC("latency.cacheline_cross_llc", 110, Unit.NS, "[estimate] cache-line transfer between LLCs of one socket (e.g. Zen 3 cross-CCX ~90-120 ns)"),
   POLL_WAKE("latency.poll_wake", 100, Unit.NS, "[estimate] poll_idle() noticing the NEED_RESCHED write"),
   TASK_WORK_OVERHEAD("cost.task_work_overhead", 200, Unit.NS, "[estimate] task_work_run() excluding the work"),
   MM_CID_PER_CPU("cost.mm_cid_per_cpu_check", 125, Unit.NS, "[derived] seed 001: 30-35 us over 2 x 128 CPUs"),
@@ -53,6 +54,7 @@ public enum Param {
   RCU_GP("latency.rcu_gp", 10_000_000, Unit.NS, "[estimate] RCU grace period (2-30 ms typical)"),
   RCU_CB_OVERHEAD("cost.rcu_cb_overhead", 100, Unit.NS, "[estimate] invoking one RCU callback (rcu_do_batch per callback)"),
   NOHZ_FULL_MAX_DEFER("latency.nohz_full_max_defer", 1_000_000_000, Unit.NS, "[src] nohz_full: the tick is deferred by at most 1 s with one task running (residual 1 Hz tick, sched_tick_remote)"),
+  COST_JITTER("cost.jitter_pct", 20, Unit.COUNT, "[estimate] kernel path costs and hardware latencies vary by cache state: each use draws uniformly within +-this percent of its value"),
   // --- sched features (features.h) and engine switches, 1 = on ---
   PLACE_LAG("feature.PLACE_LAG", 1, Unit.BOOL, "[src] features.h"),
   PLACE_DEADLINE_INITIAL("feature.PLACE_DEADLINE_INITIAL", 1, Unit.BOOL, "[src] features.h"),

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +41,8 @@ public final class PluginHost implements AutoCloseable {
   private final SchedlabPluginManager manager;
   private final List<PluginStatus> statuses;
   private final Map<String, LoadedPlugin> loaded;
+  /** Plugins given as classes in this JVM (tests, embedding), by id; empty for a PF4J host. */
+  private final Map<String, Supplier<SchedlabPlugin>> inProcess;
   private boolean closed;
 
   private PluginHost(Path pluginsDir, PluginDirectory directory, SchedlabPluginManager manager,
@@ -49,6 +52,36 @@ public final class PluginHost implements AutoCloseable {
     this.manager = manager;
     this.statuses = statuses;
     this.loaded = loaded;
+    this.inProcess = Map.of();
+  }
+
+  private PluginHost(Map<String, LoadedPlugin> loaded, Map<String, Supplier<SchedlabPlugin>> inProcess) {
+    this.pluginsDir = null;
+    this.directory = null;
+    this.manager = null;
+    this.statuses = loaded.values().stream()
+        .map(p -> new PluginStatus(p.descriptor().id(), p.descriptor().version(), p.source(),
+            p.descriptor(), null))
+        .toList();
+    this.loaded = loaded;
+    this.inProcess = inProcess;
+  }
+
+  /**
+   * A host whose plugins are classes on this JVM's class path rather than zips: for plugin
+   * authors' tests and for embedding. Each supplier must return a new instance; the same rules
+   * (descriptor, options, hook conflicts, guards) apply as for loaded plugins.
+   */
+  @SafeVarargs
+  public static PluginHost inProcess(Supplier<SchedlabPlugin>... plugins) {
+    Map<String, LoadedPlugin> loaded = new TreeMap<>();
+    Map<String, Supplier<SchedlabPlugin>> suppliers = new TreeMap<>();
+    for (Supplier<SchedlabPlugin> s : plugins) {
+      PluginDescriptor d = s.get().descriptor();
+      loaded.put(d.id(), new LoadedPlugin(d, "in-process"));
+      suppliers.put(d.id(), s);
+    }
+    return new PluginHost(loaded, suppliers);
   }
 
   /** Opens the host on {@code pluginsDir} (may be null or missing: built-ins only). Never throws for a bad plugin. */
@@ -177,6 +210,10 @@ public final class PluginHost implements AutoCloseable {
   }
 
   private SchedlabPlugin freshInstance(String id) throws PluginException {
+    Supplier<SchedlabPlugin> local = inProcess.get(id);
+    if (local != null) {
+      return local.get();
+    }
     try {
       return manager.getExtensions(SchedlabPlugin.class, id).get(0);
     } catch (RuntimeException | LinkageError e) {
@@ -208,6 +245,8 @@ public final class PluginHost implements AutoCloseable {
         LOG.warn("Error while unloading plugins: {}", e.toString());
       }
     }
-    directory.close();
+    if (directory != null) {
+      directory.close();
+    }
   }
 }
