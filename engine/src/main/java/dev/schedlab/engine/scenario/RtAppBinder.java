@@ -39,7 +39,7 @@ final class RtAppBinder {
   /** A whole scenario from an rt-app file; {@code --set} may add machine, kernel, seed, plugins. */
   static Scenario scenario(LocatedTree tree, String defaultName) throws ScenarioException {
     Obj top = new Val(tree, "", tree.root())
-        .object("tasks", "global", "machine", "kernel", "seed", "name", "plugins");
+        .object("tasks", "global", "machine", "kernel", "seed", "name", "plugins", "duration");
     long duration = ScenarioLoader.DEFAULT_DURATION_NS;
     String defPolicy = "SCHED_OTHER";
     if (top.has("global")) {
@@ -52,6 +52,7 @@ final class RtAppBinder {
       }
       defPolicy = g.text("default_policy", defPolicy);
     }
+    duration = top.durationNs("duration", duration);
     MachineSpec machine = MachineBinder.bind(top.get("machine"));
     KernelSpec kernel = ScenarioLoader.kernel(top.get("kernel"));
     WorkloadSpec w = tasks(top.required("tasks"), defPolicy, machine.nrCpus());

@@ -66,7 +66,8 @@ public final class ToolArgs {
         a.positionals.add(w);
         continue;
       }
-      String shown = a.shown(opt);
+      int cut = w.indexOf('=');
+      String shown = w.startsWith("--") ? (cut < 0 ? w : w.substring(0, cut)) : w.substring(0, 2);
       String value;
       switch (opt.arg()) {
         case NONE:
@@ -102,10 +103,6 @@ public final class ToolArgs {
 
   private static boolean isNumber(String s) {
     return s.matches("-?\\d+(\\.\\d+)?");
-  }
-
-  private String shown(Opt o) {
-    return o.longName().length() > 1 || o.shortName() == null ? "--" + o.longName() : "-" + o.shortName();
   }
 
   ToolArgsException error(String message) {
