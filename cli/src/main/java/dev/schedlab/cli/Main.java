@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Deterministic discrete-event model of the Linux scheduler.",
-    subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class},
+    subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class,
+        CompareCommand.class, ReproduceCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -33,7 +34,7 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("schedlab: missing command (run, validate or plugins)");
+    spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins, compare or reproduce)");
     spec.commandLine().usage(spec.commandLine().getErr());
     return BAD_INPUT;
   }

@@ -14,6 +14,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import dev.schedlab.engine.workload.Reports;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -74,11 +76,13 @@ final class RunCommand implements Callable<Integer> {
       result = simulate(s, ext);
     }
     PrintWriter stdout = spec.commandLine().getOut();
-    stdout.print(format == Format.json ? ResultWriter.toJson(result) : ResultWriter.toText(result));
+    Map<String, Object> reports = Reports.json(s, result);
+    stdout.print(format == Format.json ? ResultWriter.toJson(result, reports)
+        : ResultWriter.toText(result) + Reports.text(s, result));
     stdout.flush();
     if (out != null) {
       try {
-        ResultWriter.writeJson(result, out);
+        ResultWriter.writeJson(result, reports, out);
       } catch (IOException e) {
         throw new CommandLine.ParameterException(spec.commandLine(),
             "--out: cannot write " + out + ": " + e);

@@ -36,6 +36,14 @@ public final class ResultWriter {
 
   /** The JSON text, ending in a newline. */
   public static String toJson(RunResult r) {
+    return toJson(r, Map.of());
+  }
+
+  /**
+   * The JSON text with a {@code reports} object (tool id to its structured report) after the
+   * metrics, when {@code reports} is not empty; the other fields are as in {@link #toJson(RunResult)}.
+   */
+  public static String toJson(RunResult r, Map<String, Object> reports) {
     Map<String, Object> top = new LinkedHashMap<>();
     top.put("schedlab_version", r.schedlabVersion());
     top.put("scenario", r.scenario());
@@ -46,6 +54,9 @@ public final class ResultWriter {
     top.put("sim_ns", r.simNs());
     top.put("wall_ns", r.wallNs());
     top.put("metrics", sorted(r.metrics() == null ? Map.of() : r.metrics()));
+    if (reports != null && !reports.isEmpty()) {
+      top.put("reports", reports);
+    }
     try {
       return JSON.writeValueAsString(top) + "\n";
     } catch (IOException e) {
@@ -55,7 +66,12 @@ public final class ResultWriter {
 
   /** Writes the JSON to {@code target} atomically (temporary file and rename). */
   public static void writeJson(RunResult r, Path target) throws IOException {
-    AtomicFiles.write(target, toJson(r).getBytes(StandardCharsets.UTF_8));
+    writeJson(r, Map.of(), target);
+  }
+
+  /** Writes the JSON with tool reports to {@code target} atomically. */
+  public static void writeJson(RunResult r, Map<String, Object> reports, Path target) throws IOException {
+    AtomicFiles.write(target, toJson(r, reports).getBytes(StandardCharsets.UTF_8));
   }
 
   /** A human summary: run facts, then one line per metric (nested names joined with dots). */

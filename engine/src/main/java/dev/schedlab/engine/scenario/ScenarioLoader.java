@@ -74,6 +74,9 @@ public final class ScenarioLoader {
       List<String> overrides) throws ScenarioException {
     LocatedTree tree = LocatedTree.parse(source, text, yaml);
     Overrides.apply(tree, overrides);
+    if (!yaml && RtAppBinder.isRtApp(tree.root())) {
+      return RtAppBinder.scenario(tree, defaultName);
+    }
     Obj top = new Val(tree, "", tree.root()).object(TOP);
     String name = top.name("name", defaultName);
     long seed = top.integer("seed", DEFAULT_SEED);
@@ -83,12 +86,24 @@ public final class ScenarioLoader {
     }
     MachineSpec machine = MachineBinder.bind(top.get("machine"));
     KernelSpec kernel = kernel(top.get("kernel"));
-    WorkloadSpec workload = new TaskBinder(machine.nrCpus()).workload(top.get("workload"));
+    TaskBinder binder = new TaskBinder(machine, duration);
+    WorkloadSpec workload = binder.workload(top.get("workload"));
+    kernel = withLatencyRequests(kernel, binder.latencyRequests);
     List<PluginRef> plugins = top.has("plugins") ? plugins(top.get("plugins")) : List.of();
     return new Scenario(name, seed, duration, machine, kernel, workload, plugins);
   }
 
-  private static KernelSpec kernel(Val v) throws ScenarioException {
+  /** PM QoS keeps the lowest request: the scenario's limit and every tool's. */
+  static KernelSpec withLatencyRequests(KernelSpec k, List<Long> requests) {
+    long limit = k.latencyLimitNs();
+    for (long r : requests) {
+      limit = Math.min(limit, r);
+    }
+    return limit == k.latencyLimitNs() ? k
+        : new KernelSpec(k.preempt(), k.hz(), k.features(), k.params(), limit);
+  }
+
+  static KernelSpec kernel(Val v) throws ScenarioException {
     if (v.node() == null || v.node().isNull()) {
       return new KernelSpec(DEFAULT_PREEMPT, DEFAULT_HZ, Map.of(), Map.of(), Long.MAX_VALUE);
     }
@@ -124,7 +139,7 @@ public final class ScenarioLoader {
     return new KernelSpec(preempt, hz, features, params, limit);
   }
 
-  private static List<PluginRef> plugins(Val v) throws ScenarioException {
+  static List<PluginRef> plugins(Val v) throws ScenarioException {
     List<PluginRef> out = new ArrayList<>();
     for (Val p : v.list()) {
       if (p.node().isTextual()) {

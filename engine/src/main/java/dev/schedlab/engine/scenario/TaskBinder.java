@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.Set;
+import dev.schedlab.engine.workload.ToolRun;
 
 /** Binds {@code workload: {tasks: [...]}} with the task defaults of docs/scenarios.md. */
 final class TaskBinder {
@@ -18,17 +19,21 @@ final class TaskBinder {
 
   private final int nrCpus;
   private final StepBinder steps;
+  private final MachineSpec machine;
+  private final long durationNs;
 
-  TaskBinder(int nrCpus) {
-    this.nrCpus = nrCpus;
+  TaskBinder(MachineSpec machine, long durationNs) {
+    this.nrCpus = machine.nrCpus();
     this.steps = new StepBinder(nrCpus);
+    this.machine = machine;
+    this.durationNs = durationNs;
   }
 
   WorkloadSpec workload(Val w) throws ScenarioException {
     if (w.node() == null || w.node().isNull()) {
       return new WorkloadSpec(List.of());
     }
-    Obj o = w.object("tasks", "samples");
+    Obj o = w.object("tasks", "samples", "tools", "rtapp");
     List<TaskSpec> tasks = new ArrayList<>();
     Set<String> names = new HashSet<>();
     if (o.has("tasks")) {
@@ -42,6 +47,22 @@ final class TaskBinder {
       }
     }
     Map<String, Integer> caps = new TreeMap<>();
+    List<ToolRun> tools = new ArrayList<>();
+    if (o.has("rtapp")) {
+      WorkloadSpec imported = RtAppBinder.importFile(o.get("rtapp"), nrCpus);
+      addAll(o.get("rtapp"), imported.tasks(), tasks, names);
+    }
+    if (o.has("tools")) {
+      ToolBinder tb = new ToolBinder(machine, durationNs);
+      for (ToolBinder.Bound b : tb.bind(o.get("tools"))) {
+        addAll(b.where(), b.expansion().tasks(), tasks, names);
+        caps.putAll(b.expansion().sampleCaps());
+        tools.add(b.run());
+        if (b.expansion().latencyLimitNs() >= 0) {
+          latencyRequests.add(b.expansion().latencyLimitNs());
+        }
+      }
+    }
     if (o.has("samples")) {
       Obj samples = o.get("samples").object();
       for (String name : samples.names()) {
@@ -49,7 +70,20 @@ final class TaskBinder {
         caps.put(name, one.required("max").integer(1, 100_000_000));
       }
     }
-    return new WorkloadSpec(tasks, caps);
+    return new WorkloadSpec(tasks, caps, tools);
+  }
+
+  /** PM QoS latency requests the tools made (cyclictest --latency), in ns. */
+  final List<Long> latencyRequests = new ArrayList<>();
+
+  private static void addAll(Val where, List<TaskSpec> add, List<TaskSpec> tasks, Set<String> names)
+      throws ScenarioException {
+    for (TaskSpec t : add) {
+      if (!names.add(t.name())) {
+        throw where.error("task name " + t.name() + " is already used in this scenario");
+      }
+      tasks.add(t);
+    }
   }
 
   private TaskSpec task(Val v, int index) throws ScenarioException {

@@ -1,5 +1,6 @@
 package dev.schedlab.engine.scenario;
 
+import dev.schedlab.engine.workload.ToolRun;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -8,14 +9,22 @@ import java.util.TreeMap;
 /**
  * The workload: task groups, each a number of identical tasks running the same program.
  *
- * @param tasks task groups
+ * @param tasks task groups (hand-written ones first, then those the tools expanded into)
  * @param sampleCaps latency series that keep only their first N samples (stress-ng keeps 10000);
  *     such series also keep the raw values, for tools whose statistics need them
+ * @param tools the benchmark tools of {@code workload.tools}, already expanded into {@code tasks},
+ *     with their report formatters
  */
-public record WorkloadSpec(List<TaskSpec> tasks, Map<String, Integer> sampleCaps) {
+public record WorkloadSpec(List<TaskSpec> tasks, Map<String, Integer> sampleCaps, List<ToolRun> tools) {
   public WorkloadSpec {
     tasks = List.copyOf(tasks);
     sampleCaps = Collections.unmodifiableMap(new TreeMap<>(sampleCaps));
+    tools = List.copyOf(tools);
+  }
+
+  /** A workload without tools. */
+  public WorkloadSpec(List<TaskSpec> tasks, Map<String, Integer> sampleCaps) {
+    this(tasks, sampleCaps, List.of());
   }
 
   /** A workload without sample caps. */

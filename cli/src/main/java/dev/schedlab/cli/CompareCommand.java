@@ -1,0 +1,89 @@
+package dev.schedlab.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schedlab.engine.experiment.Batch;
+import dev.schedlab.engine.experiment.Comparison;
+import dev.schedlab.engine.experiment.Configuration;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code schedlab compare}: baseline against plugin sets and named configurations, over seeds. */
+@Command(
+    name = "compare",
+    mixinStandardHelpOptions = true,
+    description = "Run a scenario as baseline and under each plugin set / configuration over the"
+        + " same seeds; print per metric mean, 95% CI (Student t) and the change vs the baseline.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:done", "1:a run failed", "2:bad input"})
+final class CompareCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Mixin ScenarioArgs scenario;
+
+  @Mixin PluginsDir pluginsDir;
+
+  @Option(names = "--with", paramLabel = "PLUGINSET",
+      description = "Plugin set: comma-separated plugin ids with option lines (sm-idle, a,b:k=v). Repeatable.")
+  List<String> with = new ArrayList<>();
+
+  @Option(names = "--config", paramLabel = "NAME:K=V[,K=V]",
+      description = "Named configuration of scenario overrides (full:kernel.preempt=full). Repeatable.")
+  List<String> configs = new ArrayList<>();
+
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3",
+      description = "Seeds per configuration (default ${DEFAULT-VALUE}).")
+  int seeds;
+
+  @Option(names = "--seed", paramLabel = "S", description = "First seed (default: the scenario's).")
+  Long seed;
+
+  @Option(names = "--metric", paramLabel = "REGEX",
+      description = "Only metrics whose path matches (metric.*, report.*). Repeatable.")
+  List<String> metrics = new ArrayList<>();
+
+  @Option(names = "--format", defaultValue = "text", description = "text or json.")
+  RunCommand.Format format;
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+  boolean quiet;
+
+  @Override
+  public Integer call() throws Exception {
+    if (seeds < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--seeds: expected >= 1");
+    }
+    if (with.isEmpty() && configs.isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "give at least one --with PLUGINSET or --config NAME:K=V");
+    }
+    List<Configuration> all = new ArrayList<>(List.of(Configuration.baseline()));
+    try {
+      with.forEach(w -> all.add(Configuration.pluginSet(w)));
+      configs.forEach(c -> all.add(Configuration.named(c)));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    long first = seed != null ? seed : scenario.load().seed();
+    PrintWriter err = spec.commandLine().getErr();
+    Map<String, List<Batch.Run>> runs = Batch.run(scenario.file, scenario.sets, all, first, seeds,
+        pluginsDir.resolve(), new Progress(err, quiet, "compare"));
+    Comparison c = new Comparison(runs, metrics);
+    PrintWriter out = spec.commandLine().getOut();
+    if (format == RunCommand.Format.json) {
+      out.print(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+          .writeValueAsString(c.json()) + "\n");
+    } else {
+      out.print(c.text());
+    }
+    out.flush();
+    return Main.OK;
+  }
+}

@@ -1,0 +1,148 @@
+package dev.schedlab.engine.experiment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.schedlab.engine.scenario.PluginRef;
+import dev.schedlab.engine.scenario.ScenarioException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * A declarative experiment ({@code scenarios/*.experiment.yaml}, format in docs/workloads.md): a
+ * scenario, named columns (plugin sets and/or overrides), rows (label, unit, value path, optional
+ * ratio to another column, published values) and notes.
+ *
+ * @param id experiment id
+ * @param description one line
+ * @param file where it was read from
+ * @param scenario the scenario file, resolved
+ * @param sets overrides for every column (size reductions)
+ * @param firstSeed first seed
+ * @param seeds number of seeds
+ * @param columns the configurations
+ * @param rows the rows
+ * @param notes notes printed with the table
+ */
+public record Experiment(String id, String description, Path file, Path scenario, List<String> sets,
+    long firstSeed, int seeds, List<Configuration> columns, List<Row> rows, List<String> notes) {
+
+  /**
+   * One row.
+   *
+   * @param label row label
+   * @param unit unit shown
+   * @param value {@code metric:PATH} or {@code report:TOOL_ID.PATH}
+   * @param scale factor applied to the value (e.g. 0.001 for ns to us)
+   * @param ratioTo column name to divide by, or null
+   * @param published one per column, null entries for unpublished
+   */
+  public record Row(String label, String unit, String value, double scale, String ratioTo,
+      List<Double> published) {}
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  /** Experiment files in {@code dir}: names ending in {@code .experiment.yaml}, sorted. */
+  public static List<Path> find(Path dir) throws IOException {
+    try (var s = Files.list(dir)) {
+      return s.filter(p -> p.getFileName().toString().endsWith(".experiment.yaml")).sorted().toList();
+    }
+  }
+
+  /** Loads and checks {@code file}. */
+  public static Experiment load(Path file) throws ScenarioException {
+    JsonNode root;
+    try {
+      root = YAML.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new ScenarioException(file + ": cannot read experiment: " + e.getMessage(), e);
+    }
+    String src = file.toString();
+    only(src, "", root, "experiment", "description", "scenario", "sets", "first_seed", "seeds",
+        "columns", "rows", "notes");
+    String id = req(src, "", root, "experiment").asText();
+    Path dir = file.toAbsolutePath().getParent();
+    Path scenario = dir.resolve(req(src, "", root, "scenario").asText());
+    List<Configuration> cols = new ArrayList<>();
+    JsonNode cs = req(src, "", root, "columns");
+    for (int i = 0; i < cs.size(); i++) {
+      JsonNode c = cs.get(i);
+      String at = "columns[" + i + "]";
+      only(src, at, c, "name", "set", "plugins", "scenario");
+      List<PluginRef> plugins = new ArrayList<>();
+      for (String p : strings(c.get("plugins"))) {
+        try {
+          plugins.addAll(Configuration.pluginSet(p).plugins());
+        } catch (IllegalArgumentException e) {
+          throw new ScenarioException(src + ": " + at + ".plugins: " + e.getMessage());
+        }
+      }
+      cols.add(new Configuration(req(src, at, c, "name").asText(), plugins, strings(c.get("set")),
+          c.has("scenario") ? c.get("scenario").asText() : null));
+    }
+    List<Row> rows = new ArrayList<>();
+    JsonNode rs = req(src, "", root, "rows");
+    for (int i = 0; i < rs.size(); i++) {
+      JsonNode r = rs.get(i);
+      String at = "rows[" + i + "]";
+      only(src, at, r, "label", "unit", "value", "scale", "ratio_to", "published");
+      String value = req(src, at, r, "value").asText();
+      if (!value.startsWith("metric:") && !value.startsWith("report:")) {
+        throw new ScenarioException(src + ": " + at + ".value: expected metric:PATH or report:TOOL.PATH, got " + value);
+      }
+      String ratio = r.has("ratio_to") ? r.get("ratio_to").asText() : null;
+      if (ratio != null && cols.stream().noneMatch(c -> c.name().equals(ratio))) {
+        throw new ScenarioException(src + ": " + at + ".ratio_to: no column named " + ratio);
+      }
+      List<Double> pub = new ArrayList<>();
+      JsonNode p = r.get("published");
+      for (int k = 0; k < cols.size(); k++) {
+        JsonNode x = p == null || p.isNull() ? null : p.get(k);
+        pub.add(x == null || x.isNull() ? null : x.asDouble());
+      }
+      if (p != null && !p.isNull() && p.size() != cols.size()) {
+        throw new ScenarioException(src + ": " + at + ".published: expected " + cols.size() + " values (one per column), got " + p.size());
+      }
+      rows.add(new Row(req(src, at, r, "label").asText(), r.has("unit") ? r.get("unit").asText() : "",
+          value, r.has("scale") ? r.get("scale").asDouble() : 1.0, ratio, pub));
+    }
+    return new Experiment(id, root.has("description") ? root.get("description").asText() : "", file,
+        scenario, strings(root.get("sets")), root.has("first_seed") ? root.get("first_seed").asLong() : 1,
+        root.has("seeds") ? root.get("seeds").asInt() : 1, cols, rows, strings(root.get("notes")));
+  }
+
+  private static JsonNode req(String src, String at, JsonNode n, String key) throws ScenarioException {
+    if (n == null || !n.has(key) || n.get(key).isNull()) {
+      throw new ScenarioException(src + ": " + (at.isEmpty() ? "" : at + ": ") + "missing field '" + key + "'");
+    }
+    return n.get(key);
+  }
+
+  private static void only(String src, String at, JsonNode n, String... keys) throws ScenarioException {
+    if (n == null || !n.isObject()) {
+      throw new ScenarioException(src + ": " + (at.isEmpty() ? "top level" : at) + ": expected a map");
+    }
+    List<String> ok = List.of(keys);
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!ok.contains(f)) {
+        throw new ScenarioException(src + ": " + (at.isEmpty() ? "" : at + ".") + f
+            + ": unknown field; expected one of " + String.join(", ", keys));
+      }
+    }
+  }
+
+  private static List<String> strings(JsonNode n) {
+    List<String> out = new ArrayList<>();
+    if (n != null && n.isArray()) {
+      n.forEach(x -> out.add(x.asText()));
+    } else if (n != null && n.isTextual()) {
+      out.add(n.asText());
+    }
+    return out;
+  }
+}

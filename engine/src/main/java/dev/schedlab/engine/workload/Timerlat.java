@@ -1,0 +1,233 @@
+package dev.schedlab.engine.workload;
+
+import static dev.schedlab.engine.workload.ToolArgs.Arg.NONE;
+import static dev.schedlab.engine.workload.ToolArgs.Arg.REQUIRED;
+
+import dev.schedlab.engine.output.RunResult;
+import dev.schedlab.engine.scenario.CpuList;
+import dev.schedlab.engine.scenario.StepSpec;
+import dev.schedlab.engine.scenario.TaskSpec;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code rtla timerlat top}: a per-CPU timerlat hrtimer with period {@code -p} (default 1000 us)
+ * and one workload per monitored CPU, pinned, SCHED_FIFO:95 by default ({@code -P}).
+ *
+ * <p>Models: with user-space workloads (the default since rtla 6.10) a process
+ * {@code timerlatu/N} per CPU (own mm) looping on {@code read(timerlat_fd)}: the timer's IRQ
+ * handler records IRQ latency and wakes it, the wakeup is recorded as Thread latency in the kernel,
+ * it returns to user space (running pending task_work), does its user part and re-enters the
+ * kernel, where Ret user latency is recorded. {@code -k}: kernel threads (no Ret user).
+ * Does not model: rtla's own main/housekeeping threads ({@code -H} is accepted and ignored),
+ * tracing, auto-analysis, stop thresholds.
+ */
+public final class Timerlat implements WorkloadTool {
+  static final ToolParam USER_WORK = ToolParam.ns("user_work", 1_000,
+      "[estimate] timerlatu loop: back from read(), bookkeeping, read() again (~1 us)",
+      "user-space part of each timerlatu cycle");
+
+  static final List<ToolArgs.Opt> OPTS = List.of(
+      ToolArgs.Opt.of("p", "period", REQUIRED),
+      ToolArgs.Opt.of("c", "cpus", REQUIRED),
+      ToolArgs.Opt.of("P", "priority", REQUIRED),
+      ToolArgs.Opt.of("q", "quiet", NONE),
+      ToolArgs.Opt.of("H", "house-keeping", REQUIRED),
+      ToolArgs.Opt.of("d", "duration", REQUIRED),
+      ToolArgs.Opt.of("u", "user-threads", NONE),
+      ToolArgs.Opt.of("k", "kernel-threads", NONE),
+      ToolArgs.Opt.of("n", "nano", NONE),
+      ToolArgs.Opt.of(null, "dma-latency", REQUIRED));
+
+  @Override
+  public String name() {
+    return "rtla";
+  }
+
+  @Override
+  public String summary() {
+    return "rtla timerlat top: per-CPU timer, IRQ / Thread / Ret user latencies";
+  }
+
+  @Override
+  public List<ToolParam> params() {
+    return List.of(USER_WORK);
+  }
+
+  @Override
+  public ToolExpansion expand(ToolContext ctx, String line) throws ToolArgsException {
+    ToolArgs a = ToolArgs.parse(name(), line, OPTS);
+    List<String> pos = a.positionals();
+    if (pos.isEmpty() || !pos.get(0).equals("timerlat")) {
+      throw a.error("expected the subcommand 'timerlat' (rtla timerlat top ...); only timerlat is modelled");
+    }
+    if (pos.size() > 2 || (pos.size() == 2 && !pos.get(1).equals("top"))) {
+      throw a.error("only 'timerlat top' is modelled, got '" + String.join(" ", pos) + "'");
+    }
+    long periodNs = a.integer("period", 1000, 100, 1_000_000) * 1000;
+    BitSet cpus;
+    try {
+      cpus = a.has("cpus") ? CpuList.parse(a.text("cpus", ""), ctx.nrCpus()) : all(ctx.nrCpus());
+    } catch (IllegalArgumentException e) {
+      throw a.error("-c: " + e.getMessage());
+    }
+    if (a.has("house-keeping")) {
+      try {
+        CpuList.parse(a.text("house-keeping", ""), ctx.nrCpus());
+      } catch (IllegalArgumentException e) {
+        throw a.error("-H: " + e.getMessage());
+      }
+    }
+    String prio = a.text("priority", "f:95");
+    String[] pp = prio.split(":");
+    String policy;
+    int rtPrio = 0;
+    int nice = 0;
+    switch (pp[0]) {
+      case "f":
+      case "r":
+        policy = pp[0].equals("f") ? "fifo" : "rr";
+        rtPrio = pp.length == 2 ? (int) a.integerOf("-P", pp[1], 1, 99) : 95;
+        break;
+      case "o":
+        policy = "normal";
+        nice = pp.length == 2 ? (int) a.integerOf("-P", pp[1], -20, 19) : 0;
+        break;
+      default:
+        throw a.error("-P: expected f:PRIO, r:PRIO or o:NICE (deadline d:runtime:period is not modelled), got '" + prio + "'");
+    }
+    boolean kernel = a.has("kernel-threads");
+    long durNs = a.has("duration") ? a.timeNs("duration", 0, 1_000_000_000L) : 0;
+    long dma = a.has("dma-latency") ? a.integer("dma-latency", 0, 0, 10_000_000) * 1000 : -1;
+    long work = ctx.param(USER_WORK);
+    List<TaskSpec> tasks = new ArrayList<>();
+    Map<String, Integer> caps = new TreeMap<>();
+    List<Integer> cpuList = cpus.stream().boxed().toList();
+    int cap = durNs > 0 ? (int) Math.min(durNs / periodNs + 2, Raw.MAX_RAW)
+        : Raw.periodicCap(ctx.durationNs(), periodNs);
+    for (int cpu : cpuList) {
+      String base = ctx.id() + "/cpu" + cpu;
+      StepSpec sleep = new StepSpec.SleepUntil(periodNs, null, base + "/irq", base + "/thread",
+          kernel ? null : base + "/ret_user");
+      List<StepSpec> body = List.of(sleep, Tasks.user(kernel ? 200 : work));
+      List<StepSpec> program = durNs > 0 ? Tasks.runThenExit(durNs / periodNs, body) : body;
+      tasks.add(Tasks.withPolicy((kernel ? "timerlat/" : "timerlatu/") + cpu, policy, nice, rtPrio,
+          Integer.toString(cpu), kernel, program));
+      caps.put(base + "/irq", cap);
+      caps.put(base + "/thread", cap);
+      if (!kernel) {
+        caps.put(base + "/ret_user", cap);
+      }
+    }
+    return new ToolExpansion(tasks, caps, dma,
+        new Report(ctx.id(), cpuList, !kernel, a.has("nano"), ctx.durationNs()));
+  }
+
+  private static BitSet all(int n) {
+    BitSet b = new BitSet();
+    b.set(0, n);
+    return b;
+  }
+
+  /** The timerlat top summary: per CPU count and cur/min/avg/max of the three latencies. */
+  record Report(String id, List<Integer> cpus, boolean user, boolean nano, long durationNs)
+      implements ToolReport {
+    private static final String[] KINDS = {"irq", "thread", "ret_user"};
+
+    private long[][] stats(RunResult r, int cpu, String kind) {
+      long[] v = Raw.samples(r, id + "/cpu" + cpu + "/" + kind);
+      long unit = nano ? 1 : 1000;
+      long min = v.length == 0 ? 0 : Long.MAX_VALUE;
+      long max = 0;
+      long sum = 0;
+      for (long x : v) {
+        long u = Math.max(0, x) / unit;
+        min = Math.min(min, u);
+        max = Math.max(max, u);
+        sum += u;
+      }
+      long cur = v.length == 0 ? 0 : Math.max(0, v[v.length - 1]) / unit;
+      return new long[][] {{v.length, cur, min, v.length == 0 ? 0 : sum / v.length, max, sum}};
+    }
+
+    @Override
+    public Map<String, Object> json(RunResult r) {
+      Map<String, Object> m = new TreeMap<>();
+      Map<String, Object> per = new TreeMap<>();
+      Map<String, long[]> all = new TreeMap<>();
+      for (int cpu : cpus) {
+        Map<String, Object> c = new TreeMap<>();
+        for (String k : KINDS) {
+          if (k.equals("ret_user") && !user) {
+            continue;
+          }
+          long[] s = stats(r, cpu, k)[0];
+          c.put("count", s[0]);
+          c.put(k, Map.of("cur", s[1], "min", s[2], "avg", s[3], "max", s[4]));
+          long[] acc = all.computeIfAbsent(k, x -> new long[] {0, Long.MAX_VALUE, 0, 0});
+          acc[0] += s[0];
+          acc[1] = Math.min(acc[1], s[0] == 0 ? Long.MAX_VALUE : s[2]);
+          acc[2] = Math.max(acc[2], s[4]);
+          acc[3] += s[5];
+        }
+        per.put(String.format(Locale.ROOT, "%03d", cpu), c);
+      }
+      m.put("unit", nano ? "ns" : "us");
+      m.put("cpus", per);
+      Map<String, Object> sum = new TreeMap<>();
+      all.forEach((k, acc) -> sum.put(k, Map.of("count", acc[0],
+          "min", acc[1] == Long.MAX_VALUE ? 0 : acc[1], "max", acc[2],
+          "avg", acc[0] == 0 ? 0 : acc[3] / acc[0])));
+      m.put("all", sum);
+      return m;
+    }
+
+    @Override
+    public String text(RunResult r) {
+      StringBuilder sb = new StringBuilder();
+      String u = nano ? "ns" : "us";
+      long secs = durationNs / 1_000_000_000L;
+      sb.append(String.format("                                     Timer Latency%n"));
+      sb.append(String.format("  0 %02d:%02d:%02d   |          IRQ Timer Latency (%s)        |         Thread Timer Latency (%s)      |%s%n",
+          secs / 3600, secs / 60 % 60, secs % 60, u, u,
+          user ? String.format("    Ret user Timer Latency (%s)", u) : ""));
+      sb.append("CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max |");
+      sb.append(user ? "      cur       min       avg       max\n" : "\n");
+      long[][] tot = new long[3][];
+      for (int cpu : cpus) {
+        long[] irq = stats(r, cpu, "irq")[0];
+        sb.append(String.format("%3d #%-9d |", cpu, irq[0]));
+        for (int i = 0; i < (user ? 3 : 2); i++) {
+          long[] s = i == 0 ? irq : stats(r, cpu, KINDS[i])[0];
+          sb.append(String.format(" %8d  %8d  %8d  %8d%s", s[1], s[2], s[3], s[4], i < (user ? 2 : 1) ? " |" : ""));
+          if (tot[i] == null) {
+            tot[i] = new long[] {0, Long.MAX_VALUE, 0, 0};
+          }
+          tot[i][0] += s[0];
+          if (s[0] > 0) {
+            tot[i][1] = Math.min(tot[i][1], s[2]);
+          }
+          tot[i][2] = Math.max(tot[i][2], s[4]);
+          tot[i][3] += s[5];
+        }
+        sb.append('\n');
+      }
+      sb.append("---------------|----------------------------------------|----------------------------------------|");
+      sb.append(user ? "---------------------------------------\n" : "\n");
+      if (tot[0] != null) {
+        sb.append(String.format("ALL #%-6d e0 |", tot[0][0]));
+        for (int i = 0; i < (user ? 3 : 2); i++) {
+          long[] t = tot[i];
+          sb.append(String.format("           %8d  %8d  %8d%s", t[1] == Long.MAX_VALUE ? 0 : t[1],
+              t[0] == 0 ? 0 : t[3] / t[0], t[2], i < (user ? 2 : 1) ? " |" : ""));
+        }
+        sb.append('\n');
+      }
+      return sb.toString();
+    }
+  }
+}

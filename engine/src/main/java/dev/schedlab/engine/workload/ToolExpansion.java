@@ -1,0 +1,21 @@
+package dev.schedlab.engine.workload;
+
+import dev.schedlab.engine.scenario.TaskSpec;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a tool expands into.
+ *
+ * @param tasks task groups modelling the tool's threads (and background stressors)
+ * @param sampleCaps latency series kept raw with at most this many samples (reports need raw values)
+ * @param latencyLimitNs a PM QoS request ({@code /dev/cpu_dma_latency}) the tool makes, or -1
+ * @param report the tool-shaped report of a finished run
+ */
+public record ToolExpansion(List<TaskSpec> tasks, Map<String, Integer> sampleCaps,
+    long latencyLimitNs, ToolReport report) {
+  public ToolExpansion {
+    tasks = List.copyOf(tasks);
+    sampleCaps = Map.copyOf(sampleCaps);
+  }
+}

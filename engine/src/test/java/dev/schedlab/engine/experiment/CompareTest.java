@@ -1,0 +1,107 @@
+package dev.schedlab.engine.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareTest {
+  static final String SCENARIO = String.join("\n",
+      "duration: 20ms",
+      "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
+      "kernel: {preempt: voluntary}",
+      "workload:",
+      "  tools:",
+      "    - cyclictest: \"-i 200 -t\"",
+      "  tasks:",
+      "    - {name: noise, program: [{user: {exp: 300us}}, {sleep: {exp: 200us}}]}",
+      "");
+
+  @TempDir Path dir;
+
+  @Test
+  void configurationThatChangesNothingGivesZeroChangeAndIdenticalDigests() throws Exception {
+    Path f = dir.resolve("s.yaml");
+    Files.writeString(f, SCENARIO);
+    var runs = Batch.run(f, List.of(), List.of(Configuration.baseline(),
+        Configuration.named("same:kernel.preempt=voluntary")), 1, 3, null, Batch.Progress.NONE);
+    Comparison c = new Comparison(runs, List.of());
+    assertThat(c.sameDigests("same")).isTrue();
+    assertThat(runs.get("baseline")).extracting(Batch.Run::seed).containsExactly(1L, 2L, 3L);
+    assertThat(c.normalised("same", "report.cyclictest.max")).isEqualTo(1.0);
+    assertThat(c.text()).contains("| metric", "| baseline", "| same", "digests identical to",
+        "[+0.00%]");
+    JsonNode n = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(c.json()));
+    assertThat(n.get("same_digests_as_baseline").get("same").asBoolean()).isTrue();
+    assertThat(n.get("metrics").get("metric.sched.wakeups").get("same").get("normalised").asDouble())
+        .isEqualTo(1.0);
+  }
+
+  @Test
+  void aChangeShowsUpNormalisedToTheBaseline() throws Exception {
+    Path f = dir.resolve("s.yaml");
+    Files.writeString(f, SCENARIO);
+    var runs = Batch.run(f, List.of(), List.of(Configuration.baseline(),
+        Configuration.named("slow:kernel.params.cost.ctx_switch=5us")), 1, 2, null, Batch.Progress.NONE);
+    Comparison c = new Comparison(runs, List.of("cyclictest"));
+    assertThat(c.sameDigests("slow")).isFalse();
+    assertThat(c.normalised("slow", "report.cyclictest.avg")).isGreaterThan(1.0);
+  }
+
+  @Test
+  void studentTInterval() {
+    Summary s = Summary.of(List.of(1.0, 2.0, 3.0));
+    assertThat(s.mean()).isEqualTo(2.0);
+    assertThat(s.ci95()).isCloseTo(4.303 * 1.0 / Math.sqrt(3), within(1e-9));
+    assertThat(Summary.of(List.of(5.0)).ci95()).isZero();
+  }
+
+  @Test
+  void pluginSetSyntax() {
+    Configuration c = Configuration.pluginSet("a,b:k=v;x=1,k2=v2");
+    assertThat(c.plugins()).hasSize(2);
+    assertThat(c.plugins().get(0).id()).isEqualTo("a");
+    assertThat(c.plugins().get(1).options()).isEqualTo(Map.of("k", "v", "x", "1", "k2", "v2"));
+  }
+
+  @Test
+  void experimentFileRunsAndGivesTheJsonShape() throws Exception {
+    Files.writeString(dir.resolve("s.yaml"), SCENARIO);
+    Path e = dir.resolve("x.experiment.yaml");
+    Files.writeString(e, String.join("\n",
+        "experiment: x",
+        "description: test",
+        "scenario: s.yaml",
+        "sets: [duration=10ms]",
+        "seeds: 2",
+        "columns:",
+        "  - {name: vol, set: [kernel.preempt=voluntary]}",
+        "  - {name: full, set: [kernel.preempt=full]}",
+        "rows:",
+        "  - {label: max, unit: us, value: \"report:cyclictest.max\", published: [3, null]}",
+        "  - {label: wakeups, unit: count, value: \"metric:sched.wakeups\"}",
+        "  - {label: max vs vol, unit: ratio, value: \"report:cyclictest.max\", ratio_to: vol}",
+        "notes: [hello]", ""));
+    assertThat(Experiment.find(dir)).containsExactly(e);
+    Experiment x = Experiment.load(e);
+    var runs = Batch.run(x.scenario(), x.sets(), x.columns(), x.firstSeed(), x.seeds(), null,
+        Batch.Progress.NONE);
+    ExperimentResult r = new ExperimentResult(x, runs);
+    JsonNode n = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(r.json()));
+    assertThat(n.get("experiment").asText()).isEqualTo("x");
+    assertThat(n.get("columns")).hasSize(2);
+    assertThat(n.get("rows").get(0).get("published").get(0).asDouble()).isEqualTo(3.0);
+    assertThat(n.get("rows").get(0).get("published").get(1).isNull()).isTrue();
+    assertThat(n.get("rows").get(1).get("simulated").get(0).asDouble()).isPositive();
+    assertThat(n.get("rows").get(2).get("simulated").get(0).asDouble()).isEqualTo(1.0);
+    assertThat(n.get("notes").toString()).contains("hello", "duration=10ms");
+    assertThat(r.text()).contains("## x: test", "| max ", "(published 3)", "(published -)");
+  }
+}

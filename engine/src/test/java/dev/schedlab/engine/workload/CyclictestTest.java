@@ -1,0 +1,81 @@
+package dev.schedlab.engine.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.schedlab.engine.output.RunResult;
+import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.scenario.ScenarioException;
+import dev.schedlab.engine.scenario.StepSpec;
+import dev.schedlab.engine.scenario.TaskSpec;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CyclictestTest {
+  @Test
+  void intervalLadderIsIPlusKTimesD() throws Exception {
+    Scenario s = ToolRunner.load(ToolRunner.tiny(4, "20ms", "cyclictest", "-i 100 -d 100 -t -m"));
+    List<TaskSpec> tasks = s.workload().tasks();
+    assertThat(tasks).hasSize(4);
+    for (int k = 0; k < 4; k++) {
+      StepSpec.SleepUntil su = (StepSpec.SleepUntil) tasks.get(k).program().get(0);
+      assertThat(su.periodNs()).isEqualTo((100 + 100L * k) * 1000);
+      assertThat(tasks.get(k).policy()).isEqualTo("normal"); // no -p: SCHED_OTHER
+      assertThat(tasks.get(k).cpus()).isEmpty(); // no -a: not pinned
+    }
+    // no --latency: cyclictest writes 0 to /dev/cpu_dma_latency
+    assertThat(s.kernel().latencyLimitNs()).isZero();
+  }
+
+  @Test
+  void histogramKeepsOneIntervalAndLatencyOptionSetsPmQos() throws Exception {
+    Scenario s = ToolRunner.load(ToolRunner.tiny(2, "20ms", "cyclictest",
+        "-i 200 -d 50 -t 2 -p 80 -a --latency=1000 -h 100"));
+    for (TaskSpec t : s.workload().tasks()) {
+      assertThat(((StepSpec.SleepUntil) t.program().get(0)).periodNs()).isEqualTo(200_000);
+      assertThat(t.policy()).isEqualTo("fifo");
+      assertThat(t.rtPriority()).isEqualTo(80);
+    }
+    assertThat(s.workload().tasks()).extracting(TaskSpec::cpus).containsExactly("0", "1");
+    assertThat(s.kernel().latencyLimitNs()).isEqualTo(1_000_000);
+  }
+
+  @Test
+  void reportHasPerThreadCyclesAndMinActAvgMax() throws Exception {
+    Scenario s = ToolRunner.load(ToolRunner.tiny(2, "10ms", "cyclictest", "-i 100 -d 100 -t 2 -h 50"));
+    RunResult r = ToolRunner.run(s);
+    Map<String, Object> json = Reports.json(s, r);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> rep = (Map<String, Object>) ((Map<String, Object>) json.get("cyclictest")).get("report");
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> threads = (List<Map<String, Object>>) rep.get("threads");
+    assertThat(threads).hasSize(2);
+    // -h: both threads use the same 100 us interval: ~100 cycles in 10 ms
+    assertThat((Long) threads.get(0).get("cycles")).isBetween(95L, 100L);
+    long min = (Long) threads.get(0).get("min");
+    long avg = (Long) threads.get(0).get("avg");
+    long max = (Long) threads.get(0).get("max");
+    assertThat(min).isLessThanOrEqualTo(avg);
+    assertThat(avg).isLessThanOrEqualTo(max);
+    String text = Reports.text(s, r);
+    assertThat(text).contains("# Histogram", "# Min Latencies:", "# Max Latencies:");
+  }
+
+  @Test
+  void statusLinesHaveCyclictestColumns() throws Exception {
+    Scenario s = ToolRunner.load(ToolRunner.tiny(2, "10ms", "cyclictest", "-i 1000 -t 2"));
+    String text = Reports.text(s, ToolRunner.run(s));
+    assertThat(text).containsPattern("T: 0 \\( *\\d+\\) P: 0 I:1000 C: +\\d+ Min: +\\d+ Act: +\\d+ Avg: +\\d+ Max: +\\d+");
+    assertThat(text).contains("I:1500");
+  }
+
+  @Test
+  void unknownOptionNamesFileLineFieldAndOption() {
+    assertThatThrownBy(() -> ToolRunner.load(ToolRunner.tiny(2, "10ms", "cyclictest", "-i 100 --bogus")))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("t.yaml:5")
+        .hasMessageContaining("workload.tools[0].cyclictest")
+        .hasMessageContaining("--bogus");
+  }
+}
