@@ -343,6 +343,7 @@ public final class Kernel implements SchedServices, MachineView {
       throw new IllegalStateException("completeDelayedDequeue of a task not queued: " + t);
     }
     t.onRq = false;
+    t.delayed = false;
     sched.removeQueued(cpus[t.cpu], t);
   }
 

@@ -138,6 +138,8 @@ final class Scheduler {
     if (prev.sclass.dequeue(cpu, prev, SchedFlags.DEQUEUE_SLEEP)) {
       prev.onRq = false;
       removeQueued(cpu, prev);
+    } else {
+      prev.delayed = true;
     }
   }
 
@@ -320,9 +322,13 @@ final class Scheduler {
       wakeRunnable.value++;
       k.pathCost += k.p(Param.TTWU_RUNNABLE);
       Cpu rq = k.cpus[p.cpu];
-      if (!p.onCpu) {
+      if (p.delayed) {
+        // Requeue a delayed-dequeue task in place, whether or not it is still on its CPU.
+        p.delayed = false;
         account(rq);
         p.sclass.enqueue(rq, p, SchedFlags.ENQUEUE_DELAYED);
+      }
+      if (!p.onCpu) {
         wakeupPreempt(rq, p, wakeFlags);
       }
       k.ext.runnableWake().onRunnableWake(rq, p, k);

@@ -39,6 +39,8 @@ final class Task implements TaskView {
   TaskState state = TaskState.RUNNING;
   boolean onRq;
   boolean onCpu;
+  /** Its class kept it queued on a blocking dequeue ({@code se.sched_delayed}). */
+  boolean delayed;
   int cpu;
   long sumExec;
   long execStart;

@@ -58,6 +58,7 @@ class CrossCpuCallTest {
   private static final String BUSY_CPU0 =
       "duration: 1s\n"
           + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: hlt-only}\n"
+          + "kernel: {params: {cost.jitter_pct: 0}}\n"
           + "workload:\n  tasks:\n    - name: busy\n      cpus: \"0\"\n      program:\n"
           + "        - kernel: [{duration: 100us, irqs_off: %s}]\n        - user: 10ms\n";
 

@@ -12,6 +12,7 @@ class LatencySamplesTest {
   private static final String TIMERLAT = String.join("\n",
       "duration: 50ms",
       "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
+      "kernel: {params: {cost.jitter_pct: 0}}",
       "workload:",
       "  samples: {user: {max: 5}}",
       "  tasks:",

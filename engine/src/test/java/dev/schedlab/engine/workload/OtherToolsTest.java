@@ -19,10 +19,9 @@ class OtherToolsTest {
 
   @Test
   void hackbenchMessageCountIsGroupsSendersReceiversLoops() throws Exception {
-    // DELAY_DEQUEUE off: with it on, the engine loses a wakeup that reaches a task blocking in
-    // __schedule() (docs/ENGINE-REQUESTS.md, request 1); the generator's count does not depend on it.
-    Scenario s = ToolRunner.load(ToolRunner.tiny(2, "5s", "hackbench", "-g 2 -f 3 -l 4 -p")
-        + "kernel: {features: {DELAY_DEQUEUE: false}}\n");
+    // With DELAY_DEQUEUE on (the default), wakeups that reach a task blocking inside
+    // __schedule() requeue it in place (ttwu_runnable): no message may be lost.
+    Scenario s = ToolRunner.load(ToolRunner.tiny(2, "5s", "hackbench", "-g 2 -f 3 -l 4 -p"));
     RunResult r = ToolRunner.run(s);
     Map<String, Object> rep = report(s, r, "hackbench");
     assertThat(rep.get("messages")).isEqualTo(2L * 3 * 3 * 4);
