@@ -74,8 +74,11 @@ final class ReproduceCommand implements Callable<Integer> {
       int n = seeds != null ? seeds : e.seeds();
       Experiment sized = new Experiment(e.id(), e.description(), e.file(), e.scenario(), e.sets(),
           e.firstSeed(), n, e.columns(), e.rows(), e.notes());
-      Map<String, List<Batch.Run>> runs = Batch.run(e.scenario(), e.sets(), e.columns(),
-          e.firstSeed(), n, pluginsDir.resolve(), new Progress(err, quiet, e.id()));
+      Map<java.nio.file.Path, Map<String, List<Batch.Run>>> runs = new java.util.LinkedHashMap<>();
+      for (java.nio.file.Path scenario : e.scenarios()) {
+        runs.put(scenario, Batch.run(scenario, e.sets(), e.columns(), e.firstSeed(), n,
+            pluginsDir.resolve(), new Progress(err, quiet, e.id())));
+      }
       ExperimentResult r = new ExperimentResult(sized, runs);
       if (format == RunCommand.Format.json) {
         out.print(json.writeValueAsString(r.json()) + "\n");

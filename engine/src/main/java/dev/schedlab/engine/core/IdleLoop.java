@@ -132,7 +132,8 @@ final class IdleLoop {
     }
     leaveState(cpu, false);
     cpu.opIrqsOff = true;
-    k.setPhase(cpu, Cpu.P_IDLE_WAKE, latency);
+    // The hardware exit latency, then cpuidle_enter_state()'s exit bookkeeping.
+    k.setPhase(cpu, Cpu.P_IDLE_WAKE, latency + k.p(Param.CPUIDLE_EXIT));
   }
 
   private void leaveState(Cpu cpu, boolean pollTimeLimit) {
@@ -174,7 +175,8 @@ final class IdleLoop {
   /** POLL reached its time limit: the governor chooses again. */
   void pollTimeout(Cpu cpu) {
     leaveState(cpu, true);
-    reselect(cpu);
+    cpu.opIrqsOff = true;
+    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.CPUIDLE_EXIT) + k.p(Param.IDLE_RESELECT));
   }
 
   /** IRQ exit back into the idle loop. */

@@ -64,11 +64,11 @@ public final class Batch {
         all.addAll(c.sets());
         Scenario base = ScenarioLoader.load(file, all);
         base = base.withPlugins(merge(base.plugins(), c.plugins()));
-        var ext = host.extensionsFor(base.plugins());
         List<Run> runs = new ArrayList<>();
         for (int i = 0; i < seeds; i++) {
           Scenario s = base.withSeed(firstSeed + i);
-          RunResult r = Simulation.run(s, ext, TraceSink.NONE);
+          // Fresh extensions per run: scheduling classes and policies keep per-run state.
+          RunResult r = Simulation.run(s, host.extensionsFor(s.plugins()), TraceSink.NONE);
           Map<String, Double> values = new LinkedHashMap<>(Flat.numbers("metric", r.metrics()));
           Map<String, Object> reports = new LinkedHashMap<>();
           Reports.json(s, r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));

@@ -40,9 +40,20 @@ public record Experiment(String id, String description, Path file, Path scenario
    * @param scale factor applied to the value (e.g. 0.001 for ns to us)
    * @param ratioTo column name to divide by, or null
    * @param published one per column, null entries for unpublished
+   * @param scenario the row's own scenario (for example another machine), or null for the
+   *     experiment's
    */
   public record Row(String label, String unit, String value, double scale, String ratioTo,
-      List<Double> published) {}
+      List<Double> published, Path scenario) {}
+
+  /** The distinct scenarios the rows need, the experiment's own first. */
+  public List<Path> scenarios() {
+    java.util.LinkedHashSet<Path> all = new java.util.LinkedHashSet<>();
+    for (Row r : rows) {
+      all.add(r.scenario() == null ? scenario : r.scenario());
+    }
+    return List.copyOf(all);
+  }
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -89,7 +100,7 @@ public record Experiment(String id, String description, Path file, Path scenario
     for (int i = 0; i < rs.size(); i++) {
       JsonNode r = rs.get(i);
       String at = "rows[" + i + "]";
-      only(src, at, r, "label", "unit", "value", "scale", "ratio_to", "published");
+      only(src, at, r, "label", "unit", "value", "scale", "ratio_to", "published", "scenario");
       String value = req(src, at, r, "value").asText();
       if (!value.startsWith("metric:") && !value.startsWith("report:")) {
         throw new ScenarioException(src + ": " + at + ".value: expected metric:PATH or report:TOOL.PATH, got " + value);
@@ -108,7 +119,8 @@ public record Experiment(String id, String description, Path file, Path scenario
         throw new ScenarioException(src + ": " + at + ".published: expected " + cols.size() + " values (one per column), got " + p.size());
       }
       rows.add(new Row(req(src, at, r, "label").asText(), r.has("unit") ? r.get("unit").asText() : "",
-          value, r.has("scale") ? r.get("scale").asDouble() : 1.0, ratio, pub));
+          value, r.has("scale") ? r.get("scale").asDouble() : 1.0, ratio, pub,
+          r.has("scenario") ? dir.resolve(r.get("scenario").asText()) : null));
     }
     return new Experiment(id, root.has("description") ? root.get("description").asText() : "", file,
         scenario, strings(root.get("sets")), root.has("first_seed") ? root.get("first_seed").asLong() : 1,

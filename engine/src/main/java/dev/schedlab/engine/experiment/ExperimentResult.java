@@ -9,9 +9,10 @@ import java.util.Map;
 /** The table of one experiment: simulated values (means over seeds) beside the published ones. */
 public final class ExperimentResult {
   private final Experiment exp;
-  private final Map<String, List<Batch.Run>> runs;
+  private final Map<java.nio.file.Path, Map<String, List<Batch.Run>>> runs;
 
-  public ExperimentResult(Experiment exp, Map<String, List<Batch.Run>> runs) {
+  /** Results of {@code exp}: per scenario of {@link Experiment#scenarios()}, runs by column. */
+  public ExperimentResult(Experiment exp, Map<java.nio.file.Path, Map<String, List<Batch.Run>>> runs) {
     this.exp = exp;
     this.runs = runs;
   }
@@ -29,7 +30,7 @@ public final class ExperimentResult {
   private double mean(Experiment.Row row, String col) {
     String key = row.value().replaceFirst(":", ".");
     List<Double> vals = new ArrayList<>();
-    for (Batch.Run r : runs.get(col)) {
+    for (Batch.Run r : runs.get(row.scenario() == null ? exp.scenario() : row.scenario()).get(col)) {
       Double x = r.values().get(key);
       if (x == null) {
         return Double.NaN;

@@ -15,7 +15,7 @@ public enum Param {
   RT_PERIOD("sched.rt_period", 1_000_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_period"),
   RT_RUNTIME("sched.rt_runtime", 950_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_runtime"),
   // --- scheduler path costs (CPU time on the CPU running the path) ---
-  SCHED_BASE("cost.sched_base", 300, Unit.NS, "[estimate] __schedule() fixed part: lock, clock, rcu note, flag clears"),
+  SCHED_BASE("cost.sched_base", 200, Unit.NS, "[estimate] __schedule() fixed part: rq lock, clock update, rcu note, flag clears (range 150-500 ns)"),
   PICK_FAIR("cost.pick_fair", 100, Unit.NS, "[estimate] pick_next_task_fair() with tasks"),
   CTX_SWITCH("cost.ctx_switch", 600, Unit.NS, "[estimate] context_switch() between tasks of different mm"),
   CTX_SWITCH_LIGHT("cost.ctx_switch_light", 300, Unit.NS, "[estimate] context_switch() to/from idle or within one mm"),
@@ -27,7 +27,8 @@ public enum Param {
   SYSCALL_ENTRY("cost.syscall_entry", 100, Unit.NS, "[estimate] kernel entry from user"),
   EXIT_TO_USER("cost.exit_to_user", 100, Unit.NS, "[estimate] exit_to_user_mode() without work"),
   DO_IDLE_ENTER("cost.do_idle_enter", 500, Unit.NS, "[estimate] do_idle() entry: polling set, nohz enter, governor select"),
-  DO_IDLE_EXIT("cost.do_idle_exit", 500, Unit.NS, "[estimate] do_idle() exit: polling clear, nohz exit"),
+  DO_IDLE_EXIT("cost.do_idle_exit", 200, Unit.NS, "[estimate] do_idle() loop exit: preempt_set_need_resched, tick_nohz_idle_exit, polling clear (enter+exit ~1 us with cpuidle_exit)"),
+  CPUIDLE_EXIT("cost.cpuidle_exit", 300, Unit.NS, "[estimate] leaving an idle state: cpuidle_enter_state() accounting and the governor's reflect"),
   IDLE_RESELECT("cost.idle_reselect", 300, Unit.NS, "[estimate] one more idle-loop iteration after an IRQ that set no resched"),
   TICK_HANDLER("cost.tick_handler", 1_500, Unit.NS, "[estimate] sched_tick + timekeeping + softirq raise"),
   TICK_STOP("cost.tick_stop", 1_500, Unit.NS, "[estimate] tick_nohz_stop_tick(): next event, hrtimer reprogram"),

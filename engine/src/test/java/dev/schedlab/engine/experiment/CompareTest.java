@@ -93,7 +93,7 @@ class CompareTest {
     Experiment x = Experiment.load(e);
     var runs = Batch.run(x.scenario(), x.sets(), x.columns(), x.firstSeed(), x.seeds(), null,
         Batch.Progress.NONE);
-    ExperimentResult r = new ExperimentResult(x, runs);
+    ExperimentResult r = new ExperimentResult(x, java.util.Map.of(x.scenario(), runs));
     JsonNode n = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(r.json()));
     assertThat(n.get("experiment").asText()).isEqualTo("x");
     assertThat(n.get("columns")).hasSize(2);
