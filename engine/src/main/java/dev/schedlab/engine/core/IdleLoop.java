@@ -69,12 +69,14 @@ final class IdleLoop {
     long sleepLength = nextHrTimerNs(cpu);
     long tickDelta = cpu.tickEv.scheduled() ? cpu.tickEv.time() - k.now : Long.MAX_VALUE;
     // Without a cpuidle driver (HLT only) there is no governor: default_idle_call() always tries
-    // to stop the tick, which tick_nohz_next_event() allows when no timer is due within a tick.
+    // to stop the tick. tick_nohz_next_event() then keeps it only for a timer-wheel or RCU event
+    // within a tick: with high-resolution timers, hrtimers (sleeps, cyclictest) are programmed
+    // on their own and do not keep the tick (hrtimer_get_next_event() returns KTIME_MAX). The
+    // model has no timer-wheel timers, so the tick stops whenever the governor (if any) says so.
     boolean driver = k.idleStates.size() > 1 || k.idleStates.get(0).polling();
     int idx = driver ? k.governor.select(cpu, sleepLength, tickDelta, k.latencyLimitNs) : 0;
     IdleState s = k.idleStates.get(idx);
-    if (!cpu.tickStopped && sleepLength > k.tickNs
-        && (!driver || k.governor.stopTick(cpu, idx, sleepLength))) {
+    if (!cpu.tickStopped && (!driver || k.governor.stopTick(cpu, idx, sleepLength))) {
       cpu.tickStopped = true;
       k.queue.cancel(cpu.tickEv);
       tickStops.value++;

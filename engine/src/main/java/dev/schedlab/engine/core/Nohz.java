@@ -32,6 +32,7 @@ final class Nohz implements NohzControl {
   private final MetricCounter kicksStats;
   private final MetricCounter ilbRuns;
   private final MetricCounter localIlbRuns;
+  private final MetricCounter csdWithoutKick;
   /** {@code rq->nohz_csd}'s function. */
   private final dev.schedlab.api.CallFunction nohzCsd = c -> csdFunc(cpuOf(c));
 
@@ -52,6 +53,7 @@ final class Nohz implements NohzControl {
     kicksStats = k.metrics.counter("nohz.kick_flags.stats");
     ilbRuns = k.metrics.counter("nohz.idle_balance_runs");
     localIlbRuns = k.metrics.counter("nohz.idle_balance_runs_local");
+    csdWithoutKick = k.metrics.counter("nohz.csd_without_kick_flags");
   }
 
   // ---------------- engine entry points ----------------
@@ -148,6 +150,9 @@ final class Nohz implements NohzControl {
   private void csdFunc(Cpu cpu) {
     int flags = cpu.nohzFlags & KICK_MASK;
     cpu.nohzFlags &= ~KICK_MASK;
+    if (flags == 0) {
+      csdWithoutKick.value++; // WARN_ON(!(flags & NOHZ_KICK_MASK))
+    }
     cpu.idleBalance = cpu.isIdle();
     boolean skip = k.params.on(Param.ILB_SKIP_IF_NEED_RESCHED) && cpu.curr.needResched;
     if (cpu.idleBalance && !skip) {

@@ -143,7 +143,9 @@ final class TaskExec {
         }
         case Op.SLEEP_UNTIL:
           if (t.nextPeriod == 0) {
-            t.nextPeriod = t.periodStart;
+            // The first absolute expiry counts from when the task first gets here (cyclictest:
+            // next = now + interval at thread start).
+            t.nextPeriod = t.kthread ? k.now : t.syscallStart;
           }
           t.nextPeriod += op.periodNs;
           t.pendingUser = op.sample;

@@ -42,7 +42,7 @@ public sealed interface StepSpec {
 
   /**
    * {@code sleep_until: {period: DUR, ...}}: absolute {@code clock_nanosleep} to the next period
-   * boundary counted from the task's start (cyclictest, timerlat). Each sample names a latency
+   * boundary, counted from when the task first reaches this step (cyclictest, timerlat). Each sample names a latency
    * series measured from the timer's expiry, or is null: {@code sample} to back in user space,
    * {@code irq_sample} to the hrtimer handler, {@code thread_sample} to the task running again in
    * the kernel, {@code ret_user_sample} to the task's next kernel entry after its user part.

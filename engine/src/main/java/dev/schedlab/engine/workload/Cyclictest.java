@@ -5,6 +5,7 @@ import static dev.schedlab.engine.workload.ToolArgs.Arg.OPTIONAL;
 import static dev.schedlab.engine.workload.ToolArgs.Arg.REQUIRED;
 
 import dev.schedlab.engine.scenario.CpuList;
+import dev.schedlab.engine.scenario.Dist;
 import dev.schedlab.engine.scenario.StepSpec;
 import dev.schedlab.engine.scenario.TaskSpec;
 import java.util.ArrayList;
@@ -118,7 +119,11 @@ public final class Cyclictest implements WorkloadTool {
       String series = series(ctx.id(), k);
       List<StepSpec> body = List.of(
           new StepSpec.SleepUntil(periodNs, series), Tasks.user(work));
-      List<StepSpec> program = cycles > 0 ? Tasks.runThenExit(cycles, body) : body;
+      List<StepSpec> program = new ArrayList<>();
+      // Threads start at an arbitrary phase relative to the tick (next = now + interval at thread
+      // start): a first wait drawn from the thread's own stream, within one tick period at HZ 100.
+      program.add(new StepSpec.Sleep(new Dist(Dist.Kind.UNIFORM, 0, START_PHASE_MAX_NS)));
+      program.addAll(cycles > 0 ? Tasks.runThenExit(cycles, body) : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body)));
       String cpus = pinTo == null ? "" : Integer.toString(pinTo.get(k % pinTo.size()));
       tasks.add(Tasks.withPolicy(ctx.id() + "/" + k, policy, 0, rt ? prio : 0, cpus, false, program));
       int cap = cycles > 0 ? (int) Math.min(cycles, Raw.MAX_RAW)
@@ -129,6 +134,9 @@ public final class Cyclictest implements WorkloadTool {
         a.has("latency") ? latency / 1000 : 0);
     return new ToolExpansion(tasks, caps, latency, report);
   }
+
+  /** Upper bound of the random start phase: one tick at HZ=100. */
+  static final long START_PHASE_MAX_NS = 10_000_000;
 
   static String series(String id, int thread) {
     return id + "/T" + thread;
