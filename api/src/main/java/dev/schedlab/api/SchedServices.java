@@ -44,4 +44,7 @@ public interface SchedServices {
 
   /** The current tick count ({@code jiffies}). */
   long jiffies();
+
+  /** The processes' mm concurrency-ID state (for the H5 mm_cid stage). */
+  dev.schedlab.api.hook.MmCidControl mmCid();
 }

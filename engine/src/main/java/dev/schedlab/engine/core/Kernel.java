@@ -327,6 +327,11 @@ public final class Kernel implements SchedServices, MachineView {
   }
 
   @Override
+  public dev.schedlab.api.hook.MmCidControl mmCid() {
+    return mmCid;
+  }
+
+  @Override
   public Counter counter(String name) {
     return metrics.counter(name);
   }

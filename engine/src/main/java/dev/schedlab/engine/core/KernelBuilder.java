@@ -152,6 +152,7 @@ final class KernelBuilder {
         t.sclass = cls;
         t.classRank = cls.rank();
         t.mm = taskMm;
+        k.mmCid.register(t);
         t.cpu = aff.nextSetBit(0);
         t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
         t.periodStart = ts.startNs();
@@ -166,7 +167,9 @@ final class KernelBuilder {
   private static Mm newMm(Kernel k, int id) {
     long delayJiffies = k.params.get(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz
         / 1_000_000_000L;
-    return new Mm(id, k.cpus.length, delayJiffies);
+    Mm mm = new Mm(id, k.cpus.length, delayJiffies);
+    k.mmCid.register(mm);
+    return mm;
   }
 
   /**

@@ -1,6 +1,9 @@
 package dev.schedlab.engine.core;
 
+import dev.schedlab.api.hook.MmCidControl;
 import dev.schedlab.engine.params.Param;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The mainline mm concurrency-ID compaction (v6.4-v6.18, section 3.1): {@code task_tick_mm_cid()}
@@ -9,7 +12,7 @@ import dev.schedlab.engine.params.Param;
  * possible CPU twice ({@code sched_mm_cid_remote_clear_old} and {@code _clear_weight}), costing
  * {@code 2 * nr_cpus * cost.mm_cid_per_cpu_check} whatever the process uses.
  */
-final class MmCid {
+final class MmCid implements MmCidControl {
   private final Kernel k;
   private final MetricCounter queued;
   private final MetricCounter scans;
@@ -17,6 +20,72 @@ final class MmCid {
   private final MetricCounter scanNsIsolated;
   /** {@code curr->cid_work}: one callback object for every task, so queuing allocates nothing. */
   private final TaskWorkItem cidWork = this::work;
+  /** Address spaces by id, and tasks by pid, for plugins. */
+  private final List<Mm> mms = new ArrayList<>();
+  private final java.util.Map<Integer, Task> tasks = new java.util.HashMap<>();
+
+  void register(Mm mm) {
+    while (mms.size() <= mm.id) {
+      mms.add(null);
+    }
+    mms.set(mm.id, mm);
+  }
+
+  void register(Task t) {
+    tasks.put(t.pid, t);
+  }
+
+  private Mm mm(int id) {
+    Mm m = id >= 0 && id < mms.size() ? mms.get(id) : null;
+    if (m == null) {
+      throw new IllegalArgumentException("no address space with id " + id);
+    }
+    return m;
+  }
+
+  @Override
+  public long nextScan(int mmId) {
+    return mm(mmId).nextScan;
+  }
+
+  @Override
+  public boolean tryAdvanceScan(int mmId, long expected, long next) {
+    Mm m = mm(mmId);
+    if (m.nextScan != expected) {
+      return false;
+    }
+    m.nextScan = next;
+    return true;
+  }
+
+  @Override
+  public int cidWeight(int mmId) {
+    return mm(mmId).cidWeight();
+  }
+
+  @Override
+  public void compact(int mmId) {
+    compact(mm(mmId));
+  }
+
+  @Override
+  public boolean workPending(int pid) {
+    Task t = tasks.get(pid);
+    return t != null && t.cidWorkQueued;
+  }
+
+  @Override
+  public void setWorkPending(int pid, boolean pending) {
+    Task t = tasks.get(pid);
+    if (t != null) {
+      t.cidWorkQueued = pending;
+    }
+  }
+
+  @Override
+  public void recordScan(int cpu, long costNs) {
+    record(cpu, costNs);
+  }
 
   MmCid(Kernel k) {
     this.k = k;

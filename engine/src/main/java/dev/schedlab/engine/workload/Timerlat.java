@@ -114,7 +114,14 @@ public final class Timerlat implements WorkloadTool {
       StepSpec sleep = new StepSpec.SleepUntil(periodNs, null, base + "/irq", base + "/thread",
           kernel ? null : base + "/ret_user");
       List<StepSpec> body = List.of(sleep, Tasks.user(kernel ? 200 : work));
-      List<StepSpec> program = durNs > 0 ? Tasks.runThenExit(durNs / periodNs, body) : body;
+      // timerlat arms each CPU's first expiry at now + period when its workload starts: an
+      // arbitrary phase relative to the tick, drawn from the thread's own stream.
+      List<StepSpec> program = new java.util.ArrayList<>();
+      program.add(new StepSpec.Sleep(
+          new dev.schedlab.engine.scenario.Dist(dev.schedlab.engine.scenario.Dist.Kind.UNIFORM, 0,
+              Cyclictest.START_PHASE_MAX_NS)));
+      program.addAll(durNs > 0 ? Tasks.runThenExit(durNs / periodNs, body)
+          : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body)));
       tasks.add(Tasks.withPolicy((kernel ? "timerlat/" : "timerlatu/") + cpu, policy, nice, rtPrio,
           Integer.toString(cpu), kernel, program));
       caps.put(base + "/irq", cap);
@@ -159,6 +166,10 @@ public final class Timerlat implements WorkloadTool {
       Map<String, Object> m = new TreeMap<>();
       Map<String, Object> per = new TreeMap<>();
       Map<String, long[]> all = new TreeMap<>();
+      // CPUs whose worst Ret user (or Thread, for kernel threads) reached 20 us: the seed-001
+      // criterion ("a latency below 20us on all cores").
+      long spikeCpus = 0;
+      long spikeUnit = nano ? 20_000 : 20;
       for (int cpu : cpus) {
         Map<String, Object> c = new TreeMap<>();
         for (String k : KINDS) {
@@ -175,7 +186,11 @@ public final class Timerlat implements WorkloadTool {
           acc[3] += s[5];
         }
         per.put(String.format(Locale.ROOT, "%03d", cpu), c);
+        if (stats(r, cpu, user ? "ret_user" : "thread")[0][4] >= spikeUnit) {
+          spikeCpus++;
+        }
       }
+      m.put("cpus_at_or_over_20us", spikeCpus);
       m.put("unit", nano ? "ns" : "us");
       m.put("cpus", per);
       Map<String, Object> sum = new TreeMap<>();
