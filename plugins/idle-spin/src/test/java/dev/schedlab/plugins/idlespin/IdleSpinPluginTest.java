@@ -241,7 +241,7 @@ class IdleSpinPluginTest {
   }
 
   @Test
-  void predictorMeasuresSleepsInsideAndOutsideTheSpin() {
+  void predictorStartsWithoutHistory() {
     IdleSpin s = new IdleSpin(IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("predict", "ewma"))));
     assertThat(s.prediction(0)).isEqualTo(-1);
   }
