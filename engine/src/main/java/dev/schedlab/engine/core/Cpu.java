@@ -113,6 +113,10 @@ final class Cpu implements CpuView, RqView {
   Task schedPrev;
   int schedMode;
   long spinEnd;
+  /** CPU time spun so far in the current spin, before its current stretch (IRQs excluded). */
+  long spinDone;
+  /** Whether the current spin's wakeup of prev was already counted. */
+  boolean spinWokenCounted;
 
   // accounting
   long idleNs;

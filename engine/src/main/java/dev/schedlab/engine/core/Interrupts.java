@@ -53,6 +53,9 @@ final class Interrupts {
   /** Interrupts the current phase (saving its remaining time) and enters the IRQ. */
   void take(Cpu cpu) {
     cpu.savedPhase = cpu.phase;
+    if (cpu.phase == Cpu.P_SPIN) {
+      cpu.spinDone += k.now - cpu.phaseStart; // the stretch spun before this interrupt
+    }
     if (cpu.phase == Cpu.P_TASK || cpu.phase == Cpu.P_SPIN) {
       cpu.savedRemaining = cpu.phaseEv.scheduled() ? cpu.phaseEv.time() - k.now : -1;
     }

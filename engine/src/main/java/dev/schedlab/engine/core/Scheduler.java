@@ -438,13 +438,19 @@ final class Scheduler {
   private void startSpin(Cpu cpu, Task prev, long limitNs) {
     spins.value++;
     cpu.spinEnd = k.now + limitNs;
+    cpu.spinDone = 0;
+    cpu.spinWokenCounted = false;
     cpu.opIrqsOff = false;
     k.setPhase(cpu, Cpu.P_SPIN, limitNs);
+    // The limit is a deadline on local_clock(), not a path cost: no cost variation.
+    k.queue.schedule(cpu.phaseEv, cpu.spinEnd);
   }
 
-  /** The spin limit passed: take the normal sleep path. */
+  /** The spin phase ended: the limit passed, or the loop saw prev woken (see spinnerWoken). */
   void spinTimeout(Cpu cpu) {
-    spinTimeouts.value++;
+    if (cpu.curr.state != TaskState.RUNNING) {
+      spinTimeouts.value++;
+    }
     endSpin(cpu);
   }
 
@@ -452,30 +458,44 @@ final class Scheduler {
   void resumeSpin(Cpu cpu) {
     Task prev = cpu.curr;
     if (prev.state == TaskState.RUNNING || prev.needResched || k.now >= cpu.spinEnd) {
+      if (prev.state == TaskState.RUNNING && !cpu.spinWokenCounted) {
+        cpu.spinWokenCounted = true;
+        spinWakeups.value++; // woken while the spinning CPU was in the interrupt
+      } else if (prev.state != TaskState.RUNNING && !prev.needResched) {
+        spinTimeouts.value++;
+      }
+      cpu.phase = Cpu.P_SPIN;
+      cpu.phaseStart = k.now; // empty current stretch
       endSpin(cpu);
     } else {
       k.setPhase(cpu, Cpu.P_SPIN, cpu.spinEnd - k.now);
+      k.queue.schedule(cpu.phaseEv, cpu.spinEnd);
     }
   }
 
-  /** Called when a task spinning on its CPU is woken (the spin loop sees its state change). */
+  /**
+   * Called from the waker when a task spinning on its CPU is woken: the spin loop sees
+   * {@code prev->state} change one cache-line transfer later, on its own CPU.
+   */
   void spinnerWoken(Cpu cpu) {
-    if (cpu.phase == Cpu.P_SPIN) {
+    if (cpu.phase == Cpu.P_SPIN && !cpu.spinWokenCounted) {
+      cpu.spinWokenCounted = true;
       spinWakeups.value++;
-      endSpin(cpu);
+      long seen = k.now + k.irqs.cacheline(k.cpus[k.thisCpu], cpu);
+      if (seen < cpu.spinEnd) {
+        k.queue.schedule(cpu.phaseEv, seen);
+      }
     }
   }
 
   private void endSpin(Cpu cpu) {
-    spinNs.value += k.now - cpu.phaseStart;
+    spinNs.value += cpu.spinDone + (k.now - cpu.phaseStart);
+    cpu.spinDone = 0;
     Task prev = cpu.curr;
-    if (prev.state == TaskState.RUNNING && !prev.needResched) {
-      // Woken during the spin: no dequeue, no switch; prev simply continues.
-      cpu.phase = Cpu.P_TASK;
-      k.exec.resume(cpu);
-      return;
-    }
-    schedule(cpu, prev.state == TaskState.RUNNING ? SchedMode.PREEMPT : SchedMode.NONE, 0);
+    // rq_lock_irq(); goto idle_spin_end: the rest of __schedule() runs again. Woken, prev is not
+    // dequeued and is picked again (no switch); else the normal sleep path (or a preemption).
+    schedule(cpu, prev.state == TaskState.RUNNING && prev.needResched ? SchedMode.PREEMPT
+        : SchedMode.NONE, 0);
   }
 
   static SchedMode mode(int ordinal) {

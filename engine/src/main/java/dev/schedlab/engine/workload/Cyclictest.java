@@ -121,7 +121,7 @@ public final class Cyclictest implements WorkloadTool {
           new StepSpec.SleepUntil(periodNs, series), Tasks.user(work));
       List<StepSpec> program = new ArrayList<>();
       // Threads start at an arbitrary phase relative to the tick (next = now + interval at thread
-      // start): a first wait drawn from the thread's own stream, within one tick period at HZ 100.
+      // start): a first wait drawn from the thread's own stream, within one tick period.
       program.add(new StepSpec.Sleep(new Dist(Dist.Kind.UNIFORM, 0, START_PHASE_MAX_NS)));
       program.addAll(cycles > 0 ? Tasks.runThenExit(cycles, body) : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body)));
       String cpus = pinTo == null ? "" : Integer.toString(pinTo.get(k % pinTo.size()));
@@ -135,8 +135,8 @@ public final class Cyclictest implements WorkloadTool {
     return new ToolExpansion(tasks, caps, latency, report);
   }
 
-  /** Upper bound of the random start phase: one tick at HZ=100. */
-  static final long START_PHASE_MAX_NS = 10_000_000;
+  /** Upper bound of the random start phase: one tick at HZ=1000. */
+  static final long START_PHASE_MAX_NS = 1_000_000;
 
   static String series(String id, int thread) {
     return id + "/T" + thread;

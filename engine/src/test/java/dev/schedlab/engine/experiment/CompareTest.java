@@ -49,7 +49,7 @@ class CompareTest {
     Path f = dir.resolve("s.yaml");
     Files.writeString(f, SCENARIO);
     var runs = Batch.run(f, List.of(), List.of(Configuration.baseline(),
-        Configuration.named("slow:kernel.params.cost.ctx_switch=5us")), 1, 2, null, Batch.Progress.NONE);
+        Configuration.named("slow:kernel.params.cost.ctx_switch_light=5us")), 1, 2, null, Batch.Progress.NONE);
     Comparison c = new Comparison(runs, List.of("cyclictest"));
     assertThat(c.sameDigests("slow")).isFalse();
     assertThat(c.normalised("slow", "report.cyclictest.avg")).isGreaterThan(1.0);

@@ -99,6 +99,7 @@ class OtherToolsTest {
     assertThat(cpus).containsOnlyKeys("001", "002");
     for (Map<String, Object> c : cpus.values()) {
       assertThat(c).containsKeys("irq", "thread", "ret_user");
+      // 20 periods of 1 ms, minus the start phase of up to one period.
       assertThat((Long) c.get("count")).isBetween(18L, 20L);
       @SuppressWarnings("unchecked")
       long irq = (Long) ((Map<String, Object>) c.get("irq")).get("avg");

@@ -14,7 +14,6 @@ import dev.schedlab.engine.scenario.ScenarioLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** The pre-idle spin of seed 004 through hooks H2 and H14, run in the engine with the plugin in-process. */
@@ -277,7 +276,6 @@ class IdleSpinPluginTest {
   }
 
   @Test
-  @Disabled("engine: docs/ENGINE-REQUESTS-004.md R1 (fails on the current engine: 7.9 ms counted of ~33 ms spun)")
   void spinCpuTimeCountsEveryStretchOfASpinThatATickInterrupted() throws Exception {
     // 1 ms spins with HZ=1000: almost every spin is split by a tick. The engine adds only the
     // stretch after the last interrupt to spin.cpu_ns.
