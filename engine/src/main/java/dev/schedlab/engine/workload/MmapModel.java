@@ -199,6 +199,10 @@ final class MmapModel {
     return new MmapModel(ctx, bytes, opt).build(new SplittableRandom(seed));
   }
 
+  static MmapModel forTest(ToolContext ctx, long bytes, Options opt) {
+    return new MmapModel(ctx, bytes, opt);
+  }
+
   private List<StepSpec> build(SplittableRandom rnd) {
     List<StepSpec> prog = new ArrayList<>();
     boolean populate = true;
