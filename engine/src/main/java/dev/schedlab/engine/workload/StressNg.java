@@ -21,9 +21,9 @@ import java.util.TreeMap;
  *
  * <p>Models: cyclic workers (SCHED_DEADLINE 90/100 us by default, or FIFO/RR) looping
  * {@code clock_gettime; clock_nanosleep(relative, delay); clock_gettime} and storing the first
- * 10000 samples; mmap workers as kernel paths (mmap, page faults, msync, per-page munmap and
- * MAP_FIXED re-mmap, mprotect, whole-range munmap) with their preemptible and page-table-lock
- * parts and cond_resched points ({@link MmapModel}); cpu workers as busy user slices alternating
+ * 10000 samples; mmap workers as the syscalls of stress-mmap.c (MAP_POPULATE mmap with a random
+ * extra flag, MADV_POPULATE_READ passes, whole-range munmap, per-page MAP_FIXED re-mmap) with their
+ * preemptible, page-table-lock and IRQs-off parts and cond_resched points ({@link MmapModel}); cpu workers as busy user slices alternating
  * with sleeps to an average load. Does not model: other stressors, bogo-op accounting, --metrics,
  * the parent process; {@code --timeout} is accepted but the run length is the scenario's duration.
  */
@@ -42,6 +42,7 @@ public final class StressNg implements WorkloadTool {
       ToolArgs.Opt.of(null, "mmap", REQUIRED),
       ToolArgs.Opt.of(null, "mmap-bytes", REQUIRED),
       ToolArgs.Opt.of(null, "mmap-mprotect", NONE),
+      ToolArgs.Opt.of(null, "mmap-slow-munmap", NONE),
       ToolArgs.Opt.of(null, "cpu", REQUIRED),
       ToolArgs.Opt.of(null, "cpu-load", REQUIRED),
       ToolArgs.Opt.of(null, "cpu-load-slice", REQUIRED),
@@ -105,9 +106,12 @@ public final class StressNg implements WorkloadTool {
     }
     int mmap = instances(a, "mmap", online);
     long bytes = a.has("mmap-bytes") ? bytes(a, a.text("mmap-bytes", "")) : MmapModel.DEFAULT_BYTES;
+    // stress-mmap.c: mmap_bytes = total / instances (at least one page), sz page-aligned
+    MmapModel.Options mopt = new MmapModel.Options(a.has("mmap-mprotect"), a.has("mmap-slow-munmap"));
     for (int i = 0; i < mmap; i++) {
-      tasks.add(Tasks.normal(ctx.id() + "-mmap/" + i, cpuList,
-          MmapModel.program(ctx, bytes / mmap, a.has("mmap-mprotect"))));
+      String name = ctx.id() + "-mmap/" + i;
+      tasks.add(Tasks.normal(name, cpuList,
+          MmapModel.program(ctx, bytes / mmap, mopt, name.hashCode() * 0x9E3779B97F4A7C15L)));
     }
     int cpu = instances(a, "cpu", online);
     double load = a.decimal("cpu-load", 100, 0, 100);
