@@ -61,8 +61,8 @@ public final class MatrixFile {
         if (!c.has("workload")) {
           throw error(at, "missing field workload");
         }
-        blocks.add(axes(c.get("workload"), c.get("machine"), c.get("params"), c.get("plugins"),
-            c.get("seed"), at + "."));
+        blocks.add(axes(one(c.get("workload")), c.get("machine"), one(c.get("params")),
+            one(c.get("plugins")), c.get("seed"), at + "."));
       }
     } else {
       if (!root.has("workloads")) {
@@ -103,6 +103,11 @@ public final class MatrixFile {
       pl.add(null);
     }
     return new MatrixSpec.Axes(w, m, p, pl, seeds(seeds, prefix + "seeds"));
+  }
+
+  /** A cell's single value as a one-entry axis (null stays null: the axis's default). */
+  private static JsonNode one(JsonNode n) {
+    return n == null ? null : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add(n);
   }
 
   private Workload workload(JsonNode n, String at) throws ScenarioException {
