@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.images.builder.ImageFromDockerfile;
@@ -28,7 +29,7 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
  * <p>Without a Docker engine the tests are skipped with a message, except under {@code CI=true},
  * where they fail (.ci/run installs and starts the engine).
  */
-final class SchedlabImage implements BeforeAllCallback {
+final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
   static final String MODULES =
       "java.base,java.logging,java.management,java.naming,java.sql,java.xml,jdk.unsupported";
   static final String APP = "/opt/schedlab";
@@ -41,17 +42,28 @@ final class SchedlabImage implements BeforeAllCallback {
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    ensureDocker();
+    if (!dockerAvailable()) {
+      return; // each test is skipped (or fails under CI) in beforeEach, with the reason
+    }
     context.getRoot().getStore(ExtensionContext.Namespace.create(SchedlabImage.class))
         .getOrComputeIfAbsent("image", k -> build(), Built.class);
   }
 
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    ensureDocker();
+  }
+
+  private static boolean dockerAvailable() {
+    return DockerClientFactory.instance().isDockerAvailable();
+  }
+
   static void ensureDocker() {
-    boolean available = DockerClientFactory.instance().isDockerAvailable();
+    boolean available = dockerAvailable();
     if ("true".equals(System.getenv("CI"))) {
       if (!available) {
         throw new IllegalStateException("CI=true but no Docker engine answers: .ci/run installs"
-            + " docker.io and starts dockerd; see its log (/var/log/dockerd.log)");
+            + " docker.io and starts dockerd; see its log (/var/log/schedlab-dockerd.log)");
       }
       return;
     }
