@@ -10,7 +10,6 @@ import dev.schedlab.engine.scenario.Scenario;
 import dev.schedlab.engine.scenario.ScenarioException;
 import dev.schedlab.engine.scenario.ScenarioLoader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -6,7 +6,6 @@ import dev.schedlab.engine.plugin.PluginHost;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -144,9 +143,5 @@ class MatrixRunnerTest {
       m.put(r.runId(), r.digest());
     }
     return m;
-  }
-
-  static void append(Path p, String s) throws Exception {
-    Files.writeString(p, s, StandardOpenOption.APPEND);
   }
 }
