@@ -1,6 +1,7 @@
 package dev.schedlab.cli;
 
 import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.PluginDescriptor;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginException;
@@ -24,8 +25,8 @@ import picocli.CommandLine.Mixin;
 @Command(
     name = "plugins",
     mixinStandardHelpOptions = true,
-    description = "List the plugins found (id, version, models, hooks, conflicts, status) and the"
-        + " built-in scheduling classes, preemption models and idle policies.")
+    description = "List the plugins found (id, version, models, hooks, conflicts, status), the"
+        + " combinations that may be enabled together, and the built-in scheduling classes, preemption models and idle policies.")
 final class PluginsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -52,6 +53,7 @@ final class PluginsCommand implements Callable<Integer> {
           }
         }
       }
+      printCombinations(out, host);
       try {
         Extensions builtin = host.extensionsFor(List.of());
         out.println("built-in scheduling classes: " + builtin.classes().stream()
@@ -65,6 +67,47 @@ final class PluginsCommand implements Callable<Integer> {
     }
     out.flush();
     return Main.OK;
+  }
+
+  /**
+   * The plugin sets that may be enabled together (what {@code schedlab matrix} expands "all" to),
+   * and for each pair that may not, why.
+   */
+  private static void printCombinations(PrintWriter out, PluginHost host) {
+    List<List<String>> allowed = host.allowedCombinations();
+    out.println("allowed combinations: " + allowed.size());
+    for (List<String> combo : allowed) {
+      out.println("  " + (combo.isEmpty() ? "none" : String.join(" + ", combo)));
+    }
+    List<PluginDescriptor> loaded = host.plugins().stream().filter(PluginStatus::loaded)
+        .map(PluginStatus::descriptor).toList();
+    List<String> refused = new ArrayList<>();
+    for (int i = 0; i < loaded.size(); i++) {
+      for (int j = i + 1; j < loaded.size(); j++) {
+        PluginDescriptor a = loaded.get(i);
+        PluginDescriptor b = loaded.get(j);
+        if (!allowed.contains(List.of(a.id(), b.id()))) {
+          refused.add("  " + a.id() + " + " + b.id() + ": " + whyNot(a, b));
+        }
+      }
+    }
+    if (!refused.isEmpty()) {
+      out.println("not allowed together:");
+      refused.forEach(out::println);
+    }
+  }
+
+  private static String whyNot(PluginDescriptor a, PluginDescriptor b) {
+    if (a.conflicts().contains(b.id()) || b.conflicts().contains(a.id())) {
+      return "declared conflict (" + (a.conflicts().contains(b.id()) ? a.id() : b.id()) + ")";
+    }
+    TreeSet<HookPoint> shared = new TreeSet<>();
+    for (HookPoint h : a.hooks()) {
+      if (h.exclusive() && b.hooks().contains(h)) {
+        shared.add(h);
+      }
+    }
+    return shared.isEmpty() ? "refused by the host" : "both override the exclusive hook " + shared;
   }
 
   /** The classes, preemption models and idle policies the plugin adds to the built-ins. */

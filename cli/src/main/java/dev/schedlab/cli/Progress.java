@@ -23,20 +23,28 @@ final class Progress implements Batch.Progress {
 
   @Override
   public void done(int finished, int total, Batch.Run run) {
+    step(finished, total, "runs", String.format(Locale.ROOT, "run %d/%d done (%s, seed %d, %.3f s simulated)",
+        finished, total, run.config(), run.seed(), run.simNs() / 1e9));
+  }
+
+  /**
+   * {@code finished} of {@code total} {@code unit} are done: redraws the bar on a terminal, else
+   * prints {@code line} after the label.
+   */
+  void step(int finished, int total, String unit, String line) {
     if (quiet) {
       return;
     }
     if (terminal) {
       int width = 30;
       int filled = total == 0 ? width : finished * width / total;
-      err.printf(Locale.ROOT, "\r%s [%s%s] %d/%d runs", label, "=".repeat(filled),
-          " ".repeat(width - filled), finished, total);
+      err.printf(Locale.ROOT, "\r%s [%s%s] %d/%d %s", label, "=".repeat(filled),
+          " ".repeat(width - filled), finished, total, unit);
       if (finished == total) {
         err.println();
       }
     } else {
-      err.printf(Locale.ROOT, "%s: run %d/%d done (%s, seed %d, %.3f s simulated)%n", label,
-          finished, total, run.config(), run.seed(), run.simNs() / 1e9);
+      err.println(label + ": " + line);
     }
     err.flush();
   }

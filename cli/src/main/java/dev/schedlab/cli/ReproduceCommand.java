@@ -40,6 +40,12 @@ final class ReproduceCommand implements Callable<Integer> {
   @Option(names = "--seeds", paramLabel = "N", description = "Override each experiment's seed count.")
   Integer seeds;
 
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "Override a scenario field in every run, after the experiment's own sets (for"
+          + " smaller runs, e.g. duration=100ms or workload.tools[0].ipistorm=numipi=1000)."
+          + " Repeatable.")
+  List<String> sets = new ArrayList<>();
+
   @Option(names = "--format", defaultValue = "text", description = "text or json.")
   RunCommand.Format format;
 
@@ -72,11 +78,13 @@ final class ReproduceCommand implements Callable<Integer> {
         continue;
       }
       int n = seeds != null ? seeds : e.seeds();
-      Experiment sized = new Experiment(e.id(), e.description(), e.file(), e.scenario(), e.sets(),
+      List<String> allSets = new ArrayList<>(e.sets());
+      allSets.addAll(sets);
+      Experiment sized = new Experiment(e.id(), e.description(), e.file(), e.scenario(), allSets,
           e.firstSeed(), n, e.columns(), e.rows(), e.notes());
       Map<java.nio.file.Path, Map<String, List<Batch.Run>>> runs = new java.util.LinkedHashMap<>();
       for (java.nio.file.Path scenario : e.scenarios()) {
-        runs.put(scenario, Batch.run(scenario, e.sets(), e.columns(), e.firstSeed(), n,
+        runs.put(scenario, Batch.run(scenario, allSets, e.columns(), e.firstSeed(), n,
             pluginsDir.resolve(), new Progress(err, quiet, e.id())));
       }
       ExperimentResult r = new ExperimentResult(sized, runs);

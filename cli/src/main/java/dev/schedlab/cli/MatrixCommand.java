@@ -1,0 +1,140 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.engine.matrix.Cell;
+import dev.schedlab.engine.matrix.CellLog;
+import dev.schedlab.engine.matrix.CellResult;
+import dev.schedlab.engine.matrix.MatrixFile;
+import dev.schedlab.engine.matrix.MatrixPlan;
+import dev.schedlab.engine.matrix.MatrixRunner;
+import dev.schedlab.engine.matrix.MatrixSpec;
+import dev.schedlab.engine.matrix.MatrixSummary;
+import dev.schedlab.engine.matrix.Shard;
+import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.plugin.PluginStatus;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code schedlab matrix}: many runs over axes, resumable, in parallel; see docs/matrix.md. */
+@Command(
+    name = "matrix",
+    mixinStandardHelpOptions = true,
+    description = {"Run every cell of a matrix file (workloads x machines x params x plugin sets x"
+        + " seeds, or an explicit list of cells; see docs/matrix.md) in parallel, appending each"
+        + " finished cell to OUT/cells.jsonl. Run the same command again to resume: cells already"
+        + " in cells.jsonl are not run again. Writes OUT/summary.csv and OUT/summary.json and prints"
+        + " the summary table."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every cell ran to completion",
+      "1:internal error",
+      "2:bad input: matrix file, unknown or disallowed plugin set, invalid arguments",
+      "10+N:N cells failed (N capped at 100: 11..110); their errors are in the table and in cells.jsonl"
+    })
+final class MatrixCommand implements Callable<Integer> {
+  /** Exit code base: {@code FAILED_BASE + min(failed, 100)} when cells failed. */
+  static final int FAILED_BASE = 10;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "MATRIX", description = "Matrix file (.yaml); see docs/matrix.md.")
+  Path file;
+
+  @Option(names = "--out", paramLabel = "DIR",
+      description = "Output directory (default: the file's out:, else matrix-out/NAME).")
+  Path out;
+
+  @Option(names = {"-j", "--jobs"}, paramLabel = "N",
+      description = "Cells run at once (default: the number of available processors).")
+  Integer jobs;
+
+  @Option(names = "--shard", paramLabel = "i/N",
+      description = "Run share i of N (cells whose index is i-1 modulo N); shares are disjoint and"
+          + " cover the matrix.")
+  String shard;
+
+  @Option(names = "--retry-failed", description = "Run again the cells recorded as failed.")
+  boolean retryFailed;
+
+  @Option(names = "--list", description = "Print the cells and their run ids, run nothing.")
+  boolean list;
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+  boolean quiet;
+
+  @Mixin PluginsDir pluginsDir;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Shard share;
+    try {
+      share = shard == null ? Shard.ALL : Shard.parse(shard);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--shard: " + e.getMessage());
+    }
+    int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
+    if (threads < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least 1");
+    }
+    MatrixSpec m = MatrixFile.load(file);
+    Path dir = out != null ? out : m.out() != null ? m.out() : Path.of("matrix-out", m.name());
+    try (PluginHost host = PluginHost.open(pluginsDir.resolve())) {
+      for (PluginStatus p : host.plugins()) {
+        if (!p.loaded()) {
+          err.println("schedlab: plugin " + p.id() + " not loaded: " + p.problem());
+        }
+      }
+      List<Cell> all = MatrixPlan.cells(m, host.allowedCombinations());
+      List<Cell> cells = share.of(all);
+      if (list) {
+        for (Cell c : cells) {
+          stdout.printf(Locale.ROOT, "%4d  %s  %s%n", c.index(), c.runId(), c.describe());
+        }
+        stdout.flush();
+        return Main.OK;
+      }
+      try (CellLog log = CellLog.open(dir)) {
+        long done = cells.stream().filter(c -> log.finished().containsKey(c.runId())).count();
+        if (!quiet) {
+          err.printf(Locale.ROOT, "matrix %s%s: %d cells, %d already in %s, %d jobs%n", m.name(),
+              share.equals(Shard.ALL) ? "" : " shard " + share, cells.size(), done, log.file(), threads);
+          if (log.dropped() > 0) {
+            err.println("matrix " + m.name() + ": dropped " + log.dropped()
+                + " unreadable line(s) of " + log.file() + " (a cut-short last line); those cells run again");
+          }
+        }
+        Progress progress = new Progress(err, quiet, m.name());
+        MatrixRunner.Outcome o = MatrixRunner.run(m.name(), cells, host, log, threads, retryFailed,
+            (d, t, c, r) -> progress.step(d, t, "cells", line(d, t, c, r)));
+        MatrixSummary summary = new MatrixSummary(m.name(), share, m.values(), o);
+        summary.write(dir);
+        stdout.print(summary.text());
+        stdout.println("wrote " + dir.resolve("summary.csv") + ", " + dir.resolve("summary.json")
+            + " and " + log.file());
+        stdout.flush();
+        return exitCode(o.failed());
+      }
+    }
+  }
+
+  /** 0 when no cell failed, else {@value #FAILED_BASE} + min(failed, 100). */
+  static int exitCode(int failed) {
+    return failed == 0 ? Main.OK : FAILED_BASE + Math.min(failed, 100);
+  }
+
+  private static String line(int done, int total, Cell c, CellResult r) {
+    String what = r.ok() ? String.format(Locale.ROOT, "digest %.16s, %.3f s simulated, %d ms",
+        r.digest(), r.simNs() / 1e9, r.wallMs()) : "FAILED: " + r.error();
+    return String.format(Locale.ROOT, "cell %d/%d done: #%d %s %s (%s)", done, total, c.index(),
+        c.runId(), c.describe(), what);
+  }
+}

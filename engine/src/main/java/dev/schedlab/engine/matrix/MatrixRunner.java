@@ -1,0 +1,149 @@
+package dev.schedlab.engine.matrix;
+
+import dev.schedlab.engine.Simulation;
+import dev.schedlab.engine.SimulationException;
+import dev.schedlab.engine.Version;
+import dev.schedlab.engine.output.RunResult;
+import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.engine.plugin.PluginException;
+import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.scenario.ScenarioException;
+import dev.schedlab.engine.workload.Reports;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs the cells of a matrix that the log does not hold yet, {@code jobs} at a time. Each cell is
+ * an independent, single-threaded {@link Simulation#run} with its own fresh extensions; only whole
+ * cells run in parallel, so every digest is the one a lone {@code schedlab run} gives. A cell that
+ * fails is recorded with its error and the others go on. Each result is appended to the log as soon
+ * as the cell finishes.
+ */
+public final class MatrixRunner {
+  /** Told about every cell that finishes in this invocation (progress display). */
+  public interface Listener {
+    /** {@code done} of {@code total} cells to run have finished; the last was {@code cell}. */
+    void finished(int done, int total, Cell cell, CellResult result);
+
+    /** No progress display. */
+    Listener NONE = (d, t, c, r) -> { };
+  }
+
+  /**
+   * What a matrix invocation ends with.
+   *
+   * @param cells the cells asked for, in order
+   * @param results the result of every one of them, by run id
+   * @param ran cells run in this invocation
+   * @param reused cells taken from the log without running
+   */
+  public record Outcome(List<Cell> cells, Map<String, CellResult> results, int ran, int reused) {
+    /** The number of cells that failed (now or in an earlier invocation). */
+    public int failed() {
+      return (int) cells.stream().filter(c -> !results.get(c.runId()).ok()).count();
+    }
+  }
+
+  private MatrixRunner() {}
+
+  /**
+   * Runs the {@code cells} missing from {@code log} (and the failed ones when {@code retryFailed})
+   * on {@code jobs} threads.
+   */
+  public static Outcome run(String matrix, List<Cell> cells, PluginHost host, CellLog log,
+      int jobs, boolean retryFailed, Listener listener) throws IOException, InterruptedException {
+    Map<String, CellResult> before = log.finished();
+    List<Cell> todo = new ArrayList<>();
+    for (Cell c : cells) {
+      CellResult r = before.get(c.runId());
+      if (r == null || (retryFailed && !r.ok())) {
+        todo.add(c);
+      }
+    }
+    AtomicInteger threads = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs), r -> {
+      Thread t = new Thread(r, "schedlab-matrix-" + threads.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      CompletionService<Object[]> done = new ExecutorCompletionService<>(pool);
+      for (Cell c : todo) {
+        done.submit(() -> new Object[] {c, runCell(c, host)});
+      }
+      String version = Version.current();
+      for (int i = 1; i <= todo.size(); i++) {
+        Object[] finished;
+        try {
+          finished = done.take().get();
+        } catch (ExecutionException e) {
+          throw new IllegalStateException("a matrix cell escaped its error handling", e.getCause());
+        }
+        Cell c = (Cell) finished[0];
+        CellResult r = (CellResult) finished[1];
+        log.append(r, r.toJsonLine(c, matrix, version));
+        listener.finished(i, todo.size(), c, r);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    Map<String, CellResult> all = log.finished();
+    Map<String, CellResult> results = new LinkedHashMap<>();
+    cells.forEach(c -> results.put(c.runId(), all.get(c.runId())));
+    return new Outcome(cells, results, todo.size(), cells.size() - todo.size());
+  }
+
+  /** Runs one cell; never throws (a failure becomes the result's error). */
+  static CellResult runCell(Cell cell, PluginHost host) {
+    long start = System.nanoTime();
+    Long seed = cell.seed();
+    try {
+      Scenario s = cell.scenario();
+      seed = s.seed();
+      RunResult r = Simulation.run(s, host.extensionsFor(s.plugins()), TraceSink.NONE);
+      Map<String, Double> values = new LinkedHashMap<>();
+      flatten("metric", r.metrics(), values);
+      Map<String, Object> reports = new LinkedHashMap<>();
+      Reports.json(s, r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
+      flatten("report", reports, values);
+      return new CellResult(cell.runId(), seed, r.digest(), r.events(), r.simNs(), millis(start),
+          null, values);
+    } catch (ScenarioException e) {
+      return CellResult.failed(cell.runId(), seed, "bad scenario: " + e.getMessage(), millis(start));
+    } catch (PluginException e) {
+      return CellResult.failed(cell.runId(), seed, "plugins: " + e.getMessage(), millis(start));
+    } catch (SimulationException e) {
+      return CellResult.failed(cell.runId(), seed, "run failed: " + e.getMessage(), millis(start));
+    } catch (IllegalArgumentException e) {
+      return CellResult.failed(cell.runId(), seed, "bad scenario: " + e.getMessage(), millis(start));
+    } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
+      return CellResult.failed(cell.runId(), seed, "internal error: " + e, millis(start));
+    }
+  }
+
+  private static long millis(long startNs) {
+    return (System.nanoTime() - startNs) / 1_000_000;
+  }
+
+  private static void flatten(String prefix, Object v, Map<String, Double> out) {
+    if (v instanceof Map<?, ?> m) {
+      m.forEach((k, x) -> flatten(prefix + "." + k, x, out));
+    } else if (v instanceof List<?> l) {
+      for (int i = 0; i < l.size(); i++) {
+        flatten(prefix + "[" + i + "]", l.get(i), out);
+      }
+    } else if (v instanceof Number n) {
+      out.put(prefix, n.doubleValue());
+    }
+  }
+}

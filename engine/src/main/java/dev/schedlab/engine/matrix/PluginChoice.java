@@ -1,0 +1,74 @@
+package dev.schedlab.engine.matrix;
+
+import dev.schedlab.engine.scenario.PluginRef;
+import dev.schedlab.engine.scenario.ScenarioException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One entry of the plugins axis: a keyword ({@code none}, {@code all}, {@code each}) or an explicit
+ * set of plugins with options.
+ *
+ * @param keyword the keyword, or null for an explicit set
+ * @param refs the explicit set (empty for a keyword)
+ */
+record PluginChoice(String keyword, List<PluginRef> refs) {
+  static final List<String> KEYWORDS = List.of("none", "all", "each");
+
+  PluginChoice {
+    refs = List.copyOf(refs);
+  }
+
+  /** An explicit set from option lines {@code ID[:key=value;key=value]}. */
+  static PluginChoice explicit(List<String> lines, String where) throws ScenarioException {
+    List<PluginRef> refs = new ArrayList<>();
+    for (String line : lines) {
+      refs.add(parse(line, where));
+    }
+    return new PluginChoice(null, refs);
+  }
+
+  /**
+   * The plugin sets this entry stands for. {@code none}: the empty set; {@code all}: every
+   * combination the host allows (the empty one first); {@code each}: every loaded plugin alone.
+   */
+  List<List<PluginRef>> expand(List<List<String>> allowed) {
+    if (keyword == null) {
+      return List.of(refs);
+    }
+    List<List<PluginRef>> out = new ArrayList<>();
+    for (List<String> combo : allowed) {
+      if (keyword.equals("all") || combo.size() == (keyword.equals("none") ? 0 : 1)) {
+        out.add(combo.stream().map(id -> new PluginRef(id, Map.of())).toList());
+      }
+    }
+    return out;
+  }
+
+  /** Parses the option line {@code ID[:key=value;key=value]} (as {@code run --plugin}). */
+  static PluginRef parse(String line, String where) throws ScenarioException {
+    int colon = line.indexOf(':');
+    String id = (colon < 0 ? line : line.substring(0, colon)).trim();
+    if (!id.matches("[a-z0-9]+(-[a-z0-9]+)*")) {
+      throw new ScenarioException(where + ": plugin id must be kebab-case (like sm-idle) or one of "
+          + KEYWORDS + ", got '" + line + "'");
+    }
+    Map<String, String> options = new LinkedHashMap<>();
+    if (colon >= 0) {
+      for (String kv : line.substring(colon + 1).split(";")) {
+        int eq = kv.indexOf('=');
+        if (kv.isBlank()) {
+          continue;
+        }
+        if (eq <= 0) {
+          throw new ScenarioException(where + ": expected key=value in plugin options, got '" + kv
+              + "' in '" + line + "'");
+        }
+        options.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+      }
+    }
+    return new PluginRef(id, options);
+  }
+}
