@@ -7,8 +7,9 @@ import dev.schedlab.api.view.TaskView;
 /**
  * First version of {@code select_task_rq_fair()} for wakeups.
  *
- * <p>Models: a WF_SYNC {@code wake_affine_idle()} shortcut (waker CPU in prev's LLC with one
- * runnable task: prev if idle, else the waker CPU) and a {@code select_idle_sibling()}-lite: target
+ * <p>Models: {@code wake_affine_idle()} when the waker shares prev's LLC (an idle waker CPU defers
+ * to an idle prev; a WF_SYNC wakeup from a CPU whose only task is the waker targets the waker's
+ * CPU; else prev) and a {@code select_idle_sibling()}-lite: target
  * if idle; prev if idle and in target's LLC; the first idle allowed CPU of target's LLC scanning
  * upward from target+1 with wrap-around within the LLC; else target; else the first allowed CPU.
  * As a stand-in for SIS_UTIL, the scan is skipped when no CPU of the LLC runs its idle task.
@@ -25,10 +26,8 @@ final class FairSelect {
 
   static int select(MachineView m, TaskView p, int prevCpu, int wakerCpu, int wakeFlags) {
     int target = prevCpu;
-    if ((wakeFlags & SchedFlags.WF_SYNC) != 0
-        && m.sharesLlc(wakerCpu, prevCpu)
-        && m.cpu(wakerCpu).rq().nrRunning() == 1) {
-      target = m.cpu(prevCpu).isIdle() || !p.allowedOn(wakerCpu) ? prevCpu : wakerCpu;
+    if (p.allowedOn(wakerCpu) && m.sharesLlc(wakerCpu, prevCpu)) {
+      target = wakeAffineIdle(m, prevCpu, wakerCpu, (wakeFlags & SchedFlags.WF_SYNC) != 0);
     }
     if (idleAllowed(m, p, target)) {
       return target;
@@ -59,6 +58,21 @@ final class FairSelect {
       }
     }
     return target;
+  }
+
+  /**
+   * {@code wake_affine_idle()}: an idle waker CPU sharing the cache defers to an idle prev; a sync
+   * wakeup from a CPU whose only task is the waker goes to the waker's CPU; else an idle prev;
+   * else prev (standing in for {@code wake_affine_weight()}).
+   */
+  private static int wakeAffineIdle(MachineView m, int prevCpu, int wakerCpu, boolean sync) {
+    if (m.cpu(wakerCpu).isIdle()) {
+      return m.cpu(prevCpu).isIdle() ? prevCpu : wakerCpu;
+    }
+    if (sync && m.cpu(wakerCpu).rq().nrRunning() == 1) {
+      return wakerCpu;
+    }
+    return prevCpu;
   }
 
   private static boolean idleAllowed(MachineView m, TaskView p, int cpu) {

@@ -118,6 +118,18 @@ final class Cpu implements CpuView, RqView {
   /** Whether the current spin's wakeup of prev was already counted. */
   boolean spinWokenCounted;
 
+  // SMT throughput sharing
+  /** This thread's demand on its core: 1 busy, a fraction when spinning or polling, 0 idle. */
+  double smtLoad = 1;
+  /** Speed of this thread relative to running alone on its core. */
+  double rate = 1;
+  /** Whether the current P_TASK phase is compute that runs at {@link #rate}. */
+  boolean opScaled;
+  /** Full-speed work left in the current scaled op at {@link #phaseStart}, ns. */
+  double opWork;
+  /** The CPUs of this CPU's core, itself included. */
+  Cpu[] siblings;
+
   // accounting
   long idleNs;
   /** This CPU's stream for kernel-path cost variation (split from the seed). */

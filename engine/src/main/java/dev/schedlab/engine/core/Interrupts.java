@@ -57,7 +57,7 @@ final class Interrupts {
       cpu.spinDone += k.now - cpu.phaseStart; // the stretch spun before this interrupt
     }
     if (cpu.phase == Cpu.P_TASK || cpu.phase == Cpu.P_SPIN) {
-      cpu.savedRemaining = cpu.phaseEv.scheduled() ? cpu.phaseEv.time() - k.now : -1;
+      cpu.savedRemaining = k.remainingWork(cpu);
     }
     enter(cpu);
   }

@@ -66,6 +66,8 @@ public final class Kernel implements SchedServices, MachineView {
   final Metrics metrics = new Metrics();
 
   final BitSet housekeeping;
+  /** SMT throughput sharing, or null when every core has one thread. */
+  final SmtSharing smt;
   final Scheduler sched;
   final LoadBalancer balancer;
   final Nohz nohz;
@@ -101,6 +103,7 @@ public final class Kernel implements SchedServices, MachineView {
     this.trace = trace;
     this.jitterPct = params.get(Param.COST_JITTER);
     this.housekeeping = housekeeping;
+    this.smt = SmtSharing.forMachine(this, cpus, params);
     int llcs = 0;
     for (Cpu c : cpus) {
       llcs = Math.max(llcs, c.llcId + 1);
@@ -226,11 +229,29 @@ public final class Kernel implements SchedServices, MachineView {
   void setPhase(Cpu cpu, int phase, long duration) {
     cpu.phase = phase;
     cpu.phaseStart = now;
-    if (duration >= 0) {
-      queue.schedule(cpu.phaseEv, now + (phase == Cpu.P_TASK ? duration : jitter(cpu, duration)));
-    } else {
-      queue.cancel(cpu.phaseEv);
+    if (smt != null) {
+      smt.loadChanged(cpu);
     }
+    cpu.opScaled = phase == Cpu.P_TASK && duration >= 0;
+    if (duration < 0) {
+      queue.cancel(cpu.phaseEv);
+    } else if (cpu.opScaled) {
+      cpu.opWork = duration;
+      queue.schedule(cpu.phaseEv, now + (cpu.rate == 1.0 ? duration : (long) Math.ceil(duration / cpu.rate)));
+    } else {
+      queue.schedule(cpu.phaseEv, now + jitter(cpu, duration));
+    }
+  }
+
+  /** Full-speed work left in {@code cpu}'s running op (its remaining time when not compute). */
+  long remainingWork(Cpu cpu) {
+    if (!cpu.phaseEv.scheduled()) {
+      return -1;
+    }
+    if (!cpu.opScaled) {
+      return cpu.phaseEv.time() - now;
+    }
+    return Math.max(0, (long) Math.ceil(cpu.opWork - (now - cpu.phaseStart) * cpu.rate));
   }
 
   /** {@code value} varied uniformly by +-{@code cost.jitter_pct} percent from {@code cpu}'s stream. */

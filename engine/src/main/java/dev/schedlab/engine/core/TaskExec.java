@@ -402,6 +402,7 @@ final class TaskExec {
     Cpu cpu = k.cpus[waiter.cpu];
     if (cpu.curr == waiter && cpu.phase == Cpu.P_TASK && !cpu.phaseEv.scheduled()) {
       waiter.opRemaining = when - k.now;
+      cpu.opScaled = false; // waiting for a flag, not computing
       k.queue.schedule(cpu.phaseEv, when);
     } else {
       waiter.opRemaining = Math.max(0, when - k.now);

@@ -55,6 +55,8 @@ public enum Param {
   RCU_GP("latency.rcu_gp", 10_000_000, Unit.NS, "[estimate] RCU grace period (2-30 ms typical)"),
   RCU_CB_OVERHEAD("cost.rcu_cb_overhead", 100, Unit.NS, "[estimate] invoking one RCU callback (rcu_do_batch per callback)"),
   NOHZ_FULL_MAX_DEFER("latency.nohz_full_max_defer", 1_000_000_000, Unit.NS, "[src] nohz_full: the tick is deferred by at most 1 s with one task running (residual 1 Hz tick, sched_tick_remote)"),
+  SMT_EXTRA_THREAD_GAIN("smt.extra_thread_gain_pm", 300, Unit.COUNT, "[estimate] per mille of a core's single-thread throughput each further busy SMT thread adds (SMT2 ~1.2-1.3x, POWER9 SMT4 ~1.9-2.2x a single thread)"),
+  SMT_SPIN_WEIGHT("smt.spin_weight_pm", 250, Unit.COUNT, "[estimate] per mille of a busy thread's demand that a spinning or polling thread takes from its core (pause / HMT_low)"),
   COST_JITTER("cost.jitter_pct", 20, Unit.COUNT, "[estimate] kernel path costs and hardware latencies vary by cache state: each use draws uniformly within +-this percent of its value"),
   // --- sched features (features.h) and engine switches, 1 = on ---
   PLACE_LAG("feature.PLACE_LAG", 1, Unit.BOOL, "[src] features.h"),
