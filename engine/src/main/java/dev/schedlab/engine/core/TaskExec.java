@@ -131,6 +131,11 @@ final class TaskExec {
             t.pc++;
             continue;
           }
+          if (t.notifyResume && k.sched.wants(PreemptPoint.EXIT_TO_USER, t)) {
+            // exit_to_user_mode_loop(): schedule() first, task_work after being switched back in.
+            k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+            return;
+          }
           run(cpu, t, op, exitToUserCost(cpu, t));
           return;
         case Op.SLEEP: {
@@ -372,7 +377,8 @@ final class TaskExec {
     long remaining = cpu.savedRemaining;
     t.opRemaining = remaining >= 0 ? remaining : (t.csdWaiting ? WAITING : t.opRemaining);
     if (cpu.opUser) {
-      if (t.notifyResume) {
+      // exit_to_user_mode_loop(): NEED_RESCHED is served before TIF_NOTIFY_RESUME work.
+      if (t.notifyResume && !k.sched.wants(PreemptPoint.EXIT_TO_USER, t)) {
         // exit_to_user_mode_loop runs task_work in the task's context before user code resumes.
         t.userResume = remaining;
         t.opRemaining = -1;
