@@ -42,9 +42,11 @@ public record Experiment(String id, String description, Path file, Path scenario
    * @param published one per column, null entries for unpublished
    * @param scenario the row's own scenario (for example another machine), or null for the
    *     experiment's
+   * @param aggregate how the seeds combine: {@code mean} (default) or {@code max} (a worst case
+   *     over all runs, for rare events)
    */
   public record Row(String label, String unit, String value, double scale, String ratioTo,
-      List<Double> published, Path scenario) {}
+      List<Double> published, Path scenario, String aggregate) {}
 
   /** The distinct scenarios the rows need, the experiment's own first. */
   public List<Path> scenarios() {
@@ -100,7 +102,12 @@ public record Experiment(String id, String description, Path file, Path scenario
     for (int i = 0; i < rs.size(); i++) {
       JsonNode r = rs.get(i);
       String at = "rows[" + i + "]";
-      only(src, at, r, "label", "unit", "value", "scale", "ratio_to", "published", "scenario");
+      only(src, at, r, "label", "unit", "value", "scale", "ratio_to", "published", "scenario",
+          "aggregate");
+      String aggregate = r.has("aggregate") ? r.get("aggregate").asText() : "mean";
+      if (!aggregate.equals("mean") && !aggregate.equals("max")) {
+        throw new ScenarioException(src + ": " + at + ".aggregate: expected mean or max, got " + aggregate);
+      }
       String value = req(src, at, r, "value").asText();
       if (!value.startsWith("metric:") && !value.startsWith("report:")) {
         throw new ScenarioException(src + ": " + at + ".value: expected metric:PATH or report:TOOL.PATH, got " + value);
@@ -120,7 +127,7 @@ public record Experiment(String id, String description, Path file, Path scenario
       }
       rows.add(new Row(req(src, at, r, "label").asText(), r.has("unit") ? r.get("unit").asText() : "",
           value, r.has("scale") ? r.get("scale").asDouble() : 1.0, ratio, pub,
-          r.has("scenario") ? dir.resolve(r.get("scenario").asText()) : null));
+          r.has("scenario") ? dir.resolve(r.get("scenario").asText()) : null, aggregate));
     }
     return new Experiment(id, root.has("description") ? root.get("description").asText() : "", file,
         scenario, strings(root.get("sets")), root.has("first_seed") ? root.get("first_seed").asLong() : 1,

@@ -37,12 +37,14 @@ public final class ExperimentResult {
       }
       vals.add(x * row.scale());
     }
-    return Summary.of(vals).mean();
+    return row.aggregate().equals("max")
+        ? vals.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)
+        : Summary.of(vals).mean();
   }
 
   private List<String> notes() {
     List<String> n = new ArrayList<>(exp.notes());
-    n.add(String.format(Locale.ROOT, "seeds %d..%d (%d per column); simulated = mean over seeds",
+    n.add(String.format(Locale.ROOT, "seeds %d..%d (%d per column); simulated = mean over seeds unless a row says max",
         exp.firstSeed(), exp.firstSeed() + exp.seeds() - 1, exp.seeds()));
     if (!exp.sets().isEmpty()) {
       n.add("reduced for run time: " + String.join(", ", exp.sets()));

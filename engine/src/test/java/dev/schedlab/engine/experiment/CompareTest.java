@@ -88,6 +88,7 @@ class CompareTest {
         "  - {label: max, unit: us, value: \"report:cyclictest.max\", published: [3, null]}",
         "  - {label: wakeups, unit: count, value: \"metric:sched.wakeups\"}",
         "  - {label: max vs vol, unit: ratio, value: \"report:cyclictest.max\", ratio_to: vol}",
+        "  - {label: worst wakeups, unit: count, value: \"metric:sched.wakeups\", aggregate: max}",
         "notes: [hello]", ""));
     assertThat(Experiment.find(dir)).containsExactly(e);
     Experiment x = Experiment.load(e);
@@ -98,6 +99,14 @@ class CompareTest {
     assertThat(n.get("experiment").asText()).isEqualTo("x");
     assertThat(n.get("columns")).hasSize(2);
     assertThat(n.get("rows").get(0).get("published").get(0).asDouble()).isEqualTo(3.0);
+    // A max row is the largest of the per-seed values, so never below the mean row.
+    for (int col = 0; col < 2; col++) {
+      double mean = n.get("rows").get(1).get("simulated").get(col).asDouble();
+      double max = n.get("rows").get(3).get("simulated").get(col).asDouble();
+      double best = runs.get(col == 0 ? "vol" : "full").stream()
+          .mapToDouble(run -> run.values().get("metric.sched.wakeups")).max().orElseThrow();
+      assertThat(max).isEqualTo(best).isGreaterThanOrEqualTo(mean);
+    }
     assertThat(n.get("rows").get(0).get("published").get(1).isNull()).isTrue();
     assertThat(n.get("rows").get(1).get("simulated").get(0).asDouble()).isPositive();
     assertThat(n.get("rows").get(2).get("simulated").get(0).asDouble()).isEqualTo(1.0);
