@@ -53,9 +53,6 @@ final class Cpu implements CpuView, RqView {
   /** The phase an interrupt interrupted, resumed at IRQ exit. */
   int savedPhase;
   long savedRemaining;
-  /** CPU time charged to the IRQ being handled, beyond entry. */
-  long irqCost;
-  int irqVectors;
 
   // idle
   int idleStateIdx = -1;
@@ -63,7 +60,6 @@ final class Cpu implements CpuView, RqView {
   long sleepLengthAtEntry;
   /** Up to when the current state's residency has been added to {@link #idleNs}. */
   long idleAccountedAt;
-  boolean idleFromHw;
 
   // tick
   final Event tickEv;
@@ -72,7 +68,6 @@ final class Cpu implements CpuView, RqView {
   final ArrayList<HrTimer> expired = new ArrayList<>();
   /** Armed hrtimers on this CPU's base (for the governor's next-timer lookup). */
   final ArrayList<HrTimer> timers = new ArrayList<>();
-  long nextTickAt;
   final Event ipiResched;
   final Event ipiCall;
 
@@ -109,9 +104,7 @@ final class Cpu implements CpuView, RqView {
   boolean ttwuPending;
 
   // schedule window
-  Task schedNext;
   Task schedPrev;
-  int schedMode;
   long spinEnd;
   /** CPU time spun so far in the current spin, before its current stretch (IRQs excluded). */
   long spinDone;

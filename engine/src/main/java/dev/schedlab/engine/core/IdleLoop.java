@@ -206,8 +206,7 @@ final class IdleLoop {
     if (cpu.tickStopped) {
       cpu.tickStopped = false;
       cost += k.p(Param.TICK_RESTART);
-      cpu.nextTickAt = (k.now / k.tickNs + 1) * k.tickNs;
-      k.queue.schedule(cpu.tickEv, cpu.nextTickAt);
+      k.queue.schedule(cpu.tickEv, k.nextTickBoundary());
     }
     cpu.opIrqsOff = true;
     k.setPhase(cpu, Cpu.P_IDLE_EXIT, cost);

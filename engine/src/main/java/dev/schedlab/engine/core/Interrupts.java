@@ -71,7 +71,6 @@ final class Interrupts {
   void runHandlers(Cpu cpu) {
     int vectors = cpu.pendingIrqs;
     cpu.pendingIrqs = 0;
-    cpu.irqVectors = vectors;
     k.pathCost = 0;
     Task cur = cpu.curr;
     if ((vectors & Cpu.IRQ_TIMER) != 0) {

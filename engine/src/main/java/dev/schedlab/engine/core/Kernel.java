@@ -223,8 +223,8 @@ public final class Kernel implements SchedServices, MachineView {
 
   /**
    * Enters {@code phase} on {@code cpu} for {@code duration} ns (negative: until something
-   * happens). Kernel-path phases (all but task ops, whose durations the workload draws) vary by
-   * {@code cost.jitter_pct}.
+   * happens). Kernel-path phases (all but task ops, whose durations the workload draws, and spin
+   * deadlines) vary by {@code cost.jitter_pct}.
    */
   void setPhase(Cpu cpu, int phase, long duration) {
     cpu.phase = phase;
@@ -238,9 +238,17 @@ public final class Kernel implements SchedServices, MachineView {
     } else if (cpu.opScaled) {
       cpu.opWork = duration;
       queue.schedule(cpu.phaseEv, now + (cpu.rate == 1.0 ? duration : (long) Math.ceil(duration / cpu.rate)));
+    } else if (phase == Cpu.P_SPIN) {
+      // A spin limit is a deadline on local_clock(), not a path cost: no cost variation.
+      queue.schedule(cpu.phaseEv, now + duration);
     } else {
       queue.schedule(cpu.phaseEv, now + jitter(cpu, duration));
     }
+  }
+
+  /** The first tick boundary ({@code jiffies} edge) after now. */
+  long nextTickBoundary() {
+    return (now / tickNs + 1) * tickNs;
   }
 
   /** Full-speed work left in {@code cpu}'s running op (its remaining time when not compute). */

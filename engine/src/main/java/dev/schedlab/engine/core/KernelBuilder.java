@@ -106,8 +106,7 @@ final class KernelBuilder {
     }
     for (Cpu c : cpus) {
       k.thisCpu = c.id;
-      c.nextTickAt = k.tickNs;
-      k.queue.schedule(c.tickEv, c.nextTickAt);
+      k.queue.schedule(c.tickEv, k.tickNs);
       k.idleLoop.doIdleTop(c);
     }
     return k;

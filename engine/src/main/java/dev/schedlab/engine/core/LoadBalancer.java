@@ -84,6 +84,7 @@ final class LoadBalancer {
       decayNewidleCost(cpu, sd, jiffies);
       long interval = intervalJiffies(sd, busy);
       if (jiffies >= sd.lastBalance + interval) {
+        k.pathCost += k.p(Param.LB_PER_DOMAIN);
         if (balanceRq(cpu, sd, idle)) {
           idle = cpu.isIdle() ? CPU_IDLE : CPU_NOT_IDLE;
           busy = idle != CPU_IDLE;
@@ -111,11 +112,11 @@ final class LoadBalancer {
 
   /**
    * {@code sched_balance_rq()} for {@code dst} at {@code sd}: pull tasks from the busiest runqueue
-   * of the busiest group. Returns whether any task moved.
+   * of the busiest group. Returns whether any task moved. The caller charges the per-domain cost
+   * (periodic and newidle balancing cost differently).
    */
-  boolean balanceRq(Cpu dst, SchedDomain sd, int idle) {
+  private boolean balanceRq(Cpu dst, SchedDomain sd, int idle) {
     balances.value++;
-    k.pathCost += k.p(Param.LB_PER_DOMAIN);
     BitSet local = null;
     BitSet busiest = null;
     int busiestType = -1;
@@ -278,9 +279,9 @@ final class LoadBalancer {
         break;
       }
       long before = k.pathCost;
+      k.pathCost += k.p(Param.NEWIDLE_PER_DOMAIN);
       pulled = balanceRq(cpu, sd, CPU_NEWLY_IDLE);
-      long domainCost = k.pathCost - before + k.p(Param.NEWIDLE_PER_DOMAIN) - k.p(Param.LB_PER_DOMAIN);
-      k.pathCost = before + domainCost;
+      long domainCost = k.pathCost - before;
       if (domainCost > sd.maxNewidleLbCost) {
         sd.maxNewidleLbCost = domainCost;
       }

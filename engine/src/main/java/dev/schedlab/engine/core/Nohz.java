@@ -194,19 +194,16 @@ final class Nohz implements NohzControl {
     long now = k.jiffies();
     long next = now + 60L * k.hz;
     boolean updateNext = false;
-    boolean blocked = (flags & STATS_KICK) != 0;
+    // Assume the idle load is fully decayed after this pass; a CPU still decaying sets it again.
+    boolean blocked = false;
     if ((flags & STATS_KICK) != 0) {
       hasBlockedLoad = false;
     }
     if ((flags & NEXT_KICK) != 0) {
       needsUpdate = false;
     }
-    int n = k.cpus.length;
-    for (int j = 1; j <= n; j++) {
-      int i = (cpu.id + j) % n;
-      if (!idleMask.get(i) || i == cpu.id) {
-        continue;
-      }
+    // for_each_cpu_wrap(idle_cpus_mask, this_cpu + 1)
+    for (int i = nextIdleWrapped(cpu.id, cpu.id); i >= 0; i = nextIdleWrapped(i, cpu.id)) {
       Cpu other = k.cpus[i];
       if (!other.isIdle()) {
         continue;
@@ -250,6 +247,17 @@ final class Nohz implements NohzControl {
     if (updateNext) {
       nextBalance = next;
     }
+  }
+
+  /** The next CPU of the idle mask after {@code from}, wrapping, stopping before {@code self}. */
+  private int nextIdleWrapped(int from, int self) {
+    int i = idleMask.nextSetBit(from + 1);
+    boolean wrapped = from < self;
+    if (i < 0 && !wrapped) {
+      i = idleMask.nextSetBit(0);
+      wrapped = true;
+    }
+    return i < 0 || (wrapped && i >= self) ? -1 : i;
   }
 
   /** Whether the balancing CPU got work: v6.6 {@code need_resched()}. */

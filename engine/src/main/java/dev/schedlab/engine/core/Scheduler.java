@@ -17,7 +17,6 @@ import dev.schedlab.engine.params.Param;
  * window of hook H2.
  */
 final class Scheduler {
-  private static final SchedMode[] MODES = SchedMode.values();
   private final Kernel k;
   private final MetricCounter switches;
   private final MetricCounter wakeups;
@@ -109,7 +108,6 @@ final class Scheduler {
       }
     }
     cpu.schedPrev = prev;
-    cpu.schedMode = mode.ordinal();
     if (prev.idleTask != next.idleTask) {
       k.llcIdle[cpu.llcId] += next.idleTask ? 1 : -1;
     }
@@ -254,10 +252,9 @@ final class Scheduler {
   /** {@code sched_tick()}, in the timer interrupt: model upgrade, class tick, H5 stage; re-arms the tick. */
   void tick(Cpu cpu) {
     cpu.ticks++;
-    cpu.nextTickAt = (k.now / k.tickNs + 1) * k.tickNs;
     if (!cpu.tickStopped) {
       cpu.fullTickStopped = cpu.isolated && canStopFullTick(cpu);
-      long next = cpu.fullTickStopped ? k.now + k.p(Param.NOHZ_FULL_MAX_DEFER) : cpu.nextTickAt;
+      long next = cpu.fullTickStopped ? k.now + k.p(Param.NOHZ_FULL_MAX_DEFER) : k.nextTickBoundary();
       k.queue.schedule(cpu.tickEv, next);
     }
     k.pathCost += k.p(Param.TICK_HANDLER);
@@ -298,7 +295,7 @@ final class Scheduler {
   private void restartFullTick(Cpu cpu) {
     if (cpu.fullTickStopped && !canStopFullTick(cpu)) {
       cpu.fullTickStopped = false;
-      k.queue.schedule(cpu.tickEv, (k.now / k.tickNs + 1) * k.tickNs);
+      k.queue.schedule(cpu.tickEv, k.nextTickBoundary());
     }
   }
 
@@ -442,8 +439,6 @@ final class Scheduler {
     cpu.spinWokenCounted = false;
     cpu.opIrqsOff = false;
     k.setPhase(cpu, Cpu.P_SPIN, limitNs);
-    // The limit is a deadline on local_clock(), not a path cost: no cost variation.
-    k.queue.schedule(cpu.phaseEv, cpu.spinEnd);
   }
 
   /** The spin phase ended: the limit passed, or the loop saw prev woken (see spinnerWoken). */
@@ -469,7 +464,6 @@ final class Scheduler {
       endSpin(cpu);
     } else {
       k.setPhase(cpu, Cpu.P_SPIN, cpu.spinEnd - k.now);
-      k.queue.schedule(cpu.phaseEv, cpu.spinEnd);
     }
   }
 
@@ -496,9 +490,5 @@ final class Scheduler {
     // dequeued and is picked again (no switch); else the normal sleep path (or a preemption).
     schedule(cpu, prev.state == TaskState.RUNNING && prev.needResched ? SchedMode.PREEMPT
         : SchedMode.NONE, 0);
-  }
-
-  static SchedMode mode(int ordinal) {
-    return MODES[ordinal];
   }
 }
