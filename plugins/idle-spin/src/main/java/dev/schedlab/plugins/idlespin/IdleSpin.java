@@ -86,13 +86,9 @@ final class IdleSpin implements BeforeDeactivateHook, RunnableWakeHook {
 
   @Override
   public long spinLimitNs(CpuView cpu, TaskView prev, RqView rq) {
-    long now = rq.clock();
-    if (opts.predict()) {
-      observeBlock(cpu.id(), prev, now);
-    }
+    Sleep s = opts.predict() ? observeBlock(cpu.id(), prev, rq.clock()) : null;
     long limit = decide(cpu.id(), prev, rq);
-    if (opts.predict()) {
-      Sleep s = sleeps.get(prev.pid());
+    if (s != null) {
       s.granted = limit;
     }
     return limit;
@@ -116,8 +112,11 @@ final class IdleSpin implements BeforeDeactivateHook, RunnableWakeHook {
     return limit;
   }
 
-  /** Takes the sample of {@code prev}'s previous sleep if not yet measured, and records this block. */
-  private void observeBlock(int cpu, TaskView prev, long now) {
+  /**
+   * Takes the sample of {@code prev}'s previous sleep if not yet measured, and records this block;
+   * returns {@code prev}'s entry, which now holds this block.
+   */
+  private Sleep observeBlock(int cpu, TaskView prev, long now) {
     Sleep s = sleeps.computeIfAbsent(prev.pid(), k -> new Sleep());
     if (s.blockAt > 0 && !s.measured) {
       long elapsed = now - s.blockAt;
@@ -129,6 +128,7 @@ final class IdleSpin implements BeforeDeactivateHook, RunnableWakeHook {
     s.execAtBlock = prev.sumExecNs();
     s.granted = 0;
     s.measured = false;
+    return s;
   }
 
   @Override

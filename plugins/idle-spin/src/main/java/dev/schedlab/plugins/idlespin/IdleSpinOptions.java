@@ -17,7 +17,8 @@ import java.util.Set;
  *       of the tasks blocking there, measured from its own hooks (see {@link IdleSpin}); it does
  *       not spin when the prediction exceeds {@code limit}, and otherwise spins for at most
  *       {@code predict_slack} times the prediction (never more than {@code limit}).
- *   <li>{@code predict_slack} (whole number, default 2): the factor above.
+ *   <li>{@code predict_slack} (whole number, default 2 [estimate]: not from the RFC or its review,
+ *       a calibration knob): the factor above.
  *   <li>{@code exit_on_enqueue} ({@code false} | {@code true}, default {@code false} = the RFC's
  *       loop, which watches only {@code need_resched()}, {@code prev->state} and signals): Pavan
  *       Kondeti's point, which Piggin accepted ("it should probably spin on nr_running == 1"), that
@@ -27,7 +28,7 @@ import java.util.Set;
  *       {@code docs/ENGINE-REQUESTS-004.md} (request R4) rather than silently ignored.
  * </ul>
  */
-record IdleSpinOptions(long limitNs, boolean predict, long predictSlack, boolean exitOnEnqueue) {
+record IdleSpinOptions(long limitNs, boolean predict, long predictSlack) {
   static final String LIMIT = "limit";
   static final String PREDICT = "predict";
   static final String PREDICT_SLACK = "predict_slack";
@@ -53,12 +54,16 @@ record IdleSpinOptions(long limitNs, boolean predict, long predictSlack, boolean
       throw new IllegalArgumentException(
           "plugin idle-spin: option 'predict_slack' must be >= 1, got " + slack);
     }
-    boolean exit = o.getBoolean(EXIT_ON_ENQUEUE, false);
-    if (exit) {
+    if (o.getBoolean(EXIT_ON_ENQUEUE, false)) {
       throw new IllegalArgumentException("plugin idle-spin: exit_on_enqueue=true (spin while"
           + " nr_running == 1) needs the engine's spin loop to re-check nr_running on enqueue,"
           + " which hook H2 does not offer yet: see docs/ENGINE-REQUESTS-004.md, request R4");
     }
-    return new IdleSpinOptions(limit, p.equals("ewma"), slack, exit);
+    return new IdleSpinOptions(limit, p.equals("ewma"), slack);
+  }
+
+  /** {@code exit_on_enqueue}: always false, since {@link #parse} rejects {@code true}. */
+  boolean exitOnEnqueue() {
+    return false;
   }
 }

@@ -57,6 +57,9 @@ final class OffloadedMmCidStage implements TickHook {
       return;
     }
     m.setWorkPending(pid, true);
+    // As the engine's MmCid.tick() does when it queues the work; looked up here, on the rare
+    // queuing path (once per scan delay per mm), so the stage keeps no per-run state.
+    s.counter("mm_cid.works_queued").increment();
     long checks = 2L * (shortScan ? m.cidWeight(mmId) : s.machine().nrCpus());
     long cost = checks * s.param("cost.mm_cid_per_cpu_check");
     long delayJiffies = s.param("sched.mm_cid_scan_delay") * s.machine().hz() / 1_000_000_000L;

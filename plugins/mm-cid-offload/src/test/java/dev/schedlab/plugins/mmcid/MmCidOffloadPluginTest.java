@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.engine.params.Param;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.scenario.PluginRef;
@@ -30,6 +31,9 @@ class MmCidOffloadPluginTest {
           + " program: [{sleep_until: {period: 1ms}}, {user: 300us}]}",
       "");
 
+  /** The default cost.mm_cid_per_cpu_check (ns); the scenarios do not override it. */
+  private static final long PER_CPU = Param.MM_CID_PER_CPU.defaultValue();
+
   private static RunResult run(String yaml, Map<String, String> options) throws Exception {
     Scenario s = ScenarioLoader.parse("t.yaml", yaml, true, "t", List.of());
     try (PluginHost host = PluginHost.inProcess(MmCidOffloadPlugin::new)) {
@@ -51,8 +55,8 @@ class MmCidOffloadPluginTest {
     long queued = metric(base, "mm_cid.works_queued");
     assertThat(metric(base, "task_work.runs")).isBetween(queued - 1, queued);
     assertThat(metric(base, "task_work.runs")).isEqualTo(scans);
-    // 2 x 32 possible CPUs x 125 ns per check, every scan, all on the isolated CPU.
-    assertThat(metric(base, "mm_cid.scan_ns")).isEqualTo(scans * 2 * 32 * 125);
+    // 2 x 32 possible CPUs x cost.mm_cid_per_cpu_check per check, every scan, all on the isolated CPU.
+    assertThat(metric(base, "mm_cid.scan_ns")).isEqualTo(scans * 2 * 32 * PER_CPU);
     assertThat(metric(base, "mm_cid.scan_ns_on_isolated_cpus")).isEqualTo(metric(base, "mm_cid.scan_ns"));
   }
 
@@ -71,8 +75,8 @@ class MmCidOffloadPluginTest {
     RunResult full = run(HOG, Map.of("short_scan", "false", "rcu", "false"));
     RunResult shortScan = run(HOG, Map.of("short_scan", "true", "rcu", "false"));
     // Both tasks run on CPU 5 only: one cid each, 2 checks per scan instead of 64.
-    assertThat(metric(full, "mm_cid.scan_ns") / metric(full, "mm_cid.scans")).isEqualTo(2 * 32 * 125);
-    assertThat(metric(shortScan, "mm_cid.scan_ns") / metric(shortScan, "mm_cid.scans")).isEqualTo(2 * 125);
+    assertThat(metric(full, "mm_cid.scan_ns") / metric(full, "mm_cid.scans")).isEqualTo(2 * 32 * PER_CPU);
+    assertThat(metric(shortScan, "mm_cid.scan_ns") / metric(shortScan, "mm_cid.scans")).isEqualTo(2 * PER_CPU);
   }
 
   @Test

@@ -6,8 +6,7 @@ import dev.schedlab.api.ReschedBit;
 import dev.schedlab.api.ReschedReason;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Arrays;
 
 /**
  * A PREEMPT_AUTO (series v1, 2024-02) preemption model: {@code auto-none}, {@code auto-voluntary}
@@ -82,14 +81,22 @@ public final class AutoModel implements PreemptionModel {
     }
   }
 
-  /** A request seen on one CPU: which task, at which rq clock. */
-  private record Seen(int pid, long clock) {}
+  /**
+   * "No request recorded" in the pid arrays. Not -1: the idle task of CPU 0 has id -1 (idle tasks
+   * are never recorded, but the sentinel should not be a real id).
+   */
+  private static final int NONE = Integer.MIN_VALUE;
 
   private final Mode mode;
-  /** Per CPU: the first LAZY answer for the current holder of the bit. */
-  private final Map<Integer, Seen> lazySince = new HashMap<>();
-  /** Per CPU: the last RESCHED_TICK (slice expiry) request. */
-  private final Map<Integer, Seen> tickRequest = new HashMap<>();
+  /**
+   * Per CPU, indexed by {@code rq.cpu()}: the first LAZY answer for the current holder of the bit
+   * (pid and rq clock), {@link #NONE} if none. Grown on demand: the model does not see the machine.
+   */
+  private int[] lazyPid = new int[0];
+  private long[] lazyClock = new long[0];
+  /** Per CPU: the last RESCHED_TICK (slice expiry) request, as above. */
+  private int[] tickPid = new int[0];
+  private long[] tickClock = new long[0];
 
   /** A fresh model for {@code mode}. */
   public AutoModel(Mode mode) {
@@ -110,16 +117,35 @@ public final class AutoModel implements PreemptionModel {
   public ReschedBit chooseBit(RqView rq, TaskView curr, ReschedReason reason) {
     ReschedBit bit = translate(curr, reason);
     if (bit == ReschedBit.LAZY && curr != null) {
-      Seen s = new Seen(curr.pid(), rq.clock());
-      Seen prev = lazySince.get(rq.cpu());
-      if (prev == null || prev.pid() != s.pid()) {
-        lazySince.put(rq.cpu(), s);
+      int cpu = rq.cpu();
+      ensureCpu(cpu);
+      int pid = curr.pid();
+      long clock = rq.clock();
+      if (lazyPid[cpu] != pid) {
+        lazyPid[cpu] = pid;
+        lazyClock[cpu] = clock;
       }
       if (reason == ReschedReason.SLICE_EXPIRY_TICK) {
-        tickRequest.put(rq.cpu(), s);
+        tickPid[cpu] = pid;
+        tickClock[cpu] = clock;
       }
     }
     return bit;
+  }
+
+  /** Grows the per-CPU arrays to hold {@code cpu}; new slots record nothing. */
+  private void ensureCpu(int cpu) {
+    if (cpu < lazyPid.length) {
+      return;
+    }
+    int old = lazyPid.length;
+    int n = Math.max(cpu + 1, old * 2);
+    lazyPid = Arrays.copyOf(lazyPid, n);
+    lazyClock = Arrays.copyOf(lazyClock, n);
+    tickPid = Arrays.copyOf(tickPid, n);
+    tickClock = Arrays.copyOf(tickClock, n);
+    Arrays.fill(lazyPid, old, n, NONE);
+    Arrays.fill(tickPid, old, n, NONE);
   }
 
   /** {@code resched_opt_translate()} without the "LAZY already set" half (see the class doc). */
@@ -162,14 +188,17 @@ public final class AutoModel implements PreemptionModel {
     if (mode == Mode.FULL || curr == null || curr.isIdleTask()) {
       return false;
     }
-    Seen req = tickRequest.get(rq.cpu());
-    Seen since = lazySince.get(rq.cpu());
-    boolean tickRequestNow = req != null && req.pid() == curr.pid() && req.clock() == rq.clock();
-    boolean lazyBefore = since != null && since.pid() == curr.pid()
-        && since.clock() < rq.clock();
+    int cpu = rq.cpu();
+    if (cpu >= lazyPid.length) {
+      return false;
+    }
+    int pid = curr.pid();
+    long clock = rq.clock();
+    boolean tickRequestNow = tickPid[cpu] == pid && tickClock[cpu] == clock;
+    boolean lazyBefore = lazyPid[cpu] == pid && lazyClock[cpu] < clock;
     if (tickRequestNow && lazyBefore) {
-      lazySince.remove(rq.cpu());
-      tickRequest.remove(rq.cpu());
+      lazyPid[cpu] = NONE;
+      tickPid[cpu] = NONE;
       return true;
     }
     return false;
