@@ -186,11 +186,6 @@ final class MmapModel {
     this.spread = (int) Math.max(0, Math.min(100, ctx.param(SPREAD)));
   }
 
-  /** Compatibility entry: default options. */
-  static List<StepSpec> program(ToolContext ctx, long bytes, boolean mprotect) {
-    return program(ctx, bytes, new Options(mprotect, false), 0);
-  }
-
   /**
    * The worker's program. {@code seed} seeds the draws of {@code mmap_flags[]} (stress-ng's mwc);
    * the generator has no access to the scenario seed, so the sequence is fixed per worker.
@@ -220,7 +215,7 @@ final class MmapModel {
           run = flush(out, run);
         }
         out.add(Tasks.user(ctx.param(USER_SYSCALL)));
-        out.add(kernel(seg(MMAP_FAIL, "MIGHT_RESCHED")));
+        out.add(Tasks.kernel(seg(MMAP_FAIL, "MIGHT_RESCHED")));
         if (populate) {
           populate = false; // context->flags &= ~MAP_POPULATE; no_mem_retries++; continue
           retries++;
@@ -292,7 +287,7 @@ final class MmapModel {
     }
     it.addAll(munmapAll(state));
     it.add(Tasks.user(up));
-    it.add(kernel(seg(MUNMAP_EMPTY, "MIGHT_RESCHED"))); // stress_munmap_force(buf, sz)
+    it.add(Tasks.kernel(seg(MUNMAP_EMPTY, "MIGHT_RESCHED"))); // stress_munmap_force(buf, sz)
     // step 2: map every page back (MAP_FIXED or MAP_FIXED_NOREPLACE, same kernel work)
     it.add(userPages(pages)); // shuffle
     Pages fixedState = fixedPop ? Pages.ANON : Pages.ZERO;
@@ -314,7 +309,7 @@ final class MmapModel {
     it.addAll(munmapAll(fixedState));
     // steps 4-10
     it.addAll(Tasks.repeat(MISC_SYSCALLS, List.of(Tasks.user(up),
-        kernel(seg(SMALL_SYSCALL, "MIGHT_RESCHED")))));
+        Tasks.kernel(seg(SMALL_SYSCALL, "MIGHT_RESCHED")))));
     List<StepSpec.Segment> wf = new ArrayList<>();
     fault(wf, Pages.ANON);
     it.addAll(Tasks.repeat(2, List.of(Tasks.user(up), new StepSpec.Kernel(wf))));
@@ -403,7 +398,7 @@ final class MmapModel {
   private List<StepSpec> mprotect(long n, Pages state) {
     long up = ctx.param(USER_SYSCALL);
     List<StepSpec> out = new ArrayList<>(Tasks.repeat(6, List.of(Tasks.user(up),
-        kernel(seg(SMALL_SYSCALL, "MIGHT_RESCHED")))));
+        Tasks.kernel(seg(SMALL_SYSCALL, "MIGHT_RESCHED")))));
     List<StepSpec.Segment> s = new ArrayList<>();
     s.add(seg(MPROTECT_VMA, "MIGHT_RESCHED"));
     for (long left = n; left > 0; left -= PTES_PER_PMD) {
@@ -417,10 +412,6 @@ final class MmapModel {
 
   private StepSpec userPages(long n) {
     return new StepSpec.User(dist(n * ctx.param(USER_PER_PAGE)));
-  }
-
-  private static StepSpec kernel(StepSpec.Segment... segs) {
-    return new StepSpec.Kernel(List.of(segs));
   }
 
   private StepSpec.Segment seg(ToolParam p, String ends) {

@@ -1,7 +1,6 @@
 package dev.schedlab.engine.workload;
 
 import dev.schedlab.engine.output.RunResult;
-import java.util.Map;
 
 /** Access to a run's series and counters for reports. */
 final class Raw {
@@ -27,8 +26,4 @@ final class Raw {
 
   /** At most this many raw samples are kept per series (memory bound; documented). */
   static final int MAX_RAW = 1_000_000;
-
-  static Map<String, Object> none() {
-    return Map.of();
-  }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.LongStream;
 
 /**
  * {@code rtla timerlat top}: a per-CPU timerlat hrtimer with period {@code -p} (default 1000 us)
@@ -30,6 +31,9 @@ public final class Timerlat implements WorkloadTool {
   static final ToolParam USER_WORK = ToolParam.ns("user_work", 1_000,
       "[estimate] timerlatu loop: back from read(), bookkeeping, read() again (~1 us)",
       "user-space part of each timerlatu cycle");
+  static final ToolParam KTHREAD_WORK = ToolParam.ns("kthread_work", 200,
+      "[estimate] timerlat kthread loop (-k): record the sample, re-arm the timer",
+      "kernel-thread part of each timerlat cycle");
 
   static final List<ToolArgs.Opt> OPTS = List.of(
       ToolArgs.Opt.of("p", "period", REQUIRED),
@@ -55,7 +59,7 @@ public final class Timerlat implements WorkloadTool {
 
   @Override
   public List<ToolParam> params() {
-    return List.of(USER_WORK);
+    return List.of(USER_WORK, KTHREAD_WORK);
   }
 
   @Override
@@ -103,7 +107,7 @@ public final class Timerlat implements WorkloadTool {
     boolean kernel = a.has("kernel-threads");
     long durNs = a.has("duration") ? a.timeNs("duration", 0, 1_000_000_000L) : 0;
     long dma = a.has("dma-latency") ? a.integer("dma-latency", 0, 0, 10_000_000) * 1000 : -1;
-    long work = ctx.param(USER_WORK);
+    long work = kernel ? ctx.param(KTHREAD_WORK) : ctx.param(USER_WORK);
     List<TaskSpec> tasks = new ArrayList<>();
     Map<String, Integer> caps = new TreeMap<>();
     List<Integer> cpuList = cpus.stream().boxed().toList();
@@ -113,7 +117,7 @@ public final class Timerlat implements WorkloadTool {
       String base = ctx.id() + "/cpu" + cpu;
       StepSpec sleep = new StepSpec.SleepUntil(periodNs, null, base + "/irq", base + "/thread",
           kernel ? null : base + "/ret_user");
-      List<StepSpec> body = List.of(sleep, Tasks.user(kernel ? 200 : work));
+      List<StepSpec> body = List.of(sleep, Tasks.user(work));
       // timerlat arms each CPU's first expiry at now + period when its workload starts: an
       // arbitrary phase relative to the tick, drawn from the thread's own stream.
       List<StepSpec> program = new java.util.ArrayList<>();
@@ -145,58 +149,53 @@ public final class Timerlat implements WorkloadTool {
       implements ToolReport {
     private static final String[] KINDS = {"irq", "thread", "ret_user"};
 
-    private long[][] stats(RunResult r, int cpu, String kind) {
-      long[] v = Raw.samples(r, id + "/cpu" + cpu + "/" + kind);
-      long unit = nano ? 1 : 1000;
-      long min = v.length == 0 ? 0 : Long.MAX_VALUE;
-      long max = 0;
-      long sum = 0;
-      for (long x : v) {
-        long u = Math.max(0, x) / unit;
-        min = Math.min(min, u);
-        max = Math.max(max, u);
-        sum += u;
-      }
-      long cur = v.length == 0 ? 0 : Math.max(0, v[v.length - 1]) / unit;
-      return new long[][] {{v.length, cur, min, v.length == 0 ? 0 : sum / v.length, max, sum}};
+    private Cyclictest.Stat stat(long[] ns) {
+      return Cyclictest.Stat.of(ns, nano ? 1 : 1000);
+    }
+
+    private long[] samples(RunResult r, int cpu, String kind) {
+      return Raw.samples(r, id + "/cpu" + cpu + "/" + kind);
+    }
+
+    private int kinds() {
+      return user ? 3 : 2;
+    }
+
+    /** The ALL row of one latency kind: the statistics over every CPU's samples. */
+    private Cyclictest.Stat all(RunResult r, String kind) {
+      return stat(cpus.stream().map(c -> samples(r, c, kind)).flatMapToLong(LongStream::of).toArray());
     }
 
     @Override
     public Map<String, Object> json(RunResult r) {
       Map<String, Object> m = new TreeMap<>();
       Map<String, Object> per = new TreeMap<>();
-      Map<String, long[]> all = new TreeMap<>();
       // CPUs whose worst Ret user (or Thread, for kernel threads) reached 20 us: the seed-001
       // criterion ("a latency below 20us on all cores").
       long spikeCpus = 0;
       long spikeUnit = nano ? 20_000 : 20;
       for (int cpu : cpus) {
         Map<String, Object> c = new TreeMap<>();
-        for (String k : KINDS) {
-          if (k.equals("ret_user") && !user) {
-            continue;
+        for (int i = 0; i < kinds(); i++) {
+          Cyclictest.Stat s = stat(samples(r, cpu, KINDS[i]));
+          if (i == 0) {
+            c.put("count", s.cycles); // the IRQ count, as in the text's COUNT column
           }
-          long[] s = stats(r, cpu, k)[0];
-          c.put("count", s[0]);
-          c.put(k, Map.of("cur", s[1], "min", s[2], "avg", s[3], "max", s[4]));
-          long[] acc = all.computeIfAbsent(k, x -> new long[] {0, Long.MAX_VALUE, 0, 0});
-          acc[0] += s[0];
-          acc[1] = Math.min(acc[1], s[0] == 0 ? Long.MAX_VALUE : s[2]);
-          acc[2] = Math.max(acc[2], s[4]);
-          acc[3] += s[5];
+          c.put(KINDS[i], Map.of("cur", s.act, "min", s.min, "avg", s.avg, "max", s.max));
+          if (i == kinds() - 1 && s.max >= spikeUnit) {
+            spikeCpus++;
+          }
         }
         per.put(String.format(Locale.ROOT, "%03d", cpu), c);
-        if (stats(r, cpu, user ? "ret_user" : "thread")[0][4] >= spikeUnit) {
-          spikeCpus++;
-        }
       }
       m.put("cpus_at_or_over_20us", spikeCpus);
       m.put("unit", nano ? "ns" : "us");
       m.put("cpus", per);
       Map<String, Object> sum = new TreeMap<>();
-      all.forEach((k, acc) -> sum.put(k, Map.of("count", acc[0],
-          "min", acc[1] == Long.MAX_VALUE ? 0 : acc[1], "max", acc[2],
-          "avg", acc[0] == 0 ? 0 : acc[3] / acc[0])));
+      for (int i = 0; i < kinds(); i++) {
+        Cyclictest.Stat s = all(r, KINDS[i]);
+        sum.put(KINDS[i], Map.of("count", s.cycles, "min", s.min, "max", s.max, "avg", s.avg));
+      }
       m.put("all", sum);
       return m;
     }
@@ -212,33 +211,25 @@ public final class Timerlat implements WorkloadTool {
           user ? String.format("    Ret user Timer Latency (%s)", u) : ""));
       sb.append("CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max |");
       sb.append(user ? "      cur       min       avg       max\n" : "\n");
-      long[][] tot = new long[3][];
       for (int cpu : cpus) {
-        long[] irq = stats(r, cpu, "irq")[0];
-        sb.append(String.format("%3d #%-9d |", cpu, irq[0]));
-        for (int i = 0; i < (user ? 3 : 2); i++) {
-          long[] s = i == 0 ? irq : stats(r, cpu, KINDS[i])[0];
-          sb.append(String.format(" %8d  %8d  %8d  %8d%s", s[1], s[2], s[3], s[4], i < (user ? 2 : 1) ? " |" : ""));
-          if (tot[i] == null) {
-            tot[i] = new long[] {0, Long.MAX_VALUE, 0, 0};
+        for (int i = 0; i < kinds(); i++) {
+          Cyclictest.Stat s = stat(samples(r, cpu, KINDS[i]));
+          if (i == 0) {
+            sb.append(String.format("%3d #%-9d |", cpu, s.cycles));
           }
-          tot[i][0] += s[0];
-          if (s[0] > 0) {
-            tot[i][1] = Math.min(tot[i][1], s[2]);
-          }
-          tot[i][2] = Math.max(tot[i][2], s[4]);
-          tot[i][3] += s[5];
+          sb.append(String.format(" %8d  %8d  %8d  %8d%s", s.act, s.min, s.avg, s.max, i < kinds() - 1 ? " |" : ""));
         }
         sb.append('\n');
       }
       sb.append("---------------|----------------------------------------|----------------------------------------|");
       sb.append(user ? "---------------------------------------\n" : "\n");
-      if (tot[0] != null) {
-        sb.append(String.format("ALL #%-6d e0 |", tot[0][0]));
-        for (int i = 0; i < (user ? 3 : 2); i++) {
-          long[] t = tot[i];
-          sb.append(String.format("           %8d  %8d  %8d%s", t[1] == Long.MAX_VALUE ? 0 : t[1],
-              t[0] == 0 ? 0 : t[3] / t[0], t[2], i < (user ? 2 : 1) ? " |" : ""));
+      if (!cpus.isEmpty()) {
+        for (int i = 0; i < kinds(); i++) {
+          Cyclictest.Stat t = all(r, KINDS[i]);
+          if (i == 0) {
+            sb.append(String.format("ALL #%-6d e0 |", t.cycles));
+          }
+          sb.append(String.format("           %8d  %8d  %8d%s", t.min, t.avg, t.max, i < kinds() - 1 ? " |" : ""));
         }
         sb.append('\n');
       }
