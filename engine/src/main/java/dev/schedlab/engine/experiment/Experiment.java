@@ -120,18 +120,41 @@ public record Experiment(String id, String description, Path file, Path scenario
       JsonNode p = r.get("published");
       for (int k = 0; k < cols.size(); k++) {
         JsonNode x = p == null || p.isNull() ? null : p.get(k);
-        pub.add(x == null || x.isNull() ? null : x.asDouble());
+        pub.add(x == null || x.isNull() ? null : number(src, at + ".published[" + k + "]", x));
       }
       if (p != null && !p.isNull() && p.size() != cols.size()) {
         throw new ScenarioException(src + ": " + at + ".published: expected " + cols.size() + " values (one per column), got " + p.size());
       }
       rows.add(new Row(req(src, at, r, "label").asText(), r.has("unit") ? r.get("unit").asText() : "",
-          value, r.has("scale") ? r.get("scale").asDouble() : 1.0, ratio, pub,
+          value, r.has("scale") ? number(src, at + ".scale", r.get("scale")) : 1.0, ratio, pub,
           r.has("scenario") ? dir.resolve(r.get("scenario").asText()) : null, aggregate));
     }
     return new Experiment(id, root.has("description") ? root.get("description").asText() : "", file,
-        scenario, strings(root.get("sets")), root.has("first_seed") ? root.get("first_seed").asLong() : 1,
-        root.has("seeds") ? root.get("seeds").asInt() : 1, cols, rows, strings(root.get("notes")));
+        scenario, strings(root.get("sets")), root.has("first_seed") ? integer(src, "first_seed", root.get("first_seed")) : 1,
+        root.has("seeds") ? seeds(src, root.get("seeds")) : 1, cols, rows, strings(root.get("notes")));
+  }
+
+  /** A number field; Jackson's asDouble() would turn text into 0 without a word. */
+  private static double number(String src, String at, JsonNode n) throws ScenarioException {
+    if (!n.isNumber()) {
+      throw new ScenarioException(src + ": " + at + ": expected a number, got '" + n.asText() + "'");
+    }
+    return n.asDouble();
+  }
+
+  private static long integer(String src, String at, JsonNode n) throws ScenarioException {
+    if (!n.isIntegralNumber()) {
+      throw new ScenarioException(src + ": " + at + ": expected an integer, got '" + n.asText() + "'");
+    }
+    return n.asLong();
+  }
+
+  private static int seeds(String src, JsonNode n) throws ScenarioException {
+    long v = integer(src, "seeds", n);
+    if (v < 1 || v > 10_000) {
+      throw new ScenarioException(src + ": seeds: expected 1 to 10000, got " + n.asText());
+    }
+    return (int) v;
   }
 
   private static JsonNode req(String src, String at, JsonNode n, String key) throws ScenarioException {

@@ -1,6 +1,7 @@
 package dev.schedlab.engine.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -112,5 +113,18 @@ class CompareTest {
     assertThat(n.get("rows").get(2).get("simulated").get(0).asDouble()).isEqualTo(1.0);
     assertThat(n.get("notes").toString()).contains("hello", "duration=10ms");
     assertThat(r.text()).contains("## x: test", "| max ", "(published 3)", "(published -)");
+  }
+
+  @Test
+  void aNonNumericSeedsOrScaleIsRefusedNamingTheFieldInsteadOfReadAsZero() throws Exception {
+    Files.writeString(dir.resolve("s.yaml"), SCENARIO);
+    Path e = dir.resolve("bad.experiment.yaml");
+    String head = "experiment: bad\nscenario: s.yaml\ncolumns: [{name: a, set: []}]\n";
+    Files.writeString(e, head + "seeds: ten\nrows: [{label: m, value: \"metric:sched.wakeups\"}]\n");
+    assertThatThrownBy(() -> Experiment.load(e))
+        .hasMessageContaining("bad.experiment.yaml").hasMessageContaining("seeds: expected an integer, got 'ten'");
+    Files.writeString(e, head + "rows: [{label: m, value: \"metric:sched.wakeups\", scale: x}]\n");
+    assertThatThrownBy(() -> Experiment.load(e))
+        .hasMessageContaining("rows[0].scale: expected a number, got 'x'");
   }
 }
