@@ -85,7 +85,6 @@ public final class DeadlineClass implements SchedulingClass {
       dl.onRq = true;
     }
     if (dl.fresh || (flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
-      dl.refreshParams();
       dl.newPeriod(now); // setup_new_dl_entity()
       dl.fresh = false;
     } else if ((flags & SchedFlags.ENQUEUE_WAKEUP) != 0) {

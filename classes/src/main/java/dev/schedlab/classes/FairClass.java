@@ -110,7 +110,7 @@ public final class FairClass implements SchedulingClass {
     if (se.onRq) {
       return; // already queued; nothing to do (defensive)
     }
-    se.weight = FairWeights.of(p);
+    se.weight = p.weight();
     se.slice = sliceOf(p);
     place(q, se, flags);
     se.onRq = true;
@@ -320,7 +320,7 @@ public final class FairClass implements SchedulingClass {
       services.resched(rq.cpu(), ReschedReason.WAKEUP_SAME_CLASS);
       return;
     }
-    if (currIdle != wakeeIdle || p.policy() == Policy.BATCH || wakeeIdle) {
+    if (wakeeIdle || p.policy() == Policy.BATCH) {
       return;
     }
     // update_curr() was done by the engine before this call.

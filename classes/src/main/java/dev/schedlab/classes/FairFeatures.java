@@ -7,9 +7,9 @@ import dev.schedlab.api.view.MachineView;
  * The fair-class sched features and tunables, read once in {@code init()}.
  *
  * <p>Models: {@code sched_feat()} bits read as {@code feature.NAME} (on unless 0) and
- * {@code sysctl_sched_base_slice} = normalized base slice ({@code sched.base_slice}, default
- * 750000 ns) × (1 + ilog2(min(ncpus, 8))) (SCHED_TUNABLESCALING_LOG). Does not model: run-time
- * feature toggling, other tunable scaling modes.
+ * {@code sysctl_sched_base_slice} = normalized base slice ({@code sched.base_slice}) ×
+ * (1 + ilog2(min(ncpus, 8))) (SCHED_TUNABLESCALING_LOG). Does not model: run-time feature
+ * toggling, other tunable scaling modes.
  *
  * <p>Kernel reference: {@code kernel/sched/features.h}, {@code get_update_sysctl_factor()}.
  */
@@ -18,30 +18,25 @@ record FairFeatures(
     boolean placeDeadlineInitial,
     boolean runToParity,
     boolean preemptShort,
-    boolean pickBuddy,
     boolean delayDequeue,
     boolean delayZero,
     boolean wakeupPreemption,
     long baseSliceNs,
     long tickNs) {
 
-  static final long DEFAULT_NORMALIZED_SLICE_NS = 750_000L;
-
   static FairFeatures read(MachineView machine, SchedServices s) {
     int cpus = Math.max(1, Math.min(machine.nrCpus(), 8));
     long factor = 1 + (31 - Integer.numberOfLeadingZeros(cpus)); // 1 + ilog2
-    long normalized = Params.positive(s, "sched.base_slice", DEFAULT_NORMALIZED_SLICE_NS);
-    long tick = machine.tickNs() > 0 ? machine.tickNs() : 1_000_000_000L / Math.max(1, machine.hz());
+    long normalized = s.param("sched.base_slice");
     return new FairFeatures(
         Params.feature(s, "PLACE_LAG"),
         Params.feature(s, "PLACE_DEADLINE_INITIAL"),
         Params.feature(s, "RUN_TO_PARITY"),
         Params.feature(s, "PREEMPT_SHORT"),
-        Params.feature(s, "PICK_BUDDY"),
         Params.feature(s, "DELAY_DEQUEUE"),
         Params.feature(s, "DELAY_ZERO"),
         Params.feature(s, "WAKEUP_PREEMPTION"),
         normalized * factor,
-        tick);
+        machine.tickNs());
   }
 }

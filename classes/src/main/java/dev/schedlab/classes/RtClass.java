@@ -57,10 +57,9 @@ public final class RtClass implements SchedulingClass {
   public void init(MachineView machine, SchedServices services) {
     this.machine = machine;
     this.services = services;
-    long tick = machine.tickNs() > 0 ? machine.tickNs() : 1_000_000_000L / Math.max(1, machine.hz());
-    rrTicks = Math.max(1, Params.positive(services, "sched.rr_timeslice", 100_000_000L) / tick);
-    rtPeriod = Params.positive(services, "sched.rt_period", 1_000_000_000L);
-    rtRuntime = Params.get(services, "sched.rt_runtime", 950_000_000L);
+    rrTicks = Math.max(1, services.param("sched.rr_timeslice") / machine.tickNs());
+    rtPeriod = services.param("sched.rt_period");
+    rtRuntime = services.param("sched.rt_runtime");
     bandwidth = rtRuntime >= 0 && rtRuntime < rtPeriod; // RUNTIME_INF or runtime == period: off
     rqs = new RtRq[machine.nrCpus()];
     for (int i = 0; i < rqs.length; i++) {

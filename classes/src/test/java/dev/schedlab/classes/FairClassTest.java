@@ -37,7 +37,7 @@ class FairClassTest {
     t.nice = nice;
     t.onRq = true;
     FairEntity e = new FairEntity(t);
-    e.weight = FairWeights.ofNice(nice);
+    e.weight = t.weight();
     e.vruntime = v;
     e.deadline = deadline;
     e.slice = 750_000;
