@@ -26,6 +26,11 @@ public final class ParamTable {
     return BY_KEY.containsKey(key);
   }
 
+  /** Every parameter key, sorted. */
+  public static java.util.SortedSet<String> keys() {
+    return new java.util.TreeSet<>(BY_KEY.keySet());
+  }
+
   /**
    * Defaults with {@code params} (by key) and {@code features} (by feature name) applied.
    *
@@ -37,7 +42,13 @@ public final class ParamTable {
       v[p.ordinal()] = p.defaultValue();
     }
     for (Map.Entry<String, Long> e : new TreeMap<>(params).entrySet()) {
-      v[lookup(e.getKey()).ordinal()] = e.getValue();
+      Param p = lookup(e.getKey());
+      // Costs, counts and flags are never negative; a negative value is a typo, not a model.
+      if (e.getValue() < 0) {
+        throw new IllegalArgumentException("parameter '" + e.getKey() + "': expected a value >= 0 ("
+            + p.unit().name().toLowerCase(java.util.Locale.ROOT) + "), got " + e.getValue());
+      }
+      v[p.ordinal()] = e.getValue();
     }
     for (Map.Entry<String, Boolean> e : new TreeMap<>(features).entrySet()) {
       v[lookup("feature." + e.getKey()).ordinal()] = e.getValue() ? 1 : 0;
@@ -54,7 +65,7 @@ public final class ParamTable {
     Param p = BY_KEY.get(key);
     if (p == null) {
       throw new IllegalArgumentException(
-          "unknown parameter '" + key + "'; known: " + new TreeMap<>(BY_KEY).keySet());
+          "unknown parameter '" + key + "'; known: " + keys());
     }
     return p;
   }

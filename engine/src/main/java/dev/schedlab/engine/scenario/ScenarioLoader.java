@@ -1,5 +1,6 @@
 package dev.schedlab.engine.scenario;
 
+import dev.schedlab.engine.params.ParamTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -120,6 +121,7 @@ public final class ScenarioLoader {
     if (k.has("features")) {
       Obj f = k.get("features").object();
       for (String n : f.names()) {
+        known(f.get(n), "feature." + n, "feature");
         features.put(n, f.get(n).bool());
       }
     }
@@ -128,8 +130,8 @@ public final class ScenarioLoader {
       Obj p = k.get("params").object();
       for (String n : p.names()) {
         Val pv = p.get(n);
-        params.put(n, pv.node().isIntegralNumber()
-            ? pv.integer(Long.MIN_VALUE, Long.MAX_VALUE) : pv.durationNs());
+        known(pv, n, "parameter");
+        params.put(n, pv.node().isIntegralNumber() ? pv.integer(0, Long.MAX_VALUE) : pv.durationNs());
       }
     }
     long limit = Long.MAX_VALUE;
@@ -137,6 +139,16 @@ public final class ScenarioLoader {
       limit = k.get("latency_limit").durationNs();
     }
     return new KernelSpec(preempt, hz, features, params, limit);
+  }
+
+  /** Refuses a key the parameter table does not have, naming the ones it does. */
+  private static void known(Val v, String key, String what) throws ScenarioException {
+    if (!ParamTable.isKnown(key)) {
+      throw v.error("unknown " + what + "; expected one of " + ParamTable.keys().stream()
+          .filter(x -> x.startsWith("feature.") == what.equals("feature"))
+          .map(x -> what.equals("feature") ? x.substring("feature.".length()) : x)
+          .collect(java.util.stream.Collectors.joining(", ")));
+    }
   }
 
   static List<PluginRef> plugins(Val v) throws ScenarioException {

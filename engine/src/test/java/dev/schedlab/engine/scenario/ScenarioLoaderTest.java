@@ -60,14 +60,14 @@ class ScenarioLoaderTest {
         + "  // same scenario as a JSON file\n"
         + "  \"name\": \"twin\", \"seed\": 3, \"duration\": \"2ms\",\n"
         + "  \"machine\": {\"preset\": \"kvm-4vcpu\"},\n"
-        + "  \"kernel\": {\"hz\": 250, \"params\": {\"cost.sched_base\": \"400ns\", \"n\": 7}},\n"
+        + "  \"kernel\": {\"hz\": 250, \"params\": {\"cost.sched_base\": \"400ns\", \"sched.nr_migrate\": 7}},\n"
         + "  \"workload\": {\"tasks\": [{\"name\": \"a\", \"cpus\": \"0-1\", \"program\": [\n"
         + "     {\"user\": \"1ms\"}, {\"call\": {\"cpu\": 3, \"cost\": \"2us\", \"wait\": true}},\n"
         + "     {\"loop\": {\"count\": 2, \"body\": [{\"sleep\": 1000}]}}, \"exit\"]}]},\n"
         + "  \"plugins\": [\"p-one\", {\"id\": \"p-two\", \"options\": {\"k\": 5}}]\n"
         + "}\n";
     String yaml = "name: twin\nseed: 3\nduration: 2ms\nmachine: {preset: kvm-4vcpu}\n"
-        + "kernel: {hz: 250, params: {cost.sched_base: 400ns, n: 7}}\n"
+        + "kernel: {hz: 250, params: {cost.sched_base: 400ns, sched.nr_migrate: 7}}\n"
         + "workload:\n  tasks:\n    - name: a\n      cpus: 0-1\n      program:\n"
         + "        - user: 1ms\n        - call: {cpu: 3, cost: 2us, wait: true}\n"
         + "        - loop: {count: 2, body: [sleep: 1000]}\n        - exit\n"
@@ -79,7 +79,7 @@ class ScenarioLoaderTest {
     Scenario j = ScenarioLoader.load(jf);
     assertThat(j).isEqualTo(ScenarioLoader.load(yf));
     assertThat(j.machine().virtualized()).isTrue();
-    assertThat(j.kernel().params()).containsEntry("cost.sched_base", 400L).containsEntry("n", 7L);
+    assertThat(j.kernel().params()).containsEntry("cost.sched_base", 400L).containsEntry("sched.nr_migrate", 7L);
     assertThat(j.plugins().get(1).options()).containsEntry("k", "5");
     assertThat(j.workload().tasks().get(0).program()).hasSize(4).last().isEqualTo(new StepSpec.Exit());
   }
@@ -105,6 +105,23 @@ class ScenarioLoaderTest {
     assertThatThrownBy(() -> ScenarioLoader.load(f))
         .isInstanceOf(ScenarioException.class)
         .hasMessageStartingWith(f + ":5:7: workload.tasks[0].polcy: unknown field; expected one of name, count, policy");
+  }
+
+  @Test
+  void unknownOrNegativeParameterNamesFileLineColumnAndTheKnownKeys() throws Exception {
+    Path f = dir.resolve("p.yaml");
+    Files.writeString(f, "seed: 1\nkernel:\n  params:\n    cost.sched_bsae: 400ns\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageStartingWith(f + ":4:")
+        .hasMessageContaining("kernel.params.cost.sched_bsae: unknown parameter; expected one of")
+        .hasMessageContaining("cost.sched_base")
+        .hasMessageNotContaining("feature.");
+    Files.writeString(f, "seed: 1\nkernel:\n  params:\n    sched.nr_migrate: -3\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f)).hasMessageContaining("kernel.params.sched.nr_migrate");
+    Files.writeString(f, "seed: 1\nkernel:\n  features:\n    RUN_TO_PARTY: false\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .hasMessageContaining("unknown feature; expected one of").hasMessageContaining("RUN_TO_PARITY");
   }
 
   @Test
