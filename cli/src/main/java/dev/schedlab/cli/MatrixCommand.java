@@ -103,7 +103,8 @@ final class MatrixCommand implements Callable<Integer> {
         return Main.OK;
       }
       try (CellLog log = CellLog.open(dir)) {
-        long done = cells.stream().filter(c -> log.finished().containsKey(c.runId())).count();
+        var finished = log.finished();
+        long done = cells.stream().filter(c -> finished.containsKey(c.runId())).count();
         if (!quiet) {
           err.printf(Locale.ROOT, "matrix %s%s: %d cells, %d already in %s, %d jobs%n", m.name(),
               share.equals(Shard.ALL) ? "" : " shard " + share, cells.size(), done, log.file(), threads);

@@ -66,8 +66,9 @@ class ContainerMatrixIT {
     assertThat(allowedSets).as("sm-idle and weighted-vtime may run together").isGreaterThanOrEqualTo(4);
     assertThat(inContainer).hasSize(2 * 2 * allowedSets).isEqualTo(onHost);
     assertThat(Files.readAllLines(fromContainer.resolve("summary.csv"))).hasSize(1 + inContainer.size());
-    // The plugin sets made a difference somewhere: not every digest is the same.
-    assertThat(new java.util.HashSet<>(inContainer.values())).hasSizeGreaterThan(4);
+    // The plugin sets made a difference somewhere: 2 workloads x 2 seeds give more than 4 digests.
+    assertThat(inContainer.values().stream().map(v -> v.substring(v.lastIndexOf(' ') + 1)).distinct())
+        .hasSizeGreaterThan(4);
   }
 
   private static Map<String, String> digests(Path jsonl) throws Exception {

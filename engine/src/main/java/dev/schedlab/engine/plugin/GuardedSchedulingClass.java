@@ -27,11 +27,6 @@ final class GuardedSchedulingClass implements SchedulingClass {
     this.label = "class " + name + ".";
   }
 
-  /** The plugin's own object (for tests and diagnostics). */
-  SchedulingClass delegate() {
-    return d;
-  }
-
   @Override
   public String name() {
     return name;

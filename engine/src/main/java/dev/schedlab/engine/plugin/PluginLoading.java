@@ -70,7 +70,7 @@ final class PluginLoading {
     String requires = w.getDescriptor().getRequires();
     boolean compatible;
     try {
-      compatible = manager.apiCompatible(requires);
+      compatible = manager.apiCompatible(w);
     } catch (RuntimeException e) {
       fail(c, p.id(), version, "unreadable plugin.requires '" + requires + "': " + message(e));
       return;

@@ -59,12 +59,8 @@ final class SchedlabPluginManager extends DefaultPluginManager {
     };
   }
 
-  /** Whether {@code requires} admits the host's API version. */
-  boolean apiCompatible(String requires) {
-    String constraint = requires.trim();
-    if (constraint.matches("\\d+\\.\\d+\\.\\d+")) {
-      constraint = ">=" + constraint; // PF4J reads a bare version as a minimum
-    }
-    return getVersionManager().checkVersionConstraint(getSystemVersion(), constraint);
+  /** Whether the plugin's {@code plugin.requires} admits the host's API (PF4J's own check). */
+  boolean apiCompatible(org.pf4j.PluginWrapper w) {
+    return isPluginValid(w);
   }
 }
