@@ -72,6 +72,8 @@ public final class Kernel implements SchedServices, MachineView {
   final LoadBalancer balancer;
   final Nohz nohz;
   final MmCid mmCid;
+  /** The H5 tick stage: a plugin's, else mainline's task_mm_cid_work scheduling. */
+  final dev.schedlab.api.hook.TickHook tickStage;
   Deferred deferred;
   final Interrupts irqs;
   final IdleLoop idleLoop;
@@ -119,6 +121,7 @@ public final class Kernel implements SchedServices, MachineView {
     this.balancer = new LoadBalancer(this);
     this.nohz = new Nohz(this, housekeeping);
     this.mmCid = new MmCid(this);
+    this.tickStage = ext.tick() != null ? ext.tick() : (c, t, s) -> mmCid.tick((Cpu) c, (Task) t);
     this.irqs = new Interrupts(this);
     this.idleLoop = new IdleLoop(this);
     this.exec = new TaskExec(this);

@@ -265,11 +265,7 @@ final class Scheduler {
         curr.needResched = true;
       }
       curr.sclass.tick(cpu, curr);
-      if (k.ext.tick() != null) {
-        k.ext.tick().onTick(cpu, curr, k);
-      } else {
-        k.mmCid.tick(cpu, curr);
-      }
+      k.tickStage.onTick(cpu, curr, k);
     }
     cpu.idleBalance = cpu.isIdle();
     k.balancer.trigger(cpu);
