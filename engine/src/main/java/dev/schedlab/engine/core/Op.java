@@ -35,6 +35,8 @@ final class Op {
   boolean flag;
   WaitQueue waitQueue;
   MetricCounter counter;
+  /** MARK: occurrences before this time are not counted (a tool's warm-up). */
+  long countFromNs;
   /** Series recorded at return to user after this sleep, or null. */
   SampleSeries sample;
   /** Timer-stage series of a periodic sleep (timerlat's IRQ, Thread, Ret user), or null. */

@@ -100,6 +100,7 @@ final class ProgramCompiler {
       } else if (s instanceof StepSpec.Mark m) {
         Op op = new Op(Op.MARK);
         op.counter = k.metrics.counter("mark." + m.counter());
+        op.countFromNs = m.fromNs();
         out.add(op);
       } else if (s instanceof StepSpec.Exit) {
         out.add(new Op(Op.EXIT));

@@ -23,6 +23,7 @@ final class Scheduler {
   private final MetricCounter wakeRunnable;
   private final MetricCounter wakeRemoteQueued;
   private final MetricCounter spins;
+  private final MetricCounter busyTicks;
   private final MetricCounter spinWakeups;
   private final MetricCounter spinTimeouts;
   private final MetricCounter spinNs;
@@ -38,6 +39,7 @@ final class Scheduler {
     wakeRunnable = k.metrics.counter("sched.wakeups_runnable");
     wakeRemoteQueued = k.metrics.counter("sched.wakeups_wakelist");
     spins = k.metrics.counter("spin.started");
+    busyTicks = k.metrics.counter("tick.busy");
     spinWakeups = k.metrics.counter("spin.ended_by_wakeup");
     spinTimeouts = k.metrics.counter("spin.timeouts");
     spinNs = k.metrics.counter("spin.cpu_ns");
@@ -268,6 +270,9 @@ final class Scheduler {
       k.tickStage.onTick(cpu, curr, k);
     }
     cpu.idleBalance = cpu.isIdle();
+    if (!cpu.idleBalance) {
+      busyTicks.value++; // only a busy tick runs nohz_balancer_kick()
+    }
     k.balancer.trigger(cpu);
   }
 

@@ -201,7 +201,9 @@ final class TaskExec {
           }
           continue;
         case Op.MARK:
-          op.counter.value++;
+          if (k.now >= op.countFromNs) {
+            op.counter.value++;
+          }
           t.pc++;
           continue;
         case Op.EXIT:

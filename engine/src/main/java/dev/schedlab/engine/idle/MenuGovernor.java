@@ -11,10 +11,13 @@ import java.util.List;
  *
  * <p>Models: the predicted idle time is the smaller of the sleep length (next timer if the tick
  * were stopped) and the average of the CPU's last eight idle durations (menu's "typical
- * interval"), capped by the next tick when the tick is kept; the deepest enabled state
+ * interval"), capped by the next tick when the tick is kept, replaced by the sleep length
+ * when the tick is already stopped and the prediction is shorter than a tick; the deepest enabled state
  * whose target residency fits the prediction and whose exit latency fits the PM QoS limit is chosen;
- * the tick is kept when the prediction is shorter than a tick or a polling-only state is chosen
- * (menu's {@code stop_tick} rule). Does not model: the correction factors by next-timer bucket,
+ * a busy-poll state ({@code CPUIDLE_FLAG_POLLING}) is replaced by the next physical state unless a
+ * timer is due within that state's target residency; state 0 is used outright when the next timer
+ * or the latency limit rules out state 1; the tick is kept when the prediction is shorter than a
+ * tick or a polling-only state is chosen (menu's {@code stop_tick} rule). Does not model: the correction factors by next-timer bucket,
  * the iowait heuristic, or teo. Kernel reference: menu_select(), menu_reflect().
  */
 public final class MenuGovernor implements IdlePolicy {
@@ -49,20 +52,42 @@ public final class MenuGovernor implements IdlePolicy {
   @Override
   public int select(CpuView cpu, long sleepLengthNs, long tickDeltaNs, long latencyLimitNs) {
     List<? extends IdleStateView> states = machine.idleStates();
+    if (states.size() > 1 && states.get(0).enabled()
+        && (sleepLengthNs < states.get(1).targetResidencyNs()
+            || latencyLimitNs < states.get(1).exitLatencyNs())) {
+      return 0; // state 0 would be used no matter what
+    }
     long predicted = predict(cpu.id(), sleepLengthNs);
-    if (predicted < machine.tickNs() || cpu.tickStopped()) {
-      // The tick stays (or is already stopped): the idle period cannot outlast the next tick.
-      predicted = cpu.tickStopped() ? predicted : Math.min(predicted, tickDeltaNs);
+    if (cpu.tickStopped()) {
+      // With the tick already stopped a short misprediction could strand the CPU in a shallow
+      // state: trust the next timer instead.
+      predicted = predicted < machine.tickNs() ? sleepLengthNs : predicted;
+    } else if (predicted < machine.tickNs()) {
+      // The tick stays: the idle period cannot outlast the next tick.
+      predicted = Math.min(predicted, tickDeltaNs);
     }
     int chosen = -1;
     for (int i = 0; i < states.size(); i++) {
       IdleStateView s = states.get(i);
-      if (!s.enabled() || s.exitLatencyNs() > latencyLimitNs) {
+      if (!s.enabled()) {
         continue;
       }
-      if (chosen < 0 || s.targetResidencyNs() <= predicted) {
-        chosen = i;
+      if (chosen < 0) {
+        chosen = i; // the first enabled state
       }
+      if (s.targetResidencyNs() > predicted) {
+        // A physical state rather than busy polling, unless a timer is due before this state
+        // would pay off.
+        if (states.get(chosen).flagPolling() && s.exitLatencyNs() <= latencyLimitNs
+            && s.targetResidencyNs() <= sleepLengthNs) {
+          chosen = i;
+        }
+        break;
+      }
+      if (s.exitLatencyNs() > latencyLimitNs) {
+        break;
+      }
+      chosen = i;
     }
     return Math.max(chosen, 0);
   }
@@ -70,7 +95,7 @@ public final class MenuGovernor implements IdlePolicy {
   @Override
   public boolean stopTick(CpuView cpu, int stateIndex, long sleepLengthNs) {
     IdleStateView s = machine.idleStates().get(stateIndex);
-    boolean pollOnly = s.polling() && s.exitLatencyNs() == 0;
+    boolean pollOnly = s.flagPolling();
     return !pollOnly && predict(cpu.id(), sleepLengthNs) >= machine.tickNs();
   }
 

@@ -24,10 +24,11 @@ public final class IdleStateTables {
           // [src] acpi_idle on EPYC: C1 via MWAIT/FFH, C2 via I/O port (non-polling), FreeBSD D47444
           "amd-acpi",
               List.of(POLL, mwait("C1", 1, 2), new IdleState("C2", 400_000, 800_000, false, true)),
-          // [src] POWER9 powernv: snooze polls, stop states do not [estimate: latencies]
+          // [src] POWER9 powernv: snooze polls, stop states do not [estimate: latencies]. The
+          // preset's kernel is v4.17 (seed 004): snooze got CPUIDLE_FLAG_POLLING only later.
           "power9",
               List.of(
-                  new IdleState("snooze", 0, 0, true, true),
+                  new IdleState("snooze", 0, 0, true, true, false),
                   new IdleState("stop0_lite", 1_000, 10_000, false, true),
                   new IdleState("stop2", 10_000, 100_000, false, true)),
           "poll-only", List.of(POLL),
@@ -55,7 +56,7 @@ public final class IdleStateTables {
     List<IdleState> out = new ArrayList<>(t.size());
     for (IdleState s : t) {
       boolean off = disabled.contains(s.name());
-      out.add(off ? new IdleState(s.name(), s.exitLatencyNs(), s.targetResidencyNs(), s.polling(), false) : s);
+      out.add(off ? s.withEnabled(false) : s);
     }
     for (String d : disabled) {
       if (t.stream().noneMatch(s -> s.name().equals(d))) {

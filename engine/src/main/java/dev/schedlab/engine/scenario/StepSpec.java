@@ -71,8 +71,16 @@ public sealed interface StepSpec {
     }
   }
 
-  /** {@code mark: NAME}: count one occurrence of NAME in the metrics (e.g. operations done). */
-  record Mark(String counter) implements StepSpec {}
+  /**
+   * {@code mark: NAME}: count one occurrence of NAME in the metrics (e.g. operations done), from
+   * {@code fromNs} of simulated time on (a tool's warm-up is not counted).
+   */
+  record Mark(String counter, long fromNs) implements StepSpec {
+    /** A mark counted from the start of the run. */
+    public Mark(String counter) {
+      this(counter, 0);
+    }
+  }
 
   /** {@code exit}: the task exits. */
   record Exit() implements StepSpec {}

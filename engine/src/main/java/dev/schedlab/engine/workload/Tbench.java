@@ -16,9 +16,11 @@ import java.util.TreeMap;
  * connection), SCHED_NORMAL nice 0, exchanging request/response messages: the sender computes,
  * sends (tcp_sendmsg copy, then loopback transmit and the receive softirq run in the sender's
  * context with bottom halves disabled), and wakes the peer with WF_SYNC (sk_data_ready); the
- * receiver copies the data out (tcp_recvmsg). Throughput = exchanges x bytes per exchange / time.
- * Does not model: the client.txt operation mix (one exchange type, {@code bytes_per_exchange}),
- * TCP windows and ACK timing, warm-up, the -t time limit (the scenario's duration rules).
+ * receiver copies the data out (tcp_recvmsg). The scenario's duration is tbench's {@code -t}; as
+ * dbench does by default, the first fifth of it is warm-up and is not counted. Throughput =
+ * exchanges after the warm-up x bytes per exchange / time after the warm-up. Does not model: the
+ * client.txt operation mix (one exchange type, {@code bytes_per_exchange}), TCP windows and ACK
+ * timing.
  */
 public final class Tbench implements WorkloadTool {
   static final ToolParam BYTES = ToolParam.num("bytes_per_exchange", 4096, "bytes",
@@ -62,6 +64,7 @@ public final class Tbench implements WorkloadTool {
     if (pos.size() == 2 && !pos.get(1).equals("localhost") && !pos.get(1).equals("127.0.0.1")) {
       throw a.error("only a loopback server (localhost, 127.0.0.1) is modelled, got '" + pos.get(1) + "'");
     }
+    long warmupNs = ctx.durationNs() / WARMUP_DIVISOR;
     List<TaskSpec> tasks = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String c2s = ctx.id() + "/c2s/" + i;
@@ -72,7 +75,7 @@ public final class Tbench implements WorkloadTool {
           new StepSpec.Wake(c2s, true),
           new StepSpec.Block(s2c),
           recv(ctx),
-          new StepSpec.Mark(ctx.id() + ".exchanges"))));
+          new StepSpec.Mark(ctx.id() + ".exchanges", warmupNs))));
       tasks.add(Tasks.normal(ctx.id() + "/server" + i, "", List.of(
           new StepSpec.Block(c2s),
           recv(ctx),
@@ -80,8 +83,12 @@ public final class Tbench implements WorkloadTool {
           send(ctx),
           new StepSpec.Wake(s2c, true))));
     }
-    return new ToolExpansion(tasks, Map.of(), -1, new Report(ctx.id(), n, ctx.param(BYTES)));
+    return new ToolExpansion(tasks, Map.of(), -1,
+        new Report(ctx.id(), n, ctx.param(BYTES), warmupNs));
   }
+
+  /** [src] dbench.c: {@code if (options.warmup == -1) options.warmup = options.timelimit / 5}. */
+  static final int WARMUP_DIVISOR = 5;
 
   private static StepSpec send(ToolContext ctx) {
     return Tasks.kernel(Tasks.seg(ctx.param(SEND_COPY), "MIGHT_RESCHED"),
@@ -93,10 +100,10 @@ public final class Tbench implements WorkloadTool {
   }
 
   /** {@code Throughput X MB/sec  N clients  N procs}. */
-  record Report(String id, int clients, long bytes) implements ToolReport {
+  record Report(String id, int clients, long bytes, long warmupNs) implements ToolReport {
     double mbps(RunResult r) {
       long ex = Raw.counter(r, "mark." + id + ".exchanges");
-      double secs = r.simNs() / 1e9;
+      double secs = (r.simNs() - warmupNs) / 1e9;
       return secs <= 0 ? 0 : ex * (double) bytes / 1e6 / secs;
     }
 
@@ -105,6 +112,7 @@ public final class Tbench implements WorkloadTool {
       Map<String, Object> m = new TreeMap<>();
       m.put("clients", clients);
       m.put("exchanges", Raw.counter(r, "mark." + id + ".exchanges"));
+      m.put("warmup_ns", warmupNs);
       m.put("throughput_mb_s", Math.round(mbps(r) * 1000) / 1000.0);
       return m;
     }
