@@ -155,6 +155,10 @@ final class Interrupts {
   /** A flag write woke a polling CPU (no interrupt). */
   void pollingShortcut(Cpu target, IpiPath path) {
     ipiShortcut[path.ordinal()].value++;
+    if (k.trace.enabled()) {
+      Task cur = k.cpus[k.thisCpu].curr;
+      k.trace.wakeIdleWithoutIpi(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), target.id);
+    }
     if (target.phase == Cpu.P_IDLE_STATE) {
       k.idleLoop.wakeFromState(target, true);
     }

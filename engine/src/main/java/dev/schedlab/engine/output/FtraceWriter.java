@@ -125,6 +125,12 @@ public final class FtraceWriter implements TraceSink {
     emit();
   }
 
+  @Override
+  public void wakeIdleWithoutIpi(long t, int cpu, String curComm, int curPid, int target) {
+    begin(t, cpu, curComm, curPid, "sched_wake_idle_without_ipi").append("cpu=").append(target);
+    emit();
+  }
+
   /** Finishes the trace and moves it to the target. */
   @Override
   public void close() {

@@ -43,6 +43,9 @@ public interface TraceSink extends AutoCloseable {
   /** {@code ipi_send_cpu}: an IPI sent from {@code cpu} to {@code target}. */
   default void ipiSend(long t, int cpu, String curComm, int curPid, int target, String reason) {}
 
+  /** {@code sched_wake_idle_without_ipi}: {@code cpu} woke the polling idle {@code target} by a flag write. */
+  default void wakeIdleWithoutIpi(long t, int cpu, String curComm, int curPid, int target) {}
+
   /** Flushes and closes; must not throw for {@link #NONE}. */
   @Override
   default void close() {}

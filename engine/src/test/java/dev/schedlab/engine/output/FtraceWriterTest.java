@@ -29,6 +29,7 @@ class FtraceWriterTest {
     w.ipiExit(2_505_000, 1, "<idle>", 0, "Function call interrupts");
     w.schedWakeup(2_506_000, 1, "<idle>", 0, "rt worker", 42, 49, 1);
     w.schedSwitch(1_002_507_000, 1, "<idle>", 0, 120, 'R', "rt worker", 42, 49);
+    w.wakeIdleWithoutIpi(1_002_508_000, 0, "ipistorm/8", 100, 16);
   }
 
   @Test
@@ -44,7 +45,7 @@ class FtraceWriterTest {
     assertThat(comments.get(comments.size() - 1)).endsWith("#P:8");
     int lastComment = lines.indexOf(comments.get(comments.size() - 1));
     List<String> events = lines.subList(lastComment + 1, lines.size());
-    assertThat(events).hasSize(10).allSatisfy(l -> assertThat(l).matches(SYSTRACE));
+    assertThat(events).hasSize(11).allSatisfy(l -> assertThat(l).matches(SYSTRACE));
     assertThat(events.get(0)).isEqualTo(String.format("%16s-%-7d [%03d] d... %5d.%09d: %s", "<idle>", 0, 0, 0, 1000,
         "cpu_idle: state=1 cpu_id=0"));
     assertThat(events.get(2)).endsWith("cpu_idle: state=4294967295 cpu_id=0");
@@ -53,6 +54,7 @@ class FtraceWriterTest {
     assertThat(events.get(6)).endsWith("ipi_entry: (Rescheduling interrupts)");
     assertThat(events.get(9)).contains("[001] d...     1.002507000: sched_switch: prev_comm=<idle> prev_pid=0"
         + " prev_prio=120 prev_state=R ==> next_comm=rt_worker next_pid=42 next_prio=49");
+    assertThat(events.get(10)).endsWith("[000] d...     1.002508000: sched_wake_idle_without_ipi: cpu=16");
     try (Stream<Path> files = Files.list(dir)) {
       assertThat(files).containsExactly(target);
     }
