@@ -24,6 +24,9 @@ final class Cpu implements CpuView, RqView {
   static final int P_SPIN = 9;
   /** Saved phase only: the idle task is about to (re)start {@code do_idle()}. */
   static final int P_IDLE_TOP = 10;
+  /** Metric names of the phases, by index (0: before the first phase). */
+  static final String[] PHASE_NAMES = {"start", "task", "sched", "idle_enter", "idle_state",
+      "idle_wake", "idle_exit", "irq_entry", "irq_body", "spin", "idle_top"};
 
   // interrupt vectors (pending bits)
   static final int IRQ_TIMER = 1;
@@ -45,6 +48,11 @@ final class Cpu implements CpuView, RqView {
   int phase;
   final Event phaseEv;
   long phaseStart;
+  /** CPU time by phase (index = phase), for the {@code cpu_ns.*} metrics. */
+  final long[] phaseNs = new long[PHASE_NAMES.length];
+  /** The phase being accounted and since when (set only by {@code Kernel.setPhase}). */
+  int accountedPhase;
+  long accountedSince;
   /** Whether the running op has IRQs off / is preemptible / runs in user mode. */
   boolean opIrqsOff;
   boolean opPreemptible = true;

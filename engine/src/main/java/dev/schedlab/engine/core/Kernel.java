@@ -230,6 +230,9 @@ public final class Kernel implements SchedServices, MachineView {
    * deadlines) vary by {@code cost.jitter_pct}.
    */
   void setPhase(Cpu cpu, int phase, long duration) {
+    cpu.phaseNs[cpu.accountedPhase] += now - cpu.accountedSince;
+    cpu.accountedPhase = phase;
+    cpu.accountedSince = now;
     cpu.phase = phase;
     cpu.phaseStart = now;
     if (smt != null) {
@@ -446,7 +449,11 @@ public final class Kernel implements SchedServices, MachineView {
     Map<String, Object> m = new TreeMap<>(metrics.snapshot());
     long idleTotal = 0;
     Map<String, Object> perCpu = new TreeMap<>();
+    long[] byPhase = new long[Cpu.PHASE_NAMES.length];
     for (Cpu c : cpus) {
+      for (int p = 0; p < byPhase.length; p++) {
+        byPhase[p] += c.phaseNs[p] + (p == c.accountedPhase ? now - c.accountedSince : 0);
+      }
       idleLoop.closeResidency(c);
       Map<String, Object> one = new TreeMap<>();
       one.put("idle_ns", c.idleNs);
@@ -458,6 +465,10 @@ public final class Kernel implements SchedServices, MachineView {
       idleTotal += c.idleNs;
     }
     m.put("per_cpu", perCpu);
+    for (int p = 1; p < byPhase.length; p++) {
+      // CPU time by what the CPU was doing, summed over CPUs (task = user and kernel task code).
+      m.put("cpu_ns." + Cpu.PHASE_NAMES[p], byPhase[p]);
+    }
     m.put("idle_ns_total", idleTotal);
     return m;
   }

@@ -84,7 +84,7 @@ final class LoadBalancer {
       decayNewidleCost(cpu, sd, jiffies);
       long interval = intervalJiffies(sd, busy);
       if (jiffies >= sd.lastBalance + interval) {
-        k.pathCost += k.p(Param.LB_PER_DOMAIN);
+        k.pathCost += scanCost(sd);
         if (balanceRq(cpu, sd, idle)) {
           idle = cpu.isIdle() ? CPU_IDLE : CPU_NOT_IDLE;
           busy = idle != CPU_IDLE;
@@ -248,6 +248,11 @@ final class LoadBalancer {
     k.sched.wakeupPreempt(dst, t, 0);
   }
 
+  /** One {@code sched_balance_rq()} pass over {@code sd}: a fixed part plus every CPU's statistics. */
+  private long scanCost(SchedDomain sd) {
+    return k.p(Param.LB_DOMAIN_BASE) + sd.weight * k.p(Param.LB_PER_CPU_SCANNED);
+  }
+
   /**
    * {@code sched_balance_newidle()}: before going idle, walk the domains while {@code avg_idle}
    * covers the cost so far plus the domain's {@code max_newidle_lb_cost}; returns whether a task
@@ -279,7 +284,7 @@ final class LoadBalancer {
         break;
       }
       long before = k.pathCost;
-      k.pathCost += k.p(Param.NEWIDLE_PER_DOMAIN);
+      k.pathCost += scanCost(sd);
       pulled = balanceRq(cpu, sd, CPU_NEWLY_IDLE);
       long domainCost = k.pathCost - before;
       if (domainCost > sd.maxNewidleLbCost) {

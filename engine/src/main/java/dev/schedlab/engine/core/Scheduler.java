@@ -386,7 +386,9 @@ final class Scheduler {
     if (cpu.idleStamp != 0) {
       long delta = k.now - cpu.idleStamp;
       long max = 2 * cpu.maxIdleBalanceCost;
-      cpu.avgIdle = delta > max ? max : cpu.avgIdle + (delta - cpu.avgIdle) / 8;
+      // update_avg() then the cap, as ttwu_do_activate() does (a long idle moves the average
+      // by an eighth, it does not set it to the cap).
+      cpu.avgIdle = Math.min(max, cpu.avgIdle + (delta - cpu.avgIdle) / 8);
       cpu.idleStamp = 0;
     }
     if (k.trace.enabled()) {
