@@ -319,10 +319,19 @@ final class TaskExec {
     Op op = t.program[t.pc];
     switch (op.code) {
       case Op.KSEG:
+        if (op.irqsOff && cpu.pendingIrqs != 0) {
+          // spin_unlock_irqrestore: the latched IRQ runs at the restore, before the
+          // preempt_enable() below; come back here (zero work left) once it has exited.
+          cpu.opIrqsOff = false;
+          t.opRemaining = 0;
+          k.irqs.takePending(cpu);
+          return;
+        }
         t.pc++;
-        PreemptPoint point = op.endsWith != null ? op.endsWith
-            : (!op.preemptible ? PreemptPoint.PREEMPT_ENABLE : null);
-        if (point != null && k.sched.wants(point, t)) {
+        // A locked span ends with its unlock (preempt_enable) before the point that follows it
+        // (spin_unlock then cond_resched: zap_pte_range, change_pte_range).
+        if ((!op.preemptible && k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t))
+            || (op.endsWith != null && k.sched.wants(op.endsWith, t))) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
           return;
         }

@@ -23,8 +23,8 @@ import java.util.TreeMap;
  * {@code clock_gettime; clock_nanosleep(relative, delay); clock_gettime} and storing the first
  * 10000 samples; mmap workers as the syscalls of stress-mmap.c (MAP_POPULATE mmap with a random
  * extra flag, MADV_POPULATE_READ passes, whole-range munmap, per-page MAP_FIXED re-mmap) with their
- * preemptible, page-table-lock and IRQs-off parts and cond_resched points ({@link MmapModel}); cpu workers as busy user slices alternating
- * with sleeps to an average load. Does not model: other stressors, bogo-op accounting, --metrics,
+ * preemptible, page-table-lock and IRQs-off parts and cond_resched points ({@link MmapModel});
+ * cpu workers as busy user slices alternating with sleeps to an average load. Does not model: other stressors, bogo-op accounting, --metrics,
  * the parent process; {@code --timeout} is accepted but the run length is the scenario's duration.
  */
 public final class StressNg implements WorkloadTool {
@@ -43,6 +43,7 @@ public final class StressNg implements WorkloadTool {
       ToolArgs.Opt.of(null, "mmap-bytes", REQUIRED),
       ToolArgs.Opt.of(null, "mmap-mprotect", NONE),
       ToolArgs.Opt.of(null, "mmap-slow-munmap", NONE),
+      ToolArgs.Opt.of(null, "mmap-write-check", NONE),
       ToolArgs.Opt.of(null, "cpu", REQUIRED),
       ToolArgs.Opt.of(null, "cpu-load", REQUIRED),
       ToolArgs.Opt.of(null, "cpu-load-slice", REQUIRED),
@@ -107,7 +108,8 @@ public final class StressNg implements WorkloadTool {
     int mmap = instances(a, "mmap", online);
     long bytes = a.has("mmap-bytes") ? bytes(a, a.text("mmap-bytes", "")) : MmapModel.DEFAULT_BYTES;
     // stress-mmap.c: mmap_bytes = total / instances (at least one page), sz page-aligned
-    MmapModel.Options mopt = new MmapModel.Options(a.has("mmap-mprotect"), a.has("mmap-slow-munmap"));
+    MmapModel.Options mopt = new MmapModel.Options(a.has("mmap-mprotect"), a.has("mmap-slow-munmap"),
+        a.has("mmap-write-check"));
     for (int i = 0; i < mmap; i++) {
       String name = ctx.id() + "-mmap/" + i;
       tasks.add(Tasks.normal(name, cpuList,

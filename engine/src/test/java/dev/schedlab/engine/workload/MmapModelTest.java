@@ -3,6 +3,7 @@ package dev.schedlab.engine.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.engine.scenario.StepSpec;
+import dev.schedlab.engine.scenario.StepSpec.Segment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,99 +12,127 @@ import org.junit.jupiter.api.Test;
 class MmapModelTest {
   private static final ToolContext CTX = new ToolContext("stress-ng", null, 0, Map.of());
   private static final long PAGES = 8192; // 32 MB: 256 MB / 8 workers
+  private static final String COND = "COND_RESCHED";
 
-  private static List<StepSpec.Segment> segs(StepSpec s) {
+  private static long p(ToolParam param) {
+    return CTX.param(param);
+  }
+
+  private static List<Segment> segs(StepSpec s) {
     return ((StepSpec.Kernel) s).segments();
   }
 
-  private static List<StepSpec.Kernel> kernels(List<StepSpec> prog) {
-    List<StepSpec.Kernel> out = new ArrayList<>();
-    for (StepSpec s : prog) {
-      if (s instanceof StepSpec.Kernel k) {
-        out.add(k);
-      }
-    }
-    return out;
-  }
-
-  @Test
-  void munmapCondReschedSpacingIs512PagesOfZapOrFree() {
-    MmapModel m = model(false);
-    List<StepSpec.Segment> s = segs(m.munmap(PAGES, MmapModel.Pages.ANON));
-    long zap = CTX.param(MmapModel.ZAP_PER_PTE);
-    long free = CTX.param(MmapModel.FREE_LRU) + CTX.param(MmapModel.FREE_PCP) + CTX.param(MmapModel.FREE_OTHER);
+  /** Mean time between voluntary points (cond_resched) of a kernel path, in order. */
+  private static List<Double> condReschedGaps(List<Segment> s) {
     List<Double> gaps = new ArrayList<>();
-    List<Double> locked = new ArrayList<>();
     double acc = 0;
-    double lockedAcc = 0;
-    for (StepSpec.Segment g : s) {
+    for (Segment g : s) {
       acc += g.duration().meanNs();
-      if (!g.preemptible()) {
-        lockedAcc += g.duration().meanNs();
-      } else {
-        if (lockedAcc > 0) {
-          locked.add(lockedAcc);
-        }
-        lockedAcc = 0;
-      }
-      if ("COND_RESCHED".equals(g.endsWith())) {
+      if (COND.equals(g.endsWith())) {
         gaps.add(acc);
         acc = 0;
       }
     }
-    // 16 PMDs zapped, each a PTL-held span of 512 PTEs then cond_resched; then 16 free chunks
-    assertThat(gaps).hasSize(32);
-    long pmdStep = CTX.param(MmapModel.ZAP_PMD_STEP);
-    assertThat(gaps.get(1)).isEqualTo(512.0 * zap + pmdStep);
-    assertThat(locked.get(0)).isEqualTo(512.0 * zap);
-    assertThat(gaps.get(31)).isEqualTo(512.0 * free);
-    // no span under a lock is longer than one PMD's zap
-    assertThat(locked).allMatch(v -> v <= 512.0 * zap + CTX.param(MmapModel.TLB_FLUSH));
-    // the zero-page state gathers nothing: only the per-PMD zap
-    List<StepSpec.Segment> z = segs(m.munmap(PAGES, MmapModel.Pages.ZERO));
-    assertThat(z.stream().filter(g -> "COND_RESCHED".equals(g.endsWith()))).hasSize(16);
+    return gaps;
   }
 
   @Test
-  void mapPopulateFaultsHappenInsideMmapWithCondReschedPerPage() {
-    List<StepSpec> it = model(false).iteration(true, true);
-    StepSpec.Kernel mmap = kernels(it).get(0);
-    long clears = mmap.segments().stream()
-        .filter(g -> g.duration().meanNs() == CTX.param(MmapModel.CLEAR_PAGE) && "NONE".equals(g.endsWith())).count();
-    long conds = mmap.segments().stream().filter(g -> "COND_RESCHED".equals(g.endsWith())).count();
-    assertThat(clears).isEqualTo(PAGES);
-    assertThat(conds).isEqualTo(PAGES);
-    // without populate (after MAP_POPULATE was dropped) mmap is only the VMA part and the pages
-    // are mapped to the zero page by MADV_POPULATE_READ
-    List<StepSpec> plain = model(false).iteration(false, false);
-    assertThat(kernels(plain).get(0).segments()).hasSize(1);
-    assertThat(kernels(plain).get(1).segments().stream()
-        .filter(g -> g.duration().meanNs() == CTX.param(MmapModel.ZERO_FAULT))).hasSize((int) PAGES);
+  void zapOfAPmdIsOneLockedSegmentOf512PtesEndingInCondResched() {
+    List<Segment> s = segs(new MmapPaths(CTX).munmap(PAGES, MmapPaths.Pages.ANON));
+    double pmdZap = 512.0 * p(MmapCosts.ZAP_PER_PTE);
+    List<Segment> zaps = s.stream().filter(g -> g.duration().meanNs() == pmdZap).toList();
+    assertThat(zaps).hasSize(16);
+    assertThat(zaps).allMatch(g -> !g.preemptible() && !g.irqsOff() && COND.equals(g.endsWith()));
+    // each PMD: the preemptible loop step, then the PTL span; nothing else until cond_resched
+    int first = s.indexOf(zaps.get(0));
+    assertThat(s.get(first - 1).preemptible()).isTrue();
+    assertThat(s.get(first - 1).endsWith()).isEqualTo("NONE");
+    assertThat(condReschedGaps(s).get(1)).isEqualTo(pmdZap + p(MmapCosts.ZAP_PMD_STEP));
   }
 
   @Test
-  void noLockedSegmentEndsWithAPreemptionPoint() {
-    // ENGINE-REQUESTS-003 R2: a locked segment's ends point would hide its preempt_enable()
-    for (StepSpec.Kernel k : kernels(flatten(model(true).iteration(true, true)))) {
-      assertThat(k.segments()).allMatch(g -> g.preemptible() || "NONE".equals(g.endsWith()));
+  void batchFreeEndsInCondReschedAfterEachGatherBatch() {
+    List<Segment> s = segs(new MmapPaths(CTX).munmap(PAGES, MmapPaths.Pages.ANON));
+    List<Double> gaps = condReschedGaps(s);
+    double perPage = p(MmapCosts.FREE_LRU) + p(MmapCosts.FREE_OTHER) + p(MmapCosts.FREE_PCP);
+    // 16 PMD zaps, then the batches: the on-stack 8, sixteen of 510, and the last 24 pages
+    assertThat(gaps).hasSize(16 + 18);
+    assertThat(gaps.get(16)).isEqualTo(8 * perPage + p(MmapCosts.TLB_FLUSH));
+    assertThat(gaps.subList(17, 33)).allMatch(g -> g == 510 * perPage);
+    assertThat(gaps.get(33)).isEqualTo(24 * perPage);
+    // inside a batch: no voluntary point, IRQs off only per 32 folios under the lru lock
+    assertThat(s.stream().filter(g -> "MIGHT_RESCHED".equals(g.endsWith()))).hasSize(1);
+    assertThat(s.stream().filter(Segment::irqsOff).mapToDouble(g -> g.duration().meanNs()).max())
+        .hasValue(32.0 * p(MmapCosts.FREE_LRU));
+    // zero-page PTEs gather nothing: only the per-PMD zap
+    List<Segment> z = segs(new MmapPaths(CTX).munmap(PAGES, MmapPaths.Pages.ZERO));
+    assertThat(condReschedGaps(z)).hasSize(16);
+  }
+
+  @Test
+  void fullGatherForcesAFlushInsideAPmd() {
+    long n = 20 * 512; // more than the 8 + 19 * 510 pages one mmu_gather holds
+    List<Segment> s = segs(new MmapPaths(CTX).munmap(n, MmapPaths.Pages.ANON));
+    long split = 8 + 19 * 510 - 18 * 512; // PTEs of PMD 19 zapped before the forced flush
+    int at = -1;
+    for (int i = 0; i < s.size(); i++) {
+      if (s.get(i).duration().meanNs() == split * p(MmapCosts.ZAP_PER_PTE)) {
+        at = i;
+      }
     }
+    assertThat(at).isPositive();
+    assertThat(s.get(at).endsWith()).isEqualTo("NONE");
+    assertThat(s.get(at + 1).duration().meanNs()).isEqualTo(p(MmapCosts.TLB_FLUSH));
+    assertThat(condReschedGaps(s)).hasSize(20 + 20 + 3);
+  }
+
+  @Test
+  void populateFaultsEveryPageInsideMmapWithCondReschedPerPage() {
+    List<StepSpec> it = model(false, false).iteration(true, true);
+    assertThat(it.get(0)).isInstanceOf(StepSpec.User.class);
+    List<Segment> mmap = segs(it.get(1)); // one syscall: returns to user after the last page
+    assertThat(mmap.stream().filter(g -> g.duration().meanNs() == p(MmapCosts.CLEAR_PAGE)
+        && "NONE".equals(g.endsWith()))).hasSize((int) PAGES);
+    assertThat(mmap.stream().filter(g -> COND.equals(g.endsWith()))).hasSize((int) PAGES);
+    assertThat(condReschedGaps(mmap).stream().mapToDouble(Double::doubleValue).max().getAsDouble())
+        .isLessThan(p(MmapCosts.PTE_ALLOC) + p(MmapCosts.FAULT_ANON) + p(MmapCosts.CLEAR_PAGE)
+            + p(MmapCosts.PTE_INSTALL) + 15 * p(MmapCosts.LRU_ADD) + p(MmapCosts.MMAP_VMA) + 1);
+    assertThat(it.get(2)).isInstanceOf(StepSpec.User.class);
+    // without populate mmap is the VMA part only and MADV_POPULATE_READ maps the zero page
+    List<StepSpec> plain = model(false, false).iteration(false, false);
+    assertThat(segs(plain.get(1))).hasSize(1);
+    assertThat(segs(plain.get(3)).stream()
+        .filter(g -> g.duration().meanNs() == p(MmapCosts.ZERO_FAULT))).hasSize((int) PAGES);
+  }
+
+  @Test
+  void writeCheckLeavesAnonymousPagesForStep3ToFree() {
+    assertThat(freesPages(model(false, false).iteration(false, false))).isFalse();
+    assertThat(freesPages(model(false, true).iteration(false, false))).isTrue();
+  }
+
+  private static boolean freesPages(List<StepSpec> it) {
+    return flatten(it).stream().anyMatch(s -> s instanceof StepSpec.Kernel k
+        && k.segments().stream().anyMatch(g -> g.irqsOff()
+            && g.duration().meanNs() == 32.0 * p(MmapCosts.FREE_LRU)));
   }
 
   @Test
   void firstHugetlbFailureDropsPopulateForGood() {
-    List<StepSpec> prog = MmapModel.program(CTX, PAGES * 4096, new MmapModel.Options(false, false), 42);
+    List<StepSpec> prog = MmapModel.program(CTX, PAGES * 4096,
+        new MmapModel.Options(false, false, false), 42);
     StepSpec last = prog.get(prog.size() - 1);
     assertThat(last).isInstanceOf(StepSpec.Loop.class);
     // in the repeated part no step-2 one-page mmap (MAP_FIXED) populates any more
     assertThat(flatten(((StepSpec.Loop) last).body()).stream()
-        .filter(s -> s instanceof StepSpec.Kernel k && k.segments().size() <= 8
-            && k.segments().stream().anyMatch(g -> g.duration().meanNs() == CTX.param(MmapModel.MMAP_FIXED_VMA))
-            && k.segments().stream().anyMatch(g -> g.duration().meanNs() == CTX.param(MmapModel.CLEAR_PAGE))))
+        .filter(s -> s instanceof StepSpec.Kernel k
+            && k.segments().get(0).duration().meanNs() == p(MmapCosts.MMAP_FIXED_VMA)
+            && k.segments().size() > 1))
         .isEmpty();
   }
 
-  private static MmapModel model(boolean mprotect) {
-    return MmapModel.forTest(CTX, PAGES * 4096, new MmapModel.Options(mprotect, false));
+  private static MmapModel model(boolean mprotect, boolean writeCheck) {
+    return MmapModel.forTest(CTX, PAGES * 4096, new MmapModel.Options(mprotect, false, writeCheck));
   }
 
   private static List<StepSpec> flatten(List<StepSpec> p) {
