@@ -267,7 +267,9 @@ final class LoadBalancer {
       return false;
     }
     SchedDomain top = cpu.domains[0];
-    if (overloadedCpus == 0 || cpu.avgIdle < top.maxNewidleLbCost) {
+    long gate = k.params.on(Param.NEWIDLE_MIGRATION_COST_GATE)
+        ? k.p(Param.MIGRATION_COST) : top.maxNewidleLbCost;
+    if (overloadedCpus == 0 || cpu.avgIdle < gate) {
       k.pathCost += k.p(Param.NEWIDLE_EARLY_EXIT);
       next = Math.min(next, top.lastBalance + intervalJiffies(top, false));
       if (cpu.nextBalance > next) {

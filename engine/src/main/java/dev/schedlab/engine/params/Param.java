@@ -72,6 +72,7 @@ public enum Param {
   TTWU_QUEUE("feature.TTWU_QUEUE", 1, Unit.BOOL, "[src] features.h (off on PREEMPT_RT)"),
   SIS_UTIL("feature.SIS_UTIL", 1, Unit.BOOL, "[src] features.h"),
   POLLING_IPI("feature.POLLING_IPI", 1, Unit.BOOL, "[src] b2a02fc43a1f smp: send no IPI to a polling idle CPU (v5.8)"),
+  NEWIDLE_MIGRATION_COST_GATE("feature.NEWIDLE_MIGRATION_COST_GATE", 0, Unit.BOOL, "[src] 1 = before v5.16: idle_balance() is skipped while avg_idle < sysctl_sched_migration_cost; 0 = v5.16+ (c5b0a7eefc70 'sched/fair: Remove sysctl_sched_migration_cost condition'): only the per-domain max_newidle_lb_cost gate"),
   ILB_SKIP_IF_NEED_RESCHED("feature.ILB_SKIP_IF_NEED_RESCHED", 0, Unit.BOOL, "[src] 1 = v6.6-v6.12: nohz_csd_func() skips the ILB when need_resched(), which a polling-shortcut kick always sets; 0 = v6.13+ (ea9cffc0a154)");
 
   /** Units of parameter values. */

@@ -80,6 +80,25 @@ class NohzBalanceTest {
     }
   }
 
+  /** avg_idle 100 us on the idle CPUs: above every domain's cost, below sysctl_sched_migration_cost. */
+  private static long newidleWalksWithAvgIdle100us(boolean v4Gate) {
+    Kernel k = TestKernels.kernel(FOUR_HOGS
+        + "kernel: {features: {NEWIDLE_MIGRATION_COST_GATE: " + v4Gate + "}}\n");
+    k.run(0);
+    for (int c = 1; c < 4; c++) {
+      k.balancer.migrate(k.cpus[c].queuedHead, k.cpus[c], k.cpus[0]);
+      k.cpus[c].avgIdle = 100_000;
+    }
+    k.run(900_000);
+    return TestKernels.counter(k, "lb.newidle_balance_walks");
+  }
+
+  @Test
+  void beforeV516NewidleIsSkippedWhileAvgIdleIsBelowTheMigrationCost() {
+    assertThat(newidleWalksWithAvgIdle100us(false)).as("v5.16+: only the domain-cost gate").isPositive();
+    assertThat(newidleWalksWithAvgIdle100us(true)).as("v4.17: avg_idle < 500 us skips it").isZero();
+  }
+
   @Test
   void schedDomainsFollowTheTopologyAndSdInit() {
     Kernel k = TestKernels.kernel("machine: {preset: small-x86}\nworkload: {tasks: []}\n");
