@@ -18,27 +18,11 @@ final class PluginOptionLine implements CommandLine.ITypeConverter<PluginRef> {
   }
 
   static PluginRef parse(String line) {
-    int colon = line.indexOf(':');
-    String id = (colon < 0 ? line : line.substring(0, colon)).trim();
-    if (!id.matches("[a-z0-9]+(-[a-z0-9]+)*")) {
-      throw new CommandLine.TypeConversionException(
-          "plugin id must be kebab-case (like sm-idle), got '" + id + "' in '" + line + "'");
+    try {
+      return PluginRef.parse(line);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.TypeConversionException(e.getMessage());
     }
-    Map<String, String> options = new LinkedHashMap<>();
-    if (colon >= 0) {
-      for (String kv : line.substring(colon + 1).split(";")) {
-        if (kv.isBlank()) {
-          continue;
-        }
-        int eq = kv.indexOf('=');
-        if (eq <= 0) {
-          throw new CommandLine.TypeConversionException(
-              "expected key=value in plugin options, got '" + kv + "' in '" + line + "'");
-        }
-        options.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-      }
-    }
-    return new PluginRef(id, options);
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.schedlab.engine.matrix;
 import dev.schedlab.engine.scenario.PluginRef;
 import dev.schedlab.engine.scenario.ScenarioException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -49,26 +48,10 @@ record PluginChoice(String keyword, List<PluginRef> refs) {
 
   /** Parses the option line {@code ID[:key=value;key=value]} (as {@code run --plugin}). */
   static PluginRef parse(String line, String where) throws ScenarioException {
-    int colon = line.indexOf(':');
-    String id = (colon < 0 ? line : line.substring(0, colon)).trim();
-    if (!id.matches("[a-z0-9]+(-[a-z0-9]+)*")) {
-      throw new ScenarioException(where + ": plugin id must be kebab-case (like sm-idle) or one of "
-          + KEYWORDS + ", got '" + line + "'");
+    try {
+      return PluginRef.parse(line);
+    } catch (IllegalArgumentException e) {
+      throw new ScenarioException(where + ": " + e.getMessage() + " (or one of " + KEYWORDS + ")");
     }
-    Map<String, String> options = new LinkedHashMap<>();
-    if (colon >= 0) {
-      for (String kv : line.substring(colon + 1).split(";")) {
-        int eq = kv.indexOf('=');
-        if (kv.isBlank()) {
-          continue;
-        }
-        if (eq <= 0) {
-          throw new ScenarioException(where + ": expected key=value in plugin options, got '" + kv
-              + "' in '" + line + "'");
-        }
-        options.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-      }
-    }
-    return new PluginRef(id, options);
   }
 }
