@@ -62,14 +62,16 @@ public final class Main implements Callable<Integer> {
   }
 
   static int exitCode(Exception ex) {
-    if (ex instanceof ScenarioException || ex instanceof PluginException) {
+    if (ex instanceof ScenarioException || ex instanceof PluginException
+        || ex instanceof OutputFileException) {
       return BAD_INPUT;
     }
     return RUN_FAILED;
   }
 
   private static String describe(Exception ex) {
-    if (ex instanceof ScenarioException || ex instanceof PluginException) {
+    if (ex instanceof ScenarioException || ex instanceof PluginException
+        || ex instanceof OutputFileException) {
       return ex.getMessage();
     }
     if (ex instanceof SimulationException) {

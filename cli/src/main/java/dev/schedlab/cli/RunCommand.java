@@ -84,8 +84,7 @@ final class RunCommand implements Callable<Integer> {
       try {
         ResultWriter.writeJson(result, reports, out);
       } catch (IOException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            "--out: cannot write " + out + ": " + e);
+        throw new OutputFileException("--out", out, e);
       }
     }
     return Main.OK;
@@ -99,8 +98,7 @@ final class RunCommand implements Callable<Integer> {
     try {
       sink = FtraceWriter.open(trace, s.machine().nrCpus());
     } catch (IOException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "--trace: cannot create " + trace + ": " + e);
+      throw new OutputFileException("--trace", trace, e);
     }
     RunResult r;
     try {

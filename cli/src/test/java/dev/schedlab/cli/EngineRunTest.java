@@ -52,6 +52,17 @@ class EngineRunTest {
   }
 
   @Test
+  void unwritableOutIsBadInputNamingTheOptionWithoutUsageText() throws Exception {
+    Path notADir = dir.resolve("file");
+    Files.writeString(notADir, "x");
+    Outcome o = run("run", QUICKSTART, "--set", "duration=5ms",
+        "--out", notADir.resolve("result.json").toString());
+    assertThat(o.code()).isEqualTo(Main.BAD_INPUT);
+    assertThat(o.err()).contains("--out: cannot write").doesNotContain("Usage:");
+    assertThat(notADir.getParent()).isDirectoryNotContaining(p -> p.getFileName().toString().endsWith(".tmp"));
+  }
+
+  @Test
   void sameSeedSameBytesApartFromWallTime() {
     String a = run("run", QUICKSTART, "--format", "json", "--set", "duration=10ms").out();
     String b = run("run", QUICKSTART, "--format", "json", "--set", "duration=10ms").out();
