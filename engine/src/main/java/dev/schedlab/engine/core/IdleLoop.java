@@ -78,11 +78,13 @@ final class IdleLoop {
     IdleState s = k.idleStates.get(idx);
     if (!cpu.tickStopped && (!driver || k.governor.stopTick(cpu, idx, sleepLength))) {
       cpu.tickStopped = true;
+      // Cancelling the tick reprograms the clockevent only if the tick was the next event.
+      long reprogram = k.clockeventCancelCost(cpu, cpu.tickEv);
       k.queue.cancel(cpu.tickEv);
       tickStops.value++;
       k.nohz.tickStopped(cpu); // tick_nohz_idle_stop_tick() -> nohz_balance_enter_idle()
       // tick_nohz_stop_tick() runs before the state is entered: spend it, then enter.
-      k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.TICK_STOP));
+      k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.TICK_STOP) + reprogram);
       return;
     }
     if (!s.polling()) {
@@ -205,8 +207,9 @@ final class IdleLoop {
     long cost = k.p(Param.DO_IDLE_EXIT);
     if (cpu.tickStopped) {
       cpu.tickStopped = false;
-      cost += k.p(Param.TICK_RESTART);
-      k.queue.schedule(cpu.tickEv, k.nextTickBoundary());
+      long boundary = k.nextTickBoundary();
+      cost += k.p(Param.TICK_RESTART) + k.clockeventReprogramCost(cpu, boundary);
+      k.queue.schedule(cpu.tickEv, boundary);
     }
     cpu.opIrqsOff = true;
     k.setPhase(cpu, Cpu.P_IDLE_EXIT, cost);

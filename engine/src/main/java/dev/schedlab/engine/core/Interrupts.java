@@ -91,6 +91,7 @@ final class Interrupts {
         }
       }
       cpu.expired.clear();
+      k.pathCost += k.clockeventReprogramCost(); // hrtimer_interrupt(): program the next event
     }
     if ((vectors & Cpu.IRQ_RCU) != 0 && k.trace.enabled()) {
       k.trace.irqEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0, "timer");

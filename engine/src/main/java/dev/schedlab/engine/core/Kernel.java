@@ -252,6 +252,40 @@ public final class Kernel implements SchedServices, MachineView {
     }
   }
 
+  /**
+   * Extra cost of reprogramming {@code cpu}'s clockevent for a timer due at {@code expiresNs}: a
+   * VM exit in a guest when the timer becomes the CPU's earliest event, else nothing (on bare
+   * metal the MSR write is part of the path costs).
+   */
+  long clockeventReprogramCost(Cpu cpu, long expiresNs) {
+    if (!virtualized) {
+      return 0;
+    }
+    long earliest = cpu.tickEv.scheduled() ? cpu.tickEv.time() : Long.MAX_VALUE;
+    for (int i = 0; i < cpu.timers.size(); i++) {
+      earliest = Math.min(earliest, cpu.timers.get(i).event.time());
+    }
+    return expiresNs < earliest ? p(Param.VM_TIMER_EXIT) : 0;
+  }
+
+  /** A guest's clockevent reprogram that always happens (hrtimer interrupt exit). */
+  long clockeventReprogramCost() {
+    return virtualized ? p(Param.VM_TIMER_EXIT) : 0;
+  }
+
+  /** Cancelling {@code ev} (still scheduled) on {@code cpu}: a VM exit if it was the next event. */
+  long clockeventCancelCost(Cpu cpu, Event ev) {
+    if (!virtualized || !ev.scheduled()) {
+      return 0;
+    }
+    for (int i = 0; i < cpu.timers.size(); i++) {
+      if (cpu.timers.get(i).event.time() <= ev.time()) {
+        return 0;
+      }
+    }
+    return p(Param.VM_TIMER_EXIT);
+  }
+
   /** The first tick boundary ({@code jiffies} edge) after now. */
   long nextTickBoundary() {
     return (now / tickNs + 1) * tickNs;

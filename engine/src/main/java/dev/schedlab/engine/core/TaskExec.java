@@ -249,9 +249,10 @@ final class TaskExec {
   private void sleepUntil(Cpu cpu, Task t, long expiry) {
     t.timerExpiry = expiry;
     t.sleepTimer.cpu = cpu.id;
+    long reprogram = k.clockeventReprogramCost(cpu, expiry); // hrtimer_start(): earliest?
     t.sleepTimer.arm(expiry);
     t.state = TaskState.INTERRUPTIBLE;
-    k.sched.schedule(cpu, SchedMode.NONE, 0);
+    k.sched.schedule(cpu, SchedMode.NONE, reprogram);
   }
 
   private void exit(Cpu cpu, Task t) {

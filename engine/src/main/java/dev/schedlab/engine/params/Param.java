@@ -51,6 +51,7 @@ public enum Param {
   MM_CID_SCAN_DELAY("sched.mm_cid_scan_delay", 100_000_000, Unit.NS, "[src] sched.h MM_CID_SCAN_DELAY (v6.4-v6.18)"),
   MM_CID_PERIOD("sched.mm_cid_period", 100_000_000, Unit.NS, "[src] sched.h SCHED_MM_CID_PERIOD_NS (v6.4-v6.18)"),
   VM_IPI_EXIT("cost.vm_ipi_exit", 1_500, Unit.NS, "[estimate] guest VM exit to send an IPI"),
+  VM_TIMER_EXIT("cost.vm_timer_exit", 1_500, Unit.NS, "[estimate] guest write of the local-APIC timer (TSC-deadline MSR or LVTT) to reprogram its clockevent traps to the host, like cost.vm_ipi_exit"),
   VM_HALTED_WAKE("latency.vm_halted_wake", 10_000, Unit.NS, "[estimate] host wakeup of a halted vCPU"),
   RCU_GP("latency.rcu_gp", 10_000_000, Unit.NS, "[estimate] RCU grace period (2-30 ms typical)"),
   RCU_CB_OVERHEAD("cost.rcu_cb_overhead", 100, Unit.NS, "[estimate] invoking one RCU callback (rcu_do_batch per callback)"),
