@@ -499,7 +499,7 @@ public final class Kernel implements SchedServices, MachineView {
       idleTotal += c.idleNs;
     }
     m.put("per_cpu", perCpu);
-    for (int p = 1; p < byPhase.length; p++) {
+    for (int p = 1; p < Cpu.P_IDLE_TOP; p++) { // P_IDLE_TOP is only ever a saved phase
       // CPU time by what the CPU was doing, summed over CPUs (task = user and kernel task code).
       m.put("cpu_ns." + Cpu.PHASE_NAMES[p], byPhase[p]);
     }
