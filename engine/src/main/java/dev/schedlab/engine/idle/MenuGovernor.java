@@ -4,21 +4,30 @@ import dev.schedlab.api.IdlePolicy;
 import dev.schedlab.api.view.CpuView;
 import dev.schedlab.api.view.IdleStateView;
 import dev.schedlab.api.view.MachineView;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * A menu-like cpuidle governor (drivers/cpuidle/governors/menu.c).
+ * A menu-like cpuidle governor (drivers/cpuidle/governors/menu.c, {@code menu_select()},
+ * {@code menu_reflect()}).
  *
- * <p>Models: the predicted idle time is the smaller of the sleep length (next timer if the tick
- * were stopped) and the average of the CPU's last eight idle durations (menu's "typical
- * interval"), capped by the next tick when the tick is kept, replaced by the sleep length
- * when the tick is already stopped and the prediction is shorter than a tick; the deepest enabled state
- * whose target residency fits the prediction and whose exit latency fits the PM QoS limit is chosen;
- * a busy-poll state ({@code CPUIDLE_FLAG_POLLING}) is replaced by the next physical state unless a
- * timer is due within that state's target residency; state 0 is used outright when the next timer
- * or the latency limit rules out state 1; the tick is kept when the prediction is shorter than a
- * tick or a polling-only state is chosen (menu's {@code stop_tick} rule). Does not model: the correction factors by next-timer bucket,
- * the iowait heuristic, or teo. Kernel reference: menu_select(), menu_reflect().
+ * <p>Models:
+ *
+ * <ul>
+ *   <li>the prediction: the smaller of the sleep length (next timer if the tick were stopped) and
+ *       the mean of the CPU's last eight idle durations; capped by the next tick when the tick is
+ *       kept; replaced by the sleep length when the tick is already stopped and the prediction is
+ *       shorter than a tick;
+ *   <li>state 0 outright when the sleep length or the PM QoS limit rules out state 1;
+ *   <li>the deepest enabled state whose target residency fits the prediction and whose exit
+ *       latency fits the limit; a {@code CPUIDLE_FLAG_POLLING} state gives way to the next
+ *       physical state unless a timer is due within that state's target residency;
+ *   <li>{@code stop_tick}: the tick is kept for a polling state or a prediction below a tick.
+ * </ul>
+ *
+ * <p>Does not model: {@code get_typical_interval()}'s outlier filtering and the correction
+ * factors by sleep-length bucket (they need the timer-wheel events the engine does not have), the
+ * iowait heuristic, or teo.
  */
 public final class MenuGovernor implements IdlePolicy {
   private static final int HISTORY = 8;
@@ -32,7 +41,7 @@ public final class MenuGovernor implements IdlePolicy {
     history = new long[m.nrCpus()][HISTORY];
     next = new int[m.nrCpus()];
     for (long[] h : history) {
-      java.util.Arrays.fill(h, Long.MAX_VALUE / HISTORY);
+      Arrays.fill(h, Long.MAX_VALUE / HISTORY);
     }
   }
 
@@ -94,9 +103,8 @@ public final class MenuGovernor implements IdlePolicy {
 
   @Override
   public boolean stopTick(CpuView cpu, int stateIndex, long sleepLengthNs) {
-    IdleStateView s = machine.idleStates().get(stateIndex);
-    boolean pollOnly = s.flagPolling();
-    return !pollOnly && predict(cpu.id(), sleepLengthNs) >= machine.tickNs();
+    boolean polling = machine.idleStates().get(stateIndex).flagPolling();
+    return !polling && predict(cpu.id(), sleepLengthNs) >= machine.tickNs();
   }
 
   @Override
