@@ -1,5 +1,6 @@
 package dev.schedlab.engine.core;
 
+import dev.schedlab.api.LoadWeights;
 import dev.schedlab.api.Policy;
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.TaskState;
@@ -9,13 +10,6 @@ import java.util.SplittableRandom;
 
 /** A simulated task ({@code task_struct}) with its program and thread flags. */
 final class Task implements TaskView {
-  static final int[] PRIO_TO_WEIGHT = {
-    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-    9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
-    1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
-    110, 87, 70, 56, 45, 36, 29, 23, 18, 15
-  };
-
   final int pid;
   final String comm;
   final Policy policy;
@@ -171,7 +165,7 @@ final class Task implements TaskView {
 
   @Override
   public int weight() {
-    return policy == Policy.IDLE ? 3 : PRIO_TO_WEIGHT[nice + 20];
+    return LoadWeights.of(policy, nice);
   }
 
   @Override
