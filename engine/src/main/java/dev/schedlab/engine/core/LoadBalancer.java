@@ -128,10 +128,11 @@ final class LoadBalancer {
         continue;
       }
       long nr = 0;
+      int w = 0;
       for (int i = g.nextSetBit(0); i >= 0; i = g.nextSetBit(i + 1)) {
         nr += k.cpus[i].nrRunning;
+        w++;
       }
-      int w = g.cardinality();
       int type = nr > w ? 2 : nr == w ? 1 : 0;
       if (type > busiestType || (type == busiestType && nr * busiestW > busiestNr * w)) {
         busiest = g;
@@ -144,10 +145,11 @@ final class LoadBalancer {
       return false;
     }
     long localNr = 0;
+    int localW = 0;
     for (int i = local.nextSetBit(0); i >= 0; i = local.nextSetBit(i + 1)) {
       localNr += k.cpus[i].nrRunning;
+      localW++;
     }
-    int localW = local.cardinality();
     long imbalance = imbalance(sd, idle, localNr, localW, busiestNr, busiestW, busiestType);
     if (imbalance <= 0) {
       sd.balanceIntervalMs = sd.minIntervalMs;
