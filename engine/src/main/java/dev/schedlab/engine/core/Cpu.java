@@ -76,6 +76,15 @@ final class Cpu implements CpuView, RqView {
   final ArrayList<HrTimer> expired = new ArrayList<>();
   /** Armed hrtimers on this CPU's base (for the governor's next-timer lookup). */
   final ArrayList<HrTimer> timers = new ArrayList<>();
+
+  /** Expiry of the earliest armed hrtimer (the tick aside), or {@link Long#MAX_VALUE}. */
+  long nextTimerNs() {
+    long next = Long.MAX_VALUE;
+    for (int i = 0; i < timers.size(); i++) {
+      next = Math.min(next, timers.get(i).event.time());
+    }
+    return next;
+  }
   final Event ipiResched;
   final Event ipiCall;
 

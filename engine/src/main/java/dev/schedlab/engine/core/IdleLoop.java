@@ -115,10 +115,7 @@ final class IdleLoop {
   }
 
   private long nextHrTimerNs(Cpu cpu) {
-    long next = Long.MAX_VALUE;
-    for (int i = 0; i < cpu.timers.size(); i++) {
-      next = Math.min(next, cpu.timers.get(i).event.time());
-    }
+    long next = cpu.nextTimerNs();
     return next == Long.MAX_VALUE ? Long.MAX_VALUE : next - k.now;
   }
 

@@ -261,11 +261,8 @@ public final class Kernel implements SchedServices, MachineView {
     if (!virtualized) {
       return 0;
     }
-    long earliest = cpu.tickEv.scheduled() ? cpu.tickEv.time() : Long.MAX_VALUE;
-    for (int i = 0; i < cpu.timers.size(); i++) {
-      earliest = Math.min(earliest, cpu.timers.get(i).event.time());
-    }
-    return expiresNs < earliest ? p(Param.VM_TIMER_EXIT) : 0;
+    long tick = cpu.tickEv.scheduled() ? cpu.tickEv.time() : Long.MAX_VALUE;
+    return expiresNs < Math.min(tick, cpu.nextTimerNs()) ? p(Param.VM_TIMER_EXIT) : 0;
   }
 
   /** A guest's clockevent reprogram that always happens (hrtimer interrupt exit). */
@@ -275,15 +272,8 @@ public final class Kernel implements SchedServices, MachineView {
 
   /** Cancelling {@code ev} (still scheduled) on {@code cpu}: a VM exit if it was the next event. */
   long clockeventCancelCost(Cpu cpu, Event ev) {
-    if (!virtualized || !ev.scheduled()) {
-      return 0;
-    }
-    for (int i = 0; i < cpu.timers.size(); i++) {
-      if (cpu.timers.get(i).event.time() <= ev.time()) {
-        return 0;
-      }
-    }
-    return p(Param.VM_TIMER_EXIT);
+    boolean wasNext = virtualized && ev.scheduled() && ev.time() < cpu.nextTimerNs();
+    return wasNext ? p(Param.VM_TIMER_EXIT) : 0;
   }
 
   /** The first tick boundary ({@code jiffies} edge) after now. */
