@@ -2,9 +2,7 @@ package dev.schedlab.engine.experiment;
 
 import dev.schedlab.engine.scenario.PluginRef;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A named configuration to run a scenario under: plugins to add and {@code --set}-style overrides.
@@ -31,9 +29,7 @@ public record Configuration(String name, List<PluginRef> plugins, List<String> s
    * continues the previous plugin's options ({@code b:k=v,k2=v2}). Named after the set.
    */
   public static Configuration pluginSet(String text) {
-    List<PluginRef> refs = new ArrayList<>();
-    String lastId = null;
-    Map<String, String> lastOpts = null;
+    List<String> lines = new ArrayList<>();
     for (String word : text.split(",")) {
       String w = word.trim();
       if (w.isEmpty()) {
@@ -42,32 +38,26 @@ public record Configuration(String name, List<PluginRef> plugins, List<String> s
       int colon = w.indexOf(':');
       int eq = w.indexOf('=');
       if (eq >= 0 && (colon < 0 || eq < colon)) {
-        if (lastOpts == null) {
+        if (lines.isEmpty()) {
           throw new IllegalArgumentException("plugin set '" + text + "': option '" + w + "' before any plugin id");
         }
-        put(lastOpts, w, text);
-        continue;
-      }
-      if (lastId != null) {
-        refs.add(new PluginRef(lastId, lastOpts));
-      }
-      lastId = colon < 0 ? w : w.substring(0, colon);
-      if (!lastId.matches("[a-z0-9]+(-[a-z0-9]+)*")) {
-        throw new IllegalArgumentException("plugin set '" + text + "': plugin id must be kebab-case, got '" + lastId + "'");
-      }
-      lastOpts = new LinkedHashMap<>();
-      if (colon >= 0) {
-        for (String kv : w.substring(colon + 1).split(";")) {
-          if (!kv.isBlank()) {
-            put(lastOpts, kv, text);
-          }
-        }
+        String last = lines.remove(lines.size() - 1);
+        lines.add(last + (last.indexOf(':') < 0 ? ":" : ";") + w); // continues its options
+      } else {
+        lines.add(w);
       }
     }
-    if (lastId == null) {
+    if (lines.isEmpty()) {
       throw new IllegalArgumentException("empty plugin set");
     }
-    refs.add(new PluginRef(lastId, lastOpts));
+    List<PluginRef> refs = new ArrayList<>();
+    for (String line : lines) {
+      try {
+        refs.add(PluginRef.parse(line));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("plugin set '" + text + "': " + e.getMessage(), e);
+      }
+    }
     return new Configuration(text, refs, List.of(), null);
   }
 
@@ -87,13 +77,5 @@ public record Configuration(String name, List<PluginRef> plugins, List<String> s
       }
     }
     return new Configuration(text.substring(0, colon), List.of(), sets, null);
-  }
-
-  private static void put(Map<String, String> m, String kv, String text) {
-    int eq = kv.indexOf('=');
-    if (eq <= 0) {
-      throw new IllegalArgumentException("plugin set '" + text + "': expected key=value, got '" + kv + "'");
-    }
-    m.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
   }
 }
