@@ -99,7 +99,7 @@ final class IdleLoop {
     if (k.trace.enabled()) {
       k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, idx);
     }
-    long limit = idx == 0 && s.polling() && s.exitLatencyNs() == 0 ? pollLimitNs() : -1;
+    long limit = idx == 0 && s.busyLoop() ? pollLimitNs() : -1;
     k.setPhase(cpu, Cpu.P_IDLE_STATE, limit);
   }
 
@@ -123,7 +123,7 @@ final class IdleLoop {
   void wakeFromState(Cpu cpu, boolean pollingWake) {
     IdleState s = k.idleStates.get(cpu.idleStateIdx);
     long latency;
-    if (pollingWake && s.exitLatencyNs() == 0) {
+    if (pollingWake && s.busyLoop()) {
       latency = k.p(Param.POLL_WAKE);
     } else {
       latency = s.exitLatencyNs();

@@ -55,7 +55,7 @@ final class SmtSharing {
         return spinWeight;
       case Cpu.P_IDLE_STATE: {
         var s = k.idleStates.get(cpu.idleStateIdx);
-        return s.polling() && s.exitLatencyNs() == 0 ? spinWeight : 0; // POLL / snooze spin
+        return s.busyLoop() ? spinWeight : 0;
       }
       default:
         return 1;

@@ -24,6 +24,14 @@ public record IdleState(
         polling && exitLatencyNs == 0);
   }
 
+  /**
+   * Whether the CPU spins in software in this state (x86 POLL, POWER snooze): it notices a flag
+   * write at once, has a time limit, and takes a share of its SMT core.
+   */
+  public boolean busyLoop() {
+    return polling && exitLatencyNs == 0;
+  }
+
   /** The same state, enabled or not. */
   public IdleState withEnabled(boolean on) {
     return new IdleState(name, exitLatencyNs, targetResidencyNs, polling, on, flagPolling);
