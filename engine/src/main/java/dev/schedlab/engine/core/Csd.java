@@ -6,6 +6,8 @@ import dev.schedlab.api.IpiPath;
 /** A queued cross-CPU call ({@code call_single_data_t}); pooled per kernel. */
 final class Csd {
   Csd next;
+  /** The CPU that queued it: its CSD (or the wakee's wake entry) is a line that CPU wrote last. */
+  Cpu from;
   IpiPath path;
   long costNs;
   /** Plugin or engine function, or null. */

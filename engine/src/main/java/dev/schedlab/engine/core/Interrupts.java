@@ -188,6 +188,7 @@ final class Interrupts {
 
   private void enqueue(Cpu from, Cpu target, Csd c) {
     csdCalls.value++;
+    c.from = from;
     boolean wasEmpty = target.csdHead == null;
     if (wasEmpty) {
       target.csdHead = c;
@@ -222,15 +223,21 @@ final class Interrupts {
   /**
    * {@code flush_smp_call_function_queue()}: runs every queued CSD on {@code cpu} now, adding their
    * cost to {@link Kernel#pathCost}; a waiting sender sees its CSD unlocked when the function is done.
+   * The queue head and a function call's CSD are lines the queuing CPUs wrote last:
+   * {@code llist_del_all()} pulls the head and reading {@code csd->func} pulls the CSD, one
+   * cache-line transfer each. (A wake-list entry's task lines are in {@code cost.ttwu_local}.)
    */
   void flushCsd(Cpu cpu) {
     Csd c = cpu.csdHead;
+    if (c != null) {
+      k.pathCost += cacheline(cpu, cpu.csdTail.from); // the last llist_add() wrote the head
+    }
     cpu.csdHead = null;
     cpu.csdTail = null;
     cpu.ttwuPending = false;
     while (c != null) {
       Csd next = c.next;
-      k.pathCost += k.p(Param.CSD_FN) + c.costNs;
+      k.pathCost += k.p(Param.CSD_FN) + c.costNs + (c.wakee == null ? cacheline(cpu, c.from) : 0);
       if (c.wakee != null) {
         k.sched.activateQueued(cpu, c.wakee);
       }

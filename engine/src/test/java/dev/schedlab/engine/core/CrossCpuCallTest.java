@@ -87,4 +87,21 @@ class CrossCpuCallTest {
         + Param.CTX_SWITCH_LIGHT.defaultValue() + Param.SYSCALL_ENTRY.defaultValue() + 100_000;
     assertThat(callRunsAt(true)).isEqualTo(segmentEnd + Param.IRQ_ENTRY.defaultValue());
   }
+
+  @Test
+  void flushPullsTheQueueHeadAndTheCallersCsdFromTheSender() {
+    Kernel k = TestKernels.kernel(idleMachine("hlt-only") + "kernel: {params: {cost.jitter_pct: 0}}\n");
+    k.run(50_000);
+    k.thisCpu = 0;
+    Cpu target = k.cpus[1];
+    k.irqs.callFunction(k.cpus[0], target, 0, cpu -> {}, null, IpiPath.CALL_FUNCTION);
+    k.irqs.callFunction(k.cpus[0], target, 0, cpu -> {}, null, IpiPath.CALL_FUNCTION);
+
+    k.pathCost = 0;
+    k.irqs.flushCsd(target);
+
+    long line = Param.CACHELINE_SAME_LLC.defaultValue();
+    // llist_del_all() once, then per CSD its function run and the read of csd->func.
+    assertThat(k.pathCost).isEqualTo(line + 2 * (Param.CSD_FN.defaultValue() + line));
+  }
 }
