@@ -109,7 +109,8 @@ class IdleSpinPluginTest {
     final List<Integer> targets = new ArrayList<>();
     final java.util.Set<Integer> ranOn = new java.util.TreeSet<>();
     long wokenAt = -1;
-    long maxLatency;
+    long totalLatency;
+    long runs;
 
     WakeTargets(String comm) {
       this.comm = comm;
@@ -136,7 +137,8 @@ class IdleSpinPluginTest {
         ranOn.add(cpu);
       }
       if (nextComm.startsWith(comm) && wokenAt >= 0) {
-        maxLatency = Math.max(maxLatency, t - wokenAt);
+        totalLatency += t - wokenAt;
+        runs++;
         wokenAt = -1;
       }
     }
@@ -174,14 +176,15 @@ class IdleSpinPluginTest {
   }
 
   @Test
-  void aTaskEnqueuedOnTheSpinningCpuUsuallyWaitsBehindTheSpin() throws Exception {
+  void aTaskEnqueuedOnTheSpinningCpuOftenWaitsBehindTheSpin() throws Exception {
     // The third task may run only on CPU 3, where the consumer spins, so it is enqueued there
     // (nr_running 2). The RFC's loop watches need_resched(), not nr_running (Pavan Kondeti's
     // point 1): EEVDF's wakeup_preempt_fair() decides. The spinner is curr and, under
-    // RUN_TO_PARITY, mostly keeps its protected slice: no NEED_RESCHED, the wakee waits until the
-    // spin ends in the consumer's own wakeup and the consumer blocks again. Only sometimes does
-    // the wakee win the pick, set NEED_RESCHED (a resched IPI: the spinner does not poll) and end
-    // the spin; the spinner, not woken, is then dequeued and the wakee switched in.
+    // RUN_TO_PARITY, often keeps its protected slice: no NEED_RESCHED, the wakee waits until the
+    // spin ends in the consumer's own wakeup and the consumer blocks again. Otherwise the wakee
+    // wins the pick, sets NEED_RESCHED (a resched IPI: the spinner does not poll) and ends the
+    // spin; the spinner, not woken, is then dequeued and the wakee switched in. Which of the two
+    // happens depends on how far the spinner is into its slice, so both must occur.
     String third = String.join("\n",
         "    - {name: waker, cpus: \"1\", program: [{user: 37us}, {wake: r}]}",
         "    - {name: third, cpus: \"3\", program: [{block: r}, {user: 5us}, {mark: third}]}");
@@ -195,10 +198,11 @@ class IdleSpinPluginTest {
     long byResched = started - byWakeup - metric(spin, "spin.timeouts");
     assertThat(metric(spin, "spin.timeouts")).isZero();
     assertThat(started).isGreaterThan(50);
-    assertThat(byResched).isPositive().isLessThan(byWakeup);
+    assertThat(byResched).isPositive();
+    assertThat(byWakeup).as("spins the wakee waited behind").isGreaterThan(started / 4);
     assertThat(metric(spin, "ipi.sent.resched")).isGreaterThanOrEqualTo(byResched);
-    // The wakee's worst wakeup-to-run delay grows: it sat behind a spin.
-    assertThat(spinT.maxLatency).isGreaterThan(baseT.maxLatency);
+    // The wakee's mean wakeup-to-run delay grows: it sat behind spins.
+    assertThat(spinT.totalLatency / spinT.runs).isGreaterThan(baseT.totalLatency / baseT.runs);
     assertThat(metric(spin, "mark.third")).isBetween(metric(base, "mark.third") - 3,
         metric(base, "mark.third") + 3);
   }
