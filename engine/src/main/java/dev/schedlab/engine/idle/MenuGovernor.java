@@ -25,7 +25,8 @@ import java.util.List;
  *   <li>{@code stop_tick}: the tick is kept for a polling state or a prediction below a tick.
  * </ul>
  *
- * <p>Does not model: {@code get_typical_interval()}'s outlier filtering and the correction
+ * <p>Does not model: {@code get_typical_interval()}'s outlier filtering (the plain mean stands in;
+ * see docs/model.md for what the faithful version does to an ipistorm target) and the correction
  * factors by sleep-length bucket (they need the timer-wheel events the engine does not have), the
  * iowait heuristic, or teo.
  */
