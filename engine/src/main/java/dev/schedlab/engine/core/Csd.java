@@ -6,7 +6,7 @@ import dev.schedlab.api.IpiPath;
 /** A queued cross-CPU call ({@code call_single_data_t}); pooled per kernel. */
 final class Csd {
   Csd next;
-  /** The CPU that queued it: its CSD (or the wakee's wake entry) is a line that CPU wrote last. */
+  /** The CPU that queued it, which wrote the queue head and a function call's CSD line last. */
   Cpu from;
   IpiPath path;
   long costNs;
