@@ -119,6 +119,8 @@ final class Cpu implements CpuView, RqView {
   long idleStamp;
   long nextBalance;
   boolean ttwuPending;
+  /** A vCPU's KVM halt-polling window ({@code vcpu->halt_poll_ns}); see {@link HaltPolling}. */
+  long haltPollNs;
 
   // schedule window
   Task schedPrev;

@@ -128,7 +128,7 @@ final class IdleLoop {
     } else {
       latency = s.exitLatencyNs();
       if (k.virtualized && !s.polling()) {
-        latency += k.p(Param.VM_HALTED_WAKE);
+        latency += k.haltPolling.wake(cpu, k.now - cpu.idleEnteredAt);
       }
     }
     leaveState(cpu, false);

@@ -77,6 +77,7 @@ public final class Kernel implements SchedServices, MachineView {
   Deferred deferred;
   final Interrupts irqs;
   final IdleLoop idleLoop;
+  final HaltPolling haltPolling;
   final TaskExec exec;
 
   /** CPUs of each LLC, ascending, and how many of them run their idle task. */
@@ -124,6 +125,7 @@ public final class Kernel implements SchedServices, MachineView {
     this.tickStage = ext.tick() != null ? ext.tick() : (c, t, s) -> mmCid.tick((Cpu) c, (Task) t);
     this.irqs = new Interrupts(this);
     this.idleLoop = new IdleLoop(this);
+    this.haltPolling = new HaltPolling(this);
     this.exec = new TaskExec(this);
   }
 

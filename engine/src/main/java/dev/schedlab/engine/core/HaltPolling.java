@@ -1,0 +1,77 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.engine.params.Param;
+
+/**
+ * KVM's host-side halt polling for a guest vCPU that executed HLT ({@code kvm_vcpu_halt()},
+ * virt/kvm/kvm_main.c). The host polls for a wake event for up to the vCPU's
+ * {@code halt_poll_ns} before it schedules the vCPU thread out. An event caught while polling
+ * re-enters the guest without a trip through the host scheduler
+ * ({@code latency.vm_halt_poll_wake} instead of {@code latency.vm_halted_wake}).
+ *
+ * <p>The window adapts per vCPU after each halt: a halt shorter than the host's
+ * {@code halt_poll_ns} grows it (times {@code halt_poll_ns_grow}, at least
+ * {@code halt_poll_ns_grow_start}); a halt longer than that shrinks it (reset to 0 by the default
+ * shrink factor 0). Periodic guest wakeups closer than 200 us are therefore caught by polling,
+ * rarer ones are not.
+ *
+ * <p>Simplified: the vCPU thread has its host CPU to itself ({@code single_task_running()}), every
+ * wakeup is valid, and a halt is measured up to the wake event.
+ */
+final class HaltPolling {
+  private final Kernel k;
+  private final MetricCounter polled;
+  private final MetricCounter waited;
+
+  HaltPolling(Kernel k) {
+    this.k = k;
+    polled = k.metrics.counter("kvm.halt_poll_success");
+    waited = k.metrics.counter("kvm.halt_wait");
+  }
+
+  /**
+   * A wake event reaches {@code cpu}, halted for {@code haltedNs}: the host's latency until the
+   * guest runs again. Adapts the vCPU's poll window as the host does at the end of the halt.
+   */
+  long wake(Cpu cpu, long haltedNs) {
+    long max = k.p(Param.KVM_HALT_POLL_NS);
+    cpu.haltPollNs = Math.min(cpu.haltPollNs, max);
+    boolean caught = cpu.haltPollNs > 0 && haltedNs <= cpu.haltPollNs;
+    long latency;
+    if (caught) {
+      polled.value++;
+      latency = k.p(Param.VM_HALT_POLL_WAKE);
+    } else {
+      waited.value++;
+      latency = k.p(Param.VM_HALTED_WAKE);
+    }
+    adapt(cpu, haltedNs, max);
+    return latency;
+  }
+
+  private void adapt(Cpu cpu, long haltNs, long max) {
+    if (max == 0) {
+      cpu.haltPollNs = 0;
+    } else if (haltNs <= cpu.haltPollNs) {
+      return; // the window was right
+    } else if (cpu.haltPollNs != 0 && haltNs > max) {
+      shrink(cpu); // a long block: polling was wasted
+    } else if (cpu.haltPollNs < max && haltNs < max) {
+      grow(cpu); // a short halt the window missed
+    }
+  }
+
+  private void grow(Cpu cpu) {
+    long factor = k.p(Param.KVM_HALT_POLL_NS_GROW);
+    if (factor == 0) {
+      return;
+    }
+    cpu.haltPollNs = Math.max(cpu.haltPollNs * factor, k.p(Param.KVM_HALT_POLL_NS_GROW_START));
+  }
+
+  private void shrink(Cpu cpu) {
+    long divisor = k.p(Param.KVM_HALT_POLL_NS_SHRINK);
+    long val = divisor == 0 ? 0 : cpu.haltPollNs / divisor;
+    cpu.haltPollNs = val < k.p(Param.KVM_HALT_POLL_NS_GROW_START) ? 0 : val;
+  }
+}
