@@ -119,6 +119,8 @@ final class Cpu implements CpuView, RqView {
   long idleStamp;
   long nextBalance;
   boolean ttwuPending;
+  /** The state the governor chose before a tick stop, entered after it; -1 otherwise. */
+  int selectedState = -1;
   /** A vCPU's KVM halt-polling window ({@code vcpu->halt_poll_ns}); see {@link HaltPolling}. */
   long haltPollNs;
 

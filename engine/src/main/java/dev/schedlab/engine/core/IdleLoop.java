@@ -18,6 +18,7 @@ final class IdleLoop {
   private final MetricCounter[] entries;
   private final MetricCounter tickStops;
   private final MetricCounter idleExits;
+  private final MetricCounter entriesIrqPending;
 
   IdleLoop(Kernel k) {
     this.k = k;
@@ -27,6 +28,7 @@ final class IdleLoop {
     }
     tickStops = k.metrics.counter("tick.stops");
     idleExits = k.metrics.counter("idle.loop_exits");
+    entriesIrqPending = k.metrics.counter("idle.entries_irq_pending");
   }
 
   /** The idle task starts running after a switch (IRQs on: latched interrupts go first). */
@@ -54,39 +56,40 @@ final class IdleLoop {
     k.setPhase(cpu, Cpu.P_IDLE_ENTER, idleTopCost + k.p(Param.DO_IDLE_ENTER));
   }
 
-  /** Governor done: stop the tick if asked, then enter the chosen state (or leave the loop). */
+  /**
+   * Governor done: stop the tick if asked, then enter the chosen state (or leave the loop). The
+   * tick stop is a phase of its own; the state chosen before it is entered after it.
+   */
   void enterState(Cpu cpu) {
     Task idle = cpu.curr;
     if (idle.needResched) {
-      loopExit(cpu);
-      return;
-    }
-    if (cpu.pendingIrqs != 0) {
-      cpu.savedPhase = Cpu.P_IDLE_STATE;
-      k.irqs.enter(cpu);
+      cpu.selectedState = -1;
+      loopExit(cpu); // call_cpuidle(): -EBUSY, nothing to reflect
       return;
     }
     long sleepLength = nextHrTimerNs(cpu);
-    long tickDelta = cpu.tickEv.scheduled() ? cpu.tickEv.time() - k.now : Long.MAX_VALUE;
-    // Without a cpuidle driver (HLT only) there is no governor: default_idle_call() always tries
-    // to stop the tick. tick_nohz_next_event() then keeps it only for a timer-wheel or RCU event
-    // within a tick: with high-resolution timers, hrtimers (sleeps, cyclictest) are programmed
-    // on their own and do not keep the tick (hrtimer_get_next_event() returns KTIME_MAX). The
-    // model has no timer-wheel timers, so the tick stops whenever the governor (if any) says so.
-    boolean driver = k.idleStates.size() > 1 || k.idleStates.get(0).polling();
-    int idx = driver ? k.governor.select(cpu, sleepLength, tickDelta, k.latencyLimitNs) : 0;
-    IdleState s = k.idleStates.get(idx);
-    if (!cpu.tickStopped && (!driver || k.governor.stopTick(cpu, idx, sleepLength))) {
-      cpu.tickStopped = true;
-      // Cancelling the tick reprograms the clockevent only if the tick was the next event.
-      long reprogram = k.clockeventCancelCost(cpu, cpu.tickEv);
-      k.queue.cancel(cpu.tickEv);
-      tickStops.value++;
-      k.nohz.tickStopped(cpu); // tick_nohz_idle_stop_tick() -> nohz_balance_enter_idle()
-      // tick_nohz_stop_tick() runs before the state is entered: spend it, then enter.
-      k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.TICK_STOP) + reprogram);
+    int idx = cpu.selectedState;
+    cpu.selectedState = -1;
+    if (idx < 0) {
+      long tickDelta = cpu.tickEv.scheduled() ? cpu.tickEv.time() - k.now : Long.MAX_VALUE;
+      // Without a cpuidle driver (HLT only) there is no governor: default_idle_call() always
+      // tries to stop the tick. tick_nohz_next_event() then keeps it only for a timer-wheel or
+      // RCU event within a tick: with high-resolution timers, hrtimers (sleeps, cyclictest) are
+      // programmed on their own and do not keep the tick (hrtimer_get_next_event() returns
+      // KTIME_MAX). The model has no timer-wheel timers, so the tick stops whenever the governor
+      // (if any) says so.
+      boolean driver = k.idleStates.size() > 1 || k.idleStates.get(0).polling();
+      idx = driver ? k.governor.select(cpu, sleepLength, tickDelta, k.latencyLimitNs) : 0;
+      if (!cpu.tickStopped && (!driver || k.governor.stopTick(cpu, idx, sleepLength))) {
+        stopTick(cpu, idx);
+        return;
+      }
+    }
+    if (cpu.pendingIrqs != 0) {
+      enterWithIrqPending(cpu, idx);
       return;
     }
+    IdleState s = k.idleStates.get(idx);
     if (!s.polling()) {
       idle.polling = false; // current_clr_polling_and_test()
     }
@@ -101,6 +104,32 @@ final class IdleLoop {
     }
     long limit = idx == 0 && s.busyLoop() ? pollLimitNs() : -1;
     k.setPhase(cpu, Cpu.P_IDLE_STATE, limit);
+  }
+
+  /** {@code tick_nohz_idle_stop_tick()} before the chosen state is entered. */
+  private void stopTick(Cpu cpu, int chosenState) {
+    cpu.tickStopped = true;
+    cpu.selectedState = chosenState;
+    // Cancelling the tick reprograms the clockevent only if the tick was the next event.
+    long reprogram = k.clockeventCancelCost(cpu, cpu.tickEv);
+    k.queue.cancel(cpu.tickEv);
+    tickStops.value++;
+    k.nohz.tickStopped(cpu); // tick_nohz_idle_stop_tick() -> nohz_balance_enter_idle()
+    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.TICK_STOP) + reprogram);
+  }
+
+  /**
+   * An interrupt arrived while IRQs were off on the way in. The state is still entered: MWAIT and
+   * HLT return at once on the pending interrupt, POLL takes it as soon as it enables IRQs. The
+   * governor reflects a zero residency ({@code cpuidle_reflect()}), so a run of such entries
+   * teaches it that the CPU does not stay idle.
+   */
+  private void enterWithIrqPending(Cpu cpu, int idx) {
+    entries[idx].value++;
+    entriesIrqPending.value++;
+    k.governor.reflect(cpu, idx, 0);
+    cpu.savedPhase = Cpu.P_IDLE_STATE;
+    k.irqs.enter(cpu);
   }
 
   /** {@code cpuidle_poll_time()}: smallest target residency of the enabled deeper states, else a tick. */
