@@ -16,6 +16,11 @@ final class HrTimer implements TimerHandle {
   /** For task sleep timers: the task to wake; else null. */
   final Task sleeper;
   final Event event;
+  /**
+   * The requested expiry ({@code _softexpires}); the event fires at the hard expiry, up to the
+   * slack later. Any timer interrupt on the CPU from the soft expiry on runs the timer.
+   */
+  long softExpiry;
 
   HrTimer(Kernel kernel, int cpu, TimerCallback callback, Task sleeper) {
     this.kernel = kernel;
@@ -27,7 +32,7 @@ final class HrTimer implements TimerHandle {
 
   @Override
   public void arm(long expiresNs) {
-    kernel.armTimer(this, expiresNs);
+    kernel.armTimer(this, expiresNs, 0);
   }
 
   @Override

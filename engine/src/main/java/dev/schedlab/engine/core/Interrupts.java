@@ -67,6 +67,31 @@ final class Interrupts {
     k.setPhase(cpu, Cpu.P_IRQ_ENTRY, k.p(Param.IRQ_ENTRY));
   }
 
+  /**
+   * {@code __hrtimer_run_queues()}: after the timers that fired, the ones whose soft expiry has
+   * passed run too, in hard-expiry order, up to the first that has not (the tick included).
+   */
+  private void collectSoftExpired(Cpu cpu) {
+    while (true) {
+      HrTimer first = null;
+      for (int i = 0; i < cpu.timers.size(); i++) {
+        HrTimer t = cpu.timers.get(i);
+        if (first == null || t.event.time() < first.event.time()) {
+          first = t;
+        }
+      }
+      if (first == null || first.softExpiry > k.now) {
+        return;
+      }
+      if (cpu.tickEv.scheduled() && cpu.tickEv.time() > k.now
+          && cpu.tickEv.time() < first.event.time()) {
+        return; // the tick sorts first and is not due
+      }
+      k.cancelTimer(first);
+      cpu.expired.add(first);
+    }
+  }
+
   /** IRQ entry done: run the handlers of every pending vector; their cost extends the IRQ. */
   void runHandlers(Cpu cpu) {
     int vectors = cpu.pendingIrqs;
@@ -81,6 +106,7 @@ final class Interrupts {
         cpu.tickDue = false;
         k.sched.tick(cpu);
       }
+      collectSoftExpired(cpu);
       for (int i = 0; i < cpu.expired.size(); i++) {
         HrTimer t = cpu.expired.get(i);
         if (t.sleeper != null) {

@@ -300,12 +300,14 @@ public final class Kernel implements SchedServices, MachineView {
     return span <= 0 ? value : value - span + cpu.rng.nextLong(2 * span + 1);
   }
 
-  void armTimer(HrTimer t, long expiresNs) {
+  /** {@code hrtimer_start_range_ns()}: soft expiry {@code expiresNs}, hard one {@code slackNs} later. */
+  void armTimer(HrTimer t, long expiresNs, long slackNs) {
     Cpu c = cpus[t.cpu];
     if (!t.event.scheduled()) {
       c.timers.add(t);
     }
-    queue.schedule(t.event, Math.max(expiresNs, now));
+    t.softExpiry = expiresNs;
+    queue.schedule(t.event, Math.max(expiresNs + slackNs, now));
   }
 
   void cancelTimer(HrTimer t) {

