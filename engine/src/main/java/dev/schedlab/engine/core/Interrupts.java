@@ -72,23 +72,24 @@ final class Interrupts {
    * passed run too, in hard-expiry order, up to the first that has not (the tick included).
    */
   private void collectSoftExpired(Cpu cpu) {
-    while (true) {
-      HrTimer first = null;
-      for (int i = 0; i < cpu.timers.size(); i++) {
-        HrTimer t = cpu.timers.get(i);
-        if (first == null || t.event.time() < first.event.time()) {
-          first = t;
+    while (!cpu.timers.isEmpty()) {
+      int first = 0;
+      for (int i = 1; i < cpu.timers.size(); i++) {
+        if (cpu.timers.get(i).event.time() < cpu.timers.get(first).event.time()) {
+          first = i;
         }
       }
-      if (first == null || first.softExpiry > k.now) {
+      HrTimer t = cpu.timers.get(first);
+      if (t.softExpiry > k.now) {
         return;
       }
       if (cpu.tickEv.scheduled() && cpu.tickEv.time() > k.now
-          && cpu.tickEv.time() < first.event.time()) {
+          && cpu.tickEv.time() < t.event.time()) {
         return; // the tick sorts first and is not due
       }
-      k.cancelTimer(first);
-      cpu.expired.add(first);
+      cpu.timers.remove(first);
+      k.queue.cancel(t.event);
+      cpu.expired.add(t);
     }
   }
 
