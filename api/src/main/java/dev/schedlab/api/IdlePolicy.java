@@ -30,7 +30,8 @@ public interface IdlePolicy {
   /**
    * {@code cpuidle_reflect()}: the CPU left {@code stateIndex}; {@code residencyNs} is the idle
    * duration to learn from (for a polling state left on its time limit the engine passes the sleep
-   * length, as menu's {@code menu_update()} assumes).
+   * length, as menu's {@code menu_update()} assumes; for a state entered with an interrupt already
+   * pending it passes 0). An entry cancelled by NEED_RESCHED is not reflected.
    */
   default void reflect(CpuView cpu, int stateIndex, long residencyNs) {}
 }
