@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
     name = "compare",
     mixinStandardHelpOptions = true,
     description = "Run a scenario as baseline and under each plugin set / configuration over the"
-        + " same seeds; print per metric mean, 95% CI (Student t) and the change vs the baseline.",
+        + " same seeds; print per metric mean, 95%% CI (Student t) and the change vs the baseline.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:done", "1:a run failed", "2:bad input"})
 final class CompareCommand implements Callable<Integer> {

@@ -24,6 +24,22 @@ class MainTest {
   }
 
   @Test
+  void helpTextsFormatWithoutPicocliWarnings() {
+    java.io.PrintStream saved = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    Outcome o;
+    try {
+      o = run("--help");
+    } finally {
+      System.setErr(saved);
+    }
+    // A bare % in a description makes picocli print a warning and the raw text.
+    assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+    assertThat(o.out().replaceAll("\\s+", " ")).contains("95% CI (Student t)");
+  }
+
+  @Test
   void versionComesFromTheFilteredResource() {
     Outcome o = run("--version");
     assertThat(o.code()).isZero();
