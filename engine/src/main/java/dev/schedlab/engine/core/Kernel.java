@@ -77,6 +77,7 @@ public final class Kernel implements SchedServices, MachineView {
   Deferred deferred;
   final Interrupts irqs;
   final IdleLoop idleLoop;
+  /** The host's halt polling of this guest's vCPUs; null on bare metal. */
   final HaltPolling haltPolling;
   final TaskExec exec;
 
@@ -125,7 +126,7 @@ public final class Kernel implements SchedServices, MachineView {
     this.tickStage = ext.tick() != null ? ext.tick() : (c, t, s) -> mmCid.tick((Cpu) c, (Task) t);
     this.irqs = new Interrupts(this);
     this.idleLoop = new IdleLoop(this);
-    this.haltPolling = new HaltPolling(this);
+    this.haltPolling = virtualized ? new HaltPolling(this) : null; // a host's, so guests only
     this.exec = new TaskExec(this);
   }
 
