@@ -87,8 +87,7 @@ final class Interrupts {
           && cpu.tickEv.time() < t.event.time()) {
         return; // the tick sorts first and is not due
       }
-      cpu.timers.remove(first);
-      k.queue.cancel(t.event);
+      k.cancelTimer(t);
       cpu.expired.add(t);
     }
   }

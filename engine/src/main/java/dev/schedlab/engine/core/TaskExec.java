@@ -1,7 +1,6 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.api.IpiPath;
-import dev.schedlab.api.Policy;
 import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedMode;
@@ -17,6 +16,8 @@ import dev.schedlab.engine.scenario.Dist;
 final class TaskExec {
   /** {@code Task.opRemaining} while waiting in {@code csd_lock_wait()} with no end yet. */
   private static final long WAITING = -2;
+  /** Kernel priorities below this are RT or DL ({@code rt_prio()}). */
+  private static final int MAX_RT_PRIO = 100;
 
   private final Kernel k;
   private final MetricCounter taskWorksRun;
@@ -250,16 +251,13 @@ final class TaskExec {
   private void sleepUntil(Cpu cpu, Task t, long expiry) {
     t.timerExpiry = expiry;
     t.sleepTimer.cpu = cpu.id;
-    // hrtimer_nanosleep(): an RT or DL task sleeps to the nanosecond, others get the timer slack.
-    long slack = rtOrDl(t.policy) ? 0 : k.p(Param.TIMER_SLACK);
+    // hrtimer_nanosleep(): rt_task() (prio below MAX_RT_PRIO: RT and DL) sleeps to the
+    // nanosecond, other tasks get the timer slack.
+    long slack = t.prio() < MAX_RT_PRIO ? 0 : k.p(Param.TIMER_SLACK);
     long reprogram = k.clockeventReprogramCost(cpu, expiry + slack); // hrtimer_start(): earliest?
     k.armTimer(t.sleepTimer, expiry, slack);
     t.state = TaskState.INTERRUPTIBLE;
     k.sched.schedule(cpu, SchedMode.NONE, reprogram);
-  }
-
-  private static boolean rtOrDl(Policy p) {
-    return p == Policy.DEADLINE || p == Policy.FIFO || p == Policy.RR || p == Policy.STOP;
   }
 
   private void exit(Cpu cpu, Task t) {
