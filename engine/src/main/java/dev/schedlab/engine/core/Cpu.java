@@ -44,6 +44,13 @@ final class Cpu implements CpuView, RqView {
 
   Task curr;
   Task idle;
+  // Cache lines of cross-CPU calls (see CacheLine): this CPU's call_single_queue head, its idle
+  // task's thread flags, its rq line with rq->idle and rq->clock, and the CSD on the stack of a
+  // task here that waits for its call.
+  final CacheLine callQueueLine = new CacheLine(this);
+  final CacheLine idleFlagsLine = new CacheLine(this);
+  final CacheLine rqIdleLine = new CacheLine(this);
+  final CacheLine syncCsdLine = new CacheLine(this);
 
   int phase;
   final Event phaseEv;

@@ -46,7 +46,7 @@ final class IdleLoop {
     Task idle = cpu.curr;
     k.pathCost = 0;
     k.nohz.idleTop(cpu); // nohz_run_idle_balance(), IRQs on, before polling is set
-    long idleTopCost = k.pathCost;
+    long idleTopCost = k.pathCost + cpu.idleFlagsLine.write(cpu, k.irqs); // __current_set_polling()
     idle.polling = true;
     if (idle.needResched) {
       loopExit(cpu);
@@ -153,9 +153,13 @@ final class IdleLoop {
     IdleState s = k.idleStates.get(cpu.idleStateIdx);
     long latency;
     if (pollingWake && s.busyLoop()) {
-      latency = k.p(Param.POLL_WAKE);
+      latency = k.p(Param.POLL_WAKE); // the poll loop's re-read of the written flags
+      cpu.idleFlagsLine.readBy(cpu);
     } else {
       latency = s.exitLatencyNs();
+      if (pollingWake) {
+        latency += cpu.idleFlagsLine.read(cpu, k.irqs); // MWAIT woke on the write: read it
+      }
       if (k.virtualized && !s.polling()) {
         latency += k.haltPolling.wake(cpu, k.now - cpu.idleEnteredAt);
       }
@@ -230,7 +234,9 @@ final class IdleLoop {
   private void loopExit(Cpu cpu) {
     idleExits.value++;
     cpu.curr.polling = false;
-    long cost = k.p(Param.DO_IDLE_EXIT);
+    // need_resched() read, __current_clr_polling() write
+    long cost = k.p(Param.DO_IDLE_EXIT) + cpu.idleFlagsLine.read(cpu, k.irqs)
+        + cpu.idleFlagsLine.write(cpu, k.irqs);
     if (cpu.tickStopped) {
       cpu.tickStopped = false;
       long boundary = k.nextTickBoundary();

@@ -215,6 +215,7 @@ final class Interrupts {
   private void enqueue(Cpu from, Cpu target, Csd c) {
     csdCalls.value++;
     c.from = from;
+    target.callQueueLine.wroteBy(from); // llist_add(); the sender's wait is in its own path
     boolean wasEmpty = target.csdHead == null;
     if (wasEmpty) {
       target.csdHead = c;
@@ -230,10 +231,19 @@ final class Interrupts {
       sendSelf(target);
       return;
     }
-    IpiDelivery d = k.params.on(Param.POLLING_IPI) ? k.ext.ipiPrepare().prepare(target) : IpiDelivery.REAL_IPI;
+    boolean prepIpi = k.params.on(Param.POLLING_IPI);
+    IpiDelivery d = prepIpi ? k.ext.ipiPrepare().prepare(target) : IpiDelivery.REAL_IPI;
     Task idle = target.curr;
+    if (prepIpi) {
+      // call_function_single_prep_ipi() read rq->idle and the idle task's flags. The caller's
+      // waits are in its own path (Op.CALL; cost.ttwu_local, the ILB kick); the try_cmpxchg()
+      // below overlaps the sender's csd_lock_wait().
+      target.rqIdleLine.readBy(from);
+      target.idleFlagsLine.readBy(from);
+    }
     if (d == IpiDelivery.POLLING_SHORTCUT && idle.polling) {
       idle.needResched = true; // set_nr_if_polling()
+      target.idleFlagsLine.wroteBy(from);
       pollingShortcut(target, c.path);
     } else {
       sendIpi(from, target, Cpu.IRQ_CALL, c.path);
@@ -249,21 +259,22 @@ final class Interrupts {
   /**
    * {@code flush_smp_call_function_queue()}: runs every queued CSD on {@code cpu} now, adding their
    * cost to {@link Kernel#pathCost}; a waiting sender sees its CSD unlocked when the function is done.
-   * The queue head and a function call's CSD are lines the queuing CPUs wrote last:
-   * {@code llist_del_all()} pulls the head and reading {@code csd->func} pulls the CSD, one
-   * cache-line transfer each. (A wake-list entry's task lines are in {@code cost.ttwu_local}.)
+   * The queue head and a function call's CSD are lines the queuing CPUs wrote last
+   * ({@link CacheLine}): {@code llist_del_all()} pulls the head, reading {@code csd->func} pulls
+   * the CSD, and {@code csd_unlock()} of a waited-for call takes the CSD back from the spinning
+   * sender. (A wake-list entry's task lines are in {@code cost.ttwu_local}.)
    */
   void flushCsd(Cpu cpu) {
     Csd c = cpu.csdHead;
     if (c != null) {
-      k.pathCost += cacheline(cpu, cpu.csdTail.from); // the last llist_add() wrote the head
+      k.pathCost += cpu.callQueueLine.write(cpu, this); // llist_del_all()
     }
     cpu.csdHead = null;
     cpu.csdTail = null;
     cpu.ttwuPending = false;
     while (c != null) {
       Csd next = c.next;
-      k.pathCost += k.p(Param.CSD_FN) + c.costNs + (c.wakee == null ? cacheline(cpu, c.from) : 0);
+      k.pathCost += k.p(Param.CSD_FN) + c.costNs + csdReadCost(cpu, c);
       if (c.wakee != null) {
         k.sched.activateQueued(cpu, c.wakee);
       }
@@ -271,12 +282,22 @@ final class Interrupts {
         c.fn.run(cpu.id);
       }
       if (c.waiter != null) {
-        // csd_unlock(): the waiter's csd_lock_wait() sees the flag after a cache-line transfer.
-        k.exec.csdDone(c.waiter, k.now + k.pathCost + cacheline(cpu, k.cpus[c.waiter.cpu]));
+        // csd_unlock(), then the waiter's csd_lock_wait() reads the flag back.
+        Cpu sender = k.cpus[c.waiter.cpu];
+        k.pathCost += sender.syncCsdLine.write(cpu, this);
+        k.exec.csdDone(c.waiter, k.now + k.pathCost + sender.syncCsdLine.read(sender, this));
       }
       release(c);
       c = next;
     }
+  }
+
+  /** Reading {@code csd->func}: the waiting sender's stack CSD, another caller's CSD, or none. */
+  private long csdReadCost(Cpu cpu, Csd c) {
+    if (c.wakee != null) {
+      return 0;
+    }
+    return c.waiter != null ? k.cpus[c.waiter.cpu].syncCsdLine.read(cpu, this) : cacheline(cpu, c.from);
   }
 
   /** Latency of one cache-line transfer between {@code a} and {@code b}. */

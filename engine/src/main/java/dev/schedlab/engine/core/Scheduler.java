@@ -74,7 +74,8 @@ final class Scheduler {
   void schedule(Cpu cpu, SchedMode mode, long extraCost) {
     Task prev = cpu.curr;
     account(cpu);
-    long cost = extraCost + k.p(Param.SCHED_BASE);
+    // update_rq_clock() writes the rq line a cross-CPU call may have read rq->idle from
+    long cost = extraCost + k.p(Param.SCHED_BASE) + cpu.rqIdleLine.write(cpu, k.irqs);
     if (mode == SchedMode.IDLE) {
       schedIdleCalls.value++;
     }
@@ -95,6 +96,9 @@ final class Scheduler {
       k.pathCost = 0;
       next = pickNextTask(cpu, prev);
       cost += k.pathCost;
+    }
+    if (prev.idleTask) {
+      cost += cpu.idleFlagsLine.write(cpu, k.irqs); // clear_tsk_need_resched()
     }
     prev.needResched = false;
     prev.needReschedLazy = false;
@@ -236,6 +240,9 @@ final class Scheduler {
     if (cpu.id == k.thisCpu) {
       return;
     }
+    if (t.idleTask) {
+      cpu.idleFlagsLine.wroteBy(k.cpus[k.thisCpu]); // set_nr_and_not_polling(): fetch_or()
+    }
     if (t.polling) {
       k.irqs.pollingShortcut(cpu, IpiPath.RESCHED);
     } else {
@@ -259,7 +266,7 @@ final class Scheduler {
       long next = cpu.fullTickStopped ? k.now + k.p(Param.NOHZ_FULL_MAX_DEFER) : k.nextTickBoundary();
       k.queue.schedule(cpu.tickEv, next);
     }
-    k.pathCost += k.p(Param.TICK_HANDLER);
+    k.pathCost += k.p(Param.TICK_HANDLER) + cpu.rqIdleLine.write(cpu, k.irqs); // update_rq_clock()
     Task curr = cpu.curr;
     if (!curr.idleTask) {
       account(cpu);

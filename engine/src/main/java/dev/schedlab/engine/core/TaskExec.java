@@ -184,13 +184,17 @@ final class TaskExec {
           run(cpu, t, op, k.pathCost);
           return;
         }
-        case Op.CALL:
-          // generic_exec_single(): llist_add() to the target's queue and, in
-          // call_function_single_prep_ipi(), set_nr_if_polling() on its idle task: two
-          // cache-line transfers before the decision whether an IPI is needed.
+        case Op.CALL: {
+          // smp_call_function_single(wait=1): fill in the CSD on this stack, llist_add() it to
+          // the target's queue, then call_function_single_prep_ipi() reads rq->idle and
+          // set_nr_if_polling() the idle task's flags, before deciding whether an IPI is needed.
+          Cpu target = k.cpus[op.cpu];
           t.csdQueued = false;
-          run(cpu, t, op, 2 * k.irqs.cacheline(cpu, k.cpus[op.cpu]));
+          long wait = cpu.syncCsdLine.write(cpu, k.irqs) + target.callQueueLine.write(cpu, k.irqs)
+              + target.rqIdleLine.read(cpu, k.irqs) + target.idleFlagsLine.read(cpu, k.irqs);
+          run(cpu, t, op, wait);
           return;
+        }
         case Op.LOOP_START:
           t.loopLeft[t.pc] = op.count;
           t.pc++;

@@ -109,7 +109,7 @@ class IdleSpinPluginTest {
     final List<Integer> targets = new ArrayList<>();
     final java.util.Set<Integer> ranOn = new java.util.TreeSet<>();
     long wokenAt = -1;
-    long totalLatency;
+    /** Switches into the task that follow a traced wakeup of it. */
     long runs;
 
     WakeTargets(String comm) {
@@ -137,7 +137,6 @@ class IdleSpinPluginTest {
         ranOn.add(cpu);
       }
       if (nextComm.startsWith(comm) && wokenAt >= 0) {
-        totalLatency += t - wokenAt;
         runs++;
         wokenAt = -1;
       }
@@ -201,8 +200,11 @@ class IdleSpinPluginTest {
     assertThat(byResched).isPositive();
     assertThat(byWakeup).as("spins the wakee waited behind").isGreaterThan(started / 4);
     assertThat(metric(spin, "ipi.sent.resched")).isGreaterThanOrEqualTo(byResched);
-    // The wakee's mean wakeup-to-run delay grows: it sat behind spins.
-    assertThat(spinT.totalLatency / spinT.runs).isGreaterThan(baseT.totalLatency / baseT.runs);
+    // It sat behind spins: so long, often, that the waker's next wake (37 us later) came before
+    // it ran and blocked again, and it went on without sleeping. Far fewer of its iterations
+    // start with a wakeup and a switch than without the spin. (The mean delay of those that do
+    // is no measure: the longest waits are the ones that drop out.)
+    assertThat(spinT.runs).isLessThan(baseT.runs * 3 / 4);
     assertThat(metric(spin, "mark.third")).isBetween(metric(base, "mark.third") - 3,
         metric(base, "mark.third") + 3);
   }
