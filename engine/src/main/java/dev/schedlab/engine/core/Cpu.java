@@ -128,6 +128,8 @@ final class Cpu implements CpuView, RqView {
   boolean ttwuPending;
   /** The state the governor chose before a tick stop, entered after it; -1 otherwise. */
   int selectedState = -1;
+  /** State being entered ({@code call_cpuidle()} to the state's entry), or -1. */
+  int enteringState = -1;
   /** A vCPU's KVM halt-polling window ({@code vcpu->halt_poll_ns}); see {@link HaltPolling}. */
   long haltPollNs;
 

@@ -9,9 +9,10 @@ import dev.schedlab.engine.params.Param;
  * governor's state choice and tick stop, hardware idle states with their exit latencies, and the
  * loop exit that flushes queued cross-CPU calls and calls {@code schedule_idle()}.
  *
- * <p>POLLING is set from the top of {@code do_idle()} until the loop exits, except across a
- * non-polling hardware state (HLT), as in the kernel; while it is set a cross-CPU call or resched
- * needs no IPI.
+ * <p>POLLING is set from the top of {@code do_idle()} until the loop exits, except from
+ * {@code call_cpuidle()} until the state's entry sets it again (MWAIT, POLL; HLT never does) and
+ * from the state's return until {@code cpuidle_idle_call()} is back in the loop (MWAIT and HLT),
+ * as in the kernel; while it is set a cross-CPU call or resched needs no IPI.
  */
 final class IdleLoop {
   private final Kernel k;
@@ -58,10 +59,17 @@ final class IdleLoop {
 
   /**
    * Governor done: stop the tick if asked, then enter the chosen state (or leave the loop). The
-   * tick stop is a phase of its own; the state chosen before it is entered after it.
+   * tick stop is a phase of its own; the state chosen before it is entered after it. So is the
+   * way into the state ({@code call_cpuidle()} to the state's own entry), with POLLING clear.
    */
   void enterState(Cpu cpu) {
     Task idle = cpu.curr;
+    if (cpu.enteringState >= 0) {
+      int idx = cpu.enteringState;
+      cpu.enteringState = -1;
+      startState(cpu, idx);
+      return;
+    }
     if (idle.needResched) {
       cpu.selectedState = -1;
       loopExit(cpu); // call_cpuidle(): -EBUSY, nothing to reflect
@@ -85,14 +93,24 @@ final class IdleLoop {
         return;
       }
     }
+    // call_cpuidle(): current_clr_polling_and_test(), then cpuidle_enter_state() (or
+    // default_idle_call()) up to the state's entry: a call in this window needs a real IPI.
+    idle.polling = false;
+    cpu.enteringState = idx;
+    k.setPhase(cpu, Cpu.P_IDLE_ENTER,
+        k.p(Param.CPUIDLE_ENTER) + cpu.idleFlagsLine.write(cpu, k.irqs));
+  }
+
+  /** The state's own entry: MWAIT and POLL set POLLING again, HLT leaves it clear. */
+  private void startState(Cpu cpu, int idx) {
     if (cpu.pendingIrqs != 0) {
       enterWithIrqPending(cpu, idx);
       return;
     }
     IdleState s = k.idleStates.get(idx);
-    if (!s.polling()) {
-      idle.polling = false; // current_clr_polling_and_test()
-    }
+    cpu.curr.polling = s.polling(); // current_set_polling_and_test()
+    cpu.idleFlagsLine.wroteBy(cpu); // a wait for the line here would only delay the sleep
+    long sleepLength = nextHrTimerNs(cpu);
     entries[idx].value++;
     cpu.idleStateIdx = idx;
     cpu.idleEnteredAt = k.now;
@@ -181,9 +199,12 @@ final class IdleLoop {
     if (k.trace.enabled()) {
       k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, -1);
     }
+    IdleState s = k.idleStates.get(cpu.idleStateIdx);
     k.governor.reflect(cpu, cpu.idleStateIdx, residency);
     cpu.idleStateIdx = -1;
-    cpu.curr.polling = true; // __current_set_polling() after the state
+    // poll_idle() takes interrupts inside its loop, with POLLING set; after MWAIT or HLT it is
+    // clear until cpuidle_idle_call() returns.
+    cpu.curr.polling = s.busyLoop();
   }
 
   /** Adds the idle residency so far to the CPU's total. */
@@ -194,7 +215,11 @@ final class IdleLoop {
     }
   }
 
-  /** The state's exit latency passed. */
+  /**
+   * The state's exit latency and {@code cpuidle_enter_state()}'s bookkeeping passed. MWAIT
+   * cleared POLLING on the way out ({@code current_clr_polling()}); {@code cpuidle_idle_call()}
+   * sets it again on its way back to the loop, after any interrupt was handled.
+   */
   void woke(Cpu cpu) {
     if (cpu.pendingIrqs != 0) {
       cpu.savedPhase = Cpu.P_IDLE_STATE;
@@ -209,6 +234,7 @@ final class IdleLoop {
   /** POLL reached its time limit: the governor chooses again. */
   void pollTimeout(Cpu cpu) {
     leaveState(cpu, true);
+    cpu.curr.polling = true; // __current_set_polling() in cpuidle_idle_call()
     cpu.opIrqsOff = true;
     k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.CPUIDLE_EXIT) + k.p(Param.IDLE_RESELECT));
   }
@@ -223,8 +249,10 @@ final class IdleLoop {
   }
 
   private void reselect(Cpu cpu) {
+    cpu.curr.polling = true; // __current_set_polling() in cpuidle_idle_call()
     cpu.opIrqsOff = true;
-    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.IDLE_RESELECT));
+    k.setPhase(cpu, Cpu.P_IDLE_ENTER,
+        k.p(Param.IDLE_RESELECT) + cpu.idleFlagsLine.write(cpu, k.irqs));
   }
 
   /**

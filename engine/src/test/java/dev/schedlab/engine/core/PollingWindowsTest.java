@@ -1,0 +1,68 @@
+package dev.schedlab.engine.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedlab.api.IpiPath;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where an idle CPU stops polling (kernel-model.md 1.9): {@code call_cpuidle()} clears POLLING
+ * until MWAIT sets it again, and after MWAIT returns it stays clear until
+ * {@code cpuidle_idle_call()} is back in the loop. A cross-CPU call in those windows needs an IPI.
+ */
+class PollingWindowsTest {
+  private static Kernel idleIcx() {
+    return TestKernels.kernel("duration: 1s\n"
+        + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: icx}\n"
+        + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
+  }
+
+  /** Runs in 10 ns steps until {@code cond} holds for CPU 1; fails after {@code limitNs}. */
+  private static void runUntil(Kernel k, Predicate<Cpu> cond, long limitNs) {
+    long t = k.now;
+    while (!cond.test(k.cpus[1])) {
+      t += 10;
+      assertThat(t).as("condition reached in time").isLessThan(limitNs);
+      k.run(t);
+    }
+  }
+
+  private static void call(Kernel k) {
+    k.thisCpu = 0;
+    k.irqs.callFunction(k.cpus[0], k.cpus[1], 0, cpu -> {}, null, IpiPath.CALL_FUNCTION);
+  }
+
+  @Test
+  void aCallWhileTheCpuIsOnItsWayIntoAnMwaitStateNeedsAnIpi() {
+    Kernel k = idleIcx();
+    runUntil(k, c -> c.enteringState >= 0, 100_000);
+    assertThat(k.cpus[1].curr.polling).as("call_cpuidle() cleared POLLING").isFalse();
+
+    call(k);
+
+    assertThat(TestKernels.counter(k, "ipi.sent.call_function")).isEqualTo(1);
+    assertThat(TestKernels.counter(k, "ipi.polling_shortcut.call_function")).isZero();
+    // The MWAIT state is entered all the same (POLLING set again), and the IPI wakes it.
+    runUntil(k, c -> c.phase == Cpu.P_IDLE_STATE, 100_000);
+    assertThat(k.cpus[1].curr.polling).isTrue();
+    runUntil(k, c -> c.phase == Cpu.P_IDLE_WAKE, 100_000);
+    assertThat(k.cpus[1].curr.polling).as("MWAIT returned: current_clr_polling()").isFalse();
+  }
+
+  @Test
+  void pollingIsSetAgainOnlyWhenTheInterruptWasHandled() {
+    Kernel k = idleIcx();
+    runUntil(k, c -> c.enteringState >= 0, 100_000);
+    call(k);
+    // The governor chose C6 (no history yet): its exit takes 170 us.
+    runUntil(k, c -> c.phase == Cpu.P_IRQ_ENTRY || c.phase == Cpu.P_IRQ_BODY, 1_000_000);
+    assertThat(k.cpus[1].curr.polling).as("in the IPI handler after MWAIT").isFalse();
+    runUntil(k, c -> c.phase == Cpu.P_IDLE_ENTER, 1_000_000);
+    assertThat(k.cpus[1].curr.polling).as("back in the idle loop").isTrue();
+
+    call(k);
+
+    assertThat(TestKernels.counter(k, "ipi.polling_shortcut.call_function")).isEqualTo(1);
+  }
+}
