@@ -101,14 +101,24 @@ final class IdleLoop {
         k.p(Param.CPUIDLE_ENTER) + cpu.idleFlagsLine.write(cpu, k.irqs));
   }
 
-  /** The state's own entry: MWAIT and POLL set POLLING again, HLT leaves it clear. */
+  /**
+   * The state's own entry: MWAIT and POLL set POLLING again ({@code current_set_polling_and_test()})
+   * and return at once if NEED_RESCHED came meanwhile (a remote resched then also sent an IPI);
+   * HLT leaves POLLING clear and halts until that IPI.
+   */
   private void startState(Cpu cpu, int idx) {
+    IdleState s = k.idleStates.get(idx);
     if (cpu.pendingIrqs != 0) {
       enterWithIrqPending(cpu, idx);
       return;
     }
-    IdleState s = k.idleStates.get(idx);
-    cpu.curr.polling = s.polling(); // current_set_polling_and_test()
+    if (s.polling() && cpu.curr.needResched) {
+      entries[idx].value++;
+      k.governor.reflect(cpu, idx, 0);
+      loopExit(cpu);
+      return;
+    }
+    cpu.curr.polling = s.polling();
     cpu.idleFlagsLine.wroteBy(cpu); // a wait for the line here would only delay the sleep
     long sleepLength = nextHrTimerNs(cpu);
     entries[idx].value++;

@@ -3,6 +3,8 @@ package dev.schedlab.engine.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.api.IpiPath;
+import dev.schedlab.api.ReschedBit;
+import dev.schedlab.engine.params.Param;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
@@ -64,5 +66,20 @@ class PollingWindowsTest {
     call(k);
 
     assertThat(TestKernels.counter(k, "ipi.polling_shortcut.call_function")).isEqualTo(1);
+  }
+
+  @Test
+  void aReschedOnTheWayIntoAnMwaitStateReturnsAtOnceWithoutWaitingForItsIpi() {
+    Kernel k = idleIcx();
+    runUntil(k, c -> c.enteringState >= 0, 100_000);
+    long sent = k.now;
+    k.thisCpu = 0;
+    k.sched.setResched(k.cpus[1], ReschedBit.NR); // POLLING is clear: NR and a RESCHEDULE IPI
+
+    assertThat(TestKernels.counter(k, "ipi.sent.resched")).isEqualTo(1);
+    // current_set_polling_and_test() sees NR: no MWAIT, straight to the loop exit.
+    runUntil(k, c -> c.phase == Cpu.P_IDLE_EXIT, 100_000);
+    assertThat(k.now - sent).isLessThan(Param.IPI_SAME_SOCKET.defaultValue());
+    assertThat(TestKernels.counter(k, "idle.loop_exits")).isEqualTo(1);
   }
 }
