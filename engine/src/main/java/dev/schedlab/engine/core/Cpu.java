@@ -130,6 +130,8 @@ final class Cpu implements CpuView, RqView {
   int selectedState = -1;
   /** State being entered ({@code call_cpuidle()} to the state's entry), or -1. */
   int enteringState = -1;
+  /** An interrupt was taken inside an IRQ-enabled state; the exit bookkeeping is still due. */
+  boolean exitBookkeepingPending;
   /** A vCPU's KVM halt-polling window ({@code vcpu->halt_poll_ns}); see {@link HaltPolling}. */
   long haltPollNs;
 

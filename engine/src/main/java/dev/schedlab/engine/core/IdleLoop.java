@@ -192,10 +192,25 @@ final class IdleLoop {
         latency += k.haltPolling.wake(cpu, k.now - cpu.idleEnteredAt);
       }
     }
+    // intel_idle_irq(): an interrupt is taken as soon as MWAIT wakes, still polling; the exit
+    // bookkeeping follows the handler.
+    boolean irqInside = !pollingWake && s.irqEnable();
     leaveState(cpu, false);
+    if (irqInside) {
+      cpu.curr.polling = true;
+      cpu.exitBookkeepingPending = true;
+    }
     cpu.opIrqsOff = true;
     // The hardware exit latency, then cpuidle_enter_state()'s exit bookkeeping.
-    k.setPhase(cpu, Cpu.P_IDLE_WAKE, latency + k.p(Param.CPUIDLE_EXIT));
+    k.setPhase(cpu, Cpu.P_IDLE_WAKE, latency + (irqInside ? 0 : k.p(Param.CPUIDLE_EXIT)));
+  }
+
+  /** After an interrupt taken inside the state: MWAIT returns, then the exit bookkeeping. */
+  private void finishExit(Cpu cpu) {
+    cpu.exitBookkeepingPending = false;
+    cpu.curr.polling = false; // current_clr_polling()
+    cpu.opIrqsOff = true;
+    k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.p(Param.CPUIDLE_EXIT));
   }
 
   private void leaveState(Cpu cpu, boolean pollTimeLimit) {
@@ -234,6 +249,8 @@ final class IdleLoop {
     if (cpu.pendingIrqs != 0) {
       cpu.savedPhase = Cpu.P_IDLE_STATE;
       k.irqs.enter(cpu);
+    } else if (cpu.exitBookkeepingPending) {
+      finishExit(cpu);
     } else if (cpu.curr.needResched) {
       loopExit(cpu);
     } else {
@@ -251,7 +268,9 @@ final class IdleLoop {
 
   /** IRQ exit back into the idle loop. */
   void afterIrq(Cpu cpu) {
-    if (cpu.curr.needResched) {
+    if (cpu.exitBookkeepingPending) {
+      finishExit(cpu);
+    } else if (cpu.curr.needResched) {
       loopExit(cpu);
     } else {
       reselect(cpu);

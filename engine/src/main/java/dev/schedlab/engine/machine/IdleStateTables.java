@@ -15,10 +15,11 @@ public final class IdleStateTables {
 
   private static final Map<String, List<IdleState>> TABLES =
       Map.of(
-          // [src] drivers/idle/intel_idle.c skx_cstates
-          "skx", List.of(POLL, mwait("C1", 2, 2), mwait("C1E", 10, 20), mwait("C6", 133, 600)),
-          // [src] intel_idle.c icx_cstates
-          "icx", List.of(POLL, mwait("C1", 1, 1), mwait("C1E", 4, 4), mwait("C6", 170, 600)),
+          // [src] drivers/idle/intel_idle.c skx_cstates; C1 with CPUIDLE_FLAG_IRQ_ENABLE since
+          // v5.16 ("intel_idle: enable interrupts before C1 on Xeons", Artem Bityutskiy)
+          "skx", List.of(POLL, mwaitIrqOn("C1", 2, 2), mwait("C1E", 10, 20), mwait("C6", 133, 600)),
+          // [src] intel_idle.c icx_cstates; C1 as for skx
+          "icx", List.of(POLL, mwaitIrqOn("C1", 1, 1), mwait("C1E", 4, 4), mwait("C6", 170, 600)),
           // [src] intel_idle.c spr_cstates
           "spr", List.of(POLL, mwait("C1", 1, 1), mwait("C1E", 2, 4), mwait("C6", 290, 800)),
           // [src] acpi_idle on EPYC: C1 via MWAIT/FFH, C2 via I/O port (non-polling), FreeBSD D47444
@@ -39,6 +40,10 @@ public final class IdleStateTables {
 
   private static IdleState mwait(String name, long exitUs, long residencyUs) {
     return new IdleState(name, exitUs * 1_000, residencyUs * 1_000, true, true);
+  }
+
+  private static IdleState mwaitIrqOn(String name, long exitUs, long residencyUs) {
+    return new IdleState(name, exitUs * 1_000, residencyUs * 1_000, true, true, false, true);
   }
 
   /** Names of the known tables. */

@@ -82,4 +82,41 @@ class PollingWindowsTest {
     assertThat(k.now - sent).isLessThan(Param.IPI_SAME_SOCKET.defaultValue());
     assertThat(TestKernels.counter(k, "idle.loop_exits")).isEqualTo(1);
   }
+
+  /** CPU 1 idles in C1 only (deeper states disabled) of the given intel_idle table. */
+  private static Kernel c1Only(String table) {
+    return TestKernels.kernel("duration: 1s\n"
+        + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: " + table
+        + ", disabled_states: [C1E, C6]}\n"
+        + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
+  }
+
+  private static boolean pollingInTheHandlerAfterC1(String table) {
+    Kernel k = c1Only(table);
+    runUntil(k, c -> c.phase == Cpu.P_IDLE_STATE, 100_000);
+    k.thisCpu = 0;
+    k.irqs.sendIpi(k.cpus[0], k.cpus[1], Cpu.IRQ_CALL, IpiPath.CALL_FUNCTION);
+    runUntil(k, c -> c.phase == Cpu.P_IRQ_ENTRY, 100_000);
+    return k.cpus[1].curr.polling;
+  }
+
+  @Test
+  void icelakeC1TakesTheInterruptInsideMwaitStillPollingAndDoesTheBookkeepingAfter() {
+    // icx C1 has CPUIDLE_FLAG_IRQ_ENABLE (intel_idle_irq()); spr C1 does not.
+    assertThat(pollingInTheHandlerAfterC1("icx")).isTrue();
+    assertThat(pollingInTheHandlerAfterC1("spr")).isFalse();
+
+    Kernel k = c1Only("icx");
+    runUntil(k, c -> c.phase == Cpu.P_IDLE_STATE, 100_000);
+    k.thisCpu = 0;
+    k.irqs.sendIpi(k.cpus[0], k.cpus[1], Cpu.IRQ_CALL, IpiPath.CALL_FUNCTION);
+    runUntil(k, c -> c.phase == Cpu.P_IRQ_ENTRY, 100_000);
+    runUntil(k, c -> c.phase == Cpu.P_IDLE_WAKE, 100_000);
+    assertThat(k.cpus[1].curr.polling).as("MWAIT returned after the handler").isFalse();
+    long bookkeepingFrom = k.now;
+    runUntil(k, c -> c.phase == Cpu.P_IDLE_ENTER, 100_000);
+    assertThat(k.now - bookkeepingFrom).isBetween(Param.CPUIDLE_EXIT.defaultValue() - 10,
+        Param.CPUIDLE_EXIT.defaultValue() + 10);
+    assertThat(k.cpus[1].curr.polling).isTrue();
+  }
 }
