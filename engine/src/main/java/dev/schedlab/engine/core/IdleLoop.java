@@ -150,14 +150,23 @@ final class IdleLoop {
    * An interrupt arrived while IRQs were off on the way in. The state is still entered: MWAIT and
    * HLT return at once on the pending interrupt, POLL takes it as soon as it enables IRQs. The
    * governor reflects a zero residency ({@code cpuidle_reflect()}), so a run of such entries
-   * teaches it that the CPU does not stay idle.
+   * teaches it that the CPU does not stay idle. As after any wake, an IRQ-enabled state takes the
+   * interrupt first (still polling) and does the exit bookkeeping after it; the others do the
+   * bookkeeping first.
    */
   private void enterWithIrqPending(Cpu cpu, int idx) {
     entries[idx].value++;
     entriesIrqPending.value++;
     k.governor.reflect(cpu, idx, 0);
-    cpu.savedPhase = Cpu.P_IDLE_STATE;
-    k.irqs.enter(cpu);
+    if (k.idleStates.get(idx).irqEnable()) {
+      cpu.curr.polling = true; // current_set_polling_and_test(), then sti; mwait
+      cpu.exitBookkeepingPending = true;
+      cpu.savedPhase = Cpu.P_IDLE_STATE;
+      k.irqs.enter(cpu);
+      return;
+    }
+    cpu.opIrqsOff = true;
+    k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.p(Param.CPUIDLE_EXIT)); // then woke() takes the interrupt
   }
 
   /** {@code cpuidle_poll_time()}: smallest target residency of the enabled deeper states, else a tick. */
