@@ -185,9 +185,10 @@ final class TaskExec {
           return;
         }
         case Op.CALL: {
-          // smp_call_function_single(wait=1): fill in the CSD on this stack, llist_add() it to
-          // the target's queue, then call_function_single_prep_ipi() reads rq->idle and
-          // set_nr_if_polling() the idle task's flags, before deciding whether an IPI is needed.
+          // smp_call_function_single(): fill in the CSD (on this stack with wait=1, where the
+          // target's csd_unlock() wrote it last), llist_add() it to the target's queue, then
+          // call_function_single_prep_ipi() reads rq->idle and set_nr_if_polling() the idle
+          // task's flags, before deciding whether an IPI is needed.
           Cpu target = k.cpus[op.cpu];
           t.csdQueued = false;
           long wait = cpu.syncCsdLine.write(cpu, k.irqs) + target.callQueueLine.write(cpu, k.irqs)
