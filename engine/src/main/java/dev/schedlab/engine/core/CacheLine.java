@@ -26,13 +26,10 @@ package dev.schedlab.engine.core;
  * </ul>
  */
 final class CacheLine {
-  /** The CPU that wrote the line last (it has a valid copy), or null before any access. */
+  /** The CPU that wrote the line last (it has a valid copy). */
   private Cpu writer;
   /** Another CPU that read the line since that write, or null. */
   private Cpu reader;
-
-  /** A line no CPU has touched yet. */
-  CacheLine() {}
 
   /** A line of {@code home}'s own data, last written there. */
   CacheLine(Cpu home) {
@@ -41,10 +38,6 @@ final class CacheLine {
 
   /** {@code c} reads the line; returns its wait. */
   long read(Cpu c, Interrupts irqs) {
-    if (writer == null) {
-      writer = c;
-      return 0;
-    }
     if (c == writer || c == reader) {
       return 0;
     }
@@ -68,7 +61,7 @@ final class CacheLine {
 
   /** {@code c} read the line and its wait is counted elsewhere (a poll loop noticing a write). */
   void readBy(Cpu c) {
-    if (writer != null && c != writer) {
+    if (c != writer) {
       reader = c;
     }
   }

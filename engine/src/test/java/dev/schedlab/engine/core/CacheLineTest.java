@@ -22,8 +22,8 @@ class CacheLineTest {
   @Test
   void aReadWaitsForALineWrittenElsewhereOnceThenHits() {
     Kernel k = kernel();
-    CacheLine line = new CacheLine();
-    assertThat(line.write(k.cpus[0], k.irqs)).as("first touch").isZero();
+    CacheLine line = new CacheLine(k.cpus[0]);
+    assertThat(line.write(k.cpus[0], k.irqs)).as("its home writes it").isZero();
     assertThat(line.read(k.cpus[1], k.irqs)).isEqualTo(SAME);
     assertThat(line.read(k.cpus[1], k.irqs)).as("its copy is valid").isZero();
     assertThat(line.read(k.cpus[0], k.irqs)).as("the writer's copy stays valid").isZero();
@@ -32,7 +32,7 @@ class CacheLineTest {
   @Test
   void aWriteWaitsUntilTheOtherCopyIsGone() {
     Kernel k = kernel();
-    CacheLine line = new CacheLine();
+    CacheLine line = new CacheLine(k.cpus[0]);
     line.write(k.cpus[0], k.irqs);
     line.read(k.cpus[2], k.irqs);
     assertThat(line.write(k.cpus[0], k.irqs)).as("invalidate the reader's copy").isEqualTo(CROSS);
@@ -43,7 +43,7 @@ class CacheLineTest {
   @Test
   void aLineTouchedWithoutWaitingStillCostsTheOtherSide() {
     Kernel k = kernel();
-    CacheLine line = new CacheLine();
+    CacheLine line = new CacheLine(k.cpus[1]);
     line.write(k.cpus[1], k.irqs);
     line.wroteBy(k.cpus[0]);
     assertThat(line.read(k.cpus[1], k.irqs)).isEqualTo(SAME);
