@@ -28,10 +28,12 @@ public interface IdlePolicy {
   boolean stopTick(CpuView cpu, int stateIndex, long sleepLengthNs);
 
   /**
-   * {@code cpuidle_reflect()}: the CPU left {@code stateIndex}; {@code residencyNs} is the idle
-   * duration to learn from (for a polling state left on its time limit the engine passes the sleep
-   * length, as menu's {@code menu_update()} assumes; for a state entered with an interrupt already
-   * pending it passes 0). An entry cancelled by NEED_RESCHED is not reflected.
+   * {@code cpuidle_reflect()}: the CPU left {@code stateIndex}; {@code residencyNs} is
+   * {@code dev->last_residency_ns}, from the state's entry to the return of its enter callback, so
+   * it includes the exit latency (and, for a state entered with interrupts on, the handler that
+   * woke it); for a state entered with an interrupt already pending it is 0, and for a polling
+   * state left on its time limit the engine passes the sleep length, as menu's
+   * {@code menu_update()} assumes. An entry cancelled by NEED_RESCHED is not reflected.
    */
   default void reflect(CpuView cpu, int stateIndex, long residencyNs) {}
 }

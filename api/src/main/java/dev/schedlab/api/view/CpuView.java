@@ -37,4 +37,12 @@ public interface CpuView {
 
   /** Whether this CPU is isolated (isolcpus / nohz_full). */
   boolean isolated();
+
+  /**
+   * {@code tick_nohz_idle_got_tick()}: whether a tick was handled while this CPU was in its idle
+   * loop since the governor last reflected (the engine clears it after each reflect).
+   */
+  default boolean idleGotTick() {
+    return false;
+  }
 }

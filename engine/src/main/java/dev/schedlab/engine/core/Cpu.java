@@ -80,6 +80,8 @@ final class Cpu implements CpuView, RqView {
   final Event tickEv;
   boolean tickStopped;
   boolean tickDue;
+  /** {@code ts->got_idle_tick}: a tick was handled in the idle loop since the last reflect. */
+  boolean gotIdleTick;
   final ArrayList<HrTimer> expired = new ArrayList<>();
   /** Armed hrtimers on this CPU's base (for the governor's next-timer lookup). */
   final ArrayList<HrTimer> timers = new ArrayList<>();
@@ -132,6 +134,8 @@ final class Cpu implements CpuView, RqView {
   int enteringState = -1;
   /** An interrupt was taken inside an IRQ-enabled state; the exit bookkeeping is still due. */
   boolean exitBookkeepingPending;
+  /** The state whose reflect waits for the handler taken inside it to return, or -1. */
+  int reflectPendingIdx = -1;
   /** A vCPU's KVM halt-polling window ({@code vcpu->halt_poll_ns}); see {@link HaltPolling}. */
   long haltPollNs;
 
@@ -238,6 +242,11 @@ final class Cpu implements CpuView, RqView {
   @Override
   public boolean isolated() {
     return isolated;
+  }
+
+  @Override
+  public boolean idleGotTick() {
+    return gotIdleTick;
   }
 
   // ---- RqView ----

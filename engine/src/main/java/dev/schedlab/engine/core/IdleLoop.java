@@ -20,6 +20,8 @@ final class IdleLoop {
   private final MetricCounter tickStops;
   private final MetricCounter idleExits;
   private final MetricCounter entriesIrqPending;
+  /** {@code CPUIDLE_POLL_MIN}, drivers/cpuidle/cpuidle.c. */
+  private static final long POLL_MIN_NS = 10_000;
 
   IdleLoop(Kernel k) {
     this.k = k;
@@ -114,7 +116,7 @@ final class IdleLoop {
     }
     if (s.polling() && cpu.curr.needResched) {
       entries[idx].value++;
-      k.governor.reflect(cpu, idx, 0);
+      reflect(cpu, idx, 0);
       loopExit(cpu);
       return;
     }
@@ -149,35 +151,59 @@ final class IdleLoop {
   /**
    * An interrupt arrived while IRQs were off on the way in. The state is still entered: MWAIT and
    * HLT return at once on the pending interrupt, POLL takes it as soon as it enables IRQs. The
-   * governor reflects a zero residency ({@code cpuidle_reflect()}), so a run of such entries
-   * teaches it that the CPU does not stay idle. As after any wake, an IRQ-enabled state takes the
-   * interrupt first (still polling) and does the exit bookkeeping after it; the others do the
-   * bookkeeping first.
+   * governor reflects a residency of about zero ({@code cpuidle_reflect()}), so a run of such
+   * entries teaches it that the CPU does not stay idle. As after any wake, an IRQ-enabled state
+   * takes the interrupt first (still polling; its residency then is the handler's time) and does
+   * the exit bookkeeping after it; the others do the bookkeeping first.
    */
   private void enterWithIrqPending(Cpu cpu, int idx) {
     entries[idx].value++;
     entriesIrqPending.value++;
-    k.governor.reflect(cpu, idx, 0);
     if (k.idleStates.get(idx).irqEnable()) {
       cpu.curr.polling = true; // current_set_polling_and_test(), then sti; mwait
       cpu.exitBookkeepingPending = true;
+      cpu.reflectPendingIdx = idx;
+      cpu.idleEnteredAt = k.now;
       cpu.savedPhase = Cpu.P_IDLE_STATE;
       k.irqs.enter(cpu);
       return;
     }
+    reflect(cpu, idx, 0);
     cpu.opIrqsOff = true;
     k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.p(Param.CPUIDLE_EXIT)); // then woke() takes the interrupt
   }
 
-  /** {@code cpuidle_poll_time()}: smallest target residency of the enabled deeper states, else a tick. */
+  /**
+   * {@code cpuidle_reflect()}. {@code tick_nohz_idle_got_tick()} is read there and cleared.
+   */
+  private void reflect(Cpu cpu, int idx, long residencyNs) {
+    k.governor.reflect(cpu, idx, residencyNs);
+    cpu.gotIdleTick = false;
+  }
+
+  /**
+   * How long state 0 busy-loops before the governor chooses again. {@code poll_idle()}
+   * ({@code CPUIDLE_FLAG_POLLING}) uses {@code cpuidle_poll_time()} (v5.11+, 7a5bd1279b7b): the
+   * target residency of the first enabled deeper state of at least {@code CPUIDLE_POLL_MIN} (10 us),
+   * capped at {@code CPUIDLE_POLL_MAX} (a sixteenth of a tick). A snooze loop without the flag
+   * (powernv) polls for the next enabled state's target residency, else a tick.
+   */
   private long pollLimitNs() {
+    boolean pollIdle = k.idleStates.get(0).flagPolling();
+    long pollMax = k.tickNs / 16;
     for (int i = 1; i < k.idleStates.size(); i++) {
       IdleState s = k.idleStates.get(i);
-      if (s.enabled()) {
+      if (!s.enabled()) {
+        continue;
+      }
+      if (!pollIdle) {
         return Math.max(s.targetResidencyNs(), 1);
       }
+      if (s.targetResidencyNs() >= POLL_MIN_NS) {
+        return Math.min(s.targetResidencyNs(), pollMax);
+      }
     }
-    return k.tickNs;
+    return pollIdle ? pollMax : k.tickNs;
   }
 
   private long nextHrTimerNs(Cpu cpu) {
@@ -204,7 +230,7 @@ final class IdleLoop {
     // intel_idle_irq(): an interrupt is taken as soon as MWAIT wakes, still polling; the exit
     // bookkeeping follows the handler.
     boolean irqInside = !pollingWake && s.irqEnable();
-    leaveState(cpu, false);
+    leaveState(cpu, false, irqInside, latency);
     if (irqInside) {
       cpu.curr.polling = true;
       cpu.exitBookkeepingPending = true;
@@ -217,13 +243,23 @@ final class IdleLoop {
   /** After an interrupt taken inside the state: MWAIT returns, then the exit bookkeeping. */
   private void finishExit(Cpu cpu) {
     cpu.exitBookkeepingPending = false;
+    if (cpu.reflectPendingIdx >= 0) {
+      // The enter callback returns only now, after the handler: that is in the residency.
+      reflect(cpu, cpu.reflectPendingIdx, k.now - cpu.idleEnteredAt);
+      cpu.reflectPendingIdx = -1;
+    }
     cpu.curr.polling = false; // current_clr_polling()
     cpu.opIrqsOff = true;
     k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.p(Param.CPUIDLE_EXIT));
   }
 
-  private void leaveState(Cpu cpu, boolean pollTimeLimit) {
-    long residency = k.now - cpu.idleEnteredAt;
+  /**
+   * The CPU leaves its state. The residency the governor learns runs to the return of the enter
+   * callback: after the exit latency {@code exitNs}, or after the handler of an interrupt taken
+   * inside the state ({@code handlerInside}: reflected then, by {@link #finishExit}).
+   */
+  private void leaveState(Cpu cpu, boolean pollTimeLimit, boolean handlerInside, long exitNs) {
+    long residency = k.now + exitNs - cpu.idleEnteredAt;
     closeResidency(cpu);
     if (pollTimeLimit) {
       // menu_update(): a poll state left on its time limit says the CPU could have idled until
@@ -234,7 +270,11 @@ final class IdleLoop {
       k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, -1);
     }
     IdleState s = k.idleStates.get(cpu.idleStateIdx);
-    k.governor.reflect(cpu, cpu.idleStateIdx, residency);
+    if (handlerInside) {
+      cpu.reflectPendingIdx = cpu.idleStateIdx;
+    } else {
+      reflect(cpu, cpu.idleStateIdx, residency);
+    }
     cpu.idleStateIdx = -1;
     // poll_idle() takes interrupts inside its loop, with POLLING set; after MWAIT or HLT it is
     // clear until cpuidle_idle_call() returns.
@@ -269,7 +309,7 @@ final class IdleLoop {
 
   /** POLL reached its time limit: the governor chooses again. */
   void pollTimeout(Cpu cpu) {
-    leaveState(cpu, true);
+    leaveState(cpu, true, false, 0);
     cpu.curr.polling = true; // __current_set_polling() in cpuidle_idle_call()
     cpu.opIrqsOff = true;
     k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.CPUIDLE_EXIT) + k.p(Param.IDLE_RESELECT));

@@ -104,6 +104,9 @@ final class Interrupts {
       }
       if (cpu.tickDue) {
         cpu.tickDue = false;
+        if (cur == cpu.idle) {
+          cpu.gotIdleTick = true; // tick_sched_do_timer() in the idle loop
+        }
         k.sched.tick(cpu);
       }
       collectSoftExpired(cpu);

@@ -27,4 +27,15 @@ class IdleEntryTest {
     // other CPUs' one each (plus a few), not one per call on the target.
     assertThat(TestKernels.counter(k, "tick.stops")).isLessThan(k.cpus.length + 100);
   }
+
+  @Test
+  void aTargetWokenEveryFewMicrosecondsPollsBecauseC1WouldWakeTooSlowly() {
+    // menu learns sub-microsecond idle periods; while the tick runs the prediction caps the
+    // exit-latency limit, which C1's 1 us exit latency exceeds: the target stays in POLL.
+    Kernel k = TestKernels.kernel(IPISTORM.replace("epyc-2s", "icelake-2s"));
+    k.run(50_000_000);
+    assertThat(TestKernels.counter(k, "idle.entries.POLL")).isGreaterThan(500);
+    assertThat(TestKernels.counter(k, "idle.entries.C1")).isZero();
+    assertThat(TestKernels.counter(k, "idle.entries.C1E")).isZero();
+  }
 }
