@@ -73,6 +73,8 @@ final class Cpu implements CpuView, RqView {
   int idleStateIdx = -1;
   long idleEnteredAt;
   long sleepLengthAtEntry;
+  /** When a busy-loop state gives up ({@code poll_idle()}'s time limit), or -1 for none. */
+  long pollDeadline = -1;
   /** Up to when the current state's residency has been added to {@link #idleNs}. */
   long idleAccountedAt;
 

@@ -106,15 +106,17 @@ final class IdleLoop {
   /**
    * The state's own entry: MWAIT and POLL set POLLING again ({@code current_set_polling_and_test()})
    * and return at once if NEED_RESCHED came meanwhile (a remote resched then also sent an IPI);
-   * HLT leaves POLLING clear and halts until that IPI.
+   * HLT leaves POLLING clear and halts until that IPI. A busy loop enables IRQs first, so an
+   * interrupt that arrived on the way in is taken inside it, and the loop goes on after it.
    */
   private void startState(Cpu cpu, int idx) {
     IdleState s = k.idleStates.get(idx);
-    if (cpu.pendingIrqs != 0) {
+    boolean irqInLoop = cpu.pendingIrqs != 0 && s.busyLoop();
+    if (cpu.pendingIrqs != 0 && !irqInLoop) {
       enterWithIrqPending(cpu, idx);
       return;
     }
-    if (s.polling() && cpu.curr.needResched) {
+    if (!irqInLoop && s.polling() && cpu.curr.needResched) {
       entries[idx].value++;
       reflect(cpu, idx, 0);
       loopExit(cpu);
@@ -132,8 +134,39 @@ final class IdleLoop {
     if (k.trace.enabled()) {
       k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, idx);
     }
-    long limit = idx == 0 && s.busyLoop() ? pollLimitNs() : -1;
-    k.setPhase(cpu, Cpu.P_IDLE_STATE, limit);
+    cpu.pollDeadline = idx == 0 && s.busyLoop() ? k.now + pollLimitNs() : -1;
+    k.setPhase(cpu, Cpu.P_IDLE_STATE, cpu.pollDeadline < 0 ? -1 : cpu.pollDeadline - k.now);
+    if (irqInLoop) {
+      entriesIrqPending.value++;
+      interrupt(cpu);
+    }
+  }
+
+  /**
+   * An interrupt arrives while the CPU is in an idle state. A busy loop ({@code poll_idle()},
+   * snooze) runs with IRQs on and takes it in place, then polls on ({@link #afterIrq}); any other
+   * state is left first.
+   */
+  void interrupt(Cpu cpu) {
+    if (!k.idleStates.get(cpu.idleStateIdx).busyLoop()) {
+      wakeFromState(cpu, false);
+      return;
+    }
+    closeResidency(cpu);
+    cpu.savedPhase = Cpu.P_IDLE_STATE;
+    k.irqs.enter(cpu);
+  }
+
+  /** Back from an interrupt taken inside a busy loop: leave it on NEED_RESCHED, else poll on. */
+  private void resumeBusyLoop(Cpu cpu) {
+    cpu.idleAccountedAt = k.now; // the handler's time was not idle
+    if (cpu.curr.needResched) {
+      leaveState(cpu, false, false, 0); // the loop sees need_resched() and returns
+      cpu.opIrqsOff = true;
+      k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.p(Param.CPUIDLE_EXIT));
+      return;
+    }
+    k.setPhase(cpu, Cpu.P_IDLE_STATE, cpu.pollDeadline < 0 ? -1 : Math.max(0, cpu.pollDeadline - k.now));
   }
 
   /** {@code tick_nohz_idle_stop_tick()} before the chosen state is entered. */
@@ -149,8 +182,8 @@ final class IdleLoop {
   }
 
   /**
-   * An interrupt arrived while IRQs were off on the way in. The state is still entered: MWAIT and
-   * HLT return at once on the pending interrupt, POLL takes it as soon as it enables IRQs. The
+   * An interrupt arrived while IRQs were off on the way into MWAIT or HLT. The state is still
+   * entered, and returns at once on the pending interrupt. The
    * governor reflects a residency of about zero ({@code cpuidle_reflect()}), so a run of such
    * entries teaches it that the CPU does not stay idle. As after any wake, an IRQ-enabled state
    * takes the interrupt first (still polling; its residency then is the handler's time) and does
@@ -317,7 +350,9 @@ final class IdleLoop {
 
   /** IRQ exit back into the idle loop. */
   void afterIrq(Cpu cpu) {
-    if (cpu.exitBookkeepingPending) {
+    if (cpu.idleStateIdx >= 0) {
+      resumeBusyLoop(cpu);
+    } else if (cpu.exitBookkeepingPending) {
       finishExit(cpu);
     } else if (cpu.curr.needResched) {
       loopExit(cpu);

@@ -35,7 +35,7 @@ final class Interrupts {
   void raise(Cpu cpu, int vector) {
     cpu.pendingIrqs |= vector;
     if (cpu.phase == Cpu.P_IDLE_STATE) {
-      k.idleLoop.wakeFromState(cpu, false);
+      k.idleLoop.interrupt(cpu);
     } else if (cpu.irqsEnabled()) {
       take(cpu);
     }

@@ -247,8 +247,8 @@ public final class Kernel implements SchedServices, MachineView {
     } else if (cpu.opScaled) {
       cpu.opWork = duration;
       queue.schedule(cpu.phaseEv, now + (cpu.rate == 1.0 ? duration : (long) Math.ceil(duration / cpu.rate)));
-    } else if (phase == Cpu.P_SPIN) {
-      // A spin limit is a deadline on local_clock(), not a path cost: no cost variation.
+    } else if (phase == Cpu.P_SPIN || phase == Cpu.P_IDLE_STATE) {
+      // A spin or poll limit is a deadline on local_clock(), not a path cost: no cost variation.
       queue.schedule(cpu.phaseEv, now + duration);
     } else {
       queue.schedule(cpu.phaseEv, now + jitter(cpu, duration));

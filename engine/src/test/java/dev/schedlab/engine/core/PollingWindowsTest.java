@@ -119,4 +119,25 @@ class PollingWindowsTest {
         Param.CPUIDLE_EXIT.defaultValue() + 10);
     assertThat(k.cpus[1].curr.polling).isTrue();
   }
+
+  @Test
+  void anInterruptInsidePollIdleIsHandledInPlaceAndTheCpuPollsOn() {
+    Kernel k = TestKernels.kernel("duration: 1s\n"
+        + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}\n"
+        + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
+    runUntil(k, c -> c.phase == Cpu.P_IDLE_STATE, 100_000);
+    long entries = TestKernels.counter(k, "idle.entries.POLL");
+
+    k.irqs.raise(k.cpus[1], Cpu.IRQ_CALL); // poll_idle() runs with IRQs on
+
+    assertThat(k.cpus[1].phase).isEqualTo(Cpu.P_IRQ_ENTRY);
+    assertThat(k.cpus[1].curr.polling).as("still inside poll_idle()").isTrue();
+    runUntil(k, c -> c.phase == Cpu.P_IDLE_STATE, 100_000);
+    assertThat(TestKernels.counter(k, "idle.entries.POLL")).as("no new idle entry").isEqualTo(entries);
+
+    call(k);
+
+    assertThat(TestKernels.counter(k, "ipi.polling_shortcut.call_function")).isEqualTo(1);
+    assertThat(TestKernels.counter(k, "ipi.sent.call_function")).isZero();
+  }
 }
