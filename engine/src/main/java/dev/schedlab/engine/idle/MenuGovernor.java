@@ -20,8 +20,9 @@ import java.util.List;
  *   <li>the latency limit: the PM QoS limit, capped by the prediction itself while the tick runs
  *       (the interactivity limit; {@code performance_multiplier()} is 1 without iowaiters), so a
  *       prediction shorter than C1's exit latency keeps the CPU in the polling state;
- *   <li>the state walk, with a polling state giving way to the next physical one when a timer is
- *       due within its target residency, and {@code stop_tick} with the retained-tick fix-up;
+ *   <li>the state walk: a polling state gives way to the next physical one if that one's exit
+ *       latency fits the limit, unless a timer is due within its target residency; then
+ *       {@code stop_tick}, with the retained-tick fix-up;
  *   <li>the update after a wake: the measured residency less the state's exit latency (halved when
  *       shorter than twice that latency), a tick wake-up taken as a long idle period, a poll time
  *       limit as the sleep length; the correction factor's running average.
