@@ -65,29 +65,42 @@ public final class PerfBenchSchedPipe implements WorkloadTool {
         new Report(loops, a.has("threaded")));
   }
 
-  /** perf's sched/pipe summary. */
+  /** perf's sched/pipe summary; a run that ended before both tasks exited says so. */
   record Report(long loops, boolean threaded) implements ToolReport {
+    /** Both tasks exited before the run's end. */
+    private static boolean finished(RunResult r) {
+      return Raw.counter(r, "task.exited") >= 2;
+    }
+
     @Override
     public Map<String, Object> json(RunResult r) {
       double secs = Raw.counter(r, "task.last_exit_ns") / 1e9;
       Map<String, Object> m = new TreeMap<>();
       m.put("loops", loops);
-      m.put("total_time_s", Math.round(secs * 1e6) / 1e6);
-      m.put("usecs_per_op", Math.round(secs * 1e6 / loops * 1e6) / 1e6);
-      m.put("ops_per_sec", secs == 0 ? 0 : (long) (loops / secs));
+      m.put("finished", finished(r));
+      if (finished(r)) {
+        m.put("total_time_s", Math.round(secs * 1e6) / 1e6);
+        m.put("usecs_per_op", Math.round(secs * 1e6 / loops * 1e6) / 1e6);
+        m.put("ops_per_sec", secs == 0 ? 0 : (long) (loops / secs));
+      }
       return m;
     }
 
     @Override
     public String text(RunResult r) {
+      String head = String.format(Locale.ROOT, "# Running 'sched/pipe' benchmark:%n"
+          + "# Executed %d pipe operations between two %s%n%n", loops,
+          threaded ? "threads" : "processes");
+      if (!finished(r)) {
+        return head + String.format(Locale.ROOT,
+            "     Not finished: the run ended (%.3f s simulated) before the %d round trips were done;%n"
+                + "     raise the scenario's duration or lower -l.%n", r.simNs() / 1e9, loops);
+      }
       double secs = Raw.counter(r, "task.last_exit_ns") / 1e9;
-      return String.format(Locale.ROOT, "# Running 'sched/pipe' benchmark:%n"
-          + "# Executed %d pipe operations between two %s%n%n"
-          + "     Total time: %.3f [sec]%n%n"
+      return head + String.format(Locale.ROOT, "     Total time: %.3f [sec]%n%n"
           + "%15f usecs/op%n"
           + "%13d ops/sec%n",
-          loops, threaded ? "threads" : "processes", secs, secs * 1e6 / loops,
-          secs == 0 ? 0 : (long) (loops / secs));
+          secs, secs * 1e6 / loops, secs == 0 ? 0 : (long) (loops / secs));
     }
   }
 }

@@ -125,6 +125,15 @@ class OtherToolsTest {
   }
 
   @Test
+  void perfBenchSchedPipeCutShortByTheDurationSaysItDidNotFinish() throws Exception {
+    Scenario s = ToolRunner.load(ToolRunner.tiny(2, "100us", "perf", "bench sched pipe -l 1000"));
+    RunResult r = ToolRunner.run(s);
+    Map<String, Object> rep = report(s, r, "perf");
+    assertThat(rep).containsEntry("finished", false).doesNotContainKey("usecs_per_op");
+    assertThat(Reports.text(s, r)).contains("Not finished").doesNotContain("usecs/op");
+  }
+
+  @Test
   void unknownToolIsRejectedWithTheKnownOnes() {
     assertThatThrownBy(() -> ToolRunner.load(ToolRunner.tiny(2, "1ms", "netperf", "-t TCP_RR")))
         .isInstanceOf(ScenarioException.class).hasMessageContaining("unknown tool netperf")
