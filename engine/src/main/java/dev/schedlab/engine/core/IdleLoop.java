@@ -183,11 +183,11 @@ final class IdleLoop {
 
   /**
    * An interrupt arrived while IRQs were off on the way into MWAIT or HLT. The state is still
-   * entered, and returns at once on the pending interrupt. The
-   * governor reflects a residency of about zero ({@code cpuidle_reflect()}), so a run of such
-   * entries teaches it that the CPU does not stay idle. As after any wake, an IRQ-enabled state
-   * takes the interrupt first (still polling; its residency then is the handler's time) and does
-   * the exit bookkeeping after it; the others do the bookkeeping first.
+   * entered, and returns at once on the pending interrupt. The governor reflects a residency of
+   * about zero ({@code cpuidle_reflect()}), so a run of such entries teaches it that the CPU does
+   * not stay idle. As after any wake, an IRQ-enabled state takes the interrupt first (still
+   * polling; its residency then is the handler's time) and does the exit bookkeeping after it;
+   * the others do the bookkeeping first.
    */
   private void enterWithIrqPending(Cpu cpu, int idx) {
     entries[idx].value++;
