@@ -166,7 +166,8 @@ final class IdleLoop {
       k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.p(Param.CPUIDLE_EXIT));
       return;
     }
-    k.setPhase(cpu, Cpu.P_IDLE_STATE, cpu.pollDeadline < 0 ? -1 : Math.max(0, cpu.pollDeadline - k.now));
+    long left = cpu.pollDeadline < 0 ? -1 : Math.max(0, cpu.pollDeadline - k.now);
+    k.setPhase(cpu, Cpu.P_IDLE_STATE, left);
   }
 
   /** {@code tick_nohz_idle_stop_tick()} before the chosen state is entered. */
@@ -217,8 +218,8 @@ final class IdleLoop {
   /**
    * How long state 0 busy-loops before the governor chooses again. {@code poll_idle()}
    * ({@code CPUIDLE_FLAG_POLLING}) uses {@code cpuidle_poll_time()} (v5.11+, 7a5bd1279b7b): the
-   * target residency of the first enabled deeper state of at least {@code CPUIDLE_POLL_MIN} (10 us),
-   * capped at {@code CPUIDLE_POLL_MAX} (a sixteenth of a tick). A snooze loop without the flag
+   * target residency of the first enabled deeper state of at least {@code CPUIDLE_POLL_MIN}
+   * (10 us), capped at {@code CPUIDLE_POLL_MAX} (a sixteenth of a tick). A snooze loop without the flag
    * (powernv) polls for the next enabled state's target residency, else a tick.
    */
   private long pollLimitNs() {

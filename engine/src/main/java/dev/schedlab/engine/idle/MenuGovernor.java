@@ -120,7 +120,8 @@ public final class MenuGovernor implements IdlePolicy {
       variance = Long.divideUnsigned(variance, divisor);
       // stddev <= 20 us, or small against the mean (avg > 6 stddev) with 3/4 of the samples left
       if (Long.compareUnsigned(variance, Long.divideUnsigned(-1L, 36)) <= 0) {
-        boolean tight = Long.compareUnsigned(avg * avg, variance * 36) > 0 && divisor * 4 >= INTERVALS * 3;
+        boolean tight = Long.compareUnsigned(avg * avg, variance * 36) > 0
+            && divisor * 4 >= INTERVALS * 3;
         if (tight || Long.compareUnsigned(variance, 400) <= 0) {
           return avg;
         }
@@ -224,7 +225,8 @@ public final class MenuGovernor implements IdlePolicy {
   private static long scaledSleepLengthUs(PerCpu d) {
     long cf = d.correction[d.bucket];
     long half = (long) RESOLUTION * DECAY * NS_PER_US / 2;
-    long num = d.nextTimerNs <= (Long.MAX_VALUE - half) / cf ? d.nextTimerNs * cf + half : Long.MAX_VALUE;
+    boolean fits = d.nextTimerNs <= (Long.MAX_VALUE - half) / cf;
+    long num = fits ? d.nextTimerNs * cf + half : Long.MAX_VALUE;
     return Math.min(num / ((long) RESOLUTION * DECAY * NS_PER_US), UINT_MAX);
   }
 

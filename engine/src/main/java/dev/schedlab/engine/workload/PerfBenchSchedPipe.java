@@ -93,8 +93,9 @@ public final class PerfBenchSchedPipe implements WorkloadTool {
           threaded ? "threads" : "processes");
       if (!finished(r)) {
         return head + String.format(Locale.ROOT,
-            "     Not finished: the run ended (%.3f s simulated) before the %d round trips were done;%n"
-                + "     raise the scenario's duration or lower -l.%n", r.simNs() / 1e9, loops);
+            "     Not finished: the run ended (%.3f s simulated) before the %d round trips%n"
+                + "     were done; raise the scenario's duration or lower -l.%n", r.simNs() / 1e9,
+            loops);
       }
       double secs = Raw.counter(r, "task.last_exit_ns") / 1e9;
       return head + String.format(Locale.ROOT, "     Total time: %.3f [sec]%n%n"

@@ -133,7 +133,8 @@ class PollingWindowsTest {
     assertThat(k.cpus[1].phase).isEqualTo(Cpu.P_IRQ_ENTRY);
     assertThat(k.cpus[1].curr.polling).as("still inside poll_idle()").isTrue();
     runUntil(k, c -> c.phase == Cpu.P_IDLE_STATE, 100_000);
-    assertThat(TestKernels.counter(k, "idle.entries.POLL")).as("no new idle entry").isEqualTo(entries);
+    assertThat(TestKernels.counter(k, "idle.entries.POLL")).as("no new idle entry")
+        .isEqualTo(entries);
 
     call(k);
 

@@ -37,7 +37,8 @@ class MenuGovernorTest {
   }
 
   /** Idle periods in {@code state}, each as long as cpuidle measured it, one per entry. */
-  private static MenuGovernor afterIdlePeriods(List<IdleState> states, int state, long... residencyNs) {
+  private static MenuGovernor afterIdlePeriods(List<IdleState> states, int state,
+      long... residencyNs) {
     MenuGovernor g = governor(states);
     for (long r : residencyNs) {
       g.select(cpu(false, false), NO_TIMER, TICK, Long.MAX_VALUE);
