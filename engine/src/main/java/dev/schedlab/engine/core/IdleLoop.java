@@ -22,6 +22,8 @@ final class IdleLoop {
   private final MetricCounter entriesIrqPending;
   /** {@code CPUIDLE_POLL_MIN}, drivers/cpuidle/cpuidle.c. */
   private static final long POLL_MIN_NS = 10_000;
+  /** How long state 0 busy-loops before the governor chooses again ({@link #pollLimitNs}). */
+  private final long pollLimitNs;
 
   IdleLoop(Kernel k) {
     this.k = k;
@@ -32,6 +34,7 @@ final class IdleLoop {
     tickStops = k.metrics.counter("tick.stops");
     idleExits = k.metrics.counter("idle.loop_exits");
     entriesIrqPending = k.metrics.counter("idle.entries_irq_pending");
+    pollLimitNs = pollLimitNs(); // fixed for the run, as the kernel caches dev->poll_limit_ns
   }
 
   /** The idle task starts running after a switch (IRQs on: latched interrupts go first). */
@@ -111,12 +114,12 @@ final class IdleLoop {
    */
   private void startState(Cpu cpu, int idx) {
     IdleState s = k.idleStates.get(idx);
-    boolean irqInLoop = cpu.pendingIrqs != 0 && s.busyLoop();
-    if (cpu.pendingIrqs != 0 && !irqInLoop) {
+    boolean irqPending = cpu.pendingIrqs != 0;
+    if (irqPending && !s.busyLoop()) {
       enterWithIrqPending(cpu, idx);
       return;
     }
-    if (!irqInLoop && s.polling() && cpu.curr.needResched) {
+    if (!irqPending && s.polling() && cpu.curr.needResched) {
       entries[idx].value++;
       reflect(cpu, idx, 0);
       loopExit(cpu);
@@ -134,9 +137,9 @@ final class IdleLoop {
     if (k.trace.enabled()) {
       k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, idx);
     }
-    cpu.pollDeadline = idx == 0 && s.busyLoop() ? k.now + pollLimitNs() : -1;
-    k.setPhase(cpu, Cpu.P_IDLE_STATE, cpu.pollDeadline < 0 ? -1 : cpu.pollDeadline - k.now);
-    if (irqInLoop) {
+    cpu.pollDeadline = idx == 0 && s.busyLoop() ? k.now + pollLimitNs : -1;
+    k.setPhase(cpu, Cpu.P_IDLE_STATE, pollTimeLeft(cpu));
+    if (irqPending) {
       entriesIrqPending.value++;
       interrupt(cpu);
     }
@@ -166,8 +169,12 @@ final class IdleLoop {
       k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.p(Param.CPUIDLE_EXIT));
       return;
     }
-    long left = cpu.pollDeadline < 0 ? -1 : Math.max(0, cpu.pollDeadline - k.now);
-    k.setPhase(cpu, Cpu.P_IDLE_STATE, left);
+    k.setPhase(cpu, Cpu.P_IDLE_STATE, pollTimeLeft(cpu));
+  }
+
+  /** Time left until the busy loop's limit, or -1 for a state without one. */
+  private long pollTimeLeft(Cpu cpu) {
+    return cpu.pollDeadline < 0 ? -1 : Math.max(0, cpu.pollDeadline - k.now);
   }
 
   /** {@code tick_nohz_idle_stop_tick()} before the chosen state is entered. */
@@ -219,8 +226,8 @@ final class IdleLoop {
    * How long state 0 busy-loops before the governor chooses again. {@code poll_idle()}
    * ({@code CPUIDLE_FLAG_POLLING}) uses {@code cpuidle_poll_time()} (v5.11+, 7a5bd1279b7b): the
    * target residency of the first enabled deeper state of at least {@code CPUIDLE_POLL_MIN}
-   * (10 us), capped at {@code CPUIDLE_POLL_MAX} (a sixteenth of a tick). A snooze loop without the flag
-   * (powernv) polls for the next enabled state's target residency, else a tick.
+   * (10 us), capped at {@code CPUIDLE_POLL_MAX} (a sixteenth of a tick). A snooze loop without
+   * the flag (powernv) polls for the next enabled state's target residency, else a tick.
    */
   private long pollLimitNs() {
     boolean pollIdle = k.idleStates.get(0).flagPolling();
@@ -332,12 +339,8 @@ final class IdleLoop {
     if (cpu.pendingIrqs != 0) {
       cpu.savedPhase = Cpu.P_IDLE_STATE;
       k.irqs.enter(cpu);
-    } else if (cpu.exitBookkeepingPending) {
-      finishExit(cpu);
-    } else if (cpu.curr.needResched) {
-      loopExit(cpu);
     } else {
-      reselect(cpu);
+      backInLoop(cpu);
     }
   }
 
@@ -353,7 +356,14 @@ final class IdleLoop {
   void afterIrq(Cpu cpu) {
     if (cpu.idleStateIdx >= 0) {
       resumeBusyLoop(cpu);
-    } else if (cpu.exitBookkeepingPending) {
+    } else {
+      backInLoop(cpu);
+    }
+  }
+
+  /** Out of the state: the exit bookkeeping if still due, then leave the loop or choose again. */
+  private void backInLoop(Cpu cpu) {
+    if (cpu.exitBookkeepingPending) {
       finishExit(cpu);
     } else if (cpu.curr.needResched) {
       loopExit(cpu);

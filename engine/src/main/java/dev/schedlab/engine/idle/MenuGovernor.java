@@ -38,6 +38,8 @@ public final class MenuGovernor implements IdlePolicy {
   private static final long MAX_INTERESTING = 50_000L * 1_000; // 50 ms
   private static final long UINT_MAX = 0xFFFF_FFFFL;
   private static final long NS_PER_US = 1_000;
+  /** The correction factor's fixed point, in ns per us of prediction. */
+  private static final long SCALE = (long) RESOLUTION * DECAY * NS_PER_US;
 
   private MachineView machine;
   private PerCpu[] cpus;
@@ -224,12 +226,12 @@ public final class MenuGovernor implements IdlePolicy {
   /** The sleep length times the bucket's correction factor, rounded to whole microseconds. */
   private static long scaledSleepLengthUs(PerCpu d) {
     long cf = d.correction[d.bucket];
-    long half = (long) RESOLUTION * DECAY * NS_PER_US / 2;
-    boolean fits = d.nextTimerNs <= (Long.MAX_VALUE - half) / cf;
-    long num = fits ? d.nextTimerNs * cf + half : Long.MAX_VALUE;
-    return Math.min(num / ((long) RESOLUTION * DECAY * NS_PER_US), UINT_MAX);
+    boolean fits = d.nextTimerNs <= (Long.MAX_VALUE - SCALE / 2) / cf;
+    long num = fits ? d.nextTimerNs * cf + SCALE / 2 : Long.MAX_VALUE;
+    return Math.min(num / SCALE, UINT_MAX);
   }
 
+  /** The {@code stop_tick} that {@link #select} decided with the state it returned. */
   @Override
   public boolean stopTick(CpuView cpu, int stateIndex, long sleepLengthNs) {
     return cpus[cpu.id()].stopTick;
