@@ -258,7 +258,8 @@ final class TaskExec {
     t.sleepTimer.cpu = cpu.id;
     // hrtimer_nanosleep(): rt_task() (prio below MAX_RT_PRIO: RT and DL) sleeps to the
     // nanosecond, other tasks get the timer slack.
-    long slack = t.prio() < MAX_RT_PRIO ? 0 : k.p(Param.TIMER_SLACK);
+    long slack = t.prio() < MAX_RT_PRIO ? 0
+        : t.timerSlackNs >= 0 ? t.timerSlackNs : k.p(Param.TIMER_SLACK);
     long reprogram = k.clockeventReprogramCost(cpu, expiry + slack); // hrtimer_start(): earliest?
     k.armTimer(t.sleepTimer, expiry, slack);
     t.state = TaskState.INTERRUPTIBLE;
