@@ -213,6 +213,16 @@ final class TaskExec {
           }
           t.pc++;
           continue;
+        case Op.STAMP:
+          op.stamp[0] = k.now;
+          t.pc++;
+          continue;
+        case Op.SINCE:
+          if (op.stamp[0] >= 0) {
+            op.sample.record(k.now - op.stamp[0]);
+          }
+          t.pc++;
+          continue;
         case Op.EXIT:
           exit(cpu, t);
           return;
