@@ -1,8 +1,8 @@
 package dev.schedlab.cli;
 
 import dev.schedlab.engine.output.AtomicFiles;
-import dev.schedlab.host.Calibration;
-import dev.schedlab.host.Calibrator;
+import dev.schedlab.host.calibrate.Calibration;
+import dev.schedlab.host.calibrate.Calibrator;
 import dev.schedlab.host.HostDescription;
 import dev.schedlab.host.HostDetector;
 import dev.schedlab.host.HostException;
@@ -71,7 +71,9 @@ final class HostCommand implements Callable<Integer> {
         printChecks(err, calibration);
       }
     }
-    String text = MachineFileWriter.write(host, calibration, VersionProvider.version());
+    String text = calibration == null ? MachineFileWriter.write(host, VersionProvider.version())
+        : MachineFileWriter.write(host, calibration.params(), calibration.noise(),
+            VersionProvider.version());
     if (out == null) {
       spec.commandLine().getOut().print(text);
       spec.commandLine().getOut().flush();

@@ -10,9 +10,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /** Runs host commands (the probe, the real tools) and finds programs on the PATH. */
-final class Commands {
+public final class Commands {
   /** A finished command: exit code and its output. */
-  record Output(int exit, String stdout, String stderr) {}
+  public record Output(int exit, String stdout, String stderr) {}
 
   private static final List<Process> LIVE = new ArrayList<>();
 
@@ -24,7 +24,7 @@ final class Commands {
   private Commands() {}
 
   /** The program's path on the PATH, if it is there. */
-  static Optional<Path> which(String program) {
+  public static Optional<Path> which(String program) {
     String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
     for (String dir : path.split(":")) {
       Path p = Path.of(dir.isEmpty() ? "." : dir, program);
@@ -36,7 +36,7 @@ final class Commands {
   }
 
   /** Runs {@code argv} to completion, at most {@code timeoutS} seconds. */
-  static Output run(List<String> argv, long timeoutS) throws HostException {
+  public static Output run(List<String> argv, long timeoutS) throws HostException {
     Path out;
     Path err;
     try {
@@ -74,14 +74,14 @@ final class Commands {
   }
 
   /** Starts a background command (a hog), its output discarded. */
-  static Process background(List<String> argv) throws HostException {
+  public static Process background(List<String> argv) throws HostException {
     ProcessBuilder pb = new ProcessBuilder(argv).redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(ProcessBuilder.Redirect.DISCARD);
     return start(pb, argv);
   }
 
   /** Stops a background command and its children. */
-  static void stop(Process p) {
+  public static void stop(Process p) {
     if (p == null) {
       return;
     }

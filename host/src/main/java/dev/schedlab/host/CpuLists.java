@@ -3,10 +3,10 @@ package dev.schedlab.host;
 import java.util.BitSet;
 
 /** The kernel's cpulist syntax ({@code 0-3,8,10-11}), lenient: what does not parse is skipped. */
-final class CpuLists {
+public final class CpuLists {
   private CpuLists() {}
 
-  static BitSet parse(String list) {
+  public static BitSet parse(String list) {
     BitSet out = new BitSet();
     for (String part : list.trim().split(",")) {
       String p = part.trim();
@@ -30,7 +30,7 @@ final class CpuLists {
     return out;
   }
 
-  static String format(BitSet set) {
+  public static String format(BitSet set) {
     StringBuilder sb = new StringBuilder();
     for (int i = set.nextSetBit(0); i >= 0; ) {
       int end = set.nextClearBit(i) - 1;

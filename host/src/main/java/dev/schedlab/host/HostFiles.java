@@ -15,15 +15,15 @@ import java.util.zip.GZIPInputStream;
  * Read access to a machine's /sys and /proc under a root directory ({@code /}, or a fixture tree
  * in tests). Never throws: a missing or unreadable file (lockdown, no permission) is empty.
  */
-final class HostFiles {
+public final class HostFiles {
   private final Path root;
 
-  HostFiles(Path root) {
+  public HostFiles(Path root) {
     this.root = root;
   }
 
   /** The path as it is shown in sources: absolute, as on the machine. */
-  static String shown(String path) {
+  public static String shown(String path) {
     return path.startsWith("/") ? path : "/" + path;
   }
 
@@ -32,7 +32,7 @@ final class HostFiles {
   }
 
   /** The file's text, trimmed, or empty. */
-  Optional<String> text(String path) {
+  public Optional<String> text(String path) {
     try {
       return Optional.of(Files.readString(at(path), StandardCharsets.UTF_8).trim());
     } catch (IOException | RuntimeException e) {
@@ -41,7 +41,7 @@ final class HostFiles {
   }
 
   /** A gzip-compressed file's text (/proc/config.gz), or empty. */
-  Optional<String> gzipText(String path) {
+  public Optional<String> gzipText(String path) {
     try (InputStream in = new GZIPInputStream(Files.newInputStream(at(path)))) {
       return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
@@ -50,7 +50,7 @@ final class HostFiles {
   }
 
   /** A file holding one integer, or empty. */
-  Optional<Long> number(String path) {
+  public Optional<Long> number(String path) {
     return text(path).flatMap(t -> {
       try {
         return Optional.of(Long.parseLong(t));
@@ -61,7 +61,7 @@ final class HostFiles {
   }
 
   /** Names of the entries of a directory matching {@code regex}, in natural number order. */
-  List<String> list(String dir, String regex) {
+  public List<String> list(String dir, String regex) {
     List<String> out = new ArrayList<>();
     try (Stream<Path> s = Files.list(at(dir))) {
       s.map(p -> p.getFileName().toString()).filter(n -> n.matches(regex)).forEach(out::add);

@@ -17,21 +17,31 @@ public final class MachineFileWriter {
 
   private MachineFileWriter() {}
 
-  /** The machine file of {@code host}, with {@code calibration} (may be null) folded in. */
-  public static String write(HostDescription host, Calibration calibration, String version) {
+  /** The machine file of {@code host} with the model's default costs. */
+  public static String write(HostDescription host, String version) {
+    return write(host, Map.of(), null, version);
+  }
+
+  /**
+   * The machine file of {@code host} with calibrated parameters {@code params} and the measured
+   * {@code noise} (may be null) folded in.
+   */
+  public static String write(HostDescription host, Map<String, Sourced<Long>> params,
+      Sourced<NoiseSpec> noise, String version) {
     MachineFileWriter w = new MachineFileWriter();
-    w.header(host, calibration, version);
-    w.machine(host, calibration);
-    w.kernel(host, calibration);
+    boolean calibrated = !params.isEmpty() || noise != null;
+    w.header(host, calibrated, version);
+    w.machine(host, noise);
+    w.kernel(host, params);
     return w.out.toString();
   }
 
-  private void header(HostDescription h, Calibration c, String version) {
-    line("# schedlab machine file, written by `schedlab host" + (c == null ? "" : " --calibrate")
+  private void header(HostDescription h, boolean calibrated, String version) {
+    line("# schedlab machine file, written by `schedlab host" + (calibrated ? " --calibrate" : "")
         + "` (schedlab " + version + ")");
     line("# " + h.summary());
     line("# Use: schedlab run SCENARIO --machine FILE, or machine: {file: FILE} in a scenario.");
-    if (c == null) {
+    if (!calibrated) {
       line("# Costs are the model's defaults; `schedlab host --calibrate` measures this machine's.");
     }
     for (String n : h.notes()) {
@@ -39,7 +49,7 @@ public final class MachineFileWriter {
     }
   }
 
-  private void machine(HostDescription h, Calibration c) {
+  private void machine(HostDescription h, Sourced<NoiseSpec> noise) {
     line("machine:");
     value("  ", "sockets", h.sockets());
     value("  ", "cores_per_socket", h.coresPerSocket());
@@ -65,9 +75,9 @@ public final class MachineFileWriter {
     line("  isolated_cpus: \"" + h.isolatedCpus().value() + "\"");
     comment("  ", h.mitigations().source());
     line("  mitigations: " + list(h.mitigations().value()));
-    if (c != null && c.noise() != null && c.noise().value().active()) {
-      NoiseSpec n = c.noise().value();
-      comment("  ", c.noise().source());
+    if (noise != null && noise.value().active()) {
+      NoiseSpec n = noise.value();
+      comment("  ", noise.source());
       line("  noise:");
       line("    rate: " + String.format(java.util.Locale.ROOT, "%.3f", n.ratePerSecond()));
       line("    durations: [" + n.durationsNs().stream().map(String::valueOf)
@@ -75,16 +85,14 @@ public final class MachineFileWriter {
     }
   }
 
-  private void kernel(HostDescription h, Calibration c) {
+  private void kernel(HostDescription h, Map<String, Sourced<Long>> calibrated) {
     line("kernel:");
     value("  ", "hz", h.hz());
     value("  ", "preempt", h.preempt());
     Map<String, Sourced<Long>> params = new LinkedHashMap<>();
     params.put("sched.timer_slack", h.timerSlackNs());
     params.putAll(h.params());
-    if (c != null) {
-      params.putAll(c.params());
-    }
+    params.putAll(calibrated);
     line("  params:");
     for (Map.Entry<String, Sourced<Long>> e : params.entrySet()) {
       comment("    ", e.getValue().source());

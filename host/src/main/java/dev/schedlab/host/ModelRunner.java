@@ -18,11 +18,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Runs the model's twin of a host measurement: a scenario on a machine file, built-ins only. */
-final class ModelRunner {
+public final class ModelRunner {
   /** A finished run: the result and the tool reports by tool id. */
-  record Outcome(RunResult result, Map<String, Object> reports) {
+  public record Outcome(RunResult result, Map<String, Object> reports) {
     /** A number of tool {@code id}'s report, by dotted path. */
-    double report(String id, String path) throws HostException {
+    public double report(String id, String path) throws HostException {
       Object node = reports.get(id);
       node = node instanceof Map<?, ?> m ? m.get("report") : null;
       for (String key : path.split("\\.")) {
@@ -35,7 +35,7 @@ final class ModelRunner {
     }
 
     /** A counter of the run's metrics (0 when absent). */
-    double metric(String name) {
+    public double metric(String name) {
       Object v = result.metrics().get(name);
       return v instanceof Number n ? n.doubleValue() : 0;
     }
@@ -44,7 +44,7 @@ final class ModelRunner {
   private final Path machineFile;
 
   /** A runner on {@code machineFile}'s text, written to a temporary file for the loader. */
-  static ModelRunner on(String machineFileText) throws HostException {
+  public static ModelRunner on(String machineFileText) throws HostException {
     try {
       Path f = Files.createTempFile("schedlab-machine", ".yaml");
       f.toFile().deleteOnExit();
@@ -55,11 +55,11 @@ final class ModelRunner {
     }
   }
 
-  ModelRunner(Path machineFile) {
+  public ModelRunner(Path machineFile) {
     this.machineFile = machineFile;
   }
 
-  Path machineFile() {
+  public Path machineFile() {
     return machineFile;
   }
 
@@ -67,7 +67,7 @@ final class ModelRunner {
    * Runs {@code tools} (tool: args pairs, in order) for {@code durationNs} with the parameter
    * overrides {@code params} ({@code key=value}).
    */
-  Outcome run(String name, List<String[]> tools, long durationNs, long seed, List<String> params)
+  public Outcome run(String name, List<String[]> tools, long durationNs, long seed, List<String> params)
       throws HostException {
     StringBuilder y = new StringBuilder();
     y.append("name: ").append(name).append('\n');

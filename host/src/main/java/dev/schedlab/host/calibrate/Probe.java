@@ -1,4 +1,7 @@
-package dev.schedlab.host;
+package dev.schedlab.host.calibrate;
+
+import dev.schedlab.host.Commands;
+import dev.schedlab.host.HostException;
 
 import java.io.IOException;
 import java.io.InputStream;

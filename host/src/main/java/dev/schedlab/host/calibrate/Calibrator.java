@@ -1,4 +1,12 @@
-package dev.schedlab.host;
+package dev.schedlab.host.calibrate;
+
+import dev.schedlab.host.CpuLists;
+import dev.schedlab.host.HostDescription;
+import dev.schedlab.host.HostException;
+import dev.schedlab.host.HostFiles;
+import dev.schedlab.host.MachineFileWriter;
+import dev.schedlab.host.ModelRunner;
+import dev.schedlab.host.Sourced;
 
 import dev.schedlab.engine.scenario.NoiseSpec;
 import java.nio.file.Path;
@@ -57,7 +65,7 @@ public final class Calibrator {
   public static Calibration calibrate(HostDescription host, String version, boolean quick,
       Progress progress) throws HostException {
     Probe probe = Probe.build();
-    ModelRunner model = ModelRunner.on(MachineFileWriter.write(host, null, version));
+    ModelRunner model = ModelRunner.on(MachineFileWriter.write(host, version));
     return new Calibrator(host, probe, model, progress, secondCpu(), quick).run();
   }
 

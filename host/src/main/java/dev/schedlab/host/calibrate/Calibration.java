@@ -1,4 +1,6 @@
-package dev.schedlab.host;
+package dev.schedlab.host.calibrate;
+
+import dev.schedlab.host.Sourced;
 
 import dev.schedlab.engine.scenario.NoiseSpec;
 import java.util.List;
