@@ -20,6 +20,9 @@ final class Op {
   static final int EXIT = 12;
   /** Kthread loop: run the next queued work item, or sleep until one is queued. */
   static final int KWORK = 13;
+  /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
+  static final int STAMP = 14;
+  static final int SINCE = 15;
 
   final int code;
   Dist dist;
@@ -43,6 +46,8 @@ final class Op {
   SampleSeries irqSample;
   SampleSeries threadSample;
   SampleSeries retUserSample;
+  /** STAMP and SINCE: the named timestamp (one slot, shared by the scenario's tasks). */
+  long[] stamp;
 
   Op(int code) {
     this.code = code;
