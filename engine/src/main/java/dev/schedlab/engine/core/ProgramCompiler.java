@@ -4,6 +4,7 @@ import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.engine.scenario.Dist;
 import dev.schedlab.engine.scenario.StepSpec;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,13 +17,19 @@ import java.util.Map;
 final class ProgramCompiler {
   private final Kernel k;
   private final Map<String, WaitQueue> waitQueues;
+  private final Map<String, RtTimer> timers = new HashMap<>();
+  private final Map<String, BarrierState> barriers = new HashMap<>();
+  /** The task being compiled (names its stamp series and private timers). */
+  private String comm = "";
 
   ProgramCompiler(Kernel k, Map<String, WaitQueue> waitQueues) {
     this.k = k;
     this.waitQueues = waitQueues;
   }
 
-  Op[] compile(List<StepSpec> steps) {
+  /** The program of task {@code taskComm}. */
+  Op[] compile(List<StepSpec> steps, String taskComm) {
+    comm = taskComm;
     List<Op> out = new ArrayList<>();
     emit(steps, out);
     if (out.isEmpty()) {
@@ -104,17 +111,41 @@ final class ProgramCompiler {
         out.add(op);
       } else if (s instanceof StepSpec.Exit) {
         out.add(new Op(Op.EXIT));
-      } else {
+      } else if (!ThreadSteps.emit(this, s, out)) {
         throw new IllegalArgumentException("unsupported step " + s);
       }
     }
+  }
+
+  /** A CPU mask of this machine. */
+  java.util.BitSet cpuMask(String cpus) {
+    return ThreadSteps.mask(cpus, k.cpus.length);
+  }
+
+  /** A stamp series of the task being compiled. */
+  StampSeries stamps(String key) {
+    return key == null ? null : k.metrics.stamps(comm + "/" + key);
+  }
+
+  /** A named timer, or the compiled task's own one. */
+  RtTimer timer(String ref, boolean perTask) {
+    return timers.computeIfAbsent(perTask ? comm + "/" + ref : ref, r -> new RtTimer());
+  }
+
+  BarrierState barrier(String name, int users) {
+    BarrierState b = barriers.computeIfAbsent(name, n -> new BarrierState(n, users));
+    if (b.users != users) {
+      throw new IllegalArgumentException("barrier " + name + ": " + users + " users, earlier "
+          + b.users);
+    }
+    return b;
   }
 
   private SampleSeries series(String name) {
     return name == null ? null : k.metrics.series(name);
   }
 
-  private WaitQueue waitQueue(String name) {
+  WaitQueue waitQueue(String name) {
     return waitQueues.computeIfAbsent(name, WaitQueue::new);
   }
 
