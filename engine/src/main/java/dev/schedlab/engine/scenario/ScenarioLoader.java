@@ -73,11 +73,16 @@ public final class ScenarioLoader {
    */
   public static Scenario parse(String source, String text, boolean yaml, String defaultName,
       List<String> overrides) throws ScenarioException {
+    if (!yaml) {
+      List<String> notes = new ArrayList<>();
+      LocatedTree rt = RtAppBinder.parse(source, text, notes);
+      if (RtAppBinder.isRtApp(rt.root())) {
+        Overrides.apply(rt, overrides);
+        return RtAppBinder.scenario(rt, defaultName, notes);
+      }
+    }
     LocatedTree tree = LocatedTree.parse(source, text, yaml);
     Overrides.apply(tree, overrides);
-    if (!yaml && RtAppBinder.isRtApp(tree.root())) {
-      return RtAppBinder.scenario(tree, defaultName);
-    }
     Obj top = new Val(tree, "", tree.root()).object(TOP);
     String name = top.name("name", defaultName);
     long seed = top.integer("seed", DEFAULT_SEED);
