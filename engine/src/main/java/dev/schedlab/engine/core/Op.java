@@ -21,22 +21,22 @@ final class Op {
   /** Kthread loop: run the next queued work item, or sleep until one is queued. */
   static final int KWORK = 13;
   /** Compute until a wall-clock end (rt-app runtime). */
-  static final int USER_WALL = 14;
-  static final int YIELD = 15;
-  static final int AFFINITY = 16;
+  static final int USER_WALL = 16;
+  static final int YIELD = 17;
+  static final int AFFINITY = 18;
   /** Absolute sleep to {@link #atNs}, skipped when already past. */
-  static final int SLEEP_ABS = 17;
+  static final int SLEEP_ABS = 19;
   /** Periodic timer decision: sets the task's timer target, or skips its sleep when missed. */
-  static final int TIMER_ARM = 18;
+  static final int TIMER_ARM = 20;
   /** Absolute sleep to the target {@link #TIMER_ARM} chose. */
-  static final int TIMER_SLEEP = 19;
+  static final int TIMER_SLEEP = 21;
   /** Wake one or all sleepers, no memory. */
-  static final int SIGNAL = 20;
-  static final int COND_WAIT = 21;
-  static final int BARRIER = 22;
-  static final int FORK = 23;
-  static final int STAMP = 24;
-  static final int SLICE = 25;
+  static final int SIGNAL = 22;
+  static final int COND_WAIT = 23;
+  static final int BARRIER = 24;
+  static final int FORK = 25;
+  static final int CLOCK = 26;
+  static final int SLICE = 27;
 
   final int code;
   Dist dist;
@@ -74,9 +74,9 @@ final class Op {
   /** FORK: the template, the child's name prefix and the first index. */
   String template;
   String namePrefix;
-  /** STAMP series, or TIMER_ARM's slack series; TIMER_ARM's wake series. */
-  StampSeries stamp;
-  StampSeries stamp2;
+  /** CLOCK's series, or TIMER_ARM's slack series; TIMER_ARM's wake series. */
+  TimeSeries times;
+  TimeSeries times2;
 
   Op(int code) {
     this.code = code;

@@ -19,7 +19,7 @@ final class ProgramCompiler {
   private final Map<String, WaitQueue> waitQueues;
   private final Map<String, RtTimer> timers = new HashMap<>();
   private final Map<String, BarrierState> barriers = new HashMap<>();
-  /** The task being compiled (names its stamp series and private timers). */
+  /** The task being compiled (names its time series and private timers). */
   private String comm = "";
 
   ProgramCompiler(Kernel k, Map<String, WaitQueue> waitQueues) {
@@ -122,9 +122,9 @@ final class ProgramCompiler {
     return ThreadSteps.mask(cpus, k.cpus.length);
   }
 
-  /** A stamp series of the task being compiled. */
-  StampSeries stamps(String key) {
-    return key == null ? null : k.metrics.stamps(comm + "/" + key);
+  /** A time series of the task being compiled. */
+  TimeSeries times(String key) {
+    return key == null ? null : k.metrics.times(comm + "/" + key);
   }
 
   /** A named timer, or the compiled task's own one. */

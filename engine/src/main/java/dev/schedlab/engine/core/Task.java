@@ -92,9 +92,9 @@ final class Task implements TaskView {
   long customSlice;
   /** USER_WALL: the wall-clock time the running compute op ends. */
   long wallEnd;
-  /** TIMER_SLEEP: the expiry chosen by the timer op, and the stamp of the wake latency or null. */
+  /** TIMER_SLEEP: the expiry chosen by the timer op, and the series of the wake latency or null. */
   long timerTarget;
-  StampSeries pendingWakeStamp;
+  TimeSeries pendingWakeTimes;
   /** Its affinity excluded its CPU: move it once it is switched out. */
   boolean migrateWhenOff;
 

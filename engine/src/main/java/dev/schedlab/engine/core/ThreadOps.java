@@ -12,7 +12,7 @@ import dev.schedlab.api.TaskState;
  * and when it excludes the current CPU a move to an allowed CPU once switched out); absolute
  * {@code clock_nanosleep()}; rt-app's periodic timer (next expiry, slack, missed periods);
  * condition variables with the futex wait queued before the mutex is released; a barrier whose
- * last arrival wakes every waiter; {@code fork} of a task from a template; stamps.
+ * last arrival wakes every waiter; {@code fork} of a task from a template; clock reads into per-task time series.
  *
  * <p>Does not model: the fair and deadline classes' {@code yield_task} (EEVDF's deadline push,
  * SCHED_DEADLINE's throttling to the next period: a yield of those tasks only reschedules); the
@@ -102,9 +102,9 @@ final class ThreadOps {
         t.pc++;
         k.taskFactory.fork(t, op);
         return true;
-      case Op.STAMP:
+      case Op.CLOCK:
         t.pc++;
-        op.stamp.add(k.now);
+        op.times.add(k.now);
         return true;
       case Op.SLICE:
         t.pc++;
@@ -122,12 +122,12 @@ final class ThreadOps {
       tm.next = op.firstNs;
     }
     tm.next += op.periodNs;
-    if (op.stamp != null) {
-      op.stamp.add(tm.next - k.now);
+    if (op.times != null) {
+      op.times.add(tm.next - k.now);
     }
     if (k.now < tm.next) {
       t.timerTarget = tm.next;
-      t.pendingWakeStamp = op.stamp2;
+      t.pendingWakeTimes = op.times2;
       t.pc++;
     } else {
       if (op.relative) {
@@ -168,9 +168,9 @@ final class ThreadOps {
 
   /** Back in user space after a timer sleep: rt-app's wake-up latency. */
   void backInUser(Task t) {
-    if (t.pendingWakeStamp != null) {
-      t.pendingWakeStamp.add(k.now - t.timerTarget);
-      t.pendingWakeStamp = null;
+    if (t.pendingWakeTimes != null) {
+      t.pendingWakeTimes.add(k.now - t.timerTarget);
+      t.pendingWakeTimes = null;
     }
   }
 

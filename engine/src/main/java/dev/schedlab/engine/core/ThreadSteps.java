@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * Compiles the thread-level steps (wall-clock compute, yield, affinity, absolute and periodic
- * timers, condition variables, barriers, fork, stamps, slice) into {@link Op}s run by
+ * timers, condition variables, barriers, fork, clock reads, slice) into {@link Op}s run by
  * {@link ThreadOps}. Syscall-shaped steps get entry and exit to user around their op.
  */
 final class ThreadSteps {
@@ -35,8 +35,8 @@ final class ThreadSteps {
       arm.periodNs = tm.periodNs();
       arm.relative = tm.relative();
       arm.firstNs = tm.firstNs();
-      arm.stamp = c.stamps(tm.slackKey());
-      arm.stamp2 = c.stamps(tm.wakeKey());
+      arm.times = c.times(tm.slackKey());
+      arm.times2 = c.times(tm.wakeKey());
       out.add(arm);
       syscall(out, new Op(Op.TIMER_SLEEP));
       arm.jump = out.size(); // a missed expiry skips the sleep
@@ -60,9 +60,9 @@ final class ThreadSteps {
       op.namePrefix = f.namePrefix();
       op.count = f.firstIndex();
       out.add(op);
-    } else if (s instanceof StepSpec.Stamp st) {
-      Op op = new Op(Op.STAMP);
-      op.stamp = c.stamps(st.key());
+    } else if (s instanceof StepSpec.Clock st) {
+      Op op = new Op(Op.CLOCK);
+      op.times = c.times(st.key());
       out.add(op);
     } else if (s instanceof StepSpec.Slice sl) {
       Op op = new Op(Op.SLICE);

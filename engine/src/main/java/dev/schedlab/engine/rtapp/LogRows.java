@@ -69,7 +69,7 @@ public final class LogRows {
   }
 
   private static long[] stamps(Map<String, long[]> raw, String comm, String key) {
-    long[] v = raw.get("stamp/" + comm + "/" + key);
+    long[] v = raw.get("clock/" + comm + "/" + key);
     return v == null ? new long[0] : v;
   }
 

@@ -47,7 +47,7 @@ public record RtAppPlan(String file, LogSpec log, long nsPerLoop, boolean cumula
     }
   }
 
-  /** Stamp keys the task programs record (stamp series {@code stamp/COMM/KEY}). */
+  /** Keys of the time series the task programs record ({@code clock/COMM/KEY}). */
   public static final String START = "start";
   public static final String END = "end";
   public static final String RUN_BEGIN = "run_b";

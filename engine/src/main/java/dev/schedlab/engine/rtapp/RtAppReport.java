@@ -44,7 +44,7 @@ public final class RtAppReport implements ToolReport {
         out.add(new Ran(t, t.name(), t.index()));
         continue;
       }
-      Pattern p = Pattern.compile("stamp/(" + Pattern.quote(comm(t.key())) + "-(\\d+)-\\d{4})/"
+      Pattern p = Pattern.compile("clock/(" + Pattern.quote(comm(t.key())) + "-(\\d+)-\\d{4})/"
           + RtAppPlan.START);
       for (String k : r.rawSamples().keySet()) {
         Matcher m = p.matcher(k);

@@ -217,7 +217,7 @@ final class RtAppEvents {
 
   private void stamp(List<StepSpec> out, String key) {
     if (stamps) {
-      out.add(new StepSpec.Stamp(key));
+      out.add(new StepSpec.Clock(key));
     }
   }
 

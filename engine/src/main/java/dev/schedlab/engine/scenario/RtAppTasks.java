@@ -28,11 +28,11 @@ final class RtAppTasks {
     for (RtAppThread.Phase p : t.phases) {
       List<RtAppPlan.TimedEvent> timed = new ArrayList<>();
       List<StepSpec> body = new ArrayList<>();
-      body.add(new StepSpec.Stamp(RtAppPlan.START));
+      body.add(new StepSpec.Clock(RtAppPlan.START));
       for (RtAppEvents.Event e : p.events()) {
         body.addAll(events.steps(e, t, timed));
       }
-      body.add(new StepSpec.Stamp(RtAppPlan.END));
+      body.add(new StepSpec.Clock(RtAppPlan.END));
       phaseBodies.add(body);
       phasePlans.add(new RtAppPlan.PhasePlan(p.loop(), timed));
     }
@@ -93,7 +93,7 @@ final class RtAppTasks {
   private static List<StepSpec> withoutStamps(List<StepSpec> steps) {
     List<StepSpec> out = new ArrayList<>();
     for (StepSpec s : steps) {
-      if (s instanceof StepSpec.Stamp) {
+      if (s instanceof StepSpec.Clock) {
         continue;
       }
       out.add(s instanceof StepSpec.Loop l ? new StepSpec.Loop(l.count(), withoutStamps(l.body())) : s);

@@ -106,7 +106,7 @@ public sealed interface StepSpec {
    * each use adds {@code periodNs} and sleeps (absolute) until it. A use that finds the expiry
    * already past does not sleep and, when {@code relative}, restarts the period from now. With
    * {@code slackKey} the expiry minus the current time is stamped before the decision, and with
-   * {@code wakeKey} the time back in user space minus the expiry after a sleep (see {@link Stamp}).
+   * {@code wakeKey} the time back in user space minus the expiry after a sleep (see {@link Clock}).
    */
   record Timer(String ref, long periodNs, boolean relative, boolean perTask, long firstNs,
       String slackKey, String wakeKey) implements StepSpec {}
@@ -136,10 +136,10 @@ public sealed interface StepSpec {
   record Fork(String template, String namePrefix, int firstIndex) implements StepSpec {}
 
   /**
-   * Appends the current time (ns) to the task's stamp series {@code key}, found in the result's raw
-   * samples as {@code stamp/COMM/KEY}. Takes no time.
+   * Appends the current time (ns) to the task's time series {@code key} ({@code clock_gettime()}
+   * in user space), found in the result's raw samples as {@code clock/COMM/KEY}. Takes no time.
    */
-  record Stamp(String key) implements StepSpec {}
+  record Clock(String key) implements StepSpec {}
 
   /** {@code sched_setattr(sched_runtime)} of a fair task: its custom slice from its next enqueue. */
   record Slice(long ns) implements StepSpec {}

@@ -39,7 +39,7 @@ class ThreadOpsTest {
   }
 
   private static long[] stamps(Kernel k, String comm, String key) {
-    long[] v = k.metrics.rawSamples().get("stamp/" + comm + "/" + key);
+    long[] v = k.metrics.rawSamples().get("clock/" + comm + "/" + key);
     return v == null ? new long[0] : v;
   }
 
@@ -52,8 +52,8 @@ class ThreadOpsTest {
     Kernel k = run(50 * MS, 1,
         fifo("hog", 50, "0", new StepSpec.SleepAbs(1 * MS), user(3 * MS), new StepSpec.Exit()),
         fifo("wall", 10, "0", new StepSpec.UserWall(Dist.fixed(10 * MS)),
-            new StepSpec.Stamp("done"), new StepSpec.Exit()),
-        fifo("work", 5, "0", new StepSpec.User(Dist.fixed(10 * MS)), new StepSpec.Stamp("done"),
+            new StepSpec.Clock("done"), new StepSpec.Exit()),
+        fifo("work", 5, "0", new StepSpec.User(Dist.fixed(10 * MS)), new StepSpec.Clock("done"),
             new StepSpec.Exit()));
     long wallDone = stamps(k, "wall", "done")[0];
     // 10 ms of wall time from its start, although the hog took 3 ms of them.
@@ -64,7 +64,7 @@ class ThreadOpsTest {
 
   @Test
   void aYieldingRtTaskLetsItsPeerOfTheSamePriorityRun() {
-    StepSpec[] body = {user(MS), new StepSpec.Stamp("t"), new StepSpec.Yield()};
+    StepSpec[] body = {user(MS), new StepSpec.Clock("t"), new StepSpec.Yield()};
     Kernel k = run(10 * MS, 1, fifo("a", 20, "0", body), fifo("b", 20, "0", body));
     long[] a = stamps(k, "a", "t");
     long[] b = stamps(k, "b", "t");
@@ -77,8 +77,8 @@ class ThreadOpsTest {
       assertThat(Arrays.stream(b).filter(x -> x > lo && x < hi).count()).isEqualTo(1);
     }
     // Without the yield, FIFO keeps the first task running.
-    Kernel noYield = run(10 * MS, 1, fifo("a", 20, "0", user(MS), new StepSpec.Stamp("t")),
-        fifo("b", 20, "0", user(MS), new StepSpec.Stamp("t")));
+    Kernel noYield = run(10 * MS, 1, fifo("a", 20, "0", user(MS), new StepSpec.Clock("t")),
+        fifo("b", 20, "0", user(MS), new StepSpec.Clock("t")));
     assertThat(stamps(noYield, "b", "t").length + stamps(noYield, "a", "t").length)
         .isGreaterThan(5);
     assertThat(Math.min(stamps(noYield, "a", "t").length, stamps(noYield, "b", "t").length))
@@ -87,7 +87,7 @@ class ThreadOpsTest {
 
   @Test
   void anAffinityChangeMovesTheTaskOffABusyCpu() {
-    StepSpec loop = new StepSpec.Loop(1000, List.of(user(100_000), new StepSpec.Stamp("t")));
+    StepSpec loop = new StepSpec.Loop(1000, List.of(user(100_000), new StepSpec.Clock("t")));
     Kernel k = run(20 * MS, 2,
         fifo("hog", 90, "0", new StepSpec.SleepAbs(MS), user(30 * MS)),
         fifo("mover", 10, "0", user(500_000), new StepSpec.Affinity("1"), loop));
@@ -129,7 +129,7 @@ class ThreadOpsTest {
   void aSignalWithoutWaiterIsLostWhileAWakeIsKept() {
     StepSpec[] signaller = {new StepSpec.Signal("c", false), new StepSpec.Exit()};
     StepSpec[] waiter = {new StepSpec.SleepAbs(MS), new StepSpec.Block("c"),
-        new StepSpec.Stamp("woke"), new StepSpec.Exit()};
+        new StepSpec.Clock("woke"), new StepSpec.Exit()};
     Kernel lost = run(5 * MS, 2, normal("s", 1, signaller), normal("w", 1, waiter));
     assertThat(stamps(lost, "w", "woke")).isEmpty();
     Kernel kept = run(5 * MS, 2, normal("s", 1, new StepSpec.Wake("c", false), new StepSpec.Exit()),
@@ -141,7 +141,7 @@ class ThreadOpsTest {
   void aCondWaitReleasesTheMutexAndABroadcastWakesEveryWaiter() {
     // A token in "m" is the unlocked mutex; each waiter takes it, then waits on "c" releasing it.
     StepSpec[] waiter = {new StepSpec.Block("m"), new StepSpec.CondWait("c", "m"),
-        new StepSpec.Stamp("woke"), new StepSpec.Block("m"), new StepSpec.Wake("m", false),
+        new StepSpec.Clock("woke"), new StepSpec.Block("m"), new StepSpec.Wake("m", false),
         new StepSpec.Exit()};
     Kernel k = run(10 * MS, 2,
         normal("init", 1, new StepSpec.Wake("m", false), new StepSpec.Exit()),
@@ -158,9 +158,9 @@ class ThreadOpsTest {
   @Test
   void aBarrierReleasesEveryUserWhenTheLastArrives() {
     Kernel k = run(20 * MS, 4,
-        normal("a", 1, user(MS), new StepSpec.Barrier("b", 3), new StepSpec.Stamp("t"), new StepSpec.Exit()),
-        normal("c", 1, user(5 * MS), new StepSpec.Barrier("b", 3), new StepSpec.Stamp("t"), new StepSpec.Exit()),
-        normal("d", 1, user(3 * MS), new StepSpec.Barrier("b", 3), new StepSpec.Stamp("t"), new StepSpec.Exit()));
+        normal("a", 1, user(MS), new StepSpec.Barrier("b", 3), new StepSpec.Clock("t"), new StepSpec.Exit()),
+        normal("c", 1, user(5 * MS), new StepSpec.Barrier("b", 3), new StepSpec.Clock("t"), new StepSpec.Exit()),
+        normal("d", 1, user(3 * MS), new StepSpec.Barrier("b", 3), new StepSpec.Clock("t"), new StepSpec.Exit()));
     for (String n : new String[] {"a", "c", "d"}) {
       assertThat(stamps(k, n, "t")[0]).isBetween(5 * MS, 5 * MS + 100_000);
     }
@@ -169,7 +169,7 @@ class ThreadOpsTest {
   @Test
   void forkCreatesNamedChildrenFromATemplate() {
     Kernel k = run(20 * MS, 2,
-        normal("child", 0, new StepSpec.Stamp("born"), user(MS), new StepSpec.Exit()),
+        normal("child", 0, new StepSpec.Clock("born"), user(MS), new StepSpec.Exit()),
         normal("parent", 1, user(MS), new StepSpec.Fork("child", "child-", 1), user(MS),
             new StepSpec.Fork("child", "child-", 1), new StepSpec.Exit()));
     assertThat(stamps(k, "child-1-0000", "born")).hasSize(1);

@@ -134,12 +134,12 @@ class RtAppLogsTest {
         List.of(new TimedEvent(Kind.RUN, 100), new TimedEvent(Kind.TIMER, 500),
             new TimedEvent(Kind.TIMER, 500)))));
     Map<String, long[]> raw = Map.of(
-        "stamp/t-0/start", new long[] {0, 1_000_000, 2_000_000, 3_000_000},
-        "stamp/t-0/end", new long[] {999_999, 1_999_999, 2_999_999, 3_999_999},
-        "stamp/t-0/run_b", new long[] {0, 1_000_000, 2_000_000, 3_000_000},
-        "stamp/t-0/run_e", new long[] {100_999, 1_100_999, 2_100_999, 3_100_999},
-        "stamp/t-0/slack", new long[] {400_000, -500, 400_000, 300, 400_000, -500, 5, 5},
-        "stamp/t-0/wu", new long[] {7_500, 7_500, 1_000, 7_500, 2_000, 3_000});
+        "clock/t-0/start", new long[] {0, 1_000_000, 2_000_000, 3_000_000},
+        "clock/t-0/end", new long[] {999_999, 1_999_999, 2_999_999, 3_999_999},
+        "clock/t-0/run_b", new long[] {0, 1_000_000, 2_000_000, 3_000_000},
+        "clock/t-0/run_e", new long[] {100_999, 1_100_999, 2_100_999, 3_100_999},
+        "clock/t-0/slack", new long[] {400_000, -500, 400_000, 300, 400_000, -500, 5, 5},
+        "clock/t-0/wu", new long[] {7_500, 7_500, 1_000, 7_500, 2_000, 3_000});
     RtAppPlan plain = new RtAppPlan("f", new LogSpec(true, ".", "b", 0, false), 10, false,
         List.of(t), List.of());
     List<LogRow> rows = LogRows.of(plain, t, "t-0", 0, raw);

@@ -3,7 +3,7 @@ package dev.schedlab.engine.core;
 import java.util.Arrays;
 
 /** Values appended in order (times or signed differences, ns), growing as needed. */
-final class StampSeries {
+final class TimeSeries {
   private long[] values = new long[16];
   private int size;
 
