@@ -37,6 +37,9 @@ final class Op {
   static final int FORK = 25;
   static final int CLOCK = 26;
   static final int SLICE = 27;
+  /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
+  static final int STAMP = 14;
+  static final int SINCE = 15;
 
   final int code;
   Dist dist;
@@ -77,6 +80,8 @@ final class Op {
   /** CLOCK's series, or TIMER_ARM's slack series; TIMER_ARM's wake series. */
   TimeSeries times;
   TimeSeries times2;
+  /** STAMP and SINCE: the named timestamp (one slot, shared by the scenario's tasks). */
+  long[] stamp;
 
   Op(int code) {
     this.code = code;

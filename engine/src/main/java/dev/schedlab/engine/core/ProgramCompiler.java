@@ -21,6 +21,7 @@ final class ProgramCompiler {
   private final Map<String, BarrierState> barriers = new HashMap<>();
   /** The task being compiled (names its time series and private timers). */
   private String comm = "";
+  private final Map<String, long[]> stamps = new java.util.HashMap<>();
 
   ProgramCompiler(Kernel k, Map<String, WaitQueue> waitQueues) {
     this.k = k;
@@ -47,13 +48,20 @@ final class ProgramCompiler {
         out.add(op);
       } else if (s instanceof StepSpec.Kernel kern) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        for (StepSpec.Segment seg : kern.segments()) {
-          Op op = new Op(Op.KSEG);
-          op.dist = seg.duration();
-          op.preemptible = seg.preemptible();
-          op.irqsOff = seg.irqsOff();
-          op.endsWith = point(seg.endsWith());
-          out.add(op);
+        segments(kern, out);
+        out.add(new Op(Op.SYSCALL_EXIT));
+      } else if (s instanceof StepSpec.Syscall sc) {
+        out.add(new Op(Op.SYSCALL_ENTER));
+        for (StepSpec part : sc.parts()) {
+          if (part instanceof StepSpec.Kernel kern) {
+            segments(kern, out);
+          } else if (part instanceof StepSpec.Wake w) {
+            out.add(wake(w));
+          } else if (part instanceof StepSpec.Block b) {
+            out.add(block(b));
+          } else {
+            throw new IllegalArgumentException("a syscall's parts are kernel, wake and block: " + part);
+          }
         }
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Sleep sl) {
@@ -75,16 +83,11 @@ final class ProgramCompiler {
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Block b) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        Op op = new Op(Op.BLOCK);
-        op.waitQueue = waitQueue(b.waitQueue());
-        out.add(op);
+        out.add(block(b));
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Wake w) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        Op op = new Op(Op.WAKE);
-        op.waitQueue = waitQueue(w.waitQueue());
-        op.flag = w.sync();
-        out.add(op);
+        out.add(wake(w));
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Call c) {
         if (c.cpu() < 0 || c.cpu() >= k.cpus.length) {
@@ -108,6 +111,15 @@ final class ProgramCompiler {
         Op op = new Op(Op.MARK);
         op.counter = k.metrics.counter("mark." + m.counter());
         op.countFromNs = m.fromNs();
+        out.add(op);
+      } else if (s instanceof StepSpec.Stamp st) {
+        Op op = new Op(Op.STAMP);
+        op.stamp = stamp(st.name());
+        out.add(op);
+      } else if (s instanceof StepSpec.Since si) {
+        Op op = new Op(Op.SINCE);
+        op.stamp = stamp(si.stamp());
+        op.sample = series(si.sample());
         out.add(op);
       } else if (s instanceof StepSpec.Exit) {
         out.add(new Op(Op.EXIT));
@@ -141,8 +153,37 @@ final class ProgramCompiler {
     return b;
   }
 
+  private void segments(StepSpec.Kernel kern, List<Op> out) {
+    for (StepSpec.Segment seg : kern.segments()) {
+      Op op = new Op(Op.KSEG);
+      op.dist = seg.duration();
+      op.preemptible = seg.preemptible();
+      op.irqsOff = seg.irqsOff();
+      op.endsWith = point(seg.endsWith());
+      out.add(op);
+    }
+  }
+
+  private Op block(StepSpec.Block b) {
+    Op op = new Op(Op.BLOCK);
+    op.waitQueue = waitQueue(b.waitQueue());
+    return op;
+  }
+
+  private Op wake(StepSpec.Wake w) {
+    Op op = new Op(Op.WAKE);
+    op.waitQueue = waitQueue(w.waitQueue());
+    op.flag = w.sync();
+    return op;
+  }
+
   private SampleSeries series(String name) {
     return name == null ? null : k.metrics.series(name);
+  }
+
+  /** The named timestamp slot; -1 until first stamped. */
+  private long[] stamp(String name) {
+    return stamps.computeIfAbsent(name, n -> new long[] {-1});
   }
 
   WaitQueue waitQueue(String name) {

@@ -92,6 +92,7 @@ final class TaskFactory {
         ts.kthread(), false, mmId, compiler.compile(ts.program(), name), rng);
     t.sclass = cls;
     t.classRank = cls.rank();
+    t.timerSlackNs = ts.timerSlackNs();
     t.mm = taskMm;
     k.mmCid.register(t);
     t.cpu = aff.nextSetBit(0);
