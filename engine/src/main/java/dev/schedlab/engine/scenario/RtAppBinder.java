@@ -67,7 +67,7 @@ final class RtAppBinder {
     LocatedTree tree = LocatedTree.parseRtApp(source, sb.toString());
     if (bare > 0) {
       notes.add(bare + " bare \"suspend\" line(s) completed as the Debian workgen does"
-          + " (the value is ignored: a thread suspends itself)");
+          + " (the thread suspends on its own name)");
     }
     List<String> renamed = tree.renamedKeys();
     if (!renamed.isEmpty()) {
@@ -171,7 +171,8 @@ final class RtAppBinder {
       nrThreads += t.instances;
     }
     RtAppMutexes mutexes = new RtAppMutexes();
-    RtAppEvents events = new RtAppEvents(mutexes, global, this::param, global.log().enabled());
+    RtAppEvents events = new RtAppEvents(mutexes, global, this::param, global.log().enabled(),
+        notes);
     for (RtAppThread t : threads.values()) {
       for (RtAppThread.Phase p : t.phases) {
         for (RtAppEvents.Event e : p.events()) {

@@ -35,9 +35,12 @@ final class RtAppEvents {
   /** Timers some event sets to absolute mode (a timer resource has one mode). */
   private final Map<String, Boolean> absoluteTimers = new HashMap<>();
   private final Map<String, String> memrunShapes = new HashMap<>();
+  private final java.util.Set<String> noted = new java.util.HashSet<>();
+  private final List<String> notes;
 
   RtAppEvents(RtAppMutexes mutexes, RtAppGlobal global, ToLongFunction<ToolParam> params,
-      boolean stamps) {
+      boolean stamps, List<String> notes) {
+    this.notes = notes;
     this.mutexes = mutexes;
     this.global = global;
     this.params = params;
@@ -131,10 +134,10 @@ final class RtAppEvents {
         return List.of(new StepSpec.Barrier("rtapp/barrier/" + b, barrierUsers.get(b)));
       }
       case "suspend": {
-        // rt-app (since 2025) suspends the caller on its own task name; the value is ignored.
-        out.addAll(mutexes.lock(thread.key));
-        out.addAll(mutexes.condWait(cond(thread.key), thread.key));
-        out.addAll(mutexes.unlock(thread.key));
+        String on = suspendName(e, thread);
+        out.addAll(mutexes.lock(on));
+        out.addAll(mutexes.condWait(cond(on), on));
+        out.addAll(mutexes.unlock(on));
         return out;
       }
       case "resume": {
@@ -162,6 +165,26 @@ final class RtAppEvents {
       default: // memrun
         return List.of(new StepSpec.User(Dist.fixed(RtAppMemrun.ns(e, params))));
     }
+  }
+
+  /**
+   * What a suspend waits on: its string value, as rt-app 1.0 (Debian) and the Android use cases of
+   * doc/examples have it (several threads suspended on one name); an empty value, as workgen
+   * fills a bare {@code "suspend"}, is the thread's own task name. Upstream rt-app since
+   * 32fcddf (2025) always uses the task name: a value naming something else is noted.
+   */
+  private String suspendName(Event e, RtAppThread thread) {
+    Val v = e.value();
+    String value = v.node().isTextual() ? v.node().textValue() : "";
+    if (value.isEmpty() || value.equals(thread.key)) {
+      return thread.key;
+    }
+    if (noted.add(thread.key + "/" + value)) {
+      notes.add(RtAppNotes.where(v) + ": suspend on \"" + value + "\" as rt-app 1.0 does;"
+          + " upstream rt-app (since 2025) suspends the thread on its own name \"" + thread.key
+          + "\" instead");
+    }
+    return value;
   }
 
   private List<StepSpec> timer(Event e, RtAppThread thread, List<TimedEvent> timed)

@@ -142,6 +142,25 @@ class RtAppEventsTest {
     assertThat(rows.get("meeting-12").size()).isBetween(met - 1, met + 1);
   }
 
+  @Test
+  void threadsSuspendedOnOneNameAreResumedTogether() throws Exception {
+    Path f = dir.resolve("s.json");
+    Files.writeString(f, "{ \"tasks\" : {\n"
+        + " \"a\" : { \"suspend\" : \"grp\", \"run\" : 100 },\n"
+        + " \"b\" : { \"suspend\" : \"grp\", \"run\" : 100 },\n"
+        + " \"w\" : { \"sleep\" : 2000, \"resume\" : \"grp\" } },\n"
+        + " \"global\" : { \"duration\" : 1 } }");
+    Scenario s = ScenarioLoader.load(f);
+    assertThat(RtAppFixtures.steps(RtAppFixtures.task(s, "b-1"), StepSpec.CondWait.class))
+        .containsExactly(new StepSpec.CondWait("rtapp/cond/grp", "rtapp/mutex/grp"));
+    assertThat(RtAppFixtures.report(s).plan().notes()).anySatisfy(n -> assertThat(n)
+        .startsWith("line 2: tasks.a.suspend: suspend on \"grp\" as rt-app 1.0 does"));
+    Map<String, List<LogRow>> rows = RtAppFixtures.report(s).rows(RtAppFixtures.run(s));
+    // one broadcast every ~2 ms wakes both: about 500 phases each in 1 s
+    assertThat(rows.get("a-0").size()).isBetween(400, 500);
+    assertThat(rows.get("b-1").size()).isBetween(rows.get("a-0").size() - 1, rows.get("a-0").size() + 1);
+  }
+
   static Stream<Arguments> errors() {
     return Stream.of(
         Arguments.of("{\"tasks\":{\"a\":{\"run\":\"x\"}}}", "Unknown or mismatch run event type"),
