@@ -44,6 +44,7 @@ public final class CheckHost {
     s.add(new PipePairsCheck(1, "below the CPU count"));
     s.add(new PipePairsCheck(2 * env.nrCpus(), "above the CPU count"));
     s.add(new InterruptsCheck());
+    s.add(new RtAppCheck());
     return s;
   }
 
