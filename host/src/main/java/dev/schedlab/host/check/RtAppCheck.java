@@ -27,14 +27,13 @@ final class RtAppCheck implements Check {
   /**
    * Figure: thread, column, percentile. {@code run} is the time a loop's run events took (the
    * configured CPU time plus what preempted or interrupted them), {@code wu_lat} how late the
-   * timer woke the thread, {@code slack} how much of the period was left.
+   * timer woke the thread.
    */
   private static final String[][] FIGURES = {
     {"light wu_lat p50", "light", "wu_lat", "50"},
     {"heavy wu_lat p50", "heavy", "wu_lat", "50"},
     {"heavy wu_lat p99", "heavy", "wu_lat", "99"},
     {"heavy run p50", "heavy", "run", "50"},
-    {"heavy slack p50", "heavy", "slack", "50"},
     {"sleeper run p50", "sleeper", "run", "50"},
     {"locker1 run p99", "locker1", "run", "99"},
   };
