@@ -166,6 +166,7 @@ public final class History {
         t.cpu = at.cpu();
         t.lastCpu = at.cpu();
         t.since = startNs;
+        t.measures.runs++; // its stretch on the CPU at the start is a run
         if (curr[at.cpu()] == null) {
           curr[at.cpu()] = t;
           currSince[at.cpu()] = startNs;
@@ -384,6 +385,7 @@ public final class History {
     Action.Block b = t.pendingBlock;
     t.pendingBlock = null;
     if (waker != null) {
+      t.measures.wakeupsByTask++;
       // the waker's time so far is a Run before its Wake step
       if (waker.state == TracedTask.State.RUNNING) {
         long ran = Math.max(0, now - waker.since);

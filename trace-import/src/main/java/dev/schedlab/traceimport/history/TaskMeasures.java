@@ -6,10 +6,12 @@ import org.HdrHistogram.Histogram;
 public final class TaskMeasures {
   /** Time on a CPU (switch-in to switch-out), ns. */
   public long runtimeNs;
-  /** Times switched in. */
+  /** Times switched in (a task on a CPU when the trace starts: one more). */
   public long runs;
   /** Wakeups that ended a block (switched out asleep, then woken). */
   public long wakeups;
+  /** Of those, wakeups by another task (the rest came from interrupts: timers, devices). */
+  public long wakeupsByTask;
   /** Wakeups of the task while it was still on its CPU (it had not blocked yet). */
   public long wakeupsRunning;
   /** Switch-ins on another CPU than the previous one. */
@@ -30,6 +32,7 @@ public final class TaskMeasures {
     runtimeNs += o.runtimeNs;
     runs += o.runs;
     wakeups += o.wakeups;
+    wakeupsByTask += o.wakeupsByTask;
     wakeupsRunning += o.wakeupsRunning;
     migrations += o.migrations;
     voluntarySwitches += o.voluntarySwitches;

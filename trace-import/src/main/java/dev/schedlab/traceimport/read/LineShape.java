@@ -12,10 +12,10 @@ import java.util.regex.Pattern;
 final class LineShape {
   private static final Pattern FTRACE = Pattern.compile(
       "^\\s*(.*)-(\\d+)\\s+(?:\\(\\s*(?:\\d+|-+)\\)\\s+)?\\[(\\d+)\\]\\s+"
-          + "(?:([a-zA-Z.0-9]{4,5})\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\w+:)?(\\w+):\\s?(.*)$");
+          + "(?:([a-zA-Z.0-9]{4,5})\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\w+:)?(\\w+):\\s*(.*)$");
   private static final Pattern PERF = Pattern.compile(
       "^\\s*(.*?)\\s+(-?\\d+)(?:/(\\d+))?\\s+\\[(\\d+)\\]\\s+(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?"
-          + "(?:\\w+:)?(\\w+):\\s?(.*)$");
+          + "(?:\\w+:)?(\\w+):\\s*(.*)$");
   /** Enough of a line to see it was an event line that stops early. */
   private static final Pattern STARTED = Pattern.compile("^\\s*\\S.*\\[\\d+\\]");
 

@@ -85,6 +85,16 @@ public final class ReplayReport {
       row(b, n, trace.task(n), replays.stream().map(s -> s.task(n)).toList());
     }
     row(b, "total", trace.total, replays.stream().map(s -> s.total).toList());
+    for (int i = 0; i < runs.size(); i++) {
+      long steps = 0;
+      for (String n : names) {
+        steps += runs.get(i).wakeSteps(n);
+      }
+      long early = steps - replays.get(i).total.wakeupsByTask;
+      b.append(String.format(Locale.ROOT, "%s: %d of the trace's %d wakeups by tasks replayed as"
+          + " wake steps; %d of them found the task not yet asleep (it did not block)%n",
+          replays.get(i).label, steps, trace.total.wakeupsByTask, Math.max(0, early)));
+    }
     b.append(String.format(Locale.ROOT, "%nper CPU (%s)%n", cols));
     b.append(String.format(Locale.ROOT, "%-6s %-26s %-26s %-26s%n", "cpu", "utilisation %",
         "context switches", "interrupts"));
@@ -191,8 +201,10 @@ public final class ReplayReport {
       m.put("pid", src.pid());
       m.put("comm", src.comm());
       m.put("trace", measures(trace.task(n)));
-      for (Side s : replays) {
-        m.put(s.label, measures(s.task(n)));
+      for (int i = 0; i < replays.size(); i++) {
+        Map<String, Object> r = measures(replays.get(i).task(n));
+        r.put("wake_steps", runs.get(i).wakeSteps(n));
+        m.put(replays.get(i).label, r);
       }
       tasks.add(m);
     }
@@ -225,6 +237,7 @@ public final class ReplayReport {
     o.put("runtime_ns", m.runtimeNs);
     o.put("runs", m.runs);
     o.put("wakeups", m.wakeups);
+    o.put("wakeups_by_task", m.wakeupsByTask);
     o.put("wakeups_while_running", m.wakeupsRunning);
     o.put("migrations", m.migrations);
     o.put("voluntary_switches", m.voluntarySwitches);

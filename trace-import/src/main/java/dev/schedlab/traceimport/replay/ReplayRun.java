@@ -7,6 +7,7 @@ import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.scenario.Scenario;
 import dev.schedlab.traceimport.Warnings;
 import dev.schedlab.traceimport.history.History;
+import dev.schedlab.traceimport.workload.ReplayProgram;
 
 /**
  * One replay of an imported scenario, measured.
@@ -18,7 +19,13 @@ import dev.schedlab.traceimport.history.History;
 public record ReplayRun(String label, RunResult result, History history) {
   /** How many programs ran to their end (their last traced action). */
   public long finished() {
-    Object v = result.metrics().get("mark." + dev.schedlab.traceimport.workload.ReplayProgram.DONE);
+    Object v = result.metrics().get("mark." + ReplayProgram.DONE);
+    return v instanceof Number n ? n.longValue() : 0;
+  }
+
+  /** The wake steps the replay ran that target {@code name} (its wakeups, made asleep or not). */
+  public long wakeSteps(String name) {
+    Object v = result.metrics().get("mark." + ReplayProgram.WAKE_MARK + name);
     return v instanceof Number n ? n.longValue() : 0;
   }
 

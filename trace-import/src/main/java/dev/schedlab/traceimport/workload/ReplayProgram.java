@@ -22,6 +22,8 @@ public final class ReplayProgram {
   static final String PARKED = "\"trace.end\"";
   /** The mark each program counts when it has done all its traced actions. */
   public static final String DONE = "replay.done";
+  /** Counted before each wake step, per wakee: the wakeups the replay made, found asleep or not. */
+  public static final String WAKE_MARK = "replay.wake.";
 
   /** A program and when its task starts, relative to the trace start. */
   record Program(long startNs, List<String> steps) {}
@@ -33,16 +35,9 @@ public final class ReplayProgram {
     // queueOf gives a task's own wait queue as a quoted YAML string, null for a task not replayed
     List<Action> actions = t.actions();
     long start = t.startNs() - traceStartNs;
-    int from = 0;
-    if (t.start() == TracedTask.Start.BLOCKED && !actions.isEmpty()
-        && actions.get(0) instanceof Action.Block b && b.end() == Action.Block.End.TIMED) {
-      // asleep since the trace start, woken by a timer or an interrupt: it starts then
-      start += b.durationNs();
-      from = 1;
-    }
     List<String> steps = new ArrayList<>();
     long debt = 0;
-    for (int i = from; i < actions.size(); i++) {
+    for (int i = 0; i < actions.size(); i++) {
       Action a = actions.get(i);
       if (a instanceof Action.Run r) {
         long work = r.onCpuNs() - r.irqNs()
@@ -55,6 +50,7 @@ public final class ReplayProgram {
       } else if (a instanceof Action.Wake w) {
         String q = queueOf.apply(w.target());
         if (q != null) {
+          steps.add("{mark: \"" + WAKE_MARK + q.substring(1) + "}");
           steps.add("{wake: " + q + "}");
           debt += costs.wake(w.remote());
         }
