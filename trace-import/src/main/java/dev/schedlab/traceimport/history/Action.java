@@ -14,8 +14,11 @@ public sealed interface Action {
   record Run(long onCpuNs, long irqNs, int switchIns, int switchInsFromIdle, int queuedWakeups)
       implements Action {}
 
-  /** The task woke {@code target} (from task context). {@code remote}: onto another CPU. */
-  record Wake(TracedTask target, boolean remote) implements Action {}
+  /**
+   * The task woke {@code target} (from task context). {@code queued}: onto another CPU that was
+   * idle, where the wakeup is queued and that CPU activates the task.
+   */
+  record Wake(TracedTask target, boolean queued) implements Action {}
 
   /** The task blocked; how it ended is known once it is woken (or the trace ends). */
   final class Block implements Action {

@@ -395,9 +395,12 @@ public final class History {
         waker.since = now;
       }
       waker.closeRun();
-      boolean remote = targetCpu >= 0 && targetCpu != waker.cpu;
-      t.wokenRemotely = remote;
-      waker.actions.add(new Action.Wake(t, remote));
+      // onto an idle CPU other than the waker's, the wakeup is queued there (TTWU_QUEUE;
+      // ttwu_queue_cond() in kernel/sched/core.c, within one LLC)
+      boolean queued = targetCpu >= 0 && targetCpu < curr.length && targetCpu != waker.cpu
+          && curr[targetCpu] == null;
+      t.wokenRemotely = queued;
+      waker.actions.add(new Action.Wake(t, queued));
       if (b != null) {
         b.woken(Action.Block.End.BY_TASK, 0);
       }

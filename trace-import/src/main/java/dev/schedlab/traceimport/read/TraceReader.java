@@ -81,7 +81,7 @@ public final class TraceReader {
       line = next;
       no++;
     }
-    if (format == null) {
+    if (format == null || events.isEmpty()) {
       throw new TraceInputException(source + ": no events; expected ftrace text (the tracefs trace"
           + " file), `trace-cmd report` output or `perf sched script` output");
     }

@@ -7,17 +7,13 @@ import dev.schedlab.traceimport.read.TraceEvent.IrqKind;
 import dev.schedlab.traceimport.read.TraceEvent.WakeKind;
 import dev.schedlab.traceimport.read.TraceEvent.Where;
 import dev.schedlab.traceimport.history.History;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * The replay's trace events, fed straight into a {@link History} (nothing is kept): the replay is
- * measured by the same walk as the trace. The model's first {@code sched_wakeup} of a task is its
- * {@code wake_up_new_task()}, told apart here as the kernel's {@code sched_wakeup_new}.
+ * measured by the same walk as the trace.
  */
 final class CaptureSink implements TraceSink {
   private final History history;
-  private final Set<Integer> seen = new HashSet<>();
 
   CaptureSink(History history) {
     this.history = history;
@@ -35,8 +31,6 @@ final class CaptureSink implements TraceSink {
   @Override
   public void schedSwitch(long t, int cpu, String prevComm, int prevPid, int prevPrio,
       char prevState, String nextComm, int nextPid, int nextPrio) {
-    seen.add(prevPid);
-    seen.add(nextPid);
     history.accept(new TraceEvent.Switch(at(t, cpu, prevComm, prevPid), prevComm, prevPid,
         prevPrio, String.valueOf(prevState), nextComm, nextPid, nextPrio));
   }
@@ -44,7 +38,6 @@ final class CaptureSink implements TraceSink {
   @Override
   public void schedWaking(long t, int cpu, String curComm, int curPid, String comm, int pid,
       int prio, int targetCpu) {
-    seen.add(pid);
     history.accept(new TraceEvent.Wake(at(t, cpu, curComm, curPid), WakeKind.WAKING, comm, pid,
         prio, targetCpu));
   }
@@ -52,9 +45,15 @@ final class CaptureSink implements TraceSink {
   @Override
   public void schedWakeup(long t, int cpu, String curComm, int curPid, String comm, int pid,
       int prio, int targetCpu) {
-    WakeKind kind = seen.add(pid) ? WakeKind.WAKEUP_NEW : WakeKind.WAKEUP;
-    history.accept(new TraceEvent.Wake(at(t, cpu, curComm, curPid), kind, comm, pid, prio,
-        targetCpu));
+    history.accept(new TraceEvent.Wake(at(t, cpu, curComm, curPid), WakeKind.WAKEUP, comm, pid,
+        prio, targetCpu));
+  }
+
+  @Override
+  public void schedWakeupNew(long t, int cpu, String curComm, int curPid, String comm, int pid,
+      int prio, int targetCpu) {
+    history.accept(new TraceEvent.Wake(at(t, cpu, curComm, curPid), WakeKind.WAKEUP_NEW, comm,
+        pid, prio, targetCpu));
   }
 
   @Override

@@ -55,9 +55,9 @@ public final class PathCosts {
     return n * queuedWakeup;
   }
 
-  /** One wakeup system call. */
-  public long wake(boolean remote) {
-    return syscall + (remote ? wakeRemote : wakeLocal);
+  /** One wakeup system call; {@code queued} onto an idle CPU (else done by the waker). */
+  public long wake(boolean queued) {
+    return syscall + (queued ? wakeRemote : wakeLocal);
   }
 
   /** One blocking or sleeping system call (entry before, exit to user after it). */

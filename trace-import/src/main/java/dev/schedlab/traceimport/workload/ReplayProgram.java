@@ -52,7 +52,7 @@ public final class ReplayProgram {
         if (q != null) {
           steps.add("{mark: \"" + WAKE_MARK + q.substring(1) + "}");
           steps.add("{wake: " + q + "}");
-          debt += costs.wake(w.remote());
+          debt += costs.wake(w.queued());
         }
       } else if (a instanceof Action.Block b) {
         switch (b.end()) {
