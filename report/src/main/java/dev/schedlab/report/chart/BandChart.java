@@ -67,7 +67,8 @@ public final class BandChart {
         continue;
       }
       double pad = hi > lo ? (hi - lo) * 0.08 : Math.max(Math.abs(lo) * 0.1, 1);
-      Axis x = Axis.linear(lo - pad, hi + pad, x0, x1);
+      // Counts and times are never negative: do not pad a non-negative row below zero.
+      Axis x = Axis.linear(lo >= 0 ? Math.max(0, lo - pad) : lo - pad, hi + pad, x0, x1);
       svg.label(x0 - 4, y0 + rowH / 2 + 4, "tick", "end", Fmt.num(x.lo()));
       svg.label(x1 + 4, y0 + rowH / 2 + 4, "tick", "start", Fmt.num(x.hi()));
       svg.line(x0, y0 + rowH - 4, x1, y0 + rowH - 4, "grid");

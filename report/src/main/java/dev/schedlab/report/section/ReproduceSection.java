@@ -40,6 +40,10 @@ public final class ReproduceSection {
     List<BandChart.Row> rows = new ArrayList<>();
     List<List<Cell>> table = new ArrayList<>();
     JsonNode rs = x.path("rows");
+    boolean bands = false;
+    for (JsonNode row : rs) {
+      bands |= row.has("band");
+    }
     for (int r = 0; r < rs.size(); r++) {
       JsonNode row = rs.get(r);
       List<BandChart.Cell> cells = new ArrayList<>();
@@ -59,7 +63,9 @@ public final class ReproduceSection {
         }
         line.add(simCell);
         line.add(Cell.num(pub, Ptr.of(e, "rows", r, "published", k)));
-        line.add(lo == null ? Cell.text("") : new Cell(Blocks.range(band), null, null, "num"));
+        if (bands) {
+          line.add(lo == null ? Cell.text("") : new Cell(Blocks.range(band), null, null, "num"));
+        }
       }
       rows.add(new BandChart.Row(row.path("label").asText(), row.path("unit").asText(), cells));
       table.add(line);
@@ -73,9 +79,12 @@ public final class ReproduceSection {
     for (String c : cols) {
       header.add(c + " simulated");
       header.add(c + " published");
-      header.add(c + " band");
+      if (bands) {
+        header.add(c + " band");
+      }
     }
-    b.append(Blocks.table("Rows (green: inside the band, red: outside)", header, table));
+    b.append(Blocks.table(bands ? "Rows (simulated: green inside the band, red outside)" : "Rows",
+        header, table));
     StringBuilder notes = new StringBuilder("<ul class=\"notes\">");
     x.path("notes").forEach(n -> notes.append("<li>").append(Html.esc(n.asText())).append("</li>"));
     b.append(notes).append("</ul>");
