@@ -83,7 +83,7 @@ public final class DiffChart {
               + Fmt.coord(y) + "l" + Fmt.coord(-7 * dir) + " -4.5v9z").title(tip).end();
         }
         svg.el("text").a("class", "val").a("x", f.right + 12 + 62.0 * k).a("y", y + 4)
-            .a("fill", color).text(pct(p.change()));
+            .a("style", "fill:" + color).text(pct(p.change()));
       }
     }
     List<String> colors = configs.stream().map(c -> Palette.color(configs.indexOf(c) + 1)).toList();

@@ -57,7 +57,7 @@ public final class Heatmap {
                 + " cell" + (counts[j][i] == 1 ? "" : "s") + ")")
             .end();
         svg.el("text").a("class", "hm-text").a("x", x + cellW / 2).a("y", y + CELL_H / 2 + 4)
-            .a("text-anchor", "middle").a("fill", Palette.darkText(f) ? "#111" : "#fff")
+            .a("text-anchor", "middle").a("style", "fill:" + (Palette.darkText(f) ? "#111" : "#fff"))
             .text(Fmt.num(Double.parseDouble(String.format(java.util.Locale.ROOT, "%.4g", v))));
       }
     }

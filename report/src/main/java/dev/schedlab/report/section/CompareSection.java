@@ -48,7 +48,12 @@ public final class CompareSection {
     List<DiffChart.Row> rows = new ArrayList<>();
     int undefined = 0;
     int unchanged = 0;
+    int buckets = 0;
     for (String m : Numbers.names(metrics)) {
+      if (m.contains(".histogram[")) {
+        buckets++; // a histogram bucket's change says little; the percentile charts show them
+        continue;
+      }
       JsonNode base = metrics.path(m).path(baseline);
       double bm = base.path("mean").asDouble();
       if (bm == 0) {
@@ -85,7 +90,8 @@ public final class CompareSection {
             + " means, sqrt(ci95^2 + baseline ci95^2), Student t with " + Math.max(0, n - 1)
             + " degrees of freedom, no pairing assumed (seeds share their random numbers, so the"
             + " true interval is narrower). " + unchanged + " metrics with means equal to the"
-            + " baseline's and " + undefined + " with a baseline mean of 0 are only in the table."));
+            + " baseline's, " + undefined + " with a baseline mean of 0 and " + buckets
+            + " histogram buckets are only in the table."));
   }
 
   private static String table(JsonNode metrics, String baseline, List<String> configs) {

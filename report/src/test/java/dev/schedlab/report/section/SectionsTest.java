@@ -37,7 +37,7 @@ class SectionsTest {
         "metric.latency.wake: percentiles by configuration");
     // changed: max -50%, p50 -25%, p90 -25%; unchanged: min, wakeups; baseline 0: spin.started
     assertThat(texts(body, "val")).containsExactly("-50.00%", "-25.00%", "-25.00%");
-    assertThat(body).contains("2 metrics with means equal to the baseline&#39;s and 1 with a baseline mean of 0");
+    assertThat(body).contains("2 metrics with means equal to the baseline&#39;s, 1 with a baseline mean of 0 and 0 histogram buckets");
     // the whisker of max: sqrt(30^2 + 50^2) / 900 = 6.48 %
     assertThat(body).contains("spin, metric.latency.wake.max: -50.00% \u00b1 6.48%");
     assertThat(body).contains("<span data-ptr=\"/metrics/metric.spin.started/spin/mean\">35.6667</span>");
