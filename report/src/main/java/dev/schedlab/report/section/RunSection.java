@@ -34,10 +34,10 @@ public final class RunSection {
     facts.add(new Cell[] {Cell.text("digest"), Cell.text(run.path("digest").asText())});
     facts.add(new Cell[] {Cell.text("schedlab"), Cell.text(run.path("schedlab_version").asText())});
     b.append(Blocks.facts(facts));
-    b.append(Blocks.figure(RunCharts.cpuBusy(metrics)));
     if (timeline != null) {
       b.append(Blocks.figure(TimelineChart.of(timeline)));
     }
+    b.append(Blocks.figure(RunCharts.cpuBusy(metrics)));
     b.append(RunCharts.latencies(metrics));
     b.append(RunCharts.toolDistributions(run.path("reports")));
     b.append(Blocks.figure(RunCharts.ipis(metrics)));
