@@ -16,7 +16,7 @@ import java.util.Locale;
 public final class TimelineChart {
   private static final double WIDTH = 960;
   private static final double LEFT = 58;
-  private static final double RIGHT = 12;
+  private static final double RIGHT = 24;
 
   private TimelineChart() {}
 
