@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
     description = "Deterministic discrete-event model of the Linux scheduler.",
     subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class,
         CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class,
-        ReportCommand.class},
+        CheckHostCommand.class, ReportCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -36,7 +36,7 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins, compare, reproduce, matrix, host or report)");
+    spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins, compare, reproduce, matrix, host, check-host or report)");
     spec.commandLine().usage(spec.commandLine().getErr());
     return BAD_INPUT;
   }

@@ -21,15 +21,16 @@ import java.util.Map;
 public final class ModelRunner {
   /** A finished run: the result and the tool reports by tool id. */
   public record Outcome(RunResult result, Map<String, Object> reports) {
-    /** A number of tool {@code id}'s report, by dotted path. */
-    public double report(String id, String path) throws HostException {
+    /** A number of tool {@code id}'s report, by its path of keys. */
+    public double report(String id, String... path) throws HostException {
       Object node = reports.get(id);
       node = node instanceof Map<?, ?> m ? m.get("report") : null;
-      for (String key : path.split("\\.")) {
+      for (String key : path) {
         node = node instanceof Map<?, ?> m ? m.get(key) : null;
       }
       if (!(node instanceof Number n)) {
-        throw new HostException("the model's " + id + " report has no number at " + path);
+        throw new HostException("the model's " + id + " report has no number at "
+            + String.join(".", path));
       }
       return n.doubleValue();
     }

@@ -79,6 +79,8 @@ public final class Kernel implements SchedServices, MachineView {
   /** The H5 tick stage: a plugin's, else mainline's task_mm_cid_work scheduling. */
   final dev.schedlab.api.hook.TickHook tickStage;
   Deferred deferred;
+  /** Creates the workload's tasks, at start and on fork steps. */
+  TaskFactory taskFactory;
   final Interrupts irqs;
   final IdleLoop idleLoop;
   /** The host's halt polling of this guest's vCPUs; null on bare metal. */

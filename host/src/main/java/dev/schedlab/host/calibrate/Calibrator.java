@@ -36,7 +36,7 @@ public final class Calibrator {
   private static final long SLEEP_NS = 500_000;
 
   private final HostDescription host;
-  private final Probe probe;
+  private final Bench probe;
   private final ModelRunner model;
   private final Progress progress;
   private final int hostA;
@@ -48,7 +48,7 @@ public final class Calibrator {
   private final List<Calibration.Check> checks = new ArrayList<>();
   private int done;
 
-  private Calibrator(HostDescription host, Probe probe, ModelRunner model, Progress progress,
+  private Calibrator(HostDescription host, Bench probe, ModelRunner model, Progress progress,
       int hostB, boolean quick) {
     this.host = host;
     this.probe = probe;
@@ -64,9 +64,14 @@ public final class Calibrator {
   /** Calibrates the machine {@code host} describes, which must be the one this runs on. */
   public static Calibration calibrate(HostDescription host, String version, boolean quick,
       Progress progress) throws HostException {
-    Probe probe = Probe.build();
-    ModelRunner model = ModelRunner.on(MachineFileWriter.write(host, version));
-    return new Calibrator(host, probe, model, progress, secondCpu(), quick).run();
+    return calibrate(host, Probe.build(), ModelRunner.on(MachineFileWriter.write(host, version)),
+        secondCpu(), quick, progress);
+  }
+
+  /** Calibrates against {@code bench}'s figures, {@code hostB} its second CPU. */
+  static Calibration calibrate(HostDescription host, Bench bench, ModelRunner model, int hostB,
+      boolean quick, Progress progress) throws HostException {
+    return new Calibrator(host, bench, model, progress, hostB, quick).run();
   }
 
   /** A CPU that is not CPU 0's SMT sibling, for the cross-CPU probes (or 0 on one CPU). */
