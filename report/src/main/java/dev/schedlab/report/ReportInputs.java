@@ -50,6 +50,12 @@ public final class ReportInputs {
       List<JsonNode> docs = parse(p, text);
       JsonNode first = docs.get(0);
       if (first.has("experiment") && first.has("rows")) {
+        for (int k = 1; k < docs.size(); k++) {
+          if (!docs.get(k).has("experiment") || !docs.get(k).has("rows")) {
+            throw new ReportInputException(p + ": JSON object " + (k + 1)
+                + " is not an experiment (experiment, rows) like the first");
+          }
+        }
         out.add(ReproduceSection.of(docs, reproduceJson(docs)));
       } else if (first.has("baseline") && first.has("configurations") && first.has("metrics")) {
         out.add(CompareSection.of(single(p, docs, "compare"), text));

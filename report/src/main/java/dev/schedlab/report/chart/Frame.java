@@ -52,10 +52,16 @@ final class Frame {
   void legend(double x0, double y, java.util.List<String> names, java.util.List<String> colors) {
     double x = x0;
     for (int i = 0; i < names.size(); i++) {
+      String name = Text.cut(names.get(i), 32);
+      if (x + 24 + Text.width(name) > svg.width() - 70 && i < names.size() - 1) {
+        // no room for the rest: say how many lines the legend leaves out (their tooltips name them)
+        svg.label(x, y, "legend", "start", "+" + (names.size() - i) + " more");
+        return;
+      }
       svg.el("rect").a("x", x).a("y", y - 9).a("width", 10).a("height", 10)
           .a("fill", colors.get(i)).a("class", "swatch").end();
-      svg.label(x + 14, y, "legend", "start", names.get(i));
-      x += 24 + Text.width(names.get(i));
+      svg.label(x + 14, y, "legend", "start", name);
+      x += 24 + Text.width(name);
     }
   }
 
