@@ -20,6 +20,10 @@ final class Op {
   static final int EXIT = 12;
   /** Kthread loop: run the next queued work item, or sleep until one is queued. */
   static final int KWORK = 13;
+  /** Take a kernel lock ({@link Locks}); may spin or sleep. */
+  static final int LOCK = 14;
+  /** Release a kernel lock. */
+  static final int UNLOCK = 15;
 
   final int code;
   Dist dist;
@@ -43,6 +47,10 @@ final class Op {
   SampleSeries irqSample;
   SampleSeries threadSample;
   SampleSeries retUserSample;
+  /** LOCK, UNLOCK: the lock, and the API variant ({@code _irqsave}, {@code down_read}). */
+  LockClass lockClass;
+  boolean lockIrqs;
+  boolean lockRead;
 
   Op(int code) {
     this.code = code;

@@ -41,6 +41,14 @@ final class ProgramCompiler {
       } else if (s instanceof StepSpec.Kernel kern) {
         out.add(new Op(Op.SYSCALL_ENTER));
         for (StepSpec.Segment seg : kern.segments()) {
+          if (seg.lock() != null) {
+            Op op = new Op(seg.lock().acquire() ? Op.LOCK : Op.UNLOCK);
+            op.lockClass = k.locks.cls(seg.lock().lock());
+            op.lockIrqs = seg.lock().irqsOff();
+            op.lockRead = seg.lock().read();
+            out.add(op);
+            continue;
+          }
           Op op = new Op(Op.KSEG);
           op.dist = seg.duration();
           op.preemptible = seg.preemptible();

@@ -6,7 +6,8 @@ import java.util.List;
 /** Binds task programs: lists of one-key step maps (or the bare string {@code exit}). */
 final class StepBinder {
   static final String[] STEPS = {
-    "user", "kernel", "sleep", "sleep_until", "block", "wake", "call", "loop", "mark", "exit"
+    "user", "kernel", "sleep", "sleep_until", "block", "wake", "call", "loop", "mark", "lock",
+    "unlock", "exit"
   };
 
   private static String optionalName(Obj o, String key) throws ScenarioException {
@@ -91,6 +92,15 @@ final class StepBinder {
       }
       case "mark":
         return new StepSpec.Mark(arg.name());
+      case "lock": {
+        if (!arg.node().isObject()) {
+          return StepSpec.lockStep(arg.name(), false);
+        }
+        Obj l = arg.object("name", "mode");
+        return StepSpec.lockStep(l.required("name").name(), read(l));
+      }
+      case "unlock":
+        return StepSpec.unlockStep(arg.name());
       default: // "exit" written as a map key
         if (!arg.node().isNull()) {
           throw arg.error("exit takes no value; write the bare word exit");
@@ -105,6 +115,10 @@ final class StepBinder {
     }
     List<StepSpec.Segment> segs = new ArrayList<>();
     for (Val s : arg.list()) {
+      if (s.node().has("lock") || s.node().has("unlock")) {
+        segs.add(lockItem(s));
+        continue;
+      }
       Obj o = s.object("duration", "preemptible", "irqs_off", "ends");
       String ends = o.choice("ends", "none", "none", "cond_resched", "might_resched");
       segs.add(new StepSpec.Segment(o.required("duration").dist(), o.bool("preemptible", true),
@@ -114,5 +128,19 @@ final class StepBinder {
       throw arg.error("expected at least one segment");
     }
     return new StepSpec.Kernel(segs);
+  }
+
+  /** A kernel-path item {@code {lock: NAME, irqs_off: BOOL, mode: read|write}} or {@code {unlock: NAME}}. */
+  private static StepSpec.Segment lockItem(Val s) throws ScenarioException {
+    if (s.node().has("unlock")) {
+      Obj o = s.object("unlock");
+      return StepSpec.Segment.unlock(o.required("unlock").name());
+    }
+    Obj o = s.object("lock", "irqs_off", "mode");
+    return StepSpec.Segment.lock(o.required("lock").name(), o.bool("irqs_off", false), read(o));
+  }
+
+  private static boolean read(Obj o) throws ScenarioException {
+    return o.choice("mode", "write", "write", "read").equals("read");
   }
 }

@@ -25,8 +25,52 @@ public sealed interface StepSpec {
    * @param preemptible preempt count zero (false = preempt-disabled span, e.g. under a spinlock)
    * @param irqsOff IRQs disabled for the whole segment
    * @param endsWith NONE, COND_RESCHED or MIGHT_RESCHED: the preemption point at its end
+   * @param lock a lock operation instead of computation, or null
    */
-  record Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {}
+  record Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith,
+      LockAction lock) {
+    /** A plain segment (no lock operation). */
+    public Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {
+      this(duration, preemptible, irqsOff, endsWith, null);
+    }
+
+    /**
+     * {@code lock: NAME}: take the named lock ({@code spin_lock[_irqsave]}, {@code mutex_lock},
+     * {@code down_read}/{@code down_write}); the time it takes is the lock's wait.
+     */
+    public static Segment lock(String name, boolean irqsOff, boolean read) {
+      return new Segment(Dist.fixed(0), true, false, "NONE", new LockAction(name, true, irqsOff, read));
+    }
+
+    /** {@code unlock: NAME}: release the named lock (the matching unlock of the kernel API). */
+    public static Segment unlock(String name) {
+      return new Segment(Dist.fixed(0), true, false, "NONE", new LockAction(name, false, false, false));
+    }
+  }
+
+  /**
+   * A lock operation in a kernel path (a {@link Segment} whose {@code lock} is set).
+   *
+   * @param lock the lock's name ({@code workload.locks}, or declared by a tool)
+   * @param acquire lock (true) or unlock (false)
+   * @param irqsOff {@code spin_lock_irqsave()}: interrupts off while waiting and holding
+   *     (spinlocks only; a no-op for {@code spinlock_t} under PREEMPT_RT)
+   * @param read {@code down_read()} instead of {@code down_write()} (rw_semaphores only)
+   */
+  record LockAction(String lock, boolean acquire, boolean irqsOff, boolean read) {}
+
+  /**
+   * The program-level {@code lock: NAME} step: a syscall that takes a sleeping lock and returns to
+   * user holding it (rt-app's {@code lock} resource maps here).
+   */
+  static Kernel lockStep(String name, boolean read) {
+    return new Kernel(List.of(Segment.lock(name, false, read)));
+  }
+
+  /** The program-level {@code unlock: NAME} step. */
+  static Kernel unlockStep(String name) {
+    return new Kernel(List.of(Segment.unlock(name)));
+  }
 
   /**
    * {@code sleep: DUR} or {@code sleep: {duration: DUR, sample: NAME}}: relative
