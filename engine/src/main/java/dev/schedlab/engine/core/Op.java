@@ -24,6 +24,8 @@ final class Op {
   static final int LOCK = 14;
   /** Release a kernel lock. */
   static final int UNLOCK = 15;
+  /** A per-CPU cache get or put; runs or skips the refill/drain items after it. */
+  static final int CACHE = 16;
 
   final int code;
   Dist dist;
@@ -51,6 +53,12 @@ final class Op {
   LockClass lockClass;
   boolean lockIrqs;
   boolean lockRead;
+  /** CACHE: the per-CPU counts (shared by name), get/put, batch, high. {@link #jump}: skip target. */
+  int[] cacheCounts;
+  boolean cachePut;
+  int cacheBatch;
+  int cacheCount;
+  int cacheHigh;
 
   Op(int code) {
     this.code = code;

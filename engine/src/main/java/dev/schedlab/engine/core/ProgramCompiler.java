@@ -16,6 +16,7 @@ import java.util.Map;
 final class ProgramCompiler {
   private final Kernel k;
   private final Map<String, WaitQueue> waitQueues;
+  private final Map<String, int[]> caches = new java.util.HashMap<>();
 
   ProgramCompiler(Kernel k, Map<String, WaitQueue> waitQueues) {
     this.k = k;
@@ -40,7 +41,20 @@ final class ProgramCompiler {
         out.add(op);
       } else if (s instanceof StepSpec.Kernel kern) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        for (StepSpec.Segment seg : kern.segments()) {
+        for (int i = 0; i < kern.segments().size(); i++) {
+          StepSpec.Segment seg = kern.segments().get(i);
+          if (seg.cache() != null) {
+            StepSpec.CacheAction c = seg.cache();
+            Op op = new Op(Op.CACHE);
+            op.cacheCounts = caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]);
+            op.cachePut = c.put();
+            op.cacheBatch = c.batch();
+            op.cacheCount = c.count();
+            op.cacheHigh = c.high();
+            op.jump = out.size() + 1 + c.then(); // one op per item
+            out.add(op);
+            continue;
+          }
           if (seg.lock() != null) {
             Op op = new Op(seg.lock().acquire() ? Op.LOCK : Op.UNLOCK);
             op.lockClass = k.locks.cls(seg.lock().lock());

@@ -223,6 +223,23 @@ final class TaskExec {
         case Op.EXIT:
           exit(cpu, t);
           return;
+        case Op.CACHE: {
+          // per-CPU batching: run the refill/drain items that follow, or jump past them
+          int[] n = op.cacheCounts;
+          boolean run;
+          if (op.cachePut) {
+            n[cpu.id] += op.cacheCount;
+            run = n[cpu.id] >= op.cacheHigh;
+            if (run) {
+              n[cpu.id] -= op.cacheBatch;
+            }
+          } else {
+            run = n[cpu.id] < op.cacheCount;
+            n[cpu.id] += (run ? op.cacheBatch : 0) - op.cacheCount;
+          }
+          t.pc = run ? t.pc + 1 : op.jump;
+          continue;
+        }
         case Op.LOCK:
           k.locks.lock(cpu, t, op);
           return;

@@ -119,6 +119,19 @@ final class StepBinder {
         segs.add(lockItem(s));
         continue;
       }
+      if (s.node().has("cache")) {
+        Obj c = s.object("cache", "op", "count", "batch", "high", "then");
+        boolean put = c.choice("op", null, "get", "put") != null
+            && c.choice("op", null, "get", "put").equals("put");
+        if (!c.has("op")) {
+          throw s.error("missing field 'op' (get or put)");
+        }
+        int batch = c.required("batch").integer(1, 1 << 20);
+        int high = put ? c.required("high").integer(batch, 1 << 24) : 0;
+        segs.add(StepSpec.Segment.cache(c.required("cache").name(), put,
+            c.integer("count", 1, 1, batch), batch, high, c.required("then").integer(1, 1000)));
+        continue;
+      }
       Obj o = s.object("duration", "preemptible", "irqs_off", "ends");
       String ends = o.choice("ends", "none", "none", "cond_resched", "might_resched");
       segs.add(new StepSpec.Segment(o.required("duration").dist(), o.bool("preemptible", true),
@@ -126,6 +139,12 @@ final class StepBinder {
     }
     if (segs.isEmpty()) {
       throw arg.error("expected at least one segment");
+    }
+    for (int i = 0; i < segs.size(); i++) {
+      StepSpec.CacheAction c = segs.get(i).cache();
+      if (c != null && i + c.then() >= segs.size()) {
+        throw arg.list().get(i).error("then: " + c.then() + " items do not follow this one in the kernel path");
+      }
     }
     return new StepSpec.Kernel(segs);
   }

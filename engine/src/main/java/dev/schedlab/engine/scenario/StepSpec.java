@@ -28,10 +28,23 @@ public sealed interface StepSpec {
    * @param lock a lock operation instead of computation, or null
    */
   record Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith,
-      LockAction lock) {
+      LockAction lock, CacheAction cache) {
     /** A plain segment (no lock operation). */
     public Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {
-      this(duration, preemptible, irqsOff, endsWith, null);
+      this(duration, preemptible, irqsOff, endsWith, null, null);
+    }
+
+    /** A segment or a lock operation. */
+    public Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith,
+        LockAction lock) {
+      this(duration, preemptible, irqsOff, endsWith, lock, null);
+    }
+
+    /** A per-CPU cache operation guarding the next {@code then} items ({@link CacheAction}). */
+    public static Segment cache(String name, boolean put, int count, int batch, int high,
+        int then) {
+      return new Segment(Dist.fixed(0), true, false, "NONE", null,
+          new CacheAction(name, put, count, batch, high, then));
     }
 
     /**
@@ -58,6 +71,23 @@ public sealed interface StepSpec {
    * @param read {@code down_read()} instead of {@code down_write()} (rw_semaphores only)
    */
   record LockAction(String lock, boolean acquire, boolean irqsOff, boolean read) {}
+
+  /**
+   * A per-CPU cache with batched refill and drain (the page allocator's pcp lists, the LRU's
+   * folio batches): one count per CPU and name, shared by every task on the CPU. A get takes
+   * {@code count} objects; when the CPU has fewer, the next {@code then} items (the refill, for
+   * example {@code zone->lock} and the work under it) run first and add {@code batch}. A put adds
+   * {@code count}; when the count reaches {@code high}, the next {@code then} items (the drain)
+   * run and remove {@code batch}. Otherwise those items are skipped.
+   *
+   * @param cache the cache's name
+   * @param put put (true) or get (false)
+   * @param count objects taken or added
+   * @param batch objects a refill adds or a drain removes
+   * @param high the count at which a put drains (puts only)
+   * @param then how many following items of the kernel path the refill or drain is
+   */
+  record CacheAction(String cache, boolean put, int count, int batch, int high, int then) {}
 
   /**
    * The program-level {@code lock: NAME} step: a syscall that takes a sleeping lock and returns to
