@@ -18,6 +18,10 @@ final class Interrupts {
   private final MetricCounter ipiResched;
   private final MetricCounter ipiCall;
   private final MetricCounter csdCalls;
+  /** Interrupts taken by vector, as /proc/interrupts counts them (LOC, RES, CAL). */
+  private final MetricCounter takenTimer;
+  private final MetricCounter takenResched;
+  private final MetricCounter takenCall;
 
   Interrupts(Kernel k) {
     this.k = k;
@@ -29,6 +33,9 @@ final class Interrupts {
     ipiResched = k.metrics.counter("ipi.vector.resched");
     ipiCall = k.metrics.counter("ipi.vector.call_function");
     csdCalls = k.metrics.counter("csd.calls");
+    takenTimer = k.metrics.counter("irq.taken.local_timer");
+    takenResched = k.metrics.counter("irq.taken.resched");
+    takenCall = k.metrics.counter("irq.taken.call_function");
   }
 
   /** An interrupt {@code vector} arrives at {@code cpu}: taken now, after an idle exit, or latched. */
@@ -92,12 +99,25 @@ final class Interrupts {
     }
   }
 
+  private void count(int vectors) {
+    if ((vectors & Cpu.IRQ_TIMER) != 0) {
+      takenTimer.value++;
+    }
+    if ((vectors & Cpu.IRQ_RESCHED) != 0) {
+      takenResched.value++;
+    }
+    if ((vectors & Cpu.IRQ_CALL) != 0) {
+      takenCall.value++;
+    }
+  }
+
   /** IRQ entry done: run the handlers of every pending vector; their cost extends the IRQ. */
   void runHandlers(Cpu cpu) {
     int vectors = cpu.pendingIrqs;
     cpu.pendingIrqs = 0;
     k.pathCost = 0;
     Task cur = cpu.curr;
+    count(vectors);
     if ((vectors & Cpu.IRQ_TIMER) != 0) {
       if (k.trace.enabled()) {
         k.trace.irqEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0, "timer");

@@ -43,6 +43,7 @@ public final class Kernel implements SchedServices, MachineView {
   static final int EV_IPI_CALL = 5;
   static final int EV_TASK_START = 6;
   static final int EV_WORK_DUE = 7;
+  static final int EV_NOISE = 8;
 
   final EventQueue queue = new EventQueue();
   long now;
@@ -64,6 +65,9 @@ public final class Kernel implements SchedServices, MachineView {
   final SchedulingClass[] classes;
   final TraceSink trace;
   final Metrics metrics = new Metrics();
+  /** Softirqs run, as /proc/softirqs counts them. */
+  private final MetricCounter softirqSched = metrics.counter("softirq.sched");
+  private final MetricCounter softirqRcu = metrics.counter("softirq.rcu");
 
   final BitSet housekeeping;
   /** SMT throughput sharing, or null when every core has one thread. */
@@ -82,6 +86,8 @@ public final class Kernel implements SchedServices, MachineView {
   /** The host's halt polling of this guest's vCPUs; null on bare metal. */
   final HaltPolling haltPolling;
   final TaskExec exec;
+  /** Steal and firmware stalls, and a guest's timer exits; set by the builder. */
+  HostInterference host;
 
   /** CPUs of each LLC, ascending, and how many of them run their idle task. */
   final int[][] llcCpus;
@@ -161,6 +167,9 @@ public final class Kernel implements SchedServices, MachineView {
         break;
       case EV_TICK:
         thisCpu = e.cpu;
+        if (host.defer(cpus[e.cpu], e, true)) {
+          break;
+        }
         cpus[e.cpu].tickDue = true;
         irqs.raise(cpus[e.cpu], Cpu.IRQ_TIMER);
         break;
@@ -168,17 +177,28 @@ public final class Kernel implements SchedServices, MachineView {
         HrTimer t = (HrTimer) e.owner;
         thisCpu = t.cpu;
         Cpu c = cpus[t.cpu];
+        if (host.defer(c, e, true)) {
+          break;
+        }
         c.timers.remove(t);
         c.expired.add(t);
         irqs.raise(c, Cpu.IRQ_TIMER);
         break;
       case EV_IPI_RESCHED:
         thisCpu = e.cpu;
-        irqs.raise(cpus[e.cpu], Cpu.IRQ_RESCHED);
+        if (!host.defer(cpus[e.cpu], e, false)) {
+          irqs.raise(cpus[e.cpu], Cpu.IRQ_RESCHED);
+        }
         break;
       case EV_IPI_CALL:
         thisCpu = e.cpu;
-        irqs.raise(cpus[e.cpu], Cpu.IRQ_CALL);
+        if (!host.defer(cpus[e.cpu], e, false)) {
+          irqs.raise(cpus[e.cpu], Cpu.IRQ_CALL);
+        }
+        break;
+      case EV_NOISE:
+        thisCpu = e.cpu;
+        host.noise(cpus[e.cpu]);
         break;
       case EV_WORK_DUE:
         WorkItem w = (WorkItem) e.owner;
@@ -422,9 +442,11 @@ public final class Kernel implements SchedServices, MachineView {
   void runSoftirqs(Cpu cpu) {
     if (cpu.schedSoftirq) {
       cpu.schedSoftirq = false;
+      softirqSched.value++;
       balancer.softirq(cpu);
     }
     if (!cpu.rcuPending.isEmpty()) {
+      softirqRcu.value++;
       deferred.rcuSoftirq(cpu);
     }
   }

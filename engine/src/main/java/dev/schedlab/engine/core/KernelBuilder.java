@@ -8,9 +8,11 @@ import dev.schedlab.engine.machine.IdleState;
 import dev.schedlab.engine.machine.IdleStateTables;
 import dev.schedlab.engine.machine.Topology;
 import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.engine.params.Mitigations;
 import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.scenario.CpuList;
+import dev.schedlab.engine.scenario.IdleStateSpec;
 import dev.schedlab.engine.scenario.MachineSpec;
 import dev.schedlab.engine.scenario.Scenario;
 import dev.schedlab.engine.scenario.TaskSpec;
@@ -33,8 +35,9 @@ final class KernelBuilder {
   static Kernel build(Scenario sc, Extensions ext, TraceSink trace) {
     MachineSpec m = sc.machine();
     Topology topo = new Topology(m);
-    List<IdleState> states = IdleStateTables.table(m.idleStates(), m.disabledStates());
-    ParamTable params = ParamTable.of(sc.kernel().params(), sc.kernel().features());
+    List<IdleState> states = idleStates(m);
+    ParamTable params = ParamTable.of(Mitigations.defaults(m.mitigations(), sc.kernel().params()),
+        sc.kernel().params(), sc.kernel().features());
     PreemptionModel model = ext.preemptionModels().get(sc.kernel().preempt());
     if (model == null) {
       throw new IllegalArgumentException("kernel.preempt: unknown preemption model '"
@@ -110,12 +113,27 @@ final class KernelBuilder {
     for (Cpu c : cpus) {
       c.rng = pathRoot.split();
     }
+    k.host = new HostInterference(k, m.noise(), sc.seed());
     for (Cpu c : cpus) {
       k.thisCpu = c.id;
       k.queue.schedule(c.tickEv, k.tickNs);
       k.idleLoop.doIdleTop(c);
     }
+    k.host.start();
     return k;
+  }
+
+  /** The machine's idle-state table: a named one, or a machine file's own. */
+  private static List<IdleState> idleStates(MachineSpec m) {
+    if (!m.idleStates().equals(MachineSpec.CUSTOM_IDLE_TABLE)) {
+      return IdleStateTables.table(m.idleStates(), m.disabledStates());
+    }
+    List<IdleState> own = new java.util.ArrayList<>();
+    for (IdleStateSpec s : m.customIdleStates()) {
+      own.add(new IdleState(s.name(), s.exitLatencyNs(), s.targetResidencyNs(), s.polling(), true,
+          s.polling() && s.exitLatencyNs() == 0, s.irqEnable()));
+    }
+    return IdleStateTables.custom(own, m.disabledStates());
   }
 
   private static SchedulingClass lowest(List<SchedulingClass> classes) {
@@ -156,6 +174,7 @@ final class KernelBuilder {
             aff, ts.kthread(), false, mmId, compiler.compile(ts.program()), root.split());
         t.sclass = cls;
         t.classRank = cls.rank();
+        t.timerSlackNs = ts.timerSlackNs();
         t.mm = taskMm;
         k.mmCid.register(t);
         t.cpu = aff.nextSetBit(0);

@@ -20,12 +20,15 @@ final class Op {
   static final int EXIT = 12;
   /** Kthread loop: run the next queued work item, or sleep until one is queued. */
   static final int KWORK = 13;
+  /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
+  static final int STAMP = 14;
+  static final int SINCE = 15;
   /** Take a kernel lock ({@link Locks}); may spin or sleep. */
-  static final int LOCK = 14;
+  static final int LOCK = 16;
   /** Release a kernel lock. */
-  static final int UNLOCK = 15;
+  static final int UNLOCK = 17;
   /** A per-CPU cache get or put; runs or skips the refill/drain items after it. */
-  static final int CACHE = 16;
+  static final int CACHE = 18;
 
   final int code;
   Dist dist;
@@ -49,6 +52,8 @@ final class Op {
   SampleSeries irqSample;
   SampleSeries threadSample;
   SampleSeries retUserSample;
+  /** STAMP and SINCE: the named timestamp (one slot, shared by the scenario's tasks). */
+  long[] stamp;
   /** LOCK, UNLOCK: the lock, and the API variant ({@code _irqsave}, {@code down_read}). */
   LockClass lockClass;
   boolean lockIrqs;

@@ -16,6 +16,7 @@ import java.util.Map;
 final class ProgramCompiler {
   private final Kernel k;
   private final Map<String, WaitQueue> waitQueues;
+  private final Map<String, long[]> stamps = new java.util.HashMap<>();
   private final Map<String, int[]> caches = new java.util.HashMap<>();
 
   ProgramCompiler(Kernel k, Map<String, WaitQueue> waitQueues) {
@@ -41,34 +42,20 @@ final class ProgramCompiler {
         out.add(op);
       } else if (s instanceof StepSpec.Kernel kern) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        for (int i = 0; i < kern.segments().size(); i++) {
-          StepSpec.Segment seg = kern.segments().get(i);
-          if (seg.cache() != null) {
-            StepSpec.CacheAction c = seg.cache();
-            Op op = new Op(Op.CACHE);
-            op.cacheCounts = caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]);
-            op.cachePut = c.put();
-            op.cacheBatch = c.batch();
-            op.cacheCount = c.count();
-            op.cacheHigh = c.high();
-            op.jump = out.size() + 1 + c.then(); // one op per item
-            out.add(op);
-            continue;
+        segments(kern, out);
+        out.add(new Op(Op.SYSCALL_EXIT));
+      } else if (s instanceof StepSpec.Syscall sc) {
+        out.add(new Op(Op.SYSCALL_ENTER));
+        for (StepSpec part : sc.parts()) {
+          if (part instanceof StepSpec.Kernel kern) {
+            segments(kern, out);
+          } else if (part instanceof StepSpec.Wake w) {
+            out.add(wake(w));
+          } else if (part instanceof StepSpec.Block b) {
+            out.add(block(b));
+          } else {
+            throw new IllegalArgumentException("a syscall's parts are kernel, wake and block: " + part);
           }
-          if (seg.lock() != null) {
-            Op op = new Op(seg.lock().acquire() ? Op.LOCK : Op.UNLOCK);
-            op.lockClass = k.locks.cls(seg.lock().lock());
-            op.lockIrqs = seg.lock().irqsOff();
-            op.lockRead = seg.lock().read();
-            out.add(op);
-            continue;
-          }
-          Op op = new Op(Op.KSEG);
-          op.dist = seg.duration();
-          op.preemptible = seg.preemptible();
-          op.irqsOff = seg.irqsOff();
-          op.endsWith = point(seg.endsWith());
-          out.add(op);
         }
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Sleep sl) {
@@ -90,16 +77,11 @@ final class ProgramCompiler {
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Block b) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        Op op = new Op(Op.BLOCK);
-        op.waitQueue = waitQueue(b.waitQueue());
-        out.add(op);
+        out.add(block(b));
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Wake w) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        Op op = new Op(Op.WAKE);
-        op.waitQueue = waitQueue(w.waitQueue());
-        op.flag = w.sync();
-        out.add(op);
+        out.add(wake(w));
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Call c) {
         if (c.cpu() < 0 || c.cpu() >= k.cpus.length) {
@@ -124,6 +106,15 @@ final class ProgramCompiler {
         op.counter = k.metrics.counter("mark." + m.counter());
         op.countFromNs = m.fromNs();
         out.add(op);
+      } else if (s instanceof StepSpec.Stamp st) {
+        Op op = new Op(Op.STAMP);
+        op.stamp = stamp(st.name());
+        out.add(op);
+      } else if (s instanceof StepSpec.Since si) {
+        Op op = new Op(Op.SINCE);
+        op.stamp = stamp(si.stamp());
+        op.sample = series(si.sample());
+        out.add(op);
       } else if (s instanceof StepSpec.Exit) {
         out.add(new Op(Op.EXIT));
       } else {
@@ -132,8 +123,57 @@ final class ProgramCompiler {
     }
   }
 
+  private void segments(StepSpec.Kernel kern, List<Op> out) {
+    for (StepSpec.Segment seg : kern.segments()) {
+      if (seg.cache() != null) {
+        StepSpec.CacheAction c = seg.cache();
+        Op op = new Op(Op.CACHE);
+        op.cacheCounts = caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]);
+        op.cachePut = c.put();
+        op.cacheBatch = c.batch();
+        op.cacheCount = c.count();
+        op.cacheHigh = c.high();
+        op.jump = out.size() + 1 + c.then(); // one op per item
+        out.add(op);
+        continue;
+      }
+      if (seg.lock() != null) {
+        Op op = new Op(seg.lock().acquire() ? Op.LOCK : Op.UNLOCK);
+        op.lockClass = k.locks.cls(seg.lock().lock());
+        op.lockIrqs = seg.lock().irqsOff();
+        op.lockRead = seg.lock().read();
+        out.add(op);
+        continue;
+      }
+      Op op = new Op(Op.KSEG);
+      op.dist = seg.duration();
+      op.preemptible = seg.preemptible();
+      op.irqsOff = seg.irqsOff();
+      op.endsWith = point(seg.endsWith());
+      out.add(op);
+    }
+  }
+
+  private Op block(StepSpec.Block b) {
+    Op op = new Op(Op.BLOCK);
+    op.waitQueue = waitQueue(b.waitQueue());
+    return op;
+  }
+
+  private Op wake(StepSpec.Wake w) {
+    Op op = new Op(Op.WAKE);
+    op.waitQueue = waitQueue(w.waitQueue());
+    op.flag = w.sync();
+    return op;
+  }
+
   private SampleSeries series(String name) {
     return name == null ? null : k.metrics.series(name);
+  }
+
+  /** The named timestamp slot; -1 until first stamped. */
+  private long[] stamp(String name) {
+    return stamps.computeIfAbsent(name, n -> new long[] {-1});
   }
 
   private WaitQueue waitQueue(String name) {

@@ -22,6 +22,8 @@ final class Scheduler {
   private final MetricCounter wakeups;
   private final MetricCounter wakeRunnable;
   private final MetricCounter wakeRemoteQueued;
+  /** perf's cpu-migrations: a task set to another CPU (set_task_cpu), not a new task's placement. */
+  private final MetricCounter migrations;
   private final MetricCounter spins;
   private final MetricCounter busyTicks;
   private final MetricCounter spinWakeups;
@@ -38,6 +40,7 @@ final class Scheduler {
     wakeups = k.metrics.counter("sched.wakeups");
     wakeRunnable = k.metrics.counter("sched.wakeups_runnable");
     wakeRemoteQueued = k.metrics.counter("sched.wakeups_wakelist");
+    migrations = k.metrics.counter("sched.migrations");
     spins = k.metrics.counter("spin.started");
     busyTicks = k.metrics.counter("tick.busy");
     spinWakeups = k.metrics.counter("spin.ended_by_wakeup");
@@ -350,6 +353,9 @@ final class Scheduler {
     if (k.params.on(Param.TTWU_QUEUE) && target != waker.id
         && (waker.llcId != t.llcId || t.nrRunning == 0)) {
       wakeRemoteQueued.value++;
+      if (p.cpu != target) {
+        migrations.value++;
+      }
       p.cpu = target;
       k.irqs.queueWakeup(waker, t, p);
       return;
@@ -383,6 +389,7 @@ final class Scheduler {
   void activate(Cpu cpu, Task p, int flags) {
     if (p.cpu != cpu.id) {
       flags |= SchedFlags.ENQUEUE_MIGRATED;
+      migrations.value++;
     }
     p.cpu = cpu.id;
     p.onRq = true;

@@ -63,6 +63,8 @@ final class Task implements TaskView {
   // latency samples pending for this task (null when none)
   /** Expiry of the last sleep timer armed. */
   long timerExpiry;
+  /** {@code current->timer_slack_ns}, or -1 for the kernel's default ({@code sched.timer_slack}). */
+  long timerSlackNs = -1;
   /** When the current syscall-shaped step entered the kernel. */
   long syscallStart;
   SampleSeries pendingUser;

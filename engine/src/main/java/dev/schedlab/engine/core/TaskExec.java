@@ -220,6 +220,16 @@ final class TaskExec {
           }
           t.pc++;
           continue;
+        case Op.STAMP:
+          op.stamp[0] = k.now;
+          t.pc++;
+          continue;
+        case Op.SINCE:
+          if (op.stamp[0] >= 0) {
+            op.sample.record(k.now - op.stamp[0]);
+          }
+          t.pc++;
+          continue;
         case Op.EXIT:
           exit(cpu, t);
           return;
@@ -288,7 +298,8 @@ final class TaskExec {
     t.sleepTimer.cpu = cpu.id;
     // hrtimer_nanosleep(): rt_task() (prio below MAX_RT_PRIO: RT and DL) sleeps to the
     // nanosecond, other tasks get the timer slack.
-    long slack = t.prio() < MAX_RT_PRIO ? 0 : k.p(Param.TIMER_SLACK);
+    long slack = t.prio() < MAX_RT_PRIO ? 0
+        : t.timerSlackNs >= 0 ? t.timerSlackNs : k.p(Param.TIMER_SLACK);
     long reprogram = k.clockeventReprogramCost(cpu, expiry + slack); // hrtimer_start(): earliest?
     k.armTimer(t.sleepTimer, expiry, slack);
     t.state = TaskState.INTERRUPTIBLE;

@@ -87,6 +87,22 @@ final class LocatedTree {
     locations.put(path, where);
   }
 
+  /** The recorded locations of {@code path} and everything under it. */
+  Map<String, SourceLocation> locationsUnder(String path) {
+    Map<String, SourceLocation> out = new HashMap<>();
+    locations.forEach((k, v) -> {
+      if (k.equals(path) || k.startsWith(path + ".") || k.startsWith(path + "[")) {
+        out.put(k, v);
+      }
+    });
+    return out;
+  }
+
+  /** Records {@code more} over the present locations (values grafted from another file). */
+  void putLocations(Map<String, SourceLocation> more) {
+    locations.putAll(more);
+  }
+
   private SourceLocation loc(JsonLocation l) {
     return new SourceLocation(source, l.getLineNr(), l.getColumnNr());
   }

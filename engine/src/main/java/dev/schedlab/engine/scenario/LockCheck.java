@@ -25,6 +25,12 @@ public final class LockCheck {
         check(l.body(), locks);
       } else if (s instanceof StepSpec.Kernel k) {
         kernelPath(k.segments(), locks);
+      } else if (s instanceof StepSpec.Syscall sc) {
+        for (StepSpec part : sc.parts()) {
+          if (part instanceof StepSpec.Kernel k) {
+            kernelPath(k.segments(), locks); // no spinlock across a wake or block part
+          }
+        }
       }
     }
   }

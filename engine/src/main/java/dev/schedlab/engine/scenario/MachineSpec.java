@@ -16,6 +16,12 @@ import java.util.List;
  * @param idleGovernor name of the {@link dev.schedlab.api.IdlePolicy}, for example menu
  * @param virtualized whether this is a VM guest (IPI sends cause VM exits, halted vCPUs wake via the host)
  * @param isolatedCpus CPUs in isolcpus/nohz_full, as a cpulist ("" for none)
+ * @param customIdleStates the machine's own idle-state table when {@code idleStates} is
+ *     {@link #CUSTOM_IDLE_TABLE} (a machine file's list), else empty
+ * @param mitigations speculative-execution mitigations the kernel runs with ({@code pti},
+ *     {@code pcid}, {@code retpoline}, {@code rsb_fill}, {@code ibpb}, {@code verw},
+ *     {@code return_thunk}); each adds its cost to the kernel paths (docs/model.md)
+ * @param noise interruptions of the CPUs the model does not produce itself (steal, SMIs)
  */
 public record MachineSpec(
     String preset,
@@ -28,9 +34,26 @@ public record MachineSpec(
     List<String> disabledStates,
     String idleGovernor,
     boolean virtualized,
-    String isolatedCpus) {
+    String isolatedCpus,
+    List<IdleStateSpec> customIdleStates,
+    List<String> mitigations,
+    NoiseSpec noise) {
+  /** The {@code idleStates} name of a table given state by state. */
+  public static final String CUSTOM_IDLE_TABLE = "custom";
+
   public MachineSpec {
     disabledStates = List.copyOf(disabledStates);
+    customIdleStates = List.copyOf(customIdleStates);
+    mitigations = List.copyOf(mitigations);
+  }
+
+  /** A machine with a named idle-state table, no mitigations and no noise. */
+  public MachineSpec(String preset, int sockets, int coresPerSocket, int threadsPerCore,
+      int coresPerLlc, int numaNodesPerSocket, String idleStates, List<String> disabledStates,
+      String idleGovernor, boolean virtualized, String isolatedCpus) {
+    this(preset, sockets, coresPerSocket, threadsPerCore, coresPerLlc, numaNodesPerSocket,
+        idleStates, disabledStates, idleGovernor, virtualized, isolatedCpus, List.of(), List.of(),
+        NoiseSpec.NONE);
   }
 
   /** Number of CPUs (hardware threads). */

@@ -33,7 +33,7 @@ public final class ScenarioLoader {
   private static final String[] TOP = {
     "name", "seed", "duration", "machine", "kernel", "workload", "plugins"
   };
-  private static final String[] KERNEL = {"preempt", "hz", "features", "params", "latency_limit", "rt"};
+  static final String[] KERNEL = {"preempt", "hz", "features", "params", "latency_limit", "rt"};
 
   private ScenarioLoader() {}
 
@@ -44,6 +44,15 @@ public final class ScenarioLoader {
 
   /** Loads {@code file} with {@code --set key=value} overrides applied in order. */
   public static Scenario load(Path file, List<String> overrides) throws ScenarioException {
+    return load(file, null, overrides);
+  }
+
+  /**
+   * Loads {@code file} on the machine of {@code machineFile} ({@code --machine}; null keeps the
+   * scenario's), then applies the {@code --set key=value} overrides in order.
+   */
+  public static Scenario load(Path file, Path machineFile, List<String> overrides)
+      throws ScenarioException {
     String source = file.toString();
     String fileName = file.getFileName() == null ? source : file.getFileName().toString();
     int dot = fileName.lastIndexOf('.');
@@ -59,8 +68,9 @@ public final class ScenarioLoader {
     } catch (IOException e) {
       throw new ScenarioException(source + ": cannot read: " + e, e);
     }
+    Path dir = file.toAbsolutePath().getParent();
     return parse(source, text, !ext.equals("json"), dot < 0 ? fileName : fileName.substring(0, dot),
-        overrides);
+        dir == null ? Path.of("") : dir, machineFile, overrides);
   }
 
   /**
@@ -73,7 +83,22 @@ public final class ScenarioLoader {
    */
   public static Scenario parse(String source, String text, boolean yaml, String defaultName,
       List<String> overrides) throws ScenarioException {
+    return parse(source, text, yaml, defaultName, Path.of(""), null, overrides);
+  }
+
+  /**
+   * Parses scenario {@code text}: a {@code machine.file} resolves against {@code baseDir}, then
+   * {@code machineFile} ({@code --machine}, may be null) and the overrides apply, in that order.
+   */
+  public static Scenario parse(String source, String text, boolean yaml, String defaultName,
+      Path baseDir, Path machineFile, List<String> overrides) throws ScenarioException {
     LocatedTree tree = LocatedTree.parse(source, text, yaml);
+    if (tree.root().isObject()) {
+      MachineFile.resolveInScenario(tree, baseDir);
+      if (machineFile != null) {
+        MachineFile.applyOverride(tree, machineFile);
+      }
+    }
     Overrides.apply(tree, overrides);
     if (!yaml && RtAppBinder.isRtApp(tree.root())) {
       return RtAppBinder.scenario(tree, defaultName);

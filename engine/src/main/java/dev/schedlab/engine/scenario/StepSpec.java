@@ -19,6 +19,18 @@ public sealed interface StepSpec {
   }
 
   /**
+   * {@code syscall: [PART, ...]}: one system call whose kernel path is the parts in order: kernel
+   * segments ({@code kernel: ...}), wakeups ({@code wake: ...}) and blocking ({@code block: ...}),
+   * for example a pipe write that copies and then wakes the reader ({@code pipe_write()} calls
+   * {@code wake_up_interruptible_sync_poll()} before returning).
+   */
+  record Syscall(List<StepSpec> parts) implements StepSpec {
+    public Syscall {
+      parts = List.copyOf(parts);
+    }
+  }
+
+  /**
    * A kernel segment.
    *
    * @param duration how long it runs
@@ -155,6 +167,18 @@ public sealed interface StepSpec {
       this(counter, 0);
     }
   }
+
+  /**
+   * {@code stamp: NAME}: remember the current time under NAME, for a {@link Since} of any task
+   * (a timestamp written into a pipe).
+   */
+  record Stamp(String name) implements StepSpec {}
+
+  /**
+   * {@code since: {stamp: NAME, sample: SERIES}}: record the time since the last {@link Stamp}
+   * NAME into latency series SERIES (no sample before the first stamp).
+   */
+  record Since(String stamp, String sample) implements StepSpec {}
 
   /** {@code exit}: the task exits. */
   record Exit() implements StepSpec {}
