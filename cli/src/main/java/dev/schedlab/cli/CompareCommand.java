@@ -73,7 +73,7 @@ final class CompareCommand implements Callable<Integer> {
     }
     long first = seed != null ? seed : scenario.load().seed();
     PrintWriter err = spec.commandLine().getErr();
-    Map<String, List<Batch.Run>> runs = Batch.run(scenario.file, scenario.sets, all, first, seeds,
+    Map<String, List<Batch.Run>> runs = Batch.run(scenario.file, scenario.machine, scenario.sets, all, first, seeds,
         pluginsDir.resolve(), new Progress(err, quiet, "compare"));
     Comparison c = new Comparison(runs, metrics);
     PrintWriter out = spec.commandLine().getOut();

@@ -7,6 +7,7 @@ import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.rtapp.RtAppReport;
 import dev.schedlab.engine.scenario.PluginRef;
 import dev.schedlab.engine.scenario.Scenario;
 import java.io.IOException;
@@ -63,9 +64,20 @@ final class RunCommand implements Callable<Integer> {
       description = "Also write the JSON result to FILE (atomically).")
   Path out;
 
+  @Option(names = "--rtapp-logdir", paramLabel = "DIR",
+      description = "Write the log files of an rt-app workload to DIR instead of its"
+          + " global.logdir (a relative logdir is relative to the working directory, as for"
+          + " rt-app). Written only when the run completes.")
+  Path rtappLogdir;
+
+  @Option(names = "--no-rtapp-logs", description = "Do not write the rt-app log files.")
+  boolean noRtappLogs;
+
   @Override
   public Integer call() throws Exception {
     Scenario s = scenario.load();
+    List<RtAppReport> rtapp = noRtappLogs ? List.of() : RtAppLogs.reports(s);
+    RtAppLogs.checkDirs(rtapp, rtappLogdir);
     if (seed != null) {
       s = s.withSeed(seed);
     }
@@ -80,6 +92,7 @@ final class RunCommand implements Callable<Integer> {
     stdout.print(format == Format.json ? ResultWriter.toJson(result, reports)
         : ResultWriter.toText(result) + Reports.text(s, result));
     stdout.flush();
+    RtAppLogs.write(rtapp, rtappLogdir, result);
     if (out != null) {
       try {
         ResultWriter.writeJson(result, reports, out);

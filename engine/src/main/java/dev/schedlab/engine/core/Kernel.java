@@ -81,6 +81,8 @@ public final class Kernel implements SchedServices, MachineView {
   Deferred deferred;
   /** The declared kernel locks (set by the builder before the programs are compiled). */
   Locks locks;
+  /** Creates the workload's tasks, at start and on fork steps. */
+  TaskFactory taskFactory;
   final Interrupts irqs;
   final IdleLoop idleLoop;
   /** The host's halt polling of this guest's vCPUs; null on bare metal. */
