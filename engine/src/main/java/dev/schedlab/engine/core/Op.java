@@ -92,12 +92,11 @@ final class Op {
   LockClass lockClass;
   boolean lockIrqs;
   boolean lockRead;
-  /** CACHE: the per-CPU counts (shared by name), get/put, batch, high. {@link #jump}: skip target. */
-  int[] cacheCounts;
-  boolean cachePut;
-  int cacheBatch;
-  int cacheCount;
-  int cacheHigh;
+  /** CACHE: the per-CPU cache and the get or put; {@link #jump} is the skip target. */
+  CacheOp cache;
+
+  /** A per-CPU cache operation: the counts (one per CPU, shared by name) and its numbers. */
+  record CacheOp(int[] counts, boolean put, int count, int batch, int high) {}
 
   Op(int code) {
     this.code = code;

@@ -159,11 +159,8 @@ final class ProgramCompiler {
       if (seg.cache() != null) {
         StepSpec.CacheAction c = seg.cache();
         Op op = new Op(Op.CACHE);
-        op.cacheCounts = caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]);
-        op.cachePut = c.put();
-        op.cacheBatch = c.batch();
-        op.cacheCount = c.count();
-        op.cacheHigh = c.high();
+        op.cache = new Op.CacheOp(caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]),
+            c.put(), c.count(), c.batch(), c.high());
         op.jump = out.size() + 1 + c.then(); // one op per item
         out.add(op);
         continue;

@@ -245,17 +245,18 @@ final class TaskExec {
           return;
         case Op.CACHE: {
           // per-CPU batching: run the refill/drain items that follow, or jump past them
-          int[] n = op.cacheCounts;
+          Op.CacheOp c = op.cache;
+          int[] n = c.counts();
           boolean run;
-          if (op.cachePut) {
-            n[cpu.id] += op.cacheCount;
-            run = n[cpu.id] >= op.cacheHigh;
+          if (c.put()) {
+            n[cpu.id] += c.count();
+            run = n[cpu.id] >= c.high();
             if (run) {
-              n[cpu.id] -= op.cacheBatch;
+              n[cpu.id] -= c.batch();
             }
           } else {
-            run = n[cpu.id] < op.cacheCount;
-            n[cpu.id] += (run ? op.cacheBatch : 0) - op.cacheCount;
+            run = n[cpu.id] < c.count();
+            n[cpu.id] += (run ? c.batch() : 0) - c.count();
           }
           t.pc = run ? t.pc + 1 : op.jump;
           continue;

@@ -90,6 +90,18 @@ final class MmapPaths {
       new LockSpec(PCP_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.CPU),
       new LockSpec(ZONE_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE),
       new LockSpec(LRU_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE));
+  // The lock items are immutable: one instance each, shared by every path (fewer objects).
+  private static final Segment MMAP_WRITE = Segment.lock(MMAP_LOCK, false, false);
+  private static final Segment MMAP_READ = Segment.lock(MMAP_LOCK, false, true);
+  private static final Segment MMAP_UNLOCK = Segment.unlock(MMAP_LOCK);
+  private static final Segment PTL_LOCK = Segment.lock(PTL, false, false);
+  private static final Segment PTL_UNLOCK = Segment.unlock(PTL);
+  private static final Segment PCP_TAKE = Segment.lock(PCP_LOCK, false, false);
+  private static final Segment PCP_UNLOCK = Segment.unlock(PCP_LOCK);
+  private static final Segment ZONE_TAKE = Segment.lock(ZONE_LOCK, true, false);
+  private static final Segment ZONE_UNLOCK = Segment.unlock(ZONE_LOCK);
+  private static final Segment LRU_TAKE = Segment.lock(LRU_LOCK, true, false);
+  private static final Segment LRU_UNLOCK = Segment.unlock(LRU_LOCK);
   /** The per-CPU caches: the order-0 pcp list, the lru_add folio batch. */
   private static final String PCP = "pcp";
   private static final String LRU_ADD_FBATCH = "lru_add";
@@ -110,7 +122,7 @@ final class MmapPaths {
    */
   StepSpec munmap(long n, Pages state) {
     List<Segment> s = new ArrayList<>();
-    s.add(Segment.lock(MMAP_LOCK, false, false)); // mmap_write_lock_killable (might_sleep)
+    s.add(MMAP_WRITE); // mmap_write_lock_killable (might_sleep)
     s.add(seg(ctx.param(MUNMAP_VMA), "MIGHT_RESCHED")); // VMA split, detach, lock downgrade
     long capacity = GATHER_BUNDLE + (long) GATHER_BATCHES * GATHER_BATCH;
     long gathered = 0;
@@ -138,15 +150,15 @@ final class MmapPaths {
     flush(s, gathered);
     long pmds = (n + PTES_PER_PMD - 1) / PTES_PER_PMD;
     s.add(seg(pmds * ctx.param(FREE_PGTABLES) + ctx.param(MUNMAP_TAIL), "NONE"));
-    s.add(Segment.unlock(MMAP_LOCK));
+    s.add(MMAP_UNLOCK);
     return new StepSpec.Kernel(s);
   }
 
   /** A PTE-lock span ({@code pte_offset_map_lock} ... {@code pte_unmap_unlock}), then {@code ends}. */
   private void ptl(List<Segment> s, long ns, String ends) {
-    s.add(Segment.lock(PTL, false, false));
+    s.add(PTL_LOCK);
     s.add(seg(ns, "NONE"));
-    s.add(Segment.unlock(PTL));
+    s.add(PTL_UNLOCK);
     if (!"NONE".equals(ends)) {
       s.add(seg(0, ends));
     }
@@ -172,16 +184,16 @@ final class MmapPaths {
    */
   private void freeChunk(List<Segment> s, long c) {
     for (long b = c; b > 0; b -= LOCK_BATCH) {
-      s.add(Segment.lock(LRU_LOCK, true, false));
+      s.add(LRU_TAKE);
       s.add(seg(Math.min(b, LOCK_BATCH) * ctx.param(FREE_LRU), "NONE"));
-      s.add(Segment.unlock(LRU_LOCK));
+      s.add(LRU_UNLOCK);
     }
     s.add(seg(c * ctx.param(FREE_OTHER), "NONE"));
     for (long b = c; b > 0; b -= LOCK_BATCH) {
-      s.add(Segment.lock(PCP_LOCK, false, false));
+      s.add(PCP_TAKE);
       s.add(seg(Math.min(b, LOCK_BATCH) * ctx.param(FREE_PCP), "NONE"));
       zoneBatch(s, true, (int) Math.min(b, LOCK_BATCH));
-      s.add(Segment.unlock(PCP_LOCK));
+      s.add(PCP_UNLOCK);
     }
     s.add(seg(0, "COND_RESCHED"));
   }
@@ -194,9 +206,9 @@ final class MmapPaths {
     int batch = (int) ctx.param(PCP_BATCH);
     s.add(Segment.cache(PCP, put, Math.min(pages, batch), batch,
         put ? (int) Math.max(batch, ctx.param(PCP_HIGH)) : 0, 3));
-    s.add(Segment.lock(ZONE_LOCK, true, false));
+    s.add(ZONE_TAKE);
     s.add(seg(batch * ctx.param(ZONE_PER_PAGE), "NONE"));
-    s.add(Segment.unlock(ZONE_LOCK));
+    s.add(ZONE_UNLOCK);
   }
 
   /**
@@ -234,27 +246,27 @@ final class MmapPaths {
    */
   void anonFault(List<Segment> s, boolean overZero) {
     s.add(seg(ctx.param(FAULT_ANON), "MIGHT_RESCHED"));
-    s.add(Segment.lock(PCP_LOCK, false, false));
+    s.add(PCP_TAKE);
     zoneBatch(s, false, 1);
     s.add(seg(ctx.param(PCP_ALLOC), "NONE"));
-    s.add(Segment.unlock(PCP_LOCK));
+    s.add(PCP_UNLOCK);
     s.add(seg(ctx.param(CLEAR_PAGE), "NONE"));
-    s.add(Segment.lock(PTL, false, false));
+    s.add(PTL_LOCK);
     s.add(seg(ctx.param(PTE_INSTALL) + (overZero ? ctx.param(WP_FLUSH) : 0), "NONE"));
     s.add(Segment.cache(LRU_ADD_FBATCH, true, 1, LRU_ADD_BATCH, LRU_ADD_BATCH, 3));
-    s.add(Segment.lock(LRU_LOCK, true, false));
+    s.add(LRU_TAKE);
     s.add(seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"));
-    s.add(Segment.unlock(LRU_LOCK));
-    s.add(Segment.unlock(PTL));
+    s.add(LRU_UNLOCK);
+    s.add(PTL_UNLOCK);
   }
 
   /** madvise(MADV_POPULATE_READ) over {@code n} pages (stress_mincore_touch_pages). */
   StepSpec populateRead(long n, Pages state) {
     List<Segment> s = new ArrayList<>();
-    s.add(Segment.lock(MMAP_LOCK, false, true)); // mmap_read_lock (might_sleep)
+    s.add(MMAP_READ); // mmap_read_lock (might_sleep)
     s.add(seg(ctx.param(MADVISE_ENTRY), "NONE"));
     gup(s, n, state, false);
-    s.add(Segment.unlock(MMAP_LOCK));
+    s.add(MMAP_UNLOCK);
     return new StepSpec.Kernel(s);
   }
 
@@ -264,13 +276,13 @@ final class MmapPaths {
    */
   StepSpec mmap(long n, boolean populate, boolean fixed) {
     List<Segment> s = new ArrayList<>();
-    s.add(Segment.lock(MMAP_LOCK, false, false));
+    s.add(MMAP_WRITE);
     s.add(seg(ctx.param(fixed ? MMAP_FIXED_VMA : MMAP_VMA), "MIGHT_RESCHED"));
-    s.add(Segment.unlock(MMAP_LOCK));
+    s.add(MMAP_UNLOCK);
     if (populate) {
-      s.add(Segment.lock(MMAP_LOCK, false, true));
+      s.add(MMAP_READ);
       gup(s, n, Pages.ABSENT, true);
-      s.add(Segment.unlock(MMAP_LOCK));
+      s.add(MMAP_UNLOCK);
     }
     return new StepSpec.Kernel(s);
   }
@@ -278,26 +290,26 @@ final class MmapPaths {
   /** A write from user space to one page: a fault unless the page is already anonymous. */
   StepSpec writeFault(Pages state) {
     List<Segment> s = new ArrayList<>();
-    s.add(Segment.lock(MMAP_LOCK, false, true)); // lock_vma_under_rcu / mmap_read_lock
+    s.add(MMAP_READ); // lock_vma_under_rcu / mmap_read_lock
     if (state == Pages.ABSENT) {
       s.add(seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
     }
     anonFault(s, state == Pages.ZERO);
-    s.add(Segment.unlock(MMAP_LOCK));
+    s.add(MMAP_UNLOCK);
     return new StepSpec.Kernel(s);
   }
 
   /** mprotect over {@code n} pages: mprotect_fixup, then change_pte_range per PMD. */
   StepSpec mprotect(long n) {
     List<Segment> s = new ArrayList<>();
-    s.add(Segment.lock(MMAP_LOCK, false, false));
+    s.add(MMAP_WRITE);
     s.add(seg(ctx.param(MPROTECT_VMA), "MIGHT_RESCHED"));
     for (long left = n; left > 0; left -= PTES_PER_PMD) {
       s.add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
       // change_pmd_range: cond_resched() after each PMD's PTL span
       ptl(s, Math.min(left, PTES_PER_PMD) * ctx.param(CHANGE_PTE), "COND_RESCHED");
     }
-    s.add(Segment.unlock(MMAP_LOCK));
+    s.add(MMAP_UNLOCK);
     return new StepSpec.Kernel(s);
   }
 
