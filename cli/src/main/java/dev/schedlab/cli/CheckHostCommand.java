@@ -39,8 +39,9 @@ import picocli.CommandLine.Spec;
           + "simulated, ratio, tolerance, verdict. Without --machine the machine is described "
           + "and calibrated first (schedlab host --calibrate).",
       "Needs rt-tests, stress-ng and linux-perf; a missing tool skips its rows, a missing "
-          + "privilege marks them. Interrupted, it keeps what it measured (text: rows are printed "
-          + "as they finish; json: printed on exit)."
+          + "privilege marks them. Every workload runs on the host first, then in the model; "
+          + "interrupted, it prints what it measured (its host figures, and the rows that are "
+          + "complete)."
     })
 final class CheckHostCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -72,6 +73,8 @@ final class CheckHostCommand implements Callable<Integer> {
   enum Format { text, json }
 
   private final List<Row> rows = new ArrayList<>();
+  /** Workloads measured on the host whose rows are not complete yet, in suite order. */
+  private final Map<Check, List<Row>> pending = new LinkedHashMap<>();
   private volatile boolean finished;
 
   @Override
@@ -105,14 +108,24 @@ final class CheckHostCommand implements Callable<Integer> {
     Progress progress = new Progress(err, quiet, "check-host");
     CheckHost.run(suite, model, env, new CheckHost.Listener() {
       @Override
-      public void starting(int index, int total, String workload) {
-        progress.step(index, total, "workloads", workload);
+      public void starting(int index, int total, String what) {
+        progress.step(index, total, "steps", what);
+      }
+
+      @Override
+      public void measured(Check check, Map<String, Double> real, String why) {
+        synchronized (rows) {
+          pending.put(check, CheckHost.pending(check, real, why));
+        }
       }
 
       @Override
       public void rows(List<Row> done) {
         synchronized (rows) {
           rows.addAll(done);
+          if (!done.isEmpty()) {
+            pending.keySet().removeIf(c -> c.name().equals(done.get(0).workload()));
+          }
         }
         if (format == Format.text) {
           stdout.print(CheckTable.text(done));
@@ -120,7 +133,7 @@ final class CheckHostCommand implements Callable<Integer> {
         }
       }
     });
-    progress.step(suite.size(), suite.size(), "workloads", "done");
+    progress.step(1, 1, "steps", "done");
     finished = true;
     Runtime.getRuntime().removeShutdownHook(onExit);
     emit(stdout, false);
@@ -132,6 +145,7 @@ final class CheckHostCommand implements Callable<Integer> {
     List<Row> copy;
     synchronized (rows) {
       copy = new ArrayList<>(rows);
+      pending.values().forEach(copy::addAll); // measured on the host, model not run yet
     }
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("interrupted", interrupted);

@@ -3,6 +3,7 @@ package dev.schedlab.cli;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.scenario.ScenarioException;
+import dev.schedlab.traceimport.TraceInputException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Deterministic discrete-event model of the Linux scheduler.",
     subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class,
-        CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class, CheckHostCommand.class},
+        CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class,
+        CheckHostCommand.class, ImportTraceCommand.class, ReplayCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -34,7 +36,8 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins, compare, reproduce, matrix, host or check-host)");
+    spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins,"
+        + " compare, reproduce, matrix, host, check-host, import-trace or replay)");
     spec.commandLine().usage(spec.commandLine().getErr());
     return BAD_INPUT;
   }
@@ -63,7 +66,7 @@ public final class Main implements Callable<Integer> {
 
   static int exitCode(Exception ex) {
     if (ex instanceof ScenarioException || ex instanceof PluginException
-        || ex instanceof OutputFileException) {
+        || ex instanceof OutputFileException || ex instanceof TraceInputException) {
       return BAD_INPUT;
     }
     return RUN_FAILED;
@@ -71,7 +74,7 @@ public final class Main implements Callable<Integer> {
 
   private static String describe(Exception ex) {
     if (ex instanceof ScenarioException || ex instanceof PluginException
-        || ex instanceof OutputFileException) {
+        || ex instanceof OutputFileException || ex instanceof TraceInputException) {
       return ex.getMessage();
     }
     if (ex instanceof SimulationException) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CheckHostIT {
   private static final List<String> TOOLS = List.of("cyclictest", "hackbench", "stress-ng", "perf",
-      "cc");
+      "rt-app", "cc");
 
   private static boolean present(String tool) {
     for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
@@ -35,8 +35,8 @@ class CheckHostIT {
     boolean ci = "true".equals(System.getenv("CI"));
     boolean all = TOOLS.stream().allMatch(CheckHostIT::present);
     if (!ci) {
-      assumeTrue(all, "check-host needs rt-tests, stress-ng, linux-perf and a C compiler: "
-          + "apt-get install rt-tests stress-ng linux-perf gcc to run this test");
+      assumeTrue(all, "check-host needs rt-tests, stress-ng, linux-perf, rt-app and a C compiler: "
+          + "apt-get install rt-tests stress-ng linux-perf rt-app gcc to run this test");
     }
     assertThat(all).as("CI must have " + TOOLS + " (.ci/run installs them)").isTrue();
 
@@ -51,7 +51,7 @@ class CheckHostIT {
     JsonNode json = new ObjectMapper().readTree(check.out());
     assertThat(json.path("interrupted").asBoolean()).isFalse();
     JsonNode rows = json.path("rows");
-    assertThat(rows.size()).isGreaterThanOrEqualTo(38); // 12 workloads, 2 to 7 figures each
+    assertThat(rows.size()).isGreaterThanOrEqualTo(44); // 13 workloads, 2 to 7 figures each
     boolean root = "root".equals(System.getProperty("user.name"));
     for (JsonNode r : rows) {
       String what = r.path("workload").asText() + " " + r.path("figure").asText() + ": "

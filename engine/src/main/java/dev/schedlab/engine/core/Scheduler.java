@@ -411,8 +411,13 @@ final class Scheduler {
     }
     if (k.trace.enabled()) {
       Task cur = k.cpus[k.thisCpu].curr;
-      k.trace.schedWakeup(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
-          p.prio(), cpu.id);
+      if ((flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
+        k.trace.schedWakeupNew(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
+            p.prio(), cpu.id);
+      } else {
+        k.trace.schedWakeup(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
+            p.prio(), cpu.id);
+      }
     }
   }
 

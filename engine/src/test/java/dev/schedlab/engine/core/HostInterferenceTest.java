@@ -53,7 +53,7 @@ class HostInterferenceTest {
 
   @Test
   void noiseStallsAreDrawnFromTheProfileAndDelayWhatRunsMeanwhile() {
-    String noise = ", noise: {rate: 2000, durations: [50us, 150us]}";
+    String noise = ", noise: {bins: [{from: 50us, to: 150us, rate: 2000}]}";
     Kernel noisy = guest(0, noise);
     long stalls = TestKernels.counter(noisy, "host.stalls");
     // About 2000/s for 50 ms: 100 +- a Poisson spread; each 50-150 us long.
@@ -68,7 +68,8 @@ class HostInterferenceTest {
 
   @Test
   void theSameSeedDrawsTheSameNoise() {
-    String noise = ", noise: {rate: 2000, durations: [50us, 150us]}";
+    String noise = ", noise: {bins: [{from: 50us, to: 150us, rate: 1000}, {from: 1ms, to: 2ms,"
+        + " rate: 10}]}";
     assertThat(guest(0, noise).digest()).isEqualTo(guest(0, noise).digest());
   }
 }

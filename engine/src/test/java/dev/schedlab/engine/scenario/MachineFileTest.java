@@ -26,7 +26,7 @@ class MachineFileTest {
       "  idle_governor: haltpoll",
       "  virtualized: true",
       "  mitigations: [retpoline, rsb_fill]",
-      "  noise: {rate: 12.5, durations: [30us, 80us, 2ms]}",
+      "  noise: {bins: [{from: 30us, to: 60us, rate: 12.5}, {from: 1ms, to: 2ms, rate: 0.5}]}",
       "kernel:",
       "  hz: 250",
       "  preempt: none",
@@ -55,8 +55,9 @@ class MachineFileTest {
         new IdleStateSpec("haltpoll_idle", 1_000, 1_000, false, false));
     assertThat(s.machine().isolatedCpus()).isEqualTo("1");
     assertThat(s.machine().mitigations()).containsExactly("retpoline", "rsb_fill");
-    assertThat(s.machine().noise()).isEqualTo(new NoiseSpec(12.5, List.of(30_000L, 80_000L,
-        2_000_000L)));
+    assertThat(s.machine().noise()).isEqualTo(new NoiseSpec(List.of(
+        new NoiseSpec.Bin(30_000, 60_000, 12.5), new NoiseSpec.Bin(1_000_000, 2_000_000, 0.5))));
+    assertThat(s.machine().noise().ratePerSecond()).isEqualTo(13.0);
     assertThat(s.kernel().hz()).isEqualTo(1000); // the scenario's own
     assertThat(s.kernel().preempt()).isEqualTo("none"); // the file's
     assertThat(s.kernel().params()).containsEntry("cost.ctx_switch", 900L)
@@ -107,7 +108,7 @@ class MachineFileTest {
   void noiseAndMitigationsAreChecked() throws Exception {
     Path a = write("a.yaml", "machine: {mitigations: [pti, spectre]}\n");
     assertThatThrownBy(() -> ScenarioLoader.load(a)).hasMessageContaining("unknown mitigation spectre");
-    Path b = write("b.yaml", "machine: {noise: {rate: 5, durations: [2ms, 1ms]}}\n");
-    assertThatThrownBy(() -> ScenarioLoader.load(b)).hasMessageContaining("ascending");
+    Path b = write("b.yaml", "machine: {noise: {bins: [{from: 2ms, to: 1ms, rate: 5}]}}\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(b)).hasMessageContaining("expected to > from");
   }
 }

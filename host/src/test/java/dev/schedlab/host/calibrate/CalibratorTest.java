@@ -64,7 +64,11 @@ class CalibratorTest {
     TRUTH.forEach((k, v) -> truth.add(k + "=" + v));
     return args -> {
       if (args[0].equals("noise")) {
-        return Map.of("seconds", "1", "samples", "0");
+        // Three 50-100 us gaps and one 6.4-12.8 ms gap per CPU in one second, above MIN.
+        long min = Long.parseLong(args[2]);
+        assertThat(min).isBetween(3 * 9_000L / 2, 40_000L); // 1.5 busy-timer delays
+        return Map.of("cpus", "2", "seconds", "1", "gaps",
+            "45000,50000,55000,45000,50000,55000,7000000,9000000");
       }
       List<String> a = new ArrayList<>(List.of(args));
       int n = args[0].equals("syscall") ? 1 : args[0].equals("pipe") ? 3 : 2;
@@ -100,6 +104,11 @@ class CalibratorTest {
       assertThat((double) k.modelNs() / k.realNs()).as(k.figure()).isBetween(0.9, 1.1);
     }
     assertThat(c.checks()).anyMatch(k -> k.setsParam().isEmpty());
-    assertThat(steps).contains("noise on every CPU");
+    assertThat(steps).contains("measuring: noise on every CPU", "model: noise profile");
+    assertThat(c.noise().value().bins()).hasSize(2);
+    assertThat(c.noise().value().ratePerSecond()).isEqualTo(4.0);
+    // Every host measurement comes before the first model step.
+    assertThat(steps.indexOf("measuring: noise on every CPU"))
+        .isLessThan(steps.indexOf("model: system call entry and exit"));
   }
 }

@@ -62,7 +62,9 @@ class CheckHostTest {
       }
     });
     assertThat(streamed).isEqualTo(rows);
-    assertThat(started).hasSize(checks.length);
+    assertThat(started).hasSize(2 * checks.length); // every host run, then every model run
+    assertThat(started.get(0)).startsWith("0/" + 2 * checks.length + " host: ");
+    assertThat(started.get(checks.length)).contains(" model: ");
     return rows;
   }
 
