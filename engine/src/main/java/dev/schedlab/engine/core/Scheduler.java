@@ -191,6 +191,9 @@ final class Scheduler {
     Task next = cpu.curr;
     if (prev != next) {
       prev.onCpu = false;
+      if (prev.locks.nrHeld > 0) {
+        k.locks.ownerLeftCpu(cpu, prev); // mutex spinners watch owner->on_cpu
+      }
       if (prev.state == TaskState.DEAD) {
         prev.sleepTimer.cancel();
       }
