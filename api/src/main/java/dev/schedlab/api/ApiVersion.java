@@ -7,7 +7,7 @@ package dev.schedlab.api;
  */
 public final class ApiVersion {
   /** The API version this jar implements. */
-  public static final String CURRENT = "1.1.0";
+  public static final String CURRENT = "1.2.0";
 
   private ApiVersion() {}
 }

@@ -1,10 +1,12 @@
 package dev.schedlab.classes;
 
+import dev.schedlab.api.LoadTracking;
 import dev.schedlab.api.Policy;
 import dev.schedlab.api.ReschedReason;
 import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedServices;
 import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.view.LoadAvgView;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
@@ -35,7 +37,7 @@ import dev.schedlab.api.view.TaskView;
  * {@code put_prev_entity}, {@code check_preempt_wakeup_fair}); tip commit 152e11f6df29
  * ("sched/fair: Implement delayed dequeue").
  */
-public final class FairClass implements SchedulingClass {
+public final class FairClass implements SchedulingClass, LoadTracking {
   private static final long MIN_CUSTOM_SLICE_NS = 100_000L;
   private static final long MAX_CUSTOM_SLICE_NS = 100_000_000L;
 
@@ -98,12 +100,15 @@ public final class FairClass implements SchedulingClass {
   @Override
   public void enqueue(RqView rq, TaskView p, int flags) {
     FairRq q = rqs[rq.cpu()];
+    long now = rq.clockPelt();
     FairEntity se = entityOf(p);
     if (se == null) {
       se = new FairEntity(p);
       p.setClassData(se);
     }
     if (se.delayed) {
+      FairPelt.update(q, se, now);
+      FairPelt.utilEstEnqueue(q, se);
       requeueDelayed(q, se);
       return;
     }
@@ -112,7 +117,18 @@ public final class FairClass implements SchedulingClass {
     }
     se.weight = p.weight();
     se.slice = sliceOf(p);
+    FairPelt.utilEstEnqueue(q, se);
+    if (se.attachedTo != null && se.attachedTo != q) {
+      FairPelt.remove(se.attachedTo, se); // migrate_task_rq_fair(): woken on another CPU
+    }
+    if ((flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
+      FairPelt.initNew(q, se, machine.cpu(rq.cpu()).capacityOrig());
+    }
     place(q, se, flags);
+    FairPelt.update(q, se, now);
+    if (se.attachedTo == null) {
+      FairPelt.attach(q, se);
+    }
     se.onRq = true;
     q.nrQueued++;
     if (q.curr != se) {
@@ -157,6 +173,7 @@ public final class FairClass implements SchedulingClass {
       }
     }
     se.delayed = false;
+    q.nrDelayed--;
     q.rebase();
   }
 
@@ -167,17 +184,32 @@ public final class FairClass implements SchedulingClass {
     if (se == null || !se.onRq) {
       return true;
     }
+    long now = rq.clockPelt();
+    boolean migrating = (flags & SchedFlags.DEQUEUE_MIGRATING) != 0;
     if (se.delayed) {
+      FairPelt.update(q, se, now);
       finishDelayed(q, se); // DEQUEUE_DELAYED, or a delayed task being migrated
+      if (migrating) {
+        FairPelt.detach(q, se);
+      }
       return true;
     }
     boolean sleep = (flags & SchedFlags.DEQUEUE_SLEEP) != 0;
+    FairPelt.utilEstDequeue(q, se);
+    if (sleep) {
+      FairPelt.utilEstUpdate(se, machine.cpu(rq.cpu()).capacityOrig());
+    }
+    FairPelt.update(q, se, now);
     if (feat.delayDequeue() && sleep && !q.eligible(se.vruntime)) {
       se.delayed = true; // negative lag: keep competing until picked, then finish the dequeue
+      q.nrDelayed++;
       return false;
     }
     q.updateEntityLag(se, feat.tickNs());
     removeEntity(q, se);
+    if (migrating) {
+      FairPelt.detach(q, se);
+    }
     return true;
   }
 
@@ -187,6 +219,7 @@ public final class FairClass implements SchedulingClass {
       se.vlag = 0; // finish_delayed_dequeue_entity(): positive lag earned while delayed is lost
     }
     se.delayed = false;
+    q.nrDelayed--;
     removeEntity(q, se);
   }
 
@@ -213,6 +246,7 @@ public final class FairClass implements SchedulingClass {
       // pick_next_entity(): picking a delayed entity completes its dequeue; then pick again.
       services.completeDelayedDequeue(se.task);
       if (se.onRq && se.delayed) {
+        FairPelt.update(q, se, rq.clockPelt());
         finishDelayed(q, se);
       }
     }
@@ -228,6 +262,9 @@ public final class FairClass implements SchedulingClass {
     if (se.onRq && !se.inTree) {
       q.add(se);
     }
+    if (se.onRq) {
+      FairPelt.update(q, se, rq.clockPelt());
+    }
     q.curr = null;
   }
 
@@ -240,6 +277,9 @@ public final class FairClass implements SchedulingClass {
     }
     if (se.inTree) {
       q.remove(se); // V is unchanged: curr is added back in by avg_vruntime()
+    }
+    if (se.onRq) {
+      FairPelt.update(q, se, rq.clockPelt());
     }
     q.curr = se;
     setProtection(q, se);
@@ -300,6 +340,11 @@ public final class FairClass implements SchedulingClass {
   @Override
   public void tick(RqView rq, TaskView curr) {
     // entity_tick(): the slice-expiry check ran in updateCurr(), which the engine calls first.
+    FairRq q = rqs[rq.cpu()];
+    FairEntity se = entityOf(curr);
+    if (se != null && q.curr == se) {
+      FairPelt.update(q, se, rq.clockPelt());
+    }
   }
 
   @Override
@@ -348,5 +393,37 @@ public final class FairClass implements SchedulingClass {
   @Override
   public int nrQueued(RqView rq) {
     return rqs[rq.cpu()].nrQueued;
+  }
+
+  // ---------------- LoadTracking ----------------
+
+  @Override
+  public LoadAvgView taskAvg(TaskView p) {
+    FairEntity se = entityOf(p);
+    return se == null ? LoadAvgView.ZERO : se.avg;
+  }
+
+  @Override
+  public LoadAvgView rqAvg(int cpu) {
+    return rqs[cpu].avg;
+  }
+
+  @Override
+  public long taskHLoad(TaskView p) {
+    FairEntity se = entityOf(p);
+    if (se == null) {
+      return 0;
+    }
+    // task_h_load(): the root runqueue's h_load is its own load_avg.
+    FairRq q = se.attachedTo != null ? se.attachedTo : rqs[p.cpu()];
+    long rqLoad = q.avg.loadAvg;
+    return se.avg.loadAvg * rqLoad / (rqLoad + 1);
+  }
+
+  @Override
+  public boolean updateBlocked(int cpu) {
+    FairRq q = rqs[cpu];
+    FairPelt.updateRq(q, machine.cpu(cpu).rq().clockPelt());
+    return q.avg.loadAvg != 0 || q.avg.utilAvg != 0;
   }
 }

@@ -1,13 +1,15 @@
 package dev.schedlab.classes;
 
+import dev.schedlab.api.SchedAvg;
 import dev.schedlab.api.view.TaskView;
 
 /**
  * Per-task EEVDF state ({@code struct sched_entity}).
  *
  * <p>Models: weight, vruntime, virtual deadline, slice, saved lag, the RUN_TO_PARITY protection
- * point {@code vprot}, and the on_rq / in-tree / sched_delayed bits. Does not model: load
- * tracking (PELT), group entities, {@code rel_deadline} (PLACE_REL_DEADLINE).
+ * point {@code vprot}, the on_rq / in-tree / sched_delayed bits, and the PELT signals
+ * ({@code se->avg}, see {@link FairPelt}). Does not model: {@code rel_deadline}
+ * (PLACE_REL_DEADLINE).
  *
  * <p>Kernel reference: {@code include/linux/sched.h} ({@code struct sched_entity}).
  */
@@ -27,6 +29,12 @@ final class FairEntity implements DeadlineArray.Node {
   boolean inTree;
   /** {@code se->sched_delayed}: asleep but kept queued until picked (DELAY_DEQUEUE). */
   boolean delayed;
+  /** PELT signals ({@code se->avg}). */
+  final SchedAvg avg = new SchedAvg();
+  /** The runqueue whose PELT sums include this entity's, or null ({@code last_update_time == 0}). */
+  FairRq attachedTo;
+  /** {@code UTIL_AVG_UNCHANGED}: no PELT update since util_est last sampled the entity. */
+  boolean utilAvgUnchanged;
 
   FairEntity(TaskView task) {
     this.task = task;
@@ -40,6 +48,11 @@ final class FairEntity implements DeadlineArray.Node {
   @Override
   public int pid() {
     return task.pid();
+  }
+
+  /** {@code se_runnable()} while queued and not delayed: 1 for a task. */
+  long runnableWeight() {
+    return 1;
   }
 
   /** {@code protect_slice()}. */

@@ -19,6 +19,15 @@ package dev.schedlab.classes;
  * {@code update_entity_lag}, {@code cfs_rq_min_slice}).
  */
 final class FairRq {
+  /** PELT of this runqueue ({@code cfs_rq->avg}); blocked entities' signals stay in it. */
+  final dev.schedlab.api.SchedAvg avg = new dev.schedlab.api.SchedAvg();
+  /** Signals of entities that left while asleep, subtracted at the next update ({@code removed}). */
+  long removedLoad;
+  long removedUtil;
+  long removedRunnable;
+  boolean hasRemoved;
+  /** Queued entities kept by DELAY_DEQUEUE (counted in {@link #nrQueued}, not runnable). */
+  int nrDelayed;
   final DeadlineArray<FairEntity> tree = new DeadlineArray<>();
   /** The running entity of this class on this rq, or null ({@code cfs_rq->curr}). */
   FairEntity curr;
@@ -27,6 +36,11 @@ final class FairRq {
   long sumWeight;
   /** Queued entities including curr and delayed ones ({@code cfs_rq->nr_queued}). */
   int nrQueued;
+
+  /** {@code h_nr_runnable}: queued tasks that are not delayed. */
+  int hNrRunnable() {
+    return nrQueued - nrDelayed;
+  }
 
   void add(FairEntity se) {
     tree.insert(se);

@@ -73,4 +73,12 @@ public interface TaskView {
 
   /** Sets the class data slot; only the task's scheduling class may call this. */
   void setClassData(Object data);
+
+  /**
+   * PELT of the task's scheduling entity ({@code p->se.avg}), kept by its class when the class
+   * tracks load (the fair class does), else zero. Since API 1.2.0.
+   */
+  default LoadAvgView loadAvg() {
+    return LoadAvgView.ZERO;
+  }
 }

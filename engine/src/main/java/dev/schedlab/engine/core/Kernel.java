@@ -62,6 +62,8 @@ public final class Kernel implements SchedServices, MachineView {
   final PreemptionModel model;
   final IdlePolicy governor;
   final SchedulingClass[] classes;
+  /** The fair class's PELT (the load balancer's source), or null when it keeps none. */
+  final dev.schedlab.api.LoadTracking fairLoad;
   final TraceSink trace;
   final Metrics metrics = new Metrics();
 
@@ -118,6 +120,17 @@ public final class Kernel implements SchedServices, MachineView {
       final int id = l;
       llcCpus[l] = java.util.Arrays.stream(cpus).filter(c -> c.llcId == id).mapToInt(c -> c.id).toArray();
       llcIdle[l] = llcCpus[l].length;
+    }
+    dev.schedlab.api.LoadTracking fairLoad = null;
+    for (SchedulingClass c : classes) {
+      if (fairLoad == null && c.handles(dev.schedlab.api.Policy.NORMAL)
+          && c instanceof dev.schedlab.api.LoadTracking lt) {
+        fairLoad = lt;
+      }
+    }
+    this.fairLoad = fairLoad;
+    for (Cpu c : cpus) {
+      c.fairLoad = fairLoad;
     }
     this.sched = new Scheduler(this);
     this.balancer = new LoadBalancer(this);

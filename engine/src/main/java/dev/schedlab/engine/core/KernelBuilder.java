@@ -62,6 +62,11 @@ final class KernelBuilder {
         sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping);
     DomainBuilder.build(cpus, housekeeping);
     for (Cpu c : cpus) {
+      c.capacityOrig = m.capacityOf(c.id);
+      c.capacity = c.capacityOrig;
+      c.freqCapacity = 1024L * m.frequencyPct() / 100;
+      c.speed = c.capacityOrig * c.freqCapacity / (1024.0 * 1024.0);
+      c.rate = c.speed;
       c.avgIdle = 2 * params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);
       c.maxIdleBalanceCost = params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);
     }

@@ -74,6 +74,7 @@ final class Scheduler {
   void schedule(Cpu cpu, SchedMode mode, long extraCost) {
     Task prev = cpu.curr;
     account(cpu);
+    RqPelt.updateOthers(cpu);
     // update_rq_clock() writes the rq line a cross-CPU call may have read rq->idle from
     long cost = extraCost + k.p(Param.SCHED_BASE) + cpu.rqIdleLine.write(cpu, k.irqs);
     if (mode == SchedMode.IDLE) {
@@ -116,6 +117,7 @@ final class Scheduler {
     cpu.schedPrev = prev;
     if (prev.idleTask != next.idleTask) {
       k.llcIdle[cpu.llcId] += next.idleTask ? 1 : -1;
+      cpu.syncClockPelt();
     }
     cpu.curr = next;
     next.cpu = cpu.id;
@@ -268,6 +270,8 @@ final class Scheduler {
     }
     k.pathCost += k.p(Param.TICK_HANDLER) + cpu.rqIdleLine.write(cpu, k.irqs); // update_rq_clock()
     Task curr = cpu.curr;
+    cpu.clock = k.now;
+    RqPelt.updateOthers(cpu);
     if (!curr.idleTask) {
       account(cpu);
       if (curr.needReschedLazy && k.model.tickUpgrade(cpu, curr)) {

@@ -254,6 +254,12 @@ final class Task implements TaskView {
   }
 
   @Override
+  public dev.schedlab.api.view.LoadAvgView loadAvg() {
+    return sclass instanceof dev.schedlab.api.LoadTracking lt
+        ? lt.taskAvg(this) : dev.schedlab.api.view.LoadAvgView.ZERO;
+  }
+
+  @Override
   public String toString() {
     return comm + "-" + pid;
   }

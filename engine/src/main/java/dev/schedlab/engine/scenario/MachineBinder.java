@@ -21,7 +21,7 @@ final class MachineBinder {
   private static final String[] FIELDS = {
     "preset", "sockets", "cores_per_socket", "threads_per_core", "cores_per_llc",
     "numa_nodes_per_socket", "idle_states", "disabled_states", "idle_governor", "virtualized",
-    "isolated_cpus"
+    "isolated_cpus", "cpu_capacity", "frequency_pct"
   };
 
   private MachineBinder() {}
@@ -69,8 +69,38 @@ final class MachineBinder {
     } catch (IllegalArgumentException e) {
       throw m.get("isolated_cpus").error(e.getMessage());
     }
+    List<Integer> capacity = capacities(m, nrCpus);
+    int freq = m.integer("frequency_pct", 100, 1, 100);
     return new MachineSpec(preset, sockets, cores, threads, perLlc, numa, idle, disabled, governor,
-        virt, isolated);
+        virt, isolated, capacity, freq);
+  }
+
+  /**
+   * {@code cpu_capacity: {CPULIST: CAPACITY, ...}}: CPUs not listed keep 1024 (the biggest CPU's
+   * capacity, {@code SCHED_CAPACITY_SCALE}); empty when every CPU has 1024.
+   */
+  private static List<Integer> capacities(Obj m, int nrCpus) throws ScenarioException {
+    if (!m.has("cpu_capacity")) {
+      return List.of();
+    }
+    Obj caps = m.get("cpu_capacity").object();
+    Integer[] out = new Integer[nrCpus];
+    java.util.Arrays.fill(out, 1024);
+    boolean any = false;
+    for (String list : caps.names()) {
+      java.util.BitSet set;
+      try {
+        set = CpuList.parse(list, nrCpus);
+      } catch (IllegalArgumentException e) {
+        throw caps.get(list).error(e.getMessage());
+      }
+      int cap = caps.get(list).integer(1, 1024);
+      for (int c = set.nextSetBit(0); c >= 0; c = set.nextSetBit(c + 1)) {
+        out[c] = cap;
+        any |= cap != 1024;
+      }
+    }
+    return any ? List.of(out) : List.of();
   }
 
   /** The preset's fields as a tree. */

@@ -16,6 +16,9 @@ import java.util.List;
  * @param idleGovernor name of the {@link dev.schedlab.api.IdlePolicy}, for example menu
  * @param virtualized whether this is a VM guest (IPI sends cause VM exits, halted vCPUs wake via the host)
  * @param isolatedCpus CPUs in isolcpus/nohz_full, as a cpulist ("" for none)
+ * @param cpuCapacity {@code arch_scale_cpu_capacity()} of each CPU (empty: 1024 for every CPU)
+ * @param frequencyPct the fixed current frequency in percent of the highest (frequency
+ *     invariance: {@code arch_scale_freq_capacity()} = 1024 x pct / 100)
  */
 public record MachineSpec(
     String preset,
@@ -28,9 +31,25 @@ public record MachineSpec(
     List<String> disabledStates,
     String idleGovernor,
     boolean virtualized,
-    String isolatedCpus) {
+    String isolatedCpus,
+    List<Integer> cpuCapacity,
+    int frequencyPct) {
   public MachineSpec {
     disabledStates = List.copyOf(disabledStates);
+    cpuCapacity = List.copyOf(cpuCapacity);
+  }
+
+  /** A symmetric machine at its highest frequency. */
+  public MachineSpec(String preset, int sockets, int coresPerSocket, int threadsPerCore,
+      int coresPerLlc, int numaNodesPerSocket, String idleStates, List<String> disabledStates,
+      String idleGovernor, boolean virtualized, String isolatedCpus) {
+    this(preset, sockets, coresPerSocket, threadsPerCore, coresPerLlc, numaNodesPerSocket,
+        idleStates, disabledStates, idleGovernor, virtualized, isolatedCpus, List.of(), 100);
+  }
+
+  /** {@code arch_scale_cpu_capacity(cpu)}. */
+  public int capacityOf(int cpu) {
+    return cpuCapacity.isEmpty() ? 1024 : cpuCapacity.get(cpu);
   }
 
   /** Number of CPUs (hardware threads). */
