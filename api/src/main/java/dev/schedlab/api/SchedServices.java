@@ -47,4 +47,13 @@ public interface SchedServices {
 
   /** The processes' mm concurrency-ID state (for the H5 mm_cid stage). */
   dev.schedlab.api.hook.MmCidControl mmCid();
+
+  /**
+   * Adds {@code ns} of CPU time to the kernel path being executed (for example per CPU a wakeup
+   * scan probed). Since API 1.2.0.
+   */
+  default void addPathCost(long ns) {}
+
+  /** {@code set_idle_cores(cpu, value)} on {@code cpu}'s LLC. Since API 1.2.0. */
+  default void setLlcHasIdleCores(int cpu, boolean value) {}
 }

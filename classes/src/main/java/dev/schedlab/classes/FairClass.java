@@ -23,12 +23,15 @@ import dev.schedlab.api.view.TaskView;
  * DELAY_DEQUEUE / DELAY_ZERO, including the in-place requeue of a woken delayed task
  * ({@code requeue_delayed_entity}: with DELAY_ZERO a task whose lag became positive is re-placed
  * at zero lag, as the kernel does); {@code check_preempt_wakeup_fair} with PREEMPT_SHORT and
- * WAKEUP_PREEMPTION; a first {@link FairSelect selectCpu}.
+ * WAKEUP_PREEMPTION; PELT load tracking of tasks and runqueues ({@link FairPelt}, read by the
+ * engine's balancer through {@link LoadTracking}); {@code select_task_rq_fair()} for wakeups
+ * and forks ({@link FairSelect}: wake_affine idle and weight, WF_SYNC, SIS_UTIL,
+ * select_idle_sibling with recent_used_cpu and SMT/core searches, find_idlest_cpu).
  *
- * <p>Does not model: cgroup hierarchy and group entities, PELT/load tracking, reweighting of a
- * queued task (the weight is sampled at enqueue), PLACE_REL_DEADLINE, NEXT_BUDDY (so the
- * PICK_BUDDY feature is read but no buddy is ever set), yield, CFS bandwidth, load balancing,
- * newidle balance (engine). SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's
+ * <p>Does not model: cgroup hierarchy and group entities, reweighting of a queued task (the
+ * weight is sampled at enqueue), PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is
+ * read but no buddy is ever set), yield, CFS bandwidth, EAS and uclamp; load balancing and
+ * newidle balance are the engine's. SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's
  * {@code p->policy != SCHED_NORMAL} test would exclude them). Only BATCH and IDLE never preempt.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_curr}, {@code update_deadline},
@@ -45,6 +48,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
   private MachineView machine;
   private FairFeatures feat;
   private FairRq[] rqs;
+  private FairSelect select;
 
   @Override
   public String name() {
@@ -73,6 +77,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     for (int i = 0; i < rqs.length; i++) {
       rqs[i] = new FairRq();
     }
+    select = new FairSelect(machine, services, this);
   }
 
   /** The features and tunables in force (for tests and reports). */
@@ -83,6 +88,16 @@ public final class FairClass implements SchedulingClass, LoadTracking {
   /** The per-CPU state (for tests). */
   FairRq rq(int cpu) {
     return rqs[cpu];
+  }
+
+  /** The task's entity, created on first use (a wakeup or fork may look before any enqueue). */
+  FairEntity entity(TaskView p) {
+    FairEntity se = entityOf(p);
+    if (se == null) {
+      se = new FairEntity(p);
+      p.setClassData(se);
+    }
+    return se;
   }
 
   static FairEntity entityOf(TaskView p) {
@@ -101,11 +116,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
   public void enqueue(RqView rq, TaskView p, int flags) {
     FairRq q = rqs[rq.cpu()];
     long now = rq.clockPelt();
-    FairEntity se = entityOf(p);
-    if (se == null) {
-      se = new FairEntity(p);
-      p.setClassData(se);
-    }
+    FairEntity se = entity(p);
     if (se.delayed) {
       FairPelt.update(q, se, now);
       FairPelt.utilEstEnqueue(q, se);
@@ -131,6 +142,9 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     se.onRq = true;
     q.nrQueued++;
+    if (p.policy() == Policy.IDLE) {
+      q.nrIdlePolicy++;
+    }
     if (q.curr != se) {
       q.add(se); // curr stays outside the queue, as __enqueue_entity is skipped for it
     }
@@ -229,6 +243,9 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     se.onRq = false;
     q.nrQueued--;
+    if (se.task.policy() == Policy.IDLE) {
+      q.nrIdlePolicy--;
+    }
     q.rebase();
   }
 
@@ -387,7 +404,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
 
   @Override
   public int selectCpu(TaskView p, int prevCpu, int wakerCpu, int wakeFlags) {
-    return FairSelect.select(machine, p, prevCpu, wakerCpu, wakeFlags);
+    return select.select(p, prevCpu, wakerCpu, wakeFlags);
   }
 
   @Override

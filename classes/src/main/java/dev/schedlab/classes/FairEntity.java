@@ -35,6 +35,12 @@ final class FairEntity implements DeadlineArray.Node {
   FairRq attachedTo;
   /** {@code UTIL_AVG_UNCHANGED}: no PELT update since util_est last sampled the entity. */
   boolean utilAvgUnchanged;
+  /** {@code p->recent_used_cpu}, or -1. */
+  int recentUsedCpu = -1;
+  /** {@code wakee_flips}, {@code wakee_flip_decay_ts} (jiffies) and {@code last_wakee}. */
+  long wakeeFlips;
+  long wakeeFlipDecayTs;
+  TaskView lastWakee;
 
   FairEntity(TaskView task) {
     this.task = task;

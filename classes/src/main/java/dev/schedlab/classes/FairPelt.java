@@ -77,6 +77,14 @@ final class FairPelt {
     return updateRq(q, now);
   }
 
+  /** {@code sync_entity_load_avg()}: decays a sleeping entity to its runqueue's last update. */
+  static void sync(FairEntity se) {
+    if (se.attachedTo != null
+        && se.avg.updateLoadSum(se.attachedTo.avg.lastUpdateTime, 0, 0, false)) {
+      se.avg.updateLoadAvg(se.weight);
+    }
+  }
+
   /** {@code attach_entity_load_avg()}: aligns the entity on the runqueue's period and adds it. */
   static void attach(FairRq q, FairEntity se) {
     SchedAvg a = se.avg;

@@ -28,6 +28,8 @@ final class FairRq {
   boolean hasRemoved;
   /** Queued entities kept by DELAY_DEQUEUE (counted in {@link #nrQueued}, not runnable). */
   int nrDelayed;
+  /** Queued SCHED_IDLE tasks ({@code h_nr_idle}). */
+  int nrIdlePolicy;
   final DeadlineArray<FairEntity> tree = new DeadlineArray<>();
   /** The running entity of this class on this rq, or null ({@code cfs_rq->curr}). */
   FairEntity curr;

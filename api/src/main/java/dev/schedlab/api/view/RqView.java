@@ -35,6 +35,14 @@ public interface RqView {
     return clock();
   }
 
+  /**
+   * {@code rq->idle_stamp}: when the CPU last went idle through a newidle balance, ns (0 once a
+   * task was queued since). Since API 1.2.0.
+   */
+  default long idleStampNs() {
+    return 0;
+  }
+
   /** PELT of the root fair runqueue ({@code rq->cfs.avg}). Since API 1.2.0. */
   default LoadAvgView cfsAvg() {
     return LoadAvgView.ZERO;

@@ -341,6 +341,11 @@ final class Cpu implements CpuView, RqView {
   }
 
   @Override
+  public long idleStampNs() {
+    return idleStamp;
+  }
+
+  @Override
   public dev.schedlab.api.view.LoadAvgView rtAvg() {
     return avgRt;
   }

@@ -86,6 +86,13 @@ public final class Kernel implements SchedServices, MachineView {
   /** CPUs of each LLC, ascending, and how many of them run their idle task. */
   final int[][] llcCpus;
   final int[] llcIdle;
+  /** {@code sd_llc_shared}: {@code has_idle_cores} and SIS_UTIL's {@code nr_idle_scan} per LLC. */
+  final boolean[] llcHasIdleCores;
+  final int[] llcNrIdleScan;
+  /** {@code sched_asym_cpucap_active()}. */
+  final boolean asymCapacity;
+  /** The workload's tasks in creation order. */
+  final java.util.ArrayList<Task> tasks = new java.util.ArrayList<>();
   /** Workload tasks not yet exited; a run with tasks ends early when it reaches zero. */
   int liveTasks = -1;
   private final long jitterPct;
@@ -121,6 +128,17 @@ public final class Kernel implements SchedServices, MachineView {
       llcCpus[l] = java.util.Arrays.stream(cpus).filter(c -> c.llcId == id).mapToInt(c -> c.id).toArray();
       llcIdle[l] = llcCpus[l].length;
     }
+    this.llcHasIdleCores = new boolean[llcs];
+    this.llcNrIdleScan = new int[llcs];
+    boolean asym = false;
+    for (Cpu c : cpus) {
+      asym |= c.capacityOrig != cpus[0].capacityOrig;
+      // A machine that has been idle: every core idle, and the idle balances of an empty LLC
+      // (update_idle_cpu_scan() with no utilisation) let a wakeup scan all of it.
+      llcHasIdleCores[c.llcId] = true;
+      llcNrIdleScan[c.llcId] += housekeeping.get(c.id) ? 1 : 0;
+    }
+    this.asymCapacity = asym;
     dev.schedlab.api.LoadTracking fairLoad = null;
     for (SchedulingClass c : classes) {
       if (fairLoad == null && c.handles(dev.schedlab.api.Policy.NORMAL)
@@ -464,6 +482,69 @@ public final class Kernel implements SchedServices, MachineView {
   @Override
   public int llcIdleCpus(int cpu) {
     return llcIdle[cpus[cpu].llcId];
+  }
+
+  @Override
+  public int nrDomains(int cpu) {
+    return cpus[cpu].domains.length;
+  }
+
+  @Override
+  public dev.schedlab.api.view.SchedDomainView domain(int cpu, int level) {
+    return cpus[cpu].domains[level];
+  }
+
+  @Override
+  public int smtWeight(int cpu) {
+    return cpus[cpu].siblings.length;
+  }
+
+  @Override
+  public int smtSibling(int cpu, int i) {
+    return cpus[cpu].siblings[i].id;
+  }
+
+  @Override
+  public boolean smtActive() {
+    return smt != null;
+  }
+
+  @Override
+  public boolean asymCapacity() {
+    return asymCapacity;
+  }
+
+  @Override
+  public boolean llcHasIdleCores(int cpu) {
+    return smt != null && llcHasIdleCores[cpus[cpu].llcId];
+  }
+
+  @Override
+  public int llcNrIdleScan(int cpu) {
+    return llcNrIdleScan[cpus[cpu].llcId];
+  }
+
+  @Override
+  public void addPathCost(long ns) {
+    pathCost += ns;
+  }
+
+  @Override
+  public void setLlcHasIdleCores(int cpu, boolean value) {
+    llcHasIdleCores[cpus[cpu].llcId] = value;
+  }
+
+  /** {@code __update_idle_core()}: {@code cpu} went idle; is its whole core idle now? */
+  void updateIdleCore(Cpu cpu) {
+    if (smt == null || llcHasIdleCores[cpu.llcId]) {
+      return;
+    }
+    for (Cpu s : cpu.siblings) {
+      if (s != cpu && !s.isIdle()) {
+        return;
+      }
+    }
+    llcHasIdleCores[cpu.llcId] = true;
   }
 
   @Override

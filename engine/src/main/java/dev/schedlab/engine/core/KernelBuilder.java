@@ -58,15 +58,17 @@ final class KernelBuilder {
           new Event(Kernel.EV_PHASE, i, null), new Event(Kernel.EV_TICK, i, null),
           new Event(Kernel.EV_IPI_RESCHED, i, null), new Event(Kernel.EV_IPI_CALL, i, null));
     }
-    Kernel k = new Kernel(cpus, states, sc.kernel().hz(), m.virtualized(),
-        sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping);
-    DomainBuilder.build(cpus, housekeeping);
     for (Cpu c : cpus) {
       c.capacityOrig = m.capacityOf(c.id);
       c.capacity = c.capacityOrig;
       c.freqCapacity = 1024L * m.frequencyPct() / 100;
       c.speed = c.capacityOrig * c.freqCapacity / (1024.0 * 1024.0);
       c.rate = c.speed;
+    }
+    Kernel k = new Kernel(cpus, states, sc.kernel().hz(), m.virtualized(),
+        sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping);
+    DomainBuilder.build(cpus, housekeeping);
+    for (Cpu c : cpus) {
       c.avgIdle = 2 * params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);
       c.maxIdleBalanceCost = params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);
     }
@@ -163,6 +165,7 @@ final class KernelBuilder {
         t.sleepTimer = new HrTimer(k, t.cpu, null, t);
         k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), ts.startNs());
         k.liveTasks++;
+        k.tasks.add(t);
       }
     }
   }

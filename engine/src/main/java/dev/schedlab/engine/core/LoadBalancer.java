@@ -117,6 +117,9 @@ final class LoadBalancer {
    */
   private boolean balanceRq(Cpu dst, SchedDomain sd, int idle) {
     balances.value++;
+    if (idle != CPU_NEWLY_IDLE) {
+      updateIdleCpuScan(dst, sd);
+    }
     BitSet local = null;
     BitSet busiest = null;
     int busiestType = -1;
@@ -171,6 +174,41 @@ final class LoadBalancer {
     sd.nrBalanceFailed = 0;
     sd.balanceIntervalMs = sd.minIntervalMs;
     return true;
+  }
+
+  /**
+   * {@code update_idle_cpu_scan()}: when balancing the LLC's domain, SIS_UTIL's scan depth
+   * {@code nr_idle_scan} = llc_weight x (1 - x^2 pct^2 / 10000), x = the LLC's utilisation per
+   * CPU over 1024: the scan shrinks as the LLC fills and stops at 100 / imbalance_pct (85 %).
+   */
+  private void updateIdleCpuScan(Cpu dst, SchedDomain sd) {
+    if (!k.params.on(Param.SIS_UTIL) || !sd.shareLlc || k.fairLoad == null) {
+      return;
+    }
+    SchedDomain llc = null;
+    for (SchedDomain d : dst.domains) {
+      if (d.shareLlc) {
+        llc = d;
+      }
+    }
+    if (llc != sd) {
+      return;
+    }
+    long sumUtil = 0;
+    for (int i = sd.span.nextSetBit(0); i >= 0; i = sd.span.nextSetBit(i + 1)) {
+      sumUtil += cpuUtilCfs(k.cpus[i]);
+    }
+    long x = sumUtil / sd.weight;
+    long pct = sd.imbalancePct;
+    long tmp = Math.min(x * x * pct * pct / (10_000L * 1024), 1024);
+    long y = (1024 - tmp) * sd.weight / 1024;
+    k.llcNrIdleScan[dst.llcId] = (int) y;
+  }
+
+  /** {@code cpu_util_cfs()}: max(util_avg, util_est) of the fair runqueue, capped at capacity. */
+  long cpuUtilCfs(Cpu c) {
+    dev.schedlab.api.view.LoadAvgView a = k.fairLoad.rqAvg(c.id);
+    return Math.min(Math.max(a.utilAvg(), a.utilEst()), c.capacityOrig);
   }
 
   /** Tasks to move: spread onto idle CPUs, or half the excess of an overloaded group. */

@@ -30,7 +30,6 @@ final class Scheduler {
   private final MetricCounter schedIdleCalls;
   private final MetricCounter pickOverrides;
   private final MetricCounter newidle;
-  private int forkRotor;
 
   Scheduler(Kernel k) {
     this.k = k;
@@ -120,6 +119,9 @@ final class Scheduler {
       cpu.syncClockPelt();
     }
     cpu.curr = next;
+    if (next.idleTask && prev != next) {
+      k.updateIdleCore(cpu);
+    }
     next.cpu = cpu.id;
     next.onCpu = true;
     next.polling = false;
@@ -346,7 +348,7 @@ final class Scheduler {
       }
       return;
     }
-    int target = selectCpu(p, waker.id, wakeFlags);
+    int target = selectCpu(p, waker.id, wakeFlags | SchedFlags.WF_TTWU);
     Cpu t = k.cpus[target];
     if (k.params.on(Param.TTWU_QUEUE) && target != waker.id
         && (waker.llcId != t.llcId || t.nrRunning == 0)) {
@@ -422,16 +424,16 @@ final class Scheduler {
     }
   }
 
-  /** {@code wake_up_new_task()}: place a new task and wake it. */
+  /**
+   * {@code wake_up_new_task()}: place a new task ({@code select_task_rq()} with WF_FORK from the
+   * CPU it is created on) and wake it.
+   */
   void wakeUpNewTask(Task p) {
     int cpu = p.cpu;
     if (p.nrAllowed > 1) {
-      // sched_balance_fork spreads new tasks: here round-robin over the allowed CPUs.
-      int n = forkRotor++ % p.nrAllowed;
-      cpu = p.allowed.nextSetBit(0);
-      for (int i = 0; i < n; i++) {
-        cpu = p.allowed.nextSetBit(cpu + 1);
-      }
+      long saved = k.pathCost; // the fork's own cost is not modelled
+      cpu = selectCpu(p, k.thisCpu, SchedFlags.WF_FORK);
+      k.pathCost = saved;
     }
     p.state = TaskState.RUNNING;
     Cpu c = k.cpus[cpu];
