@@ -54,6 +54,15 @@ public interface SchedServices {
    */
   default void addPathCost(long ns) {}
 
+  /**
+   * {@code move_queued_task()}: moves {@code p}, queued on its CPU and not running, to
+   * {@code dstCpu} (a dequeue with DEQUEUE_MIGRATING, an enqueue with ENQUEUE_MIGRATED) and lets
+   * it preempt there; for a class's push and pull balancing. Since API 1.2.0.
+   */
+  default void migrateQueued(TaskView p, int dstCpu) {
+    throw new UnsupportedOperationException("migrateQueued");
+  }
+
   /** {@code set_idle_cores(cpu, value)} on {@code cpu}'s LLC. Since API 1.2.0. */
   default void setLlcHasIdleCores(int cpu, boolean value) {}
 }

@@ -105,6 +105,16 @@ final class Cpu implements CpuView, RqView {
 
   // runqueue
   int nrRunning;
+  /** {@code cfs.h_nr_runnable}: queued fair tasks not kept by a delayed dequeue. */
+  int fairNr;
+  /** {@code rq->misfit_task_load}: the running fair task's load when it needs a bigger CPU. */
+  long misfitTaskLoad;
+  /** {@code rq->active_balance}: a stopper push from this CPU is queued. */
+  boolean activeBalance;
+  /** {@code rq->push_cpu}: where the active balance moves a task. */
+  int pushCpu;
+  /** The CPU stopper kthread ({@code migration/N}), created on first use. */
+  Task stopper;
   /** Queued tasks (curr included while queued), oldest first. */
   Task queuedHead;
   Task queuedTail;

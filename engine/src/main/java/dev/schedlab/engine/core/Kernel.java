@@ -443,8 +443,8 @@ public final class Kernel implements SchedServices, MachineView {
       throw new IllegalStateException("completeDelayedDequeue of a task not queued: " + t);
     }
     t.onRq = false;
+    sched.removeQueued(cpus[t.cpu], t); // still delayed: no longer counted as runnable
     t.delayed = false;
-    sched.removeQueued(cpus[t.cpu], t);
   }
 
   /** Runs the softirqs raised on {@code cpu} (SCHED, RCU); their cost goes to {@link #pathCost}. */
@@ -530,8 +530,44 @@ public final class Kernel implements SchedServices, MachineView {
   }
 
   @Override
+  public void migrateQueued(TaskView p, int dstCpu) {
+    Task t = (Task) p;
+    if (!t.onRq || t.onCpu || t.delayed || !t.allowed.get(dstCpu)) {
+      throw new IllegalStateException("migrateQueued: " + t + " is not a queued, waiting task"
+          + " allowed on cpu " + dstCpu);
+    }
+    pathCost += p(Param.LB_PER_TASK);
+    sched.moveQueued(t, cpus[t.cpu], cpus[dstCpu]);
+  }
+
+  @Override
   public void setLlcHasIdleCores(int cpu, boolean value) {
     llcHasIdleCores[cpus[cpu].llcId] = value;
+  }
+
+  /** A CPU's stopper kthread ({@code migration/N}): stop class, bound to the CPU. */
+  Task newStopper(Cpu cpu) {
+    java.util.BitSet one = new java.util.BitSet();
+    one.set(cpu.id);
+    SchedulingClass stop = KernelBuilder.classFor(ext.classes(), dev.schedlab.api.Policy.STOP);
+    Task t = new Task(1_000_000 + cpu.id, "migration/" + cpu.id, dev.schedlab.api.Policy.STOP, 0,
+        0, 0, 0, 0, one, true, false, -1, new Op[] {new Op(Op.KWORK)},
+        new java.util.SplittableRandom(0));
+    t.sclass = stop;
+    t.classRank = stop.rank();
+    t.cpu = cpu.id;
+    t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
+    t.workQueue = new java.util.ArrayDeque<>();
+    t.sleepTimer = new HrTimer(this, cpu.id, null, t);
+    return t;
+  }
+
+  /** Queues {@code w} on kthread {@code t} and wakes it if it sleeps. */
+  void queueKthreadWork(Task t, WorkItem w) {
+    t.workQueue.add(w);
+    if (t.state != dev.schedlab.api.TaskState.RUNNING) {
+      sched.wakeUp(t, 0);
+    }
   }
 
   /** {@code __update_idle_core()}: {@code cpu} went idle; is its whole core idle now? */

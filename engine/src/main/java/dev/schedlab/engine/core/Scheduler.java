@@ -95,6 +95,9 @@ final class Scheduler {
     } else {
       k.pathCost = 0;
       next = pickNextTask(cpu, prev);
+      if (!next.idleTask) {
+        next.sclass.afterSwitch(cpu, next); // set_next_task()'s balance callback (RT push)
+      }
       cost += k.pathCost;
     }
     if (prev.idleTask) {
@@ -122,6 +125,7 @@ final class Scheduler {
     if (next.idleTask && prev != next) {
       k.updateIdleCore(cpu);
     }
+    updateMisfit(cpu, next.idleTask ? null : next);
     next.cpu = cpu.id;
     next.onCpu = true;
     next.polling = false;
@@ -148,15 +152,55 @@ final class Scheduler {
       removeQueued(cpu, prev);
     } else {
       prev.delayed = true;
+      fairRunnable(cpu, prev, -1);
     }
   }
 
   /** The task left the runqueue (dequeued, migrated, or a delayed dequeue completed). */
   void removeQueued(Cpu cpu, Task t) {
+    if (!t.delayed) {
+      fairRunnable(cpu, t, -1);
+    }
     int before = cpu.nrRunning;
     cpu.nrRunning--;
     RunQueueList.remove(cpu, t);
     k.balancer.nrRunningChanged(cpu, before);
+  }
+
+  /** {@code cfs.h_nr_runnable}: fair tasks queued and not delayed. */
+  private static void fairRunnable(Cpu cpu, Task t, int delta) {
+    if (t.classRank == SchedulingClass.RANK_FAIR) {
+      cpu.fairNr += delta;
+    }
+  }
+
+  /**
+   * {@code update_misfit_status()}: on an asymmetric machine, the load of a fair task that does
+   * not fit its CPU and could run on a bigger one, for the balancer; 0 otherwise.
+   */
+  private void updateMisfit(Cpu cpu, Task p) {
+    if (!k.asymCapacity) {
+      return;
+    }
+    long load = 0;
+    if (p != null && p.classRank == SchedulingClass.RANK_FAIR && p.nrAllowed > 1
+        && k.fairLoad != null && cpu.capacityOrig < maxAllowedCapacity(p)) {
+      dev.schedlab.api.view.LoadAvgView a = p.loadAvg();
+      long util = Math.max(a.utilAvg(), a.utilEst());
+      if (util * 1280 >= cpu.capacity * 1024) { // !fits_capacity()
+        load = Math.max(1, k.fairLoad.taskHLoad(p));
+      }
+    }
+    cpu.misfitTaskLoad = load;
+  }
+
+  /** {@code p->max_allowed_capacity}. */
+  private long maxAllowedCapacity(Task p) {
+    long max = 0;
+    for (int c = p.allowed.nextSetBit(0); c >= 0; c = p.allowed.nextSetBit(c + 1)) {
+      max = Math.max(max, k.cpus[c].capacityOrig);
+    }
+    return max;
   }
 
   /**
@@ -165,6 +209,9 @@ final class Scheduler {
    */
   private Task pickNextTask(Cpu cpu, Task prev) {
     k.pathCost += k.p(Param.PICK_FAIR);
+    if (!prev.idleTask) {
+      prev.sclass.balance(cpu, prev); // put_prev_task_balance(): e.g. balance_rt() pulls
+    }
     for (int attempt = 0; ; attempt++) {
       for (SchedulingClass c : k.classes) {
         Task t = (Task) c.pickNext(cpu);
@@ -280,6 +327,7 @@ final class Scheduler {
         curr.needResched = true;
       }
       curr.sclass.tick(cpu, curr);
+      updateMisfit(cpu, curr);
       k.tickStage.onTick(cpu, curr, k);
     }
     cpu.idleBalance = cpu.isIdle();
@@ -336,6 +384,7 @@ final class Scheduler {
       if (p.delayed) {
         // Requeue a delayed-dequeue task in place, whether or not it is still on its CPU.
         p.delayed = false;
+        fairRunnable(rq, p, 1);
         account(rq);
         p.sclass.enqueue(rq, p, SchedFlags.ENQUEUE_DELAYED);
       }
@@ -360,6 +409,9 @@ final class Scheduler {
     k.pathCost += k.p(Param.TTWU_LOCAL);
     activate(t, p, SchedFlags.ENQUEUE_WAKEUP);
     wakeupPreempt(t, p, wakeFlags);
+    if (!p.onCpu) {
+      p.sclass.taskWoken(t, p);
+    }
   }
 
   private int selectCpu(Task p, int wakerCpu, int wakeFlags) {
@@ -380,6 +432,9 @@ final class Scheduler {
     k.pathCost += k.p(Param.TTWU_LOCAL);
     activate(cpu, p, SchedFlags.ENQUEUE_WAKEUP);
     wakeupPreempt(cpu, p, 0);
+    if (!p.onCpu) {
+      p.sclass.taskWoken(cpu, p);
+    }
   }
 
   /** {@code activate_task()} + the {@code avg_idle} update of {@code ttwu_do_activate()}. */
@@ -389,6 +444,7 @@ final class Scheduler {
     }
     p.cpu = cpu.id;
     p.onRq = true;
+    fairRunnable(cpu, p, 1);
     int before = cpu.nrRunning;
     cpu.nrRunning++;
     RunQueueList.add(cpu, p);
@@ -422,6 +478,17 @@ final class Scheduler {
       account(cpu);
       p.sclass.wakeupPreempt(cpu, p, wakeFlags);
     }
+  }
+
+  /** {@code move_queued_task()}: dequeue from {@code src}, enqueue on {@code dst}, preempt check. */
+  void moveQueued(Task t, Cpu src, Cpu dst) {
+    account(src);
+    if (!t.sclass.dequeue(src, t, SchedFlags.DEQUEUE_MIGRATING)) {
+      throw new IllegalStateException("class " + t.sclass.name() + " kept " + t + " on migration");
+    }
+    removeQueued(src, t);
+    activate(dst, t, SchedFlags.ENQUEUE_MIGRATED);
+    wakeupPreempt(dst, t, 0);
   }
 
   /**

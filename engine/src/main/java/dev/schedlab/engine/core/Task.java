@@ -134,6 +134,11 @@ final class Task implements TaskView {
     return idleTask ? 0 : pid;
   }
 
+  /** Whether this is a CPU stopper kthread ({@code migration/N}). */
+  boolean stopper() {
+    return policy == Policy.STOP && kthread;
+  }
+
   /** {@code task_work_add(TWA_RESUME)}. */
   void addTaskWork(TaskWorkItem w) {
     if (nrWorks == works.length) {

@@ -80,6 +80,7 @@ public enum Param {
   WAKEUP_PREEMPTION("feature.WAKEUP_PREEMPTION", 1, Unit.BOOL, "[src] features.h"),
   TTWU_QUEUE("feature.TTWU_QUEUE", 1, Unit.BOOL, "[src] features.h (off on PREEMPT_RT)"),
   SIS_UTIL("feature.SIS_UTIL", 1, Unit.BOOL, "[src] features.h: the wakeup scan's depth follows the LLC's utilisation (70fb5ccf2ebb, v6.0)"),
+  LB_MIN("feature.LB_MIN", 0, Unit.BOOL, "[src] features.h: detach_tasks() skips tasks of load below 16 until a balance failed"),
   WA_IDLE("feature.WA_IDLE", 1, Unit.BOOL, "[src] features.h: wake_affine_idle()"),
   WA_WEIGHT("feature.WA_WEIGHT", 1, Unit.BOOL, "[src] features.h: wake_affine_weight()"),
   WA_BIAS("feature.WA_BIAS", 1, Unit.BOOL, "[src] features.h: wake_affine_weight() favours prev by half the imbalance_pct"),
