@@ -28,4 +28,9 @@ public interface LoadTracking {
    * still non-zero with nothing runnable, i.e. blocked load remains to decay.
    */
   boolean updateBlocked(int cpu);
+
+  /** Whether {@code p} sits in a throttled group ({@code throttled_lb_pair()}: not movable). */
+  default boolean throttled(TaskView p) {
+    return false;
+  }
 }

@@ -63,6 +63,15 @@ public interface SchedServices {
     throw new UnsupportedOperationException("migrateQueued");
   }
 
+  /**
+   * {@code add_nr_running()}/{@code sub_nr_running()} for tasks a class keeps queued but not
+   * runnable (CFS bandwidth throttling): {@code delta} changes {@code cpu}'s
+   * {@link dev.schedlab.api.view.RqView#nrRunning()}. Since API 1.2.0.
+   */
+  default void changeNrRunning(int cpu, int delta) {
+    throw new UnsupportedOperationException("changeNrRunning");
+  }
+
   /** {@code set_idle_cores(cpu, value)} on {@code cpu}'s LLC. Since API 1.2.0. */
   default void setLlcHasIdleCores(int cpu, boolean value) {}
 }

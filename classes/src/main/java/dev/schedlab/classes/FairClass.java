@@ -9,7 +9,9 @@ import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.view.LoadAvgView;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.RqView;
+import dev.schedlab.api.view.TaskGroupView;
 import dev.schedlab.api.view.TaskView;
+import java.util.List;
 
 /**
  * The fair class: EEVDF as of v6.12–v6.13 for SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE and (as the
@@ -28,16 +30,23 @@ import dev.schedlab.api.view.TaskView;
  * and forks ({@link FairSelect}: wake_affine idle and weight, WF_SYNC, SIS_UTIL,
  * select_idle_sibling with recent_used_cpu and SMT/core searches, find_idlest_cpu).
  *
- * <p>Does not model: cgroup hierarchy and group entities, reweighting of a queued task (the
- * weight is sampled at enqueue), PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is
- * read but no buddy is ever set), yield, CFS bandwidth, EAS and uclamp; load balancing and
- * newidle balance are the engine's. SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's
+ * Task groups ({@link FairGroup}: per-CPU group runqueues and entities, the hierarchical pick,
+ * update_curr at every level, find_matching_se for wakeup preemption, group shares by
+ * calc_group_shares and reweight_entity) and CFS bandwidth ({@link FairBandwidth}: quota pool,
+ * throttling and unthrottling with the period and slack timers).
+ *
+ * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue),
+ * delayed dequeue of group entities, PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature
+ * is read but no buddy is ever set), yield, EAS and uclamp; load balancing and newidle balance
+ * are the engine's. SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's
  * {@code p->policy != SCHED_NORMAL} test would exclude them). Only BATCH and IDLE never preempt.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_curr}, {@code update_deadline},
  * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity},
  * {@code requeue_delayed_entity}, {@code pick_next_entity}, {@code set_next_entity},
- * {@code put_prev_entity}, {@code check_preempt_wakeup_fair}); tip commit 152e11f6df29
+ * {@code put_prev_entity}, {@code check_preempt_wakeup_fair}, {@code enqueue_task_fair},
+ * {@code dequeue_entities}, {@code pick_task_fair}, {@code throttle_cfs_rq},
+ * {@code unthrottle_cfs_rq}, {@code task_h_load}); tip commit 152e11f6df29
  * ("sched/fair: Implement delayed dequeue").
  */
 public final class FairClass implements SchedulingClass, LoadTracking {
@@ -49,6 +58,9 @@ public final class FairClass implements SchedulingClass, LoadTracking {
   private FairFeatures feat;
   private FairRq[] rqs;
   private FairSelect select;
+  /** Task groups by id; index 0 is the root. */
+  private FairGroup[] groups;
+  private boolean bandwidthUsed;
 
   @Override
   public String name() {
@@ -75,7 +87,19 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     this.feat = FairFeatures.read(machine, services);
     rqs = new FairRq[machine.nrCpus()];
     for (int i = 0; i < rqs.length; i++) {
-      rqs[i] = new FairRq();
+      rqs[i] = new FairRq(i, null);
+    }
+    List<? extends TaskGroupView> views = machine.taskGroups();
+    groups = new FairGroup[Math.max(1, views.size())];
+    groups[0] = new FairGroup(rqs);
+    for (int i = 1; i < views.size(); i++) {
+      TaskGroupView v = views.get(i);
+      FairGroup g = new FairGroup(v, groups[v.parentId()], rqs.length);
+      if (v.quotaNs() >= 0) {
+        g.bandwidth = new FairBandwidth(this, services, g, v.quotaNs(), v.periodNs());
+        bandwidthUsed = true;
+      }
+      groups[i] = g;
     }
     select = new FairSelect(machine, services, this);
   }
@@ -85,9 +109,14 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     return feat;
   }
 
-  /** The per-CPU state (for tests). */
+  /** The per-CPU root runqueue. */
   FairRq rq(int cpu) {
     return rqs[cpu];
+  }
+
+  /** Group {@code id} (for tests). */
+  FairGroup group(int id) {
+    return groups[id];
   }
 
   /** The task's entity, created on first use (a wakeup or fork may look before any enqueue). */
@@ -112,15 +141,19 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     return feat.baseSliceNs();
   }
 
+  // ---------------- enqueue ----------------
+
   @Override
   public void enqueue(RqView rq, TaskView p, int flags) {
-    FairRq q = rqs[rq.cpu()];
+    int cpu = rq.cpu();
     long now = rq.clockPelt();
     FairEntity se = entity(p);
+    FairRq root = rqs[cpu];
     if (se.delayed) {
-      FairPelt.update(q, se, now);
-      FairPelt.utilEstEnqueue(q, se);
-      requeueDelayed(q, se);
+      FairPelt.update(se.cfsRq, se, now);
+      FairPelt.utilEstEnqueue(root, se);
+      requeueDelayed(se.cfsRq, se);
+      addDelayed(se, -1);
       return;
     }
     if (se.onRq) {
@@ -128,12 +161,57 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     se.weight = p.weight();
     se.slice = sliceOf(p);
-    FairPelt.utilEstEnqueue(q, se);
-    if (se.attachedTo != null && se.attachedTo != q) {
+    FairGroup g = groups[p.taskGroup() < groups.length ? p.taskGroup() : 0];
+    FairRq leaf = g.q[cpu];
+    se.cfsRq = leaf;
+    se.parent = g.se == null ? null : g.se[cpu];
+    FairPelt.utilEstEnqueue(root, se);
+    if (se.attachedTo != null && se.attachedTo != leaf) {
       FairPelt.remove(se.attachedTo, se); // migrate_task_rq_fair(): woken on another CPU
     }
     if ((flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
-      FairPelt.initNew(q, se, machine.cpu(rq.cpu()).capacityOrig());
+      FairPelt.initNew(leaf, se, machine.cpu(cpu).capacityOrig());
+    }
+    if (p.policy() == Policy.IDLE) {
+      root.nrIdlePolicy++;
+    }
+    if (!enqueueUp(se, flags, now, 1, 0)) {
+      services.changeNrRunning(cpu, -1); // held back under a throttled group
+    }
+  }
+
+  /**
+   * {@code enqueue_task_fair()}'s walk: queues {@code se} and each group entity above that is not
+   * queued yet, stopping under a throttled runqueue; adds {@code tasks} (of which {@code delayed}
+   * delayed) to the hierarchical counts. Returns whether the root was reached (runnable).
+   */
+  private boolean enqueueUp(FairEntity se, int flags, long now, int tasks, int delayed) {
+    FairEntity e = se;
+    boolean queueing = true;
+    while (e != null) {
+      FairRq q = e.cfsRq;
+      if (queueing && !e.onRq) {
+        enqueueEntity(q, e, flags, now);
+        flags = SchedFlags.ENQUEUE_WAKEUP;
+      } else {
+        queueing = false;
+        updateGroupEntity(e, now);
+      }
+      q.hNrQueued += tasks;
+      q.hNrDelayed += delayed;
+      if (q.throttled) {
+        return false;
+      }
+      e = e.parent;
+    }
+    return true;
+  }
+
+  /** {@code enqueue_entity()} on one level. */
+  private void enqueueEntity(FairRq q, FairEntity se, int flags, long now) {
+    if (se.myQ != null) {
+      se.slice = feat.baseSliceNs();
+      reweightGroup(se, now);
     }
     place(q, se, flags);
     FairPelt.update(q, se, now);
@@ -142,9 +220,6 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     se.onRq = true;
     q.nrQueued++;
-    if (p.policy() == Policy.IDLE) {
-      q.nrIdlePolicy++;
-    }
     if (q.curr != se) {
       q.add(se); // curr stays outside the queue, as __enqueue_entity is skipped for it
     }
@@ -187,54 +262,105 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       }
     }
     se.delayed = false;
-    q.nrDelayed--;
     q.rebase();
   }
 
+  /** Adds {@code delta} delayed tasks along {@code se}'s path (up to a throttled runqueue). */
+  private void addDelayed(FairEntity se, int delta) {
+    for (FairEntity e = se; e != null; e = e.parent) {
+      e.cfsRq.hNrDelayed += delta;
+      if (e.cfsRq.throttled) {
+        return;
+      }
+    }
+  }
+
+  // ---------------- dequeue ----------------
+
   @Override
   public boolean dequeue(RqView rq, TaskView p, int flags) {
-    FairRq q = rqs[rq.cpu()];
     FairEntity se = entityOf(p);
     if (se == null || !se.onRq) {
       return true;
     }
     long now = rq.clockPelt();
+    FairRq q = se.cfsRq;
     boolean migrating = (flags & SchedFlags.DEQUEUE_MIGRATING) != 0;
     if (se.delayed) {
       FairPelt.update(q, se, now);
-      finishDelayed(q, se); // DEQUEUE_DELAYED, or a delayed task being migrated
+      finishDelayed(se, now);
       if (migrating) {
         FairPelt.detach(q, se);
       }
       return true;
     }
     boolean sleep = (flags & SchedFlags.DEQUEUE_SLEEP) != 0;
-    FairPelt.utilEstDequeue(q, se);
+    FairPelt.utilEstDequeue(rqs[q.cpu], se);
     if (sleep) {
-      FairPelt.utilEstUpdate(se, machine.cpu(rq.cpu()).capacityOrig());
+      FairPelt.utilEstUpdate(se, machine.cpu(q.cpu).capacityOrig());
     }
     FairPelt.update(q, se, now);
     if (feat.delayDequeue() && sleep && !q.eligible(se.vruntime)) {
       se.delayed = true; // negative lag: keep competing until picked, then finish the dequeue
-      q.nrDelayed++;
+      addDelayed(se, 1);
       return false;
     }
     q.updateEntityLag(se, feat.tickNs());
-    removeEntity(q, se);
+    removeTask(se, now, 0);
     if (migrating) {
       FairPelt.detach(q, se);
     }
     return true;
   }
 
-  private void finishDelayed(FairRq q, FairEntity se) {
-    q.updateEntityLag(se, feat.tickNs());
+  /** {@code finish_delayed_dequeue_entity()} then the dequeue. */
+  private void finishDelayed(FairEntity se, long now) {
+    se.cfsRq.updateEntityLag(se, feat.tickNs());
     if (feat.delayZero() && se.vlag > 0) {
       se.vlag = 0; // finish_delayed_dequeue_entity(): positive lag earned while delayed is lost
     }
     se.delayed = false;
-    q.nrDelayed--;
-    removeEntity(q, se);
+    removeTask(se, now, 1);
+  }
+
+  /**
+   * {@code dequeue_entities()}: takes task {@code se} off its runqueue and each group entity
+   * above whose runqueue became empty; {@code delayed} says it was counted as delayed.
+   */
+  private void removeTask(FairEntity se, long now, int delayed) {
+    FairRq leaf = se.cfsRq;
+    if (se.task.policy() == Policy.IDLE) {
+      rqs[leaf.cpu].nrIdlePolicy--;
+    }
+    removeEntity(leaf, se);
+    boolean runnable = true;
+    boolean removing = true;
+    for (FairEntity e = se; e != null; e = e.parent) {
+      FairRq q = e.cfsRq;
+      if (e != se) {
+        if (removing && e.onRq && e.myQ.nrQueued == 0) {
+          e.myQ.updateEntityLag(e, feat.tickNs());
+          FairPelt.update(q, e, now);
+          q.updateEntityLag(e, feat.tickNs());
+          removeEntity(q, e);
+        } else {
+          removing = false;
+          updateGroupEntity(e, now);
+        }
+      }
+      q.hNrQueued--;
+      q.hNrDelayed -= delayed;
+      if (q.nrQueued == 0 && q.runtimeEnabled && q.tg.bandwidth != null) {
+        q.tg.bandwidth.returnRuntime(q);
+      }
+      if (q.throttled) {
+        runnable = false;
+        break;
+      }
+    }
+    if (!runnable) {
+      services.changeNrRunning(leaf.cpu, 1); // it was not counted: the engine now removes it
+    }
   }
 
   private void removeEntity(FairRq q, FairEntity se) {
@@ -243,17 +369,117 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     se.onRq = false;
     q.nrQueued--;
-    if (se.task.policy() == Policy.IDLE) {
-      q.nrIdlePolicy--;
-    }
     q.rebase();
   }
 
+  // ---------------- groups ----------------
+
+  /** {@code update_load_avg()} + {@code update_cfs_group()} of a queued group entity. */
+  private void updateGroupEntity(FairEntity e, long now) {
+    if (e.myQ == null) {
+      return;
+    }
+    FairPelt.update(e.cfsRq, e, now);
+    reweightGroup(e, now);
+  }
+
+  /** {@code update_cfs_group()}: the group entity's weight from the group's shares. */
+  private void reweightGroup(FairEntity e, long now) {
+    FairRq gq = e.myQ;
+    FairPelt.updateRq(gq, now);
+    gq.tg.updateLoad(gq);
+    long shares = gq.tg.calcShares(gq);
+    if (shares != e.weight) {
+      e.cfsRq.reweight(e, (int) shares);
+    }
+  }
+
+  /** {@code throttle_cfs_rq()}: {@code q} ran out of quota; take its tasks off the CPU. */
+  private void throttle(FairRq q, long now) {
+    if (!q.tg.bandwidth.mustThrottle(q)) {
+      return;
+    }
+    services.counter("fair.throttles").increment();
+    int tasks = q.hNrQueued;
+    int delayed = q.hNrDelayed;
+    q.throttled = true;
+    boolean removing = true;
+    for (FairEntity e = q.owner; e != null; e = e.parent) {
+      FairRq pq = e.cfsRq;
+      if (removing && e.onRq) {
+        FairPelt.update(pq, e, now);
+        pq.updateEntityLag(e, feat.tickNs());
+        removeEntity(pq, e);
+        removing = pq.nrQueued == 0;
+      } else {
+        removing = false;
+      }
+      pq.hNrQueued -= tasks;
+      pq.hNrDelayed -= delayed;
+      if (pq.throttled) {
+        return; // an ancestor was throttled already: these tasks were not counted
+      }
+    }
+    services.changeNrRunning(q.cpu, -tasks);
+  }
+
+  /** {@code unthrottle_cfs_rq()}: the period timer refilled {@code q}; put its tasks back. */
+  void unthrottle(FairRq q) {
+    services.counter("fair.unthrottles").increment();
+    q.throttled = false;
+    int tasks = q.hNrQueued;
+    if (q.nrQueued == 0) {
+      return;
+    }
+    long now = machine.cpu(q.cpu).rq().clockPelt();
+    if (enqueueUp(q.owner, SchedFlags.ENQUEUE_WAKEUP, now, tasks, q.hNrDelayed)) {
+      services.changeNrRunning(q.cpu, tasks);
+      TaskView curr = machine.cpu(q.cpu).rq().curr();
+      if (curr == null || curr.isIdleTask()) {
+        services.resched(q.cpu, ReschedReason.IDLE_CURR);
+      } else if (curr.policy() != Policy.IDLE && curr.classData() instanceof FairEntity) {
+        wakeupPreempt(machine.cpu(q.cpu).rq(), firstTask(q), 0);
+      }
+    }
+  }
+
+  private static TaskView firstTask(FairRq q) {
+    FairRq r = q;
+    while (true) {
+      FairEntity e = r.curr != null ? r.curr : r.tree.first();
+      if (e == null) {
+        return null;
+      }
+      if (e.myQ == null) {
+        return e.task;
+      }
+      r = e.myQ;
+    }
+  }
+
+  // ---------------- pick, put, set ----------------
+
   @Override
   public TaskView pickNext(RqView rq) {
-    FairRq q = rqs[rq.cpu()];
+    FairRq root = rqs[rq.cpu()];
+    pick:
     while (true) {
-      FairEntity se = q.pickEevdf(feat.runToParity());
+      FairRq q = root;
+      FairEntity se;
+      while (true) {
+        if (bandwidthUsed && q.runtimeEnabled && !q.throttled && q.runtimeRemaining <= 0
+            && q.curr != null) {
+          throttle(q, rq.clockPelt()); // check_cfs_rq_runtime() on the way down
+          if (q.throttled) {
+            continue pick;
+          }
+        }
+        se = q.pickEevdf(feat.runToParity());
+        if (se == null || se.myQ == null) {
+          break;
+        }
+        q = se.myQ;
+      }
       if (se == null) {
         return null;
       }
@@ -263,43 +489,55 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       // pick_next_entity(): picking a delayed entity completes its dequeue; then pick again.
       services.completeDelayedDequeue(se.task);
       if (se.onRq && se.delayed) {
-        FairPelt.update(q, se, rq.clockPelt());
-        finishDelayed(q, se);
+        FairPelt.update(se.cfsRq, se, rq.clockPelt());
+        finishDelayed(se, rq.clockPelt());
       }
     }
   }
 
   @Override
   public void putPrev(RqView rq, TaskView prev) {
-    FairRq q = rqs[rq.cpu()];
     FairEntity se = entityOf(prev);
-    if (se == null || q.curr != se) {
+    if (se == null || se.cfsRq == null || se.cfsRq.curr != se) {
       return;
     }
-    if (se.onRq && !se.inTree) {
-      q.add(se);
+    long now = rq.clockPelt();
+    for (FairEntity e = se; e != null; e = e.parent) {
+      FairRq q = e.cfsRq;
+      if (q.curr != e) {
+        continue;
+      }
+      if (e.onRq && !e.inTree) {
+        q.add(e);
+      }
+      if (e.onRq) {
+        FairPelt.update(q, e, now);
+      }
+      q.curr = null;
+      if (bandwidthUsed && q.runtimeEnabled && !q.throttled && q.runtimeRemaining <= 0) {
+        throttle(q, now); // check_cfs_rq_runtime()
+      }
     }
-    if (se.onRq) {
-      FairPelt.update(q, se, rq.clockPelt());
-    }
-    q.curr = null;
   }
 
   @Override
   public void setNext(RqView rq, TaskView next) {
-    FairRq q = rqs[rq.cpu()];
     FairEntity se = entityOf(next);
     if (se == null) {
       return;
     }
-    if (se.inTree) {
-      q.remove(se); // V is unchanged: curr is added back in by avg_vruntime()
+    long now = rq.clockPelt();
+    for (FairEntity e = se; e != null; e = e.parent) {
+      FairRq q = e.cfsRq;
+      if (e.inTree) {
+        q.remove(e); // V is unchanged: curr is added back in by avg_vruntime()
+      }
+      if (e.onRq) {
+        FairPelt.update(q, e, now);
+      }
+      q.curr = e;
+      setProtection(q, e);
     }
-    if (se.onRq) {
-      FairPelt.update(q, se, rq.clockPelt());
-    }
-    q.curr = se;
-    setProtection(q, se);
   }
 
   /**
@@ -321,20 +559,31 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     se.vprot = vprot;
   }
 
+  // ---------------- update_curr, tick, preemption ----------------
+
   @Override
   public void updateCurr(RqView rq, TaskView curr, long deltaExecNs) {
-    FairRq q = rqs[rq.cpu()];
     FairEntity se = entityOf(curr);
-    if (se == null || q.curr != se || deltaExecNs <= 0) {
+    if (se == null || se.cfsRq == null || se.cfsRq.curr != se || deltaExecNs <= 0) {
       return;
     }
-    se.vruntime += FairWeights.calcDeltaFair(deltaExecNs, se.weight);
-    boolean expired = updateDeadline(se);
-    q.rebase();
-    if (q.nrQueued <= 1) {
-      return;
+    boolean resched = false;
+    for (FairEntity e = se; e != null; e = e.parent) {
+      FairRq q = e.cfsRq;
+      if (q.curr != e) {
+        break;
+      }
+      e.vruntime += FairWeights.calcDeltaFair(deltaExecNs, e.weight);
+      boolean expired = updateDeadline(e);
+      q.rebase();
+      if (bandwidthUsed && q.runtimeEnabled) {
+        q.tg.bandwidth.account(q, deltaExecNs);
+      }
+      if (q.nrQueued > 1 && (expired || didPreemptShort(q, e))) {
+        resched = true;
+      }
     }
-    if (expired || didPreemptShort(q, se)) {
+    if (resched) {
       services.resched(rq.cpu(), ReschedReason.SLICE_EXPIRY_TICK);
     }
   }
@@ -344,7 +593,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     if (se.vruntime - se.deadline < 0) {
       return false;
     }
-    se.slice = sliceOf(se.task);
+    se.slice = se.myQ == null ? sliceOf(se.task) : feat.baseSliceNs();
     se.deadline = se.vruntime + FairWeights.calcDeltaFair(se.slice, se.weight);
     return true;
   }
@@ -356,21 +605,28 @@ public final class FairClass implements SchedulingClass, LoadTracking {
 
   @Override
   public void tick(RqView rq, TaskView curr) {
-    // entity_tick(): the slice-expiry check ran in updateCurr(), which the engine calls first.
-    FairRq q = rqs[rq.cpu()];
+    // entity_tick() per level: the slice-expiry check ran in updateCurr(), which the engine
+    // calls first; PELT and the group entities' shares are updated here.
     FairEntity se = entityOf(curr);
-    if (se != null && q.curr == se) {
-      FairPelt.update(q, se, rq.clockPelt());
+    if (se == null || se.cfsRq == null || se.cfsRq.curr != se) {
+      return;
+    }
+    long now = rq.clockPelt();
+    for (FairEntity e = se; e != null; e = e.parent) {
+      FairPelt.update(e.cfsRq, e, now);
+      if (e.myQ != null) {
+        reweightGroup(e, now);
+      }
     }
   }
 
   @Override
   public void wakeupPreempt(RqView rq, TaskView p, int wakeFlags) {
-    FairRq q = rqs[rq.cpu()];
     TaskView currTask = rq.curr();
     FairEntity se = entityOf(currTask);
     FairEntity pse = entityOf(p);
-    if (se == null || pse == null || se == pse || q.curr != se) {
+    if (se == null || pse == null || se == pse || se.cfsRq == null || se.cfsRq.curr != se
+        || !pse.onRq) {
       return;
     }
     if (machine.cpu(rq.cpu()).needResched() || !feat.wakeupPreemption()) {
@@ -383,6 +639,25 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       return;
     }
     if (wakeeIdle || p.policy() == Policy.BATCH) {
+      return;
+    }
+    // find_matching_se(): compare the two where their hierarchies meet.
+    int sd = se.depth();
+    int pd = pse.depth();
+    while (sd > pd) {
+      se = se.parent;
+      sd--;
+    }
+    while (pd > sd) {
+      pse = pse.parent;
+      pd--;
+    }
+    while (se.cfsRq != pse.cfsRq) {
+      se = se.parent;
+      pse = pse.parent;
+    }
+    FairRq q = se.cfsRq;
+    if (q.curr != se || !pse.onRq) {
       return;
     }
     // update_curr() was done by the engine before this call.
@@ -409,7 +684,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
 
   @Override
   public int nrQueued(RqView rq) {
-    return rqs[rq.cpu()].nrQueued;
+    return rqs[rq.cpu()].hNrQueued;
   }
 
   // ---------------- LoadTracking ----------------
@@ -431,16 +706,44 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     if (se == null) {
       return 0;
     }
-    // task_h_load(): the root runqueue's h_load is its own load_avg.
+    // task_h_load(): p's load scaled by its runqueue's share of the root's (update_cfs_rq_h_load).
     FairRq q = se.attachedTo != null ? se.attachedTo : rqs[p.cpu()];
-    long rqLoad = q.avg.loadAvg;
-    return se.avg.loadAvg * rqLoad / (rqLoad + 1);
+    return se.avg.loadAvg * hLoad(q) / (q.avg.loadAvg + 1);
+  }
+
+  /** {@code cfs_rq->h_load}: the root's load_avg, scaled down through each group entity. */
+  private long hLoad(FairRq q) {
+    FairEntity owner = q.owner;
+    if (owner == null) {
+      return q.avg.loadAvg;
+    }
+    FairRq parent = owner.cfsRq;
+    return hLoad(parent) * owner.avg.loadAvg / (parent.avg.loadAvg + 1);
   }
 
   @Override
   public boolean updateBlocked(int cpu) {
+    long now = machine.cpu(cpu).rq().clockPelt();
+    boolean blocked = false;
+    for (int g = groups.length - 1; g >= 1; g--) {
+      FairRq q = groups[g].q[cpu];
+      FairPelt.updateRq(q, now);
+      groups[g].updateLoad(q);
+      blocked |= q.avg.loadAvg != 0 || q.avg.utilAvg != 0;
+    }
     FairRq q = rqs[cpu];
-    FairPelt.updateRq(q, machine.cpu(cpu).rq().clockPelt());
-    return q.avg.loadAvg != 0 || q.avg.utilAvg != 0;
+    FairPelt.updateRq(q, now);
+    return blocked || q.avg.loadAvg != 0 || q.avg.utilAvg != 0;
+  }
+
+  @Override
+  public boolean throttled(TaskView p) {
+    FairEntity se = entityOf(p);
+    for (FairEntity e = se; e != null && bandwidthUsed; e = e.parent) {
+      if (e.cfsRq != null && e.cfsRq.throttled) {
+        return true;
+      }
+    }
+    return false;
   }
 }

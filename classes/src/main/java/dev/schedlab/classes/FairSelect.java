@@ -151,7 +151,7 @@ final class FairSelect {
     if (idle(thisCpu) && m.sharesLlc(thisCpu, prevCpu)) {
       return idle(prevCpu) ? prevCpu : thisCpu;
     }
-    if (sync && m.cpu(thisCpu).rq().nrRunning() - fair.rq(thisCpu).nrDelayed == 1) {
+    if (sync && m.cpu(thisCpu).rq().nrRunning() - fair.rq(thisCpu).hNrDelayed == 1) {
       return thisCpu;
     }
     return idle(prevCpu) ? prevCpu : -1;
@@ -504,7 +504,7 @@ final class FairSelect {
       }
       FairRq q = fair.rq(c);
       FairEntity pe = FairClass.entityOf(p);
-      boolean on = pe != null && pe.attachedTo == q;
+      boolean on = pe != null && pe.attachedTo != null && pe.attachedTo.cpu == c;
       sgs.load += Math.max(0, q.avg.loadAvg - (on ? fair.taskHLoad(p) : 0));
       sgs.util += cpuUtilWithout(c, on ? pe : null);
       sgs.runnable += Math.max(0, q.avg.runnableAvg - (on ? pe.avg.runnableAvg : 0));

@@ -39,6 +39,14 @@ public interface MachineView {
     return cpu(a).llcId() == cpu(b).llcId();
   }
 
+  /**
+   * The task groups, parents before children, the root (id 0) first; empty when the run has no
+   * groups besides the root. Since API 1.2.0.
+   */
+  default java.util.List<? extends TaskGroupView> taskGroups() {
+    return java.util.List.of();
+  }
+
   /** Number of sched-domain levels of {@code cpu} (0 for an isolated CPU). Since API 1.2.0. */
   default int nrDomains(int cpu) {
     return 0;

@@ -91,6 +91,8 @@ public final class Kernel implements SchedServices, MachineView {
   final int[] llcNrIdleScan;
   /** {@code sched_asym_cpucap_active()}. */
   final boolean asymCapacity;
+  /** Task groups (root first); only the root without cgroups or autogroup. */
+  final java.util.List<TaskGroup> taskGroups = new java.util.ArrayList<>();
   /** The workload's tasks in creation order. */
   final java.util.ArrayList<Task> tasks = new java.util.ArrayList<>();
   /** Workload tasks not yet exited; a run with tasks ends early when it reaches zero. */
@@ -482,6 +484,19 @@ public final class Kernel implements SchedServices, MachineView {
   @Override
   public int llcIdleCpus(int cpu) {
     return llcIdle[cpus[cpu].llcId];
+  }
+
+  @Override
+  public java.util.List<? extends dev.schedlab.api.view.TaskGroupView> taskGroups() {
+    return taskGroups.size() <= 1 ? java.util.List.of() : taskGroups;
+  }
+
+  @Override
+  public void changeNrRunning(int cpu, int delta) {
+    Cpu c = cpus[cpu];
+    int before = c.nrRunning;
+    c.nrRunning += delta;
+    balancer.nrRunningChanged(c, before);
   }
 
   @Override

@@ -86,6 +86,17 @@ final class KernelBuilder {
       c.idle = idle;
       c.curr = idle;
     }
+    // Task groups exist before the classes start (the fair class builds its group runqueues),
+    // autogroups included, so every task's group is known first.
+    k.taskGroups.addAll(TaskGroup.build(sc.kernel().cgroups(), sc.kernel().autogroup()));
+    java.util.Map<String, Integer> sessions = new HashMap<>();
+    for (TaskSpec ts : sc.workload().tasks()) {
+      for (int i = 0; i < ts.count(); i++) {
+        String comm = ts.count() == 1 ? ts.name() : ts.name() + "/" + i;
+        TaskGroup.groupOf(k.taskGroups, sc.kernel().cgroups(), sc.kernel().autogroup(), ts, comm,
+            sessions);
+      }
+    }
     for (SchedulingClass cls : ext.classes()) {
       cls.init(k, k);
     }
@@ -105,7 +116,7 @@ final class KernelBuilder {
       t.sleepTimer = new HrTimer(k, t.cpu, null, t);
       return t;
     });
-    createTasks(k, sc, topo.nrCpus());
+    createTasks(k, sc, topo.nrCpus(), sessions);
     // Kernel-path variation streams: split after the tasks', so workload streams do not move.
     SplittableRandom pathRoot = new SplittableRandom(sc.seed() ^ 0x5DEECE66DL);
     for (Cpu c : cpus) {
@@ -123,7 +134,8 @@ final class KernelBuilder {
     return classes.get(classes.size() - 1);
   }
 
-  private static void createTasks(Kernel k, Scenario sc, int nrCpus) {
+  private static void createTasks(Kernel k, Scenario sc, int nrCpus,
+      java.util.Map<String, Integer> sessions) {
     SplittableRandom root = new SplittableRandom(sc.seed());
     ProgramCompiler compiler = new ProgramCompiler(k, new HashMap<>());
     int pid = 100;
@@ -157,6 +169,8 @@ final class KernelBuilder {
             aff, ts.kthread(), false, mmId, compiler.compile(ts.program()), root.split());
         t.sclass = cls;
         t.classRank = cls.rank();
+        t.taskGroup = TaskGroup.groupOf(k.taskGroups, sc.kernel().cgroups(), sc.kernel().autogroup(),
+            ts, comm, sessions);
         t.mm = taskMm;
         k.mmCid.register(t);
         t.cpu = aff.nextSetBit(0);

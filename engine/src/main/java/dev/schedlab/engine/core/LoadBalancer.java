@@ -296,7 +296,8 @@ final class LoadBalancer {
   private boolean canMigrate(Task t, Cpu src, Cpu dst, SchedDomain sd, boolean active) {
     if (t == src.curr || t.onCpu || t.classRank != SchedulingClass.RANK_FAIR
         || t.state != dev.schedlab.api.TaskState.RUNNING || !t.allowed.get(dst.id)
-        || (t.kthread && t.nrAllowed == 1)) {
+        || (t.kthread && t.nrAllowed == 1)
+        || (k.fairLoad != null && k.fairLoad.throttled(t))) {
       return false;
     }
     if (active) {

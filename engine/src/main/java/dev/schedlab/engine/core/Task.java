@@ -39,6 +39,8 @@ final class Task implements TaskView {
   long sumExec;
   long execStart;
   Object classData;
+  /** Its task group (0: the root). */
+  int taskGroup;
 
   // thread_info flags
   boolean needResched;
@@ -256,6 +258,11 @@ final class Task implements TaskView {
   @Override
   public void setClassData(Object data) {
     classData = data;
+  }
+
+  @Override
+  public int taskGroup() {
+    return taskGroup;
   }
 
   @Override

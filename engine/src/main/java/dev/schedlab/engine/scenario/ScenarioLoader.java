@@ -33,7 +33,8 @@ public final class ScenarioLoader {
   private static final String[] TOP = {
     "name", "seed", "duration", "machine", "kernel", "workload", "plugins"
   };
-  private static final String[] KERNEL = {"preempt", "hz", "features", "params", "latency_limit"};
+  private static final String[] KERNEL = {"preempt", "hz", "features", "params", "latency_limit",
+    "cgroups", "autogroup"};
 
   private ScenarioLoader() {}
 
@@ -101,7 +102,8 @@ public final class ScenarioLoader {
       limit = Math.min(limit, r);
     }
     return limit == k.latencyLimitNs() ? k
-        : new KernelSpec(k.preempt(), k.hz(), k.features(), k.params(), limit);
+        : new KernelSpec(k.preempt(), k.hz(), k.features(), k.params(), limit, k.cgroups(),
+            k.autogroup());
   }
 
   static KernelSpec kernel(Val v) throws ScenarioException {
@@ -138,7 +140,8 @@ public final class ScenarioLoader {
     if (k.has("latency_limit") && !"none".equals(k.get("latency_limit").node().asText())) {
       limit = k.get("latency_limit").durationNs();
     }
-    return new KernelSpec(preempt, hz, features, params, limit);
+    return new KernelSpec(preempt, hz, features, params, limit, CgroupBinder.bind(k),
+        k.bool("autogroup", false));
   }
 
   /** Refuses a key the parameter table does not have, naming the ones it does. */
