@@ -72,6 +72,15 @@ public interface SchedServices {
     throw new UnsupportedOperationException("changeNrRunning");
   }
 
+  /**
+   * The implementation in force for the overridable hook point whose interface is {@code type}
+   * (a plugin's, else the interface's {@code MAINLINE}), for hooks that classes consult, such as
+   * {@link dev.schedlab.api.hook.PeltHook}. Since API 1.2.0.
+   */
+  default <H> H hook(Class<H> type) {
+    return null;
+  }
+
   /** {@code set_idle_cores(cpu, value)} on {@code cpu}'s LLC. Since API 1.2.0. */
   default void setLlcHasIdleCores(int cpu, boolean value) {}
 }

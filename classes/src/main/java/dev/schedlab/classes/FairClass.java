@@ -61,6 +61,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
   /** Task groups by id; index 0 is the root. */
   private FairGroup[] groups;
   private boolean bandwidthUsed;
+  private dev.schedlab.api.hook.PeltHook peltHook = dev.schedlab.api.hook.PeltHook.MAINLINE;
 
   @Override
   public String name() {
@@ -102,6 +103,8 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       groups[i] = g;
     }
     select = new FairSelect(machine, services, this);
+    dev.schedlab.api.hook.PeltHook h = services.hook(dev.schedlab.api.hook.PeltHook.class);
+    peltHook = h != null ? h : dev.schedlab.api.hook.PeltHook.MAINLINE;
   }
 
   /** The features and tunables in force (for tests and reports). */
@@ -297,7 +300,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     boolean sleep = (flags & SchedFlags.DEQUEUE_SLEEP) != 0;
     FairPelt.utilEstDequeue(rqs[q.cpu], se);
     if (sleep) {
-      FairPelt.utilEstUpdate(se, machine.cpu(q.cpu).capacityOrig());
+      FairPelt.utilEstUpdate(se, machine.cpu(q.cpu).capacityOrig(), peltHook);
     }
     FairPelt.update(q, se, now);
     if (feat.delayDequeue() && sleep && !q.eligible(se.vruntime)) {

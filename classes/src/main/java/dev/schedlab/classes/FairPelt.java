@@ -1,6 +1,7 @@
 package dev.schedlab.classes;
 
 import dev.schedlab.api.SchedAvg;
+import dev.schedlab.api.hook.PeltHook;
 
 /**
  * PELT of the fair class: the per-entity and per-runqueue signals of {@link SchedAvg} kept as
@@ -164,11 +165,26 @@ final class FairPelt {
     root.avg.utilEst -= Math.min(root.avg.utilEst, se.avg.utilEst);
   }
 
-  /** {@code util_est_update()} at a sleeping dequeue (v6.8+). */
-  static void utilEstUpdate(FairEntity se, long cpuCapacity) {
+  /** {@code util_est_update()} at a sleeping dequeue (v6.8+), as hook H18 finally decides. */
+  static void utilEstUpdate(FairEntity se, long cpuCapacity, PeltHook hook) {
     if (se.utilAvgUnchanged) {
       return; // no PELT update since the last dequeue
     }
+    long before = se.avg.utilEst;
+    long mainline = mainlineUtilEst(se, cpuCapacity);
+    boolean skipped = mainline == NO_SAMPLE;
+    se.avg.utilEst = hook.utilEst(se.task, before, se.avg.utilAvg, se.avg.runnableAvg,
+        cpuCapacity, skipped ? before : mainline); // H18
+    if (!skipped) {
+      se.utilAvgUnchanged = true; // a skipped sample is retried at the next dequeue
+    }
+  }
+
+  /** {@link #mainlineUtilEst}'s answer when the sample is not taken at all. */
+  private static final long NO_SAMPLE = Long.MIN_VALUE;
+
+  /** v6.8's util_est EWMA after a sleeping dequeue (unchanged when the sample is skipped). */
+  private static long mainlineUtilEst(FairEntity se, long cpuCapacity) {
     long ewma = se.avg.utilEst;
     long dequeued = se.avg.utilAvg;
     if (ewma <= dequeued) {
@@ -177,15 +193,14 @@ final class FairPelt {
       long lastEwmaDiff = ewma - dequeued;
       if (lastEwmaDiff >= UTIL_EST_MARGIN) {
         if (dequeued > cpuCapacity) {
-          return; // no idle time on this CPU: the sample would overestimate
+          return NO_SAMPLE; // no idle time on this CPU: the sample would overestimate
         }
         if (dequeued + UTIL_EST_MARGIN >= se.avg.runnableAvg) {
           ewma = ((ewma << UTIL_EST_WEIGHT_SHIFT) - lastEwmaDiff) >> UTIL_EST_WEIGHT_SHIFT;
         }
       }
     }
-    se.avg.utilEst = ewma;
-    se.utilAvgUnchanged = true;
+    return ewma;
   }
 
   private static long subPositive(long a, long b) {

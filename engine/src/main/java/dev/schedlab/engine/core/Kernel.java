@@ -492,6 +492,21 @@ public final class Kernel implements SchedServices, MachineView {
   }
 
   @Override
+  @SuppressWarnings("unchecked")
+  public <H> H hook(Class<H> type) {
+    if (type == dev.schedlab.api.hook.PeltHook.class) {
+      return (H) ext.pelt();
+    }
+    if (type == dev.schedlab.api.hook.SelectTaskRqHook.class) {
+      return (H) ext.selectTaskRq();
+    }
+    if (type == dev.schedlab.api.hook.LoadBalanceHook.class) {
+      return (H) ext.loadBalance();
+    }
+    return null;
+  }
+
+  @Override
   public void changeNrRunning(int cpu, int delta) {
     Cpu c = cpus[cpu];
     int before = c.nrRunning;

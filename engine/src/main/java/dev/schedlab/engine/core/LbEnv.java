@@ -177,9 +177,17 @@ final class LbEnv {
 
   /**
    * {@code sched_balance_find_src_group()}: the busiest group, or -1 when balanced; sets
-   * {@link #imbalance} and {@link #migrationType}.
+   * {@link #imbalance} and {@link #migrationType}, as hook H17 finally decides.
    */
   int findSrcGroup() {
+    int g = findSrcGroupMainline();
+    long mainline = g < 0 ? 0 : imbalance;
+    imbalance = k.ext.loadBalance().imbalance(dst, sd, idle, local,
+        busiestGroup < 0 ? null : busiest, migrationType, mainline); // H17
+    return imbalance > 0 && busiestGroup >= 0 ? busiestGroup : -1;
+  }
+
+  private int findSrcGroupMainline() {
     imbalance = 0;
     migrationType = MIGRATE_LOAD;
     if (busiestGroup < 0) {

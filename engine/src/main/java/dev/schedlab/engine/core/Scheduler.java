@@ -420,7 +420,8 @@ final class Scheduler {
     }
     k.pathCost += k.p(Param.SELECT_RQ);
     int c = p.sclass.selectCpu(p, p.cpu, wakerCpu, wakeFlags);
-    if (!p.allowed.get(c)) {
+    c = k.ext.selectTaskRq().selectTaskRq(p, p.cpu, wakerCpu, wakeFlags, c); // H16
+    if (c < 0 || c >= k.cpus.length || !p.allowed.get(c)) {
       throw new IllegalStateException("class " + p.sclass.name() + " selected cpu " + c
           + " outside the affinity of " + p);
     }
