@@ -40,7 +40,7 @@ final class FairBandwidth {
   /** {@code min_bandwidth_expiration}: 2 ms. */
   static final long MIN_EXPIRATION_NS = 2_000_000L;
 
-  private final FairClass fair;
+  private final FairHierarchy fair;
   private final SchedServices services;
   private final FairGroup tg;
   final long quota;
@@ -55,7 +55,7 @@ final class FairBandwidth {
   /** {@code throttled_cfs_rq}, in throttling order. */
   final List<FairRq> throttled = new ArrayList<>();
 
-  FairBandwidth(FairClass fair, SchedServices services, FairGroup tg, long quota, long period) {
+  FairBandwidth(FairHierarchy fair, SchedServices services, FairGroup tg, long quota, long period) {
     this.fair = fair;
     this.services = services;
     this.tg = tg;

@@ -61,6 +61,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
   /** Task groups by id; index 0 is the root. */
   private FairGroup[] groups;
   private boolean bandwidthUsed;
+  private FairHierarchy hierarchy;
   private dev.schedlab.api.hook.PeltHook peltHook = dev.schedlab.api.hook.PeltHook.MAINLINE;
 
   @Override
@@ -90,6 +91,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     for (int i = 0; i < rqs.length; i++) {
       rqs[i] = new FairRq(i, null);
     }
+    hierarchy = new FairHierarchy(this, machine, services, feat, rqs);
     List<? extends TaskGroupView> views = machine.taskGroups();
     groups = new FairGroup[Math.max(1, views.size())];
     groups[0] = new FairGroup(rqs);
@@ -97,7 +99,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       TaskGroupView v = views.get(i);
       FairGroup g = new FairGroup(v, groups[v.parentId()], rqs.length);
       if (v.quotaNs() >= 0) {
-        g.bandwidth = new FairBandwidth(this, services, g, v.quotaNs(), v.periodNs());
+        g.bandwidth = new FairBandwidth(hierarchy, services, g, v.quotaNs(), v.periodNs());
         bandwidthUsed = true;
       }
       groups[i] = g;
@@ -155,8 +157,8 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     if (se.delayed) {
       FairPelt.update(se.cfsRq, se, now);
       FairPelt.utilEstEnqueue(root, se);
-      requeueDelayed(se.cfsRq, se);
-      addDelayed(se, -1);
+      hierarchy.requeueDelayed(se.cfsRq, se);
+      hierarchy.addDelayed(se, -1);
       return;
     }
     if (se.onRq) {
@@ -178,105 +180,15 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     if (p.policy() == Policy.IDLE) {
       root.nrIdlePolicy++;
     }
-    if (!enqueueUp(se, flags, now, 1, 0)) {
+    if (!hierarchy.enqueueUp(se, flags, now, 1, 0)) {
       services.changeNrRunning(cpu, -1); // held back under a throttled group
     }
   }
 
-  /**
-   * {@code enqueue_task_fair()}'s walk: queues {@code se} and each group entity above that is not
-   * queued yet, stopping under a throttled runqueue; adds {@code tasks} (of which {@code delayed}
-   * delayed) to the hierarchical counts. Returns whether the root was reached (runnable).
-   */
-  private boolean enqueueUp(FairEntity se, int flags, long now, int tasks, int delayed) {
-    FairEntity e = se;
-    boolean queueing = true;
-    while (e != null) {
-      FairRq q = e.cfsRq;
-      if (queueing && !e.onRq) {
-        enqueueEntity(q, e, flags, now);
-        flags = SchedFlags.ENQUEUE_WAKEUP;
-      } else {
-        queueing = false;
-        updateGroupEntity(e, now);
-      }
-      q.hNrQueued += tasks;
-      q.hNrDelayed += delayed;
-      if (q.throttled) {
-        return false;
-      }
-      e = e.parent;
-    }
-    return true;
-  }
 
-  /** {@code enqueue_entity()} on one level. */
-  private void enqueueEntity(FairRq q, FairEntity se, int flags, long now) {
-    if (se.myQ != null) {
-      se.slice = feat.baseSliceNs();
-      reweightGroup(se, now);
-    }
-    place(q, se, flags);
-    FairPelt.update(q, se, now);
-    if (se.attachedTo == null) {
-      FairPelt.attach(q, se);
-    }
-    se.onRq = true;
-    q.nrQueued++;
-    if (q.curr != se) {
-      q.add(se); // curr stays outside the queue, as __enqueue_entity is skipped for it
-    }
-    q.rebase();
-  }
 
-  /** {@code place_entity()}. */
-  private void place(FairRq q, FairEntity se, int flags) {
-    long v = q.avgVruntime();
-    long vslice = FairWeights.calcDeltaFair(se.slice, se.weight);
-    long lag = 0;
-    if (feat.placeLag() && q.nrQueued > 0 && se.vlag != 0) {
-      // Scale the lag so that it survives the join: the entity shifts V by its own weight.
-      long load = q.load();
-      lag = se.vlag * (load + se.weight);
-      lag /= Math.max(1, load);
-    }
-    se.vruntime = v - lag;
-    if (feat.placeDeadlineInitial() && (flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
-      vslice /= 2; // new tasks start with half a slice so they do not preempt at once
-    }
-    se.deadline = se.vruntime + vslice;
-  }
 
-  /** {@code requeue_delayed_entity()}: a delayed task woke up; keep it where it is. */
-  private void requeueDelayed(FairRq q, FairEntity se) {
-    if (feat.delayZero()) {
-      q.updateEntityLag(se, feat.tickNs());
-      if (se.vlag > 0) {
-        q.nrQueued--;
-        if (se.inTree) {
-          q.remove(se);
-        }
-        se.vlag = 0;
-        place(q, se, 0);
-        if (q.curr != se) {
-          q.add(se);
-        }
-        q.nrQueued++;
-      }
-    }
-    se.delayed = false;
-    q.rebase();
-  }
 
-  /** Adds {@code delta} delayed tasks along {@code se}'s path (up to a throttled runqueue). */
-  private void addDelayed(FairEntity se, int delta) {
-    for (FairEntity e = se; e != null; e = e.parent) {
-      e.cfsRq.hNrDelayed += delta;
-      if (e.cfsRq.throttled) {
-        return;
-      }
-    }
-  }
 
   // ---------------- dequeue ----------------
 
@@ -291,7 +203,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     boolean migrating = (flags & SchedFlags.DEQUEUE_MIGRATING) != 0;
     if (se.delayed) {
       FairPelt.update(q, se, now);
-      finishDelayed(se, now);
+      hierarchy.finishDelayed(se, now);
       if (migrating) {
         FairPelt.detach(q, se);
       }
@@ -305,160 +217,26 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     FairPelt.update(q, se, now);
     if (feat.delayDequeue() && sleep && !q.eligible(se.vruntime)) {
       se.delayed = true; // negative lag: keep competing until picked, then finish the dequeue
-      addDelayed(se, 1);
+      hierarchy.addDelayed(se, 1);
       return false;
     }
     q.updateEntityLag(se, feat.tickNs());
-    removeTask(se, now, 0);
+    hierarchy.removeTask(se, now, 0);
     if (migrating) {
       FairPelt.detach(q, se);
     }
     return true;
   }
 
-  /** {@code finish_delayed_dequeue_entity()} then the dequeue. */
-  private void finishDelayed(FairEntity se, long now) {
-    se.cfsRq.updateEntityLag(se, feat.tickNs());
-    if (feat.delayZero() && se.vlag > 0) {
-      se.vlag = 0; // finish_delayed_dequeue_entity(): positive lag earned while delayed is lost
-    }
-    se.delayed = false;
-    removeTask(se, now, 1);
-  }
 
-  /**
-   * {@code dequeue_entities()}: takes task {@code se} off its runqueue and each group entity
-   * above whose runqueue became empty; {@code delayed} says it was counted as delayed.
-   */
-  private void removeTask(FairEntity se, long now, int delayed) {
-    FairRq leaf = se.cfsRq;
-    if (se.task.policy() == Policy.IDLE) {
-      rqs[leaf.cpu].nrIdlePolicy--;
-    }
-    removeEntity(leaf, se);
-    boolean runnable = true;
-    boolean removing = true;
-    for (FairEntity e = se; e != null; e = e.parent) {
-      FairRq q = e.cfsRq;
-      if (e != se) {
-        if (removing && e.onRq && e.myQ.nrQueued == 0) {
-          e.myQ.updateEntityLag(e, feat.tickNs());
-          FairPelt.update(q, e, now);
-          q.updateEntityLag(e, feat.tickNs());
-          removeEntity(q, e);
-        } else {
-          removing = false;
-          updateGroupEntity(e, now);
-        }
-      }
-      q.hNrQueued--;
-      q.hNrDelayed -= delayed;
-      if (q.nrQueued == 0 && q.runtimeEnabled && q.tg.bandwidth != null) {
-        q.tg.bandwidth.returnRuntime(q);
-      }
-      if (q.throttled) {
-        runnable = false;
-        break;
-      }
-    }
-    if (!runnable) {
-      services.changeNrRunning(leaf.cpu, 1); // it was not counted: the engine now removes it
-    }
-  }
 
-  private void removeEntity(FairRq q, FairEntity se) {
-    if (se.inTree) {
-      q.remove(se);
-    }
-    se.onRq = false;
-    q.nrQueued--;
-    q.rebase();
-  }
 
   // ---------------- groups ----------------
 
-  /** {@code update_load_avg()} + {@code update_cfs_group()} of a queued group entity. */
-  private void updateGroupEntity(FairEntity e, long now) {
-    if (e.myQ == null) {
-      return;
-    }
-    FairPelt.update(e.cfsRq, e, now);
-    reweightGroup(e, now);
-  }
 
-  /** {@code update_cfs_group()}: the group entity's weight from the group's shares. */
-  private void reweightGroup(FairEntity e, long now) {
-    FairRq gq = e.myQ;
-    FairPelt.updateRq(gq, now);
-    gq.tg.updateLoad(gq);
-    long shares = gq.tg.calcShares(gq);
-    if (shares != e.weight) {
-      e.cfsRq.reweight(e, (int) shares);
-    }
-  }
 
-  /** {@code throttle_cfs_rq()}: {@code q} ran out of quota; take its tasks off the CPU. */
-  private void throttle(FairRq q, long now) {
-    if (!q.tg.bandwidth.mustThrottle(q)) {
-      return;
-    }
-    services.counter("fair.throttles").increment();
-    int tasks = q.hNrQueued;
-    int delayed = q.hNrDelayed;
-    q.throttled = true;
-    boolean removing = true;
-    for (FairEntity e = q.owner; e != null; e = e.parent) {
-      FairRq pq = e.cfsRq;
-      if (removing && e.onRq) {
-        FairPelt.update(pq, e, now);
-        pq.updateEntityLag(e, feat.tickNs());
-        removeEntity(pq, e);
-        removing = pq.nrQueued == 0;
-      } else {
-        removing = false;
-      }
-      pq.hNrQueued -= tasks;
-      pq.hNrDelayed -= delayed;
-      if (pq.throttled) {
-        return; // an ancestor was throttled already: these tasks were not counted
-      }
-    }
-    services.changeNrRunning(q.cpu, -tasks);
-  }
 
-  /** {@code unthrottle_cfs_rq()}: the period timer refilled {@code q}; put its tasks back. */
-  void unthrottle(FairRq q) {
-    services.counter("fair.unthrottles").increment();
-    q.throttled = false;
-    int tasks = q.hNrQueued;
-    if (q.nrQueued == 0) {
-      return;
-    }
-    long now = machine.cpu(q.cpu).rq().clockPelt();
-    if (enqueueUp(q.owner, SchedFlags.ENQUEUE_WAKEUP, now, tasks, q.hNrDelayed)) {
-      services.changeNrRunning(q.cpu, tasks);
-      TaskView curr = machine.cpu(q.cpu).rq().curr();
-      if (curr == null || curr.isIdleTask()) {
-        services.resched(q.cpu, ReschedReason.IDLE_CURR);
-      } else if (curr.policy() != Policy.IDLE && curr.classData() instanceof FairEntity) {
-        wakeupPreempt(machine.cpu(q.cpu).rq(), firstTask(q), 0);
-      }
-    }
-  }
 
-  private static TaskView firstTask(FairRq q) {
-    FairRq r = q;
-    while (true) {
-      FairEntity e = r.curr != null ? r.curr : r.tree.first();
-      if (e == null) {
-        return null;
-      }
-      if (e.myQ == null) {
-        return e.task;
-      }
-      r = e.myQ;
-    }
-  }
 
   // ---------------- pick, put, set ----------------
 
@@ -472,7 +250,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       while (true) {
         if (bandwidthUsed && q.runtimeEnabled && !q.throttled && q.runtimeRemaining <= 0
             && q.curr != null) {
-          throttle(q, rq.clockPelt()); // check_cfs_rq_runtime() on the way down
+          hierarchy.throttle(q, rq.clockPelt()); // check_cfs_rq_runtime() on the way down
           if (q.throttled) {
             continue pick;
           }
@@ -493,7 +271,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       services.completeDelayedDequeue(se.task);
       if (se.onRq && se.delayed) {
         FairPelt.update(se.cfsRq, se, rq.clockPelt());
-        finishDelayed(se, rq.clockPelt());
+        hierarchy.finishDelayed(se, rq.clockPelt());
       }
     }
   }
@@ -518,7 +296,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       }
       q.curr = null;
       if (bandwidthUsed && q.runtimeEnabled && !q.throttled && q.runtimeRemaining <= 0) {
-        throttle(q, now); // check_cfs_rq_runtime()
+        hierarchy.throttle(q, now); // check_cfs_rq_runtime()
       }
     }
   }
@@ -618,7 +396,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     for (FairEntity e = se; e != null; e = e.parent) {
       FairPelt.update(e.cfsRq, e, now);
       if (e.myQ != null) {
-        reweightGroup(e, now);
+        hierarchy.reweightGroup(e, now);
       }
     }
   }
@@ -711,32 +489,12 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     // task_h_load(): p's load scaled by its runqueue's share of the root's (update_cfs_rq_h_load).
     FairRq q = se.attachedTo != null ? se.attachedTo : rqs[p.cpu()];
-    return se.avg.loadAvg * hLoad(q) / (q.avg.loadAvg + 1);
-  }
-
-  /** {@code cfs_rq->h_load}: the root's load_avg, scaled down through each group entity. */
-  private long hLoad(FairRq q) {
-    FairEntity owner = q.owner;
-    if (owner == null) {
-      return q.avg.loadAvg;
-    }
-    FairRq parent = owner.cfsRq;
-    return hLoad(parent) * owner.avg.loadAvg / (parent.avg.loadAvg + 1);
+    return se.avg.loadAvg * FairPelt.hLoad(q) / (q.avg.loadAvg + 1);
   }
 
   @Override
   public boolean updateBlocked(int cpu) {
-    long now = machine.cpu(cpu).rq().clockPelt();
-    boolean blocked = false;
-    for (int g = groups.length - 1; g >= 1; g--) {
-      FairRq q = groups[g].q[cpu];
-      FairPelt.updateRq(q, now);
-      groups[g].updateLoad(q);
-      blocked |= q.avg.loadAvg != 0 || q.avg.utilAvg != 0;
-    }
-    FairRq q = rqs[cpu];
-    FairPelt.updateRq(q, now);
-    return blocked || q.avg.loadAvg != 0 || q.avg.utilAvg != 0;
+    return FairPelt.updateBlocked(groups, rqs[cpu], machine.cpu(cpu).rq().clockPelt());
   }
 
   @Override

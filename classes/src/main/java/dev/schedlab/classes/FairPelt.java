@@ -155,6 +155,32 @@ final class FairPelt {
     a.runnableAvg = a.utilAvg;
   }
 
+  /** {@code cfs_rq->h_load}: the root's load_avg, scaled down through each group entity. */
+  static long hLoad(FairRq q) {
+    FairEntity owner = q.owner;
+    if (owner == null) {
+      return q.avg.loadAvg;
+    }
+    FairRq parent = owner.cfsRq;
+    return hLoad(parent) * owner.avg.loadAvg / (parent.avg.loadAvg + 1);
+  }
+
+  /**
+   * {@code __update_blocked_fair()}: decays every group runqueue of {@code root}'s CPU (children
+   * first) and the root; returns whether blocked load remains.
+   */
+  static boolean updateBlocked(FairGroup[] groups, FairRq root, long now) {
+    boolean blocked = false;
+    for (int g = groups.length - 1; g >= 1; g--) {
+      FairRq q = groups[g].q[root.cpu];
+      updateRq(q, now);
+      groups[g].updateLoad(q);
+      blocked |= q.avg.loadAvg != 0 || q.avg.utilAvg != 0;
+    }
+    updateRq(root, now);
+    return blocked || root.avg.loadAvg != 0 || root.avg.utilAvg != 0;
+  }
+
   /** {@code util_est_enqueue()}. */
   static void utilEstEnqueue(FairRq root, FairEntity se) {
     root.avg.utilEst += se.avg.utilEst;

@@ -86,9 +86,8 @@ public final class Kernel implements SchedServices, MachineView {
   /** CPUs of each LLC, ascending, and how many of them run their idle task. */
   final int[][] llcCpus;
   final int[] llcIdle;
-  /** {@code sd_llc_shared}: {@code has_idle_cores} and SIS_UTIL's {@code nr_idle_scan} per LLC. */
-  final boolean[] llcHasIdleCores;
-  final int[] llcNrIdleScan;
+  /** {@code sd_llc_shared} of each LLC. */
+  final LlcShared llcShared;
   /** {@code sched_asym_cpucap_active()}. */
   final boolean asymCapacity;
   /** Task groups (root first); only the root without cgroups or autogroup. */
@@ -119,6 +118,7 @@ public final class Kernel implements SchedServices, MachineView {
     this.jitterPct = params.get(Param.COST_JITTER);
     this.housekeeping = housekeeping;
     this.smt = SmtSharing.forMachine(this, cpus, params);
+    this.llcShared = new LlcShared(cpus, housekeeping, smt != null);
     int llcs = 0;
     for (Cpu c : cpus) {
       llcs = Math.max(llcs, c.llcId + 1);
@@ -130,15 +130,9 @@ public final class Kernel implements SchedServices, MachineView {
       llcCpus[l] = java.util.Arrays.stream(cpus).filter(c -> c.llcId == id).mapToInt(c -> c.id).toArray();
       llcIdle[l] = llcCpus[l].length;
     }
-    this.llcHasIdleCores = new boolean[llcs];
-    this.llcNrIdleScan = new int[llcs];
     boolean asym = false;
     for (Cpu c : cpus) {
       asym |= c.capacityOrig != cpus[0].capacityOrig;
-      // A machine that has been idle: every core idle, and the idle balances of an empty LLC
-      // (update_idle_cpu_scan() with no utilisation) let a wakeup scan all of it.
-      llcHasIdleCores[c.llcId] = true;
-      llcNrIdleScan[c.llcId] += housekeeping.get(c.id) ? 1 : 0;
     }
     this.asymCapacity = asym;
     dev.schedlab.api.LoadTracking fairLoad = null;
@@ -546,12 +540,12 @@ public final class Kernel implements SchedServices, MachineView {
 
   @Override
   public boolean llcHasIdleCores(int cpu) {
-    return smt != null && llcHasIdleCores[cpus[cpu].llcId];
+    return llcShared.hasIdleCores(cpus[cpu]);
   }
 
   @Override
   public int llcNrIdleScan(int cpu) {
-    return llcNrIdleScan[cpus[cpu].llcId];
+    return llcShared.nrIdleScan[cpus[cpu].llcId];
   }
 
   @Override
@@ -572,24 +566,7 @@ public final class Kernel implements SchedServices, MachineView {
 
   @Override
   public void setLlcHasIdleCores(int cpu, boolean value) {
-    llcHasIdleCores[cpus[cpu].llcId] = value;
-  }
-
-  /** A CPU's stopper kthread ({@code migration/N}): stop class, bound to the CPU. */
-  Task newStopper(Cpu cpu) {
-    java.util.BitSet one = new java.util.BitSet();
-    one.set(cpu.id);
-    SchedulingClass stop = KernelBuilder.classFor(ext.classes(), dev.schedlab.api.Policy.STOP);
-    Task t = new Task(1_000_000 + cpu.id, "migration/" + cpu.id, dev.schedlab.api.Policy.STOP, 0,
-        0, 0, 0, 0, one, true, false, -1, new Op[] {new Op(Op.KWORK)},
-        new java.util.SplittableRandom(0));
-    t.sclass = stop;
-    t.classRank = stop.rank();
-    t.cpu = cpu.id;
-    t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
-    t.workQueue = new java.util.ArrayDeque<>();
-    t.sleepTimer = new HrTimer(this, cpu.id, null, t);
-    return t;
+    llcShared.hasIdleCores[cpus[cpu].llcId] = value;
   }
 
   /** Queues {@code w} on kthread {@code t} and wakes it if it sleeps. */
@@ -600,18 +577,6 @@ public final class Kernel implements SchedServices, MachineView {
     }
   }
 
-  /** {@code __update_idle_core()}: {@code cpu} went idle; is its whole core idle now? */
-  void updateIdleCore(Cpu cpu) {
-    if (smt == null || llcHasIdleCores[cpu.llcId]) {
-      return;
-    }
-    for (Cpu s : cpu.siblings) {
-      if (s != cpu && !s.isIdle()) {
-        return;
-      }
-    }
-    llcHasIdleCores[cpu.llcId] = true;
-  }
 
   @Override
   public int hz() {

@@ -202,7 +202,36 @@ final class LoadBalancer {
     long x = sumUtil / sd.weight;
     long pct = sd.imbalancePct;
     long tmp = Math.min(x * x * pct * pct / (10_000L * 1024), 1024);
-    k.llcNrIdleScan[dst.llcId] = (int) ((1024 - tmp) * sd.weight / 1024);
+    k.llcShared.nrIdleScan[dst.llcId] = (int) ((1024 - tmp) * sd.weight / 1024);
+  }
+
+  /**
+   * {@code update_misfit_status()}: on an asymmetric machine, the load of a fair task that does
+   * not fit its CPU and could run on a bigger one, for the balancer; 0 otherwise.
+   */
+  void updateMisfit(Cpu cpu, Task p) {
+    if (!k.asymCapacity) {
+      return;
+    }
+    long load = 0;
+    if (p != null && p.classRank == SchedulingClass.RANK_FAIR && p.nrAllowed > 1
+        && k.fairLoad != null && cpu.capacityOrig < maxAllowedCapacity(p)) {
+      dev.schedlab.api.view.LoadAvgView a = p.loadAvg();
+      long util = Math.max(a.utilAvg(), a.utilEst());
+      if (util * 1280 >= cpu.capacity * 1024) { // !fits_capacity()
+        load = Math.max(1, k.fairLoad.taskHLoad(p));
+      }
+    }
+    cpu.misfitTaskLoad = load;
+  }
+
+  /** {@code p->max_allowed_capacity}. */
+  private long maxAllowedCapacity(Task p) {
+    long max = 0;
+    for (int c = p.allowed.nextSetBit(0); c >= 0; c = p.allowed.nextSetBit(c + 1)) {
+      max = Math.max(max, k.cpus[c].capacityOrig);
+    }
+    return max;
   }
 
   /** {@code need_active_balance()}. */
@@ -321,10 +350,27 @@ final class LoadBalancer {
   private void stopOneCpu(Cpu src) {
     activeBalances.value++;
     if (src.stopper == null) {
-      src.stopper = k.newStopper(src);
+      src.stopper = newStopper(src);
     }
     k.queueKthreadWork(src.stopper, new WorkItem(k.p(Param.LB_PER_TASK),
         c -> activeBalanceStop(k.cpus[c]), src.id, false));
+  }
+
+  /** A CPU's stopper kthread ({@code migration/N}): stop class, bound to the CPU. */
+  private Task newStopper(Cpu cpu) {
+    java.util.BitSet one = new java.util.BitSet();
+    one.set(cpu.id);
+    SchedulingClass stop = KernelBuilder.classFor(k.ext.classes(), dev.schedlab.api.Policy.STOP);
+    Task t = new Task(1_000_000 + cpu.id, "migration/" + cpu.id, dev.schedlab.api.Policy.STOP, 0,
+        0, 0, 0, 0, one, true, false, -1, new Op[] {new Op(Op.KWORK)},
+        new java.util.SplittableRandom(0));
+    t.sclass = stop;
+    t.classRank = stop.rank();
+    t.cpu = cpu.id;
+    t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
+    t.workQueue = new java.util.ArrayDeque<>();
+    t.sleepTimer = new HrTimer(k, cpu.id, null, t);
+    return t;
   }
 
   /**

@@ -123,9 +123,9 @@ final class Scheduler {
     }
     cpu.curr = next;
     if (next.idleTask && prev != next) {
-      k.updateIdleCore(cpu);
+      k.llcShared.updateIdleCore(cpu);
     }
-    updateMisfit(cpu, next.idleTask ? null : next);
+    k.balancer.updateMisfit(cpu, next.idleTask ? null : next);
     next.cpu = cpu.id;
     next.onCpu = true;
     next.polling = false;
@@ -172,35 +172,6 @@ final class Scheduler {
     if (t.classRank == SchedulingClass.RANK_FAIR) {
       cpu.fairNr += delta;
     }
-  }
-
-  /**
-   * {@code update_misfit_status()}: on an asymmetric machine, the load of a fair task that does
-   * not fit its CPU and could run on a bigger one, for the balancer; 0 otherwise.
-   */
-  private void updateMisfit(Cpu cpu, Task p) {
-    if (!k.asymCapacity) {
-      return;
-    }
-    long load = 0;
-    if (p != null && p.classRank == SchedulingClass.RANK_FAIR && p.nrAllowed > 1
-        && k.fairLoad != null && cpu.capacityOrig < maxAllowedCapacity(p)) {
-      dev.schedlab.api.view.LoadAvgView a = p.loadAvg();
-      long util = Math.max(a.utilAvg(), a.utilEst());
-      if (util * 1280 >= cpu.capacity * 1024) { // !fits_capacity()
-        load = Math.max(1, k.fairLoad.taskHLoad(p));
-      }
-    }
-    cpu.misfitTaskLoad = load;
-  }
-
-  /** {@code p->max_allowed_capacity}. */
-  private long maxAllowedCapacity(Task p) {
-    long max = 0;
-    for (int c = p.allowed.nextSetBit(0); c >= 0; c = p.allowed.nextSetBit(c + 1)) {
-      max = Math.max(max, k.cpus[c].capacityOrig);
-    }
-    return max;
   }
 
   /**
@@ -327,7 +298,7 @@ final class Scheduler {
         curr.needResched = true;
       }
       curr.sclass.tick(cpu, curr);
-      updateMisfit(cpu, curr);
+      k.balancer.updateMisfit(cpu, curr);
       k.tickStage.onTick(cpu, curr, k);
     }
     cpu.idleBalance = cpu.isIdle();
