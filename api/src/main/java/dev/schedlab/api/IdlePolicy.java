@@ -36,4 +36,27 @@ public interface IdlePolicy {
    * {@code menu_update()} assumes. An entry cancelled by NEED_RESCHED is not reflected.
    */
   default void reflect(CpuView cpu, int stateIndex, long residencyNs) {}
+
+  /**
+   * {@code cpuidle_reflect()} with whether a polling state ended on its time limit
+   * ({@code dev->poll_time_limit}), which some governors (haltpoll) act on. The default passes
+   * the call to {@link #reflect(CpuView, int, long)}.
+   *
+   * @since 1.2.0
+   */
+  default void reflect(CpuView cpu, int stateIndex, long residencyNs, boolean pollTimeLimit) {
+    reflect(cpu, stateIndex, residencyNs);
+  }
+
+  /**
+   * How long state 0 busy-loops before the governor chooses again ({@code cpuidle_poll_time()}):
+   * a governor that keeps its own per-CPU limit ({@code dev->poll_limit_ns}, as haltpoll does)
+   * returns it; the default keeps the driver's limit.
+   *
+   * @param cpuidlePollTimeNs the limit {@code cpuidle_poll_time()} derives from the state table
+   * @since 1.2.0
+   */
+  default long pollTimeLimitNs(CpuView cpu, long cpuidlePollTimeNs) {
+    return cpuidlePollTimeNs;
+  }
 }

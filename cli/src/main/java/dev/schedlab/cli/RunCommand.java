@@ -1,5 +1,7 @@
 package dev.schedlab.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.output.FtraceWriter;
 import dev.schedlab.engine.output.ResultWriter;
@@ -7,8 +9,12 @@ import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.rtapp.RtAppReport;
 import dev.schedlab.engine.scenario.PluginRef;
 import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.report.section.RunSection;
+import dev.schedlab.report.timeline.TeeSink;
+import dev.schedlab.report.timeline.Timeline;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -63,9 +69,27 @@ final class RunCommand implements Callable<Integer> {
       description = "Also write the JSON result to FILE (atomically).")
   Path out;
 
+  @Option(names = "--rtapp-logdir", paramLabel = "DIR",
+      description = "Write the log files of an rt-app workload to DIR instead of its"
+          + " global.logdir (a relative logdir is relative to the working directory, as for"
+          + " rt-app). Written only when the run completes.")
+  Path rtappLogdir;
+
+  @Option(names = "--no-rtapp-logs", description = "Do not write the rt-app log files.")
+  boolean noRtappLogs;
+
+  @Option(names = "--report", paramLabel = "FILE",
+      description = "Also write a self-contained HTML report to FILE: per-CPU timeline, latency"
+          + " distributions, IPIs and wakeups by path, every metric (see schedlab report).")
+  Path report;
+
+  private Timeline timeline;
+
   @Override
   public Integer call() throws Exception {
     Scenario s = scenario.load();
+    List<RtAppReport> rtapp = noRtappLogs ? List.of() : RtAppLogs.reports(s);
+    RtAppLogs.checkDirs(rtapp, rtappLogdir);
     if (seed != null) {
       s = s.withSeed(seed);
     }
@@ -80,6 +104,7 @@ final class RunCommand implements Callable<Integer> {
     stdout.print(format == Format.json ? ResultWriter.toJson(result, reports)
         : ResultWriter.toText(result) + Reports.text(s, result));
     stdout.flush();
+    RtAppLogs.write(rtapp, rtappLogdir, result);
     if (out != null) {
       try {
         ResultWriter.writeJson(result, reports, out);
@@ -87,12 +112,19 @@ final class RunCommand implements Callable<Integer> {
         throw new OutputFileException("--out", out, e);
       }
     }
+    if (report != null) {
+      String json = ResultWriter.toJson(result, reports);
+      JsonNode node = new ObjectMapper().readTree(json);
+      ReportFile.write("--report", report, List.of(RunSection.of(node, json, timeline.finish(result.simNs()))));
+    }
     return Main.OK;
   }
 
   private RunResult simulate(Scenario s, Extensions ext) throws Exception {
+    // The report's timeline listens to the run itself: no trace file is needed for it.
+    timeline = report == null ? null : new Timeline(s.machine().nrCpus(), s.durationNs());
     if (trace == null) {
-      return Simulation.run(s, ext, TraceSink.NONE);
+      return Simulation.run(s, ext, timeline == null ? TraceSink.NONE : timeline);
     }
     FtraceWriter sink;
     try {
@@ -102,7 +134,7 @@ final class RunCommand implements Callable<Integer> {
     }
     RunResult r;
     try {
-      r = Simulation.run(s, ext, sink);
+      r = Simulation.run(s, ext, timeline == null ? sink : new TeeSink(sink, timeline));
     } catch (Exception | Error e) {
       sink.abort();
       throw e;

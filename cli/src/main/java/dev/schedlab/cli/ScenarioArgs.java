@@ -9,7 +9,7 @@ import java.util.List;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The scenario file and its {@code --set} overrides, shared by run and validate. */
+/** The scenario file, its machine file and its {@code --set} overrides (run, validate, compare). */
 final class ScenarioArgs {
   @Parameters(index = "0", paramLabel = "SCENARIO",
       description = "Scenario file (.yaml, .yml or .json); see docs/scenarios.md.")
@@ -21,7 +21,12 @@ final class ScenarioArgs {
           + " Repeatable; applied in order.")
   List<String> sets = new ArrayList<>();
 
+  @Option(names = "--machine", paramLabel = "FILE",
+      description = "Run on the machine of a machine file (schedlab host writes one): its machine"
+          + " replaces the scenario's and its kernel settings win; --set still comes last.")
+  Path machine;
+
   Scenario load() throws ScenarioException {
-    return ScenarioLoader.load(file, sets);
+    return ScenarioLoader.load(file, machine, sets);
   }
 }

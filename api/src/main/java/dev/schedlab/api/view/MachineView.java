@@ -34,6 +34,17 @@ public interface MachineView {
    */
   int llcIdleCpus(int cpu);
 
+  /**
+   * A value of the run's parameter table by key ({@code haltpoll.guest_halt_poll_ns}), as
+   * {@code SchedServices.param}: module parameters and tunables a policy reads.
+   *
+   * @throws IllegalArgumentException for an unknown key
+   * @since 1.2.0
+   */
+  default long param(String key) {
+    throw new IllegalArgumentException("this machine view has no parameter table: " + key);
+  }
+
   /** Whether two CPUs share a last-level cache ({@code cpus_share_cache}). */
   default boolean sharesLlc(int a, int b) {
     return cpu(a).llcId() == cpu(b).llcId();

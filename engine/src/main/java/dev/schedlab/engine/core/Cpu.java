@@ -98,6 +98,10 @@ final class Cpu implements CpuView, RqView {
   }
   final Event ipiResched;
   final Event ipiCall;
+  /** Until when the CPU is stopped by the host or firmware ({@link HostInterference}). */
+  long stalledUntil;
+  /** When a guest timer expiry deferred for its exit to the host is injected. */
+  long timerInjectAt = -1;
 
   // CSD queue (call_single_queue)
   Csd csdHead;

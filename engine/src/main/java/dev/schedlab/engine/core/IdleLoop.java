@@ -22,7 +22,10 @@ final class IdleLoop {
   private final MetricCounter entriesIrqPending;
   /** {@code CPUIDLE_POLL_MIN}, drivers/cpuidle/cpuidle.c. */
   private static final long POLL_MIN_NS = 10_000;
-  /** How long state 0 busy-loops before the governor chooses again ({@link #pollLimitNs}). */
+  /**
+   * How long state 0 busy-loops before the governor chooses again ({@link #pollLimitNs}), unless
+   * the governor keeps its own limit ({@code IdlePolicy.pollTimeLimitNs}).
+   */
   private final long pollLimitNs;
 
   IdleLoop(Kernel k) {
@@ -137,7 +140,8 @@ final class IdleLoop {
     if (k.trace.enabled()) {
       k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, idx);
     }
-    cpu.pollDeadline = idx == 0 && s.busyLoop() ? k.now + pollLimitNs : -1;
+    cpu.pollDeadline = idx == 0 && s.busyLoop()
+        ? k.now + k.governor.pollTimeLimitNs(cpu, pollLimitNs) : -1;
     k.setPhase(cpu, Cpu.P_IDLE_STATE, pollTimeLeft(cpu));
     if (irqPending) {
       entriesIrqPending.value++;
@@ -218,7 +222,11 @@ final class IdleLoop {
    * {@code cpuidle_reflect()}. {@code tick_nohz_idle_got_tick()} is read there and cleared.
    */
   private void reflect(Cpu cpu, int idx, long residencyNs) {
-    k.governor.reflect(cpu, idx, residencyNs);
+    reflect(cpu, idx, residencyNs, false);
+  }
+
+  private void reflect(Cpu cpu, int idx, long residencyNs, boolean pollTimeLimit) {
+    k.governor.reflect(cpu, idx, residencyNs, pollTimeLimit);
     cpu.gotIdleTick = false;
   }
 
@@ -314,7 +322,7 @@ final class IdleLoop {
     if (handlerInside) {
       cpu.reflectPendingIdx = cpu.idleStateIdx;
     } else {
-      reflect(cpu, cpu.idleStateIdx, residency);
+      reflect(cpu, cpu.idleStateIdx, residency, pollTimeLimit);
     }
     cpu.idleStateIdx = -1;
     // poll_idle() takes interrupts inside its loop, with POLLING set; after MWAIT or HLT it is

@@ -43,6 +43,7 @@ public final class Kernel implements SchedServices, MachineView {
   static final int EV_IPI_CALL = 5;
   static final int EV_TASK_START = 6;
   static final int EV_WORK_DUE = 7;
+  static final int EV_NOISE = 8;
 
   final EventQueue queue = new EventQueue();
   long now;
@@ -66,6 +67,9 @@ public final class Kernel implements SchedServices, MachineView {
   final dev.schedlab.api.LoadTracking fairLoad;
   final TraceSink trace;
   final Metrics metrics = new Metrics();
+  /** Softirqs run, as /proc/softirqs counts them. */
+  private final MetricCounter softirqSched = metrics.counter("softirq.sched");
+  private final MetricCounter softirqRcu = metrics.counter("softirq.rcu");
 
   final BitSet housekeeping;
   /** SMT throughput sharing, or null when every core has one thread. */
@@ -77,11 +81,15 @@ public final class Kernel implements SchedServices, MachineView {
   /** The H5 tick stage: a plugin's, else mainline's task_mm_cid_work scheduling. */
   final dev.schedlab.api.hook.TickHook tickStage;
   Deferred deferred;
+  /** Creates the workload's tasks, at start and on fork steps. */
+  TaskFactory taskFactory;
   final Interrupts irqs;
   final IdleLoop idleLoop;
   /** The host's halt polling of this guest's vCPUs; null on bare metal. */
   final HaltPolling haltPolling;
   final TaskExec exec;
+  /** Steal and firmware stalls, and a guest's timer exits; set by the builder. */
+  HostInterference host;
 
   /** CPUs of each LLC, ascending, and how many of them run their idle task. */
   final int[][] llcCpus;
@@ -92,6 +100,10 @@ public final class Kernel implements SchedServices, MachineView {
   final boolean asymCapacity;
   /** Task groups (root first); only the root without cgroups or autogroup. */
   final java.util.List<TaskGroup> taskGroups = new java.util.ArrayList<>();
+  /** The scenario's cgroups and autogroup setting, and the autogroup of each session. */
+  java.util.List<dev.schedlab.engine.scenario.CgroupSpec> cgroupSpecs = java.util.List.of();
+  boolean autogroup;
+  final java.util.Map<String, Integer> autogroupSessions = new java.util.HashMap<>();
   /** The workload's tasks in creation order. */
   final java.util.ArrayList<Task> tasks = new java.util.ArrayList<>();
   /** Workload tasks not yet exited; a run with tasks ends early when it reaches zero. */
@@ -186,6 +198,9 @@ public final class Kernel implements SchedServices, MachineView {
         break;
       case EV_TICK:
         thisCpu = e.cpu;
+        if (host.defer(cpus[e.cpu], e, true)) {
+          break;
+        }
         cpus[e.cpu].tickDue = true;
         irqs.raise(cpus[e.cpu], Cpu.IRQ_TIMER);
         break;
@@ -193,17 +208,28 @@ public final class Kernel implements SchedServices, MachineView {
         HrTimer t = (HrTimer) e.owner;
         thisCpu = t.cpu;
         Cpu c = cpus[t.cpu];
+        if (host.defer(c, e, true)) {
+          break;
+        }
         c.timers.remove(t);
         c.expired.add(t);
         irqs.raise(c, Cpu.IRQ_TIMER);
         break;
       case EV_IPI_RESCHED:
         thisCpu = e.cpu;
-        irqs.raise(cpus[e.cpu], Cpu.IRQ_RESCHED);
+        if (!host.defer(cpus[e.cpu], e, false)) {
+          irqs.raise(cpus[e.cpu], Cpu.IRQ_RESCHED);
+        }
         break;
       case EV_IPI_CALL:
         thisCpu = e.cpu;
-        irqs.raise(cpus[e.cpu], Cpu.IRQ_CALL);
+        if (!host.defer(cpus[e.cpu], e, false)) {
+          irqs.raise(cpus[e.cpu], Cpu.IRQ_CALL);
+        }
+        break;
+      case EV_NOISE:
+        thisCpu = e.cpu;
+        host.noise(cpus[e.cpu]);
         break;
       case EV_WORK_DUE:
         WorkItem w = (WorkItem) e.owner;
@@ -447,9 +473,11 @@ public final class Kernel implements SchedServices, MachineView {
   void runSoftirqs(Cpu cpu) {
     if (cpu.schedSoftirq) {
       cpu.schedSoftirq = false;
+      softirqSched.value++;
       balancer.softirq(cpu);
     }
     if (!cpu.rcuPending.isEmpty()) {
+      softirqRcu.value++;
       deferred.rcuSoftirq(cpu);
     }
   }

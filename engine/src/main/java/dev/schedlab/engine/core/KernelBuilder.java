@@ -8,17 +8,17 @@ import dev.schedlab.engine.machine.IdleState;
 import dev.schedlab.engine.machine.IdleStateTables;
 import dev.schedlab.engine.machine.Topology;
 import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.engine.params.Mitigations;
 import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.scenario.CpuList;
+import dev.schedlab.engine.scenario.IdleStateSpec;
 import dev.schedlab.engine.scenario.MachineSpec;
 import dev.schedlab.engine.scenario.Scenario;
 import dev.schedlab.engine.scenario.TaskSpec;
 import dev.schedlab.engine.sim.Event;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 
@@ -33,8 +33,9 @@ final class KernelBuilder {
   static Kernel build(Scenario sc, Extensions ext, TraceSink trace) {
     MachineSpec m = sc.machine();
     Topology topo = new Topology(m);
-    List<IdleState> states = IdleStateTables.table(m.idleStates(), m.disabledStates());
-    ParamTable params = ParamTable.of(sc.kernel().params(), sc.kernel().features());
+    List<IdleState> states = idleStates(m);
+    ParamTable params = ParamTable.of(Mitigations.defaults(m.mitigations(), sc.kernel().params()),
+        sc.kernel().params(), sc.kernel().features());
     PreemptionModel model = ext.preemptionModels().get(sc.kernel().preempt());
     if (model == null) {
       throw new IllegalArgumentException("kernel.preempt: unknown preemption model '"
@@ -88,13 +89,14 @@ final class KernelBuilder {
     }
     // Task groups exist before the classes start (the fair class builds its group runqueues),
     // autogroups included, so every task's group is known first.
+    k.cgroupSpecs = sc.kernel().cgroups();
+    k.autogroup = sc.kernel().autogroup();
     k.taskGroups.addAll(TaskGroup.build(sc.kernel().cgroups(), sc.kernel().autogroup()));
-    java.util.Map<String, Integer> sessions = new HashMap<>();
     for (TaskSpec ts : sc.workload().tasks()) {
       for (int i = 0; i < ts.count(); i++) {
         String comm = ts.count() == 1 ? ts.name() : ts.name() + "/" + i;
         TaskGroup.groupOf(k.taskGroups, sc.kernel().cgroups(), sc.kernel().autogroup(), ts, comm,
-            sessions);
+            k.autogroupSessions);
       }
     }
     for (SchedulingClass cls : ext.classes()) {
@@ -116,81 +118,45 @@ final class KernelBuilder {
       t.sleepTimer = new HrTimer(k, t.cpu, null, t);
       return t;
     });
-    createTasks(k, sc, topo.nrCpus(), sessions);
+    createTasks(k, sc);
     // Kernel-path variation streams: split after the tasks', so workload streams do not move.
     SplittableRandom pathRoot = new SplittableRandom(sc.seed() ^ 0x5DEECE66DL);
     for (Cpu c : cpus) {
       c.rng = pathRoot.split();
     }
+    k.host = new HostInterference(k, m.noise(), sc.seed());
     for (Cpu c : cpus) {
       k.thisCpu = c.id;
       k.queue.schedule(c.tickEv, k.tickNs);
       k.idleLoop.doIdleTop(c);
     }
+    k.host.start();
     return k;
+  }
+
+  /** The machine's idle-state table: a named one, or a machine file's own. */
+  private static List<IdleState> idleStates(MachineSpec m) {
+    if (!m.idleStates().equals(MachineSpec.CUSTOM_IDLE_TABLE)) {
+      return IdleStateTables.table(m.idleStates(), m.disabledStates());
+    }
+    List<IdleState> own = new java.util.ArrayList<>();
+    for (IdleStateSpec s : m.customIdleStates()) {
+      own.add(new IdleState(s.name(), s.exitLatencyNs(), s.targetResidencyNs(), s.polling(), true,
+          s.polling() && s.exitLatencyNs() == 0, s.irqEnable()));
+    }
+    return IdleStateTables.custom(own, m.disabledStates());
   }
 
   private static SchedulingClass lowest(List<SchedulingClass> classes) {
     return classes.get(classes.size() - 1);
   }
 
-  private static void createTasks(Kernel k, Scenario sc, int nrCpus,
-      java.util.Map<String, Integer> sessions) {
+  private static void createTasks(Kernel k, Scenario sc) {
     SplittableRandom root = new SplittableRandom(sc.seed());
-    ProgramCompiler compiler = new ProgramCompiler(k, new HashMap<>());
-    int pid = 100;
-    int mm = 0;
+    k.taskFactory = new TaskFactory(k);
     for (TaskSpec ts : sc.workload().tasks()) {
-      Policy policy = Policy.valueOf(ts.policy().toUpperCase(Locale.ROOT));
-      SchedulingClass cls = classFor(k.ext.classes(), policy);
-      BitSet allowed = CpuList.parse(ts.cpus(), nrCpus);
-      if (allowed.isEmpty()) {
-        allowed.set(0, nrCpus);
-      }
-      int groupMm = ts.kthread() ? -1 : mm++;
-      Mm sharedMm = ts.kthread() ? null : newMm(k, groupMm);
-      int pinned = allowed.nextSetBit(0);
-      for (int i = 0; i < ts.count(); i++) {
-        BitSet aff = allowed;
-        if (ts.perCpu()) {
-          aff = new BitSet();
-          aff.set(pinned);
-          pinned = allowed.nextSetBit(pinned + 1);
-          if (pinned < 0) {
-            pinned = allowed.nextSetBit(0);
-          }
-        }
-        String comm = ts.count() == 1 ? ts.name() : ts.name() + "/" + i;
-        boolean group = "group".equals(ts.process());
-        int mmId = ts.kthread() ? -1 : group ? groupMm : (i == 0 ? groupMm : mm++);
-        Mm taskMm = ts.kthread() ? null : group || i == 0 ? sharedMm : newMm(k, mmId);
-        Task t = new Task(pid++, comm.replace(' ', '_'), policy, ts.nice(), ts.rtPriority(),
-            ts.dlRuntimeNs(), ts.dlDeadlineNs(), ts.dlPeriodNs() == 0 ? ts.dlDeadlineNs() : ts.dlPeriodNs(),
-            aff, ts.kthread(), false, mmId, compiler.compile(ts.program()), root.split());
-        t.sclass = cls;
-        t.classRank = cls.rank();
-        t.taskGroup = TaskGroup.groupOf(k.taskGroups, sc.kernel().cgroups(), sc.kernel().autogroup(),
-            ts, comm, sessions);
-        t.mm = taskMm;
-        k.mmCid.register(t);
-        t.cpu = aff.nextSetBit(0);
-        t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
-        t.periodStart = ts.startNs();
-        t.sleepTimer = new HrTimer(k, t.cpu, null, t);
-        k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), ts.startNs());
-        k.liveTasks++;
-        k.tasks.add(t);
-      }
+      k.taskFactory.createGroup(ts, root);
     }
-  }
-
-  /** A new mm: {@code mm_init_cid()} sets the first scan one scan delay after creation. */
-  private static Mm newMm(Kernel k, int id) {
-    long delayJiffies = k.params.get(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz
-        / 1_000_000_000L;
-    Mm mm = new Mm(id, k.cpus.length, delayJiffies);
-    k.mmCid.register(mm);
-    return mm;
   }
 
   /**

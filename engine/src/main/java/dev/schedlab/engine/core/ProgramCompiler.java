@@ -4,6 +4,7 @@ import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.engine.scenario.Dist;
 import dev.schedlab.engine.scenario.StepSpec;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,13 +17,20 @@ import java.util.Map;
 final class ProgramCompiler {
   private final Kernel k;
   private final Map<String, WaitQueue> waitQueues;
+  private final Map<String, RtTimer> timers = new HashMap<>();
+  private final Map<String, BarrierState> barriers = new HashMap<>();
+  /** The task being compiled (names its time series and private timers). */
+  private String comm = "";
+  private final Map<String, long[]> stamps = new java.util.HashMap<>();
 
   ProgramCompiler(Kernel k, Map<String, WaitQueue> waitQueues) {
     this.k = k;
     this.waitQueues = waitQueues;
   }
 
-  Op[] compile(List<StepSpec> steps) {
+  /** The program of task {@code taskComm}. */
+  Op[] compile(List<StepSpec> steps, String taskComm) {
+    comm = taskComm;
     List<Op> out = new ArrayList<>();
     emit(steps, out);
     if (out.isEmpty()) {
@@ -40,13 +48,20 @@ final class ProgramCompiler {
         out.add(op);
       } else if (s instanceof StepSpec.Kernel kern) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        for (StepSpec.Segment seg : kern.segments()) {
-          Op op = new Op(Op.KSEG);
-          op.dist = seg.duration();
-          op.preemptible = seg.preemptible();
-          op.irqsOff = seg.irqsOff();
-          op.endsWith = point(seg.endsWith());
-          out.add(op);
+        segments(kern, out);
+        out.add(new Op(Op.SYSCALL_EXIT));
+      } else if (s instanceof StepSpec.Syscall sc) {
+        out.add(new Op(Op.SYSCALL_ENTER));
+        for (StepSpec part : sc.parts()) {
+          if (part instanceof StepSpec.Kernel kern) {
+            segments(kern, out);
+          } else if (part instanceof StepSpec.Wake w) {
+            out.add(wake(w));
+          } else if (part instanceof StepSpec.Block b) {
+            out.add(block(b));
+          } else {
+            throw new IllegalArgumentException("a syscall's parts are kernel, wake and block: " + part);
+          }
         }
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Sleep sl) {
@@ -68,16 +83,11 @@ final class ProgramCompiler {
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Block b) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        Op op = new Op(Op.BLOCK);
-        op.waitQueue = waitQueue(b.waitQueue());
-        out.add(op);
+        out.add(block(b));
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Wake w) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        Op op = new Op(Op.WAKE);
-        op.waitQueue = waitQueue(w.waitQueue());
-        op.flag = w.sync();
-        out.add(op);
+        out.add(wake(w));
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Call c) {
         if (c.cpu() < 0 || c.cpu() >= k.cpus.length) {
@@ -102,19 +112,81 @@ final class ProgramCompiler {
         op.counter = k.metrics.counter("mark." + m.counter());
         op.countFromNs = m.fromNs();
         out.add(op);
+      } else if (s instanceof StepSpec.Stamp st) {
+        Op op = new Op(Op.STAMP);
+        op.stamp = stamp(st.name());
+        out.add(op);
+      } else if (s instanceof StepSpec.Since si) {
+        Op op = new Op(Op.SINCE);
+        op.stamp = stamp(si.stamp());
+        op.sample = series(si.sample());
+        out.add(op);
       } else if (s instanceof StepSpec.Exit) {
         out.add(new Op(Op.EXIT));
-      } else {
+      } else if (!ThreadSteps.emit(this, s, out)) {
         throw new IllegalArgumentException("unsupported step " + s);
       }
     }
+  }
+
+  /** A CPU mask of this machine. */
+  java.util.BitSet cpuMask(String cpus) {
+    return ThreadSteps.mask(cpus, k.cpus.length);
+  }
+
+  /** A time series of the task being compiled. */
+  TimeSeries times(String key) {
+    return key == null ? null : k.metrics.times(comm + "/" + key);
+  }
+
+  /** A named timer, or the compiled task's own one. */
+  RtTimer timer(String ref, boolean perTask) {
+    return timers.computeIfAbsent(perTask ? comm + "/" + ref : ref, r -> new RtTimer());
+  }
+
+  BarrierState barrier(String name, int users) {
+    BarrierState b = barriers.computeIfAbsent(name, n -> new BarrierState(n, users));
+    if (b.users != users) {
+      throw new IllegalArgumentException("barrier " + name + ": " + users + " users, earlier "
+          + b.users);
+    }
+    return b;
+  }
+
+  private void segments(StepSpec.Kernel kern, List<Op> out) {
+    for (StepSpec.Segment seg : kern.segments()) {
+      Op op = new Op(Op.KSEG);
+      op.dist = seg.duration();
+      op.preemptible = seg.preemptible();
+      op.irqsOff = seg.irqsOff();
+      op.endsWith = point(seg.endsWith());
+      out.add(op);
+    }
+  }
+
+  private Op block(StepSpec.Block b) {
+    Op op = new Op(Op.BLOCK);
+    op.waitQueue = waitQueue(b.waitQueue());
+    return op;
+  }
+
+  private Op wake(StepSpec.Wake w) {
+    Op op = new Op(Op.WAKE);
+    op.waitQueue = waitQueue(w.waitQueue());
+    op.flag = w.sync();
+    return op;
   }
 
   private SampleSeries series(String name) {
     return name == null ? null : k.metrics.series(name);
   }
 
-  private WaitQueue waitQueue(String name) {
+  /** The named timestamp slot; -1 until first stamped. */
+  private long[] stamp(String name) {
+    return stamps.computeIfAbsent(name, n -> new long[] {-1});
+  }
+
+  WaitQueue waitQueue(String name) {
     return waitQueues.computeIfAbsent(name, WaitQueue::new);
   }
 

@@ -22,6 +22,8 @@ final class Scheduler {
   private final MetricCounter wakeups;
   private final MetricCounter wakeRunnable;
   private final MetricCounter wakeRemoteQueued;
+  /** perf's cpu-migrations: a task set to another CPU (set_task_cpu), not a new task's placement. */
+  private final MetricCounter migrations;
   private final MetricCounter spins;
   private final MetricCounter busyTicks;
   private final MetricCounter spinWakeups;
@@ -37,6 +39,7 @@ final class Scheduler {
     wakeups = k.metrics.counter("sched.wakeups");
     wakeRunnable = k.metrics.counter("sched.wakeups_runnable");
     wakeRemoteQueued = k.metrics.counter("sched.wakeups_wakelist");
+    migrations = k.metrics.counter("sched.migrations");
     spins = k.metrics.counter("spin.started");
     busyTicks = k.metrics.counter("tick.busy");
     spinWakeups = k.metrics.counter("spin.ended_by_wakeup");
@@ -213,6 +216,7 @@ final class Scheduler {
       if (prev.state == TaskState.DEAD) {
         prev.sleepTimer.cancel();
       }
+      k.exec.threads.switchedOut(prev);
       if (next.idleTask) {
         k.nohz.busy(cpu); // it ran tasks until now: blocked load to decay while idle
       }
@@ -373,6 +377,9 @@ final class Scheduler {
     if (k.params.on(Param.TTWU_QUEUE) && target != waker.id
         && (waker.llcId != t.llcId || t.nrRunning == 0)) {
       wakeRemoteQueued.value++;
+      if (p.cpu != target) {
+        migrations.value++;
+      }
       p.cpu = target;
       k.irqs.queueWakeup(waker, t, p);
       return;
@@ -413,6 +420,7 @@ final class Scheduler {
   void activate(Cpu cpu, Task p, int flags) {
     if (p.cpu != cpu.id) {
       flags |= SchedFlags.ENQUEUE_MIGRATED;
+      migrations.value++;
     }
     p.cpu = cpu.id;
     p.onRq = true;
@@ -434,8 +442,13 @@ final class Scheduler {
     }
     if (k.trace.enabled()) {
       Task cur = k.cpus[k.thisCpu].curr;
-      k.trace.schedWakeup(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
-          p.prio(), cpu.id);
+      if ((flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
+        k.trace.schedWakeupNew(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
+            p.prio(), cpu.id);
+      } else {
+        k.trace.schedWakeup(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
+            p.prio(), cpu.id);
+      }
     }
   }
 

@@ -51,6 +51,13 @@ public final class Batch {
   public static Map<String, List<Run>> run(Path scenario, List<String> sets,
       List<Configuration> configs, long firstSeed, int seeds, Path pluginsDir, Progress progress)
       throws ScenarioException, PluginException, SimulationException {
+    return run(scenario, null, sets, configs, firstSeed, seeds, pluginsDir, progress);
+  }
+
+  /** As {@link #run(Path, List, List, long, int, Path, Progress)} on machine file {@code machine}. */
+  public static Map<String, List<Run>> run(Path scenario, Path machine, List<String> sets,
+      List<Configuration> configs, long firstSeed, int seeds, Path pluginsDir, Progress progress)
+      throws ScenarioException, PluginException, SimulationException {
     Map<String, List<Run>> out = new LinkedHashMap<>();
     int total = configs.size() * seeds;
     int done = 0;
@@ -62,7 +69,7 @@ public final class Batch {
         Path file = c.scenario() == null ? scenario : resolve(scenario, c.scenario());
         List<String> all = new ArrayList<>(sets);
         all.addAll(c.sets());
-        Scenario base = ScenarioLoader.load(file, all);
+        Scenario base = ScenarioLoader.load(file, machine, all);
         base = base.withPlugins(merge(base.plugins(), c.plugins()));
         List<Run> runs = new ArrayList<>();
         for (int i = 0; i < seeds; i++) {

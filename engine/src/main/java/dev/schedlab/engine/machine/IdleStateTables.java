@@ -58,6 +58,15 @@ public final class IdleStateTables {
       throw new IllegalArgumentException(
           "unknown idle_states '" + name + "'; expected one of " + new java.util.TreeSet<>(names()));
     }
+    return withDisabled(name, t, disabled);
+  }
+
+  /** A machine's own table (a machine file's list) with {@code disabled} states switched off. */
+  public static List<IdleState> custom(List<IdleState> states, List<String> disabled) {
+    return withDisabled("custom", states, disabled);
+  }
+
+  private static List<IdleState> withDisabled(String name, List<IdleState> t, List<String> disabled) {
     List<IdleState> out = new ArrayList<>(t.size());
     for (IdleState s : t) {
       boolean off = disabled.contains(s.name());

@@ -77,6 +77,12 @@ public final class FtraceWriter implements TraceSink {
     wake("sched_wakeup", t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
   }
 
+  @Override
+  public void schedWakeupNew(long t, int cpu, String curComm, int curPid, String comm, int pid,
+      int prio, int targetCpu) {
+    wake("sched_wakeup_new", t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
+  }
+
   private void wake(String ev, long t, int cpu, String curComm, int curPid, String comm, int pid,
       int prio, int targetCpu) {
     begin(t, cpu, curComm, curPid, ev).append("comm=").append(comm(comm)).append(" pid=").append(pid)

@@ -25,6 +25,12 @@ public interface TraceSink extends AutoCloseable {
   default void schedWakeup(long t, int cpu, String curComm, int curPid,
       String comm, int pid, int prio, int targetCpu) {}
 
+  /** {@code sched_wakeup_new} (a new task queued for the first time, {@code wake_up_new_task()}). */
+  default void schedWakeupNew(long t, int cpu, String curComm, int curPid, String comm, int pid,
+      int prio, int targetCpu) {
+    schedWakeup(t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
+  }
+
   /** {@code cpu_idle}: {@code state} is the idle-state index, or -1 on exit (printed 4294967295). */
   default void cpuIdle(long t, int cpu, String curComm, int curPid, int state) {}
 

@@ -37,9 +37,23 @@ public final class ParamTable {
    * @throws IllegalArgumentException naming an unknown key
    */
   public static ParamTable of(Map<String, Long> params, Map<String, Boolean> features) {
+    return of(Map.of(), params, features);
+  }
+
+  /**
+   * Defaults, then {@code machineDefaults} (what the machine changes about them, such as its
+   * mitigations' costs), then {@code params} and {@code features}.
+   *
+   * @throws IllegalArgumentException naming an unknown key
+   */
+  public static ParamTable of(Map<String, Long> machineDefaults, Map<String, Long> params,
+      Map<String, Boolean> features) {
     long[] v = new long[Param.values().length];
     for (Param p : Param.values()) {
       v[p.ordinal()] = p.defaultValue();
+    }
+    for (Map.Entry<String, Long> e : machineDefaults.entrySet()) {
+      v[lookup(e.getKey()).ordinal()] = e.getValue();
     }
     for (Map.Entry<String, Long> e : new TreeMap<>(params).entrySet()) {
       Param p = lookup(e.getKey());

@@ -33,7 +33,7 @@ public final class ScenarioLoader {
   private static final String[] TOP = {
     "name", "seed", "duration", "machine", "kernel", "workload", "plugins"
   };
-  private static final String[] KERNEL = {"preempt", "hz", "features", "params", "latency_limit",
+  static final String[] KERNEL = {"preempt", "hz", "features", "params", "latency_limit",
     "cgroups", "autogroup"};
 
   private ScenarioLoader() {}
@@ -45,6 +45,15 @@ public final class ScenarioLoader {
 
   /** Loads {@code file} with {@code --set key=value} overrides applied in order. */
   public static Scenario load(Path file, List<String> overrides) throws ScenarioException {
+    return load(file, null, overrides);
+  }
+
+  /**
+   * Loads {@code file} on the machine of {@code machineFile} ({@code --machine}; null keeps the
+   * scenario's), then applies the {@code --set key=value} overrides in order.
+   */
+  public static Scenario load(Path file, Path machineFile, List<String> overrides)
+      throws ScenarioException {
     String source = file.toString();
     String fileName = file.getFileName() == null ? source : file.getFileName().toString();
     int dot = fileName.lastIndexOf('.');
@@ -60,8 +69,9 @@ public final class ScenarioLoader {
     } catch (IOException e) {
       throw new ScenarioException(source + ": cannot read: " + e, e);
     }
+    Path dir = file.toAbsolutePath().getParent();
     return parse(source, text, !ext.equals("json"), dot < 0 ? fileName : fileName.substring(0, dot),
-        overrides);
+        dir == null ? Path.of("") : dir, machineFile, overrides);
   }
 
   /**
@@ -74,10 +84,29 @@ public final class ScenarioLoader {
    */
   public static Scenario parse(String source, String text, boolean yaml, String defaultName,
       List<String> overrides) throws ScenarioException {
-    LocatedTree tree = LocatedTree.parse(source, text, yaml);
+    return parse(source, text, yaml, defaultName, Path.of(""), null, overrides);
+  }
+
+  /**
+   * Parses scenario {@code text}: a {@code machine.file} resolves against {@code baseDir}, then
+   * {@code machineFile} ({@code --machine}, may be null) and the overrides apply, in that order.
+   */
+  public static Scenario parse(String source, String text, boolean yaml, String defaultName,
+      Path baseDir, Path machineFile, List<String> overrides) throws ScenarioException {
+    List<String> rtAppNotes = new ArrayList<>();
+    LocatedTree tree = yaml ? null : rtApp(source, text, rtAppNotes);
+    if (tree == null) {
+      tree = LocatedTree.parse(source, text, yaml);
+    }
+    if (tree.root().isObject()) {
+      MachineFile.resolveInScenario(tree, baseDir);
+      if (machineFile != null) {
+        MachineFile.applyOverride(tree, machineFile);
+      }
+    }
     Overrides.apply(tree, overrides);
     if (!yaml && RtAppBinder.isRtApp(tree.root())) {
-      return RtAppBinder.scenario(tree, defaultName);
+      return RtAppBinder.scenario(tree, defaultName, rtAppNotes);
     }
     Obj top = new Val(tree, "", tree.root()).object(TOP);
     String name = top.name("name", defaultName);
@@ -93,6 +122,23 @@ public final class ScenarioLoader {
     kernel = withLatencyRequests(kernel, binder.latencyRequests);
     List<PluginRef> plugins = top.has("plugins") ? plugins(top.get("plugins")) : List.of();
     return new Scenario(name, seed, duration, machine, kernel, workload, plugins);
+  }
+
+  /**
+   * A JSON file read in rt-app's dialect when it is an rt-app file; null for another JSON
+   * scenario (read strictly). An rt-app file that is not even valid in the dialect is refused here.
+   */
+  private static LocatedTree rtApp(String source, String text, List<String> notes)
+      throws ScenarioException {
+    try {
+      LocatedTree tree = RtAppBinder.parse(source, text, notes);
+      return RtAppBinder.isRtApp(tree.root()) ? tree : null;
+    } catch (ScenarioException e) {
+      if (text.contains("\"tasks\"") || text.contains("\"global\"")) {
+        throw e;
+      }
+      return null;
+    }
   }
 
   /** PM QoS keeps the lowest request: the scenario's limit and every tool's. */

@@ -6,7 +6,8 @@ import java.util.List;
 /** Binds task programs: lists of one-key step maps (or the bare string {@code exit}). */
 final class StepBinder {
   static final String[] STEPS = {
-    "user", "kernel", "sleep", "sleep_until", "block", "wake", "call", "loop", "mark", "exit"
+    "user", "kernel", "syscall", "sleep", "sleep_until", "block", "wake", "call", "loop", "mark",
+    "stamp", "since", "exit"
   };
 
   private static String optionalName(Obj o, String key) throws ScenarioException {
@@ -54,6 +55,21 @@ final class StepBinder {
         return new StepSpec.User(arg.dist());
       case "kernel":
         return kernel(arg);
+      case "syscall": {
+        List<StepSpec> parts = new ArrayList<>();
+        for (Val p : arg.list()) {
+          StepSpec part = step(p);
+          if (!(part instanceof StepSpec.Kernel || part instanceof StepSpec.Wake
+              || part instanceof StepSpec.Block)) {
+            throw p.error("a syscall's parts are kernel, wake and block steps");
+          }
+          parts.add(part);
+        }
+        if (parts.isEmpty()) {
+          throw arg.error("expected at least one part");
+        }
+        return new StepSpec.Syscall(parts);
+      }
       case "sleep": {
         if (!arg.node().isObject() || isDistObject(arg)) {
           return new StepSpec.Sleep(arg.dist());
@@ -91,6 +107,12 @@ final class StepBinder {
       }
       case "mark":
         return new StepSpec.Mark(arg.name());
+      case "stamp":
+        return new StepSpec.Stamp(arg.name());
+      case "since": {
+        Obj o2 = arg.object("stamp", "sample");
+        return new StepSpec.Since(o2.required("stamp").name(), o2.required("sample").name());
+      }
       default: // "exit" written as a map key
         if (!arg.node().isNull()) {
           throw arg.error("exit takes no value; write the bare word exit");

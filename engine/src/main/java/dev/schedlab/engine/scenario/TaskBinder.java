@@ -13,7 +13,7 @@ import dev.schedlab.engine.workload.ToolRun;
 final class TaskBinder {
   static final String[] FIELDS = {
     "name", "count", "policy", "nice", "rt_priority", "dl_runtime", "dl_deadline", "dl_period",
-    "cpus", "per_cpu", "kthread", "process", "start", "program"
+    "cpus", "per_cpu", "kthread", "process", "start", "program", "timer_slack"
   };
   static final String[] POLICIES = {"normal", "batch", "idle", "fifo", "rr", "deadline", "ext"};
 
@@ -49,8 +49,9 @@ final class TaskBinder {
     Map<String, Integer> caps = new TreeMap<>();
     List<ToolRun> tools = new ArrayList<>();
     if (o.has("rtapp")) {
-      WorkloadSpec imported = RtAppBinder.importFile(o.get("rtapp"), nrCpus);
+      WorkloadSpec imported = RtAppBinder.importFile(o.get("rtapp"), machine);
       addAll(o.get("rtapp"), imported.tasks(), tasks, names);
+      tools.addAll(imported.tools());
     }
     if (o.has("tools")) {
       ToolBinder tb = new ToolBinder(machine, durationNs);
@@ -133,7 +134,8 @@ final class TaskBinder {
     String process = t.choice("process", "own", "own", "group");
     long start = t.durationNs("start", 0);
     List<StepSpec> program = steps.program(t.required("program"));
+    long slack = t.has("timer_slack") ? t.get("timer_slack").durationNs() : -1;
     return new TaskSpec(name, count, policy, nice, prio, runtime, deadline, period,
-        set.isEmpty() ? "" : CpuList.format(set), perCpu, kthread, process, start, program);
+        set.isEmpty() ? "" : CpuList.format(set), perCpu, kthread, process, start, program, slack);
   }
 }

@@ -19,6 +19,8 @@ import java.util.List;
  * @param process process (mm) sharing: "own" = each task its own mm, "group" = the group shares one
  * @param startNs when the tasks are created
  * @param program the steps each task runs, looping forever unless it ends with {@code exit}
+ * @param timerSlackNs the tasks' timer slack ({@code prctl(PR_SET_TIMERSLACK)}), or -1 for the
+ *     kernel's default ({@code sched.timer_slack})
  */
 public record TaskSpec(
     String name,
@@ -34,8 +36,23 @@ public record TaskSpec(
     boolean kthread,
     String process,
     long startNs,
-    List<StepSpec> program) {
+    List<StepSpec> program,
+    long timerSlackNs) {
   public TaskSpec {
     program = List.copyOf(program);
+  }
+
+  /** Tasks with the kernel's default timer slack. */
+  public TaskSpec(String name, int count, String policy, int nice, int rtPriority, long dlRuntimeNs,
+      long dlDeadlineNs, long dlPeriodNs, String cpus, boolean perCpu, boolean kthread,
+      String process, long startNs, List<StepSpec> program) {
+    this(name, count, policy, nice, rtPriority, dlRuntimeNs, dlDeadlineNs, dlPeriodNs, cpus, perCpu,
+        kthread, process, startNs, program, -1);
+  }
+
+  /** The same tasks with timer slack {@code ns} ({@code prctl(PR_SET_TIMERSLACK)}). */
+  public TaskSpec withTimerSlack(long ns) {
+    return new TaskSpec(name, count, policy, nice, rtPriority, dlRuntimeNs, dlDeadlineNs,
+        dlPeriodNs, cpus, perCpu, kthread, process, startNs, program, ns);
   }
 }

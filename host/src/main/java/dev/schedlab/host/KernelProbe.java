@@ -1,0 +1,207 @@
+package dev.schedlab.host;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The kernel's configuration as the model needs it: HZ, the preemption model, isolated CPUs, the
+ * default timer slack, whether it runs as a VM guest, its mitigations, and the module parameters
+ * of the haltpoll governor. Each read falls back to a stated default.
+ */
+final class KernelProbe {
+  private final HostFiles f;
+  private final KernelConfig config;
+  private final String cmdline;
+
+  KernelProbe(HostFiles f, KernelConfig config) {
+    this.f = f;
+    this.config = config;
+    this.cmdline = f.text("/proc/cmdline").orElse("");
+  }
+
+  Sourced<Integer> hz() {
+    Optional<String> hz = config.value("HZ");
+    if (hz.isPresent()) {
+      return Sourced.of(Integer.parseInt(hz.get()), config.source() + ": CONFIG_HZ=" + hz.get());
+    }
+    return Sourced.fallback(250, "the kernel configuration is unreadable (no /proc/config.gz "
+        + "or /boot/config-RELEASE); 250 is the x86 default");
+  }
+
+  /** The preemption model in effect, and a note on whether it is dynamic. */
+  Sourced<String> preempt() {
+    Optional<String> debugfs = f.text("/sys/kernel/debug/sched/preempt");
+    if (debugfs.isPresent()) {
+      Matcher m = Pattern.compile("\\((\\w+)\\)").matcher(debugfs.get());
+      if (m.find()) {
+        return Sourced.of(m.group(1), "/sys/kernel/debug/sched/preempt: " + debugfs.get());
+      }
+    }
+    Optional<String> arg = argument("preempt");
+    String dynamic = config.on("PREEMPT_DYNAMIC") ? "PREEMPT_DYNAMIC" : "";
+    if (arg.isPresent() && !dynamic.isEmpty()) {
+      return Sourced.of(arg.get(), "/proc/cmdline: preempt=" + arg.get());
+    }
+    if (config.readable()) {
+      String model = config.on("PREEMPT_RT") ? "full"
+          : config.on("PREEMPT_LAZY") && !config.on("PREEMPT") ? "lazy"
+          : config.on("PREEMPT") ? "full"
+          : config.on("PREEMPT_VOLUNTARY") ? "voluntary" : "none";
+      String rt = config.on("PREEMPT_RT")
+          ? "; PREEMPT_RT's sleeping locks are not modelled, full stands in" : "";
+      return Sourced.of(model, config.source() + ": the build's default"
+          + (dynamic.isEmpty() ? "" : " (PREEMPT_DYNAMIC, no preempt= on the command line; "
+              + "/sys/kernel/debug/sched/preempt was unreadable)") + rt);
+    }
+    String version = f.text("/proc/sys/kernel/version").orElse("");
+    if (version.contains("PREEMPT_RT") || version.contains("PREEMPT ")) {
+      return Sourced.of("full", "/proc/sys/kernel/version: " + version);
+    }
+    return Sourced.fallback("voluntary", "no preemption model readable (debugfs, cmdline, config)");
+  }
+
+  /** isolcpus= and nohz_full= CPUs, which the model isolates together. */
+  Sourced<String> isolatedCpus() {
+    BitSet cpus = new BitSet();
+    List<String> seen = new ArrayList<>();
+    for (String key : new String[] {"isolcpus", "nohz_full"}) {
+      Optional<String> v = argument(key);
+      if (v.isPresent()) {
+        cpus.or(CpuLists.parse(v.get()));
+        seen.add(key + "=" + v.get());
+      }
+    }
+    argument("rcu_nocbs").ifPresent(v -> seen.add("rcu_nocbs=" + v));
+    if (seen.isEmpty()) {
+      return Sourced.of("", "/proc/cmdline: no isolcpus=, nohz_full=");
+    }
+    return Sourced.of(CpuLists.format(cpus), "/proc/cmdline: " + String.join(" ", seen));
+  }
+
+  Sourced<Long> timerSlackNs() {
+    return f.number("/proc/self/timerslack_ns")
+        .map(v -> Sourced.of(v, "/proc/self/timerslack_ns (inherited from init)"))
+        .orElseGet(() -> Sourced.fallback(50_000L, "/proc/self/timerslack_ns unreadable; "
+            + "the kernel's default, init_task.timer_slack_ns"));
+  }
+
+  /** A VM guest: the CPUID hypervisor bit, as /proc/cpuinfo shows it. */
+  Sourced<Boolean> virtualized(List<String> notes) {
+    Optional<String> cpuinfo = f.text("/proc/cpuinfo");
+    if (cpuinfo.isEmpty()) {
+      return Sourced.fallback(false, "/proc/cpuinfo unreadable");
+    }
+    boolean guest = flags(cpuinfo.get()).contains("hypervisor");
+    if (!guest) {
+      return Sourced.of(false, "/proc/cpuinfo flags: no hypervisor bit (bare metal)");
+    }
+    String clocks = f.text("/sys/devices/system/clocksource/clocksource0/available_clocksource")
+        .orElse("");
+    String kind = clocks.contains("kvm-clock") ? "KVM (kvm-clock)"
+        : clocks.contains("hyperv") ? "Hyper-V" : f.text("/sys/hypervisor/type").orElse("unknown");
+    notes.add("hypervisor: " + kind + (kind.startsWith("KVM") ? "" : "; the model's guest is KVM's "
+        + "(VM exits, host halt polling), which stands in for it"));
+    return Sourced.of(true, "/proc/cpuinfo flags: hypervisor (" + kind + ")");
+  }
+
+  /** Mitigation names from /sys/devices/system/cpu/vulnerabilities and the CPU flags. */
+  Sourced<List<String>> mitigations() {
+    String dir = "/sys/devices/system/cpu/vulnerabilities";
+    Map<String, String> v = new LinkedHashMap<>();
+    for (String name : f.list(dir, "[a-z0-9_]+")) {
+      f.text(dir + "/" + name).ifPresent(t -> v.put(name, t));
+    }
+    if (v.isEmpty()) {
+      return Sourced.fallback(List.of(), dir + " unreadable: none assumed");
+    }
+    List<String> out = new ArrayList<>();
+    List<String> why = new ArrayList<>();
+    if (v.getOrDefault("meltdown", "").contains("PTI")) {
+      out.add("pti");
+      why.add("meltdown: " + v.get("meltdown"));
+      if (flags(f.text("/proc/cpuinfo").orElse("")).contains("pcid")) {
+        out.add("pcid");
+      }
+    }
+    String v2 = v.getOrDefault("spectre_v2", "");
+    if (v2.contains("Retpoline")) {
+      out.add("retpoline");
+    }
+    if (v2.contains("RSB filling")) {
+      out.add("rsb_fill");
+    }
+    if (v2.contains("IBPB: always-on")) {
+      out.add("ibpb");
+    }
+    if (!v2.isEmpty()) {
+      why.add("spectre_v2: " + v2);
+    }
+    for (String k : List.of("mds", "tsx_async_abort", "mmio_stale_data", "reg_file_data_sampling",
+        "tsa")) {
+      if (v.getOrDefault(k, "").contains("Clear CPU buffers") && !out.contains("verw")) {
+        out.add("verw");
+        why.add(k + ": " + v.get(k));
+      }
+    }
+    for (String k : List.of("retbleed", "spec_rstack_overflow")) {
+      String t = v.getOrDefault(k, "").toLowerCase(Locale.ROOT);
+      if ((t.contains("return thunk") || t.contains("safe ret")) && !out.contains("return_thunk")) {
+        out.add("return_thunk");
+        why.add(k + ": " + v.get(k));
+      }
+    }
+    return Sourced.of(out, dir + ": " + (why.isEmpty() ? "nothing the model charges" : String.join("; ", why)));
+  }
+
+  /** The haltpoll governor's module parameters, by parameter key. */
+  Map<String, Sourced<Long>> haltpollParams() {
+    Map<String, Sourced<Long>> out = new LinkedHashMap<>();
+    String dir = "/sys/module/haltpoll/parameters/";
+    for (String p : List.of("guest_halt_poll_ns", "guest_halt_poll_grow",
+        "guest_halt_poll_grow_start", "guest_halt_poll_shrink", "guest_halt_poll_allow_shrink")) {
+      f.text(dir + p).ifPresent(t -> {
+        Long value = t.equals("Y") ? Long.valueOf(1) : t.equals("N") ? Long.valueOf(0) : parse(t);
+        if (value != null) {
+          out.put("haltpoll." + p, Sourced.of(value, dir + p));
+        }
+      });
+    }
+    return out;
+  }
+
+  /** The clockevent device, recorded as a note. */
+  void clockevent(List<String> notes) {
+    String path = "/sys/devices/system/clockevents/clockevent0/current_device";
+    f.text(path).ifPresent(d -> notes.add("clockevent: " + d + " (" + path + "); the model programs "
+        + "a one-shot per-CPU timer for the tick and hrtimers"));
+  }
+
+  private Optional<String> argument(String key) {
+    Matcher m = Pattern.compile("(?:^|\\s)" + key + "=(\\S+)").matcher(cmdline);
+    return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+  }
+
+  private static List<String> flags(String cpuinfo) {
+    for (String line : cpuinfo.split("\n")) {
+      if (line.startsWith("flags") && line.contains(":")) {
+        return List.of(line.substring(line.indexOf(':') + 1).trim().split("\\s+"));
+      }
+    }
+    return List.of();
+  }
+
+  private static Long parse(String t) {
+    try {
+      return Long.parseLong(t);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}

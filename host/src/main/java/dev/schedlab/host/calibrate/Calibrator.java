@@ -1,0 +1,339 @@
+package dev.schedlab.host.calibrate;
+
+import dev.schedlab.host.CpuLists;
+import dev.schedlab.host.HostDescription;
+import dev.schedlab.host.HostException;
+import dev.schedlab.host.HostFiles;
+import dev.schedlab.host.MachineFileWriter;
+import dev.schedlab.host.ModelRunner;
+import dev.schedlab.host.Sourced;
+
+import dev.schedlab.engine.scenario.NoiseSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code schedlab host --calibrate}: sets the costs the model takes from the host by running the
+ * probe's micro-benchmarks here and their twins (the {@code schedlab-probe} workload tool) in the
+ * model. Each step inverts the model for one figure: with the parameter at 0 the model gives S0,
+ * and the parameter is the real figure R less S0, divided by how often the path runs per figure
+ * (kernel reasoning in each step). Steps run in order, each on the parameters the earlier ones
+ * set. No validation workload of {@code check-host} sets anything.
+ */
+public final class Calibrator {
+  /** Progress of the steps, for the command line. */
+  public interface Progress {
+    void step(int done, int total, String what);
+  }
+
+  private static final int STEPS = 16; // eight measurements, then eight model steps
+  private static final long MODEL_RUN_NS = 20_000_000_000L;
+  private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
+  private static final long SLEEP_NS = 500_000;
+
+  private final HostDescription host;
+  private final Bench probe;
+  private final ModelRunner model;
+  private final Progress progress;
+  private final int hostA;
+  private final int hostB;
+  private final int modelB;
+  private final int samples;
+  private final double noiseSeconds;
+  private final Map<String, Sourced<Long>> params = new LinkedHashMap<>();
+  private final List<Calibration.Check> checks = new ArrayList<>();
+  /** The host's figures by probe arguments, all measured before the model runs. */
+  private final Map<List<String>, Map<String, String>> measured = new LinkedHashMap<>();
+  private int done;
+
+  private Calibrator(HostDescription host, Bench probe, ModelRunner model, Progress progress,
+      int hostB, boolean quick) {
+    this.host = host;
+    this.probe = probe;
+    this.model = model;
+    this.progress = progress;
+    this.hostA = 0;
+    this.hostB = hostB;
+    this.modelB = host.nrCpus() > 1 ? 1 : 0;
+    this.samples = quick ? 300 : 2000;
+    this.noiseSeconds = quick ? 1 : 10;
+  }
+
+  /** Calibrates the machine {@code host} describes, which must be the one this runs on. */
+  public static Calibration calibrate(HostDescription host, String version, boolean quick,
+      Progress progress) throws HostException {
+    return calibrate(host, Probe.build(), ModelRunner.on(MachineFileWriter.write(host, version)),
+        secondCpu(), quick, progress);
+  }
+
+  /** Calibrates against {@code bench}'s figures, {@code hostB} its second CPU. */
+  static Calibration calibrate(HostDescription host, Bench bench, ModelRunner model, int hostB,
+      boolean quick, Progress progress) throws HostException {
+    return new Calibrator(host, bench, model, progress, hostB, quick).run();
+  }
+
+  /** A CPU that is not CPU 0's SMT sibling, for the cross-CPU probes (or 0 on one CPU). */
+  private static int secondCpu() {
+    HostFiles f = new HostFiles(Path.of("/"));
+    BitSet siblings = f.text("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list")
+        .map(CpuLists::parse).orElseGet(BitSet::new);
+    BitSet online = f.text("/sys/devices/system/cpu/online").map(CpuLists::parse)
+        .orElseGet(BitSet::new);
+    for (int c = online.nextSetBit(1); c >= 0; c = online.nextSetBit(c + 1)) {
+      if (!siblings.get(c)) {
+        return c;
+      }
+    }
+    return online.nextSetBit(1) > 0 ? online.nextSetBit(1) : 0;
+  }
+
+  private Calibration run() throws HostException {
+    boolean guest = host.virtualized().value();
+    boolean two = host.nrCpus() > 1;
+    measureAll(guest, two);
+    syscall();
+    pipeSameCpu();
+    if (two) {
+      wakeBusy();
+    } else {
+      skip("wake latency of a busy CPU: one CPU");
+    }
+    if (guest) {
+      timerBusy();
+    } else {
+      skip("guest timer delivery: bare metal");
+    }
+    if (guest && two) {
+      wakeIdle();
+    } else {
+      skip("halted vCPU wake: " + (guest ? "one CPU" : "bare metal"));
+    }
+    Sourced<NoiseSpec> noise = noise(guest);
+    predictions(two);
+    return new Calibration(params, noise, checks);
+  }
+
+  /**
+   * Every host measurement first, while nothing else of schedlab runs (the model's runs would
+   * compete for the CPUs, and the JVM's compiler threads run on after them).
+   */
+  private void measureAll(boolean guest, boolean two) throws HostException {
+    progress("measuring: system call round trip");
+    real("syscall", "1000000");
+    progress("measuring: pipe round trip on one CPU");
+    real("pipe", "0", "0", "50000");
+    if (two) {
+      progress("measuring: wakeup of a busy CPU");
+      real(hostArgs("wake", wakeArgs(1)));
+      progress("measuring: pipe round trip across two CPUs");
+      real("pipe", Integer.toString(hostA), Integer.toString(hostB), "10000");
+    }
+    if (guest) {
+      progress("measuring: timer on a busy vCPU");
+      real(hostArgs("timer", samples + " " + SLEEP_NS + " 1"));
+    }
+    if (guest && two) {
+      progress("measuring: wakeup of a halted vCPU");
+      real(hostArgs("wake", wakeArgs(0)));
+    }
+    progress("measuring: timer on an idle CPU");
+    real(hostArgs("timer", samples + " " + SLEEP_NS + " 0"));
+    progress("measuring: noise on every CPU");
+    real(noiseArgs(guest));
+  }
+
+  /** The probe's figures for {@code args}: measured once, then remembered. */
+  private Map<String, String> real(String... args) throws HostException {
+    List<String> key = List.of(args);
+    Map<String, String> m = measured.get(key);
+    if (m == null) {
+      m = probe.run(args);
+      measured.put(key, m);
+    }
+    return m;
+  }
+
+  /**
+   * The noise probe's arguments. Gaps as short as the model's own interruptions are left out:
+   * the longest of those is a tick on a busy CPU, whose guest timer exit (with the model's +-20 %
+   * cost variation) and handler take less than one and a half times the busy-vCPU timer probe's
+   * median, which also holds a wakeup and a switch (20 us at least, for bare metal).
+   */
+  private String[] noiseArgs(boolean guest) throws HostException {
+    long min = 20_000;
+    if (guest) {
+      min = Math.max(min, 3 * Probe.number(real(hostArgs("timer", samples + " " + SLEEP_NS
+          + " 1")), "p50") / 2);
+    }
+    return new String[] {"noise", Double.toString(noiseSeconds), Long.toString(min)};
+  }
+
+  /**
+   * getppid() round trip: one kernel entry and one exit per call, so each is half of what the
+   * model lacks with both at 0 (mitigations on the entry path included).
+   */
+  private void syscall() throws HostException {
+    progress("model: system call entry and exit");
+    long r = Probe.number(real("syscall", "1000000"), "ns_per_call");
+    long s0 = model("syscall 20000", "ns_per_call", "cost.syscall_entry=0", "cost.exit_to_user=0");
+    long each = Math.max(0, (r - s0) / 2);
+    String why = "schedlab-probe syscall: getppid() " + r + " ns; the model without entry and exit "
+        + s0 + " ns; (R - S0) / 2 for each";
+    set("cost.syscall_entry", each, why);
+    set("cost.exit_to_user", each, why);
+    check("syscall: ns per getppid()", r, model("syscall 20000", "ns_per_call"), "cost.syscall_entry");
+  }
+
+  /**
+   * Pipe ping-pong on one CPU: a round trip switches between the two processes twice
+   * (write wakes the reader, the writer blocks in read), so the switch costs half the gap.
+   */
+  private void pipeSameCpu() throws HostException {
+    progress("model: context switch");
+    long r = Probe.number(real("pipe", "0", "0", "50000"), "ns_per_roundtrip");
+    long s0 = model("pipe 0 0 5000", "ns_per_roundtrip", "cost.ctx_switch=0");
+    set("cost.ctx_switch", Math.max(0, (r - s0) / 2), "schedlab-probe pipe 0 0: " + r
+        + " ns per round trip; the model without the switch cost " + s0
+        + " ns; two process switches per round trip: (R - S0) / 2");
+    check("pipe on one CPU: ns per round trip", r, model("pipe 0 0 5000", "ns_per_roundtrip"),
+        "cost.ctx_switch");
+  }
+
+  /**
+   * Wakeup of a CPU running a SCHED_IDLE spinner: the waker's IPI preempts it. With the IPI's
+   * delivery at 0 the model lacks exactly that latency (a guest: the host's injection included).
+   */
+  private void wakeBusy() throws HostException {
+    progress("model: IPI delivery");
+    String args = wakeArgs(1);
+    long r = Probe.number(real(hostArgs("wake", args)), "p50");
+    long s0 = model("wake 0 " + modelB + " " + args, "p50", "latency.ipi_same_socket=0");
+    set("latency.ipi_same_socket", Math.max(0, r - s0), "schedlab-probe wake, busy target: median "
+        + r + " ns from the write to the reader back in user space; the model with an instant IPI "
+        + s0 + " ns; R - S0");
+    check("wake a busy CPU: median ns", r, model("wake 0 " + modelB + " " + args, "p50"),
+        "latency.ipi_same_socket");
+  }
+
+  /**
+   * A timer on a vCPU busy with a spinner: the expiry exits to the host, which injects the vector;
+   * the model with that delivery at 0 lacks it.
+   */
+  private void timerBusy() throws HostException {
+    progress("model: guest timer delivery");
+    String args = samples + " " + SLEEP_NS + " 1";
+    long r = Probe.number(real(hostArgs("timer", args)), "p50");
+    long s0 = model("timer " + modelB + " " + args, "p50", "latency.vm_timer_delivery=0");
+    set("latency.vm_timer_delivery", Math.max(0, r - s0), "schedlab-probe timer, busy vCPU: "
+        + "median " + r + " ns late; the model with an instant injection " + s0 + " ns; R - S0");
+    check("timer on a busy vCPU: median ns late", r,
+        model("timer " + modelB + " " + args, "p50"), "latency.vm_timer_delivery");
+  }
+
+  /** Wakeup of a halted vCPU: the IPI, then the host wakes the vCPU's thread. */
+  private void wakeIdle() throws HostException {
+    progress("model: halted vCPU wake");
+    String args = wakeArgs(0);
+    long r = Probe.number(real(hostArgs("wake", args)), "p50");
+    long s0 = model("wake 0 " + modelB + " " + args, "p50", "latency.vm_halted_wake=0");
+    set("latency.vm_halted_wake", Math.max(0, r - s0), "schedlab-probe wake, idle target (1 ms "
+        + "apart, so it halts): median " + r + " ns; the model with an instant host wake " + s0
+        + " ns; R - S0");
+    check("wake a halted vCPU: median ns", r, model("wake 0 " + modelB + " " + args, "p50"),
+        "latency.vm_halted_wake");
+  }
+
+  /**
+   * The noise profile: a task spinning on each CPU records the gaps in its clock readings. Gaps
+   * shorter than the model's own interruptions (a tick, with a guest's timer exit) are left out.
+   */
+  private Sourced<NoiseSpec> noise(boolean guest) throws HostException {
+    progress("model: noise profile");
+    String[] args = noiseArgs(guest);
+    long min = Long.parseLong(args[2]);
+    Map<String, String> o = real(args);
+    double seconds = Double.parseDouble(o.getOrDefault("seconds", "0"));
+    long cpus = Probe.number(o, "cpus");
+    List<Long> gaps = new ArrayList<>();
+    for (String g : o.getOrDefault("gaps", "").split(",")) {
+      if (!g.isBlank()) {
+        gaps.add(Long.parseLong(g.trim()));
+      }
+    }
+    List<NoiseSpec.Bin> bins = new ArrayList<>();
+    for (long from = min; gaps.stream().anyMatch(g -> g >= min) && seconds > 0; from *= 2) {
+      long lo = from;
+      long n = gaps.stream().filter(g -> g >= lo && g < 2 * lo).count();
+      if (n > 0) {
+        bins.add(new NoiseSpec.Bin(lo, 2 * lo, n / seconds / cpus));
+      }
+      if (gaps.stream().noneMatch(g -> g >= 2 * lo)) {
+        break;
+      }
+    }
+    return Sourced.of(new NoiseSpec(bins), "schedlab-probe noise: a task spinning on each of the "
+        + cpus + " CPUs at once for " + noiseSeconds + " s saw " + gaps.size() + " gaps of "
+        + min / 1000 + " us or more (shorter ones are the model's own interrupts), binned by "
+        + "length (factors of 2), rates per second per CPU");
+  }
+
+  /** Figures no parameter was set from: what the calibrated model predicts. */
+  private void predictions(boolean two) throws HostException {
+    progress("model: predictions (pipe across CPUs, timer on an idle CPU)");
+    if (two) {
+      long r = Probe.number(real("pipe", Integer.toString(hostA), Integer.toString(hostB),
+          "10000"), "ns_per_roundtrip");
+      check("pipe across two CPUs: ns per round trip", r,
+          model("pipe 0 " + modelB + " 2000", "ns_per_roundtrip"), "");
+    }
+    String args = samples + " " + SLEEP_NS + " 0";
+    long r = Probe.number(real(hostArgs("timer", args)), "p50");
+    check("timer on an idle CPU: median ns late", r, model("timer " + modelB + " " + args, "p50"),
+        "");
+  }
+
+  private String wakeArgs(int busy) {
+    return samples + " " + GAP_NS + " " + busy;
+  }
+
+  /** The probe's arguments on the host's CPUs: {@code wake A B ...} or {@code timer B ...}. */
+  private String[] hostArgs(String kind, String args) {
+    List<String> out = new ArrayList<>();
+    if (kind.equals("wake")) {
+      out.addAll(List.of("wake", Integer.toString(hostA), Integer.toString(hostB)));
+    } else {
+      out.addAll(List.of("timer", Integer.toString(hostB)));
+    }
+    out.addAll(List.of(args.split(" ")));
+    return out.toArray(new String[0]);
+  }
+
+  private long model(String probeArgs, String key, String... extra) throws HostException {
+    List<String> sets = new ArrayList<>();
+    params.forEach((k, v) -> sets.add(k + "=" + v.value()));
+    sets.addAll(List.of(extra));
+    ModelRunner.Outcome o = model.run("calibrate", List.<String[]>of(
+        new String[] {"schedlab-probe", probeArgs}), MODEL_RUN_NS, 1, sets);
+    return Math.round(o.report("schedlab-probe", key));
+  }
+
+  private void set(String key, long value, String why) {
+    params.put(key, Sourced.of(value, "calibrated: " + why));
+  }
+
+  private void check(String figure, long real, long modelled, String param) {
+    checks.add(new Calibration.Check(figure, real, modelled, param));
+  }
+
+  private void skip(String what) {
+    progress("skipped: " + what);
+  }
+
+  private void progress(String what) {
+    progress.step(done++, STEPS, what);
+  }
+}

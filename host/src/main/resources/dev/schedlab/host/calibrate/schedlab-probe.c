@@ -1,0 +1,220 @@
+/*
+ * schedlab-probe: the micro-benchmarks of `schedlab host --calibrate`.
+ *
+ * Each prints key=value lines (times in ns). Unprivileged: the measuring tasks are SCHED_OTHER
+ * with a 1 ns timer slack (prctl PR_SET_TIMERSLACK), the background spinner is SCHED_IDLE.
+ * The engine models each one as the workload tool `schedlab-probe` with the same arguments.
+ *
+ *   syscall N                    getppid() N times: ns_per_call
+ *   pipe CPU_A CPU_B N           two processes pinned to A and B ping-pong one byte over two pipes
+ *                                N times: ns_per_roundtrip
+ *   wake CPU_A CPU_B N GAP BUSY  a process on A writes its clock_gettime() into a pipe every GAP ns;
+ *                                a process on B, blocked in read(), measures the delay: the wakeup
+ *                                of B idle (BUSY 0) or running a SCHED_IDLE spinner (BUSY 1)
+ *   timer CPU N SLEEP BUSY       a process on CPU sleeps SLEEP ns (relative clock_nanosleep) N
+ *                                times and measures how late it is back
+ *   noise SECONDS MIN            a process on every online CPU at once reads the clock in a loop
+ *                                and records every gap of MIN ns or more: what takes the CPU away
+ *                                from a running task (gaps=all of them, comma-separated)
+ * Quantile lines: p10, p50, p90, p99 and max of the samples.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void die(const char *what) {
+  fprintf(stderr, "schedlab-probe: %s: %s\n", what, strerror(errno));
+  exit(1);
+}
+
+static void pin(int cpu) {
+  cpu_set_t s;
+  CPU_ZERO(&s);
+  CPU_SET(cpu, &s);
+  if (sched_setaffinity(0, sizeof s, &s) != 0) die("sched_setaffinity");
+  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+}
+
+static int cmp_ll(const void *a, const void *b) {
+  long long x = *(const long long *)a, y = *(const long long *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void quantiles(long long *v, long n) {
+  qsort(v, n, sizeof *v, cmp_ll);
+  printf("samples=%ld\n", n);
+  if (n == 0) return;
+  printf("p10=%lld\np50=%lld\np90=%lld\np99=%lld\nmax=%lld\n", v[n * 10 / 100], v[n / 2],
+         v[n * 90 / 100], v[n * 99 / 100], v[n - 1]);
+}
+
+/* A SCHED_IDLE process spinning on CPU: a busy CPU that any other task preempts at once. */
+static pid_t spinner(int cpu) {
+  pid_t p = fork();
+  if (p < 0) die("fork");
+  if (p == 0) {
+    struct sched_param sp = {0};
+    pin(cpu);
+    if (sched_setscheduler(0, SCHED_IDLE, &sp) != 0) die("SCHED_IDLE");
+    for (;;) __asm__ volatile("" ::: "memory");
+  }
+  return p;
+}
+
+static void stop(pid_t p) {
+  if (p > 0) {
+    kill(p, SIGKILL);
+    waitpid(p, NULL, 0);
+  }
+}
+
+static void bench_syscall(long n) {
+  long long best[5];
+  for (int r = 0; r < 5; r++) {
+    long long t0 = now_ns();
+    for (long i = 0; i < n; i++) getppid();
+    best[r] = (now_ns() - t0) / n;
+  }
+  qsort(best, 5, sizeof best[0], cmp_ll);
+  printf("ns_per_call=%lld\n", best[2]);
+}
+
+static void bench_pipe(int a, int b, long n) {
+  long long runs[3];
+  for (int r = 0; r < 3; r++) {
+    int p1[2], p2[2];
+    char c = 0;
+    if (pipe(p1) || pipe(p2)) die("pipe");
+    pid_t child = fork();
+    if (child < 0) die("fork");
+    if (child == 0) {
+      pin(b);
+      for (long i = 0; i < n; i++) {
+        if (read(p1[0], &c, 1) != 1 || write(p2[1], &c, 1) != 1) _exit(1);
+      }
+      _exit(0);
+    }
+    pin(a);
+    long long t0 = now_ns();
+    for (long i = 0; i < n; i++) {
+      if (write(p1[1], &c, 1) != 1 || read(p2[0], &c, 1) != 1) die("pipe round trip");
+    }
+    runs[r] = (now_ns() - t0) / n;
+    waitpid(child, NULL, 0);
+    close(p1[0]); close(p1[1]); close(p2[0]); close(p2[1]);
+  }
+  qsort(runs, 3, sizeof runs[0], cmp_ll);
+  printf("ns_per_roundtrip=%lld\n", runs[1]);
+}
+
+static void bench_wake(int a, int b, long n, long gap, int busy) {
+  int p[2];
+  if (pipe(p)) die("pipe");
+  long long *lat = mmap(NULL, n * sizeof *lat, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (lat == MAP_FAILED) die("mmap");
+  pid_t spin = busy ? spinner(b) : 0;
+  pid_t child = fork();
+  if (child < 0) die("fork");
+  if (child == 0) {
+    long long t;
+    pin(b);
+    for (long i = 0; i < n; i++) {
+      if (read(p[0], &t, sizeof t) != sizeof t) _exit(1);
+      lat[i] = now_ns() - t;
+    }
+    _exit(0);
+  }
+  pin(a);
+  struct timespec g = {gap / 1000000000L, gap % 1000000000L};
+  for (long i = 0; i < n; i++) {
+    clock_nanosleep(CLOCK_MONOTONIC, 0, &g, NULL);
+    long long t = now_ns();
+    if (write(p[1], &t, sizeof t) != sizeof t) die("write");
+  }
+  waitpid(child, NULL, 0);
+  stop(spin);
+  quantiles(lat, n);
+}
+
+static void bench_timer(int cpu, long n, long sleep, int busy) {
+  long long *late = malloc(n * sizeof *late);
+  if (!late) die("malloc");
+  pid_t spin = busy ? spinner(cpu) : 0;
+  pin(cpu);
+  struct timespec s = {sleep / 1000000000L, sleep % 1000000000L};
+  for (long i = 0; i < n; i++) {
+    long long t0 = now_ns();
+    clock_nanosleep(CLOCK_MONOTONIC, 0, &s, NULL);
+    late[i] = now_ns() - t0 - sleep;
+  }
+  stop(spin);
+  quantiles(late, n);
+}
+
+static void bench_noise(double secs, long min) {
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN), cap = 1 << 16;
+  long long *gaps = mmap(NULL, ncpu * cap * sizeof *gaps, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  long *count = mmap(NULL, ncpu * sizeof *count, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                     -1, 0);
+  if (gaps == MAP_FAILED || count == MAP_FAILED) die("mmap");
+  for (long c = 0; c < ncpu; c++) {
+    pid_t p = fork();
+    if (p < 0) die("fork");
+    if (p == 0) {
+      long long *mine = gaps + c * cap, t;
+      long n = 0;
+      pin((int)c);
+      long long start = now_ns(), end = start + (long long)(secs * 1e9), prev = start;
+      while ((t = now_ns()) < end) {
+        if (t - prev >= min && n < cap) mine[n++] = t - prev;
+        prev = t;
+      }
+      count[c] = n;
+      _exit(0);
+    }
+  }
+  while (wait(NULL) > 0) {
+  }
+  printf("cpus=%ld\nseconds=%.3f\ngaps=", ncpu, secs);
+  int first = 1;
+  for (long c = 0; c < ncpu; c++) {
+    for (long i = 0; i < count[c]; i++) {
+      printf(first ? "%lld" : ",%lld", gaps[c * cap + i]);
+      first = 0;
+    }
+  }
+  printf("\n");
+}
+
+int main(int argc, char **argv) {
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  if (argc >= 3 && !strcmp(argv[1], "syscall")) bench_syscall(atol(argv[2]));
+  else if (argc >= 5 && !strcmp(argv[1], "pipe")) bench_pipe(atoi(argv[2]), atoi(argv[3]), atol(argv[4]));
+  else if (argc >= 7 && !strcmp(argv[1], "wake"))
+    bench_wake(atoi(argv[2]), atoi(argv[3]), atol(argv[4]), atol(argv[5]), atoi(argv[6]));
+  else if (argc >= 6 && !strcmp(argv[1], "timer"))
+    bench_timer(atoi(argv[2]), atol(argv[3]), atol(argv[4]), atoi(argv[5]));
+  else if (argc >= 4 && !strcmp(argv[1], "noise")) bench_noise(atof(argv[2]), atol(argv[3]));
+  else {
+    fprintf(stderr, "usage: schedlab-probe syscall N | pipe A B N | wake A B N GAP BUSY | "
+                    "timer CPU N SLEEP BUSY | noise SECONDS MIN\n");
+    return 2;
+  }
+  return 0;
+}
