@@ -335,9 +335,13 @@ final class LoadBalancer {
     return !taskHot(t, sd) || sd.nrBalanceFailed > cacheNiceTries(sd);
   }
 
-  /** {@code task_hot()}: ran within migration_cost on this CPU (never across SMT siblings). */
+  /**
+   * {@code task_hot()}: ran within migration_cost on this CPU; never across SMT siblings since
+   * v5.10 ({@code feature.SMT_CACHE_HOT} off).
+   */
   private boolean taskHot(Task t, SchedDomain sd) {
-    if (t.policy == dev.schedlab.api.Policy.IDLE || "SMT".equals(sd.name)) {
+    if (t.policy == dev.schedlab.api.Policy.IDLE
+        || ("SMT".equals(sd.name) && !k.params.on(Param.SMT_CACHE_HOT))) {
       return false;
     }
     return k.now - t.execStart < k.p(Param.MIGRATION_COST) && t.sumExec > 0;

@@ -100,6 +100,7 @@ public enum Param {
   WA_WEIGHT("feature.WA_WEIGHT", 1, Unit.BOOL, "[src] features.h: wake_affine_weight()"),
   WA_BIAS("feature.WA_BIAS", 1, Unit.BOOL, "[src] features.h: wake_affine_weight() favours prev by half the imbalance_pct"),
   POLLING_IPI("feature.POLLING_IPI", 1, Unit.BOOL, "[src] b2a02fc43a1f smp: send no IPI to a polling idle CPU (v5.8)"),
+  SMT_CACHE_HOT("feature.SMT_CACHE_HOT", 0, Unit.BOOL, "[src] 1 = before v5.10: task_hot() holds a recently run task back from its SMT sibling too; 0 = v5.10+ (ec73240b1627 'sched/fair: Ignore cache hotness for SMT migration': siblings share their caches)"),
   NEWIDLE_MIGRATION_COST_GATE("feature.NEWIDLE_MIGRATION_COST_GATE", 0, Unit.BOOL, "[src] 1 = before v5.16: idle_balance() is skipped while avg_idle < sysctl_sched_migration_cost; 0 = v5.16+ (c5b0a7eefc70 'sched/fair: Remove sysctl_sched_migration_cost condition'): only the per-domain max_newidle_lb_cost gate"),
   ILB_SKIP_IF_NEED_RESCHED("feature.ILB_SKIP_IF_NEED_RESCHED", 0, Unit.BOOL, "[src] 1 = v6.6-v6.12: nohz_csd_func() skips the ILB when need_resched(), which a polling-shortcut kick always sets; 0 = v6.13+ (ea9cffc0a154)");
 
