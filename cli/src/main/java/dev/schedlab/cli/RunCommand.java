@@ -30,8 +30,10 @@ import picocli.CommandLine.Option;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the run completed",
-      "1:the run failed (SimulationException: a plugin threw or an invariant broke)",
-      "2:bad input: scenario error, unknown/failed/conflicting plugin, invalid arguments"
+      "1:the run failed: a plugin misbehaved under --on-plugin-error fail, a plugin hook exceeded"
+          + " its wall-clock budget (plugin.hook_budget), or a model invariant broke",
+      "2:bad input: scenario error, unknown/failed/conflicting plugin, invalid arguments",
+      "3:the run completed after ejecting a plugin (see 'ejected' in the output)"
     })
 final class RunCommand implements Callable<Integer> {
   enum Format { text, json }
@@ -63,6 +65,8 @@ final class RunCommand implements Callable<Integer> {
       description = "Also write the JSON result to FILE (atomically).")
   Path out;
 
+  @Mixin SafetyOptions safety;
+
   @Override
   public Integer call() throws Exception {
     Scenario s = scenario.load();
@@ -77,9 +81,6 @@ final class RunCommand implements Callable<Integer> {
     }
     PrintWriter stdout = spec.commandLine().getOut();
     Map<String, Object> reports = Reports.json(s, result);
-    stdout.print(format == Format.json ? ResultWriter.toJson(result, reports)
-        : ResultWriter.toText(result) + Reports.text(s, result));
-    stdout.flush();
     if (out != null) {
       try {
         ResultWriter.writeJson(result, reports, out);
@@ -87,12 +88,19 @@ final class RunCommand implements Callable<Integer> {
         throw new OutputFileException("--out", out, e);
       }
     }
+    stdout.print(format == Format.json ? ResultWriter.toJson(result, reports)
+        : ResultWriter.toText(result) + Reports.text(s, result));
+    stdout.flush();
+    if (!result.ejections().isEmpty()) {
+      result.ejections().forEach(e -> spec.commandLine().getErr().println("schedlab: " + e.summary()));
+      return Main.EJECTED;
+    }
     return Main.OK;
   }
 
   private RunResult simulate(Scenario s, Extensions ext) throws Exception {
     if (trace == null) {
-      return Simulation.run(s, ext, TraceSink.NONE);
+      return Simulation.run(s, ext, TraceSink.NONE, safety.options(spec, null));
     }
     FtraceWriter sink;
     try {
@@ -102,7 +110,7 @@ final class RunCommand implements Callable<Integer> {
     }
     RunResult r;
     try {
-      r = Simulation.run(s, ext, sink);
+      r = Simulation.run(s, ext, sink, safety.options(spec, sink::abort));
     } catch (Exception | Error e) {
       sink.abort();
       throw e;

@@ -109,6 +109,10 @@ final class Cpu implements CpuView, RqView {
 
   // runqueue
   int nrRunning;
+  /** When a plugin's H1 pick override last chose the next task here (-1: never). */
+  long overrideAt = -1;
+  /** When this CPU last switched tasks. */
+  long switchedAt;
   /** Queued tasks (curr included while queued), oldest first. */
   Task queuedHead;
   Task queuedTail;

@@ -61,8 +61,10 @@ final class KernelBuilder {
           new Event(Kernel.EV_PHASE, i, null), new Event(Kernel.EV_TICK, i, null),
           new Event(Kernel.EV_IPI_RESCHED, i, null), new Event(Kernel.EV_IPI_CALL, i, null));
     }
+    HashMap<String, WaitQueue> waitQueues = new HashMap<>();
     Kernel k = new Kernel(cpus, states, sc.kernel().hz(), m.virtualized(),
-        sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping);
+        sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping,
+        waitQueues.values());
     DomainBuilder.build(cpus, housekeeping);
     for (Cpu c : cpus) {
       c.avgIdle = 2 * params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);
@@ -88,7 +90,7 @@ final class KernelBuilder {
     governor.init(k);
     k.liveTasks = sc.workload().tasks().isEmpty() ? -1 : 0;
     int[] kpid = {2};
-    SchedulingClass fair = classFor(ext.classes(), Policy.NORMAL);
+    SchedulingClass fair = classFor(List.of(k.classes), Policy.NORMAL);
     k.deferred = new Deferred(k, (comm, allowed) -> {
       Op loop = new Op(Op.KWORK);
       Task t = new Task(kpid[0]++, comm, Policy.NORMAL, 0, 0, 0, 0, 0, allowed, true, false, -1,
@@ -101,7 +103,7 @@ final class KernelBuilder {
       t.sleepTimer = new HrTimer(k, t.cpu, null, t);
       return t;
     });
-    createTasks(k, sc, topo.nrCpus());
+    createTasks(k, sc, topo.nrCpus(), waitQueues);
     // Kernel-path variation streams: split after the tasks', so workload streams do not move.
     SplittableRandom pathRoot = new SplittableRandom(sc.seed() ^ 0x5DEECE66DL);
     for (Cpu c : cpus) {
@@ -114,6 +116,11 @@ final class KernelBuilder {
       k.idleLoop.doIdleTop(c);
     }
     k.host.start();
+    long watchdogNs = params.get(dev.schedlab.engine.params.Param.WATCHDOG_TIMEOUT);
+    if (k.supervisor.hasPlugins() && watchdogNs > 0) {
+      k.watchdog = new Watchdog(k, watchdogNs);
+      k.watchdog.start();
+    }
     return k;
   }
 
@@ -134,14 +141,15 @@ final class KernelBuilder {
     return classes.get(classes.size() - 1);
   }
 
-  private static void createTasks(Kernel k, Scenario sc, int nrCpus) {
+  private static void createTasks(Kernel k, Scenario sc, int nrCpus,
+      HashMap<String, WaitQueue> waitQueues) {
     SplittableRandom root = new SplittableRandom(sc.seed());
-    ProgramCompiler compiler = new ProgramCompiler(k, new HashMap<>());
+    ProgramCompiler compiler = new ProgramCompiler(k, waitQueues);
     int pid = 100;
     int mm = 0;
     for (TaskSpec ts : sc.workload().tasks()) {
       Policy policy = Policy.valueOf(ts.policy().toUpperCase(Locale.ROOT));
-      SchedulingClass cls = classFor(k.ext.classes(), policy);
+      SchedulingClass cls = classFor(List.of(k.classes), policy);
       BitSet allowed = CpuList.parse(ts.cpus(), nrCpus);
       if (allowed.isEmpty()) {
         allowed.set(0, nrCpus);
@@ -176,6 +184,7 @@ final class KernelBuilder {
         t.periodStart = ts.startNs();
         t.sleepTimer = new HrTimer(k, t.cpu, null, t);
         k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), ts.startNs());
+        k.tasks.add(t);
         k.liveTasks++;
       }
     }

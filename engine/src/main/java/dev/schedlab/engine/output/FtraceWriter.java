@@ -131,6 +131,12 @@ public final class FtraceWriter implements TraceSink {
     emit();
   }
 
+  @Override
+  public void dump(long t, int cpu, String curComm, int curPid, String text) {
+    begin(t, cpu, curComm, curPid, "sched_ext_dump").append(text.replace('\n', ' '));
+    emit();
+  }
+
   /** Finishes the trace and moves it to the target. */
   @Override
   public void close() {

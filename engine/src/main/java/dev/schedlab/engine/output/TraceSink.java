@@ -46,6 +46,12 @@ public interface TraceSink extends AutoCloseable {
   /** {@code sched_wake_idle_without_ipi}: {@code cpu} woke the polling idle {@code target} by a flag write. */
   default void wakeIdleWithoutIpi(long t, int cpu, String curComm, int curPid, int target) {}
 
+  /**
+   * {@code sched_ext_dump}: one line of the report of a plugin ejection (the summary, then the
+   * runqueue dump), as sched_ext writes its error-exit dump into the trace.
+   */
+  default void dump(long t, int cpu, String curComm, int curPid, String text) {}
+
   /** Flushes and closes; must not throw for {@link #NONE}. */
   @Override
   default void close() {}

@@ -19,8 +19,9 @@ import java.util.Map;
 
 /**
  * Everything the engine runs with for one run: built-in providers plus what the enabled plugins
- * contributed, hooks already resolved (mainline where no plugin overrides) and guarded so a throwing
- * plugin is reported by name. Built by the plugin host.
+ * contributed, hooks already resolved (mainline where no plugin overrides) and guarded so a plugin that
+ * throws or misbehaves is reported by name and ejected or stopped by the {@link PluginSupervisor}.
+ * Built by the plugin host, fresh for every run.
  *
  * @param classes scheduling classes, highest rank first
  * @param preemptionModels models by name
@@ -37,6 +38,7 @@ import java.util.Map;
  * @param runnableWake H14
  * @param metrics H15 observers
  * @param plugins the enabled plugins, in load order
+ * @param supervisor the run-time supervision of the enabled plugins (one run only)
  */
 public record Extensions(
     List<SchedulingClass> classes,
@@ -53,4 +55,17 @@ public record Extensions(
     IpiPrepareHook ipiPrepare,
     RunnableWakeHook runnableWake,
     List<MetricsHook> metrics,
-    List<LoadedPlugin> plugins) {}
+    List<LoadedPlugin> plugins,
+    PluginSupervisor supervisor) {
+  /** Extensions assembled by hand (tests, embedding): no plugin is supervised. */
+  public Extensions(List<SchedulingClass> classes, Map<String, PreemptionModel> preemptionModels,
+      Map<String, IdlePolicy> idlePolicies, PickOverrideHook pickOverride,
+      BeforeDeactivateHook beforeDeactivate, TickHook tick, NohzIdleEnterHook nohzEnterIdle,
+      NohzKickHook nohzKick, NewidleFailHook newidleFail, IdleTopHook idleTop,
+      ExitToUserHook exitToUser, IpiPrepareHook ipiPrepare, RunnableWakeHook runnableWake,
+      List<MetricsHook> metrics, List<LoadedPlugin> plugins) {
+    this(classes, preemptionModels, idlePolicies, pickOverride, beforeDeactivate, tick,
+        nohzEnterIdle, nohzKick, newidleFail, idleTop, exitToUser, ipiPrepare, runnableWake,
+        metrics, plugins, PluginSupervisor.none());
+  }
+}

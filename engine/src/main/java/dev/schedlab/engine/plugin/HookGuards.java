@@ -22,146 +22,318 @@ import dev.schedlab.api.view.TaskView;
 
 /**
  * Hand-written guards for the hook interfaces (no reflection proxies: hooks run on the simulation
- * hot path). Each reports a throw as a {@link PluginFailure} labelled {@code "H<n> <method>"}.
+ * hot path). Each call of an active plugin is bracketed for the hook budget; a throw is reported to
+ * the plugin's {@link PluginSlot} as {@code "H<n> <method>"}; once the plugin is ejected the guard
+ * answers as the hook's {@code MAINLINE} does.
  */
 final class HookGuards {
   private HookGuards() {}
 
-  /** {@code impl} of {@code point} guarded for {@code pluginId}. */
-  static Object guard(HookPoint point, String pluginId, Object impl) {
-    return switch (point) {
-      case H1_PICK_OVERRIDE -> new PickOverride(pluginId, (PickOverrideHook) impl);
-      case H2_BEFORE_DEACTIVATE -> new BeforeDeactivate(pluginId, (BeforeDeactivateHook) impl);
-      case H5_TICK -> new Tick(pluginId, (TickHook) impl);
-      case H6_NOHZ_ENTER_IDLE -> new NohzEnterIdle(pluginId, (NohzIdleEnterHook) impl);
-      case H7_NOHZ_KICK -> new NohzKick(pluginId, (NohzKickHook) impl);
-      case H8_NEWIDLE_FAIL -> new NewidleFail(pluginId, (NewidleFailHook) impl);
-      case H9_IDLE_TOP -> new IdleTop(pluginId, (IdleTopHook) impl);
-      case H11_EXIT_TO_USER -> new ExitToUser(pluginId, (ExitToUserHook) impl);
-      case H13_IPI_PREPARE -> new IpiPrepare(pluginId, (IpiPrepareHook) impl);
-      case H14_RUNNABLE_WAKE -> new RunnableWake(pluginId, (RunnableWakeHook) impl);
-      case H15_METRICS -> new Metrics(pluginId, (MetricsHook) impl);
+  /** {@code impl} of {@code point} guarded for {@code slot}'s plugin. */
+  static Object guard(HookPoint point, PluginSlot slot, Object impl) {
+    return slot.track(switch (point) {
+      case H1_PICK_OVERRIDE -> new PickOverride(slot, (PickOverrideHook) impl);
+      case H2_BEFORE_DEACTIVATE -> new BeforeDeactivate(slot, (BeforeDeactivateHook) impl);
+      case H5_TICK -> new Tick(slot, (TickHook) impl);
+      case H6_NOHZ_ENTER_IDLE -> new NohzEnterIdle(slot, (NohzIdleEnterHook) impl);
+      case H7_NOHZ_KICK -> new NohzKick(slot, (NohzKickHook) impl);
+      case H8_NEWIDLE_FAIL -> new NewidleFail(slot, (NewidleFailHook) impl);
+      case H9_IDLE_TOP -> new IdleTop(slot, (IdleTopHook) impl);
+      case H11_EXIT_TO_USER -> new ExitToUser(slot, (ExitToUserHook) impl);
+      case H13_IPI_PREPARE -> new IpiPrepare(slot, (IpiPrepareHook) impl);
+      case H14_RUNNABLE_WAKE -> new RunnableWake(slot, (RunnableWakeHook) impl);
+      case H15_METRICS -> new Metrics(slot, (MetricsHook) impl);
       default -> throw new IllegalArgumentException(point + " is not an overridable hook");
-    };
+    });
   }
 
-  record PickOverride(String id, PickOverrideHook d) implements PickOverrideHook {
+  /** A guard of one hook implementation. */
+  abstract static class Base<H> implements PluginSlot.Releasable {
+    final PluginSlot slot;
+    H d;
+
+    Base(PluginSlot slot, H d) {
+      this.slot = slot;
+      this.d = d;
+    }
+
+    @Override
+    public void release() {
+      d = null;
+    }
+  }
+
+  static final class PickOverride extends Base<PickOverrideHook> implements PickOverrideHook {
+    static final String HOOK = "H1 pickOverride";
+
+    PickOverride(PluginSlot slot, PickOverrideHook d) {
+      super(slot, d);
+    }
+
     @Override
     public TaskView pickOverride(CpuView cpu, SchedMode mode, TaskView prev, RqView rq) {
-      try {
-        return d.pickOverride(cpu, mode, prev, rq);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H1 pickOverride", e);
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          return d.pickOverride(cpu, mode, prev, rq);
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
       }
+      return MAINLINE.pickOverride(cpu, mode, prev, rq);
     }
   }
 
-  record BeforeDeactivate(String id, BeforeDeactivateHook d) implements BeforeDeactivateHook {
+  static final class BeforeDeactivate extends Base<BeforeDeactivateHook>
+      implements BeforeDeactivateHook {
+    static final String HOOK = "H2 spinLimitNs";
+
+    BeforeDeactivate(PluginSlot slot, BeforeDeactivateHook d) {
+      super(slot, d);
+    }
+
     @Override
     public long spinLimitNs(CpuView cpu, TaskView prev, RqView rq) {
-      try {
-        return d.spinLimitNs(cpu, prev, rq);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H2 spinLimitNs", e);
+      if (!slot.ejected()) {
+        long limit = 0;
+        slot.enter(HOOK);
+        try {
+          limit = d.spinLimitNs(cpu, prev, rq);
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
+        if (limit > Long.MAX_VALUE - Math.max(0, slot.now())) {
+          slot.fault(HOOK, "invariant violated: a spin limit of " + limit
+              + " ns ends past the largest simulated time", null);
+        }
+        if (!slot.ejected()) {
+          return limit;
+        }
       }
+      return MAINLINE.spinLimitNs(cpu, prev, rq);
     }
   }
 
-  record Tick(String id, TickHook d) implements TickHook {
+  static final class Tick extends Base<TickHook> implements TickHook {
+    static final String HOOK = "H5 onTick";
+
+    Tick(PluginSlot slot, TickHook d) {
+      super(slot, d);
+    }
+
     @Override
     public void onTick(CpuView cpu, TaskView curr, SchedServices services) {
-      try {
-        d.onTick(cpu, curr, services);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H5 onTick", e);
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          d.onTick(cpu, curr, slot.services(services));
+          return;
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
       }
+      slot.supervisor().engine().mainlineTick(cpu, curr);
     }
   }
 
-  record NohzEnterIdle(String id, NohzIdleEnterHook d) implements NohzIdleEnterHook {
+  static final class NohzEnterIdle extends Base<NohzIdleEnterHook> implements NohzIdleEnterHook {
+    static final String HOOK = "H6 enterIdle";
+
+    NohzEnterIdle(PluginSlot slot, NohzIdleEnterHook d) {
+      super(slot, d);
+    }
+
     @Override
     public void enterIdle(int cpu, NohzControl nohz) {
-      try {
-        d.enterIdle(cpu, nohz);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H6 enterIdle", e);
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          d.enterIdle(cpu, nohz);
+          return;
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
       }
+      MAINLINE.enterIdle(cpu, nohz);
     }
   }
 
-  record NohzKick(String id, NohzKickHook d) implements NohzKickHook {
+  static final class NohzKick extends Base<NohzKickHook> implements NohzKickHook {
+    static final String HOOK = "H7 kickFlags";
+
+    NohzKick(PluginSlot slot, NohzKickHook d) {
+      super(slot, d);
+    }
+
     @Override
     public int kickFlags(int cpu, NohzControl nohz, int flags) {
-      try {
-        return d.kickFlags(cpu, nohz, flags);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H7 kickFlags", e);
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          return d.kickFlags(cpu, nohz, flags);
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
       }
+      return MAINLINE.kickFlags(cpu, nohz, flags);
     }
   }
 
-  record NewidleFail(String id, NewidleFailHook d) implements NewidleFailHook {
+  static final class NewidleFail extends Base<NewidleFailHook> implements NewidleFailHook {
+    static final String HOOK = "H8 onNewidleFail";
+
+    NewidleFail(PluginSlot slot, NewidleFailHook d) {
+      super(slot, d);
+    }
+
     @Override
     public void onNewidleFail(int cpu, NohzControl nohz, long jiffies, long migrationCostNs) {
-      try {
-        d.onNewidleFail(cpu, nohz, jiffies, migrationCostNs);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H8 onNewidleFail", e);
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          d.onNewidleFail(cpu, nohz, jiffies, migrationCostNs);
+          return;
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
       }
+      MAINLINE.onNewidleFail(cpu, nohz, jiffies, migrationCostNs);
     }
   }
 
-  record IdleTop(String id, IdleTopHook d) implements IdleTopHook {
+  static final class IdleTop extends Base<IdleTopHook> implements IdleTopHook {
+    static final String HOOK = "H9 onDoIdleTop";
+
+    IdleTop(PluginSlot slot, IdleTopHook d) {
+      super(slot, d);
+    }
+
     @Override
     public void onDoIdleTop(int cpu, NohzControl nohz) {
-      try {
-        d.onDoIdleTop(cpu, nohz);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H9 onDoIdleTop", e);
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          d.onDoIdleTop(cpu, nohz);
+          return;
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
       }
+      MAINLINE.onDoIdleTop(cpu, nohz);
     }
   }
 
-  record ExitToUser(String id, ExitToUserHook d) implements ExitToUserHook {
+  static final class ExitToUser extends Base<ExitToUserHook> implements ExitToUserHook {
+    static final String HOOK = "H11 onExitToUser";
+
+    ExitToUser(PluginSlot slot, ExitToUserHook d) {
+      super(slot, d);
+    }
+
     @Override
     public void onExitToUser(CpuView cpu, TaskView task, SchedServices services) {
-      try {
-        d.onExitToUser(cpu, task, services);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H11 onExitToUser", e);
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          d.onExitToUser(cpu, task, slot.services(services));
+          return;
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
       }
+      MAINLINE.onExitToUser(cpu, task, services);
     }
   }
 
-  record IpiPrepare(String id, IpiPrepareHook d) implements IpiPrepareHook {
+  static final class IpiPrepare extends Base<IpiPrepareHook> implements IpiPrepareHook {
+    static final String HOOK = "H13 prepare";
+
+    IpiPrepare(PluginSlot slot, IpiPrepareHook d) {
+      super(slot, d);
+    }
+
     @Override
     public IpiDelivery prepare(CpuView target) {
-      try {
-        return d.prepare(target);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H13 prepare", e);
+      if (!slot.ejected()) {
+        IpiDelivery r = null;
+        slot.enter(HOOK);
+        try {
+          r = d.prepare(target);
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
+        if (r == null) {
+          slot.fault(HOOK, "invariant violated: prepare() returned no IPI delivery", null);
+        }
+        if (!slot.ejected()) {
+          return r;
+        }
       }
+      return MAINLINE.prepare(target);
     }
   }
 
-  record RunnableWake(String id, RunnableWakeHook d) implements RunnableWakeHook {
+  static final class RunnableWake extends Base<RunnableWakeHook> implements RunnableWakeHook {
+    static final String HOOK = "H14 onRunnableWake";
+
+    RunnableWake(PluginSlot slot, RunnableWakeHook d) {
+      super(slot, d);
+    }
+
     @Override
     public void onRunnableWake(CpuView cpu, TaskView task, SchedServices services) {
-      try {
-        d.onRunnableWake(cpu, task, services);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H14 onRunnableWake", e);
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          d.onRunnableWake(cpu, task, slot.services(services));
+          return;
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
       }
+      MAINLINE.onRunnableWake(cpu, task, services);
     }
   }
 
-  record Metrics(String id, MetricsHook d) implements MetricsHook {
+  /** H15 observers have no mainline: an ejected one is no longer told anything. */
+  static final class Metrics extends Base<MetricsHook> implements MetricsHook {
+    static final String HOOK = "H15 on";
+
+    Metrics(PluginSlot slot, MetricsHook d) {
+      super(slot, d);
+    }
+
     @Override
     public void on(String event, int cpu, int pid, long timeNs) {
-      try {
-        d.on(event, cpu, pid, timeNs);
-      } catch (RuntimeException | Error e) {
-        throw Guard.failure(id, "H15 on", e);
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          d.on(event, cpu, pid, timeNs);
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
       }
     }
   }
