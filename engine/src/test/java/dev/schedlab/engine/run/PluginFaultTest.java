@@ -210,8 +210,9 @@ class PluginFaultTest {
     assertThat(ResultWriter.toText(r)).contains("ejected    plugin fault-throw-h5 ejected at"
         + " simulated time " + e.simNs() + " ns in H5 onTick: java.lang.IllegalStateException:"
         + " injected fault in H5 at dev.schedlab.engine.plugin.testplugins.FaultPlugin.boom(");
-    assertThat(ResultWriter.toJson(r)).contains("\"ejections\" : [ {", "\"plugin\" : \"fault-throw-h5\"",
-        "\"hook\" : \"H5 onTick\"", "\"sim_ns\" : " + e.simNs(), "\"runqueues\" : [ \"cpu0 curr=");
+    assertThat(ResultWriter.toJson(r)).contains("\"ejections\" : [", "\"plugin\" : \"fault-throw-h5\"",
+        "\"hook\" : \"H5 onTick\"", "\"sim_ns\" : " + e.simNs(), "\"runqueues\" : [",
+        "\"cpu0 curr=");
   }
 
   @Test
