@@ -99,6 +99,13 @@ public final class FaultPlugin implements SchedlabPlugin {
     }
   }
 
+  /**
+   * Lets {@link Fault#LOOPS_FOREVER}'s loop end (in-process tests only: the budget has already
+   * given up on it; this just frees the thread it holds).
+   */
+  public static final java.util.concurrent.atomic.AtomicBoolean RELEASE_LOOPS =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
   private final Fault fault;
 
   public FaultPlugin(Fault fault) {
@@ -171,9 +178,10 @@ public final class FaultPlugin implements SchedlabPlugin {
       case TIME_BACKWARDS -> c.hook(TickHook.class, (cpu, curr, s) ->
           s.defer(DeferKind.WORKQUEUE, curr, cpu.id(), 1_000, -5_000, x -> { }));
       case LOOPS_FOREVER -> c.hook(TickHook.class, (cpu, curr, s) -> {
-        while (true) {
-          Thread.onSpinWait();
+        while (!RELEASE_LOOPS.get()) {
+          java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
         }
+        throw boom("a loop released by the test");
       });
       case ALLOCATES -> c.hook(TickHook.class, (cpu, curr, s) -> {
         List<long[]> hoard = new ArrayList<>();
