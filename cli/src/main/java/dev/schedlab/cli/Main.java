@@ -22,8 +22,7 @@ import picocli.CommandLine.Command;
       "1:the run failed (a plugin misbehaved under --on-plugin-error fail, a plugin hook exceeded"
           + " its wall-clock budget, or a model invariant broke) or internal error",
       "2:bad input: scenario error, plugin selection error or invalid arguments",
-      "3:run: the run completed after ejecting a misbehaving plugin",
-      "10+N:matrix: N cells failed"
+      "3:run: the run completed after ejecting a misbehaving plugin (matrix: see its help)"
     })
 public final class Main implements Callable<Integer> {
   /** Exit code of a successful command. */
