@@ -165,6 +165,13 @@ class PluginFaultTest {
   }
 
   @Test
+  void unboundedRecursionEjects() throws Exception {
+    PluginEjection e = single(run(Fault.RECURSES, RunOptions.DEFAULT));
+    assertThat(e.hook()).isEqualTo("H5 onTick");
+    assertThat(e.reason()).startsWith("java.lang.StackOverflowError");
+  }
+
+  @Test
   void readingEngineInternalsByReflectionIsRefusedAndEjects() throws Exception {
     PluginEjection e = single(run(Fault.READS_INTERNALS, RunOptions.DEFAULT));
     assertThat(e.hook()).isEqualTo("H5 onTick");

@@ -74,6 +74,8 @@ public final class FaultPlugin implements SchedlabPlugin {
     LOOPS_FOREVER(HookPoint.H5_TICK),
     /** H5 allocates until the heap is full. */
     ALLOCATES(HookPoint.H5_TICK),
+    /** H5 recurses without end. */
+    RECURSES(HookPoint.H5_TICK),
     /** H5 reads the running task's class through reflection (without setAccessible). */
     READS_INTERNALS(HookPoint.H5_TICK);
 
@@ -189,6 +191,7 @@ public final class FaultPlugin implements SchedlabPlugin {
           hoard.add(new long[1 << 17]);
         }
       });
+      case RECURSES -> c.hook(TickHook.class, (cpu, curr, s) -> s.counter("depth").add(depth(0)));
       case READS_INTERNALS -> c.hook(TickHook.class, (cpu, curr, s) -> {
         try {
           Object cls = curr.getClass().getDeclaredField("sclass").get(curr);
@@ -199,6 +202,10 @@ public final class FaultPlugin implements SchedlabPlugin {
       });
       default -> c.addSchedulingClass(new ExtClass(fault));
     }
+  }
+
+  private static long depth(long n) {
+    return 1 + depth(n + 1);
   }
 
   /** A working SCHED_EXT class (per-CPU FIFO, the running task off the queue) with one fault. */
