@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Deterministic discrete-event model of the Linux scheduler.",
     subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class,
-        CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class},
+        CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class, CheckHostCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -40,7 +40,7 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins, compare, reproduce, matrix or host)");
+    spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins, compare, reproduce, matrix, host or check-host)");
     spec.commandLine().usage(spec.commandLine().getErr());
     return BAD_INPUT;
   }

@@ -1,5 +1,6 @@
 package dev.schedlab.cli;
 
+import dev.schedlab.api.ApiVersion;
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.PluginDescriptor;
@@ -38,16 +39,20 @@ final class PluginsCommand implements Callable<Integer> {
     Path dir = pluginsDir.resolve();
     try (PluginHost host = PluginHost.open(dir)) {
       List<PluginStatus> found = host.plugins();
-      out.println("plugins in " + (dir == null ? "(no plugins directory)" : dir) + ": " + found.size());
+      out.println("plugins in " + (dir == null ? "(no plugins directory)" : dir) + ": " + found.size()
+          + " (host API " + ApiVersion.CURRENT + ")");
       for (PluginStatus p : found) {
+        // Version and API range as PF4J read and enforced them (the descriptor must agree).
         out.printf("  %s %s  %s  [%s]%n", p.id(), p.version().isEmpty() ? "?" : p.version(),
             p.source(), p.loaded() ? "loaded" : "FAILED: " + p.problem());
+        if (!p.requires().isEmpty()) {
+          out.println("      requires:  " + p.requires());
+        }
         PluginDescriptor d = p.descriptor();
         if (d != null) {
           out.println("      models:    " + d.models());
           out.println("      hooks:     " + new TreeSet<>(d.hooks()));
           out.println("      conflicts: " + (d.conflicts().isEmpty() ? "-" : new TreeSet<>(d.conflicts())));
-          out.println("      requires:  " + d.requiresApi());
           if (p.loaded()) {
             out.println("      adds:      " + contributions(host, p.id()));
           }

@@ -7,6 +7,7 @@ import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.rtapp.RtAppReport;
 import dev.schedlab.engine.scenario.PluginRef;
 import dev.schedlab.engine.scenario.Scenario;
 import java.io.IOException;
@@ -67,9 +68,20 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin SafetyOptions safety;
 
+  @Option(names = "--rtapp-logdir", paramLabel = "DIR",
+      description = "Write the log files of an rt-app workload to DIR instead of its"
+          + " global.logdir (a relative logdir is relative to the working directory, as for"
+          + " rt-app). Written only when the run completes.")
+  Path rtappLogdir;
+
+  @Option(names = "--no-rtapp-logs", description = "Do not write the rt-app log files.")
+  boolean noRtappLogs;
+
   @Override
   public Integer call() throws Exception {
     Scenario s = scenario.load();
+    List<RtAppReport> rtapp = noRtappLogs ? List.of() : RtAppLogs.reports(s);
+    RtAppLogs.checkDirs(rtapp, rtappLogdir);
     if (seed != null) {
       s = s.withSeed(seed);
     }
@@ -81,6 +93,10 @@ final class RunCommand implements Callable<Integer> {
     }
     PrintWriter stdout = spec.commandLine().getOut();
     Map<String, Object> reports = Reports.json(s, result);
+    stdout.print(format == Format.json ? ResultWriter.toJson(result, reports)
+        : ResultWriter.toText(result) + Reports.text(s, result));
+    stdout.flush();
+    RtAppLogs.write(rtapp, rtappLogdir, result);
     if (out != null) {
       try {
         ResultWriter.writeJson(result, reports, out);
@@ -88,9 +104,6 @@ final class RunCommand implements Callable<Integer> {
         throw new OutputFileException("--out", out, e);
       }
     }
-    stdout.print(format == Format.json ? ResultWriter.toJson(result, reports)
-        : ResultWriter.toText(result) + Reports.text(s, result));
-    stdout.flush();
     if (!result.ejections().isEmpty()) {
       result.ejections().forEach(e -> spec.commandLine().getErr().println("schedlab: " + e.summary()));
       return Main.EJECTED;

@@ -1,8 +1,10 @@
 package dev.schedlab.cli;
 
+import dev.schedlab.engine.rtapp.RtAppReport;
 import dev.schedlab.engine.scenario.MachineSpec;
 import dev.schedlab.engine.scenario.Scenario;
 import dev.schedlab.engine.scenario.TaskSpec;
+import dev.schedlab.engine.workload.ToolRun;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,6 +31,13 @@ final class ValidateCommand implements Callable<Integer> {
         "ok: %s: %d CPUs (%s), %d task groups (%d tasks), %d plugins, %s, seed %d%n",
         s.name(), m.nrCpus(), m.preset(), s.workload().tasks().size(), tasks, s.plugins().size(),
         s.durationNs() + "ns", s.seed());
+    for (ToolRun t : s.workload().tools()) {
+      if (t.report() instanceof RtAppReport r) {
+        for (String n : r.plan().notes()) {
+          spec.commandLine().getOut().println("note: " + n);
+        }
+      }
+    }
     return Main.OK;
   }
 }

@@ -5,7 +5,6 @@ import dev.schedlab.engine.scenario.NoiseSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * Writes a machine file: the {@code machine:} and {@code kernel:} sections of a scenario for the
@@ -76,12 +75,13 @@ public final class MachineFileWriter {
     comment("  ", h.mitigations().source());
     line("  mitigations: " + list(h.mitigations().value()));
     if (noise != null && noise.value().active()) {
-      NoiseSpec n = noise.value();
       comment("  ", noise.source());
       line("  noise:");
-      line("    rate: " + String.format(java.util.Locale.ROOT, "%.3f", n.ratePerSecond()));
-      line("    durations: [" + n.durationsNs().stream().map(String::valueOf)
-          .collect(Collectors.joining(", ")) + "]");
+      line("    bins:");
+      for (NoiseSpec.Bin b : noise.value().bins()) {
+        line(String.format(java.util.Locale.ROOT, "      - {from: %d, to: %d, rate: %.4f}",
+            b.fromNs(), b.toNs(), b.ratePerSecond()));
+      }
     }
   }
 

@@ -20,16 +20,17 @@ import java.util.Map;
 /** Runs the model's twin of a host measurement: a scenario on a machine file, built-ins only. */
 public final class ModelRunner {
   /** A finished run: the result and the tool reports by tool id. */
-  public record Outcome(RunResult result, Map<String, Object> reports) {
-    /** A number of tool {@code id}'s report, by dotted path. */
-    public double report(String id, String path) throws HostException {
+  public record Outcome(Scenario scenario, RunResult result, Map<String, Object> reports) {
+    /** A number of tool {@code id}'s report, by its path of keys. */
+    public double report(String id, String... path) throws HostException {
       Object node = reports.get(id);
       node = node instanceof Map<?, ?> m ? m.get("report") : null;
-      for (String key : path.split("\\.")) {
+      for (String key : path) {
         node = node instanceof Map<?, ?> m ? m.get(key) : null;
       }
       if (!(node instanceof Number n)) {
-        throw new HostException("the model's " + id + " report has no number at " + path);
+        throw new HostException("the model's " + id + " report has no number at "
+            + String.join(".", path));
       }
       return n.doubleValue();
     }
@@ -79,14 +80,28 @@ public final class ModelRunner {
     }
     List<String> sets = params.stream().map(p -> "kernel.params." + p).toList();
     try {
-      Scenario s = ScenarioLoader.parse(name, y.toString(), true, name, Path.of(""), machineFile,
-          sets);
-      try (PluginHost host = PluginHost.builtinOnly()) {
-        RunResult r = Simulation.run(s, host.extensionsFor(List.of()), TraceSink.NONE);
-        return new Outcome(r, Reports.json(s, r));
-      }
-    } catch (ScenarioException | PluginException | SimulationException e) {
-      throw new HostException("the model's " + name + " did not run: " + e.getMessage(), e);
+      return run(ScenarioLoader.parse(name, y.toString(), true, name, Path.of(""), machineFile,
+          sets));
+    } catch (ScenarioException e) {
+      throw new HostException("the model's " + name + " did not load: " + e.getMessage(), e);
+    }
+  }
+
+  /** Runs the scenario (or rt-app) file {@code file} on the machine file, {@code sets} last. */
+  public Outcome runFile(Path file, List<String> sets) throws HostException {
+    try {
+      return run(ScenarioLoader.load(file, machineFile, sets));
+    } catch (ScenarioException e) {
+      throw new HostException("the model could not load " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Outcome run(Scenario s) throws HostException {
+    try (PluginHost host = PluginHost.builtinOnly()) {
+      RunResult r = Simulation.run(s, host.extensionsFor(List.of()), TraceSink.NONE);
+      return new Outcome(s, r, Reports.json(s, r));
+    } catch (PluginException | SimulationException e) {
+      throw new HostException("the model's " + s.name() + " did not run: " + e.getMessage(), e);
     }
   }
 }

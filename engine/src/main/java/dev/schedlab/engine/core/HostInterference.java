@@ -3,7 +3,6 @@ package dev.schedlab.engine.core;
 import dev.schedlab.engine.params.Param;
 import dev.schedlab.engine.scenario.NoiseSpec;
 import dev.schedlab.engine.sim.Event;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -17,14 +16,16 @@ import java.util.SplittableRandom;
  * {@code apic_timer_expired()} path): the interrupt is raised when the stall ends, whether the
  * vCPU was running or halted (a halted one then also pays its wake). And the machine's measured
  * noise ({@code machine.noise}, from {@code schedlab host --calibrate}): stalls arriving as a
- * Poisson process per CPU, their lengths drawn from the measured quantiles, from per-CPU streams
- * split from the seed apart from the workload's.
+ * Poisson process per CPU, their lengths drawn by the measured bins' rates and uniformly within
+ * the bin, from per-CPU streams split from the seed apart from the workload's.
  */
 final class HostInterference {
   private final Kernel k;
   private final long timerDeliveryNs;
   private final double meanGapNs;
-  private final long[] quantiles;
+  private final NoiseSpec.Bin[] bins;
+  /** Cumulative shares of the bins' rates, for drawing a stall's bin. */
+  private final double[] cumulative;
   private final SplittableRandom[] rng;
   private final Event[] noiseEv;
   private final MetricCounter stalls;
@@ -39,14 +40,20 @@ final class HostInterference {
     this.timerExits = k.metrics.counter("host.timer_exits");
     if (!noise.active()) {
       meanGapNs = 0;
-      quantiles = new long[0];
+      bins = new NoiseSpec.Bin[0];
+      cumulative = new double[0];
       rng = new SplittableRandom[0];
       noiseEv = new Event[0];
       return;
     }
     meanGapNs = 1e9 / noise.ratePerSecond();
-    List<Long> q = noise.durationsNs();
-    quantiles = q.stream().mapToLong(Long::longValue).toArray();
+    bins = noise.bins().toArray(new NoiseSpec.Bin[0]);
+    cumulative = new double[bins.length];
+    double sum = 0;
+    for (int i = 0; i < bins.length; i++) {
+      sum += bins[i].ratePerSecond();
+      cumulative[i] = sum / noise.ratePerSecond();
+    }
     SplittableRandom root = new SplittableRandom(seed ^ 0x6E6F697365L); // "noise"
     rng = new SplittableRandom[k.cpus.length];
     noiseEv = new Event[k.cpus.length];
@@ -66,11 +73,13 @@ final class HostInterference {
   /** A noise stall begins on {@code cpu}; the next one is drawn. */
   void noise(Cpu cpu) {
     SplittableRandom r = rng[cpu.id];
-    double u = r.nextDouble() * (quantiles.length - 1);
-    int i = (int) u;
-    long len = i >= quantiles.length - 1 ? quantiles[quantiles.length - 1]
-        : quantiles[i] + Math.round((u - i) * (quantiles[i + 1] - quantiles[i]));
-    stall(cpu, k.now + len);
+    double u = r.nextDouble();
+    int i = 0;
+    while (i < bins.length - 1 && u >= cumulative[i]) {
+      i++;
+    }
+    NoiseSpec.Bin b = bins[i];
+    stall(cpu, k.now + b.fromNs() + r.nextLong(b.toNs() - b.fromNs()));
     k.queue.schedule(noiseEv[cpu.id], k.now + gap(cpu.id));
   }
 

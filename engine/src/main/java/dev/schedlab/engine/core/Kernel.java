@@ -75,8 +75,7 @@ public final class Kernel implements SchedServices, MachineView {
   Watchdog watchdog;
   /** The workload's tasks, in creation order. */
   final List<Task> tasks = new ArrayList<>();
-  /** The wait queues of the workload's programs. */
-  final java.util.Collection<WaitQueue> waitQueues;
+
   final TraceSink trace;
   final Metrics metrics = new Metrics();
   /** Softirqs run, as /proc/softirqs counts them. */
@@ -93,6 +92,8 @@ public final class Kernel implements SchedServices, MachineView {
   /** The H5 tick stage: a plugin's, else mainline's task_mm_cid_work scheduling. */
   final dev.schedlab.api.hook.TickHook tickStage;
   Deferred deferred;
+  /** Creates the workload's tasks, at start and on fork steps. */
+  TaskFactory taskFactory;
   final Interrupts irqs;
   final IdleLoop idleLoop;
   /** The host's halt polling of this guest's vCPUs; null on bare metal. */
@@ -112,7 +113,7 @@ public final class Kernel implements SchedServices, MachineView {
 
   Kernel(Cpu[] cpus, List<IdleState> idleStates, int hz, boolean virtualized, long latencyLimitNs,
       ParamTable params, Extensions ext, PreemptionModel model, IdlePolicy governor,
-      TraceSink trace, BitSet housekeeping, java.util.Collection<WaitQueue> waitQueues) {
+      TraceSink trace, BitSet housekeeping) {
     this.cpus = cpus;
     this.idleStates = idleStates;
     this.hz = hz;
@@ -124,7 +125,6 @@ public final class Kernel implements SchedServices, MachineView {
     this.model = model;
     this.governor = governor;
     this.classes = ext.classes().toArray(new SchedulingClass[0]);
-    this.waitQueues = waitQueues;
     this.supervisor = ext.supervisor();
     this.supervisor.attach(new PluginEjector(this));
     this.checks = new PluginChecks(this);

@@ -18,9 +18,7 @@ import dev.schedlab.engine.scenario.Scenario;
 import dev.schedlab.engine.scenario.TaskSpec;
 import dev.schedlab.engine.sim.Event;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 
@@ -61,10 +59,8 @@ final class KernelBuilder {
           new Event(Kernel.EV_PHASE, i, null), new Event(Kernel.EV_TICK, i, null),
           new Event(Kernel.EV_IPI_RESCHED, i, null), new Event(Kernel.EV_IPI_CALL, i, null));
     }
-    HashMap<String, WaitQueue> waitQueues = new HashMap<>();
     Kernel k = new Kernel(cpus, states, sc.kernel().hz(), m.virtualized(),
-        sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping,
-        waitQueues.values());
+        sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping);
     DomainBuilder.build(cpus, housekeeping);
     for (Cpu c : cpus) {
       c.avgIdle = 2 * params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);
@@ -103,7 +99,7 @@ final class KernelBuilder {
       t.sleepTimer = new HrTimer(k, t.cpu, null, t);
       return t;
     });
-    createTasks(k, sc, topo.nrCpus(), waitQueues);
+    createTasks(k, sc);
     // Kernel-path variation streams: split after the tasks', so workload streams do not move.
     SplittableRandom pathRoot = new SplittableRandom(sc.seed() ^ 0x5DEECE66DL);
     for (Cpu c : cpus) {
@@ -141,62 +137,12 @@ final class KernelBuilder {
     return classes.get(classes.size() - 1);
   }
 
-  private static void createTasks(Kernel k, Scenario sc, int nrCpus,
-      HashMap<String, WaitQueue> waitQueues) {
+  private static void createTasks(Kernel k, Scenario sc) {
     SplittableRandom root = new SplittableRandom(sc.seed());
-    ProgramCompiler compiler = new ProgramCompiler(k, waitQueues);
-    int pid = 100;
-    int mm = 0;
+    k.taskFactory = new TaskFactory(k);
     for (TaskSpec ts : sc.workload().tasks()) {
-      Policy policy = Policy.valueOf(ts.policy().toUpperCase(Locale.ROOT));
-      SchedulingClass cls = classFor(List.of(k.classes), policy);
-      BitSet allowed = CpuList.parse(ts.cpus(), nrCpus);
-      if (allowed.isEmpty()) {
-        allowed.set(0, nrCpus);
-      }
-      int groupMm = ts.kthread() ? -1 : mm++;
-      Mm sharedMm = ts.kthread() ? null : newMm(k, groupMm);
-      int pinned = allowed.nextSetBit(0);
-      for (int i = 0; i < ts.count(); i++) {
-        BitSet aff = allowed;
-        if (ts.perCpu()) {
-          aff = new BitSet();
-          aff.set(pinned);
-          pinned = allowed.nextSetBit(pinned + 1);
-          if (pinned < 0) {
-            pinned = allowed.nextSetBit(0);
-          }
-        }
-        String comm = ts.count() == 1 ? ts.name() : ts.name() + "/" + i;
-        boolean group = "group".equals(ts.process());
-        int mmId = ts.kthread() ? -1 : group ? groupMm : (i == 0 ? groupMm : mm++);
-        Mm taskMm = ts.kthread() ? null : group || i == 0 ? sharedMm : newMm(k, mmId);
-        Task t = new Task(pid++, comm.replace(' ', '_'), policy, ts.nice(), ts.rtPriority(),
-            ts.dlRuntimeNs(), ts.dlDeadlineNs(), ts.dlPeriodNs() == 0 ? ts.dlDeadlineNs() : ts.dlPeriodNs(),
-            aff, ts.kthread(), false, mmId, compiler.compile(ts.program()), root.split());
-        t.sclass = cls;
-        t.classRank = cls.rank();
-        t.timerSlackNs = ts.timerSlackNs();
-        t.mm = taskMm;
-        k.mmCid.register(t);
-        t.cpu = aff.nextSetBit(0);
-        t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
-        t.periodStart = ts.startNs();
-        t.sleepTimer = new HrTimer(k, t.cpu, null, t);
-        k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), ts.startNs());
-        k.tasks.add(t);
-        k.liveTasks++;
-      }
+      k.taskFactory.createGroup(ts, root);
     }
-  }
-
-  /** A new mm: {@code mm_init_cid()} sets the first scan one scan delay after creation. */
-  private static Mm newMm(Kernel k, int id) {
-    long delayJiffies = k.params.get(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz
-        / 1_000_000_000L;
-    Mm mm = new Mm(id, k.cpus.length, delayJiffies);
-    k.mmCid.register(mm);
-    return mm;
   }
 
   /**

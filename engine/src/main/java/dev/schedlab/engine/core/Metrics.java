@@ -10,6 +10,7 @@ import org.HdrHistogram.Histogram;
 final class Metrics {
   private final Map<String, MetricCounter> counters = new HashMap<>();
   private final Map<String, SampleSeries> series = new HashMap<>();
+  private final Map<String, TimeSeries> times = new HashMap<>();
   private Map<String, Integer> caps = Map.of();
 
   MetricCounter counter(String name) {
@@ -26,12 +27,17 @@ final class Metrics {
     return series.computeIfAbsent(name, n -> new SampleSeries(caps.getOrDefault(n, 0)));
   }
 
+  /** A time series (values kept in order, reported with the raw samples as {@code clock/NAME}). */
+  TimeSeries times(String name) {
+    return times.computeIfAbsent(name, n -> new TimeSeries());
+  }
+
   /** The latency histogram of series {@code name}. */
   Histogram histogram(String name) {
     return series(name).histogram;
   }
 
-  /** Raw samples of the capped series, by name. */
+  /** Raw samples of the capped series and the time series, by name. */
   Map<String, long[]> rawSamples() {
     Map<String, long[]> m = new TreeMap<>();
     for (Map.Entry<String, SampleSeries> e : series.entrySet()) {
@@ -39,6 +45,9 @@ final class Metrics {
       if (raw != null) {
         m.put(e.getKey(), raw);
       }
+    }
+    for (Map.Entry<String, TimeSeries> e : times.entrySet()) {
+      m.put("clock/" + e.getKey(), e.getValue().toArray());
     }
     return m;
   }

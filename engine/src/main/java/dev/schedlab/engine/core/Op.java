@@ -20,6 +20,23 @@ final class Op {
   static final int EXIT = 12;
   /** Kthread loop: run the next queued work item, or sleep until one is queued. */
   static final int KWORK = 13;
+  /** Compute until a wall-clock end (rt-app runtime). */
+  static final int USER_WALL = 16;
+  static final int YIELD = 17;
+  static final int AFFINITY = 18;
+  /** Absolute sleep to {@link #atNs}, skipped when already past. */
+  static final int SLEEP_ABS = 19;
+  /** Periodic timer decision: sets the task's timer target, or skips its sleep when missed. */
+  static final int TIMER_ARM = 20;
+  /** Absolute sleep to the target {@link #TIMER_ARM} chose. */
+  static final int TIMER_SLEEP = 21;
+  /** Wake one or all sleepers, no memory. */
+  static final int SIGNAL = 22;
+  static final int COND_WAIT = 23;
+  static final int BARRIER = 24;
+  static final int FORK = 25;
+  static final int CLOCK = 26;
+  static final int SLICE = 27;
   /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
   static final int STAMP = 14;
   static final int SINCE = 15;
@@ -46,6 +63,23 @@ final class Op {
   SampleSeries irqSample;
   SampleSeries threadSample;
   SampleSeries retUserSample;
+  /** SLEEP_ABS: the absolute time. */
+  long atNs;
+  /** AFFINITY: the new mask. */
+  java.util.BitSet cpus;
+  /** TIMER_ARM: the timer and how to use it. */
+  RtTimer timer;
+  boolean relative;
+  long firstNs;
+  /** COND_WAIT: the mutex released while waiting on {@link #waitQueue}. */
+  WaitQueue mutex;
+  BarrierState barrier;
+  /** FORK: the template, the child's name prefix and the first index. */
+  String template;
+  String namePrefix;
+  /** CLOCK's series, or TIMER_ARM's slack series; TIMER_ARM's wake series. */
+  TimeSeries times;
+  TimeSeries times2;
   /** STAMP and SINCE: the named timestamp (one slot, shared by the scenario's tasks). */
   long[] stamp;
 

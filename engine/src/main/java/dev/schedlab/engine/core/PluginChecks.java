@@ -17,7 +17,7 @@ import java.util.Set;
  * failed run); by a built-in it is a model bug and throws. With {@code --check} the costly checks
  * run too: after each enqueue and dequeue of a plugin class its count must match the engine's, and
  * at each watchdog scan no task may be lost (runnable but neither running, queued nor on a wake
- * list; or asleep with nothing to wake it).
+ * list).
  */
 final class PluginChecks {
   private final Kernel k;
@@ -107,7 +107,7 @@ final class PluginChecks {
     }
   }
 
-  /** {@code --check}: every started task is running, queued, on a wake list or can be woken. */
+  /** {@code --check}: every runnable task is running, queued or on a wake list. */
   void lostTasks() {
     Set<Task> waking = Collections.newSetFromMap(new IdentityHashMap<>());
     for (Cpu c : k.cpus) {
@@ -117,18 +117,11 @@ final class PluginChecks {
         }
       }
     }
-    Set<Task> waiting = Collections.newSetFromMap(new IdentityHashMap<>());
-    k.waitQueues.forEach(q -> waiting.addAll(q.sleepers));
     for (Task t : k.tasks) {
-      if (!t.started || t.state == TaskState.DEAD || t.onRq || t.onCpu || waking.contains(t)) {
-        continue;
-      }
-      boolean lost = t.state == TaskState.RUNNING
-          || !(t.sleepTimer.event.scheduled() || waiting.contains(t));
-      if (lost) {
-        violated(sup.ownerOf(t.sclass), "class " + t.sclass.name(), "task " + t + " is lost: "
-            + t.state + ", neither running, queued, on a wake list nor waiting on a timer or a"
-            + " wait queue");
+      if (t.started && t.state == TaskState.RUNNING && !t.onRq && !t.onCpu
+          && !waking.contains(t)) {
+        violated(sup.ownerOf(t.sclass), "class " + t.sclass.name(), "task " + t + " is lost:"
+            + " runnable, but neither running, queued nor on a wake list");
       }
     }
   }

@@ -4,6 +4,7 @@ import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.engine.scenario.Dist;
 import dev.schedlab.engine.scenario.StepSpec;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,6 +17,10 @@ import java.util.Map;
 final class ProgramCompiler {
   private final Kernel k;
   private final Map<String, WaitQueue> waitQueues;
+  private final Map<String, RtTimer> timers = new HashMap<>();
+  private final Map<String, BarrierState> barriers = new HashMap<>();
+  /** The task being compiled (names its time series and private timers). */
+  private String comm = "";
   private final Map<String, long[]> stamps = new java.util.HashMap<>();
 
   ProgramCompiler(Kernel k, Map<String, WaitQueue> waitQueues) {
@@ -23,7 +28,9 @@ final class ProgramCompiler {
     this.waitQueues = waitQueues;
   }
 
-  Op[] compile(List<StepSpec> steps) {
+  /** The program of task {@code taskComm}. */
+  Op[] compile(List<StepSpec> steps, String taskComm) {
+    comm = taskComm;
     List<Op> out = new ArrayList<>();
     emit(steps, out);
     if (out.isEmpty()) {
@@ -116,10 +123,34 @@ final class ProgramCompiler {
         out.add(op);
       } else if (s instanceof StepSpec.Exit) {
         out.add(new Op(Op.EXIT));
-      } else {
+      } else if (!ThreadSteps.emit(this, s, out)) {
         throw new IllegalArgumentException("unsupported step " + s);
       }
     }
+  }
+
+  /** A CPU mask of this machine. */
+  java.util.BitSet cpuMask(String cpus) {
+    return ThreadSteps.mask(cpus, k.cpus.length);
+  }
+
+  /** A time series of the task being compiled. */
+  TimeSeries times(String key) {
+    return key == null ? null : k.metrics.times(comm + "/" + key);
+  }
+
+  /** A named timer, or the compiled task's own one. */
+  RtTimer timer(String ref, boolean perTask) {
+    return timers.computeIfAbsent(perTask ? comm + "/" + ref : ref, r -> new RtTimer());
+  }
+
+  BarrierState barrier(String name, int users) {
+    BarrierState b = barriers.computeIfAbsent(name, n -> new BarrierState(n, users));
+    if (b.users != users) {
+      throw new IllegalArgumentException("barrier " + name + ": " + users + " users, earlier "
+          + b.users);
+    }
+    return b;
   }
 
   private void segments(StepSpec.Kernel kern, List<Op> out) {
@@ -155,7 +186,7 @@ final class ProgramCompiler {
     return stamps.computeIfAbsent(name, n -> new long[] {-1});
   }
 
-  private WaitQueue waitQueue(String name) {
+  WaitQueue waitQueue(String name) {
     return waitQueues.computeIfAbsent(name, WaitQueue::new);
   }
 

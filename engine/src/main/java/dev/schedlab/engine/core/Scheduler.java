@@ -211,6 +211,7 @@ final class Scheduler {
       if (prev.state == TaskState.DEAD) {
         prev.sleepTimer.cancel();
       }
+      k.exec.threads.switchedOut(prev);
       if (next.idleTask) {
         k.nohz.busy(cpu); // it ran tasks until now: blocked load to decay while idle
       }

@@ -18,8 +18,9 @@ final class Task implements TaskView {
   final long dlRuntime;
   final long dlDeadline;
   final long dlPeriod;
-  final BitSet allowed;
-  final int nrAllowed;
+  /** Affinity; replaced (never mutated) by sched_setaffinity. */
+  BitSet allowed;
+  int nrAllowed;
   final boolean kthread;
   final boolean idleTask;
   final int mmId;
@@ -93,6 +94,15 @@ final class Task implements TaskView {
   /** Work queue of an engine kthread (rcuo, kworker), else null. */
   java.util.ArrayDeque<WorkItem> workQueue;
   WorkItem currentWork;
+  /** Custom slice ({@code sched_attr.sched_runtime} of a fair task), 0 = the base slice. */
+  long customSlice;
+  /** USER_WALL: the wall-clock time the running compute op ends. */
+  long wallEnd;
+  /** TIMER_SLEEP: the expiry chosen by the timer op, and the series of the wake latency or null. */
+  long timerTarget;
+  TimeSeries pendingWakeTimes;
+  /** Its affinity excluded its CPU: move it once it is switched out. */
+  boolean migrateWhenOff;
 
   Task(int pid, String comm, Policy policy, int nice, int rtPriority, long dlRuntime,
       long dlDeadline, long dlPeriod, BitSet allowed, boolean kthread, boolean idleTask,
@@ -196,7 +206,7 @@ final class Task implements TaskView {
 
   @Override
   public long customSliceNs() {
-    return 0;
+    return customSlice;
   }
 
   @Override

@@ -21,10 +21,13 @@ final class TaskExec {
 
   private final Kernel k;
   private final MetricCounter taskWorksRun;
+  /** The thread-level ops (yield, affinity, timers, condition variables, fork, ...). */
+  final ThreadOps threads;
 
   TaskExec(Kernel k) {
     this.k = k;
     taskWorksRun = k.metrics.counter("task_work.runs");
+    threads = new ThreadOps(k, this);
   }
 
   /** {@code t} becomes (or stays) the running task of {@code cpu}: continue its program. */
@@ -33,14 +36,14 @@ final class TaskExec {
     if (t.userResume >= 0 && !t.inTaskWork) {
       long r = t.userResume;
       t.userResume = -1;
-      runUser(cpu, t, r);
+      runUser(cpu, t, wallLeft(t, r));
     } else if (t.opRemaining != -1) {
       Op op = t.program[t.pc];
       setAttrs(cpu, t, op);
       if (t.inTaskWork) {
         cpu.opUser = false;
       }
-      long r = t.opRemaining;
+      long r = wallLeft(t, t.opRemaining);
       k.setPhase(cpu, Cpu.P_TASK, r == WAITING ? -1 : r);
     } else {
       startOp(cpu, t);
@@ -49,9 +52,16 @@ final class TaskExec {
     k.irqs.takePending(cpu);
   }
 
+  /** What is left of the op at pc: a wall-clock compute op ends at its end time whatever ran. */
+  private long wallLeft(Task t, long remaining) {
+    Op op = t.program[t.pc];
+    return op.code == Op.USER_WALL && remaining >= 0 ? Math.max(0, t.wallEnd - k.now) : remaining;
+  }
+
   private void setAttrs(Cpu cpu, Task t, Op op) {
     switch (op.code) {
       case Op.USER:
+      case Op.USER_WALL:
         cpu.opUser = !t.kthread;
         cpu.opPreemptible = true;
         cpu.opIrqsOff = false;
@@ -79,7 +89,7 @@ final class TaskExec {
     }
   }
 
-  private long draw(Task t, Dist d) {
+  long draw(Task t, Dist d) {
     switch (d.kind()) {
       case UNIFORM:
         return d.a() + (d.b() > d.a() ? t.rng.nextLong(d.b() - d.a() + 1) : 0);
@@ -90,7 +100,7 @@ final class TaskExec {
     }
   }
 
-  private void run(Cpu cpu, Task t, Op op, long duration) {
+  void run(Cpu cpu, Task t, Op op, long duration) {
     setAttrs(cpu, t, op);
     t.opRemaining = duration;
     k.setPhase(cpu, Cpu.P_TASK, duration);
@@ -238,7 +248,10 @@ final class TaskExec {
           return;
         }
         default:
-          throw new IllegalStateException("unknown op " + op.code);
+          if (threads.start(cpu, t, op)) {
+            continue;
+          }
+          return;
       }
     }
     throw new IllegalStateException(t + ": program loops without taking time");
@@ -263,7 +276,7 @@ final class TaskExec {
     return cost;
   }
 
-  private void sleepUntil(Cpu cpu, Task t, long expiry) {
+  void sleepUntil(Cpu cpu, Task t, long expiry) {
     t.timerExpiry = expiry;
     t.sleepTimer.cpu = cpu.id;
     // hrtimer_nanosleep(): rt_task() (prio below MAX_RT_PRIO: RT and DL) sleeps to the
@@ -286,6 +299,7 @@ final class TaskExec {
 
   /** Back in user space (or, for a kthread, past the sleep): the user-side sample. */
   private void recordSample(Task t) {
+    threads.backInUser(t);
     if (t.pendingUser != null) {
       t.pendingUser.record(k.now - t.userBase);
       t.pendingUser = null;
@@ -392,6 +406,8 @@ final class TaskExec {
         }
         break;
       case Op.WAKE:
+      case Op.SIGNAL:
+      case Op.BARRIER:
         t.pc++;
         if (k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);

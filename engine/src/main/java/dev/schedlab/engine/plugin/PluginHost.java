@@ -1,5 +1,6 @@
 package dev.schedlab.engine.plugin;
 
+import dev.schedlab.api.ApiVersion;
 import dev.schedlab.api.plugin.PluginDescriptor;
 import dev.schedlab.api.plugin.PluginOptions;
 import dev.schedlab.api.plugin.SchedlabPlugin;
@@ -55,14 +56,12 @@ public final class PluginHost implements AutoCloseable {
     this.inProcess = Map.of();
   }
 
-  private PluginHost(Map<String, LoadedPlugin> loaded, Map<String, Supplier<SchedlabPlugin>> inProcess) {
+  private PluginHost(List<PluginStatus> statuses, Map<String, LoadedPlugin> loaded,
+      Map<String, Supplier<SchedlabPlugin>> inProcess) {
     this.pluginsDir = null;
     this.directory = null;
     this.manager = null;
-    this.statuses = loaded.values().stream()
-        .map(p -> new PluginStatus(p.descriptor().id(), p.descriptor().version(), p.source(),
-            p.descriptor(), null))
-        .toList();
+    this.statuses = List.copyOf(statuses);
     this.loaded = loaded;
     this.inProcess = inProcess;
   }
@@ -70,18 +69,27 @@ public final class PluginHost implements AutoCloseable {
   /**
    * A host whose plugins are classes on this JVM's class path rather than zips: for plugin
    * authors' tests and for embedding. Each supplier must return a new instance; the same rules
-   * (descriptor, options, hook conflicts, guards) apply as for loaded plugins.
+   * (API range, descriptor, options, hook conflicts, guards) apply as for loaded plugins.
    */
   @SafeVarargs
-  public static PluginHost inProcess(Supplier<SchedlabPlugin>... plugins) {
+  public static PluginHost inProcess(Supplier<? extends SchedlabPlugin>... plugins) {
     Map<String, LoadedPlugin> loaded = new TreeMap<>();
     Map<String, Supplier<SchedlabPlugin>> suppliers = new TreeMap<>();
-    for (Supplier<SchedlabPlugin> s : plugins) {
+    List<PluginStatus> statuses = new ArrayList<>();
+    for (Supplier<? extends SchedlabPlugin> s : plugins) {
       PluginDescriptor d = s.get().descriptor();
-      loaded.put(d.id(), new LoadedPlugin(d, "in-process"));
-      suppliers.put(d.id(), s);
+      String problem = SchedlabPluginManager.apiCompatible(d.requiresApi()) ? null
+          : "incompatible API: plugin.requires '" + d.requiresApi()
+              + "' does not admit the schedlab API " + ApiVersion.CURRENT + " of this host";
+      statuses.add(new PluginStatus(d.id(), d.version(), d.requiresApi(), "in-process",
+          problem == null ? d : null, problem));
+      if (problem == null) {
+        loaded.put(d.id(), new LoadedPlugin(d, "in-process"));
+        suppliers.put(d.id(), s::get);
+      }
     }
-    return new PluginHost(loaded, suppliers);
+    statuses.sort(Comparator.comparing(PluginStatus::id));
+    return new PluginHost(statuses, loaded, suppliers);
   }
 
   /** Opens the host on {@code pluginsDir} (may be null or missing: built-ins only). Never throws for a bad plugin. */

@@ -51,7 +51,8 @@ final class PluginLoading {
         } catch (RuntimeException | LinkageError e) {
           Properties p = properties(c.dir());
           fail(c, p.getProperty("plugin.id", fileId(c.source())),
-              p.getProperty("plugin.version", ""), "cannot load: " + message(e));
+              p.getProperty("plugin.version", ""), p.getProperty("plugin.requires", ""),
+              "cannot load: " + message(e));
         }
       }
     }
@@ -78,17 +79,18 @@ final class PluginLoading {
     try {
       compatible = manager.apiCompatible(w);
     } catch (RuntimeException e) {
-      fail(c, p.id(), version, "unreadable plugin.requires '" + requires + "': " + message(e));
+      fail(c, p.id(), version, requires,
+          "unreadable plugin.requires '" + requires + "': " + message(e));
       return;
     }
     if (!compatible) {
-      fail(c, p.id(), version, "incompatible API: plugin.requires '" + requires
+      fail(c, p.id(), version, requires, "incompatible API: plugin.requires '" + requires
           + "' does not admit the schedlab API " + ApiVersion.CURRENT + " of this host");
       return;
     }
     if (w.getPluginState() != PluginState.STARTED) {
       Throwable t = w.getFailedException();
-      fail(c, p.id(), version, "not started (" + w.getPluginState() + ")"
+      fail(c, p.id(), version, requires, "not started (" + w.getPluginState() + ")"
           + (t == null ? "" : ": " + message(t)));
       return;
     }
@@ -98,7 +100,8 @@ final class PluginLoading {
     try {
       found = manager.getExtensions(SchedlabPlugin.class, p.id());
     } catch (RuntimeException | LinkageError e) {
-      fail(c, p.id(), version, "cannot instantiate its SchedlabPlugin extension: " + message(e));
+      fail(c, p.id(), version, requires,
+          "cannot instantiate its SchedlabPlugin extension: " + message(e));
       return;
     }
     if (found.isEmpty()) {
@@ -110,18 +113,15 @@ final class PluginLoading {
     } else {
       try {
         d = found.get(0).descriptor();
-        problem = d == null ? "descriptor() returned null"
-            : d.id().equals(p.id()) ? null
-            : "descriptor id '" + d.id() + "' differs from plugin.id '" + p.id()
-                + "' in plugin.properties";
+        problem = d == null ? "descriptor() returned null" : disagreement(d, p.id(), version, requires);
       } catch (RuntimeException | LinkageError e) {
         problem = "descriptor() threw " + e;
       }
     }
     if (problem != null) {
-      fail(c, p.id(), version, problem);
+      fail(c, p.id(), version, requires, problem);
     } else {
-      statuses.add(new PluginStatus(p.id(), version, c.source().toString(), d, null));
+      statuses.add(new PluginStatus(p.id(), version, requires, c.source().toString(), d, null));
     }
   }
 
@@ -136,8 +136,33 @@ final class PluginLoading {
     }
   }
 
+  /**
+   * Where the descriptor states other metadata than the plugin.properties PF4J enforces, or null.
+   * (A plugin built with schedlab-plugin-parent reads both from the same pom properties.)
+   */
+  static String disagreement(PluginDescriptor d, String id, String version, String requires) {
+    if (!d.id().equals(id)) {
+      return "descriptor id '" + d.id() + "' differs from plugin.id '" + id
+          + "' in plugin.properties";
+    }
+    if (!d.version().equals(version)) {
+      return "descriptor version '" + d.version() + "' differs from plugin.version '" + version
+          + "' in plugin.properties (build the descriptor with PluginMetadata.of)";
+    }
+    if (!d.requiresApi().equals(requires)) {
+      return "descriptor API range '" + d.requiresApi() + "' differs from plugin.requires '"
+          + requires + "' in plugin.properties (build the descriptor with PluginMetadata.of)";
+    }
+    return null;
+  }
+
   private void fail(PluginDirectory.Candidate c, String id, String version, String problem) {
-    statuses.add(new PluginStatus(id, version, c.source().toString(), null, problem));
+    fail(c, id, version, "", problem);
+  }
+
+  private void fail(PluginDirectory.Candidate c, String id, String version, String requires,
+      String problem) {
+    statuses.add(new PluginStatus(id, version, requires, c.source().toString(), null, problem));
   }
 
   private static String fileId(Path source) {

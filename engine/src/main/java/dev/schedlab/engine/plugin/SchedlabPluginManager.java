@@ -6,6 +6,7 @@ import java.util.List;
 import org.pf4j.CompoundPluginRepository;
 import org.pf4j.DefaultPluginLoader;
 import org.pf4j.DefaultPluginManager;
+import org.pf4j.DefaultVersionManager;
 import org.pf4j.ExtensionFinder;
 import org.pf4j.LegacyExtensionFinder;
 import org.pf4j.PluginClassLoader;
@@ -63,5 +64,10 @@ final class SchedlabPluginManager extends DefaultPluginManager {
   /** Whether the plugin's {@code plugin.requires} admits the host's API (PF4J's own check). */
   boolean apiCompatible(org.pf4j.PluginWrapper w) {
     return isPluginValid(w);
+  }
+
+  /** The same check for a range given directly (in-process plugins). */
+  static boolean apiCompatible(String requires) {
+    return new DefaultVersionManager().checkVersionConstraint(ApiVersion.CURRENT, requires);
   }
 }

@@ -25,10 +25,19 @@ final class LocatedTree {
   private static final JsonFactory JSON =
       JsonFactory.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
   private static final YAMLFactory YAML = new YAMLFactory();
+  /** rt-app's json-c reader: also trailing commas and single-quoted strings. */
+  private static final JsonFactory RTAPP_JSON = JsonFactory.builder()
+      .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+      .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
+      .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES)
+      .build();
 
   private final String source;
   private final Map<String, SourceLocation> locations = new HashMap<>();
   private JsonNode root;
+  /** rt-app files: repeated keys get workgen's numbered names instead of an error. */
+  private boolean numberRepeatedKeys;
+  private final java.util.List<String> renamed = new java.util.ArrayList<>();
 
   private LocatedTree(String source) {
     this.source = source;
@@ -55,6 +64,37 @@ final class LocatedTree {
       throw new ScenarioException(source + ": cannot read: " + e.getMessage(), e);
     }
     return tree;
+  }
+
+  /**
+   * Parses an rt-app file as rt-app's workgen and json-c read it: C comments, trailing commas,
+   * and a key repeated in an object kept in order under workgen's numbered name ({@code run},
+   * {@code run1}, {@code run2}). {@link #renamedKeys()} lists the renamed paths.
+   */
+  static LocatedTree parseRtApp(String source, String text) throws ScenarioException {
+    LocatedTree tree = new LocatedTree(source);
+    tree.numberRepeatedKeys = true;
+    try (JsonParser p = RTAPP_JSON.createParser(text)) {
+      if (p.nextToken() == null) {
+        throw new ScenarioException(source + ": empty file; expected an rt-app JSON object");
+      }
+      tree.root = tree.read(p, "");
+      if (p.nextToken() != null) {
+        throw ScenarioException.at(tree.loc(p.currentTokenLocation()), "", "unexpected content after the document");
+      }
+    } catch (JsonProcessingException e) {
+      SourceLocation where = e.getLocation() == null ? SourceLocation.of(source) : tree.loc(e.getLocation());
+      throw new ScenarioException(where + ": invalid JSON (rt-app's json-c parser rejects it too): "
+          + e.getOriginalMessage(), e);
+    } catch (IOException e) {
+      throw new ScenarioException(source + ": cannot read: " + e.getMessage(), e);
+    }
+    return tree;
+  }
+
+  /** Paths of the keys renamed because they repeated one of their object ({@link #parseRtApp}). */
+  java.util.List<String> renamedKeys() {
+    return java.util.List.copyOf(renamed);
   }
 
   String source() {
@@ -113,10 +153,19 @@ final class LocatedTree {
     switch (t) {
       case START_OBJECT: {
         ObjectNode o = NODES.objectNode();
+        int nextId = 1; // workgen's per-object counter for renamed keys
         while (p.nextToken() == JsonToken.FIELD_NAME) {
           String name = p.currentName();
           String child = path.isEmpty() ? name : path + "." + name;
           SourceLocation at = loc(p.currentTokenLocation());
+          if (o.has(name) && numberRepeatedKeys) {
+            while (o.has(name + nextId)) {
+              nextId++;
+            }
+            name = name + nextId;
+            child = path.isEmpty() ? name : path + "." + name;
+            renamed.add(child + " (line " + at.line() + ")");
+          }
           if (o.has(name)) {
             throw ScenarioException.at(at, child, "duplicate field");
           }

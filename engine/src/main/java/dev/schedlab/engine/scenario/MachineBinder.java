@@ -123,20 +123,18 @@ final class MachineBinder {
   }
 
   private static NoiseSpec noise(Val v) throws ScenarioException {
-    Obj o = v.object("rate", "durations");
-    double rate = o.required("rate").number(0, 1_000_000);
-    List<Long> durations = new ArrayList<>();
-    for (Val d : o.required("durations").list()) {
-      long ns = d.durationNs();
-      if (!durations.isEmpty() && ns < durations.get(durations.size() - 1)) {
-        throw d.error("expected durations in ascending order");
+    Obj o = v.object("bins");
+    List<NoiseSpec.Bin> bins = new ArrayList<>();
+    for (Val b : o.required("bins").list()) {
+      Obj bin = b.object("from", "to", "rate");
+      long from = bin.required("from").durationNs();
+      long to = bin.required("to").durationNs();
+      if (to <= from) {
+        throw bin.get("to").error("expected to > from (" + from + "ns), got " + to + "ns");
       }
-      durations.add(ns);
+      bins.add(new NoiseSpec.Bin(from, to, bin.required("rate").number(0, 1_000_000)));
     }
-    if (rate > 0 && durations.size() < 2) {
-      throw o.get("durations").error("expected at least two quantile points");
-    }
-    return new NoiseSpec(rate, durations);
+    return new NoiseSpec(bins);
   }
 
   /** The preset's fields as a tree. */

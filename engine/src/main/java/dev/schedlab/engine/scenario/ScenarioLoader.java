@@ -92,7 +92,11 @@ public final class ScenarioLoader {
    */
   public static Scenario parse(String source, String text, boolean yaml, String defaultName,
       Path baseDir, Path machineFile, List<String> overrides) throws ScenarioException {
-    LocatedTree tree = LocatedTree.parse(source, text, yaml);
+    List<String> rtAppNotes = new ArrayList<>();
+    LocatedTree tree = yaml ? null : rtApp(source, text, rtAppNotes);
+    if (tree == null) {
+      tree = LocatedTree.parse(source, text, yaml);
+    }
     if (tree.root().isObject()) {
       MachineFile.resolveInScenario(tree, baseDir);
       if (machineFile != null) {
@@ -101,7 +105,7 @@ public final class ScenarioLoader {
     }
     Overrides.apply(tree, overrides);
     if (!yaml && RtAppBinder.isRtApp(tree.root())) {
-      return RtAppBinder.scenario(tree, defaultName);
+      return RtAppBinder.scenario(tree, defaultName, rtAppNotes);
     }
     Obj top = new Val(tree, "", tree.root()).object(TOP);
     String name = top.name("name", defaultName);
@@ -117,6 +121,23 @@ public final class ScenarioLoader {
     kernel = withLatencyRequests(kernel, binder.latencyRequests);
     List<PluginRef> plugins = top.has("plugins") ? plugins(top.get("plugins")) : List.of();
     return new Scenario(name, seed, duration, machine, kernel, workload, plugins);
+  }
+
+  /**
+   * A JSON file read in rt-app's dialect when it is an rt-app file; null for another JSON
+   * scenario (read strictly). An rt-app file that is not even valid in the dialect is refused here.
+   */
+  private static LocatedTree rtApp(String source, String text, List<String> notes)
+      throws ScenarioException {
+    try {
+      LocatedTree tree = RtAppBinder.parse(source, text, notes);
+      return RtAppBinder.isRtApp(tree.root()) ? tree : null;
+    } catch (ScenarioException e) {
+      if (text.contains("\"tasks\"") || text.contains("\"global\"")) {
+        throw e;
+      }
+      return null;
+    }
   }
 
   /** PM QoS keeps the lowest request: the scenario's limit and every tool's. */

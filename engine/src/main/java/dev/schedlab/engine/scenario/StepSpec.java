@@ -95,6 +95,68 @@ public sealed interface StepSpec {
   }
 
   /**
+   * Compute in user mode until {@code duration} of wall time has passed since the step started
+   * (rt-app's {@code runtime}: time preempted or in interrupts counts towards it).
+   */
+  record UserWall(Dist duration) implements StepSpec {}
+
+  /** {@code sched_yield()}: an RT task goes to the tail of its priority list, then schedule(). */
+  record Yield() implements StepSpec {}
+
+  /**
+   * {@code sched_setaffinity(0, cpus)} by the task itself ({@code ""} = every CPU): when its CPU
+   * is no longer allowed it is moved to an allowed one.
+   */
+  record Affinity(String cpus) implements StepSpec {}
+
+  /** Absolute {@code clock_nanosleep(TIMER_ABSTIME)} to {@code atNs}; returns at once when past. */
+  record SleepAbs(long atNs) implements StepSpec {}
+
+  /**
+   * A periodic timer shared by every task naming {@code ref} (or, with {@code perTask}, private to
+   * each task), as rt-app's {@code timer}: the first use sets the next expiry to {@code firstNs};
+   * each use adds {@code periodNs} and sleeps (absolute) until it. A use that finds the expiry
+   * already past does not sleep and, when {@code relative}, restarts the period from now. With
+   * {@code slackKey} the expiry minus the current time is stamped before the decision, and with
+   * {@code wakeKey} the time back in user space minus the expiry after a sleep (see {@link Clock}).
+   */
+  record Timer(String ref, long periodNs, boolean relative, boolean perTask, long firstNs,
+      String slackKey, String wakeKey) implements StepSpec {}
+
+  /**
+   * {@code pthread_cond_signal} ({@code all} false) or {@code pthread_cond_broadcast}: wakes one or
+   * every sleeper of the wait queue; a signal that finds no sleeper is lost (no memory).
+   */
+  record Signal(String waitQueue, boolean all) implements StepSpec {}
+
+  /**
+   * The sleeping half of {@code pthread_cond_wait}: atomically queue on {@code cond}, release one
+   * token of {@code mutex} (waking a sleeper of it, or keeping the token), and sleep until
+   * signalled. Taking the mutex again is a separate step.
+   */
+  record CondWait(String cond, String mutex) implements StepSpec {}
+
+  /** A barrier of {@code users} tasks: the last to arrive wakes the others, who wait until then. */
+  record Barrier(String name, int users) implements StepSpec {}
+
+  /**
+   * Creates a new task from the workload's task group named {@code template} (a group of count 0
+   * is a template only), named {@code namePrefix + index + "-" + nnnn}: index counts from
+   * {@code firstIndex} over every fork of the run, nnnn the forks of this template (rt-app's
+   * {@code fork}). The clone cost is a separate kernel step.
+   */
+  record Fork(String template, String namePrefix, int firstIndex) implements StepSpec {}
+
+  /**
+   * Appends the current time (ns) to the task's time series {@code key} ({@code clock_gettime()}
+   * in user space), found in the result's raw samples as {@code clock/COMM/KEY}. Takes no time.
+   */
+  record Clock(String key) implements StepSpec {}
+
+  /** {@code sched_setattr(sched_runtime)} of a fair task: its custom slice from its next enqueue. */
+  record Slice(long ns) implements StepSpec {}
+
+  /**
    * {@code stamp: NAME}: remember the current time under NAME, for a {@link Since} of any task
    * (a timestamp written into a pipe).
    */

@@ -49,8 +49,9 @@ final class TaskBinder {
     Map<String, Integer> caps = new TreeMap<>();
     List<ToolRun> tools = new ArrayList<>();
     if (o.has("rtapp")) {
-      WorkloadSpec imported = RtAppBinder.importFile(o.get("rtapp"), nrCpus);
+      WorkloadSpec imported = RtAppBinder.importFile(o.get("rtapp"), machine);
       addAll(o.get("rtapp"), imported.tasks(), tasks, names);
+      tools.addAll(imported.tools());
     }
     if (o.has("tools")) {
       ToolBinder tb = new ToolBinder(machine, durationNs);

@@ -22,13 +22,21 @@ import java.util.TreeMap;
  * policy from {@code -p}/{@code --policy} (priority 0 = SCHED_OTHER), affinity {@code -a},
  * {@code -t}, {@code -l}, {@code -D}, PM QoS {@code --latency} (0 when not given, as cyclictest
  * writes 0 to {@code /dev/cpu_dma_latency}); after each wakeup the thread's own user work
- * (clock_gettime, statistics). Does not model: {@code -m} (mlockall: no page faults are modelled
- * anyway), signals/timer modes other than clock_nanosleep, tracing options, the main thread.
+ * (clock_gettime, statistics); the main thread, waking every 10 ms ({@code usleep(10000)}) to look
+ * at the statistics. Does not model: {@code -m} (mlockall: no page faults are modelled anyway),
+ * signals/timer modes other than clock_nanosleep, tracing options, the main thread's output
+ * without {@code -q}.
  */
 public final class Cyclictest implements WorkloadTool {
   static final ToolParam USER_WORK = ToolParam.ns("user_work", 1_500,
       "[estimate] clock_gettime (vDSO) + statistics update + loop, ~1-2 us",
       "user-space work per cycle after the wakeup");
+
+  static final ToolParam MAIN_WORK = ToolParam.ns("main_work", 2_000,
+      "[estimate] the main thread's loop: checks each thread's statistics (print_stat(), which "
+          + "prints nothing with -q), then usleep(10000)", "main thread's work per 10 ms");
+  /** rt-tests cyclictest.c main(): {@code usleep(10000)} between passes over the threads. */
+  static final long MAIN_PERIOD_NS = 10_000_000;
 
   static final List<ToolArgs.Opt> OPTS = List.of(
       ToolArgs.Opt.of("i", "interval", REQUIRED),
@@ -59,7 +67,7 @@ public final class Cyclictest implements WorkloadTool {
 
   @Override
   public List<ToolParam> params() {
-    return List.of(USER_WORK);
+    return List.of(USER_WORK, MAIN_WORK);
   }
 
   @Override
@@ -130,9 +138,32 @@ public final class Cyclictest implements WorkloadTool {
           : Raw.periodicCap(ctx.durationNs(), periodNs);
       caps.put(series, cap);
     }
+    tasks.add(mainThread(ctx, threadsEndNs(loops, durNs, intervals)));
     Report report = new Report(ctx.id(), intervals, rt ? prio : 0, histUs, a.has("nsecs"),
         a.has("latency") ? latency / 1000 : 0);
     return new ToolExpansion(tasks, caps, latency, report);
+  }
+
+  /**
+   * The main thread (SCHED_OTHER, any CPU): after starting the measurement threads it loops over
+   * their statistics and {@code usleep(10000)}s until they are done; it exits with them.
+   */
+  private static TaskSpec mainThread(ToolContext ctx, long endNs) {
+    List<StepSpec> body = List.of(new StepSpec.Sleep(Dist.fixed(MAIN_PERIOD_NS)),
+        Tasks.user(ctx.param(MAIN_WORK)));
+    List<StepSpec> program = endNs > 0
+        ? Tasks.runThenExit(endNs / MAIN_PERIOD_NS + 1, body)
+        : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body));
+    return Tasks.withPolicy(ctx.id() + "/main", "normal", 0, 0, "", false, program);
+  }
+
+  /** When the last measurement thread is done ({@code -l}, {@code -D}), or 0 for never. */
+  private static long threadsEndNs(long loops, long durNs, List<Long> intervalsUs) {
+    if (durNs > 0) {
+      return durNs;
+    }
+    long longest = intervalsUs.stream().mapToLong(Long::longValue).max().orElse(0);
+    return loops > 0 ? loops * longest * 1_000 : 0;
   }
 
   /** Upper bound of the random start phase: one tick at HZ=1000. */

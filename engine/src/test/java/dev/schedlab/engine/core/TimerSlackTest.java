@@ -54,6 +54,14 @@ class TimerSlackTest {
   }
 
   @Test
+  void aTaskWithItsOwnTimerSlackSleepsWithIt() {
+    // prctl(PR_SET_TIMERSLACK, 1): the sleep ends at the requested time, not 50 us later.
+    Histogram own = naps("normal\n      timer_slack: 1ns", "");
+    assertThat(own.getTotalCount()).isGreaterThan(100);
+    assertThat(own.getMaxValue()).isLessThan(Param.TIMER_SLACK.defaultValue() / 2);
+  }
+
+  @Test
   void anotherTimerInterruptInsideTheSlackRunsTheSleepEarly() {
     // A 20 us RT timer on the same CPU interrupts within every fair sleep's 50 us slack.
     Histogram coalesced = naps("normal", PERIODIC_RT);

@@ -9,11 +9,16 @@ import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.hook.BeforeDeactivateHook;
 import dev.schedlab.api.hook.PickOverrideHook;
+import dev.schedlab.api.plugin.Contributions;
+import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.api.plugin.PluginOptions;
+import dev.schedlab.api.plugin.SchedlabPlugin;
 import dev.schedlab.engine.scenario.PluginRef;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -97,6 +102,51 @@ class PluginHostTest {
       assertThat(status(host, "alpha").loaded()).isTrue();
       assertThatThrownBy(() -> host.extensionsFor(List.of(ref("future")), Builtins.none()))
           .isInstanceOf(PluginException.class).hasMessageContaining("incompatible API");
+    }
+  }
+
+  @Test
+  void descriptorThatDisagreesWithPluginPropertiesIsRefused() throws Exception {
+    plugin("drifted").version("2.0.0").zipInto(dir);
+    plugin("wide").requires(">=1.0.0").zipInto(dir);
+    try (PluginHost host = PluginHost.open(dir)) {
+      PluginStatus drifted = status(host, "drifted");
+      assertThat(drifted.loaded()).isFalse();
+      assertThat(drifted.version()).isEqualTo("2.0.0");
+      assertThat(drifted.problem())
+          .contains("descriptor version '1.0.0' differs from plugin.version '2.0.0'");
+      PluginStatus wide = status(host, "wide");
+      assertThat(wide.loaded()).isFalse();
+      assertThat(wide.requires()).isEqualTo(">=1.0.0");
+      assertThat(wide.problem())
+          .contains("descriptor API range '>=1.0.0 & <2.0.0' differs from plugin.requires '>=1.0.0'");
+    }
+  }
+
+  @Test
+  void statusShowsTheRangePf4jEnforces() throws Exception {
+    plugin("alpha").zipInto(dir);
+    try (PluginHost host = PluginHost.open(dir)) {
+      assertThat(status(host, "alpha").requires()).isEqualTo(">=1.0.0 & <2.0.0")
+          .isEqualTo(status(host, "alpha").descriptor().requiresApi());
+    }
+  }
+
+  @Test
+  void inProcessPluginOutsideItsApiRangeDoesNotLoad() {
+    SchedlabPlugin future = new SchedlabPlugin() {
+      @Override
+      public PluginDescriptor descriptor() {
+        return new PluginDescriptor("future", "1.0.0", "test", Set.of(), Set.of(), ">=9.0.0");
+      }
+
+      @Override
+      public void contribute(Contributions c, PluginOptions o) {}
+    };
+    try (PluginHost host = PluginHost.inProcess(() -> future)) {
+      assertThat(status(host, "future").problem()).contains("incompatible API");
+      assertThatThrownBy(() -> host.extensionsFor(List.of(ref("future")), Builtins.none()))
+          .isInstanceOf(PluginException.class).hasMessageContaining("did not load");
     }
   }
 

@@ -63,6 +63,12 @@ public final class PluginZip {
     return this;
   }
 
+  /** Sets {@code plugin.version} in plugin.properties (the descriptor says 1.0.0). */
+  PluginZip version(String version) {
+    pluginProps.setProperty("plugin.version", version);
+    return this;
+  }
+
   /** A {@link ConfigurablePlugin} setting. */
   public PluginZip with(String key, String value) {
     testProps.setProperty(key, value);

@@ -17,7 +17,12 @@ class CyclictestTest {
   void intervalLadderIsIPlusKTimesD() throws Exception {
     Scenario s = ToolRunner.load(ToolRunner.tiny(4, "20ms", "cyclictest", "-i 100 -d 100 -t -m"));
     List<TaskSpec> tasks = s.workload().tasks();
-    assertThat(tasks).hasSize(4);
+    assertThat(tasks).hasSize(5); // four measurement threads and the main thread
+    TaskSpec main = tasks.get(4);
+    assertThat(main.name()).isEqualTo("cyclictest/main");
+    assertThat(main.policy()).isEqualTo("normal");
+    assertThat(((StepSpec.Loop) main.program().get(0)).body().get(0))
+        .isEqualTo(new StepSpec.Sleep(dev.schedlab.engine.scenario.Dist.fixed(10_000_000)));
     for (int k = 0; k < 4; k++) {
       StepSpec.SleepUntil su = firstSleepUntil(tasks.get(k).program());
       assertThat(su.periodNs()).isEqualTo((100 + 100L * k) * 1000);
@@ -32,12 +37,14 @@ class CyclictestTest {
   void histogramKeepsOneIntervalAndLatencyOptionSetsPmQos() throws Exception {
     Scenario s = ToolRunner.load(ToolRunner.tiny(2, "20ms", "cyclictest",
         "-i 200 -d 50 -t 2 -p 80 -a --latency=1000 -h 100"));
-    for (TaskSpec t : s.workload().tasks()) {
+    List<TaskSpec> threads = s.workload().tasks().subList(0, 2);
+    for (TaskSpec t : threads) {
       assertThat(firstSleepUntil(t.program()).periodNs()).isEqualTo(200_000);
       assertThat(t.policy()).isEqualTo("fifo");
       assertThat(t.rtPriority()).isEqualTo(80);
     }
-    assertThat(s.workload().tasks()).extracting(TaskSpec::cpus).containsExactly("0", "1");
+    assertThat(threads).extracting(TaskSpec::cpus).containsExactly("0", "1");
+    assertThat(s.workload().tasks().get(2).cpus()).isEmpty(); // the main thread is not pinned
     assertThat(s.kernel().latencyLimitNs()).isEqualTo(1_000_000);
   }
 

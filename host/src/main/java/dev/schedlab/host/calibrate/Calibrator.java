@@ -30,13 +30,13 @@ public final class Calibrator {
     void step(int done, int total, String what);
   }
 
-  private static final int STEPS = 8;
+  private static final int STEPS = 16; // eight measurements, then eight model steps
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
 
   private final HostDescription host;
-  private final Probe probe;
+  private final Bench probe;
   private final ModelRunner model;
   private final Progress progress;
   private final int hostA;
@@ -46,9 +46,11 @@ public final class Calibrator {
   private final double noiseSeconds;
   private final Map<String, Sourced<Long>> params = new LinkedHashMap<>();
   private final List<Calibration.Check> checks = new ArrayList<>();
+  /** The host's figures by probe arguments, all measured before the model runs. */
+  private final Map<List<String>, Map<String, String>> measured = new LinkedHashMap<>();
   private int done;
 
-  private Calibrator(HostDescription host, Probe probe, ModelRunner model, Progress progress,
+  private Calibrator(HostDescription host, Bench probe, ModelRunner model, Progress progress,
       int hostB, boolean quick) {
     this.host = host;
     this.probe = probe;
@@ -58,15 +60,20 @@ public final class Calibrator {
     this.hostB = hostB;
     this.modelB = host.nrCpus() > 1 ? 1 : 0;
     this.samples = quick ? 300 : 2000;
-    this.noiseSeconds = quick ? 0.5 : 3;
+    this.noiseSeconds = quick ? 1 : 10;
   }
 
   /** Calibrates the machine {@code host} describes, which must be the one this runs on. */
   public static Calibration calibrate(HostDescription host, String version, boolean quick,
       Progress progress) throws HostException {
-    Probe probe = Probe.build();
-    ModelRunner model = ModelRunner.on(MachineFileWriter.write(host, version));
-    return new Calibrator(host, probe, model, progress, secondCpu(), quick).run();
+    return calibrate(host, Probe.build(), ModelRunner.on(MachineFileWriter.write(host, version)),
+        secondCpu(), quick, progress);
+  }
+
+  /** Calibrates against {@code bench}'s figures, {@code hostB} its second CPU. */
+  static Calibration calibrate(HostDescription host, Bench bench, ModelRunner model, int hostB,
+      boolean quick, Progress progress) throws HostException {
+    return new Calibrator(host, bench, model, progress, hostB, quick).run();
   }
 
   /** A CPU that is not CPU 0's SMT sibling, for the cross-CPU probes (or 0 on one CPU). */
@@ -87,6 +94,7 @@ public final class Calibrator {
   private Calibration run() throws HostException {
     boolean guest = host.virtualized().value();
     boolean two = host.nrCpus() > 1;
+    measureAll(guest, two);
     syscall();
     pipeSameCpu();
     if (two) {
@@ -110,12 +118,67 @@ public final class Calibrator {
   }
 
   /**
+   * Every host measurement first, while nothing else of schedlab runs (the model's runs would
+   * compete for the CPUs, and the JVM's compiler threads run on after them).
+   */
+  private void measureAll(boolean guest, boolean two) throws HostException {
+    progress("measuring: system call round trip");
+    real("syscall", "1000000");
+    progress("measuring: pipe round trip on one CPU");
+    real("pipe", "0", "0", "50000");
+    if (two) {
+      progress("measuring: wakeup of a busy CPU");
+      real(hostArgs("wake", wakeArgs(1)));
+      progress("measuring: pipe round trip across two CPUs");
+      real("pipe", Integer.toString(hostA), Integer.toString(hostB), "10000");
+    }
+    if (guest) {
+      progress("measuring: timer on a busy vCPU");
+      real(hostArgs("timer", samples + " " + SLEEP_NS + " 1"));
+    }
+    if (guest && two) {
+      progress("measuring: wakeup of a halted vCPU");
+      real(hostArgs("wake", wakeArgs(0)));
+    }
+    progress("measuring: timer on an idle CPU");
+    real(hostArgs("timer", samples + " " + SLEEP_NS + " 0"));
+    progress("measuring: noise on every CPU");
+    real(noiseArgs(guest));
+  }
+
+  /** The probe's figures for {@code args}: measured once, then remembered. */
+  private Map<String, String> real(String... args) throws HostException {
+    List<String> key = List.of(args);
+    Map<String, String> m = measured.get(key);
+    if (m == null) {
+      m = probe.run(args);
+      measured.put(key, m);
+    }
+    return m;
+  }
+
+  /**
+   * The noise probe's arguments. Gaps as short as the model's own interruptions are left out:
+   * the longest of those is a tick on a busy CPU, whose guest timer exit (with the model's +-20 %
+   * cost variation) and handler take less than one and a half times the busy-vCPU timer probe's
+   * median, which also holds a wakeup and a switch (20 us at least, for bare metal).
+   */
+  private String[] noiseArgs(boolean guest) throws HostException {
+    long min = 20_000;
+    if (guest) {
+      min = Math.max(min, 3 * Probe.number(real(hostArgs("timer", samples + " " + SLEEP_NS
+          + " 1")), "p50") / 2);
+    }
+    return new String[] {"noise", Double.toString(noiseSeconds), Long.toString(min)};
+  }
+
+  /**
    * getppid() round trip: one kernel entry and one exit per call, so each is half of what the
    * model lacks with both at 0 (mitigations on the entry path included).
    */
   private void syscall() throws HostException {
-    progress("system call round trip (getppid)");
-    long r = Probe.number(probe.run("syscall", "1000000"), "ns_per_call");
+    progress("model: system call entry and exit");
+    long r = Probe.number(real("syscall", "1000000"), "ns_per_call");
     long s0 = model("syscall 20000", "ns_per_call", "cost.syscall_entry=0", "cost.exit_to_user=0");
     long each = Math.max(0, (r - s0) / 2);
     String why = "schedlab-probe syscall: getppid() " + r + " ns; the model without entry and exit "
@@ -130,8 +193,8 @@ public final class Calibrator {
    * (write wakes the reader, the writer blocks in read), so the switch costs half the gap.
    */
   private void pipeSameCpu() throws HostException {
-    progress("pipe round trip on one CPU");
-    long r = Probe.number(probe.run("pipe", "0", "0", "50000"), "ns_per_roundtrip");
+    progress("model: context switch");
+    long r = Probe.number(real("pipe", "0", "0", "50000"), "ns_per_roundtrip");
     long s0 = model("pipe 0 0 5000", "ns_per_roundtrip", "cost.ctx_switch=0");
     set("cost.ctx_switch", Math.max(0, (r - s0) / 2), "schedlab-probe pipe 0 0: " + r
         + " ns per round trip; the model without the switch cost " + s0
@@ -145,9 +208,9 @@ public final class Calibrator {
    * delivery at 0 the model lacks exactly that latency (a guest: the host's injection included).
    */
   private void wakeBusy() throws HostException {
-    progress("wakeup of a busy CPU (IPI)");
+    progress("model: IPI delivery");
     String args = wakeArgs(1);
-    long r = Probe.number(probe.run(hostArgs("wake", args)), "p50");
+    long r = Probe.number(real(hostArgs("wake", args)), "p50");
     long s0 = model("wake 0 " + modelB + " " + args, "p50", "latency.ipi_same_socket=0");
     set("latency.ipi_same_socket", Math.max(0, r - s0), "schedlab-probe wake, busy target: median "
         + r + " ns from the write to the reader back in user space; the model with an instant IPI "
@@ -161,9 +224,9 @@ public final class Calibrator {
    * the model with that delivery at 0 lacks it.
    */
   private void timerBusy() throws HostException {
-    progress("timer delivery on a busy vCPU");
+    progress("model: guest timer delivery");
     String args = samples + " " + SLEEP_NS + " 1";
-    long r = Probe.number(probe.run(hostArgs("timer", args)), "p50");
+    long r = Probe.number(real(hostArgs("timer", args)), "p50");
     long s0 = model("timer " + modelB + " " + args, "p50", "latency.vm_timer_delivery=0");
     set("latency.vm_timer_delivery", Math.max(0, r - s0), "schedlab-probe timer, busy vCPU: "
         + "median " + r + " ns late; the model with an instant injection " + s0 + " ns; R - S0");
@@ -173,9 +236,9 @@ public final class Calibrator {
 
   /** Wakeup of a halted vCPU: the IPI, then the host wakes the vCPU's thread. */
   private void wakeIdle() throws HostException {
-    progress("wakeup of a halted vCPU");
+    progress("model: halted vCPU wake");
     String args = wakeArgs(0);
-    long r = Probe.number(probe.run(hostArgs("wake", args)), "p50");
+    long r = Probe.number(real(hostArgs("wake", args)), "p50");
     long s0 = model("wake 0 " + modelB + " " + args, "p50", "latency.vm_halted_wake=0");
     set("latency.vm_halted_wake", Math.max(0, r - s0), "schedlab-probe wake, idle target (1 ms "
         + "apart, so it halts): median " + r + " ns; the model with an instant host wake " + s0
@@ -189,51 +252,46 @@ public final class Calibrator {
    * shorter than the model's own interruptions (a tick, with a guest's timer exit) are left out.
    */
   private Sourced<NoiseSpec> noise(boolean guest) throws HostException {
-    progress("noise on every CPU");
-    long delivery = params.containsKey("latency.vm_timer_delivery")
-        ? params.get("latency.vm_timer_delivery").value() : 0;
-    long min = Math.max(20_000, guest ? 3 * delivery : 0);
-    double gaps = 0;
-    double seconds = 0;
-    long[] sum = new long[21];
-    int cpus = 0;
-    for (int c = 0; c < host.nrCpus(); c++) {
-      Map<String, String> o = probe.run("noise", Integer.toString(c),
-          Double.toString(noiseSeconds), Long.toString(min));
-      seconds += Double.parseDouble(o.getOrDefault("seconds", "0"));
-      long n = Probe.number(o, "samples");
-      gaps += n;
-      if (n > 0) {
-        String[] q = o.getOrDefault("quantiles", "").split(",");
-        for (int i = 0; i < sum.length && i < q.length; i++) {
-          sum[i] += Long.parseLong(q[i].trim());
-        }
-        cpus++;
+    progress("model: noise profile");
+    String[] args = noiseArgs(guest);
+    long min = Long.parseLong(args[2]);
+    Map<String, String> o = real(args);
+    double seconds = Double.parseDouble(o.getOrDefault("seconds", "0"));
+    long cpus = Probe.number(o, "cpus");
+    List<Long> gaps = new ArrayList<>();
+    for (String g : o.getOrDefault("gaps", "").split(",")) {
+      if (!g.isBlank()) {
+        gaps.add(Long.parseLong(g.trim()));
       }
     }
-    double rate = seconds == 0 ? 0 : gaps / seconds;
-    List<Long> quantiles = new ArrayList<>();
-    for (long s : sum) {
-      quantiles.add(cpus == 0 ? 0 : s / cpus);
+    List<NoiseSpec.Bin> bins = new ArrayList<>();
+    for (long from = min; gaps.stream().anyMatch(g -> g >= min) && seconds > 0; from *= 2) {
+      long lo = from;
+      long n = gaps.stream().filter(g -> g >= lo && g < 2 * lo).count();
+      if (n > 0) {
+        bins.add(new NoiseSpec.Bin(lo, 2 * lo, n / seconds / cpus));
+      }
+      if (gaps.stream().noneMatch(g -> g >= 2 * lo)) {
+        break;
+      }
     }
-    NoiseSpec spec = rate > 0 ? new NoiseSpec(rate, quantiles) : NoiseSpec.NONE;
-    return Sourced.of(spec, "schedlab-probe noise: a task spinning on each CPU for " + noiseSeconds
-        + " s saw " + (long) gaps + " gaps of " + min / 1000 + " us or more (shorter ones are the "
-        + "model's own interrupts): the rate per CPU and 21 quantiles of their length, averaged "
-        + "over the CPUs");
+    return Sourced.of(new NoiseSpec(bins), "schedlab-probe noise: a task spinning on each of the "
+        + cpus + " CPUs at once for " + noiseSeconds + " s saw " + gaps.size() + " gaps of "
+        + min / 1000 + " us or more (shorter ones are the model's own interrupts), binned by "
+        + "length (factors of 2), rates per second per CPU");
   }
 
   /** Figures no parameter was set from: what the calibrated model predicts. */
   private void predictions(boolean two) throws HostException {
-    progress("predictions: pipe across CPUs, timer on an idle CPU");
+    progress("model: predictions (pipe across CPUs, timer on an idle CPU)");
     if (two) {
-      long r = Probe.number(probe.run("pipe", Integer.toString(hostA), Integer.toString(hostB),
+      long r = Probe.number(real("pipe", Integer.toString(hostA), Integer.toString(hostB),
           "10000"), "ns_per_roundtrip");
       check("pipe across two CPUs: ns per round trip", r,
           model("pipe 0 " + modelB + " 2000", "ns_per_roundtrip"), "");
     }
     String args = samples + " " + SLEEP_NS + " 0";
-    long r = Probe.number(probe.run(hostArgs("timer", args)), "p50");
+    long r = Probe.number(real(hostArgs("timer", args)), "p50");
     check("timer on an idle CPU: median ns late", r, model("timer " + modelB + " " + args, "p50"),
         "");
   }

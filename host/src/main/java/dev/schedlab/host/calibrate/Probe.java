@@ -21,7 +21,7 @@ import java.util.Map;
  * with the host's C compiler ({@code $CC}, else {@code cc}) into the user's cache directory and
  * run per measurement. Its output is {@code key=value} lines.
  */
-final class Probe {
+final class Probe implements Bench {
   private static final String SOURCE = "schedlab-probe.c";
   private final Path binary;
 
@@ -69,7 +69,8 @@ final class Probe {
   }
 
   /** Runs one benchmark: {@code args} as the probe's usage says; its key=value lines. */
-  Map<String, String> run(String... args) throws HostException {
+  @Override
+  public Map<String, String> run(String... args) throws HostException {
     List<String> argv = new ArrayList<>();
     argv.add(binary.toString());
     argv.addAll(List.of(args));

@@ -13,8 +13,9 @@
  *                                of B idle (BUSY 0) or running a SCHED_IDLE spinner (BUSY 1)
  *   timer CPU N SLEEP BUSY       a process on CPU sleeps SLEEP ns (relative clock_nanosleep) N
  *                                times and measures how late it is back
- *   noise CPU SECONDS MIN        a process on CPU reads the clock in a loop and records every gap
- *                                of MIN ns or more: what takes the CPU away from a running task
+ *   noise SECONDS MIN            a process on every online CPU at once reads the clock in a loop
+ *                                and records every gap of MIN ns or more: what takes the CPU away
+ *                                from a running task (gaps=all of them, comma-separated)
  * Quantile lines: p10, p50, p90, p99 and max of the samples.
  */
 #define _GNU_SOURCE
@@ -165,23 +166,38 @@ static void bench_timer(int cpu, long n, long sleep, int busy) {
   quantiles(late, n);
 }
 
-static void bench_noise(int cpu, double secs, long min) {
-  long cap = 1 << 20, n = 0;
-  long long *gaps = malloc(cap * sizeof *gaps);
-  if (!gaps) die("malloc");
-  pin(cpu);
-  long long start = now_ns(), end = start + (long long)(secs * 1e9), prev = start, t;
-  while ((t = now_ns()) < end) {
-    if (t - prev >= min && n < cap) gaps[n++] = t - prev;
-    prev = t;
+static void bench_noise(double secs, long min) {
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN), cap = 1 << 16;
+  long long *gaps = mmap(NULL, ncpu * cap * sizeof *gaps, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  long *count = mmap(NULL, ncpu * sizeof *count, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                     -1, 0);
+  if (gaps == MAP_FAILED || count == MAP_FAILED) die("mmap");
+  for (long c = 0; c < ncpu; c++) {
+    pid_t p = fork();
+    if (p < 0) die("fork");
+    if (p == 0) {
+      long long *mine = gaps + c * cap, t;
+      long n = 0;
+      pin((int)c);
+      long long start = now_ns(), end = start + (long long)(secs * 1e9), prev = start;
+      while ((t = now_ns()) < end) {
+        if (t - prev >= min && n < cap) mine[n++] = t - prev;
+        prev = t;
+      }
+      count[c] = n;
+      _exit(0);
+    }
   }
-  printf("seconds=%.3f\n", (t - start) / 1e9);
-  quantiles(gaps, n);
-  /* Twenty equally likely points of the gap lengths, for the machine file's noise profile. */
-  printf("quantiles=");
-  for (int i = 0; i <= 20 && n > 0; i++) {
-    long k = i == 20 ? n - 1 : n * i / 20;
-    printf(i ? ",%lld" : "%lld", gaps[k]);
+  while (wait(NULL) > 0) {
+  }
+  printf("cpus=%ld\nseconds=%.3f\ngaps=", ncpu, secs);
+  int first = 1;
+  for (long c = 0; c < ncpu; c++) {
+    for (long i = 0; i < count[c]; i++) {
+      printf(first ? "%lld" : ",%lld", gaps[c * cap + i]);
+      first = 0;
+    }
   }
   printf("\n");
 }
@@ -194,10 +210,10 @@ int main(int argc, char **argv) {
     bench_wake(atoi(argv[2]), atoi(argv[3]), atol(argv[4]), atol(argv[5]), atoi(argv[6]));
   else if (argc >= 6 && !strcmp(argv[1], "timer"))
     bench_timer(atoi(argv[2]), atol(argv[3]), atol(argv[4]), atoi(argv[5]));
-  else if (argc >= 5 && !strcmp(argv[1], "noise")) bench_noise(atoi(argv[2]), atof(argv[3]), atol(argv[4]));
+  else if (argc >= 4 && !strcmp(argv[1], "noise")) bench_noise(atof(argv[2]), atol(argv[3]));
   else {
     fprintf(stderr, "usage: schedlab-probe syscall N | pipe A B N | wake A B N GAP BUSY | "
-                    "timer CPU N SLEEP BUSY | noise CPU SECONDS MIN\n");
+                    "timer CPU N SLEEP BUSY | noise SECONDS MIN\n");
     return 2;
   }
   return 0;

@@ -2,11 +2,9 @@ package dev.schedlab.examples.wvtime;
 
 import dev.schedlab.api.plugin.Contributions;
 import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.api.plugin.PluginMetadata;
 import dev.schedlab.api.plugin.PluginOptions;
 import dev.schedlab.api.plugin.SchedlabPlugin;
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
 import java.util.Set;
 import org.pf4j.Extension;
 
@@ -24,36 +22,19 @@ import org.pf4j.Extension;
  */
 @Extension
 public final class WeightedVtimePlugin implements SchedlabPlugin {
-  /** The plugin id, equal to {@code plugin.id} in plugin.properties. */
-  public static final String ID = "weighted-vtime";
   /** The slice option key. */
   public static final String SLICE = "slice";
   /** Default slice, ns ({@code SCX_SLICE_DFL}). */
   public static final long DEFAULT_SLICE_NS = 20_000_000L;
 
-  private static final Properties BUILD = buildProperties();
-
-  private static Properties buildProperties() {
-    Properties p = new Properties();
-    try (InputStream in = WeightedVtimePlugin.class.getResourceAsStream("plugin-build.properties")) {
-      if (in != null) {
-        p.load(in);
-      }
-    } catch (IOException e) {
-      // fall back to the defaults below
-    }
-    return p;
-  }
+  /** id, version and API range as the pom declares them (plugin.properties). */
+  private static final PluginMetadata BUILD = PluginMetadata.of(WeightedVtimePlugin.class);
+  /** The plugin id ({@code plugin.id} in the pom). */
+  public static final String ID = BUILD.id();
 
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor(
-        ID,
-        BUILD.getProperty("version", "unknown"),
-        "scx_simple (tools/sched_ext/scx_simple.bpf.c)",
-        Set.of(),
-        Set.of(),
-        BUILD.getProperty("requires", ">=1.0.0 & <2.0.0"));
+    return BUILD.descriptor("scx_simple (tools/sched_ext/scx_simple.bpf.c)", Set.of(), Set.of());
   }
 
   @Override

@@ -12,7 +12,8 @@ import dev.schedlab.api.plugin.Contributions;
 import dev.schedlab.api.plugin.PluginOptions;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
-import dev.schedlab.examples.wvtime.FakeKernel.Task;
+import dev.schedlab.testkit.FakeKernel;
+import dev.schedlab.testkit.TestTask;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,12 @@ class WeightedVtimeClassTest {
   private final WeightedVtimeClass cls = new WeightedVtimeClass(SLICE);
 
   WeightedVtimeClassTest() {
-    cls.init(kernel.machine, kernel.services);
+    cls.init(kernel.machine(), kernel.services());
+  }
+
+  /** A SCHED_EXT task of weight {@code weight} allowed on {@code allowed} (all CPUs if none). */
+  private static TestTask task(int pid, int weight, int... allowed) {
+    return TestTask.of(pid).policy(Policy.EXT).weight(weight).allowed(allowed);
   }
 
   /** Runs CPU {@code cpu} tick by tick for {@code ns}, switching when the class asks to. */
@@ -35,11 +41,11 @@ class WeightedVtimeClassTest {
     TaskView curr = cls.pickNext(rq);
     cls.setNext(rq, curr);
     for (long t = 0; t < ns; t += TICK) {
-      ((Task) curr).ranNs += TICK;
+      ((TestTask) curr).ran(TICK);
       cls.updateCurr(rq, curr, TICK);
-      int before = kernel.resched.size();
+      int before = kernel.resched().size();
       cls.tick(rq, curr);
-      if (kernel.resched.size() > before) {
+      if (kernel.resched().size() > before) {
         cls.putPrev(rq, curr);
         curr = cls.pickNext(rq);
         cls.setNext(rq, curr);
@@ -49,18 +55,18 @@ class WeightedVtimeClassTest {
 
   @Test
   void cpuTimeIsSharedInProportionToWeight() {
-    Task heavy = new Task(1, 2048);
-    Task light = new Task(2, 1024);
+    TestTask heavy = task(1, 2048);
+    TestTask light = task(2, 1024);
     cls.enqueue(kernel.rq(0), heavy, SchedFlags.ENQUEUE_INITIAL);
     cls.enqueue(kernel.rq(0), light, SchedFlags.ENQUEUE_INITIAL);
     run(0, 3_000_000_000L);
-    double ratio = (double) heavy.ranNs / light.ranNs;
+    double ratio = (double) heavy.sumExecNs() / light.sumExecNs();
     assertThat(ratio).isBetween(1.9, 2.1);
   }
 
   @Test
   void sliceExpiresAtTheTickOnlyWhenAnotherTaskWaits() {
-    Task a = new Task(1, 1024);
+    TestTask a = task(1, 1024);
     RqView rq = kernel.rq(0);
     cls.enqueue(rq, a, SchedFlags.ENQUEUE_INITIAL);
     cls.setNext(rq, cls.pickNext(rq));
@@ -68,23 +74,23 @@ class WeightedVtimeClassTest {
       cls.updateCurr(rq, a, TICK);
       cls.tick(rq, a);
     }
-    assertThat(kernel.resched).as("alone: slice refilled, no resched").isEmpty();
+    assertThat(kernel.resched()).as("alone: slice refilled, no resched").isEmpty();
 
-    Task b = new Task(2, 1024);
+    TestTask b = task(2, 1024);
     cls.enqueue(rq, b, SchedFlags.ENQUEUE_WAKEUP);
     for (int i = 1; i <= 5; i++) {
       cls.updateCurr(rq, a, TICK);
       cls.tick(rq, a);
-      assertThat(kernel.resched).hasSize(i < 5 ? 0 : 1);
+      assertThat(kernel.resched()).hasSize(i < 5 ? 0 : 1);
     }
-    assertThat(kernel.resched).containsExactly("0:SLICE_EXPIRY_TICK");
+    assertThat(kernel.resched()).containsExactly("0:SLICE_EXPIRY_TICK");
     assertThat(cls.nrQueued(rq)).isEqualTo(2);
   }
 
   @Test
   void wakingTaskBanksAtMostOneSliceOfCredit() {
-    Task runner = new Task(1, 1024);
-    Task sleeper = new Task(2, 1024);
+    TestTask runner = task(1, 1024);
+    TestTask sleeper = task(2, 1024);
     RqView rq = kernel.rq(0);
     cls.enqueue(rq, runner, SchedFlags.ENQUEUE_INITIAL);
     cls.enqueue(rq, sleeper, SchedFlags.ENQUEUE_INITIAL);
@@ -98,16 +104,16 @@ class WeightedVtimeClassTest {
 
   @Test
   void noWakeupPreemption() {
-    Task a = new Task(1, 1024);
+    TestTask a = task(1, 1024);
     cls.enqueue(kernel.rq(0), a, SchedFlags.ENQUEUE_INITIAL);
-    cls.wakeupPreempt(kernel.rq(0), new Task(2, 88761), SchedFlags.WF_TTWU);
-    assertThat(kernel.resched).isEmpty();
+    cls.wakeupPreempt(kernel.rq(0), task(2, 88761), SchedFlags.WF_TTWU);
+    assertThat(kernel.resched()).isEmpty();
   }
 
   @Test
   void pickNextOnlySeesTasksEnqueuedOnThatCpu() {
-    Task a = new Task(1, 1024);
-    Task b = new Task(2, 1024);
+    TestTask a = task(1, 1024);
+    TestTask b = task(2, 1024);
     cls.enqueue(kernel.rq(0), a, SchedFlags.ENQUEUE_INITIAL);
     cls.enqueue(kernel.rq(1), b, SchedFlags.ENQUEUE_INITIAL);
     assertThat(cls.pickNext(kernel.rq(0))).isSameAs(a);
@@ -120,17 +126,17 @@ class WeightedVtimeClassTest {
 
   @Test
   void selectCpuPrefersIdlePrevThenAnyIdleAllowedThenPrev() {
-    Task any = new Task(1, 1024);
-    kernel.idle[1] = true;
-    kernel.idle[3] = true;
+    TestTask any = task(1, 1024);
+    kernel.setIdle(1, true);
+    kernel.setIdle(3, true);
     assertThat(cls.selectCpu(any, 1, 0, 0)).isEqualTo(1);
     assertThat(cls.selectCpu(any, 2, 0, 0)).isEqualTo(3);
-    Task pinned = new Task(2, 1024, 0, 2);
+    TestTask pinned = task(2, 1024, 0, 2);
     assertThat(cls.selectCpu(pinned, 2, 0, 0)).as("no allowed CPU idle").isEqualTo(2);
-    assertThat(cls.selectCpu(new Task(3, 1024, 1), 2, 0, 0)).as("prev not allowed").isEqualTo(1);
-    kernel.idle[1] = false;
-    kernel.idle[3] = false;
-    assertThat(cls.selectCpu(new Task(4, 1024, 3), 2, 0, 0)).isEqualTo(3);
+    assertThat(cls.selectCpu(task(3, 1024, 1), 2, 0, 0)).as("prev not allowed").isEqualTo(1);
+    kernel.setIdle(1, false);
+    kernel.setIdle(3, false);
+    assertThat(cls.selectCpu(task(4, 1024, 3), 2, 0, 0)).isEqualTo(3);
   }
 
   @Test

@@ -1,11 +1,11 @@
 package dev.schedlab.plugins.idlespin;
 
-import dev.schedlab.api.ApiVersion;
 import dev.schedlab.api.hook.BeforeDeactivateHook;
 import dev.schedlab.api.hook.RunnableWakeHook;
 import dev.schedlab.api.plugin.Contributions;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.api.plugin.PluginMetadata;
 import dev.schedlab.api.plugin.PluginOptions;
 import dev.schedlab.api.plugin.SchedlabPlugin;
 import java.util.Set;
@@ -19,12 +19,14 @@ import org.pf4j.Extension;
  */
 @Extension
 public final class IdleSpinPlugin implements SchedlabPlugin {
+  /** id, version and API range as the pom declares them (plugin.properties). */
+  private static final PluginMetadata BUILD = PluginMetadata.of(IdleSpinPlugin.class);
+
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor("idle-spin", "0.1.0",
+    return BUILD.descriptor(
         "RFC \"kernel/sched/core: busy wait before going idle\" (N. Piggin, LKML 2018-04-15; never merged)",
-        Set.of(HookPoint.H2_BEFORE_DEACTIVATE, HookPoint.H14_RUNNABLE_WAKE), Set.of(),
-        ">=" + ApiVersion.CURRENT + " & <2.0.0");
+        Set.of(HookPoint.H2_BEFORE_DEACTIVATE, HookPoint.H14_RUNNABLE_WAKE), Set.of());
   }
 
   @Override

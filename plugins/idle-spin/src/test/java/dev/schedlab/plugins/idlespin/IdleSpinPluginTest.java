@@ -4,35 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedlab.api.plugin.PluginOptions;
-import dev.schedlab.engine.Simulation;
-import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
-import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.scenario.PluginRef;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.ScenarioLoader;
+import dev.schedlab.testkit.PluginKit;
+import dev.schedlab.testkit.Run;
+import dev.schedlab.testkit.TestScenario;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The pre-idle spin of seed 004 through hooks H2 and H14, run in the engine with the plugin in-process. */
 class IdleSpinPluginTest {
-  private static RunResult run(String yaml, Map<String, String> opts, TraceSink trace) throws Exception {
-    Scenario s = ScenarioLoader.parse("t.yaml", yaml, true, "t", List.of());
-    try (PluginHost host = PluginHost.inProcess(IdleSpinPlugin::new)) {
-      List<PluginRef> refs = opts == null ? List.of() : List.of(new PluginRef("idle-spin", opts));
-      return Simulation.run(s.withPlugins(refs), host.extensionsFor(refs), trace);
-    }
+  @RegisterExtension static final PluginKit KIT = PluginKit.of(IdleSpinPlugin::new);
+
+  /** A run of {@code yaml} with the plugins of the option lines {@code enable} (none: baseline). */
+  private static Run run(String yaml, String... enable) throws Exception {
+    return KIT.run(TestScenario.yaml(yaml), enable);
   }
 
-  private static RunResult run(String yaml, Map<String, String> opts) throws Exception {
-    return run(yaml, opts, TraceSink.NONE);
-  }
-
-  private static long metric(RunResult r, String name) {
-    Object v = r.metrics().get(name);
-    return v == null ? 0 : ((Number) v).longValue();
+  private static Run run(String yaml, TraceSink trace, String... enable) throws Exception {
+    return KIT.run(TestScenario.yaml(yaml), trace, enable);
   }
 
   /**
@@ -57,56 +49,56 @@ class IdleSpinPluginTest {
   @Test
   void aWakeupWithinTheSpinAvoidsTheDequeueBothSwitchesAndTheIpi() throws Exception {
     String yaml = pingPong("50us", "");
-    RunResult base = run(yaml, null);
-    RunResult spin = run(yaml, Map.of());
+    Run base = run(yaml);
+    Run spin = run(yaml, "idle-spin");
 
     // Baseline: every consumed item is a sleep -> idle -> remote wakeup (wake list + IPI) -> switch.
-    long items = metric(base, "mark.consumed");
+    long items = base.metricOrZero("mark.consumed");
     assertThat(items).isGreaterThan(300);
-    assertThat(metric(base, "spin.started")).isZero();
-    assertThat(metric(base, "sched.wakeups_wakelist")).isGreaterThan(items * 9 / 10);
-    assertThat(metric(base, "ipi.sent.remote_wakeup") + metric(base, "ipi.polling_shortcut.remote_wakeup"))
+    assertThat(base.metricOrZero("spin.started")).isZero();
+    assertThat(base.metricOrZero("sched.wakeups_wakelist")).isGreaterThan(items * 9 / 10);
+    assertThat(base.metricOrZero("ipi.sent.remote_wakeup") + base.metricOrZero("ipi.polling_shortcut.remote_wakeup"))
         .isGreaterThan(items * 9 / 10);
-    assertThat(metric(base, "sched.context_switches")).isGreaterThan(2 * items * 9 / 10);
+    assertThat(base.metricOrZero("sched.context_switches")).isGreaterThan(2 * items * 9 / 10);
 
     // Patched: the consumer spins (it is alone on CPU 3) and is woken inside the spin each time:
     // ttwu_runnable, no wake list, no IPI, no select_task_rq, no switch to idle and back.
-    long spins = metric(spin, "spin.started");
+    long spins = spin.metricOrZero("spin.started");
     assertThat(spins).isGreaterThan(300);
     // (A wakeup that arrives while the spinning CPU is in an interrupt is not counted as such:
     // docs/ENGINE-REQUESTS-004.md R1.)
-    assertThat(metric(spin, "spin.ended_by_wakeup")).isBetween(spins - 3, spins);
-    assertThat(metric(spin, "spin.timeouts")).isZero();
-    assertThat(metric(spin, "sched.wakeups_runnable")).isEqualTo(metric(spin, "sched.wakeups"));
-    assertThat(metric(spin, "sched.wakeups_wakelist")).isZero();
-    assertThat(metric(spin, "ipi.sent.remote_wakeup")).isZero();
-    assertThat(metric(spin, "ipi.polling_shortcut.remote_wakeup")).isZero();
-    assertThat(metric(spin, "sched.context_switches")).isLessThan(10);
+    assertThat(spin.metricOrZero("spin.ended_by_wakeup")).isBetween(spins - 3, spins);
+    assertThat(spin.metricOrZero("spin.timeouts")).isZero();
+    assertThat(spin.metricOrZero("sched.wakeups_runnable")).isEqualTo(spin.metricOrZero("sched.wakeups"));
+    assertThat(spin.metricOrZero("sched.wakeups_wakelist")).isZero();
+    assertThat(spin.metricOrZero("ipi.sent.remote_wakeup")).isZero();
+    assertThat(spin.metricOrZero("ipi.polling_shortcut.remote_wakeup")).isZero();
+    assertThat(spin.metricOrZero("sched.context_switches")).isLessThan(10);
     // The consumer does the same work; its CPU was busy spinning instead of idle: about 40 us of
     // every 50 us period (the producer's period minus the consumer's 10 us of work).
-    assertThat(metric(spin, "mark.consumed")).isBetween(items - 2, items + 20);
-    assertThat(metric(spin, "spin.cpu_ns")).isGreaterThan(spins * 30_000).isLessThan(spins * 50_000);
+    assertThat(spin.metricOrZero("mark.consumed")).isBetween(items - 2, items + 20);
+    assertThat(spin.metricOrZero("spin.cpu_ns")).isGreaterThan(spins * 30_000).isLessThan(spins * 50_000);
   }
 
   @Test
   void aSpinThatTimesOutFallsThroughToTheNormalSleepPath() throws Exception {
     String yaml = pingPong("400us", "");
-    RunResult base = run(yaml, null);
-    RunResult spin = run(yaml, Map.of("limit", "100us"));
+    Run base = run(yaml);
+    Run spin = run(yaml, "idle-spin:limit=100us");
 
-    long items = metric(base, "mark.consumed");
-    long spins = metric(spin, "spin.started");
+    long items = base.metricOrZero("mark.consumed");
+    long spins = spin.metricOrZero("spin.started");
     assertThat(items).isGreaterThan(40);
     assertThat(spins).isBetween(items - 2, items + 2);
-    assertThat(metric(spin, "spin.timeouts")).isEqualTo(spins);
-    assertThat(metric(spin, "spin.ended_by_wakeup")).isZero();
+    assertThat(spin.metricOrZero("spin.timeouts")).isEqualTo(spins);
+    assertThat(spin.metricOrZero("spin.ended_by_wakeup")).isZero();
     // After the timeout: dequeue, switch to idle, and a normal remote wakeup later, as without it.
-    assertThat(metric(spin, "sched.wakeups_runnable")).isZero();
-    assertThat(metric(spin, "sched.wakeups_wakelist")).isEqualTo(metric(base, "sched.wakeups_wakelist"));
-    assertThat(metric(spin, "sched.context_switches")).isEqualTo(metric(base, "sched.context_switches"));
-    assertThat(metric(spin, "mark.consumed")).isEqualTo(items);
+    assertThat(spin.metricOrZero("sched.wakeups_runnable")).isZero();
+    assertThat(spin.metricOrZero("sched.wakeups_wakelist")).isEqualTo(base.metricOrZero("sched.wakeups_wakelist"));
+    assertThat(spin.metricOrZero("sched.context_switches")).isEqualTo(base.metricOrZero("sched.context_switches"));
+    assertThat(spin.metricOrZero("mark.consumed")).isEqualTo(items);
     // Each spin burnt about the limit (uninterrupted: HZ ticks are rare against 100 us).
-    assertThat(metric(spin, "spin.cpu_ns")).isBetween(spins * 80_000, spins * 120_000);
+    assertThat(spin.metricOrZero("spin.cpu_ns")).isBetween(spins * 80_000, spins * 120_000);
   }
 
   /** Records the target CPU of every wakeup of task {@code comm} and its wakeup-to-run latency. */
@@ -161,9 +153,9 @@ class IdleSpinPluginTest {
     String yaml = pingPong("50us", third);
     WakeTargets baseT = new WakeTargets("third");
     WakeTargets spinT = new WakeTargets("third");
-    RunResult base = run(yaml, null, baseT);
-    RunResult spin = run(yaml, Map.of(), spinT);
-    assertThat(metric(base, "mark.third")).isGreaterThan(300);
+    Run base = run(yaml, baseT);
+    Run spin = run(yaml, spinT, "idle-spin");
+    assertThat(base.metricOrZero("mark.third")).isGreaterThan(300);
     // Without the spin CPU 3 is idle most of the time and the scan from CPU 2 finds it first.
     assertThat(baseT.targets).hasSizeGreaterThan(300).contains(3);
     assertThat(baseT.ranOn).contains(3);
@@ -173,11 +165,11 @@ class IdleSpinPluginTest {
     // by a preemption.
     assertThat(spinT.targets).isNotEmpty().doesNotContain(3);
     assertThat(spinT.ranOn).isNotEmpty().doesNotContain(3);
-    assertThat(metric(spin, "spin.ended_by_wakeup") + metric(spin, "spin.timeouts"))
-        .isGreaterThan(metric(spin, "spin.started") - 5);
-    assertThat(metric(spin, "ipi.sent.resched")).isZero();
-    assertThat(metric(spin, "mark.third")).isBetween(metric(base, "mark.third") - 2,
-        metric(base, "mark.third") + 2);
+    assertThat(spin.metricOrZero("spin.ended_by_wakeup") + spin.metricOrZero("spin.timeouts"))
+        .isGreaterThan(spin.metricOrZero("spin.started") - 5);
+    assertThat(spin.metricOrZero("ipi.sent.resched")).isZero();
+    assertThat(spin.metricOrZero("mark.third")).isBetween(base.metricOrZero("mark.third") - 2,
+        base.metricOrZero("mark.third") + 2);
   }
 
   @Test
@@ -196,23 +188,23 @@ class IdleSpinPluginTest {
     String yaml = pingPong("50us", third);
     WakeTargets baseT = new WakeTargets("third");
     WakeTargets spinT = new WakeTargets("third");
-    RunResult base = run(yaml, null, baseT);
-    RunResult spin = run(yaml, Map.of(), spinT);
-    long started = metric(spin, "spin.started");
-    long byWakeup = metric(spin, "spin.ended_by_wakeup");
-    long byResched = started - byWakeup - metric(spin, "spin.timeouts");
-    assertThat(metric(spin, "spin.timeouts")).isZero();
+    Run base = run(yaml, baseT);
+    Run spin = run(yaml, spinT, "idle-spin");
+    long started = spin.metricOrZero("spin.started");
+    long byWakeup = spin.metricOrZero("spin.ended_by_wakeup");
+    long byResched = started - byWakeup - spin.metricOrZero("spin.timeouts");
+    assertThat(spin.metricOrZero("spin.timeouts")).isZero();
     assertThat(started).isGreaterThan(50);
     assertThat(byResched).isPositive();
     assertThat(byWakeup).as("spins the wakee waited behind").isGreaterThan(started / 4);
-    assertThat(metric(spin, "ipi.sent.resched")).isGreaterThanOrEqualTo(byResched);
+    assertThat(spin.metricOrZero("ipi.sent.resched")).isGreaterThanOrEqualTo(byResched);
     // It sat behind spins: so long, often, that the waker's next wake (37 us later) came before
     // it ran and blocked again, and it went on without sleeping. Far fewer of its iterations
     // start with a wakeup and a switch than without the spin. (The mean delay of those that do
     // is no measure: the longest waits are the ones that drop out.)
     assertThat(spinT.runs).isLessThan(baseT.runs * 3 / 4);
-    assertThat(metric(spin, "mark.third")).isBetween(metric(base, "mark.third") - 3,
-        metric(base, "mark.third") + 3);
+    assertThat(spin.metricOrZero("mark.third")).isBetween(base.metricOrZero("mark.third") - 3,
+        base.metricOrZero("mark.third") + 3);
   }
 
   @Test
@@ -224,9 +216,9 @@ class IdleSpinPluginTest {
         "  tasks:",
         "    - {name: short, cpus: \"2\", program: [{user: 100us}, exit]}",
         "");
-    RunResult spin = run(yaml, Map.of());
-    assertThat(metric(spin, "task.exited")).isEqualTo(1);
-    assertThat(metric(spin, "spin.started")).isZero();
+    Run spin = run(yaml, "idle-spin");
+    assertThat(spin.metricOrZero("task.exited")).isEqualTo(1);
+    assertThat(spin.metricOrZero("spin.started")).isZero();
   }
 
   @Test
@@ -234,21 +226,21 @@ class IdleSpinPluginTest {
     // Sleeps of ~3 ms against a 1 ms limit: the RFC spins (and times out) every time; with
     // predict=ewma the first sleeps are measured and the spin is skipped from then on.
     String longSleeps = pingPong("3ms", "").replace("duration: 20ms", "duration: 100ms");
-    RunResult rfc = run(longSleeps, Map.of());
-    RunResult ewma = run(longSleeps, Map.of("predict", "ewma"));
-    long cycles = metric(rfc, "mark.consumed");
-    assertThat(metric(rfc, "spin.timeouts")).isGreaterThan(cycles - 3);
-    assertThat(metric(ewma, "spin.started")).isLessThanOrEqualTo(2);
-    assertThat(metric(ewma, "spin.cpu_ns")).isLessThan(metric(rfc, "spin.cpu_ns") / 10);
-    assertThat(metric(ewma, "mark.consumed")).isEqualTo(cycles);
+    Run rfc = run(longSleeps, "idle-spin");
+    Run ewma = run(longSleeps, "idle-spin:predict=ewma");
+    long cycles = rfc.metricOrZero("mark.consumed");
+    assertThat(rfc.metricOrZero("spin.timeouts")).isGreaterThan(cycles - 3);
+    assertThat(ewma.metricOrZero("spin.started")).isLessThanOrEqualTo(2);
+    assertThat(ewma.metricOrZero("spin.cpu_ns")).isLessThan(rfc.metricOrZero("spin.cpu_ns") / 10);
+    assertThat(ewma.metricOrZero("mark.consumed")).isEqualTo(cycles);
 
     // Short sleeps (~40 us): the prediction is short, the spin stays on and is bounded by
     // predict_slack x prediction; every wakeup still lands inside it.
     String shortSleeps = pingPong("50us", "");
-    RunResult shortEwma = run(shortSleeps, Map.of("predict", "ewma"));
-    long spins = metric(shortEwma, "spin.started");
+    Run shortEwma = run(shortSleeps, "idle-spin:predict=ewma");
+    long spins = shortEwma.metricOrZero("spin.started");
     assertThat(spins).isGreaterThan(300);
-    assertThat(metric(shortEwma, "spin.ended_by_wakeup")).isGreaterThan(spins * 9 / 10);
+    assertThat(shortEwma.metricOrZero("spin.ended_by_wakeup")).isGreaterThan(spins * 9 / 10);
   }
 
   @Test
@@ -275,7 +267,7 @@ class IdleSpinPluginTest {
 
   @Test
   void unknownAndInvalidOptionsAreRejected() {
-    assertThatThrownBy(() -> run(pingPong("50us", ""), Map.of("limt", "1ms")))
+    assertThatThrownBy(() -> run(pingPong("50us", ""), "idle-spin:limt=1ms"))
         .hasStackTraceContaining("unknown option 'limt'");
     assertThatThrownBy(() -> IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("limit", "0ns"))))
         .hasMessageContaining("limit");
@@ -293,9 +285,9 @@ class IdleSpinPluginTest {
     // stretch after the last interrupt to spin.cpu_ns.
     String yaml = pingPong("3ms", "").replace("duration: 20ms", "duration: 100ms")
         .replace("kernel: {latency_limit: 100us}", "kernel: {latency_limit: 100us, hz: 1000}");
-    RunResult spin = run(yaml, Map.of());
-    long timeouts = metric(spin, "spin.timeouts");
+    Run spin = run(yaml, "idle-spin");
+    long timeouts = spin.metricOrZero("spin.timeouts");
     assertThat(timeouts).isGreaterThan(25);
-    assertThat(metric(spin, "spin.cpu_ns")).isGreaterThan(timeouts * 900_000);
+    assertThat(spin.metricOrZero("spin.cpu_ns")).isGreaterThan(timeouts * 900_000);
   }
 }

@@ -1,12 +1,12 @@
 package dev.schedlab.plugins.ilb;
 
-import dev.schedlab.api.ApiVersion;
 import dev.schedlab.api.hook.IdleTopHook;
 import dev.schedlab.api.hook.NewidleFailHook;
 import dev.schedlab.api.hook.NohzIdleEnterHook;
 import dev.schedlab.api.plugin.Contributions;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.api.plugin.PluginMetadata;
 import dev.schedlab.api.plugin.PluginOptions;
 import dev.schedlab.api.plugin.SchedlabPlugin;
 import java.util.Set;
@@ -45,12 +45,15 @@ import org.pf4j.Extension;
  */
 @Extension
 public final class IlbIpiAvoidancePlugin implements SchedlabPlugin {
+  /** id, version and API range as the pom declares them (plugin.properties). */
+  private static final PluginMetadata BUILD = PluginMetadata.of(IlbIpiAvoidancePlugin.class);
+
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor("ilb-ipi-avoidance", "0.1.0",
+    return BUILD.descriptor(
         "lore 20231005161727.1855004-1-joel@joelfernandes.org (RFC, not merged)",
         Set.of(HookPoint.H6_NOHZ_ENTER_IDLE, HookPoint.H8_NEWIDLE_FAIL, HookPoint.H9_IDLE_TOP),
-        Set.of(), ">=" + ApiVersion.CURRENT + " & <2.0.0");
+        Set.of());
   }
 
   @Override

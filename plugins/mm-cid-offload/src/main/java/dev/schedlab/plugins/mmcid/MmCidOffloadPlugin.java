@@ -1,10 +1,10 @@
 package dev.schedlab.plugins.mmcid;
 
-import dev.schedlab.api.ApiVersion;
 import dev.schedlab.api.hook.TickHook;
 import dev.schedlab.api.plugin.Contributions;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.api.plugin.PluginMetadata;
 import dev.schedlab.api.plugin.PluginOptions;
 import dev.schedlab.api.plugin.SchedlabPlugin;
 import java.util.Set;
@@ -18,12 +18,14 @@ import org.pf4j.Extension;
  */
 @Extension
 public final class MmCidOffloadPlugin implements SchedlabPlugin {
+  /** id, version and API range as the pom declares them (plugin.properties). */
+  private static final PluginMetadata BUILD = PluginMetadata.of(MmCidOffloadPlugin.class);
+
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor("mm-cid-offload", "0.1.0",
+    return BUILD.descriptor(
         "lore 20241202140735.56368-1-gmonaco@redhat.com (not merged; removed upstream in v6.19)",
-        Set.of(HookPoint.H5_TICK, HookPoint.H11_EXIT_TO_USER, HookPoint.H12_DEFER), Set.of(),
-        ">=" + ApiVersion.CURRENT + " & <2.0.0");
+        Set.of(HookPoint.H5_TICK, HookPoint.H11_EXIT_TO_USER, HookPoint.H12_DEFER), Set.of());
   }
 
   @Override

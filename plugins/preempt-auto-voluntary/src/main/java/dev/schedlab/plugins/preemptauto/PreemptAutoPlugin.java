@@ -1,9 +1,9 @@
 package dev.schedlab.plugins.preemptauto;
 
-import dev.schedlab.api.ApiVersion;
 import dev.schedlab.api.plugin.Contributions;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.api.plugin.PluginMetadata;
 import dev.schedlab.api.plugin.PluginOptions;
 import dev.schedlab.api.plugin.SchedlabPlugin;
 import java.util.Set;
@@ -25,16 +25,18 @@ import org.pf4j.Extension;
  */
 @Extension
 public final class PreemptAutoPlugin implements SchedlabPlugin {
-  /** The plugin id. */
-  public static final String ID = "preempt-auto-voluntary";
+  /** id, version and API range as the pom declares them (plugin.properties). */
+  private static final PluginMetadata BUILD = PluginMetadata.of(PreemptAutoPlugin.class);
+
+  /** The plugin id ({@code plugin.id} in the pom). */
+  public static final String ID = BUILD.id();
 
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor(ID, "0.1.0",
+    return BUILD.descriptor(
         "lore 20240213055554.1802415-27-ankur.a.arora@oracle.com (PREEMPT_AUTO v1 26/30, not merged;"
             + " successor PREEMPT_LAZY v6.13 7c70cb94d29c)",
-        Set.of(HookPoint.H3_RESCHED_BIT, HookPoint.H4_PREEMPT_POINTS), Set.of(),
-        ">=" + ApiVersion.CURRENT + " & <2.0.0");
+        Set.of(HookPoint.H3_RESCHED_BIT, HookPoint.H4_PREEMPT_POINTS), Set.of());
   }
 
   @Override

@@ -2,38 +2,26 @@ package dev.schedlab.plugins.preemptauto;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.api.Policy;
 import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.api.ReschedBit;
 import dev.schedlab.api.ReschedReason;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
 import dev.schedlab.plugins.preemptauto.AutoModel.Mode;
-import java.lang.reflect.Proxy;
+import dev.schedlab.testkit.FakeKernel;
+import dev.schedlab.testkit.TestTask;
 import org.junit.jupiter.api.Test;
 
 /** The H3/H4 table of kernel-model.md 1.6 / 3.3 for the three AUTO modes, as unit tests. */
 class AutoModelTest {
-  private static long clock;
+  private static final FakeKernel KERNEL = new FakeKernel(4);
 
   private static TaskView task(int pid, boolean idle) {
-    return (TaskView) Proxy.newProxyInstance(TaskView.class.getClassLoader(),
-        new Class<?>[] {TaskView.class}, (p, m, a) -> switch (m.getName()) {
-          case "pid" -> pid;
-          case "isIdleTask" -> idle;
-          case "policy" -> idle ? Policy.IDLE : Policy.NORMAL;
-          case "comm" -> "t" + pid;
-          default -> null;
-        });
+    return idle ? TestTask.of(pid).idleTask() : TestTask.of(pid);
   }
 
   private static RqView rq(int cpu) {
-    return (RqView) Proxy.newProxyInstance(RqView.class.getClassLoader(),
-        new Class<?>[] {RqView.class}, (p, m, a) -> switch (m.getName()) {
-          case "cpu" -> cpu;
-          case "clock" -> clock;
-          default -> null;
-        });
+    return KERNEL.rq(cpu);
   }
 
   private static final TaskView FAIR = task(10, false);
@@ -97,14 +85,14 @@ class AutoModelTest {
     AutoModel a = new AutoModel(Mode.NONE);
     RqView rq = rq(1);
     // Tick 1: the first slice-expiry request sets LAZY; not upgraded at the same tick.
-    clock = 1_000_000;
+    KERNEL.setClock(1_000_000);
     assertThat(a.chooseBit(rq, FAIR, ReschedReason.SLICE_EXPIRY_TICK)).isEqualTo(ReschedBit.LAZY);
     assertThat(a.tickUpgrade(rq, FAIR)).isFalse();
     // Tick 2 without a RESCHED_TICK request (nothing else queued): still lazy.
-    clock = 2_000_000;
+    KERNEL.setClock(2_000_000);
     assertThat(a.tickUpgrade(rq, FAIR)).isFalse();
     // Tick 3: another RESCHED_TICK with LAZY already set → NR.
-    clock = 3_000_000;
+    KERNEL.setClock(3_000_000);
     a.chooseBit(rq, FAIR, ReschedReason.SLICE_EXPIRY_TICK);
     assertThat(a.tickUpgrade(rq, FAIR)).isTrue();
   }
@@ -113,11 +101,11 @@ class AutoModelTest {
   void lazyFromAWakeupIsUpgradedByTheNextTickRequestOnly() {
     AutoModel a = new AutoModel(Mode.VOLUNTARY);
     RqView rq = rq(2);
-    clock = 500;
+    KERNEL.setClock(500);
     assertThat(a.chooseBit(rq, FAIR, ReschedReason.WAKEUP_SAME_CLASS)).isEqualTo(ReschedBit.LAZY);
-    clock = 1_000_000;
+    KERNEL.setClock(1_000_000);
     assertThat(a.tickUpgrade(rq, FAIR)).isFalse();
-    clock = 2_000_000;
+    KERNEL.setClock(2_000_000);
     a.chooseBit(rq, FAIR, ReschedReason.SLICE_EXPIRY_TICK);
     assertThat(a.tickUpgrade(rq, FAIR)).isTrue();
   }
@@ -126,9 +114,9 @@ class AutoModelTest {
   void fullNeverUpgradesBecauseItNeverSetsLazy() {
     AutoModel a = new AutoModel(Mode.FULL);
     RqView rq = rq(3);
-    clock = 1;
+    KERNEL.setClock(1);
     a.chooseBit(rq, FAIR, ReschedReason.SLICE_EXPIRY_TICK);
-    clock = 2;
+    KERNEL.setClock(2);
     a.chooseBit(rq, FAIR, ReschedReason.SLICE_EXPIRY_TICK);
     assertThat(a.tickUpgrade(rq, FAIR)).isFalse();
   }

@@ -2,32 +2,25 @@ package dev.schedlab.plugins.preemptauto;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.engine.Simulation;
-import dev.schedlab.engine.output.RunResult;
-import dev.schedlab.engine.output.TraceSink;
-import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.scenario.PluginRef;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.ScenarioLoader;
-import java.util.List;
+import dev.schedlab.testkit.PluginKit;
+import dev.schedlab.testkit.Run;
+import dev.schedlab.testkit.TestScenario;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The AUTO models in the engine, with the plugin in-process. */
 class PreemptAutoPluginTest {
-  private static RunResult run(String yaml, String model) throws Exception {
-    boolean plugin = model.startsWith("auto-");
-    try (PluginHost host = PluginHost.inProcess(PreemptAutoPlugin::new)) {
-      List<PluginRef> refs = plugin
-          ? List.of(new PluginRef(PreemptAutoPlugin.ID, Map.of())) : List.of();
-      String y = yaml.replace("PREEMPT", model);
-      Scenario sc = ScenarioLoader.parse("t.yaml", y, true, "t", List.of());
-      return Simulation.run(sc.withPlugins(refs), host.extensionsFor(refs), TraceSink.NONE);
-    }
+  @RegisterExtension static final PluginKit KIT = PluginKit.of(PreemptAutoPlugin::new);
+
+  /** {@code yaml} under preemption model {@code model}; the plugin is enabled for its auto-* models. */
+  private static Run run(String yaml, String model) throws Exception {
+    TestScenario s = TestScenario.yaml(yaml.replace("PREEMPT", model));
+    return model.startsWith("auto-") ? KIT.run(s, PreemptAutoPlugin.ID) : KIT.run(s);
   }
 
   /** A statistic ({@code count}, {@code mean}, {@code max}, ...) of the latency series {@code lat}. */
-  private static double metric(RunResult r, String stat) {
+  private static double metric(Run r, String stat) {
     Object series = r.metrics().get("latency.lat");
     assertThat(series).as("latency.lat in %s", r.metrics().keySet()).isInstanceOf(Map.class);
     Object v = ((Map<?, ?>) series).get(stat);
@@ -53,9 +46,9 @@ class PreemptAutoPluginTest {
 
   @Test
   void deadlineOverFairSetsNeedReschedAndPreemptsAtTheTimerIrqExit() throws Exception {
-    RunResult vol = run(DL_OVER_FAIR, "auto-voluntary");
-    RunResult none = run(DL_OVER_FAIR, "auto-none");
-    RunResult full = run(DL_OVER_FAIR, "full");
+    Run vol = run(DL_OVER_FAIR, "auto-voluntary");
+    Run none = run(DL_OVER_FAIR, "auto-none");
+    Run full = run(DL_OVER_FAIR, "full");
     // NR is set by the higher-class wakeup: the hog is preempted at the timer IRQ's exit, in the
     // middle of its preemptible kernel segment, as under PREEMPT_DYNAMIC full.
     assertThat(metric(vol, "count")).isGreaterThan(100);
@@ -84,8 +77,8 @@ class PreemptAutoPluginTest {
 
   @Test
   void fairOverFairSetsOnlyLazyAndWaitsForReturnToUser() throws Exception {
-    RunResult vol = run(FAIR_OVER_FAIR, "auto-voluntary");
-    RunResult full = run(FAIR_OVER_FAIR, "auto-full");
+    Run vol = run(FAIR_OVER_FAIR, "auto-voluntary");
+    Run full = run(FAIR_OVER_FAIR, "auto-full");
     assertThat(metric(vol, "count")).isGreaterThan(100);
     // auto-full: NR, preempted at the timer IRQ's exit.
     assertThat(metric(full, "max")).isLessThan(20_000);
@@ -109,7 +102,7 @@ class PreemptAutoPluginTest {
 
   @Test
   void aLazyBitOnAKernelHogIsUpgradedByTheTick() throws Exception {
-    RunResult vol = run(FAIR_OVER_KERNEL_HOG, "auto-voluntary");
+    Run vol = run(FAIR_OVER_KERNEL_HOG, "auto-voluntary");
     assertThat(metric(vol, "count")).isGreaterThan(50);
     // Without the upgrade the waker would wait up to 50 ms for the hog's exit to user; the
     // RESCHED_TICK that follows the LAZY bit upgrades it within the hog's slice plus a tick.

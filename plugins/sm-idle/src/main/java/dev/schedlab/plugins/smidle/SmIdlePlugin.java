@@ -1,10 +1,10 @@
 package dev.schedlab.plugins.smidle;
 
-import dev.schedlab.api.ApiVersion;
 import dev.schedlab.api.hook.PickOverrideHook;
 import dev.schedlab.api.plugin.Contributions;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.api.plugin.PluginMetadata;
 import dev.schedlab.api.plugin.PluginOptions;
 import dev.schedlab.api.plugin.SchedlabPlugin;
 import java.util.Set;
@@ -17,11 +17,14 @@ import org.pf4j.Extension;
  */
 @Extension
 public final class SmIdlePlugin implements SchedlabPlugin {
+  /** id, version and API range as the pom declares them (plugin.properties). */
+  private static final PluginMetadata BUILD = PluginMetadata.of(SmIdlePlugin.class);
+
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor("sm-idle", "0.1.0",
+    return BUILD.descriptor(
         "tip 3dcac251b066 (v6.12); lore 20240809092240.6921-1-kprateek.nayak@amd.com",
-        Set.of(HookPoint.H1_PICK_OVERRIDE), Set.of(), ">=" + ApiVersion.CURRENT + " & <2.0.0");
+        Set.of(HookPoint.H1_PICK_OVERRIDE), Set.of());
   }
 
   @Override

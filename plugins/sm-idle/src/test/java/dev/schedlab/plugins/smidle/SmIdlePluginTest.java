@@ -2,30 +2,17 @@ package dev.schedlab.plugins.smidle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.engine.Simulation;
-import dev.schedlab.engine.output.RunResult;
-import dev.schedlab.engine.output.TraceSink;
-import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.scenario.PluginRef;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.ScenarioLoader;
-import java.util.List;
-import java.util.Map;
+import dev.schedlab.api.plugin.HookPoint;
+import dev.schedlab.testkit.Comparison;
+import dev.schedlab.testkit.PluginKit;
+import dev.schedlab.testkit.Run;
+import dev.schedlab.testkit.TestScenario;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The SM_IDLE fast path through hook H1, run in the engine with the plugin in-process. */
 class SmIdlePluginTest {
-  private static RunResult run(String yaml, boolean plugin) throws Exception {
-    Scenario s = ScenarioLoader.parse("t.yaml", yaml, true, "t", List.of());
-    try (PluginHost host = PluginHost.inProcess(SmIdlePlugin::new)) {
-      List<PluginRef> refs = plugin ? List.of(new PluginRef("sm-idle", Map.of())) : List.of();
-      return Simulation.run(s.withPlugins(refs), host.extensionsFor(refs), TraceSink.NONE);
-    }
-  }
-
-  private static long metric(RunResult r, String name) {
-    return ((Number) r.metrics().get(name)).longValue();
-  }
+  @RegisterExtension static final PluginKit KIT = PluginKit.of(SmIdlePlugin::new);
 
   private static final String IPISTORM = String.join("\n",
       "duration: 1s",
@@ -35,27 +22,33 @@ class SmIdlePluginTest {
 
   @Test
   void idleReentryWithNothingQueuedSkipsPickAndNewidle() throws Exception {
-    RunResult base = run(IPISTORM, false);
-    RunResult patched = run(IPISTORM, true);
-    assertThat(metric(base, "sched.pick_overrides")).isZero();
-    assertThat(metric(patched, "sched.pick_overrides")).isGreaterThan(4_000);
+    Comparison c = KIT.compare(TestScenario.yaml(IPISTORM));
+    Run base = c.baseline();
+    Run patched = c.patched();
+    assertThat(base.metric("sched.pick_overrides")).isZero();
+    assertThat(patched.metric("sched.pick_overrides")).isGreaterThan(4_000);
+    // Every pick of the run went through the plugin's H1 hook; the overrides are a share of them.
+    assertThat(patched.hookCalls(HookPoint.H1_PICK_OVERRIDE))
+        .isGreaterThanOrEqualTo(patched.metric("sched.pick_overrides"));
+    assertThat(base.hookCalls()).isEmpty();
     // Without the patch every schedule_idle() (one per call served through the polling shortcut)
     // runs pick and newidle balance; with it almost none does, though it re-enters far more often.
-    long baseReentries = metric(base, "sched.schedule_idle_calls");
-    long patchedReentries = metric(patched, "sched.schedule_idle_calls");
+    long baseReentries = base.metric("sched.schedule_idle_calls");
+    long patchedReentries = patched.metric("sched.schedule_idle_calls");
     assertThat(baseReentries).isPositive();
-    assertThat(metric(base, "sched.newidle_balance_calls")).isEqualTo(baseReentries);
+    assertThat(base.metric("sched.newidle_balance_calls")).isEqualTo(baseReentries);
     assertThat(patchedReentries).isGreaterThan(4_000);
-    assertThat(metric(patched, "sched.newidle_balance_calls")).isLessThan(patchedReentries / 100);
+    assertThat(patched.metric("sched.newidle_balance_calls")).isLessThan(patchedReentries / 100);
   }
 
   @Test
   void ipiStormFinishesSoonerBecauseMoreCallsFindTheTargetPolling() throws Exception {
-    RunResult base = run(IPISTORM, false);
-    RunResult patched = run(IPISTORM, true);
-    assertThat(metric(patched, "ipi.polling_shortcut.call_function"))
-        .isGreaterThan(metric(base, "ipi.polling_shortcut.call_function"));
-    assertThat(metric(patched, "task.last_exit_ns")).isLessThan(metric(base, "task.last_exit_ns"));
+    Comparison c = KIT.compare(TestScenario.yaml(IPISTORM));
+    Run base = c.baseline();
+    Run patched = c.patched();
+    assertThat(patched.metric("ipi.polling_shortcut.call_function"))
+        .isGreaterThan(base.metric("ipi.polling_shortcut.call_function"));
+    assertThat(patched.metric("task.last_exit_ns")).isLessThan(base.metric("task.last_exit_ns"));
   }
 
   @Test
@@ -70,9 +63,10 @@ class SmIdlePluginTest {
         "    - {name: producer, cpus: \"0\", program: [{user: 50us}, {wake: q}, {sleep: 200us}]}",
         "    - {name: consumer, cpus: \"3\", program: [{block: q}, {user: 10us}, {mark: consumed}]}",
         "");
-    RunResult base = run(yaml, false);
-    RunResult patched = run(yaml, true);
-    assertThat(metric(patched, "sched.wakeups_wakelist")).isPositive();
-    assertThat(metric(patched, "mark.consumed")).isEqualTo(metric(base, "mark.consumed")).isPositive();
+    Comparison c = KIT.compare(TestScenario.yaml(yaml));
+    Run base = c.baseline();
+    Run patched = c.patched();
+    assertThat(patched.metric("sched.wakeups_wakelist")).isPositive();
+    assertThat(patched.metric("mark.consumed")).isEqualTo(base.metric("mark.consumed")).isPositive();
   }
 }

@@ -1,0 +1,26 @@
+package ${package};
+
+import dev.schedlab.api.SchedMode;
+import dev.schedlab.api.hook.PickOverrideHook;
+import dev.schedlab.api.view.CpuView;
+import dev.schedlab.api.view.RqView;
+import dev.schedlab.api.view.TaskView;
+
+/**
+ * Hook H1, {@code __schedule()}'s pick: a non-null result becomes {@code next} and skips
+ * {@code pick_next_task()}. It starts as mainline (never override), so the plugin changes nothing
+ * yet: put here what your patch changes, and declare in the descriptor every hook point you
+ * override (docs/authoring.md lists them).
+ *
+ * <h2>Models</h2> nothing beyond mainline yet.
+ *
+ * <h2>Does not model</h2> -
+ *
+ * <h2>Kernel reference</h2> kernel/sched/core.c {@code __schedule()}.
+ */
+final class ${className}Hook implements PickOverrideHook {
+  @Override
+  public TaskView pickOverride(CpuView cpu, SchedMode mode, TaskView prev, RqView rq) {
+    return PickOverrideHook.MAINLINE.pickOverride(cpu, mode, prev, rq);
+  }
+}

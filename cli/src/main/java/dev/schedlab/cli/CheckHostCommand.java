@@ -1,0 +1,195 @@
+package dev.schedlab.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schedlab.engine.output.AtomicFiles;
+import dev.schedlab.host.HostDescription;
+import dev.schedlab.host.HostDetector;
+import dev.schedlab.host.HostException;
+import dev.schedlab.host.HostFiles;
+import dev.schedlab.host.MachineFileWriter;
+import dev.schedlab.host.ModelRunner;
+import dev.schedlab.host.calibrate.Calibration;
+import dev.schedlab.host.calibrate.Calibrator;
+import dev.schedlab.host.check.Check;
+import dev.schedlab.host.check.CheckHost;
+import dev.schedlab.host.check.CheckTable;
+import dev.schedlab.host.check.Env;
+import dev.schedlab.host.check.Row;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code schedlab check-host}: the model against this machine's kernel, with the real tools. */
+@Command(
+    name = "check-host",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the validation suite with the real tools on this machine and the same workloads in "
+          + "the model on its machine file, and print one table: workload, figure, real, "
+          + "simulated, ratio, tolerance, verdict. Without --machine the machine is described "
+          + "and calibrated first (schedlab host --calibrate).",
+      "Needs rt-tests, stress-ng and linux-perf; a missing tool skips its rows, a missing "
+          + "privilege marks them. Every workload runs on the host first, then in the model; "
+          + "interrupted, it prints what it measured (its host figures, and the rows that are "
+          + "complete)."
+    })
+final class CheckHostCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--machine", paramLabel = "FILE",
+      description = "The machine file to simulate (default: describe and calibrate this machine).")
+  Path machine;
+
+  @Option(names = "--quick", description = "Short runs (2 s each, fewer loops): CI, a first look.")
+  boolean quick;
+
+  @Option(names = "--seconds", paramLabel = "N",
+      description = "Length of each timed run (default 10, or 2 with --quick).")
+  Integer seconds;
+
+  @Option(names = "--only", paramLabel = "REGEX",
+      description = "Run only the workloads whose name matches REGEX.")
+  String only;
+
+  @Option(names = "--format", defaultValue = "text", description = "text or json.")
+  Format format;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON to FILE.")
+  Path out;
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+  boolean quiet;
+
+  enum Format { text, json }
+
+  private final List<Row> rows = new ArrayList<>();
+  /** Workloads measured on the host whose rows are not complete yet, in suite order. */
+  private final Map<Check, List<Row>> pending = new LinkedHashMap<>();
+  private volatile boolean finished;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    HostDescription host = HostDetector.describe(Path.of("/"));
+    ModelRunner model;
+    try {
+      model = machine != null ? new ModelRunner(machine) : ModelRunner.on(calibrated(host, err));
+    } catch (HostException e) {
+      err.println("schedlab check-host: " + e.getMessage());
+      return Main.RUN_FAILED;
+    }
+    Env env = new Env(seconds != null ? seconds : quick ? 2 : 10, quick, isRoot(), host.nrCpus());
+    List<Check> suite = new ArrayList<>(CheckHost.suite(env));
+    if (only != null) {
+      Pattern p = Pattern.compile(only);
+      suite.removeIf(c -> !p.matcher(c.name()).find());
+    }
+    Thread onExit = new Thread(() -> {
+      if (!finished) {
+        emit(stdout, true);
+      }
+    }, "check-host-partial");
+    Runtime.getRuntime().addShutdownHook(onExit);
+    if (format == Format.text) {
+      stdout.print(CheckTable.header());
+      stdout.flush();
+    }
+    Progress progress = new Progress(err, quiet, "check-host");
+    CheckHost.run(suite, model, env, new CheckHost.Listener() {
+      @Override
+      public void starting(int index, int total, String what) {
+        progress.step(index, total, "steps", what);
+      }
+
+      @Override
+      public void measured(Check check, Map<String, Double> real, String why) {
+        synchronized (rows) {
+          pending.put(check, CheckHost.pending(check, real, why));
+        }
+      }
+
+      @Override
+      public void rows(List<Row> done) {
+        synchronized (rows) {
+          rows.addAll(done);
+          if (!done.isEmpty()) {
+            pending.keySet().removeIf(c -> c.name().equals(done.get(0).workload()));
+          }
+        }
+        if (format == Format.text) {
+          stdout.print(CheckTable.text(done));
+          stdout.flush();
+        }
+      }
+    });
+    progress.step(1, 1, "steps", "done");
+    finished = true;
+    Runtime.getRuntime().removeShutdownHook(onExit);
+    emit(stdout, false);
+    return Main.OK;
+  }
+
+  /** The end of the output: the summary (text) or the whole JSON, and --out. */
+  private void emit(PrintWriter stdout, boolean interrupted) {
+    List<Row> copy;
+    synchronized (rows) {
+      copy = new ArrayList<>(rows);
+      pending.values().forEach(copy::addAll); // measured on the host, model not run yet
+    }
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("interrupted", interrupted);
+    json.put("summary", CheckTable.summary(copy).strip());
+    json.put("rows", CheckTable.json(copy));
+    String text;
+    try {
+      text = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+          .writeValueAsString(json) + "\n";
+    } catch (IOException e) {
+      text = "{}\n";
+    }
+    if (format == Format.json) {
+      stdout.print(text);
+    } else {
+      stdout.print((interrupted ? "interrupted: " : "") + CheckTable.summary(copy));
+    }
+    stdout.flush();
+    if (out != null) {
+      try {
+        AtomicFiles.write(out, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        spec.commandLine().getErr().println("schedlab check-host: --out: cannot write " + out
+            + ": " + e.getMessage());
+      }
+    }
+  }
+
+  private String calibrated(HostDescription host, PrintWriter err) throws HostException {
+    Progress progress = new Progress(err, quiet, "calibrating");
+    Calibration c = Calibrator.calibrate(host, VersionProvider.version(), quick,
+        (done, total, what) -> progress.step(done, total, "steps", what));
+    progress.step(1, 1, "steps", "done");
+    return MachineFileWriter.write(host, c.params(), c.noise(), VersionProvider.version());
+  }
+
+  private static boolean isRoot() {
+    return new HostFiles(Path.of("/")).text("/proc/self/status").map(s -> {
+      for (String line : s.split("\n")) {
+        if (line.startsWith("Uid:")) {
+          return line.substring(4).trim().split("\\s+")[1].equals("0"); // effective uid
+        }
+      }
+      return false;
+    }).orElse(false);
+  }
+}

@@ -1,0 +1,51 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.engine.output.RunResult;
+import dev.schedlab.engine.rtapp.RtAppReport;
+import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.workload.ToolRun;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code schedlab run}'s rt-app log files: where they go, checked before the run, written after. */
+final class RtAppLogs {
+  private RtAppLogs() {}
+
+  /** The rt-app workloads of {@code s} whose files ask for logs. */
+  static List<RtAppReport> reports(Scenario s) {
+    List<RtAppReport> out = new ArrayList<>();
+    for (ToolRun t : s.workload().tools()) {
+      if (t.report() instanceof RtAppReport r && r.plan().log().enabled()) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** rt-app refuses to start when its logdir does not exist; so does the run, before simulating. */
+  static void checkDirs(List<RtAppReport> reports, Path override) throws OutputFileException {
+    for (RtAppReport r : reports) {
+      Path dir = r.logDir(override);
+      if (!Files.isDirectory(dir)) {
+        throw new OutputFileException(override != null ? "--rtapp-logdir" : "global.logdir of "
+            + r.plan().file(), dir, new IOException("log directory does not exist (rt-app"
+            + " requires an existing directory)"));
+      }
+    }
+  }
+
+  static void write(List<RtAppReport> reports, Path override, RunResult result)
+      throws OutputFileException {
+    for (RtAppReport r : reports) {
+      Path dir = r.logDir(override);
+      try {
+        r.writeLogs(result, dir);
+      } catch (IOException e) {
+        throw new OutputFileException("rt-app logs", dir, e);
+      }
+    }
+  }
+}

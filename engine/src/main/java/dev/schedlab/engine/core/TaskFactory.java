@@ -1,0 +1,114 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.Policy;
+import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.TaskState;
+import dev.schedlab.engine.scenario.CpuList;
+import dev.schedlab.engine.scenario.TaskSpec;
+import dev.schedlab.engine.sim.Event;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Creates the workload's tasks: those of the scenario at their start time, and later the children
+ * of fork steps from a task group used as a template ({@code copy_process()} +
+ * {@code wake_up_new_task()}). Pids count up from 100 in creation order.
+ */
+final class TaskFactory {
+  private final Kernel k;
+  private final ProgramCompiler compiler;
+  private final Map<String, TaskSpec> templates = new HashMap<>();
+  private final Map<String, Integer> forksOf = new HashMap<>();
+  private int pid = 100;
+  private int mm;
+  private int forks;
+
+  TaskFactory(Kernel k) {
+    this.k = k;
+    this.compiler = new ProgramCompiler(k, new HashMap<>());
+  }
+
+  /** Creates every task of {@code ts} (none for a template of count 0), each starting at its start time. */
+  void createGroup(TaskSpec ts, SplittableRandom root) {
+    templates.putIfAbsent(ts.name(), ts);
+    BitSet allowed = allowedOf(ts);
+    int groupMm = ts.kthread() ? -1 : mm++;
+    Mm sharedMm = ts.kthread() ? null : newMm(groupMm);
+    int pinned = allowed.nextSetBit(0);
+    for (int i = 0; i < ts.count(); i++) {
+      BitSet aff = allowed;
+      if (ts.perCpu()) {
+        aff = new BitSet();
+        aff.set(pinned);
+        pinned = allowed.nextSetBit(pinned + 1);
+        if (pinned < 0) {
+          pinned = allowed.nextSetBit(0);
+        }
+      }
+      String comm = ts.count() == 1 ? ts.name() : ts.name() + "/" + i;
+      boolean group = "group".equals(ts.process());
+      int mmId = ts.kthread() ? -1 : group ? groupMm : (i == 0 ? groupMm : mm++);
+      Mm taskMm = ts.kthread() ? null : group || i == 0 ? sharedMm : newMm(mmId);
+      Task t = newTask(ts, comm, aff, mmId, taskMm, root.split());
+      t.periodStart = ts.startNs();
+      k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), ts.startNs());
+    }
+  }
+
+  /** A fork step of {@code parent}: the child starts at once (an event at the current time). */
+  void fork(Task parent, Op op) {
+    TaskSpec ts = templates.get(op.template);
+    if (ts == null) {
+      throw new IllegalArgumentException(parent + ": fork of unknown task group " + op.template);
+    }
+    int index = op.count + forks++;
+    int nth = forksOf.merge(op.template, 1, Integer::sum) - 1;
+    String comm = op.namePrefix + index + "-" + String.format(Locale.ROOT, "%04d", nth);
+    int mmId = ts.kthread() ? -1 : mm++;
+    Task t = newTask(ts, comm, allowedOf(ts), mmId, ts.kthread() ? null : newMm(mmId),
+        parent.rng.split());
+    t.periodStart = k.now;
+    k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), k.now);
+  }
+
+  private BitSet allowedOf(TaskSpec ts) {
+    BitSet allowed = CpuList.parse(ts.cpus(), k.cpus.length);
+    if (allowed.isEmpty()) {
+      allowed.set(0, k.cpus.length);
+    }
+    return allowed;
+  }
+
+  private Task newTask(TaskSpec ts, String comm, BitSet aff, int mmId, Mm taskMm,
+      SplittableRandom rng) {
+    Policy policy = Policy.valueOf(ts.policy().toUpperCase(Locale.ROOT));
+    SchedulingClass cls = KernelBuilder.classFor(java.util.List.of(k.classes), policy);
+    String name = comm.replace(' ', '_');
+    Task t = new Task(pid++, name, policy, ts.nice(), ts.rtPriority(), ts.dlRuntimeNs(),
+        ts.dlDeadlineNs(), ts.dlPeriodNs() == 0 ? ts.dlDeadlineNs() : ts.dlPeriodNs(), aff,
+        ts.kthread(), false, mmId, compiler.compile(ts.program(), name), rng);
+    t.sclass = cls;
+    t.classRank = cls.rank();
+    t.timerSlackNs = ts.timerSlackNs();
+    t.mm = taskMm;
+    k.mmCid.register(t);
+    t.cpu = aff.nextSetBit(0);
+    t.state = TaskState.INTERRUPTIBLE;
+    t.sleepTimer = new HrTimer(k, t.cpu, null, t);
+    k.tasks.add(t);
+    k.liveTasks++;
+    return t;
+  }
+
+  /** A new mm: {@code mm_init_cid()} sets the first scan one scan delay after creation. */
+  private Mm newMm(int id) {
+    long delayJiffies = k.params.get(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz
+        / 1_000_000_000L;
+    Mm m = new Mm(id, k.cpus.length, delayJiffies);
+    k.mmCid.register(m);
+    return m;
+  }
+}

@@ -1,0 +1,185 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.api.Policy;
+import dev.schedlab.api.SchedMode;
+import dev.schedlab.api.TaskState;
+
+/**
+ * Runs the ops of {@link ThreadSteps} for {@link TaskExec}.
+ *
+ * <p>Models: {@code sched_yield()} ({@code yield_task_rt()}'s requeue at the tail of the
+ * priority list, then {@code schedule()}); {@code sched_setaffinity()} on oneself (the new mask,
+ * and when it excludes the current CPU a move to an allowed CPU once switched out); absolute
+ * {@code clock_nanosleep()}; rt-app's periodic timer (next expiry, slack, missed periods);
+ * condition variables with the futex wait queued before the mutex is released; a barrier whose
+ * last arrival wakes every waiter; {@code fork} of a task from a template; clock reads into per-task time series.
+ *
+ * <p>Does not model: the fair and deadline classes' {@code yield_task} (EEVDF's deadline push,
+ * SCHED_DEADLINE's throttling to the next period: a yield of those tasks only reschedules); the
+ * stopper thread that migrates a task whose affinity excludes its CPU (a block and wakeup
+ * stand for it); futex hash-bucket locking; the barrier's internal mutex.
+ *
+ * <p>Kernel reference: {@code do_sched_yield()}, {@code yield_task_rt()},
+ * {@code __set_cpus_allowed_ptr()} and {@code affine_move_task()} (kernel/sched/core.c, rt.c);
+ * {@code futex_wait()}/{@code futex_wake()} behind glibc's condition variables and barriers.
+ */
+final class ThreadOps {
+  private final Kernel k;
+  private final TaskExec exec;
+
+  ThreadOps(Kernel k, TaskExec exec) {
+    this.k = k;
+    this.exec = exec;
+  }
+
+  /**
+   * Starts {@code op}: true when it took no time and the interpreter goes on (pc advanced), false
+   * when it runs, sleeps or switched.
+   */
+  boolean start(Cpu cpu, Task t, Op op) {
+    switch (op.code) {
+      case Op.USER_WALL: {
+        long d = exec.draw(t, op.dist);
+        t.wallEnd = k.now + d;
+        exec.run(cpu, t, op, d);
+        return false;
+      }
+      case Op.YIELD:
+        t.pc++;
+        if (t.onRq && (t.policy == Policy.FIFO || t.policy == Policy.RR)) {
+          k.sched.account(cpu);
+          t.sclass.dequeue(cpu, t, 0);
+          t.sclass.enqueue(cpu, t, 0);
+        }
+        k.sched.schedule(cpu, SchedMode.NONE, 0);
+        return false;
+      case Op.AFFINITY:
+        t.pc++;
+        t.allowed = op.cpus;
+        t.nrAllowed = op.cpus.cardinality();
+        if (op.cpus.get(cpu.id)) {
+          return true;
+        }
+        t.migrateWhenOff = true;
+        t.state = TaskState.INTERRUPTIBLE;
+        k.sched.schedule(cpu, SchedMode.NONE, 0);
+        return false;
+      case Op.SLEEP_ABS:
+        t.pc++;
+        if (op.atNs <= k.now) {
+          return true;
+        }
+        exec.sleepUntil(cpu, t, op.atNs);
+        return false;
+      case Op.TIMER_ARM:
+        return timerArm(t, op);
+      case Op.TIMER_SLEEP:
+        t.pc++;
+        exec.sleepUntil(cpu, t, t.timerTarget);
+        return false;
+      case Op.SIGNAL:
+        k.pathCost = 0;
+        do {
+          Task w = op.waitQueue.sleepers.poll();
+          if (w == null) {
+            break;
+          }
+          k.sched.wakeUp(w, 0);
+        } while (op.flag);
+        exec.run(cpu, t, op, k.pathCost);
+        return false;
+      case Op.COND_WAIT:
+        t.pc++;
+        op.waitQueue.sleepers.add(t);
+        k.pathCost = 0;
+        release(op.mutex);
+        t.state = TaskState.INTERRUPTIBLE;
+        k.sched.schedule(cpu, SchedMode.NONE, k.pathCost);
+        return false;
+      case Op.BARRIER:
+        return barrier(cpu, t, op);
+      case Op.FORK:
+        t.pc++;
+        k.taskFactory.fork(t, op);
+        return true;
+      case Op.CLOCK:
+        t.pc++;
+        op.times.add(k.now);
+        return true;
+      case Op.SLICE:
+        t.pc++;
+        t.customSlice = op.costNs;
+        return true;
+      default:
+        throw new IllegalStateException("unknown op " + op.code);
+    }
+  }
+
+  private boolean timerArm(Task t, Op op) {
+    RtTimer tm = op.timer;
+    if (!tm.started) {
+      tm.started = true;
+      tm.next = op.firstNs;
+    }
+    tm.next += op.periodNs;
+    if (op.times != null) {
+      op.times.add(tm.next - k.now);
+    }
+    if (k.now < tm.next) {
+      t.timerTarget = tm.next;
+      t.pendingWakeTimes = op.times2;
+      t.pc++;
+    } else {
+      if (op.relative) {
+        tm.next = k.now;
+      }
+      t.pc = op.jump;
+    }
+    return true;
+  }
+
+  /** Gives a token back to {@code mutex}: its first sleeper takes it, else it is kept. */
+  private void release(WaitQueue mutex) {
+    Task w = mutex.sleepers.poll();
+    if (w == null) {
+      mutex.pendingWakeups++;
+    } else {
+      k.sched.wakeUp(w, 0);
+    }
+  }
+
+  private boolean barrier(Cpu cpu, Task t, Op op) {
+    BarrierState b = op.barrier;
+    if (++b.arrived < b.users) {
+      t.pc++;
+      b.sleepers.sleepers.add(t);
+      t.state = TaskState.INTERRUPTIBLE;
+      k.sched.schedule(cpu, SchedMode.NONE, 0);
+      return false;
+    }
+    b.arrived = 0;
+    k.pathCost = 0;
+    for (Task w; (w = b.sleepers.sleepers.poll()) != null; ) {
+      k.sched.wakeUp(w, 0);
+    }
+    exec.run(cpu, t, op, k.pathCost);
+    return false;
+  }
+
+  /** Back in user space after a timer sleep: rt-app's wake-up latency. */
+  void backInUser(Task t) {
+    if (t.pendingWakeTimes != null) {
+      t.pendingWakeTimes.add(k.now - t.timerTarget);
+      t.pendingWakeTimes = null;
+    }
+  }
+
+  /** {@code prev} was switched out: finish a move its new affinity asked for. */
+  void switchedOut(Task prev) {
+    if (prev.migrateWhenOff) {
+      prev.migrateWhenOff = false;
+      prev.cpu = prev.allowed.nextSetBit(0);
+      k.sched.wakeUp(prev, 0);
+    }
+  }
+}

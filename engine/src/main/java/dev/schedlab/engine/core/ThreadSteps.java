@@ -1,0 +1,91 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.engine.scenario.CpuList;
+import dev.schedlab.engine.scenario.StepSpec;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * Compiles the thread-level steps (wall-clock compute, yield, affinity, absolute and periodic
+ * timers, condition variables, barriers, fork, clock reads, slice) into {@link Op}s run by
+ * {@link ThreadOps}. Syscall-shaped steps get entry and exit to user around their op.
+ */
+final class ThreadSteps {
+  private ThreadSteps() {}
+
+  /** Emits {@code s}; false when it is not one of these steps. */
+  static boolean emit(ProgramCompiler c, StepSpec s, List<Op> out) {
+    if (s instanceof StepSpec.UserWall u) {
+      Op op = new Op(Op.USER_WALL);
+      op.dist = u.duration();
+      out.add(op);
+    } else if (s instanceof StepSpec.Yield) {
+      syscall(out, new Op(Op.YIELD));
+    } else if (s instanceof StepSpec.Affinity a) {
+      Op op = new Op(Op.AFFINITY);
+      op.cpus = c.cpuMask(a.cpus());
+      syscall(out, op);
+    } else if (s instanceof StepSpec.SleepAbs sa) {
+      Op op = new Op(Op.SLEEP_ABS);
+      op.atNs = sa.atNs();
+      syscall(out, op);
+    } else if (s instanceof StepSpec.Timer tm) {
+      Op arm = new Op(Op.TIMER_ARM);
+      arm.timer = c.timer(tm.ref(), tm.perTask());
+      arm.periodNs = tm.periodNs();
+      arm.relative = tm.relative();
+      arm.firstNs = tm.firstNs();
+      arm.times = c.times(tm.slackKey());
+      arm.times2 = c.times(tm.wakeKey());
+      out.add(arm);
+      syscall(out, new Op(Op.TIMER_SLEEP));
+      arm.jump = out.size(); // a missed expiry skips the sleep
+    } else if (s instanceof StepSpec.Signal sig) {
+      Op op = new Op(Op.SIGNAL);
+      op.waitQueue = c.waitQueue(sig.waitQueue());
+      op.flag = sig.all();
+      syscall(out, op);
+    } else if (s instanceof StepSpec.CondWait cw) {
+      Op op = new Op(Op.COND_WAIT);
+      op.waitQueue = c.waitQueue(cw.cond());
+      op.mutex = c.waitQueue(cw.mutex());
+      syscall(out, op);
+    } else if (s instanceof StepSpec.Barrier b) {
+      Op op = new Op(Op.BARRIER);
+      op.barrier = c.barrier(b.name(), b.users());
+      syscall(out, op);
+    } else if (s instanceof StepSpec.Fork f) {
+      Op op = new Op(Op.FORK);
+      op.template = f.template();
+      op.namePrefix = f.namePrefix();
+      op.count = f.firstIndex();
+      out.add(op);
+    } else if (s instanceof StepSpec.Clock st) {
+      Op op = new Op(Op.CLOCK);
+      op.times = c.times(st.key());
+      out.add(op);
+    } else if (s instanceof StepSpec.Slice sl) {
+      Op op = new Op(Op.SLICE);
+      op.costNs = sl.ns();
+      syscall(out, op);
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  private static void syscall(List<Op> out, Op op) {
+    out.add(new Op(Op.SYSCALL_ENTER));
+    out.add(op);
+    out.add(new Op(Op.SYSCALL_EXIT));
+  }
+
+  /** The CPUs of {@code cpus} on a machine of {@code nrCpus} ({@code ""}: all). */
+  static BitSet mask(String cpus, int nrCpus) {
+    BitSet m = CpuList.parse(cpus, nrCpus);
+    if (m.isEmpty()) {
+      m.set(0, nrCpus);
+    }
+    return m;
+  }
+}

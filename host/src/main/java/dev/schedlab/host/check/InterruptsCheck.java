@@ -1,0 +1,103 @@
+package dev.schedlab.host.check;
+
+import dev.schedlab.host.Commands;
+import dev.schedlab.host.HostException;
+import dev.schedlab.host.HostFiles;
+import dev.schedlab.host.ModelRunner;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Interrupts and softirqs per second, summed over the CPUs, while a quiet machine runs cyclictest
+ * (one SCHED_FIFO thread per CPU at 1 ms; SCHED_OTHER without root): /proc/interrupts' LOC,
+ * RES, CAL, TLB and /proc/softirqs' TIMER, SCHED, RCU against the model's counts of the same.
+ * The rest of the system (kworkers, daemons) runs on the host and is not in the model.
+ */
+final class InterruptsCheck implements Check {
+  /** Figure, its /proc row, and the model's counter ("" when the model has none). */
+  private static final String[][] ROWS = {
+    {"LOC/s", "LOC", "irq.taken.local_timer"},
+    {"RES/s", "RES", "irq.taken.resched"},
+    {"CAL/s", "CAL", "irq.taken.call_function"},
+    {"TLB/s", "TLB", ""},
+    {"softirq TIMER/s", "TIMER", ""},
+    {"softirq SCHED/s", "SCHED", "softirq.sched"},
+    {"softirq RCU/s", "RCU", "softirq.rcu"},
+  };
+
+  @Override
+  public String name() {
+    return "interrupts during cyclictest -i 1000 -t";
+  }
+
+  @Override
+  public List<String> programs() {
+    return List.of("cyclictest");
+  }
+
+  @Override
+  public String installHint() {
+    return "apt install rt-tests";
+  }
+
+  @Override
+  public boolean needsRoot() {
+    return false;
+  }
+
+  @Override
+  public List<Figure> figures() {
+    List<Figure> f = new ArrayList<>();
+    for (String[] r : ROWS) {
+      f.add(new Figure(r[0], "1/s", new Tolerance(1.5, 10)));
+    }
+    return f;
+  }
+
+  private static String args(Env env) {
+    return env.root() ? "-m -i 1000 -t -q -p 95" : "-i 1000 -t -q";
+  }
+
+  @Override
+  public Map<String, Double> real(Env env) throws HostException {
+    HostFiles proc = new HostFiles(Path.of("/"));
+    Map<String, Long> before = counts(proc);
+    List<String> argv = new ArrayList<>(List.of("cyclictest"));
+    argv.addAll(List.of(args(env).split(" ")));
+    argv.addAll(List.of("-D", env.seconds() + "s"));
+    long start = System.nanoTime();
+    Commands.Output o = Commands.run(argv, env.seconds() + 60L);
+    double secs = (System.nanoTime() - start) / 1e9;
+    Map<String, Long> after = counts(proc);
+    if (o.exit() != 0) {
+      throw new HostException("cyclictest failed (exit " + o.exit() + "): " + o.stderr().strip());
+    }
+    Map<String, Double> m = new LinkedHashMap<>();
+    for (String[] r : ROWS) {
+      m.put(r[0], (after.getOrDefault(r[1], 0L) - before.getOrDefault(r[1], 0L)) / secs);
+    }
+    return m;
+  }
+
+  private static Map<String, Long> counts(HostFiles proc) throws HostException {
+    String irqs = proc.text("/proc/interrupts").orElseThrow(
+        () -> new HostException("/proc/interrupts is unreadable"));
+    Map<String, Long> m = new LinkedHashMap<>(RealOutputs.procCounts(irqs));
+    proc.text("/proc/softirqs").ifPresent(t -> m.putAll(RealOutputs.procCounts(t)));
+    return m;
+  }
+
+  @Override
+  public Map<String, Double> model(ModelRunner model, Env env) throws HostException {
+    ModelRunner.Outcome o = model.run("check-interrupts", List.<String[]>of(
+        new String[] {"cyclictest", args(env)}), env.seconds() * 1_000_000_000L, 1, List.of());
+    Map<String, Double> m = new LinkedHashMap<>();
+    for (String[] r : ROWS) {
+      m.put(r[0], r[2].isEmpty() ? 0.0 : o.metric(r[2]) / env.seconds());
+    }
+    return m;
+  }
+}

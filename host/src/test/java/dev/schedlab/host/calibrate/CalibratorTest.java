@@ -1,0 +1,114 @@
+package dev.schedlab.host.calibrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedlab.host.HostDescription;
+import dev.schedlab.host.HostDetector;
+import dev.schedlab.host.MachineFileWriter;
+import dev.schedlab.host.ModelRunner;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The calibration formulas, checked by calibrating against the model itself: a "host" that is the
+ * model with known costs must give those costs back.
+ */
+class CalibratorTest {
+  /** The costs of the pretend host. */
+  private static final Map<String, Long> TRUTH = Map.of(
+      "cost.syscall_entry", 140L, "cost.exit_to_user", 140L, "cost.ctx_switch", 1_300L,
+      "latency.ipi_same_socket", 6_000L, "latency.vm_timer_delivery", 9_000L,
+      "latency.vm_halted_wake", 15_000L);
+
+  @TempDir Path root;
+
+  /** A 2-vCPU KVM guest with the haltpoll driver, as this project's machines are. */
+  private HostDescription guest() throws IOException {
+    write("sys/devices/system/cpu/online", "0-1");
+    for (int c = 0; c < 2; c++) {
+      write("sys/devices/system/cpu/cpu" + c + "/topology/physical_package_id", "0");
+      write("sys/devices/system/cpu/cpu" + c + "/topology/thread_siblings_list", "" + c);
+    }
+    write("sys/devices/system/cpu/cpuidle/current_driver", "haltpoll");
+    write("sys/devices/system/cpu/cpuidle/current_governor", "haltpoll");
+    String s = "sys/devices/system/cpu/cpu0/cpuidle/";
+    write(s + "state0/name", "POLL");
+    write(s + "state0/latency", "0");
+    write(s + "state0/residency", "0");
+    write(s + "state1/name", "haltpoll idle");
+    write(s + "state1/latency", "1");
+    write(s + "state1/residency", "1");
+    write("sys/module/haltpoll/parameters/guest_halt_poll_ns", "0");
+    write("proc/cpuinfo", "model name\t: test\nflags\t\t: fpu hypervisor");
+    write("proc/cmdline", "quiet");
+    return HostDetector.describe(root);
+  }
+
+  private void write(String path, String text) throws IOException {
+    Path p = root.resolve(path);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, text + "\n", StandardCharsets.UTF_8);
+  }
+
+  /** The model with the true costs, answering the probe's arguments. */
+  private static Bench modelHost(ModelRunner model) {
+    List<String> truth = new ArrayList<>();
+    TRUTH.forEach((k, v) -> truth.add(k + "=" + v));
+    return args -> {
+      if (args[0].equals("noise")) {
+        // Three 50-100 us gaps and one 6.4-12.8 ms gap per CPU in one second, above MIN.
+        long min = Long.parseLong(args[2]);
+        assertThat(min).isBetween(3 * 9_000L / 2, 40_000L); // 1.5 busy-timer delays
+        return Map.of("cpus", "2", "seconds", "1", "gaps",
+            "45000,50000,55000,45000,50000,55000,7000000,9000000");
+      }
+      List<String> a = new ArrayList<>(List.of(args));
+      int n = args[0].equals("syscall") ? 1 : args[0].equals("pipe") ? 3 : 2;
+      a.set(n, Long.toString(Math.min(Long.parseLong(a.get(n)), 2_000)));
+      ModelRunner.Outcome o = model.run("host", List.<String[]>of(new String[] {
+          "schedlab-probe", String.join(" ", a)}), 20_000_000_000L, 7, truth);
+      Map<String, String> out = new LinkedHashMap<>();
+      for (Object e : ((Map<?, ?>) ((Map<?, ?>) o.reports().get("schedlab-probe")).get("report"))
+          .entrySet()) {
+        Map.Entry<?, ?> kv = (Map.Entry<?, ?>) e;
+        out.put((String) kv.getKey(), String.valueOf(kv.getValue()));
+      }
+      return out;
+    };
+  }
+
+  @Test
+  void calibratingAgainstTheModelGivesItsCostsBack() throws Exception {
+    HostDescription h = guest();
+    ModelRunner model = ModelRunner.on(MachineFileWriter.write(h, "test"));
+    List<String> steps = new ArrayList<>();
+    Calibration c = Calibrator.calibrate(h, modelHost(model), model, 1, true,
+        (done, total, what) -> steps.add(what));
+    for (Map.Entry<String, Long> e : TRUTH.entrySet()) {
+      long got = c.params().get(e.getKey()).value();
+      assertThat(got).as(e.getKey()).isCloseTo(e.getValue(),
+          org.assertj.core.data.Offset.offset(Math.max(100, e.getValue() / 20)));
+    }
+    assertThat(c.params().get("cost.ctx_switch").source())
+        .startsWith("calibrated: schedlab-probe pipe 0 0");
+    // Every check, the predictions included, agrees once the costs are back.
+    for (Calibration.Check k : c.checks()) {
+      assertThat((double) k.modelNs() / k.realNs()).as(k.figure()).isBetween(0.9, 1.1);
+    }
+    assertThat(c.checks()).anyMatch(k -> k.setsParam().isEmpty());
+    assertThat(steps).contains("measuring: noise on every CPU", "model: noise profile");
+    assertThat(c.noise().value().bins()).hasSize(2);
+    assertThat(c.noise().value().ratePerSecond()).isEqualTo(4.0);
+    // Every host measurement comes before the first model step.
+    assertThat(steps.indexOf("measuring: noise on every CPU"))
+        .isLessThan(steps.indexOf("model: system call entry and exit"));
+  }
+}
