@@ -37,7 +37,7 @@ final class Watchdog {
   }
 
   void start() {
-    k.queue.schedule(event, k.now + timeoutNs);
+    k.queue.schedule(event, k.now + (k.supervisor.checking() ? k.tickNs : timeoutNs));
   }
 
   /** The watchdog event: eject the plugins of stalled tasks, then re-arm. */
@@ -66,7 +66,9 @@ final class Watchdog {
         }
       }
     }
-    k.queue.schedule(event, oldest == Long.MAX_VALUE ? k.now + timeoutNs : oldest + timeoutNs);
+    long next = oldest == Long.MAX_VALUE ? k.now + timeoutNs : oldest + timeoutNs;
+    // --check: the lost-task scan runs every tick period as well.
+    k.queue.schedule(event, k.supervisor.checking() ? Math.min(next, k.now + k.tickNs) : next);
   }
 
   private static boolean waiting(Task t) {
