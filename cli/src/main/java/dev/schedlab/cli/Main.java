@@ -3,6 +3,8 @@ package dev.schedlab.cli;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.scenario.ScenarioException;
+import dev.schedlab.report.ReportInputException;
+import dev.schedlab.traceimport.TraceInputException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -15,7 +17,9 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Deterministic discrete-event model of the Linux scheduler.",
     subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class,
-        CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class, CheckHostCommand.class},
+        CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class,
+        CheckHostCommand.class, ImportTraceCommand.class, ReplayCommand.class,
+        ReportCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -40,7 +44,8 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins, compare, reproduce, matrix, host or check-host)");
+    spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins,"
+        + " compare, reproduce, matrix, host, check-host, import-trace, replay or report)");
     spec.commandLine().usage(spec.commandLine().getErr());
     return BAD_INPUT;
   }
@@ -72,17 +77,22 @@ public final class Main implements Callable<Integer> {
     halt.accept(code);
   }
 
+  /** Input the user can fix: a scenario, plugin, output file, trace or report input. */
+  private static boolean badInput(Exception ex) {
+    return ex instanceof ScenarioException || ex instanceof PluginException
+        || ex instanceof OutputFileException || ex instanceof TraceInputException
+        || ex instanceof ReportInputException;
+  }
+
   static int exitCode(Exception ex) {
-    if (ex instanceof ScenarioException || ex instanceof PluginException
-        || ex instanceof OutputFileException) {
+    if (badInput(ex)) {
       return BAD_INPUT;
     }
     return RUN_FAILED;
   }
 
   private static String describe(Exception ex) {
-    if (ex instanceof ScenarioException || ex instanceof PluginException
-        || ex instanceof OutputFileException) {
+    if (badInput(ex)) {
       return ex.getMessage();
     }
     if (ex instanceof SimulationException) {

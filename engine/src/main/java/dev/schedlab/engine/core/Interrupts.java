@@ -22,6 +22,8 @@ final class Interrupts {
   private final MetricCounter takenTimer;
   private final MetricCounter takenResched;
   private final MetricCounter takenCall;
+  /** Per CPU, the vectors whose handlers the running IRQ traced: their exits are traced at IRQ exit. */
+  private final int[] tracedVectors;
 
   Interrupts(Kernel k) {
     this.k = k;
@@ -36,6 +38,7 @@ final class Interrupts {
     takenTimer = k.metrics.counter("irq.taken.local_timer");
     takenResched = k.metrics.counter("irq.taken.resched");
     takenCall = k.metrics.counter("irq.taken.call_function");
+    tracedVectors = new int[k.cpus.length];
   }
 
   /** An interrupt {@code vector} arrives at {@code cpu}: taken now, after an idle exit, or latched. */
@@ -154,12 +157,19 @@ final class Interrupts {
       }
       flushCsd(cpu);
     }
+    if (k.trace.enabled()) {
+      tracedVectors[cpu.id] = vectors;
+    }
     k.runSoftirqs(cpu); // irq_exit(): softirqs raised by the handlers
     k.setPhase(cpu, Cpu.P_IRQ_BODY, k.pathCost + k.p(Param.IRQ_EXIT));
   }
 
   /** IRQ exit: more latched interrupts are handled at once; else resume with the preemption check. */
   void exit(Cpu cpu) {
+    if (tracedVectors[cpu.id] != 0) {
+      traceExits(cpu, tracedVectors[cpu.id]);
+      tracedVectors[cpu.id] = 0;
+    }
     if (cpu.pendingIrqs != 0) {
       enter(cpu);
       return;
@@ -179,6 +189,23 @@ final class Interrupts {
         break;
       default:
         throw new IllegalStateException("IRQ exit to unexpected phase " + cpu.savedPhase);
+    }
+  }
+
+  /** The exits of the handlers {@link #runHandlers} traced, in the order of their entries. */
+  private void traceExits(Cpu cpu, int vectors) {
+    Task cur = cpu.curr;
+    if ((vectors & Cpu.IRQ_TIMER) != 0) {
+      k.trace.irqExit(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0);
+    }
+    if ((vectors & Cpu.IRQ_RCU) != 0) {
+      k.trace.irqExit(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0);
+    }
+    if ((vectors & Cpu.IRQ_RESCHED) != 0) {
+      k.trace.ipiExit(k.now, cpu.id, cur.traceComm(), cur.tracePid(), "Rescheduling interrupts");
+    }
+    if ((vectors & Cpu.IRQ_CALL) != 0) {
+      k.trace.ipiExit(k.now, cpu.id, cur.traceComm(), cur.tracePid(), "Function call interrupts");
     }
   }
 

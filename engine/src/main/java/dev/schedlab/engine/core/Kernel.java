@@ -92,6 +92,8 @@ public final class Kernel implements SchedServices, MachineView {
   /** The H5 tick stage: a plugin's, else mainline's task_mm_cid_work scheduling. */
   final dev.schedlab.api.hook.TickHook tickStage;
   Deferred deferred;
+  /** The declared kernel locks (set by the builder before the programs are compiled). */
+  Locks locks;
   /** Creates the workload's tasks, at start and on fork steps. */
   TaskFactory taskFactory;
   final Interrupts irqs;
@@ -544,6 +546,10 @@ public final class Kernel implements SchedServices, MachineView {
       m.put("cpu_ns." + Cpu.PHASE_NAMES[p], byPhase[p]);
     }
     m.put("idle_ns_total", idleTotal);
+    Map<String, Object> lockStat = locks == null ? Map.of() : locks.lockStat();
+    if (!lockStat.isEmpty()) {
+      m.put("lock_stat", lockStat);
+    }
     return m;
   }
 }

@@ -99,6 +99,12 @@ final class KernelBuilder {
       t.sleepTimer = new HrTimer(k, t.cpu, null, t);
       return t;
     });
+    if (sc.kernel().rt() && !model.honours(dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL,
+        dev.schedlab.api.ReschedBit.NR)) {
+      throw new IllegalArgumentException("kernel.rt: PREEMPT_RT needs a preemptible kernel "
+          + "(kernel.preempt full or lazy), got " + sc.kernel().preempt());
+    }
+    k.locks = new Locks(k, sc.workload().locks(), sc.kernel().rt());
     createTasks(k, sc);
     // Kernel-path variation streams: split after the tasks', so workload streams do not move.
     SplittableRandom pathRoot = new SplittableRandom(sc.seed() ^ 0x5DEECE66DL);

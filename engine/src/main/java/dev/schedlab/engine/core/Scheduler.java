@@ -208,6 +208,9 @@ final class Scheduler {
     Task next = cpu.curr;
     if (prev != next) {
       prev.onCpu = false;
+      if (prev.locks.nrHeld > 0) {
+        k.locks.ownerLeftCpu(cpu, prev); // mutex spinners watch owner->on_cpu
+      }
       if (prev.state == TaskState.DEAD) {
         prev.sleepTimer.cancel();
       }
@@ -425,8 +428,13 @@ final class Scheduler {
     }
     if (k.trace.enabled()) {
       Task cur = k.cpus[k.thisCpu].curr;
-      k.trace.schedWakeup(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
-          p.prio(), cpu.id);
+      if ((flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
+        k.trace.schedWakeupNew(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
+            p.prio(), cpu.id);
+      } else {
+        k.trace.schedWakeup(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
+            p.prio(), cpu.id);
+      }
     }
   }
 

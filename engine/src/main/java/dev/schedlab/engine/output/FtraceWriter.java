@@ -77,6 +77,12 @@ public final class FtraceWriter implements TraceSink {
     wake("sched_wakeup", t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
   }
 
+  @Override
+  public void schedWakeupNew(long t, int cpu, String curComm, int curPid, String comm, int pid,
+      int prio, int targetCpu) {
+    wake("sched_wakeup_new", t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
+  }
+
   private void wake(String ev, long t, int cpu, String curComm, int curPid, String comm, int pid,
       int prio, int targetCpu) {
     begin(t, cpu, curComm, curPid, ev).append("comm=").append(comm(comm)).append(" pid=").append(pid)
@@ -134,6 +140,21 @@ public final class FtraceWriter implements TraceSink {
   @Override
   public void dump(long t, int cpu, String curComm, int curPid, String text) {
     begin(t, cpu, curComm, curPid, "sched_ext_dump").append(text.replace('\n', ' '));
+    emit();
+  }
+
+  @Override
+  public void lockContentionBegin(long t, int cpu, String curComm, int curPid, long lockAddr,
+      String flags) {
+    begin(t, cpu, curComm, curPid, "contention_begin").append("0x")
+        .append(Long.toHexString(lockAddr)).append(" (flags=").append(flags).append(')');
+    emit();
+  }
+
+  @Override
+  public void lockContentionEnd(long t, int cpu, String curComm, int curPid, long lockAddr) {
+    begin(t, cpu, curComm, curPid, "contention_end").append("0x").append(Long.toHexString(lockAddr))
+        .append(" (ret=0)");
     emit();
   }
 

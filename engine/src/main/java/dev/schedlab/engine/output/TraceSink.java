@@ -25,6 +25,12 @@ public interface TraceSink extends AutoCloseable {
   default void schedWakeup(long t, int cpu, String curComm, int curPid,
       String comm, int pid, int prio, int targetCpu) {}
 
+  /** {@code sched_wakeup_new} (a new task queued for the first time, {@code wake_up_new_task()}). */
+  default void schedWakeupNew(long t, int cpu, String curComm, int curPid, String comm, int pid,
+      int prio, int targetCpu) {
+    schedWakeup(t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
+  }
+
   /** {@code cpu_idle}: {@code state} is the idle-state index, or -1 on exit (printed 4294967295). */
   default void cpuIdle(long t, int cpu, String curComm, int curPid, int state) {}
 
@@ -51,6 +57,16 @@ public interface TraceSink extends AutoCloseable {
    * runqueue dump), as sched_ext writes its error-exit dump into the trace.
    */
   default void dump(long t, int cpu, String curComm, int curPid, String text) {}
+
+  /**
+   * {@code lock:contention_begin}: the task on {@code cpu} found the lock at {@code lockAddr} taken
+   * and waits; {@code flags} as the tracepoint prints them (SPIN, MUTEX, READ, WRITE, RT).
+   */
+  default void lockContentionBegin(long t, int cpu, String curComm, int curPid, long lockAddr,
+      String flags) {}
+
+  /** {@code lock:contention_end}: the wait for the lock at {@code lockAddr} is over (ret=0). */
+  default void lockContentionEnd(long t, int cpu, String curComm, int curPid, long lockAddr) {}
 
   /** Flushes and closes; must not throw for {@link #NONE}. */
   @Override

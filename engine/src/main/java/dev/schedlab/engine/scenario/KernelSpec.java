@@ -13,15 +13,24 @@ import java.util.TreeMap;
  *     absent names keep their defaults
  * @param params parameter-table overrides by key, values in the key's unit (durations in ns)
  * @param latencyLimitNs PM QoS CPU latency limit ({@code /dev/cpu_dma_latency}); Long.MAX_VALUE = none
+ * @param rt CONFIG_PREEMPT_RT: {@code spinlock_t} and mutexes are rtmutexes (sleeping, with
+ *     priority inheritance); needs a preemptible model (full, lazy)
  */
 public record KernelSpec(
     String preempt,
     int hz,
     Map<String, Boolean> features,
     Map<String, Long> params,
-    long latencyLimitNs) {
+    long latencyLimitNs,
+    boolean rt) {
   public KernelSpec {
     features = Collections.unmodifiableMap(new TreeMap<>(features));
     params = Collections.unmodifiableMap(new TreeMap<>(params));
+  }
+
+  /** A kernel without PREEMPT_RT. */
+  public KernelSpec(String preempt, int hz, Map<String, Boolean> features, Map<String, Long> params,
+      long latencyLimitNs) {
+    this(preempt, hz, features, params, latencyLimitNs, false);
   }
 }

@@ -1,0 +1,14 @@
+package dev.schedlab.traceimport.workload;
+
+import java.nio.file.Path;
+
+/**
+ * How to import a trace.
+ *
+ * @param name the scenario's name
+ * @param machineFile a machine file ({@code schedlab host}) for the replay, or null for a generic
+ *     machine with the trace's CPU count
+ * @param scenarioDir the directory the scenario will be written to (a machine file is named
+ *     relative to it), or null to name the machine file by its absolute path
+ */
+public record ImportOptions(String name, Path machineFile, Path scenarioDir) {}

@@ -1,0 +1,86 @@
+package dev.schedlab.traceimport.workload;
+
+import dev.schedlab.traceimport.history.Action;
+import dev.schedlab.traceimport.history.TracedTask;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * One task's replay program in the step language: its traced stretches on a CPU become
+ * {@code user} work, each wakeup it made a {@code wake} of the wakee's own wait queue, each block
+ * ended by another task a {@code block} on its own queue (so it runs again when its waker's step
+ * runs, not at a time), each block ended by an interrupt or a timer a {@code sleep} of the traced
+ * length, and its exit an {@code exit}. A task still alive at the end parks on a queue nobody
+ * wakes.
+ *
+ * <p>The work of a stretch is its traced time less its interrupt handlers and less the kernel
+ * paths the model adds itself ({@link PathCosts}); what a stretch cannot pay is taken from the next.
+ */
+public final class ReplayProgram {
+  /** The wait queue of tasks alive at the trace's end (YAML, quoted). */
+  static final String PARKED = "\"trace.end\"";
+  /** The mark each program counts when it has done all its traced actions. */
+  public static final String DONE = "replay.done";
+  /** Counted before each wake step, per wakee: the wakeups the replay made, found asleep or not. */
+  public static final String WAKE_MARK = "replay.wake.";
+
+  /** A program and when its task starts, relative to the trace start. */
+  record Program(long startNs, List<String> steps) {}
+
+  private ReplayProgram() {}
+
+  static Program of(TracedTask t, long traceStartNs, PathCosts costs,
+      Function<TracedTask, String> queueOf) {
+    // queueOf gives a task's own wait queue as a quoted YAML string, null for a task not replayed
+    List<Action> actions = t.actions();
+    long start = t.startNs() - traceStartNs;
+    List<String> steps = new ArrayList<>();
+    long debt = 0;
+    for (int i = 0; i < actions.size(); i++) {
+      Action a = actions.get(i);
+      if (a instanceof Action.Run r) {
+        long work = r.onCpuNs() - r.irqNs()
+            - costs.switchIns(r.switchIns() - r.switchInsFromIdle(), r.switchInsFromIdle())
+            - costs.queuedWakeups(r.queuedWakeups()) - debt;
+        debt = Math.max(0, -work);
+        if (work > 0) {
+          steps.add("{user: " + work + "}");
+        }
+      } else if (a instanceof Action.Wake w) {
+        String q = queueOf.apply(w.target());
+        if (q != null) {
+          steps.add("{mark: \"" + WAKE_MARK + q.substring(1) + "}");
+          steps.add("{wake: " + q + "}");
+          debt += costs.wake(w.queued());
+        }
+      } else if (a instanceof Action.Block b) {
+        switch (b.end()) {
+          case BY_TASK:
+            steps.add("{block: " + queueOf.apply(t) + "}");
+            break;
+          case TIMED:
+            steps.add("{sleep: " + Math.max(1, b.durationNs()) + "}");
+            break;
+          default:
+            steps.add("{block: " + PARKED + "}");
+            break;
+        }
+        debt += costs.block();
+      } else if (a instanceof Action.Exit) {
+        steps.add("{mark: " + DONE + "}");
+        steps.add("exit");
+        break;
+      }
+    }
+    if (steps.isEmpty() || !steps.get(steps.size() - 1).equals("exit")) {
+      String last = steps.isEmpty() ? "" : steps.remove(steps.size() - 1);
+      if (!last.isEmpty() && !last.equals("{block: " + PARKED + "}")) {
+        steps.add(last);
+      }
+      steps.add("{mark: " + DONE + "}");
+      steps.add("{block: " + PARKED + "}");
+    }
+    return new Program(Math.max(0, start), steps);
+  }
+}

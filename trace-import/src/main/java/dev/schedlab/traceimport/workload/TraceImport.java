@@ -1,0 +1,157 @@
+package dev.schedlab.traceimport.workload;
+
+import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.scenario.ScenarioException;
+import dev.schedlab.engine.scenario.ScenarioLoader;
+import dev.schedlab.traceimport.TraceInputException;
+import dev.schedlab.traceimport.history.History;
+import dev.schedlab.traceimport.history.TracedTask;
+import dev.schedlab.traceimport.read.Trace;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a {@link Trace} into a scenario: the trace's window as its duration, the machine (the
+ * trace's CPU count on a generic machine, or a machine file), and one task per traced task that
+ * ran, with its {@link ReplayProgram}. Tasks that never ran in the window are left out.
+ */
+public final class TraceImport {
+  private TraceImport() {}
+
+  /** Imports {@code trace}. */
+  public static ImportedTrace of(Trace trace, ImportOptions opt)
+      throws TraceInputException, ScenarioException {
+    History history = History.of(trace.events(), trace.nrCpus(), trace.startNs(), trace.endNs(),
+        trace.warnings());
+    long duration = Math.max(1, trace.endNs() - trace.startNs());
+    StringBuilder head = new StringBuilder();
+    head.append("# Imported by `schedlab import-trace` from ").append(trace.source()).append(" (")
+        .append(trace.format().label()).append(", ").append(trace.nrCpus()).append(" CPUs, ")
+        .append(Yaml.seconds(duration)).append(" s).\n")
+        .append("# Each task replays its traced stretches on a CPU as user work, its wakeups of\n")
+        .append("# other tasks as wake steps, a block ended by another task as a block on its own\n")
+        .append("# queue (it runs again when its waker's step runs), a block ended by an interrupt\n")
+        .append("# as a sleep of the traced length. Times in ns. See docs/trace-replay.md.\n")
+        .append("name: ").append(Yaml.quoted(opt.name())).append('\n')
+        .append("seed: 1\n")
+        .append("duration: ").append(duration).append('\n')
+        .append("machine: ").append(machine(trace, opt)).append('\n');
+    Scenario machineOnly = parse(opt, head.toString(), List.of());
+    int modelCpus = machineOnly.machine().nrCpus();
+    if (modelCpus < trace.nrCpus()) {
+      throw new TraceInputException(trace.source() + ": the trace has " + trace.nrCpus()
+          + " CPUs but the machine file " + opt.machineFile() + " has " + modelCpus
+          + "; expected a machine with at least the trace's CPUs");
+    }
+    if (modelCpus > trace.nrCpus()) {
+      trace.warnings().add("machine-cpus", 0, "the machine file has " + modelCpus + " CPUs, the"
+          + " trace " + trace.nrCpus() + "; the replay may use the extra CPUs");
+    }
+    PathCosts costs = PathCosts.of(machineOnly);
+    Map<TracedTask, String> names = names(history.tasks());
+    Map<String, TracedTask> replayed = new LinkedHashMap<>();
+    StringBuilder text = new StringBuilder(head).append("workload:\n  tasks:\n");
+    for (Map.Entry<TracedTask, String> e : names.entrySet()) {
+      TracedTask t = e.getKey();
+      ReplayProgram.Program p = ReplayProgram.of(t, trace.startNs(), costs,
+          w -> names.containsKey(w) ? Yaml.quoted(names.get(w)) : null);
+      replayed.put(e.getValue(), t);
+      task(text, e.getValue(), t, p, trace.startNs());
+    }
+    if (names.isEmpty()) {
+      throw new TraceInputException(trace.source() + ": no task ran in the trace; expected"
+          + " sched_switch events");
+    }
+    String scenarioText = text.toString();
+    long room = Math.max(3 * duration, duration + 1_000_000_000L);
+    return new ImportedTrace(trace, history, scenarioText, parse(opt, scenarioText, List.of()),
+        parse(opt, scenarioText, List.of("duration=" + room)), replayed);
+  }
+
+  private static String machine(Trace trace, ImportOptions opt) {
+    if (opt.machineFile() == null) {
+      return "{preset: small-x86, sockets: 1, cores_per_socket: " + trace.nrCpus()
+          + ", threads_per_core: 1}   # the trace's CPU count; --machine FILE for the real one";
+    }
+    Path file = opt.machineFile().toAbsolutePath().normalize();
+    if (opt.scenarioDir() != null) {
+      Path dir = opt.scenarioDir().toAbsolutePath().normalize();
+      try {
+        file = dir.relativize(file);
+      } catch (IllegalArgumentException e) {
+        // another root: keep the absolute path
+      }
+    }
+    return "{file: " + Yaml.quoted(file.toString().replace('\\', '/')) + "}";
+  }
+
+  private static Scenario parse(ImportOptions opt, String text, List<String> overrides)
+      throws ScenarioException {
+    Path base = opt.scenarioDir() != null ? opt.scenarioDir() : Path.of("");
+    return ScenarioLoader.parse("imported scenario", text, true, "trace", base, null, overrides);
+  }
+
+  /** Scenario names for the tasks that ran: comm@pid, and .N for a reused pid. */
+  private static Map<TracedTask, String> names(List<TracedTask> tasks) {
+    Map<TracedTask, String> ordered = new LinkedHashMap<>();
+    Map<String, Integer> used = new HashMap<>();
+    for (TracedTask t : tasks) {
+      if (t.measures().runs == 0 && t.measures().runtimeNs == 0) {
+        continue;
+      }
+      String base = Yaml.name(t.comm()) + "@" + t.pid() + (t.generation() > 1 ? "." + t.generation()
+          : "");
+      int n = used.merge(base, 1, Integer::sum);
+      String name = n == 1 ? base : base + "~" + n;
+      ordered.put(t, name); // TracedTask keys compare by identity
+    }
+    return ordered;
+  }
+
+  private static void task(StringBuilder b, String name, TracedTask t, ReplayProgram.Program p,
+      long traceStart) {
+    b.append("    - name: ").append(Yaml.quoted(name)).append("   # ").append(origin(t, traceStart))
+        .append('\n');
+    int prio = t.prio();
+    if (prio < 100) {
+      // RT (prio 0-98 = 99 - rt_priority), stop (0) and deadline (-1, parameters not traced)
+      int rt = prio < 0 ? 99 : Math.max(1, Math.min(99, 99 - prio));
+      b.append("      policy: fifo\n      rt_priority: ").append(rt).append('\n');
+    } else {
+      int nice = Math.max(-20, Math.min(19, prio - 120));
+      if (nice != 0) {
+        b.append("      nice: ").append(nice).append('\n');
+      }
+    }
+    if (p.startNs() > 0) {
+      b.append("      start: ").append(p.startNs()).append('\n');
+    }
+    // the traced sleeps already include the timer slack the kernel added
+    b.append("      timer_slack: 0\n      program:\n");
+    for (String step : p.steps()) {
+      b.append("        - ").append(step).append('\n');
+    }
+  }
+
+  private static String origin(TracedTask t, long traceStart) {
+    String how;
+    switch (t.start()) {
+      case FORKED:
+        how = "created at " + Yaml.seconds(t.startNs() - traceStart) + " s";
+        break;
+      case RUNNING:
+        how = "running when the trace starts";
+        break;
+      case RUNNABLE:
+        how = "runnable when the trace starts";
+        break;
+      default:
+        how = "asleep when the trace starts";
+        break;
+    }
+    return "pid " + t.pid() + ", prio " + t.prio() + ", " + how + (t.exited() ? ", exits" : "");
+  }
+}

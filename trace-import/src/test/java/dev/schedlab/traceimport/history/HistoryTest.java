@@ -1,0 +1,177 @@
+package dev.schedlab.traceimport.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedlab.traceimport.read.Trace;
+import dev.schedlab.traceimport.read.TraceReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+class HistoryTest {
+  /** A tracefs-style trace of 2 CPUs built line by line; times in us. */
+  private static final class Lines {
+    final List<String> lines = new ArrayList<>(List.of("# tracer: nop", "#P:2"));
+
+    Lines ev(String comm, int pid, int cpu, long us, String flags, String event, String fields) {
+      lines.add(String.format(Locale.ROOT, "%16s-%-7d [%03d] %s %5d.%06d: %s: %s", comm, pid, cpu,
+          flags, us / 1_000_000, us % 1_000_000, event, fields));
+      return this;
+    }
+
+    Lines sw(int cpu, long us, String prev, int prevPid, String state, String next, int nextPid) {
+      return ev(prev, prevPid, cpu, us, "d..2.", "sched_switch", "prev_comm=" + prev
+          + " prev_pid=" + prevPid + " prev_prio=120 prev_state=" + state + " ==> next_comm="
+          + next + " next_pid=" + nextPid + " next_prio=120");
+    }
+
+    Lines waking(int cpu, long us, String cur, int curPid, String flags, String comm, int pid,
+        int target) {
+      return ev(cur, curPid, cpu, us, flags, "sched_waking", "comm=" + comm + " pid=" + pid
+          + " prio=120 target_cpu=" + String.format(Locale.ROOT, "%03d", target));
+    }
+
+    /** An idle CPU 1's timer tick at 500 us: the trace starts there. */
+    Lines start() {
+      ev("<idle>", 0, 1, 500, "d.h..", "local_timer_entry", "vector=236");
+      return ev("<idle>", 0, 1, 501, "d.h..", "local_timer_exit", "vector=236");
+    }
+
+    History history() throws Exception {
+      Trace t = TraceReader.parse("h.txt", String.join("\n", lines) + "\n", null);
+      return History.of(t.events(), t.nrCpus(), t.startNs(), t.endNs(), t.warnings());
+    }
+  }
+
+  private static TracedTask task(History h, int pid, int generation) {
+    return h.tasks().stream().filter(t -> t.pid() == pid && t.generation() == generation)
+        .findFirst().orElseThrow();
+  }
+
+  @Test
+  void aWakeupFromTaskContextIsTheWakersStepAndTheWakeesBlock() throws Exception {
+    History h = new Lines().start()
+        .sw(0, 1000, "a", 10, "S", "<idle>", 0)         // a runs from the start, blocks
+        .sw(1, 1000, "<idle>", 0, "R", "b", 11)         // b switched in
+        .waking(1, 1300, "b", 11, "d..2.", "a", 10, 0)  // b wakes a (task context)
+        .sw(0, 1310, "<idle>", 0, "R", "a", 10)
+        .sw(1, 1400, "b", 11, "S", "<idle>", 0)
+        .sw(0, 1500, "a", 10, "R", "<idle>", 0)
+        .history();
+    TracedTask a = task(h, 10, 1);
+    TracedTask b = task(h, 11, 1);
+    assertThat(a.start()).isEqualTo(TracedTask.Start.RUNNING);
+    assertThat(a.actions()).hasSize(3);
+    Action.Block block = (Action.Block) a.actions().get(1);
+    assertThat(block.end()).isEqualTo(Action.Block.End.BY_TASK);
+    assertThat(a.measures().runtimeNs).isEqualTo(500_000 + 190_000); // 500..1000 + 1310..1500
+    assertThat(a.measures().runs).isEqualTo(2); // on its CPU at the start, and once more
+    assertThat(a.measures().wakeups).isEqualTo(1);
+    assertThat(a.measures().wakeupsByTask).isEqualTo(1);
+    assertThat(a.measures().wakeLatency.getMaxValue()).isBetween(9_990L, 10_010L);
+    // b: a stretch of 300 us, the wake of a, 100 us more, then its block
+    assertThat(b.start()).isEqualTo(TracedTask.Start.RUNNABLE);
+    assertThat(b.actions().get(0)).isEqualTo(new Action.Run(300_000, 0, 1, 1, 0));
+    assertThat(b.actions().get(1)).isEqualTo(new Action.Wake(a, true));
+    assertThat(b.actions().get(2)).isEqualTo(new Action.Run(100_000, 0, 0, 0, 0));
+  }
+
+  @Test
+  void aWakeupInsideAnInterruptIsATimedSleepAndItsTimeIsNotTheTasks() throws Exception {
+    History h = new Lines().start()
+        .sw(0, 1000, "a", 10, "S", "b", 11)
+        .ev("b", 11, 0, 1200, "d.h..", "local_timer_entry", "vector=236")
+        .waking(0, 1201, "b", 11, "d.h2.", "a", 10, 0) // in the timer interrupt
+        .ev("b", 11, 0, 1210, "d.h..", "local_timer_exit", "vector=236")
+        .sw(0, 1300, "b", 11, "R", "a", 10)
+        .history();
+    TracedTask a = task(h, 10, 1);
+    TracedTask b = task(h, 11, 1);
+    Action.Block block = (Action.Block) a.actions().get(1);
+    assertThat(block.end()).isEqualTo(Action.Block.End.TIMED);
+    assertThat(block.durationNs()).isEqualTo(201_000);
+    assertThat(b.actions()).noneMatch(x -> x instanceof Action.Wake);
+    assertThat(b.actions().get(0)).isEqualTo(new Action.Run(300_000, 10_000, 1, 0, 0));
+    assertThat(h.cpus().get(0).interrupts).isEqualTo(1);
+    assertThat(h.cpus().get(0).irqNs).isEqualTo(10_000);
+  }
+
+  @Test
+  void theFlagsColumnAloneMarksAnInterruptWakeup() throws Exception {
+    History h = new Lines().start()
+        .sw(0, 1000, "a", 10, "S", "b", 11)
+        .waking(0, 1201, "b", 11, "d.s2.", "a", 10, 0) // softirq, no irq events traced
+        .sw(0, 1300, "b", 11, "R", "a", 10)
+        .history();
+    Action.Block block = (Action.Block) task(h, 10, 1).actions().get(1);
+    assertThat(block.end()).isEqualTo(Action.Block.End.TIMED);
+  }
+
+  @Test
+  void aTaskAsleepBeforeTheTraceStartsBeginsWithItsBlock() throws Exception {
+    History h = new Lines()
+        .sw(0, 1000, "b", 11, "R", "c", 12)
+        .waking(0, 1100, "c", 12, "d..2.", "a", 10, 1)
+        .sw(1, 1150, "<idle>", 0, "R", "a", 10)
+        .history();
+    TracedTask a = task(h, 10, 1);
+    assertThat(a.start()).isEqualTo(TracedTask.Start.BLOCKED);
+    assertThat(((Action.Block) a.actions().get(0)).end()).isEqualTo(Action.Block.End.BY_TASK);
+    assertThat(task(h, 12, 1).actions()).anyMatch(x -> x instanceof Action.Wake w
+        && w.target() == a);
+    assertThat(task(h, 11, 1).start()).isEqualTo(TracedTask.Start.RUNNING);
+    assertThat(task(h, 12, 1).start()).isEqualTo(TracedTask.Start.RUNNABLE);
+  }
+
+  @Test
+  void aReusedPidIsANewTask() throws Exception {
+    History h = new Lines()
+        .sw(0, 1000, "old", 10, "X", "p", 5)
+        .ev("p", 5, 0, 1100, ".....", "sched_process_fork", "comm=p pid=5 child_comm=p"
+            + " child_pid=10")
+        .ev("p", 5, 0, 1101, "d..2.", "sched_wakeup_new", "comm=p pid=10 prio=120"
+            + " target_cpu=001")
+        .sw(1, 1200, "<idle>", 0, "R", "new", 10)
+        .history();
+    TracedTask first = task(h, 10, 1);
+    TracedTask second = task(h, 10, 2);
+    assertThat(first.exited()).isTrue();
+    assertThat(first.actions()).last().isInstanceOf(Action.Exit.class);
+    assertThat(second.start()).isEqualTo(TracedTask.Start.FORKED);
+    assertThat(second.startNs()).isEqualTo(1_100_000L); // created at the fork
+    assertThat(second.comm()).isEqualTo("new");
+    assertThat(second.measures().runs).isEqualTo(1);
+    assertThat(second.measures().wakeups).isZero(); // a new task's first wakeup is no wakeup
+  }
+
+  @Test
+  void aWakeupOfATaskStillOnItsCpuIsNotABlockingWakeup() throws Exception {
+    History h = new Lines()
+        .sw(1, 1000, "<idle>", 0, "R", "a", 10)
+        .sw(0, 1000, "<idle>", 0, "R", "b", 11)
+        .waking(0, 1100, "b", 11, "d..2.", "a", 10, 1) // a set itself asleep, not yet gone
+        .sw(1, 1200, "a", 10, "R", "<idle>", 0)
+        .history();
+    TracedTask a = task(h, 10, 1);
+    assertThat(a.measures().wakeups).isZero();
+    assertThat(a.measures().wakeupsRunning).isEqualTo(1);
+    assertThat(task(h, 11, 1).actions()).noneMatch(x -> x instanceof Action.Wake);
+  }
+
+  @Test
+  void migrationsAndContextSwitchesAreCounted() throws Exception {
+    History h = new Lines()
+        .sw(0, 1000, "<idle>", 0, "R", "a", 10)
+        .sw(0, 1100, "a", 10, "R", "b", 11)
+        .sw(1, 1200, "<idle>", 0, "R", "a", 10)
+        .sw(1, 1300, "a", 10, "S", "<idle>", 0)
+        .history();
+    TracedTask a = task(h, 10, 1);
+    assertThat(a.measures().migrations).isEqualTo(1);
+    assertThat(a.measures().involuntarySwitches).isEqualTo(1);
+    assertThat(a.measures().voluntarySwitches).isEqualTo(1);
+    assertThat(h.cpus().get(0).contextSwitches).isEqualTo(2);
+    assertThat(h.cpus().get(1).busyNs).isEqualTo(100_000);
+  }
+}

@@ -1,0 +1,90 @@
+package dev.schedlab.traceimport.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.traceimport.history.TaskMeasures;
+import dev.schedlab.traceimport.history.TracedTask;
+import dev.schedlab.traceimport.read.Trace;
+import dev.schedlab.traceimport.read.TraceFormat;
+import dev.schedlab.traceimport.read.TraceReader;
+import dev.schedlab.traceimport.workload.ImportOptions;
+import dev.schedlab.traceimport.workload.ImportedTrace;
+import dev.schedlab.traceimport.workload.TraceImport;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.data.Percentage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Traces recorded on this project's machine kind (2 vCPUs, KVM; see real/README.md) import and
+ * replay on the machine file of that machine.
+ */
+class RealTraceTest {
+  private static Path fixture(String name) throws Exception {
+    return Path.of(RealTraceTest.class.getResource("/dev/schedlab/traceimport/real/" + name)
+        .toURI());
+  }
+
+  private static ImportedTrace load(String name) throws Exception {
+    Path file = fixture(name);
+    return TraceImport.of(TraceReader.read(file, null),
+        new ImportOptions(name, fixture("machine.yaml"), file.getParent()));
+  }
+
+  @Test
+  void theTracefsFileAndTraceCmdReportOfOneRecordingTellTheSameHistory() throws Exception {
+    ImportedTrace raw = load("pipe.ftrace.txt");
+    ImportedTrace report = load("pipe.trace-cmd.txt");
+    assertThat(raw.trace().format()).isEqualTo(TraceFormat.FTRACE);
+    assertThat(report.trace().format()).isEqualTo(TraceFormat.TRACE_CMD);
+    assertThat(report.replayed().keySet()).isEqualTo(raw.replayed().keySet()).isNotEmpty();
+    long byTaskRaw = 0;
+    long byTaskReport = 0;
+    for (Map.Entry<String, TracedTask> e : raw.replayed().entrySet()) {
+      TaskMeasures a = e.getValue().measures();
+      TaskMeasures b = report.replayed().get(e.getKey()).measures();
+      assertThat(List.of(b.runtimeNs, b.runs, b.wakeups, b.migrations, b.voluntarySwitches))
+          .as(e.getKey()).isEqualTo(List.of(a.runtimeNs, a.runs, a.wakeups, a.migrations,
+              a.voluntarySwitches));
+      byTaskRaw += a.wakeupsByTask;
+      byTaskReport += b.wakeupsByTask;
+    }
+    // the tracefs flags column marks interrupt context where no handler event is open (a softirq
+    // raised at irq exit wakes ksoftirqd): trace-cmd's default report has no flags column
+    assertThat(byTaskRaw).isPositive().isLessThanOrEqualTo(byTaskReport);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pipe.trace-cmd.txt", "spin.trace-cmd.txt", "hackbench.perf.txt"})
+  void aRecordedTraceReplaysEveryProgramAndWakeupAndCpuBoundRuntimeWithinTenPercent(String name)
+      throws Exception {
+    ImportedTrace imported = load(name);
+    Trace t = imported.trace();
+    assertThat(t.nrCpus()).isEqualTo(2);
+    ReplayRun run;
+    try (PluginHost host = PluginHost.builtinOnly()) {
+      run = ReplayRun.of("model", imported.replayScenario(), host.extensionsFor(List.of()));
+    }
+    ReplayReport report = new ReplayReport(imported, List.of(run));
+    assertThat(run.finished()).isEqualTo(imported.replayed().size());
+    long traced = 0;
+    long steps = 0;
+    int cpuBound = 0;
+    for (String task : imported.replayed().keySet()) {
+      TaskMeasures tr = report.traced(task);
+      traced += tr.wakeupsByTask;
+      steps += run.wakeSteps(task);
+      if (tr.wakeups == 0 && tr.runtimeNs >= 5_000_000) { // never slept: CPU-bound
+        cpuBound++;
+        assertThat(report.replayed(0, task).runtimeNs).as(task)
+            .isCloseTo(tr.runtimeNs, Percentage.withPercentage(10));
+      }
+    }
+    assertThat(cpuBound).isPositive();
+    assertThat(steps).as("wake steps run").isEqualTo(traced);
+  }
+}
