@@ -40,6 +40,11 @@ final class PluginEjector implements PluginSupervisor.Engine {
   }
 
   @Override
+  public int nrCpus() {
+    return k.cpus.length;
+  }
+
+  @Override
   public String runqueueDump() {
     StringBuilder b = new StringBuilder();
     for (Cpu c : k.cpus) {

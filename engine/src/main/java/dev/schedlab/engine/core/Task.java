@@ -49,6 +49,8 @@ final class Task implements TaskView {
   long sumExec;
   long execStart;
   Object classData;
+  /** Its task group (0: the root). */
+  int taskGroup;
 
   // thread_info flags
   boolean needResched;
@@ -157,6 +159,11 @@ final class Task implements TaskView {
   /** Pid as the trace prints it (0 for idle tasks). */
   int tracePid() {
     return idleTask ? 0 : pid;
+  }
+
+  /** Whether this is a CPU stopper kthread ({@code migration/N}). */
+  boolean stopper() {
+    return policy == Policy.STOP && kthread;
   }
 
   /** {@code task_work_add(TWA_RESUME)}. */
@@ -291,6 +298,17 @@ final class Task implements TaskView {
   @Override
   public void setClassData(Object data) {
     classData = data;
+  }
+
+  @Override
+  public int taskGroup() {
+    return taskGroup;
+  }
+
+  @Override
+  public dev.schedlab.api.view.LoadAvgView loadAvg() {
+    return sclass instanceof dev.schedlab.api.LoadTracking lt
+        ? lt.taskAvg(this) : dev.schedlab.api.view.LoadAvgView.ZERO;
   }
 
   @Override

@@ -234,6 +234,48 @@ final class GuardedSchedulingClass implements SchedulingClass, PluginSlot.Releas
   }
 
   @Override
+  public void balance(RqView rq, TaskView prev) {
+    if (!slot.ejected()) {
+      slot.enter(label + "balance");
+      try {
+        d.balance(rq, prev);
+      } catch (RuntimeException | Error e) {
+        slot.threw(label + "balance", e);
+      } finally {
+        slot.exit();
+      }
+    }
+  }
+
+  @Override
+  public void taskWoken(RqView rq, TaskView p) {
+    if (!slot.ejected()) {
+      slot.enter(label + "taskWoken");
+      try {
+        d.taskWoken(rq, p);
+      } catch (RuntimeException | Error e) {
+        slot.threw(label + "taskWoken", e);
+      } finally {
+        slot.exit();
+      }
+    }
+  }
+
+  @Override
+  public void afterSwitch(RqView rq, TaskView next) {
+    if (!slot.ejected()) {
+      slot.enter(label + "afterSwitch");
+      try {
+        d.afterSwitch(rq, next);
+      } catch (RuntimeException | Error e) {
+        slot.threw(label + "afterSwitch", e);
+      } finally {
+        slot.exit();
+      }
+    }
+  }
+
+  @Override
   public String toString() {
     return name + " (plugin " + slot.id() + ")";
   }

@@ -174,4 +174,37 @@ final class GuardedServices implements SchedServices {
   public MmCidControl mmCid() {
     return s.mmCid();
   }
+
+  @Override
+  public void addPathCost(long ns) {
+    if (notBackwards("services.addPathCost", "path cost", ns)) {
+      s.addPathCost(ns);
+    }
+  }
+
+  @Override
+  public void migrateQueued(TaskView p, int dstCpu) {
+    if (cpuOk("services.migrateQueued", dstCpu)) {
+      s.migrateQueued(p, dstCpu);
+    }
+  }
+
+  @Override
+  public void changeNrRunning(int cpu, int delta) {
+    if (cpuOk("services.changeNrRunning", cpu)) {
+      s.changeNrRunning(cpu, delta);
+    }
+  }
+
+  @Override
+  public <H> H hook(Class<H> type) {
+    return s.hook(type);
+  }
+
+  @Override
+  public void setLlcHasIdleCores(int cpu, boolean value) {
+    if (cpuOk("services.setLlcHasIdleCores", cpu)) {
+      s.setLlcHasIdleCores(cpu, value);
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package dev.schedlab.engine.plugin;
 
+import dev.schedlab.api.GroupStats;
 import dev.schedlab.api.IpiDelivery;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.SchedServices;
@@ -7,17 +8,21 @@ import dev.schedlab.api.hook.BeforeDeactivateHook;
 import dev.schedlab.api.hook.ExitToUserHook;
 import dev.schedlab.api.hook.IdleTopHook;
 import dev.schedlab.api.hook.IpiPrepareHook;
+import dev.schedlab.api.hook.LoadBalanceHook;
 import dev.schedlab.api.hook.MetricsHook;
 import dev.schedlab.api.hook.NewidleFailHook;
 import dev.schedlab.api.hook.NohzControl;
 import dev.schedlab.api.hook.NohzIdleEnterHook;
 import dev.schedlab.api.hook.NohzKickHook;
+import dev.schedlab.api.hook.PeltHook;
 import dev.schedlab.api.hook.PickOverrideHook;
 import dev.schedlab.api.hook.RunnableWakeHook;
+import dev.schedlab.api.hook.SelectTaskRqHook;
 import dev.schedlab.api.hook.TickHook;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.view.CpuView;
 import dev.schedlab.api.view.RqView;
+import dev.schedlab.api.view.SchedDomainView;
 import dev.schedlab.api.view.TaskView;
 
 /**
@@ -43,6 +48,9 @@ final class HookGuards {
       case H13_IPI_PREPARE -> new IpiPrepare(slot, (IpiPrepareHook) impl);
       case H14_RUNNABLE_WAKE -> new RunnableWake(slot, (RunnableWakeHook) impl);
       case H15_METRICS -> new Metrics(slot, (MetricsHook) impl);
+      case H16_SELECT_TASK_RQ -> new SelectTaskRq(slot, (SelectTaskRqHook) impl);
+      case H17_LOAD_BALANCE -> new LoadBalance(slot, (LoadBalanceHook) impl);
+      case H18_PELT -> new Pelt(slot, (PeltHook) impl);
       default -> throw new IllegalArgumentException(point + " is not an overridable hook");
     });
   }
@@ -335,6 +343,86 @@ final class HookGuards {
           slot.exit();
         }
       }
+    }
+  }
+
+  /** H16: the CPU chosen must exist and be in the task's affinity mask. */
+  static final class SelectTaskRq extends Base<SelectTaskRqHook> implements SelectTaskRqHook {
+    static final String HOOK = "H16 selectTaskRq";
+
+    SelectTaskRq(PluginSlot slot, SelectTaskRqHook d) {
+      super(slot, d);
+    }
+
+    @Override
+    public int selectTaskRq(TaskView p, int prevCpu, int wakerCpu, int wakeFlags, int selected) {
+      if (!slot.ejected()) {
+        int cpu = selected;
+        slot.enter(HOOK);
+        try {
+          cpu = d.selectTaskRq(p, prevCpu, wakerCpu, wakeFlags, selected);
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
+        if (!slot.ejected() && (cpu < 0 || !p.allowedOn(cpu) || cpu >= slot.nrCpus())) {
+          slot.fault(HOOK, "invariant violated: chose cpu " + cpu + " for " + p
+              + ", which does not exist or is outside its affinity mask", null);
+        }
+        if (!slot.ejected()) {
+          return cpu;
+        }
+      }
+      return MAINLINE.selectTaskRq(p, prevCpu, wakerCpu, wakeFlags, selected);
+    }
+  }
+
+  static final class LoadBalance extends Base<LoadBalanceHook> implements LoadBalanceHook {
+    static final String HOOK = "H17 imbalance";
+
+    LoadBalance(PluginSlot slot, LoadBalanceHook d) {
+      super(slot, d);
+    }
+
+    @Override
+    public long imbalance(CpuView dst, SchedDomainView sd, int idle, GroupStats local,
+        GroupStats busiest, int migrationType, long imbalance) {
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          return d.imbalance(dst, sd, idle, local, busiest, migrationType, imbalance);
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
+      }
+      return MAINLINE.imbalance(dst, sd, idle, local, busiest, migrationType, imbalance);
+    }
+  }
+
+  static final class Pelt extends Base<PeltHook> implements PeltHook {
+    static final String HOOK = "H18 utilEst";
+
+    Pelt(PluginSlot slot, PeltHook d) {
+      super(slot, d);
+    }
+
+    @Override
+    public long utilEst(TaskView p, long ewma, long dequeued, long runnable, long capacity,
+        long mainline) {
+      if (!slot.ejected()) {
+        slot.enter(HOOK);
+        try {
+          return d.utilEst(p, ewma, dequeued, runnable, capacity, mainline);
+        } catch (RuntimeException | Error e) {
+          slot.threw(HOOK, e);
+        } finally {
+          slot.exit();
+        }
+      }
+      return MAINLINE.utilEst(p, ewma, dequeued, runnable, capacity, mainline);
     }
   }
 }

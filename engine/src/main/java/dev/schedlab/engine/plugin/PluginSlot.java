@@ -72,6 +72,11 @@ final class PluginSlot {
     supervisor.calls().exit();
   }
 
+  /** The machine's CPU count (for checks); unbounded before the run starts. */
+  int nrCpus() {
+    return supervisor.engine() == null ? Integer.MAX_VALUE : supervisor.engine().nrCpus();
+  }
+
   /** Simulated time (for checks), or -1 before the run starts. */
   long now() {
     return supervisor.now();

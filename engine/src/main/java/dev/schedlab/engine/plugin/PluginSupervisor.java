@@ -37,6 +37,9 @@ public final class PluginSupervisor {
     /** Simulated time, ns. */
     long now();
 
+    /** The number of CPUs. */
+    int nrCpus();
+
     /** Every CPU's runqueue, one line per CPU. */
     String runqueueDump();
 

@@ -18,7 +18,10 @@ import java.util.TreeMap;
  * group over a socketpair (default) or a pipe ({@code -p}); processes (default) or threads
  * ({@code -T}).
  *
- * <p>Models: each write as a syscall (copy + queue) that wakes the receiver (non-sync wakeup); each
+ * <p>Models: each write as a syscall (copy + queue) that wakes the receiver with WF_SYNC, as
+ * {@code pipe_write()} and a unix socket's {@code sock_def_readable()} do
+ * ({@code wake_up_interruptible_sync_poll()}; a sender waking many receivers is then kept from
+ * affine wakeups by {@code wake_wide()}); each
  * receiver blocks until a message is queued, then reads it; everyone exits when done, and Time is
  * when the last task exits. Does not model: the start-up barrier and fork cost, a writer blocking
  * on a full socket buffer, threads sharing one mm across the sender and receiver groups (see
@@ -78,7 +81,7 @@ public final class Hackbench implements WorkloadTool {
       List<StepSpec> body = new ArrayList<>();
       for (int r = 0; r < fds; r++) {
         body.add(Tasks.kernel(Tasks.seg(write, "MIGHT_RESCHED")));
-        body.add(new StepSpec.Wake(queue(ctx, g, r), false));
+        body.add(new StepSpec.Wake(queue(ctx, g, r), true));
       }
       List<StepSpec> sender = Tasks.runThenExit(loops, body);
       tasks.add(new TaskSpec(ctx.id() + "/g" + g + "-sender", fds, "normal", 0, 0, 0, 0, 0, "",

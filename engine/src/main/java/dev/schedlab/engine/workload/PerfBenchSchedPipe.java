@@ -16,8 +16,10 @@ import java.util.TreeMap;
  * times (default 1000000); processes, or threads with {@code -T}.
  *
  * <p>Models: task A writes pipe 1 (waking B) and reads pipe 2; B reads pipe 1 and writes pipe 2
- * (waking A); total time = when both have exited. Does not model: cgroup placement ({@code -G}),
- * the pipe's own locking, the threads sharing one mm (two task groups: see ENGINE-REQUESTS.md).
+ * (waking A); each write wakes the reader with WF_SYNC, as {@code pipe_write()} does
+ * ({@code wake_up_interruptible_sync_poll()}); total time = when both have exited. Does not
+ * model: cgroup placement ({@code -G}), the pipe's own locking, the threads sharing one mm (two
+ * task groups: see ENGINE-REQUESTS.md).
  */
 public final class PerfBenchSchedPipe implements WorkloadTool {
   static final ToolParam WRITE = ToolParam.ns("pipe_write", 600,
@@ -58,9 +60,9 @@ public final class PerfBenchSchedPipe implements WorkloadTool {
     StepSpec write = Tasks.kernel(Tasks.seg(ctx.param(WRITE), "MIGHT_RESCHED"));
     StepSpec read = Tasks.kernel(Tasks.seg(ctx.param(READ), "MIGHT_RESCHED"));
     TaskSpec a1 = Tasks.normal(ctx.id() + "/a", "", Tasks.runThenExit(loops, List.of(
-        write, new StepSpec.Wake(p1, false), new StepSpec.Block(p2), read)));
+        write, new StepSpec.Wake(p1, true), new StepSpec.Block(p2), read)));
     TaskSpec b1 = Tasks.normal(ctx.id() + "/b", "", Tasks.runThenExit(loops, List.of(
-        new StepSpec.Block(p1), read, write, new StepSpec.Wake(p2, false))));
+        new StepSpec.Block(p1), read, write, new StepSpec.Wake(p2, true))));
     return new ToolExpansion(List.of(a1, b1), Map.of(), -1,
         new Report(loops, a.has("threaded")));
   }
