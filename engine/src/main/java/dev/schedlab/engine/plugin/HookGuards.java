@@ -366,7 +366,8 @@ final class HookGuards {
         } finally {
           slot.exit();
         }
-        if (!slot.ejected() && (cpu < 0 || !p.allowedOn(cpu) || cpu >= slot.nrCpus())) {
+        if (!slot.ejected()
+            && (cpu < 0 || cpu >= slot.nrCpus() || (p != null && !p.allowedOn(cpu)))) {
           slot.fault(HOOK, "invariant violated: chose cpu " + cpu + " for " + p
               + ", which does not exist or is outside its affinity mask", null);
         }

@@ -96,6 +96,9 @@ class PluginFaultTest {
       case THROW_H11 -> "H11 onExitToUser";
       case THROW_H13 -> "H13 prepare";
       case THROW_H14 -> "H14 onRunnableWake";
+      case THROW_H16 -> "H16 selectTaskRq";
+      case THROW_H17 -> "H17 imbalance";
+      case THROW_H18 -> "H18 utilEst";
       case THROW_MODEL -> "model fault-model.chooseBit";
       case THROW_IDLE_POLICY -> "idle policy fault-governor.select";
       case THROW_TIMER_CALLBACK -> "timer callback";
@@ -144,6 +147,13 @@ class PluginFaultTest {
     PluginEjection e = single(run(Fault.IGNORES_AFFINITY, RunOptions.DEFAULT));
     assertThat(e.hook()).isEqualTo("class ext.selectCpu");
     assertThat(e.reason()).containsPattern("chose cpu [23] for ext/\\d-\\d+, outside its affinity mask \\{0, 1\\}");
+  }
+
+  @Test
+  void aPlacementHookIgnoringAffinityIsEjected() throws Exception {
+    PluginEjection e = single(run(Fault.H16_IGNORES_AFFINITY, RunOptions.DEFAULT));
+    assertThat(e.hook()).isEqualTo("H16 selectTaskRq");
+    assertThat(e.reason()).contains("outside its affinity mask");
   }
 
   @Test

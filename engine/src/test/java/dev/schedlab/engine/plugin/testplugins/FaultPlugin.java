@@ -13,6 +13,9 @@ import dev.schedlab.api.hook.BeforeDeactivateHook;
 import dev.schedlab.api.hook.ExitToUserHook;
 import dev.schedlab.api.hook.IdleTopHook;
 import dev.schedlab.api.hook.IpiPrepareHook;
+import dev.schedlab.api.hook.LoadBalanceHook;
+import dev.schedlab.api.hook.PeltHook;
+import dev.schedlab.api.hook.SelectTaskRqHook;
 import dev.schedlab.api.hook.NewidleFailHook;
 import dev.schedlab.api.hook.NohzIdleEnterHook;
 import dev.schedlab.api.hook.NohzKickHook;
@@ -50,6 +53,10 @@ public final class FaultPlugin implements SchedlabPlugin {
     THROW_H7(HookPoint.H7_NOHZ_KICK), THROW_H8(HookPoint.H8_NEWIDLE_FAIL),
     THROW_H9(HookPoint.H9_IDLE_TOP), THROW_H11(HookPoint.H11_EXIT_TO_USER, HookPoint.H5_TICK),
     THROW_H13(HookPoint.H13_IPI_PREPARE), THROW_H14(HookPoint.H14_RUNNABLE_WAKE),
+    THROW_H16(HookPoint.H16_SELECT_TASK_RQ), THROW_H17(HookPoint.H17_LOAD_BALANCE),
+    THROW_H18(HookPoint.H18_PELT),
+    /** H16 places wakeups on a CPU outside the task's mask. */
+    H16_IGNORES_AFFINITY(HookPoint.H16_SELECT_TASK_RQ),
     /** Throws in the named callback of its scheduling class. */
     THROW_CLASS_INIT, THROW_CLASS_ENQUEUE, THROW_CLASS_DEQUEUE, THROW_CLASS_PICKNEXT,
     THROW_CLASS_PUTPREV, THROW_CLASS_SETNEXT, THROW_CLASS_TICK, THROW_CLASS_SELECTCPU,
@@ -162,6 +169,24 @@ public final class FaultPlugin implements SchedlabPlugin {
       case THROW_H14 -> c.hook(RunnableWakeHook.class, (cpu, task, s) -> {
         throw boom("H14");
       });
+      case THROW_H16 -> c.hook(SelectTaskRqHook.class, (p, prev, waker, flags, selected) -> {
+        throw boom("H16");
+      });
+      case THROW_H17 -> c.hook(LoadBalanceHook.class,
+          (dst, sd, idle, local, busiest, type, imbalance) -> {
+            throw boom("H17");
+          });
+      case THROW_H18 -> c.hook(PeltHook.class, (p, ewma, dequeued, runnable, cap, mainline) -> {
+        throw boom("H18");
+      });
+      case H16_IGNORES_AFFINITY -> c.hook(SelectTaskRqHook.class,
+          (p, prev, waker, flags, selected) -> {
+            for (int cpu = 0; ; cpu++) {
+              if (!p.allowedOn(cpu)) {
+                return cpu;
+              }
+            }
+          });
       case THROW_MODEL -> c.addPreemptionModel(new ThrowingModel());
       case THROW_IDLE_POLICY -> c.addIdlePolicy(new ThrowingGovernor());
       case THROW_TIMER_CALLBACK -> c.hook(TickHook.class, new TickHook() {
