@@ -146,6 +146,9 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
     copyTree(Cli.root().resolve("scenarios"), app.resolve("scenarios"));
     Files.createDirectories(root.resolve("tmp"));
     Files.writeString(root.resolve("tmp/.keep"), "");
+    // world-writable and sticky, as /tmp is everywhere: Docker gives a tmpfs mounted there the
+    // mode of the image's directory, so a non-root user could not write to it otherwise
+    Files.setAttribute(root.resolve("tmp"), "unix:mode", 01777);
     return root;
   }
 
