@@ -19,7 +19,9 @@ import java.util.TreeMap;
  * to the next multiple of their interval and record expiry-to-user-space latency.
  *
  * <p>Models: thread k with interval {@code i + k*d} (the same interval for all with {@code -h}),
- * policy from {@code -p}/{@code --policy} (priority 0 = SCHED_OTHER), affinity {@code -a},
+ * policy from {@code -p}/{@code --policy} (priority 0 = SCHED_OTHER), thread k pinned to the
+ * (k mod n)-th CPU of {@code -a}'s list or of all CPUs (rt-tests 2.x pins the threads also
+ * without {@code -a}; the main thread is not pinned),
  * {@code -t}, {@code -l}, {@code -D}, PM QoS {@code --latency} (0 when not given, as cyclictest
  * writes 0 to {@code /dev/cpu_dma_latency}); after each wakeup the thread's own user work
  * (clock_gettime, statistics); the main thread, waking every 10 ms ({@code usleep(10000)}) to look
@@ -92,17 +94,18 @@ public final class Cyclictest implements WorkloadTool {
       policy = "normal"; // cyclictest forces SCHED_OTHER for priority 0
     }
     boolean rt = policy.equals("fifo") || policy.equals("rr");
-    List<Integer> pinTo = null;
-    if (a.has("affinity") || smp) {
-      String set = a.text("affinity", "");
-      BitSet cpus;
-      try {
-        cpus = set.isEmpty() ? allCpus(ncpus) : CpuList.parse(set, ncpus);
-      } catch (IllegalArgumentException e) {
-        throw a.error("-a: " + e.getMessage());
-      }
-      pinTo = cpus.stream().boxed().toList();
+    // rt-tests 2.x pins every measurement thread: a CPU list from -a, otherwise all CPUs
+    // (AFFINITY_USEALL also without -a or --smp, since 105037e "Set affinity before applying
+    // numa", v1.6, made unconditional by 3aec580e, v2.0; --smp ignores -a's list); thread k
+    // takes the (k mod n)-th CPU.
+    String set = a.has("affinity") && !smp ? a.text("affinity", "") : "";
+    BitSet cpus;
+    try {
+      cpus = set.isEmpty() ? allCpus(ncpus) : CpuList.parse(set, ncpus);
+    } catch (IllegalArgumentException e) {
+      throw a.error("-a: " + e.getMessage());
     }
+    List<Integer> pinTo = cpus.stream().boxed().toList();
     long loops = a.integer("loops", 0, 0, Long.MAX_VALUE);
     long durNs = a.has("duration") ? a.timeNs("duration", 0, 1_000_000_000L) : 0;
     long histUs = a.integer("histogram", 0, 0, 10_000_000);
@@ -132,8 +135,8 @@ public final class Cyclictest implements WorkloadTool {
       // start): a first wait drawn from the thread's own stream, within one tick period.
       program.add(new StepSpec.Sleep(new Dist(Dist.Kind.UNIFORM, 0, START_PHASE_MAX_NS)));
       program.addAll(cycles > 0 ? Tasks.runThenExit(cycles, body) : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body)));
-      String cpus = pinTo == null ? "" : Integer.toString(pinTo.get(k % pinTo.size()));
-      tasks.add(Tasks.withPolicy(ctx.id() + "/" + k, policy, 0, rt ? prio : 0, cpus, false, program));
+      String cpu = Integer.toString(pinTo.get(k % pinTo.size()));
+      tasks.add(Tasks.withPolicy(ctx.id() + "/" + k, policy, 0, rt ? prio : 0, cpu, false, program));
       int cap = cycles > 0 ? (int) Math.min(cycles, Raw.MAX_RAW)
           : Raw.periodicCap(ctx.durationNs(), periodNs);
       caps.put(series, cap);

@@ -27,8 +27,10 @@ class CyclictestTest {
       StepSpec.SleepUntil su = firstSleepUntil(tasks.get(k).program());
       assertThat(su.periodNs()).isEqualTo((100 + 100L * k) * 1000);
       assertThat(tasks.get(k).policy()).isEqualTo("normal"); // no -p: SCHED_OTHER
-      assertThat(tasks.get(k).cpus()).isEmpty(); // no -a: not pinned
+      // no -a: rt-tests 2.x still pins thread k to CPU k (AFFINITY_USEALL)
+      assertThat(tasks.get(k).cpus()).isEqualTo(Integer.toString(k));
     }
+    assertThat(main.cpus()).isEmpty(); // the main thread is not pinned
     // no --latency: cyclictest writes 0 to /dev/cpu_dma_latency
     assertThat(s.kernel().latencyLimitNs()).isZero();
   }
@@ -46,6 +48,19 @@ class CyclictestTest {
     assertThat(threads).extracting(TaskSpec::cpus).containsExactly("0", "1");
     assertThat(s.workload().tasks().get(2).cpus()).isEmpty(); // the main thread is not pinned
     assertThat(s.kernel().latencyLimitNs()).isEqualTo(1_000_000);
+  }
+
+  @Test
+  void threadsArePinnedRoundRobinAndSmpIgnoresTheAffinityList() throws Exception {
+    Scenario more = ToolRunner.load(ToolRunner.tiny(2, "20ms", "cyclictest", "-t 5 -i 1000"));
+    assertThat(more.workload().tasks().subList(0, 5)).extracting(TaskSpec::cpus)
+        .containsExactly("0", "1", "0", "1", "0");
+    Scenario list = ToolRunner.load(ToolRunner.tiny(4, "20ms", "cyclictest", "-t 3 --affinity=2-3"));
+    assertThat(list.workload().tasks().subList(0, 3)).extracting(TaskSpec::cpus)
+        .containsExactly("2", "3", "2");
+    Scenario smp = ToolRunner.load(ToolRunner.tiny(4, "20ms", "cyclictest", "-a 3 -S"));
+    assertThat(smp.workload().tasks().subList(0, 4)).extracting(TaskSpec::cpus)
+        .containsExactly("0", "1", "2", "3");
   }
 
   @Test
