@@ -53,17 +53,7 @@ final class ProgramCompiler {
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Syscall sc) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        for (StepSpec part : sc.parts()) {
-          if (part instanceof StepSpec.Kernel kern) {
-            segments(kern, out);
-          } else if (part instanceof StepSpec.Wake w) {
-            out.add(wake(w));
-          } else if (part instanceof StepSpec.Block b) {
-            out.add(block(b));
-          } else {
-            throw new IllegalArgumentException("a syscall's parts are kernel, wake and block: " + part);
-          }
-        }
+        parts(sc.parts(), out);
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Sleep sl) {
         out.add(new Op(Op.SYSCALL_ENTER));
@@ -100,14 +90,9 @@ final class ProgramCompiler {
         op.flag = c.waitDone();
         out.add(op);
       } else if (s instanceof StepSpec.Loop l) {
-        int start = out.size();
-        Op begin = new Op(Op.LOOP_START);
-        begin.count = l.count();
-        out.add(begin);
+        int start = loopStart(l, out);
         emit(l.body(), out);
-        Op end = new Op(Op.LOOP_END);
-        end.jump = start;
-        out.add(end);
+        loopEnd(start, out);
       } else if (s instanceof StepSpec.Mark m) {
         Op op = new Op(Op.MARK);
         op.counter = k.metrics.counter("mark." + m.counter());
@@ -128,6 +113,39 @@ final class ProgramCompiler {
         throw new IllegalArgumentException("unsupported step " + s);
       }
     }
+  }
+
+  /** The parts of one syscall: kernel segments, wakeups, blocking, and loops of these. */
+  private void parts(List<StepSpec> parts, List<Op> out) {
+    for (StepSpec part : parts) {
+      if (part instanceof StepSpec.Kernel kern) {
+        segments(kern, out);
+      } else if (part instanceof StepSpec.Wake w) {
+        out.add(wake(w));
+      } else if (part instanceof StepSpec.Block b) {
+        out.add(block(b));
+      } else if (part instanceof StepSpec.Loop l) {
+        int start = loopStart(l, out);
+        parts(l.body(), out);
+        loopEnd(start, out);
+      } else {
+        throw new IllegalArgumentException("a syscall's parts are kernel, wake, block and loops: "
+            + part);
+      }
+    }
+  }
+
+  private static int loopStart(StepSpec.Loop l, List<Op> out) {
+    Op begin = new Op(Op.LOOP_START);
+    begin.count = l.count();
+    out.add(begin);
+    return out.size() - 1;
+  }
+
+  private static void loopEnd(int start, List<Op> out) {
+    Op end = new Op(Op.LOOP_END);
+    end.jump = start;
+    out.add(end);
   }
 
   /** A CPU mask of this machine. */
