@@ -24,6 +24,7 @@ import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.sim.Event;
 import dev.schedlab.engine.sim.EventQueue;
+import dev.schedlab.engine.plugin.PluginSupervisor;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,8 @@ public final class Kernel implements SchedServices, MachineView {
   static final int EV_TASK_START = 6;
   static final int EV_WORK_DUE = 7;
   static final int EV_NOISE = 8;
+  /** The plugin watchdog: outside the model, not in the digest. */
+  static final int EV_WATCHDOG = 9;
 
   final EventQueue queue = new EventQueue();
   long now;
@@ -62,7 +65,15 @@ public final class Kernel implements SchedServices, MachineView {
   final Extensions ext;
   final PreemptionModel model;
   final IdlePolicy governor;
-  final SchedulingClass[] classes;
+  /** The classes in pick order; an ejected plugin's leave it ({@link PluginEjector}). */
+  SchedulingClass[] classes;
+  /** The supervision of this run's plugins, and the checks at their boundary. */
+  final PluginSupervisor supervisor;
+  final PluginChecks checks;
+  /** The plugin watchdog, or null (no plugins, or watchdog.timeout 0). */
+  Watchdog watchdog;
+  /** The fair class's PELT (the load balancer's source), or null when it keeps none. */
+  final dev.schedlab.api.LoadTracking fairLoad;
   final TraceSink trace;
   final Metrics metrics = new Metrics();
   /** Softirqs run, as /proc/softirqs counts them. */
@@ -94,6 +105,18 @@ public final class Kernel implements SchedServices, MachineView {
   /** CPUs of each LLC, ascending, and how many of them run their idle task. */
   final int[][] llcCpus;
   final int[] llcIdle;
+  /** {@code sd_llc_shared} of each LLC. */
+  final LlcShared llcShared;
+  /** {@code sched_asym_cpucap_active()}. */
+  final boolean asymCapacity;
+  /** Task groups (root first); only the root without cgroups or autogroup. */
+  final java.util.List<TaskGroup> taskGroups = new java.util.ArrayList<>();
+  /** The scenario's cgroups and autogroup setting, and the autogroup of each session. */
+  java.util.List<dev.schedlab.engine.scenario.CgroupSpec> cgroupSpecs = java.util.List.of();
+  boolean autogroup;
+  final java.util.Map<String, Integer> autogroupSessions = new java.util.HashMap<>();
+  /** The workload's tasks in creation order. */
+  final java.util.ArrayList<Task> tasks = new java.util.ArrayList<>();
   /** Workload tasks not yet exited; a run with tasks ends early when it reaches zero. */
   int liveTasks = -1;
   private final long jitterPct;
@@ -114,10 +137,14 @@ public final class Kernel implements SchedServices, MachineView {
     this.model = model;
     this.governor = governor;
     this.classes = ext.classes().toArray(new SchedulingClass[0]);
+    this.supervisor = ext.supervisor();
+    this.supervisor.attach(new PluginEjector(this));
+    this.checks = new PluginChecks(this);
     this.trace = trace;
     this.jitterPct = params.get(Param.COST_JITTER);
     this.housekeeping = housekeeping;
     this.smt = SmtSharing.forMachine(this, cpus, params);
+    this.llcShared = new LlcShared(cpus, housekeeping, smt != null);
     int llcs = 0;
     for (Cpu c : cpus) {
       llcs = Math.max(llcs, c.llcId + 1);
@@ -128,6 +155,22 @@ public final class Kernel implements SchedServices, MachineView {
       final int id = l;
       llcCpus[l] = java.util.Arrays.stream(cpus).filter(c -> c.llcId == id).mapToInt(c -> c.id).toArray();
       llcIdle[l] = llcCpus[l].length;
+    }
+    boolean asym = false;
+    for (Cpu c : cpus) {
+      asym |= c.capacityOrig != cpus[0].capacityOrig;
+    }
+    this.asymCapacity = asym;
+    dev.schedlab.api.LoadTracking fairLoad = null;
+    for (SchedulingClass c : classes) {
+      if (fairLoad == null && c.handles(dev.schedlab.api.Policy.NORMAL)
+          && c instanceof dev.schedlab.api.LoadTracking lt) {
+        fairLoad = lt;
+      }
+    }
+    this.fairLoad = fairLoad;
+    for (Cpu c : cpus) {
+      c.fairLoad = fairLoad;
     }
     this.sched = new Scheduler(this);
     this.balancer = new LoadBalancer(this);
@@ -149,6 +192,10 @@ public final class Kernel implements SchedServices, MachineView {
     Event e;
     while ((e = queue.pollUntil(endNs)) != null) {
       now = e.time();
+      if (e.type == EV_WATCHDOG) {
+        watchdog.run(); // outside the model: neither in the digest nor in the event count
+        continue;
+      }
       events++;
       digest = mix(digest, now, e.type, e.cpu);
       dispatch(e);
@@ -432,12 +479,13 @@ public final class Kernel implements SchedServices, MachineView {
   @Override
   public void completeDelayedDequeue(TaskView p) {
     Task t = (Task) p;
-    if (!t.onRq) {
-      throw new IllegalStateException("completeDelayedDequeue of a task not queued: " + t);
+    if (!t.onRq || !t.delayed) {
+      throw new IllegalStateException("completeDelayedDequeue of a task not "
+          + (t.onRq ? "delayed" : "queued") + ": " + t);
     }
     t.onRq = false;
+    sched.removeQueued(cpus[t.cpu], t); // still delayed: no longer counted as runnable
     t.delayed = false;
-    sched.removeQueued(cpus[t.cpu], t);
   }
 
   /** Runs the softirqs raised on {@code cpu} (SCHED, RCU); their cost goes to {@link #pathCost}. */
@@ -478,6 +526,104 @@ public final class Kernel implements SchedServices, MachineView {
   public int llcIdleCpus(int cpu) {
     return llcIdle[cpus[cpu].llcId];
   }
+
+  @Override
+  public java.util.List<? extends dev.schedlab.api.view.TaskGroupView> taskGroups() {
+    return taskGroups.size() <= 1 ? java.util.List.of() : taskGroups;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <H> H hook(Class<H> type) {
+    if (type == dev.schedlab.api.hook.PeltHook.class) {
+      return (H) ext.pelt();
+    }
+    if (type == dev.schedlab.api.hook.SelectTaskRqHook.class) {
+      return (H) ext.selectTaskRq();
+    }
+    if (type == dev.schedlab.api.hook.LoadBalanceHook.class) {
+      return (H) ext.loadBalance();
+    }
+    return null;
+  }
+
+  @Override
+  public void changeNrRunning(int cpu, int delta) {
+    Cpu c = cpus[cpu];
+    int before = c.nrRunning;
+    c.nrRunning += delta;
+    balancer.nrRunningChanged(c, before);
+  }
+
+  @Override
+  public int nrDomains(int cpu) {
+    return cpus[cpu].domains.length;
+  }
+
+  @Override
+  public dev.schedlab.api.view.SchedDomainView domain(int cpu, int level) {
+    return cpus[cpu].domains[level];
+  }
+
+  @Override
+  public int smtWeight(int cpu) {
+    return cpus[cpu].siblings.length;
+  }
+
+  @Override
+  public int smtSibling(int cpu, int i) {
+    return cpus[cpu].siblings[i].id;
+  }
+
+  @Override
+  public boolean smtActive() {
+    return smt != null;
+  }
+
+  @Override
+  public boolean asymCapacity() {
+    return asymCapacity;
+  }
+
+  @Override
+  public boolean llcHasIdleCores(int cpu) {
+    return llcShared.hasIdleCores(cpus[cpu]);
+  }
+
+  @Override
+  public int llcNrIdleScan(int cpu) {
+    return llcShared.nrIdleScan[cpus[cpu].llcId];
+  }
+
+  @Override
+  public void addPathCost(long ns) {
+    pathCost += ns;
+  }
+
+  @Override
+  public void migrateQueued(TaskView p, int dstCpu) {
+    Task t = (Task) p;
+    if (!t.onRq || t.onCpu || t.delayed || !t.allowed.get(dstCpu)) {
+      throw new IllegalStateException("migrateQueued: " + t + " is not a queued, waiting task"
+          + " allowed on cpu " + dstCpu);
+    }
+    pathCost += p(Param.LB_PER_TASK);
+    sched.moveQueued(t, cpus[t.cpu], cpus[dstCpu]);
+  }
+
+  @Override
+  public void setLlcHasIdleCores(int cpu, boolean value) {
+    llcShared.hasIdleCores[cpus[cpu].llcId] = value;
+  }
+
+  /** Queues {@code w} on kthread {@code t} and wakes it if it sleeps. */
+  void queueKthreadWork(Task t, WorkItem w) {
+    t.workQueue.add(w);
+    if (t.state != dev.schedlab.api.TaskState.RUNNING) {
+      sched.wakeUp(t, 0);
+    }
+  }
+
 
   @Override
   public int hz() {

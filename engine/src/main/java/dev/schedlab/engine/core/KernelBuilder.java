@@ -59,6 +59,13 @@ final class KernelBuilder {
           new Event(Kernel.EV_PHASE, i, null), new Event(Kernel.EV_TICK, i, null),
           new Event(Kernel.EV_IPI_RESCHED, i, null), new Event(Kernel.EV_IPI_CALL, i, null));
     }
+    for (Cpu c : cpus) {
+      c.capacityOrig = m.capacityOf(c.id);
+      c.capacity = c.capacityOrig;
+      c.freqCapacity = 1024L * m.frequencyPct() / 100;
+      c.speed = c.capacityOrig * c.freqCapacity / (1024.0 * 1024.0);
+      c.rate = c.speed;
+    }
     Kernel k = new Kernel(cpus, states, sc.kernel().hz(), m.virtualized(),
         sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping);
     DomainBuilder.build(cpus, housekeeping);
@@ -80,13 +87,25 @@ final class KernelBuilder {
       c.idle = idle;
       c.curr = idle;
     }
+    // Task groups exist before the classes start (the fair class builds its group runqueues),
+    // autogroups included, so every task's group is known first.
+    k.cgroupSpecs = sc.kernel().cgroups();
+    k.autogroup = sc.kernel().autogroup();
+    k.taskGroups.addAll(TaskGroup.build(sc.kernel().cgroups(), sc.kernel().autogroup()));
+    for (TaskSpec ts : sc.workload().tasks()) {
+      for (int i = 0; i < ts.count(); i++) {
+        String comm = ts.count() == 1 ? ts.name() : ts.name() + "/" + i;
+        TaskGroup.groupOf(k.taskGroups, sc.kernel().cgroups(), sc.kernel().autogroup(), ts, comm,
+            k.autogroupSessions);
+      }
+    }
     for (SchedulingClass cls : ext.classes()) {
       cls.init(k, k);
     }
     governor.init(k);
     k.liveTasks = sc.workload().tasks().isEmpty() ? -1 : 0;
     int[] kpid = {2};
-    SchedulingClass fair = classFor(ext.classes(), Policy.NORMAL);
+    SchedulingClass fair = classFor(List.of(k.classes), Policy.NORMAL);
     k.deferred = new Deferred(k, (comm, allowed) -> {
       Op loop = new Op(Op.KWORK);
       Task t = new Task(kpid[0]++, comm, Policy.NORMAL, 0, 0, 0, 0, 0, allowed, true, false, -1,
@@ -118,6 +137,11 @@ final class KernelBuilder {
       k.idleLoop.doIdleTop(c);
     }
     k.host.start();
+    long watchdogNs = params.get(dev.schedlab.engine.params.Param.WATCHDOG_TIMEOUT);
+    if (k.supervisor.hasPlugins() && watchdogNs > 0) {
+      k.watchdog = new Watchdog(k, watchdogNs);
+      k.watchdog.start();
+    }
     return k;
   }
 

@@ -52,6 +52,8 @@ final class Task implements TaskView {
   long sumExec;
   long execStart;
   Object classData;
+  /** Its task group (0: the root). */
+  int taskGroup;
 
   // thread_info flags
   boolean needResched;
@@ -99,6 +101,10 @@ final class Task implements TaskView {
   Task rqNext;
   /** Its address space (null for kernel threads). */
   Mm mm;
+  /** When it last became runnable or was last put back while runnable (the watchdog's clock). */
+  long runnableAt;
+  /** Whether its start event has come ({@code wake_up_new_task()}). */
+  boolean started;
   /** Work queue of an engine kthread (rcuo, kworker), else null. */
   java.util.ArrayDeque<WorkItem> workQueue;
   WorkItem currentWork;
@@ -156,6 +162,11 @@ final class Task implements TaskView {
   /** Pid as the trace prints it (0 for idle tasks). */
   int tracePid() {
     return idleTask ? 0 : pid;
+  }
+
+  /** Whether this is a CPU stopper kthread ({@code migration/N}). */
+  boolean stopper() {
+    return policy == Policy.STOP && kthread;
   }
 
   /** {@code task_work_add(TWA_RESUME)}. */
@@ -290,6 +301,17 @@ final class Task implements TaskView {
   @Override
   public void setClassData(Object data) {
     classData = data;
+  }
+
+  @Override
+  public int taskGroup() {
+    return taskGroup;
+  }
+
+  @Override
+  public dev.schedlab.api.view.LoadAvgView loadAvg() {
+    return sclass instanceof dev.schedlab.api.LoadTracking lt
+        ? lt.taskAvg(this) : dev.schedlab.api.view.LoadAvgView.ZERO;
   }
 
   @Override

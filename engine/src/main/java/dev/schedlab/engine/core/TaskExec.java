@@ -276,7 +276,8 @@ final class TaskExec {
             return;
           }
           t.currentWork = w;
-          run(cpu, t, op, k.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+          // a stopper's work (an active balance) has no callback overhead of its own
+          run(cpu, t, op, (t.stopper() ? 0 : k.p(Param.RCU_CB_OVERHEAD)) + w.costNs);
           return;
         }
         default:
@@ -446,7 +447,9 @@ final class TaskExec {
       case Op.KWORK: {
         WorkItem w = t.currentWork;
         t.currentWork = null;
-        k.deferred.account(cpu.id, k.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+        if (!t.stopper()) {
+          k.deferred.account(cpu.id, k.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+        }
         w.fn.run(cpu.id);
         if (k.sched.wants(PreemptPoint.COND_RESCHED, t)) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);

@@ -1,11 +1,15 @@
 package dev.schedlab.engine.matrix;
 
+import dev.schedlab.engine.RunOptions;
 import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.Version;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.engine.plugin.HookBudget;
+import dev.schedlab.engine.plugin.PluginEjection;
 import dev.schedlab.engine.plugin.PluginException;
+import dev.schedlab.engine.plugin.PluginSupervisor;
 import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.scenario.Scenario;
 import dev.schedlab.engine.scenario.ScenarioException;
@@ -15,19 +19,21 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Runs the cells of a matrix that the log does not hold yet, {@code jobs} at a time. Each cell is
  * an independent, single-threaded {@link Simulation#run} with its own fresh extensions; only whole
  * cells run in parallel, so every digest is the one a lone {@code schedlab run} gives. A cell that
- * fails is recorded with its error and the others go on. Each result is appended to the log as soon
- * as the cell finishes.
+ * fails is recorded with its error and the others go on; a misbehaving plugin is ejected and the
+ * cell completes on mainline, recorded as {@code ejected}. Each result is appended to the log as
+ * soon as the cell finishes.
  */
 public final class MatrixRunner {
   /** Told about every cell that finishes in this invocation (progress display). */
@@ -70,32 +76,14 @@ public final class MatrixRunner {
         todo.add(c);
       }
     }
-    AtomicInteger threads = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs), r -> {
-      Thread t = new Thread(r, "schedlab-matrix-" + threads.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      CompletionService<Object[]> done = new ExecutorCompletionService<>(pool);
-      for (Cell c : todo) {
-        done.submit(() -> new Object[] {c, runCell(c, host)});
-      }
-      String version = Version.current();
-      for (int i = 1; i <= todo.size(); i++) {
-        Object[] finished;
-        try {
-          finished = done.take().get();
-        } catch (ExecutionException e) {
-          throw new IllegalStateException("a matrix cell escaped its error handling", e.getCause());
-        }
-        Cell c = (Cell) finished[0];
-        CellResult r = (CellResult) finished[1];
-        log.append(r, r.toJsonLine(c, matrix, version));
-        listener.finished(i, todo.size(), c, r);
-      }
-    } finally {
-      pool.shutdownNow();
+    BlockingQueue<Finished> done = new LinkedBlockingQueue<>();
+    new Workers(new ConcurrentLinkedQueue<>(todo), host, done)
+        .start(Math.max(1, Math.min(jobs, todo.size())));
+    String version = Version.current();
+    for (int i = 1; i <= todo.size(); i++) {
+      Finished f = done.take();
+      log.append(f.result(), f.result().toJsonLine(f.cell(), matrix, version));
+      listener.finished(i, todo.size(), f.cell(), f.result());
     }
     Map<String, CellResult> all = log.finished();
     Map<String, CellResult> results = new LinkedHashMap<>();
@@ -103,21 +91,78 @@ public final class MatrixRunner {
     return new Outcome(cells, results, todo.size(), cells.size() - todo.size());
   }
 
+  private record Finished(Cell cell, CellResult result) {}
+
+  /**
+   * The threads that run cells, each taking the next cell from the queue. A cell whose plugin call
+   * exceeds its wall-clock budget is reported failed at once and its thread, stuck in the plugin,
+   * is abandoned (a daemon: it ends with the process; what it might still produce is dropped); a
+   * new worker takes its place, so the other cells go on at the same parallelism.
+   */
+  private record Workers(Queue<Cell> cells, PluginHost host, BlockingQueue<Finished> done) {
+    private static final AtomicInteger NUMBER = new AtomicInteger();
+
+    void start(int n) {
+      for (int i = 0; i < n; i++) {
+        startOne();
+      }
+    }
+
+    private void startOne() {
+      Thread t = new Thread(this::work, "schedlab-matrix-" + NUMBER.incrementAndGet());
+      t.setDaemon(true);
+      t.start();
+    }
+
+    private void work() {
+      for (Cell c; (c = cells.poll()) != null; ) {
+        Cell cell = c;
+        AtomicBoolean reported = new AtomicBoolean();
+        long start = System.nanoTime();
+        CellResult r;
+        try {
+          r = runCell(cell, host, overrun -> {
+            if (reported.compareAndSet(false, true)) {
+              done.add(new Finished(cell, CellResult.failed(cell.runId(), cell.seed(),
+                  "run failed: " + overrun.message(), millis(start))));
+              startOne();
+            }
+          });
+        } catch (Throwable t) { // an Error runCell lets through: the cell fails, the matrix goes on
+          r = CellResult.failed(cell.runId(), cell.seed(), "internal error: " + t, millis(start));
+        }
+        if (!reported.compareAndSet(false, true)) {
+          return; // abandoned after a budget overrun: a new worker took over
+        }
+        done.add(new Finished(cell, r));
+      }
+    }
+  }
+
   /** Runs one cell; never throws (a failure becomes the result's error). */
   static CellResult runCell(Cell cell, PluginHost host) {
+    return runCell(cell, host, null);
+  }
+
+  /**
+   * Runs one cell, ejecting misbehaving plugins; {@code onOverrun} (may be null) is told about a
+   * plugin call over its wall-clock budget. Never throws: a failure becomes the result's error.
+   */
+  static CellResult runCell(Cell cell, PluginHost host, Consumer<HookBudget.Overrun> onOverrun) {
     long start = System.nanoTime();
     Long seed = cell.seed();
     try {
       Scenario s = cell.scenario();
       seed = s.seed();
-      RunResult r = Simulation.run(s, host.extensionsFor(s.plugins()), TraceSink.NONE);
+      RunOptions options = new RunOptions(PluginSupervisor.OnError.EJECT, false, onOverrun);
+      RunResult r = Simulation.run(s, host.extensionsFor(s.plugins()), TraceSink.NONE, options);
       Map<String, Double> values = new LinkedHashMap<>();
       flatten("metric", r.metrics(), values);
       Map<String, Object> reports = new LinkedHashMap<>();
       Reports.json(s, r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
       flatten("report", reports, values);
       return new CellResult(cell.runId(), seed, r.digest(), r.events(), r.simNs(), millis(start),
-          null, values);
+          null, values, r.ejections().stream().map(PluginEjection::summary).toList());
     } catch (ScenarioException e) {
       return CellResult.failed(cell.runId(), seed, "bad scenario: " + e.getMessage(), millis(start));
     } catch (PluginException e) {

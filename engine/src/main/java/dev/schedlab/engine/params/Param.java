@@ -15,6 +15,9 @@ public enum Param {
   RR_TIMESLICE("sched.rr_timeslice", 100_000_000, Unit.NS, "[src] RR_TIMESLICE"),
   RT_PERIOD("sched.rt_period", 1_000_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_period"),
   RT_RUNTIME("sched.rt_runtime", 950_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_runtime"),
+  // --- plugin supervision (docs/plugin-safety.md) ---
+  WATCHDOG_TIMEOUT("watchdog.timeout", 30_000_000_000L, Unit.NS, "[src] kernel/sched/ext.c SCX_WATCHDOG_MAX_TIMEOUT (30 * HZ), the default and largest ops.timeout_ms: a runnable task that has not run for this long ejects the plugin involved; 0 turns the watchdog off"),
+  PLUGIN_HOOK_BUDGET("plugin.hook_budget", 10_000_000_000L, Unit.NS, "[estimate] wall-clock time (not simulated) one plugin call may take before the run is stopped; hooks take microseconds, so this only catches a call that never returns, with room for a loaded machine; 0 turns the budget off. Outside the model: it never changes a result"),
   // --- scheduler path costs (CPU time on the CPU running the path) ---
   SCHED_BASE("cost.sched_base", 200, Unit.NS, "[estimate] __schedule() fixed part: rq lock, clock update, rcu note, flag clears (range 150-500 ns)"),
   PICK_FAIR("cost.pick_fair", 100, Unit.NS, "[estimate] pick_next_task_fair() with tasks"),
@@ -23,7 +26,8 @@ public enum Param {
   NEWIDLE_EARLY_EXIT("cost.newidle_early_exit", 300, Unit.NS, "[estimate] newidle balance that exits early (not overloaded / avg_idle small)"),
   TTWU_LOCAL("cost.ttwu_local", 500, Unit.NS, "[estimate] try_to_wake_up() enqueue + wakeup_preempt"),
   TTWU_RUNNABLE("cost.ttwu_runnable", 300, Unit.NS, "[seed 004] ttwu_runnable() for a task still queued"),
-  SELECT_RQ("cost.select_rq", 150, Unit.NS, "[estimate] select_task_rq(): ~5 CPUs probed at cost.sis_per_cpu 30 ns"),
+  SELECT_RQ("cost.select_rq", 150, Unit.NS, "[estimate] select_task_rq() without the LLC scan: wake_affine and the probes of target, prev and recent_used_cpu (~5 CPUs at cost.sis_per_cpu); the scan adds cost.sis_per_cpu per CPU probed"),
+  SIS_PER_CPU("cost.sis_per_cpu", 30, Unit.NS, "[estimate] select_idle_cpu()/select_idle_core() per CPU probed: its rq's curr, nr_running and ttwu_pending, one cache line (latency.cacheline_same_llc) at most"),
   SYSCALL_ENTRY("cost.syscall_entry", 100, Unit.NS, "[estimate] kernel entry from user"),
   EXIT_TO_USER("cost.exit_to_user", 100, Unit.NS, "[estimate] exit_to_user_mode() without work"),
   DO_IDLE_ENTER("cost.do_idle_enter", 300, Unit.NS, "[estimate] do_idle() entry up to call_cpuidle(): polling set, nohz enter, governor select (with cost.cpuidle_enter the 0.5 us entry half of the ~1 us do_idle() enter+exit, kernel-model.md 2.1)"),
@@ -93,8 +97,13 @@ public enum Param {
   DELAY_ZERO("feature.DELAY_ZERO", 1, Unit.BOOL, "[src] features.h (v6.12+)"),
   WAKEUP_PREEMPTION("feature.WAKEUP_PREEMPTION", 1, Unit.BOOL, "[src] features.h"),
   TTWU_QUEUE("feature.TTWU_QUEUE", 1, Unit.BOOL, "[src] features.h (off on PREEMPT_RT)"),
-  SIS_UTIL("feature.SIS_UTIL", 1, Unit.BOOL, "[src] features.h"),
+  SIS_UTIL("feature.SIS_UTIL", 1, Unit.BOOL, "[src] features.h: the wakeup scan's depth follows the LLC's utilisation (70fb5ccf2ebb, v6.0)"),
+  LB_MIN("feature.LB_MIN", 0, Unit.BOOL, "[src] features.h: detach_tasks() skips tasks of load below 16 until a balance failed"),
+  WA_IDLE("feature.WA_IDLE", 1, Unit.BOOL, "[src] features.h: wake_affine_idle()"),
+  WA_WEIGHT("feature.WA_WEIGHT", 1, Unit.BOOL, "[src] features.h: wake_affine_weight()"),
+  WA_BIAS("feature.WA_BIAS", 1, Unit.BOOL, "[src] features.h: wake_affine_weight() favours prev by half the imbalance_pct"),
   POLLING_IPI("feature.POLLING_IPI", 1, Unit.BOOL, "[src] b2a02fc43a1f smp: send no IPI to a polling idle CPU (v5.8)"),
+  SMT_CACHE_HOT("feature.SMT_CACHE_HOT", 0, Unit.BOOL, "[src] 1 = before v5.10: task_hot() holds a recently run task back from its SMT sibling too; 0 = v5.10+ (ec73240b1627 'sched/fair: Ignore cache hotness for SMT migration': siblings share their caches)"),
   NEWIDLE_MIGRATION_COST_GATE("feature.NEWIDLE_MIGRATION_COST_GATE", 0, Unit.BOOL, "[src] 1 = before v5.16: idle_balance() is skipped while avg_idle < sysctl_sched_migration_cost; 0 = v5.16+ (c5b0a7eefc70 'sched/fair: Remove sysctl_sched_migration_cost condition'): only the per-domain max_newidle_lb_cost gate"),
   ILB_SKIP_IF_NEED_RESCHED("feature.ILB_SKIP_IF_NEED_RESCHED", 0, Unit.BOOL, "[src] 1 = v6.6-v6.12: nohz_csd_func() skips the ILB when need_resched(), which a polling-shortcut kick always sets; 0 = v6.13+ (ea9cffc0a154)");
 
