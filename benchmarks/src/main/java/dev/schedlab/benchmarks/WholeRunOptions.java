@@ -9,14 +9,45 @@ package dev.schedlab.benchmarks;
  * @param baselineSeconds simulated seconds of the short run whose allocation is subtracted to get
  *     steady-state bytes/event
  * @param seed scenario seed
+ * @param cpus CPUs of the machine (32, or a multiple of 64)
+ * @param taskScale multiple of the 4 hogs and 4 sleepers per CPU
+ * @param runs measured runs; the best (least CPU time) is reported
  */
-record WholeRunOptions(
-    double seconds, int warmupRuns, double warmupSeconds, double baselineSeconds, long seed) {
+record WholeRunOptions(double seconds, int warmupRuns, double warmupSeconds,
+    double baselineSeconds, long seed, int cpus, int taskScale, int runs) {
   static final String USAGE = "usage: WholeRunBenchmark [--seconds S (10)] [--warmup-runs N (1)]"
-      + " [--warmup-seconds S (1)] [--baseline-seconds S (0.1)] [--seed N (1)]";
+      + " [--warmup-seconds S (1)] [--baseline-seconds S (0.1)] [--seed N (1)] [--cpus N (128)]"
+      + " [--task-scale K (1)] [--runs N (1)]";
+
+  WholeRunOptions(double seconds, int warmupRuns, double warmupSeconds, double baselineSeconds,
+      long seed) {
+    this(seconds, warmupRuns, warmupSeconds, baselineSeconds, seed, WholeRunScenario.CPUS, 1, 1);
+  }
 
   static WholeRunOptions defaults() {
     return new WholeRunOptions(10, 1, 1, 0.1, 1);
+  }
+
+  private WholeRunOptions with(String name, String v) {
+    return switch (name) {
+      case "--seconds" -> new WholeRunOptions(positive(name, v), warmupRuns, warmupSeconds,
+          baselineSeconds, seed, cpus, taskScale, runs);
+      case "--warmup-runs" -> new WholeRunOptions(seconds, Integer.parseInt(v), warmupSeconds,
+          baselineSeconds, seed, cpus, taskScale, runs);
+      case "--warmup-seconds" -> new WholeRunOptions(seconds, warmupRuns, positive(name, v),
+          baselineSeconds, seed, cpus, taskScale, runs);
+      case "--baseline-seconds" -> new WholeRunOptions(seconds, warmupRuns, warmupSeconds,
+          positive(name, v), seed, cpus, taskScale, runs);
+      case "--seed" -> new WholeRunOptions(seconds, warmupRuns, warmupSeconds, baselineSeconds,
+          Long.parseLong(v), cpus, taskScale, runs);
+      case "--cpus" -> new WholeRunOptions(seconds, warmupRuns, warmupSeconds, baselineSeconds,
+          seed, Integer.parseInt(v), taskScale, runs);
+      case "--task-scale" -> new WholeRunOptions(seconds, warmupRuns, warmupSeconds,
+          baselineSeconds, seed, cpus, Integer.parseInt(v), runs);
+      case "--runs" -> new WholeRunOptions(seconds, warmupRuns, warmupSeconds, baselineSeconds,
+          seed, cpus, taskScale, Integer.parseInt(v));
+      default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
+    };
   }
 
   /** Parses {@code args}; throws IllegalArgumentException naming the bad option. */
@@ -29,19 +60,7 @@ record WholeRunOptions(
       }
       String v = args[++i];
       try {
-        o = switch (name) {
-          case "--seconds" -> new WholeRunOptions(positive(name, v), o.warmupRuns, o.warmupSeconds,
-              o.baselineSeconds, o.seed);
-          case "--warmup-runs" -> new WholeRunOptions(o.seconds, Integer.parseInt(v),
-              o.warmupSeconds, o.baselineSeconds, o.seed);
-          case "--warmup-seconds" -> new WholeRunOptions(o.seconds, o.warmupRuns,
-              positive(name, v), o.baselineSeconds, o.seed);
-          case "--baseline-seconds" -> new WholeRunOptions(o.seconds, o.warmupRuns,
-              o.warmupSeconds, positive(name, v), o.seed);
-          case "--seed" -> new WholeRunOptions(o.seconds, o.warmupRuns, o.warmupSeconds,
-              o.baselineSeconds, Long.parseLong(v));
-          default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
-        };
+        o = o.with(name, v);
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(name + ": not a number: " + v, e);
       }
@@ -49,6 +68,10 @@ record WholeRunOptions(
     if (o.warmupRuns < 0) {
       throw new IllegalArgumentException("--warmup-runs must be >= 0, got " + o.warmupRuns);
     }
+    if (o.runs < 1) {
+      throw new IllegalArgumentException("--runs must be >= 1, got " + o.runs);
+    }
+    WholeRunScenario.build(1, o.seed, o.cpus, o.taskScale); // checks --cpus and --task-scale
     return o;
   }
 

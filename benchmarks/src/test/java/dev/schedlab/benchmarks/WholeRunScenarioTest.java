@@ -73,9 +73,26 @@ class WholeRunScenarioTest {
   }
 
   @Test
+  void scalingMachinesKeepFourHogsAndFourSleepersPerCpuTimesTheScale() {
+    Scenario s512 = WholeRunScenario.build(1_000_000, 1, 512, 1);
+    assertThat(s512.machine().nrCpus()).isEqualTo(512);
+    assertThat(s512.machine().sockets()).isEqualTo(8);
+    assertThat(s512.workload().tasks()).extracting(TaskSpec::count).containsExactly(2048, 2048);
+    Scenario s32 = WholeRunScenario.build(1_000_000, 1, 32, 4);
+    assertThat(s32.machine().nrCpus()).isEqualTo(32);
+    assertThat(s32.workload().tasks()).extracting(TaskSpec::count).containsExactly(512, 512);
+    WholeRunOptions o = WholeRunOptions.parse("--cpus", "1024", "--task-scale", "2", "--runs", "3");
+    assertThat(o.cpus()).isEqualTo(1024);
+    assertThat(o.taskScale()).isEqualTo(2);
+    assertThat(o.runs()).isEqualTo(3);
+    assertThatThrownBy(() -> WholeRunOptions.parse("--cpus", "100")).hasMessageContaining("cpus");
+    assertThatThrownBy(() -> WholeRunOptions.parse("--runs", "0")).hasMessageContaining("--runs");
+  }
+
+  @Test
   void steadyStateBytesPerEventSubtractsTheBaseline() {
-    var base = new WholeRunBenchmark.Sample(100, 1_000, 1, 1, 50_000);
-    var full = new WholeRunBenchmark.Sample(10_000, 101_000, 1, 1, 250_000);
+    var base = new WholeRunBenchmark.Sample(100, 1_000, 1, 1, 50_000, 10);
+    var full = new WholeRunBenchmark.Sample(10_000, 101_000, 1, 1, 250_000, 20);
     assertThat(WholeRunReport.steadyBytesPerEvent(base, full)).isEqualTo(2.0);
     assertThat(WholeRunReport.steadyBytesPerEvent(base, base)).isNaN();
   }

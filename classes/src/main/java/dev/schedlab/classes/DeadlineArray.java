@@ -8,9 +8,10 @@ import java.util.Arrays;
  *
  * <p>Models: the kernel's rb-trees keyed by deadline, with the pid as a deterministic tie-break.
  * Does not model: O(log n) insertion (insert/remove are O(log n) search plus an O(n) array shift),
- * which is fine for the few tasks per runqueue a simulation has. Nothing is allocated per
- * operation except when the array grows. Kernel reference: {@code __enqueue_dl_entity()},
- * {@code __enqueue_entity()}.
+ * which is fine for the few tasks per runqueue a simulation has. The keys and pids are kept in
+ * arrays beside the entities, so the search reads no entity (each would be a cache miss on a
+ * large machine). Nothing is allocated per operation except when the arrays grow. Kernel
+ * reference: {@code __enqueue_dl_entity()}, {@code __enqueue_entity()}.
  *
  * @param <E> entity type
  */
@@ -25,6 +26,9 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
   }
 
   private Node[] items = new Node[8];
+  /** {@code items[i].sortKey()} and {@code items[i].pid()} as of insertion. */
+  private long[] keys = new long[8];
+  private int[] pids = new int[8];
   private int size;
 
   int size() {
@@ -48,20 +52,32 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
   void insert(E e) {
     if (size == items.length) {
       items = Arrays.copyOf(items, size * 2);
+      keys = Arrays.copyOf(keys, size * 2);
+      pids = Arrays.copyOf(pids, size * 2);
     }
-    int at = insertionPoint(e.sortKey(), e.pid());
+    long key = e.sortKey();
+    int pid = e.pid();
+    int at = insertionPoint(key, pid);
     System.arraycopy(items, at, items, at + 1, size - at);
+    System.arraycopy(keys, at, keys, at + 1, size - at);
+    System.arraycopy(pids, at, pids, at + 1, size - at);
     items[at] = e;
+    keys[at] = key;
+    pids[at] = pid;
     size++;
   }
 
   /** Removes {@code e}; returns false when it is not in the array. */
   boolean remove(E e) {
-    int at = insertionPoint(e.sortKey(), e.pid());
+    long key = e.sortKey();
+    int at = insertionPoint(key, e.pid());
     // insertionPoint returns the first slot not before e; e itself sits there if present.
-    for (int i = at; i < size && items[i].sortKey() == e.sortKey(); i++) {
+    for (int i = at; i < size && keys[i] == key; i++) {
       if (items[i] == e) {
-        System.arraycopy(items, i + 1, items, i, size - i - 1);
+        int tail = size - i - 1;
+        System.arraycopy(items, i + 1, items, i, tail);
+        System.arraycopy(keys, i + 1, keys, i, tail);
+        System.arraycopy(pids, i + 1, pids, i, tail);
         items[--size] = null;
         return true;
       }
@@ -74,17 +90,13 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
     int hi = size;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (before(items[mid], key, pid)) {
+      long d = keys[mid] - key; // signed difference, like the kernel's (s64)(a - b) < 0
+      if (d < 0 || (d == 0 && pids[mid] < pid)) {
         lo = mid + 1;
       } else {
         hi = mid;
       }
     }
     return lo;
-  }
-
-  private static boolean before(Node n, long key, int pid) {
-    long d = n.sortKey() - key; // signed difference, like the kernel's (s64)(a - b) < 0
-    return d < 0 || (d == 0 && n.pid() < pid);
   }
 }

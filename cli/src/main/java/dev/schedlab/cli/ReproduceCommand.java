@@ -60,6 +60,14 @@ final class ReproduceCommand implements Callable<Integer> {
           + " beside the published ones, bands shaded (see schedlab report).")
   Path report;
 
+  @Option(names = "--full", description = "Each experiment at the seed's own run length and"
+      + " sample count (the experiment's full: block) instead of the shortened default run.")
+  boolean full;
+
+  @Option(names = {"-j", "--jobs"}, paramLabel = "N",
+      description = "Runs at a time (default: one per core). The output does not depend on it.")
+  Integer jobs;
+
   @Mixin PluginsDir pluginsDir;
 
   @Override
@@ -80,36 +88,58 @@ final class ReproduceCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    int threads = jobs != null ? jobs : Batch.Pool.allCores();
+    if (threads < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least 1");
+    }
     boolean first = true;
     List<JsonNode> results = new ArrayList<>();
-    for (Experiment e : exps) {
-      if (!ids.isEmpty() && !ids.contains(e.id())) {
-        continue;
+    try (Batch.Pool pool = new Batch.Pool(threads, pluginsDir.resolve())) {
+      // every experiment's runs are queued first, so the threads stay busy from one to the next
+      Map<Experiment, Map<java.nio.file.Path, Batch.Pending>> queued = new java.util.LinkedHashMap<>();
+      for (Experiment e : exps) {
+        if (!ids.isEmpty() && !ids.contains(e.id())) {
+          continue;
+        }
+        Experiment sized = sized(e);
+        Batch.Tally tally = new Batch.Tally(new Progress(err, quiet, e.id()),
+            e.scenarios().size() * e.columns().size() * sized.seeds());
+        Map<java.nio.file.Path, Batch.Pending> pending = new java.util.LinkedHashMap<>();
+        for (java.nio.file.Path scenario : e.scenarios()) {
+          pending.put(scenario, pool.submit(scenario, null, sized.sets(), e.columns(),
+              e.firstSeed(), sized.seeds(), tally));
+        }
+        queued.put(sized, pending);
       }
-      int n = seeds != null ? seeds : e.seeds();
-      List<String> allSets = new ArrayList<>(e.sets());
-      allSets.addAll(sets);
-      Experiment sized = new Experiment(e.id(), e.description(), e.file(), e.scenario(), allSets,
-          e.firstSeed(), n, e.columns(), e.rows(), e.notes());
-      Map<java.nio.file.Path, Map<String, List<Batch.Run>>> runs = new java.util.LinkedHashMap<>();
-      for (java.nio.file.Path scenario : e.scenarios()) {
-        runs.put(scenario, Batch.run(scenario, allSets, e.columns(), e.firstSeed(), n,
-            pluginsDir.resolve(), new Progress(err, quiet, e.id())));
+      for (Map.Entry<Experiment, Map<java.nio.file.Path, Batch.Pending>> q : queued.entrySet()) {
+        Map<java.nio.file.Path, Map<String, List<Batch.Run>>> runs = new java.util.LinkedHashMap<>();
+        for (Map.Entry<java.nio.file.Path, Batch.Pending> p : q.getValue().entrySet()) {
+          runs.put(p.getKey(), p.getValue().results());
+        }
+        ExperimentResult r = new ExperimentResult(q.getKey(), runs);
+        results.add(json.valueToTree(r.json()));
+        if (format == RunCommand.Format.json) {
+          out.print(json.writeValueAsString(r.json()) + "\n");
+        } else {
+          out.print((first ? "" : "\n") + r.text());
+        }
+        out.flush();
+        first = false;
       }
-      ExperimentResult r = new ExperimentResult(sized, runs);
-      results.add(json.valueToTree(r.json()));
-      if (format == RunCommand.Format.json) {
-        out.print(json.writeValueAsString(r.json()) + "\n");
-      } else {
-        out.print((first ? "" : "\n") + r.text());
-      }
-      out.flush();
-      first = false;
     }
     if (report != null) {
       ReportFile.write("--report", report,
           List.of(ReproduceSection.of(results, ReportInputs.reproduceJson(results))));
     }
     return Main.OK;
+  }
+
+  /**
+   * The experiment as run: shortened as its file says, or at the seed's length with {@code
+   * --full}; then the command's sets, and {@code --seeds} when given.
+   */
+  private Experiment sized(Experiment e) {
+    Experiment base = full ? e.atFullLength() : e;
+    return base.with(sets, seeds != null ? seeds : base.seeds());
   }
 }

@@ -64,8 +64,13 @@ final class DomainBuilder {
     // Groups: the spans of the child level, i.e. the previous level's key, within this span.
     SchedDomain child = levels.isEmpty() ? null : levels.get(levels.size() - 1);
     Map<BitSet, Boolean> groups = new LinkedHashMap<>();
+    BitSet covered = new BitSet(); // a CPU's child span is that of any CPU already in it
     for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
-      groups.put(childSpanOf(cpus, hk, i, child, levels), Boolean.TRUE);
+      if (!covered.get(i)) {
+        BitSet g = childSpanOf(cpus, hk, i, child, levels);
+        covered.or(g);
+        groups.put(g, Boolean.TRUE);
+      }
     }
     levels.add(new SchedDomain(name, span, groups.keySet().toArray(new BitSet[0]),
         shareLlc || sameLlc(cpus, span), imbalancePct, BUSY_FACTOR));

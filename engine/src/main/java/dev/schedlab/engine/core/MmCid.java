@@ -128,7 +128,7 @@ final class MmCid implements MmCidControl {
     long period = k.p(Param.MM_CID_PERIOD);
     for (int c = mm.allocated.nextSetBit(0); c >= 0; c = mm.allocated.nextSetBit(c + 1)) {
       Task cur = k.cpus[c].curr;
-      if (cur.mm != mm && k.now - mm.lastUsed[c] >= period) {
+      if (cur.mm != mm && k.now - mm.lastUsed(c) >= period) {
         mm.allocated.clear(c);
       }
     }

@@ -55,6 +55,7 @@ final class Op {
   PreemptPoint endsWith;
   long periodNs;
   int count;
+  /** Relative: LOOP_END back to its LOOP_START, CACHE past its items, TIMER_ARM past the sleep. */
   int jump;
   int cpu;
   long costNs;
@@ -100,5 +101,19 @@ final class Op {
 
   Op(int code) {
     this.code = code;
+  }
+
+  /** The deepest nesting of loops in {@code program}. */
+  static int loopNesting(Op[] program) {
+    int depth = 0;
+    int max = 0;
+    for (Op op : program) {
+      if (op.code == LOOP_START) {
+        max = Math.max(max, ++depth);
+      } else if (op.code == LOOP_END) {
+        depth--;
+      }
+    }
+    return max;
   }
 }

@@ -12,7 +12,9 @@ import java.util.Map;
 /**
  * Compiles a task's {@link StepSpec} program into {@link Op}s: syscall-shaped steps become
  * entry, kernel part, and exit to user; loops become jumps. Wait queues and metric names are
- * resolved here, once, so running a program looks nothing up.
+ * resolved here, once, so running a program looks nothing up. Ops are immutable and hold no
+ * position (jumps are relative), so equal steps share one op and tasks with equal programs share
+ * one compiled program: a task costs its own state, not its program's length.
  */
 final class ProgramCompiler {
   private final Kernel k;
@@ -23,6 +25,12 @@ final class ProgramCompiler {
   private String comm = "";
   private final Map<String, long[]> stamps = new java.util.HashMap<>();
   private final Map<String, int[]> caches = new java.util.HashMap<>();
+  /** Shared ops by the step (or segment) they compile from. */
+  private final Map<Object, Op> shared = new HashMap<>();
+  /** Compiled programs that name nothing of their task, by program. */
+  private final Map<List<StepSpec>, Op[]> programs = new HashMap<>();
+  /** The program being compiled names its task (its time series, its own timers). */
+  private boolean ownNames;
 
   ProgramCompiler(Kernel k, Map<String, WaitQueue> waitQueues) {
     this.k = k;
@@ -31,40 +39,55 @@ final class ProgramCompiler {
 
   /** The program of task {@code taskComm}. */
   Op[] compile(List<StepSpec> steps, String taskComm) {
+    Op[] known = programs.get(steps);
+    if (known != null) {
+      return known;
+    }
     comm = taskComm;
+    ownNames = false;
     List<Op> out = new ArrayList<>();
     emit(steps, out);
     if (out.isEmpty()) {
       Op exit = new Op(Op.EXIT);
       out.add(exit);
     }
-    return out.toArray(new Op[0]);
+    Op[] program = out.toArray(new Op[0]);
+    if (!ownNames) {
+      programs.put(steps, program);
+    }
+    return program;
+  }
+
+  /** The op of {@code key}: made once by {@code make}, then shared. */
+  private Op op(Object key, java.util.function.Supplier<Op> make) {
+    Op op = shared.get(key);
+    if (op == null) {
+      op = make.get();
+      shared.put(key, op);
+    }
+    return op;
+  }
+
+  private Op plain(int code) {
+    return op(code, () -> new Op(code));
   }
 
   private void emit(List<StepSpec> steps, List<Op> out) {
     for (StepSpec s : steps) {
       if (s instanceof StepSpec.User u) {
-        Op op = new Op(Op.USER);
-        op.dist = u.duration();
-        out.add(op);
+        out.add(op(u, () -> {
+          Op op = new Op(Op.USER);
+          op.dist = u.duration();
+          return op;
+        }));
       } else if (s instanceof StepSpec.Kernel kern) {
-        out.add(new Op(Op.SYSCALL_ENTER));
+        out.add(plain(Op.SYSCALL_ENTER));
         segments(kern, out);
-        out.add(new Op(Op.SYSCALL_EXIT));
+        out.add(plain(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Syscall sc) {
-        out.add(new Op(Op.SYSCALL_ENTER));
-        for (StepSpec part : sc.parts()) {
-          if (part instanceof StepSpec.Kernel kern) {
-            segments(kern, out);
-          } else if (part instanceof StepSpec.Wake w) {
-            out.add(wake(w));
-          } else if (part instanceof StepSpec.Block b) {
-            out.add(block(b));
-          } else {
-            throw new IllegalArgumentException("a syscall's parts are kernel, wake and block: " + part);
-          }
-        }
-        out.add(new Op(Op.SYSCALL_EXIT));
+        out.add(plain(Op.SYSCALL_ENTER));
+        parts(sc.parts(), out);
+        out.add(plain(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Sleep sl) {
         out.add(new Op(Op.SYSCALL_ENTER));
         Op op = new Op(Op.SLEEP);
@@ -100,14 +123,9 @@ final class ProgramCompiler {
         op.flag = c.waitDone();
         out.add(op);
       } else if (s instanceof StepSpec.Loop l) {
-        int start = out.size();
-        Op begin = new Op(Op.LOOP_START);
-        begin.count = l.count();
-        out.add(begin);
+        int start = loopStart(l, out);
         emit(l.body(), out);
-        Op end = new Op(Op.LOOP_END);
-        end.jump = start;
-        out.add(end);
+        loopEnd(start, out);
       } else if (s instanceof StepSpec.Mark m) {
         Op op = new Op(Op.MARK);
         op.counter = k.metrics.counter("mark." + m.counter());
@@ -130,6 +148,45 @@ final class ProgramCompiler {
     }
   }
 
+  /** The parts of one syscall: kernel segments, wakeups, blocking, and loops of these. */
+  private void parts(List<StepSpec> parts, List<Op> out) {
+    for (StepSpec part : parts) {
+      if (part instanceof StepSpec.Kernel kern) {
+        segments(kern, out);
+      } else if (part instanceof StepSpec.Wake w) {
+        out.add(wake(w));
+      } else if (part instanceof StepSpec.Block b) {
+        out.add(block(b));
+      } else if (part instanceof StepSpec.Loop l) {
+        int start = loopStart(l, out);
+        parts(l.body(), out);
+        loopEnd(start, out);
+      } else {
+        throw new IllegalArgumentException("a syscall's parts are kernel, wake, block and loops: "
+            + part);
+      }
+    }
+  }
+
+  private int loopStart(StepSpec.Loop l, List<Op> out) {
+    out.add(op(List.of(Op.LOOP_START, l.count()), () -> {
+      Op begin = new Op(Op.LOOP_START);
+      begin.count = l.count();
+      return begin;
+    }));
+    return out.size() - 1;
+  }
+
+  /** The loop's end: {@code jump} is the distance back to its start. */
+  private void loopEnd(int start, List<Op> out) {
+    int back = out.size() - start;
+    out.add(op(List.of(Op.LOOP_END, back), () -> {
+      Op end = new Op(Op.LOOP_END);
+      end.jump = back;
+      return end;
+    }));
+  }
+
   /** A CPU mask of this machine. */
   java.util.BitSet cpuMask(String cpus) {
     return ThreadSteps.mask(cpus, k.cpus.length);
@@ -137,11 +194,16 @@ final class ProgramCompiler {
 
   /** A time series of the task being compiled. */
   TimeSeries times(String key) {
-    return key == null ? null : k.metrics.times(comm + "/" + key);
+    if (key == null) {
+      return null;
+    }
+    ownNames = true;
+    return k.metrics.times(comm + "/" + key);
   }
 
   /** A named timer, or the compiled task's own one. */
   RtTimer timer(String ref, boolean perTask) {
+    ownNames |= perTask;
     return timers.computeIfAbsent(perTask ? comm + "/" + ref : ref, r -> new RtTimer());
   }
 
@@ -156,30 +218,32 @@ final class ProgramCompiler {
 
   private void segments(StepSpec.Kernel kern, List<Op> out) {
     for (StepSpec.Segment seg : kern.segments()) {
-      if (seg.cache() != null) {
-        StepSpec.CacheAction c = seg.cache();
-        Op op = new Op(Op.CACHE);
-        op.cache = new Op.CacheOp(caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]),
-            c.put(), c.count(), c.batch(), c.high());
-        op.jump = out.size() + 1 + c.then(); // one op per item
-        out.add(op);
-        continue;
-      }
-      if (seg.lock() != null) {
-        Op op = new Op(seg.lock().acquire() ? Op.LOCK : Op.UNLOCK);
-        op.lockClass = k.locks.cls(seg.lock().lock());
-        op.lockIrqs = seg.lock().irqsOff();
-        op.lockRead = seg.lock().read();
-        out.add(op);
-        continue;
-      }
-      Op op = new Op(Op.KSEG);
-      op.dist = seg.duration();
-      op.preemptible = seg.preemptible();
-      op.irqsOff = seg.irqsOff();
-      op.endsWith = point(seg.endsWith());
-      out.add(op);
+      out.add(op(seg, () -> segment(seg)));
     }
+  }
+
+  private Op segment(StepSpec.Segment seg) {
+    if (seg.cache() != null) {
+      StepSpec.CacheAction c = seg.cache();
+      Op op = new Op(Op.CACHE);
+      op.cache = new Op.CacheOp(caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]),
+          c.put(), c.count(), c.batch(), c.high());
+      op.jump = 1 + c.then(); // skips its items, one op each
+      return op;
+    }
+    if (seg.lock() != null) {
+      Op op = new Op(seg.lock().acquire() ? Op.LOCK : Op.UNLOCK);
+      op.lockClass = k.locks.cls(seg.lock().lock());
+      op.lockIrqs = seg.lock().irqsOff();
+      op.lockRead = seg.lock().read();
+      return op;
+    }
+    Op op = new Op(Op.KSEG);
+    op.dist = seg.duration();
+    op.preemptible = seg.preemptible();
+    op.irqsOff = seg.irqsOff();
+    op.endsWith = point(seg.endsWith());
+    return op;
   }
 
   private Op block(StepSpec.Block b) {

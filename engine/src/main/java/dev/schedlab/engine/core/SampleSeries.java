@@ -2,14 +2,17 @@ package dev.schedlab.engine.core;
 
 import java.util.Arrays;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.PackedHistogram;
 
 /**
  * One latency series (ns): an HdrHistogram of every sample, or, when the workload caps the series,
  * only its first {@code cap} samples kept raw as well (tools such as stress-ng compute exact
- * percentiles and modes from them).
+ * percentiles and modes from them). The histogram's counts are packed (the same buckets, stored
+ * sparsely): a series spans a few buckets of the 100 s range, and a tool that records three series
+ * per CPU on a large machine would otherwise hold about 200 KB per series.
  */
 final class SampleSeries {
-  final Histogram histogram = new Histogram(100_000_000_000L, 3);
+  final Histogram histogram = new PackedHistogram(100_000_000_000L, 3);
   private final int cap;
   private final long[] raw;
   private int count;

@@ -24,8 +24,11 @@ final class Task implements TaskView {
   final boolean kthread;
   final boolean idleTask;
   final int mmId;
+  /** The compiled program, shared with every task of an equal program. */
   final Op[] program;
+  /** Iterations left of the loops being run, innermost last ({@link #loopDepth} of them). */
   final int[] loopLeft;
+  int loopDepth;
   final SplittableRandom rng;
   /** The class the task belongs to. */
   SchedulingClass sclass;
@@ -132,7 +135,7 @@ final class Task implements TaskView {
     this.idleTask = idleTask;
     this.mmId = mmId;
     this.program = program;
-    this.loopLeft = new int[program.length];
+    this.loopLeft = new int[Op.loopNesting(program)];
     this.rng = rng;
   }
 

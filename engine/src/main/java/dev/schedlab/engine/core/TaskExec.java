@@ -214,13 +214,14 @@ final class TaskExec {
           return;
         }
         case Op.LOOP_START:
-          t.loopLeft[t.pc] = op.count;
+          t.loopLeft[t.loopDepth++] = op.count;
           t.pc++;
           continue;
         case Op.LOOP_END:
-          if (--t.loopLeft[op.jump] > 0) {
-            t.pc = op.jump + 1;
+          if (--t.loopLeft[t.loopDepth - 1] > 0) {
+            t.pc -= op.jump - 1; // back to the body's first op
           } else {
+            t.loopDepth--;
             t.pc++;
           }
           continue;
@@ -258,7 +259,7 @@ final class TaskExec {
             run = n[cpu.id] < c.count();
             n[cpu.id] += (run ? c.batch() : 0) - c.count();
           }
-          t.pc = run ? t.pc + 1 : op.jump;
+          t.pc += run ? 1 : op.jump;
           continue;
         }
         case Op.LOCK:

@@ -110,7 +110,7 @@ final class TaskFactory {
   private Mm newMm(int id) {
     long delayJiffies = k.params.get(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz
         / 1_000_000_000L;
-    Mm m = new Mm(id, k.cpus.length, delayJiffies);
+    Mm m = new Mm(id, delayJiffies);
     k.mmCid.register(m);
     return m;
   }

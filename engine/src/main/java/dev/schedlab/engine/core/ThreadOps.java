@@ -133,7 +133,7 @@ final class ThreadOps {
       if (op.relative) {
         tm.next = k.now;
       }
-      t.pc = op.jump;
+      t.pc += op.jump;
     }
     return true;
   }

@@ -38,8 +38,9 @@ final class ThreadSteps {
       arm.times = c.times(tm.slackKey());
       arm.times2 = c.times(tm.wakeKey());
       out.add(arm);
+      int at = out.size() - 1;
       syscall(out, new Op(Op.TIMER_SLEEP));
-      arm.jump = out.size(); // a missed expiry skips the sleep
+      arm.jump = out.size() - at; // a missed expiry skips the sleep
     } else if (s instanceof StepSpec.Signal sig) {
       Op op = new Op(Op.SIGNAL);
       op.waitQueue = c.waitQueue(sig.waitQueue());

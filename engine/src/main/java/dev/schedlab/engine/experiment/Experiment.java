@@ -27,9 +27,34 @@ import java.util.List;
  * @param columns the configurations
  * @param rows the rows
  * @param notes notes printed with the table
+ * @param full the overrides and seed count of {@code reproduce --full}: the seed's own run length
+ *     and sample count, where {@code sets} and {@code seeds} shorten the default run
  */
 public record Experiment(String id, String description, Path file, Path scenario, List<String> sets,
-    long firstSeed, int seeds, List<Configuration> columns, List<Row> rows, List<String> notes) {
+    long firstSeed, int seeds, List<Configuration> columns, List<Row> rows, List<String> notes,
+    Full full) {
+
+  /**
+   * The full-length run: {@code sets} replace the experiment's, {@code seeds} its seed count.
+   *
+   * @param sets overrides for every column at full length
+   * @param seeds number of seeds at full length
+   */
+  public record Full(List<String> sets, int seeds) {}
+
+  /** The experiment as {@code reproduce --full} runs it. */
+  public Experiment atFullLength() {
+    return new Experiment(id, description, file, scenario, full.sets(), firstSeed, full.seeds(),
+        columns, rows, notes, full);
+  }
+
+  /** The experiment with {@code extraSets} after its own and {@code seedCount} seeds. */
+  public Experiment with(List<String> extraSets, int seedCount) {
+    List<String> all = new ArrayList<>(sets);
+    all.addAll(extraSets);
+    return new Experiment(id, description, file, scenario, all, firstSeed, seedCount, columns, rows,
+        notes, full);
+  }
 
   /**
    * One row.
@@ -83,7 +108,7 @@ public record Experiment(String id, String description, Path file, Path scenario
     }
     String src = file.toString();
     only(src, "", root, "experiment", "description", "scenario", "sets", "first_seed", "seeds",
-        "columns", "rows", "notes");
+        "columns", "rows", "notes", "full");
     String id = req(src, "", root, "experiment").asText();
     Path dir = file.toAbsolutePath().getParent();
     Path scenario = dir.resolve(req(src, "", root, "scenario").asText());
@@ -137,9 +162,18 @@ public record Experiment(String id, String description, Path file, Path scenario
           r.has("scenario") ? dir.resolve(r.get("scenario").asText()) : null, aggregate,
           bands(src, at + ".band", r.get("band"), cols.size())));
     }
+    List<String> sets = strings(root.get("sets"));
+    int seeds = root.has("seeds") ? seeds(src, root.get("seeds")) : 1;
+    Full full = new Full(sets, seeds);
+    JsonNode f = root.get("full");
+    if (f != null && !f.isNull()) {
+      only(src, "full", f, "sets", "seeds");
+      full = new Full(f.has("sets") ? strings(f.get("sets")) : sets,
+          f.has("seeds") ? seeds(src + ": full", f.get("seeds")) : seeds);
+    }
     return new Experiment(id, root.has("description") ? root.get("description").asText() : "", file,
-        scenario, strings(root.get("sets")), root.has("first_seed") ? integer(src, "first_seed", root.get("first_seed")) : 1,
-        root.has("seeds") ? seeds(src, root.get("seeds")) : 1, cols, rows, strings(root.get("notes")));
+        scenario, sets, root.has("first_seed") ? integer(src, "first_seed", root.get("first_seed")) : 1,
+        seeds, cols, rows, strings(root.get("notes")), full);
   }
 
   /** A row's bands: one {@code [lo, hi]} or null per column. */

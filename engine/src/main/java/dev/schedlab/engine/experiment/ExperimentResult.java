@@ -46,8 +46,12 @@ public final class ExperimentResult {
     List<String> n = new ArrayList<>(exp.notes());
     n.add(String.format(Locale.ROOT, "seeds %d..%d (%d per column); simulated = mean over seeds unless a row says max",
         exp.firstSeed(), exp.firstSeed() + exp.seeds() - 1, exp.seeds()));
+    boolean fullLength = exp.sets().equals(exp.full().sets()) && exp.seeds() >= exp.full().seeds();
     if (!exp.sets().isEmpty()) {
-      n.add("reduced for run time: " + String.join(", ", exp.sets()));
+      n.add((fullLength ? "run with: " : "reduced for run time: ") + String.join(", ", exp.sets()));
+    }
+    if (!fullLength) {
+      n.add("shortened run; the seed's length and sample count: reproduce --full");
     }
     return n;
   }

@@ -26,11 +26,17 @@ public final class LockCheck {
       } else if (s instanceof StepSpec.Kernel k) {
         kernelPath(k.segments(), locks);
       } else if (s instanceof StepSpec.Syscall sc) {
-        for (StepSpec part : sc.parts()) {
-          if (part instanceof StepSpec.Kernel k) {
-            kernelPath(k.segments(), locks); // no spinlock across a wake or block part
-          }
-        }
+        syscallParts(sc.parts(), locks);
+      }
+    }
+  }
+
+  private static void syscallParts(List<StepSpec> parts, Map<String, LockSpec> locks) {
+    for (StepSpec part : parts) {
+      if (part instanceof StepSpec.Kernel k) {
+        kernelPath(k.segments(), locks); // no spinlock across a wake, block or loop part
+      } else if (part instanceof StepSpec.Loop l) {
+        syscallParts(l.body(), locks);
       }
     }
   }

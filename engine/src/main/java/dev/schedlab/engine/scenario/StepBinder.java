@@ -55,21 +55,8 @@ final class StepBinder {
         return new StepSpec.User(arg.dist());
       case "kernel":
         return kernel(arg);
-      case "syscall": {
-        List<StepSpec> parts = new ArrayList<>();
-        for (Val p : arg.list()) {
-          StepSpec part = step(p);
-          if (!(part instanceof StepSpec.Kernel || part instanceof StepSpec.Wake
-              || part instanceof StepSpec.Block)) {
-            throw p.error("a syscall's parts are kernel, wake and block steps");
-          }
-          parts.add(part);
-        }
-        if (parts.isEmpty()) {
-          throw arg.error("expected at least one part");
-        }
-        return new StepSpec.Syscall(parts);
-      }
+      case "syscall":
+        return new StepSpec.Syscall(syscallParts(arg));
       case "sleep": {
         if (!arg.node().isObject() || isDistObject(arg)) {
           return new StepSpec.Sleep(arg.dist());
@@ -168,6 +155,29 @@ final class StepBinder {
       }
     }
     return new StepSpec.Kernel(segs);
+  }
+
+  /** The parts of a syscall, or of a loop inside one: kernel, wake, block and loop steps. */
+  private List<StepSpec> syscallParts(Val arg) throws ScenarioException {
+    List<StepSpec> parts = new ArrayList<>();
+    for (Val p : arg.list()) {
+      if (p.node().isObject() && p.node().has("loop")) {
+        Obj l = p.object("loop").get("loop").object("count", "body");
+        parts.add(new StepSpec.Loop(l.required("count").integer(1, Integer.MAX_VALUE),
+            syscallParts(l.required("body"))));
+        continue;
+      }
+      StepSpec part = step(p);
+      if (!(part instanceof StepSpec.Kernel || part instanceof StepSpec.Wake
+          || part instanceof StepSpec.Block)) {
+        throw p.error("a syscall's parts are kernel, wake, block and loop steps");
+      }
+      parts.add(part);
+    }
+    if (parts.isEmpty()) {
+      throw arg.error("expected at least one part");
+    }
+    return parts;
   }
 
   /** A kernel-path item {@code {lock: NAME, irqs_off: BOOL, mode: read|write}} or {@code {unlock: NAME}}. */

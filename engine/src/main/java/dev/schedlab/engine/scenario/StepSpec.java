@@ -22,7 +22,9 @@ public sealed interface StepSpec {
    * {@code syscall: [PART, ...]}: one system call whose kernel path is the parts in order: kernel
    * segments ({@code kernel: ...}), wakeups ({@code wake: ...}) and blocking ({@code block: ...}),
    * for example a pipe write that copies and then wakes the reader ({@code pipe_write()} calls
-   * {@code wake_up_interruptible_sync_poll()} before returning).
+   * {@code wake_up_interruptible_sync_poll()} before returning). A part may also be a
+   * {@link Loop} of parts: a kernel loop such as a page walk ({@code __get_user_pages}, {@code
+   * zap_pte_range}) kept as one body and a count rather than one part per page.
    */
   record Syscall(List<StepSpec> parts) implements StepSpec {
     public Syscall {

@@ -34,7 +34,6 @@ import dev.schedlab.engine.scenario.Dist;
 import dev.schedlab.engine.scenario.LockSpec;
 import dev.schedlab.engine.scenario.StepSpec;
 import dev.schedlab.engine.scenario.StepSpec.Segment;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -121,59 +120,88 @@ final class MmapPaths {
    * a flush in the middle of a PMD (zap_pte_range force_flush).
    */
   StepSpec munmap(long n, Pages state) {
-    List<Segment> s = new ArrayList<>();
-    s.add(MMAP_WRITE); // mmap_write_lock_killable (might_sleep)
-    s.add(seg(ctx.param(MUNMAP_VMA), "MIGHT_RESCHED")); // VMA split, detach, lock downgrade
+    KernelPath p = new KernelPath();
+    p.add(MMAP_WRITE); // mmap_write_lock_killable (might_sleep)
+    p.add(seg(ctx.param(MUNMAP_VMA), "MIGHT_RESCHED")); // VMA split, detach, lock downgrade
+    long fullPmds = n / PTES_PER_PMD;
+    long lastPtes = n % PTES_PER_PMD;
+    long gathered = 0;
+    if (state == Pages.ABSENT) { // pmd_none: nothing to lock
+      p.repeat(fullPmds + (lastPtes > 0 ? 1 : 0),
+          new KernelPath().add(seg(ctx.param(ZAP_PMD_STEP), "COND_RESCHED")));
+    } else if (state == Pages.ZERO) { // no page to gather
+      p.repeat(fullPmds, zeroZap(PTES_PER_PMD));
+      p.repeat(lastPtes > 0 ? 1 : 0, zeroZap(lastPtes));
+    } else {
+      gathered = anonZap(p, fullPmds, lastPtes);
+    }
+    flush(p, gathered);
+    long pmds = (n + PTES_PER_PMD - 1) / PTES_PER_PMD;
+    p.add(seg(pmds * ctx.param(FREE_PGTABLES) + ctx.param(MUNMAP_TAIL), "NONE"));
+    p.add(MMAP_UNLOCK);
+    return p.syscall();
+  }
+
+  /** One PMD of zero-page PTEs: the loop step, then the PTL span over them. */
+  private KernelPath zeroZap(long ptes) {
+    KernelPath z = new KernelPath().add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
+    ptl(z, ptes * ctx.param(ZAP_ZERO_PTE), "COND_RESCHED");
+    return z;
+  }
+
+  /**
+   * The PMDs of anonymous pages: each page is gathered for freeing, and a full mmu_gather forces
+   * a flush (unlock, tlb_flush_mmu, then the rest of the PMD). Returns the pages left gathered.
+   */
+  private long anonZap(KernelPath p, long fullPmds, long lastPtes) {
     long capacity = GATHER_BUNDLE + (long) GATHER_BATCHES * GATHER_BATCH;
     long gathered = 0;
-    for (long left = n; left > 0; left -= PTES_PER_PMD) {
-      long ptes = Math.min(left, PTES_PER_PMD);
-      if (state == Pages.ABSENT) { // pmd_none: nothing to lock
-        s.add(seg(ctx.param(ZAP_PMD_STEP), "COND_RESCHED"));
+    KernelPath whole = new KernelPath().add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
+    ptl(whole, PTES_PER_PMD * ctx.param(ZAP_PER_PTE), "COND_RESCHED");
+    for (long pmd = 0; pmd < fullPmds + (lastPtes > 0 ? 1 : 0); ) {
+      long ptes = pmd < fullPmds ? PTES_PER_PMD : lastPtes;
+      // whole PMDs that fit in the gather as it is: the same items each
+      long fit = ptes == PTES_PER_PMD ? Math.min(fullPmds - pmd, (capacity - gathered) / ptes) : 0;
+      if (fit > 0) {
+        p.repeat(fit, whole);
+        gathered += fit * ptes;
+        pmd += fit;
         continue;
       }
-      s.add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
-      if (state == Pages.ZERO) {
-        ptl(s, ptes * ctx.param(ZAP_ZERO_PTE), "COND_RESCHED");
-        continue;
-      }
+      p.add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
       while (gathered + ptes > capacity) { // force_flush: unlock, tlb_flush_mmu, retry the rest
         long k = capacity - gathered;
-        ptl(s, k * ctx.param(ZAP_PER_PTE), "NONE");
-        flush(s, capacity);
+        ptl(p, k * ctx.param(ZAP_PER_PTE), "NONE");
+        flush(p, capacity);
         gathered = 0;
         ptes -= k;
       }
-      ptl(s, ptes * ctx.param(ZAP_PER_PTE), "COND_RESCHED");
+      ptl(p, ptes * ctx.param(ZAP_PER_PTE), "COND_RESCHED");
       gathered += ptes;
+      pmd++;
     }
-    flush(s, gathered);
-    long pmds = (n + PTES_PER_PMD - 1) / PTES_PER_PMD;
-    s.add(seg(pmds * ctx.param(FREE_PGTABLES) + ctx.param(MUNMAP_TAIL), "NONE"));
-    s.add(MMAP_UNLOCK);
-    return new StepSpec.Kernel(s);
+    return gathered;
   }
 
   /** A PTE-lock span ({@code pte_offset_map_lock} ... {@code pte_unmap_unlock}), then {@code ends}. */
-  private void ptl(List<Segment> s, long ns, String ends) {
-    s.add(PTL_LOCK);
-    s.add(seg(ns, "NONE"));
-    s.add(PTL_UNLOCK);
+  private void ptl(KernelPath p, long ns, String ends) {
+    p.add(PTL_LOCK, seg(ns, "NONE"), PTL_UNLOCK);
     if (!"NONE".equals(ends)) {
-      s.add(seg(0, ends));
+      p.add(seg(0, ends));
     }
   }
 
   /** tlb_flush_mmu: TLB flush (preemption off), then tlb_batch_pages_flush of {@code pages}. */
-  private void flush(List<Segment> s, long pages) {
-    s.add(locked(ctx.param(TLB_FLUSH), false, "NONE"));
+  private void flush(KernelPath p, long pages) {
+    p.add(locked(ctx.param(TLB_FLUSH), false, "NONE"));
     if (pages == 0) {
       return;
     }
-    freeChunk(s, Math.min(pages, GATHER_BUNDLE));
-    for (long left = pages - GATHER_BUNDLE; left > 0; left -= GATHER_BATCH) {
-      freeChunk(s, Math.min(left, Math.min(GATHER_BATCH, FREE_CHUNK)));
-    }
+    p.then(freeChunk(Math.min(pages, GATHER_BUNDLE)));
+    long rest = Math.max(0, pages - GATHER_BUNDLE);
+    int batch = Math.min(GATHER_BATCH, FREE_CHUNK);
+    p.repeat(rest / batch, freeChunk(batch));
+    p.repeat(rest % batch > 0 ? 1 : 0, freeChunk(rest % batch));
   }
 
   /**
@@ -182,58 +210,73 @@ final class MmapPaths {
    * over up to 32 and, when the CPU's list passes its high mark, drains a batch to the zone under
    * zone->lock. No voluntary point inside the batch.
    */
-  private void freeChunk(List<Segment> s, long c) {
-    for (long b = c; b > 0; b -= LOCK_BATCH) {
-      s.add(LRU_TAKE);
-      s.add(seg(Math.min(b, LOCK_BATCH) * ctx.param(FREE_LRU), "NONE"));
-      s.add(LRU_UNLOCK);
-    }
-    s.add(seg(c * ctx.param(FREE_OTHER), "NONE"));
-    for (long b = c; b > 0; b -= LOCK_BATCH) {
-      s.add(PCP_TAKE);
-      s.add(seg(Math.min(b, LOCK_BATCH) * ctx.param(FREE_PCP), "NONE"));
-      zoneBatch(s, true, (int) Math.min(b, LOCK_BATCH));
-      s.add(PCP_UNLOCK);
-    }
-    s.add(seg(0, "COND_RESCHED"));
+  private KernelPath freeChunk(long c) {
+    KernelPath p = new KernelPath();
+    perLockBatch(p, c, b -> new KernelPath().add(LRU_TAKE,
+        seg(b * ctx.param(FREE_LRU), "NONE"), LRU_UNLOCK));
+    p.add(seg(c * ctx.param(FREE_OTHER), "NONE"));
+    perLockBatch(p, c, b -> {
+      KernelPath q = new KernelPath().add(PCP_TAKE, seg(b * ctx.param(FREE_PCP), "NONE"));
+      zoneBatch(q, true, (int) b);
+      return q.add(PCP_UNLOCK);
+    });
+    return p.add(seg(0, "COND_RESCHED"));
+  }
+
+  /** {@code c} folios in lock holds of {@link #LOCK_BATCH} (SWAP_CLUSTER_MAX), the rest last. */
+  private static void perLockBatch(KernelPath p, long c,
+      java.util.function.LongFunction<KernelPath> hold) {
+    p.repeat(c / LOCK_BATCH, hold.apply(LOCK_BATCH));
+    p.repeat(c % LOCK_BATCH > 0 ? 1 : 0, hold.apply(c % LOCK_BATCH));
   }
 
   /**
    * A refill ({@code rmqueue_bulk}, a get of {@code pages}) or drain ({@code free_pcppages_bulk},
    * a put) of this CPU's pcp list: when due, a batch of pages under zone->lock with IRQs off.
    */
-  private void zoneBatch(List<Segment> s, boolean put, int pages) {
+  private void zoneBatch(KernelPath p, boolean put, int pages) {
     int batch = (int) ctx.param(PCP_BATCH);
-    s.add(Segment.cache(PCP, put, Math.min(pages, batch), batch,
+    p.add(Segment.cache(PCP, put, Math.min(pages, batch), batch,
         put ? (int) Math.max(batch, ctx.param(PCP_HIGH)) : 0, 3));
-    s.add(ZONE_TAKE);
-    s.add(seg(batch * ctx.param(ZONE_PER_PAGE), "NONE"));
-    s.add(ZONE_UNLOCK);
+    p.add(ZONE_TAKE, seg(batch * ctx.param(ZONE_PER_PAGE), "NONE"), ZONE_UNLOCK);
   }
 
   /**
    * __get_user_pages over {@code n} pages: per page cond_resched() at the loop top, then a present
    * page's lookup (PTL briefly) or a fault on an absent one ({@code write}: anonymous page, else
-   * the zero page).
+   * the zero page). A fault on the first page of a PMD allocates its page table first
+   * ({@code pte_alloc_one}, GFP_KERNEL); a one-page call (step 2) finds the table there for 511
+   * of 512 pages and is given none.
    */
-  void gup(List<Segment> s, long n, Pages from, boolean write) {
-    for (long i = 0; i < n; i++) {
-      s.add(seg(ctx.param(GUP_STEP), "COND_RESCHED"));
-      if (from != Pages.ABSENT) {
-        ptl(s, ctx.param(FOLLOW_PTE), "NONE");
-        continue;
-      }
-      // pte_alloc_one (GFP_KERNEL) for the first page of each PMD; a one-page call (step 2) finds
-      // the table there for 511 of 512 pages and is given none
-      if (i % PTES_PER_PMD == 0 && n > 1) {
-        s.add(seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
-      }
-      if (write) {
-        anonFault(s, false);
-      } else {
-        s.add(seg(ctx.param(ZERO_FAULT), "NONE"));
-        ptl(s, ctx.param(ZERO_PTE), "NONE");
-      }
+  void gup(KernelPath p, long n, Pages from, boolean write) {
+    KernelPath page = new KernelPath().add(seg(ctx.param(GUP_STEP), "COND_RESCHED"));
+    if (from != Pages.ABSENT) {
+      ptl(page, ctx.param(FOLLOW_PTE), "NONE");
+      p.repeat(n, page);
+      return;
+    }
+    fault(page, write);
+    if (n == 1) {
+      p.then(page);
+      return;
+    }
+    KernelPath first = new KernelPath().add(seg(ctx.param(GUP_STEP), "COND_RESCHED"),
+        seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
+    fault(first, write);
+    p.repeat(n / PTES_PER_PMD, new KernelPath().then(first).repeat(PTES_PER_PMD - 1, page));
+    long last = n % PTES_PER_PMD;
+    if (last > 0) {
+      p.then(first).repeat(last - 1, page);
+    }
+  }
+
+  /** The fault on an absent page: an anonymous page for a write, else the zero page. */
+  private void fault(KernelPath p, boolean write) {
+    if (write) {
+      anonFault(p, false);
+    } else {
+      p.add(seg(ctx.param(ZERO_FAULT), "NONE"));
+      ptl(p, ctx.param(ZERO_PTE), "NONE");
     }
   }
 
@@ -244,30 +287,24 @@ final class MmapPaths {
    * where folio_add_lru_vma puts the folio in the CPU's lru_add batch, which moves to the LRU
    * under lru_lock (IRQs off) when it is full.
    */
-  void anonFault(List<Segment> s, boolean overZero) {
-    s.add(seg(ctx.param(FAULT_ANON), "MIGHT_RESCHED"));
-    s.add(PCP_TAKE);
-    zoneBatch(s, false, 1);
-    s.add(seg(ctx.param(PCP_ALLOC), "NONE"));
-    s.add(PCP_UNLOCK);
-    s.add(seg(ctx.param(CLEAR_PAGE), "NONE"));
-    s.add(PTL_LOCK);
-    s.add(seg(ctx.param(PTE_INSTALL) + (overZero ? ctx.param(WP_FLUSH) : 0), "NONE"));
-    s.add(Segment.cache(LRU_ADD_FBATCH, true, 1, LRU_ADD_BATCH, LRU_ADD_BATCH, 3));
-    s.add(LRU_TAKE);
-    s.add(seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"));
-    s.add(LRU_UNLOCK);
-    s.add(PTL_UNLOCK);
+  void anonFault(KernelPath p, boolean overZero) {
+    p.add(seg(ctx.param(FAULT_ANON), "MIGHT_RESCHED"), PCP_TAKE);
+    zoneBatch(p, false, 1);
+    p.add(seg(ctx.param(PCP_ALLOC), "NONE"), PCP_UNLOCK);
+    p.add(seg(ctx.param(CLEAR_PAGE), "NONE"), PTL_LOCK);
+    p.add(seg(ctx.param(PTE_INSTALL) + (overZero ? ctx.param(WP_FLUSH) : 0), "NONE"));
+    p.add(Segment.cache(LRU_ADD_FBATCH, true, 1, LRU_ADD_BATCH, LRU_ADD_BATCH, 3));
+    p.add(LRU_TAKE, seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"), LRU_UNLOCK);
+    p.add(PTL_UNLOCK);
   }
 
   /** madvise(MADV_POPULATE_READ) over {@code n} pages (stress_mincore_touch_pages). */
   StepSpec populateRead(long n, Pages state) {
-    List<Segment> s = new ArrayList<>();
-    s.add(MMAP_READ); // mmap_read_lock (might_sleep)
-    s.add(seg(ctx.param(MADVISE_ENTRY), "NONE"));
-    gup(s, n, state, false);
-    s.add(MMAP_UNLOCK);
-    return new StepSpec.Kernel(s);
+    KernelPath p = new KernelPath();
+    p.add(MMAP_READ); // mmap_read_lock (might_sleep)
+    p.add(seg(ctx.param(MADVISE_ENTRY), "NONE"));
+    gup(p, n, state, false);
+    return p.add(MMAP_UNLOCK).syscall();
   }
 
   /**
@@ -275,42 +312,42 @@ final class MmapPaths {
    * (MAP_POPULATE, MAP_LOCKED), __mm_populate under the read lock: write faults on every page.
    */
   StepSpec mmap(long n, boolean populate, boolean fixed) {
-    List<Segment> s = new ArrayList<>();
-    s.add(MMAP_WRITE);
-    s.add(seg(ctx.param(fixed ? MMAP_FIXED_VMA : MMAP_VMA), "MIGHT_RESCHED"));
-    s.add(MMAP_UNLOCK);
+    KernelPath p = new KernelPath();
+    p.add(MMAP_WRITE, seg(ctx.param(fixed ? MMAP_FIXED_VMA : MMAP_VMA), "MIGHT_RESCHED"),
+        MMAP_UNLOCK);
     if (populate) {
-      s.add(MMAP_READ);
-      gup(s, n, Pages.ABSENT, true);
-      s.add(MMAP_UNLOCK);
+      p.add(MMAP_READ);
+      gup(p, n, Pages.ABSENT, true);
+      p.add(MMAP_UNLOCK);
     }
-    return new StepSpec.Kernel(s);
+    return p.syscall();
   }
 
   /** A write from user space to one page: a fault unless the page is already anonymous. */
   StepSpec writeFault(Pages state) {
-    List<Segment> s = new ArrayList<>();
-    s.add(MMAP_READ); // lock_vma_under_rcu / mmap_read_lock
+    KernelPath p = new KernelPath();
+    p.add(MMAP_READ); // lock_vma_under_rcu / mmap_read_lock
     if (state == Pages.ABSENT) {
-      s.add(seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
+      p.add(seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
     }
-    anonFault(s, state == Pages.ZERO);
-    s.add(MMAP_UNLOCK);
-    return new StepSpec.Kernel(s);
+    anonFault(p, state == Pages.ZERO);
+    return p.add(MMAP_UNLOCK).syscall();
   }
 
   /** mprotect over {@code n} pages: mprotect_fixup, then change_pte_range per PMD. */
   StepSpec mprotect(long n) {
-    List<Segment> s = new ArrayList<>();
-    s.add(MMAP_WRITE);
-    s.add(seg(ctx.param(MPROTECT_VMA), "MIGHT_RESCHED"));
-    for (long left = n; left > 0; left -= PTES_PER_PMD) {
-      s.add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
-      // change_pmd_range: cond_resched() after each PMD's PTL span
-      ptl(s, Math.min(left, PTES_PER_PMD) * ctx.param(CHANGE_PTE), "COND_RESCHED");
-    }
-    s.add(MMAP_UNLOCK);
-    return new StepSpec.Kernel(s);
+    KernelPath p = new KernelPath();
+    p.add(MMAP_WRITE, seg(ctx.param(MPROTECT_VMA), "MIGHT_RESCHED"));
+    // change_pmd_range: cond_resched() after each PMD's PTL span
+    p.repeat(n / PTES_PER_PMD, changePmd(PTES_PER_PMD));
+    p.repeat(n % PTES_PER_PMD > 0 ? 1 : 0, changePmd(n % PTES_PER_PMD));
+    return p.add(MMAP_UNLOCK).syscall();
+  }
+
+  private KernelPath changePmd(long ptes) {
+    KernelPath p = new KernelPath().add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
+    ptl(p, ptes * ctx.param(CHANGE_PTE), "COND_RESCHED");
+    return p;
   }
 
   Segment seg(long meanNs, String ends) {

@@ -47,6 +47,28 @@ class CompareTest {
   }
 
   @Test
+  void runsInParallelGiveWhatOneThreadGives() throws Exception {
+    Path f = dir.resolve("s.yaml");
+    Files.writeString(f, SCENARIO);
+    List<Configuration> configs = List.of(Configuration.baseline(),
+        Configuration.named("full:kernel.preempt=full"));
+    Map<String, List<Batch.Run>> one;
+    Map<String, List<Batch.Run>> three;
+    try (Batch.Pool pool = new Batch.Pool(1, null)) {
+      one = pool.submit(f, null, List.of(), configs, 1, 4, new Batch.Tally(Batch.Progress.NONE, 8))
+          .results();
+    }
+    try (Batch.Pool pool = new Batch.Pool(3, null)) {
+      three = pool.submit(f, null, List.of(), configs, 1, 4,
+          new Batch.Tally(Batch.Progress.NONE, 8)).results();
+    }
+    assertThat(three.keySet()).containsExactly("baseline", "full");
+    assertThat(three.get("full")).extracting(Batch.Run::seed).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(three).isEqualTo(one);
+    assertThat(one.get("baseline").get(0).digest()).isNotEqualTo(one.get("baseline").get(1).digest());
+  }
+
+  @Test
   void aChangeShowsUpNormalisedToTheBaseline() throws Exception {
     Path f = dir.resolve("s.yaml");
     Files.writeString(f, SCENARIO);
@@ -132,6 +154,35 @@ class CompareTest {
     Files.writeString(upside, head + "  - {label: l, value: \"metric:sched.wakeups\", band: [null, [3, 2]]}\n");
     assertThatThrownBy(() -> Experiment.load(upside)).isInstanceOf(ScenarioException.class)
         .hasMessageContaining("rows[0].band[1]: expected lo <= hi, got [3, 2]");
+  }
+
+  @Test
+  void fullLengthReplacesTheShortenedSetsAndSeeds() throws Exception {
+    Files.writeString(dir.resolve("s.yaml"), SCENARIO);
+    Path e = dir.resolve("f.experiment.yaml");
+    String head = "experiment: f\nscenario: s.yaml\ncolumns: [{name: a}]\n"
+        + "rows: [{label: m, value: \"metric:sched.wakeups\"}]\nsets: [duration=5ms]\nseeds: 1\n";
+    Files.writeString(e, head + "full: {sets: [duration=30ms], seeds: 3}\n");
+    Experiment x = Experiment.load(e);
+    assertThat(x.sets()).containsExactly("duration=5ms");
+    Experiment full = x.atFullLength();
+    assertThat(full.sets()).containsExactly("duration=30ms");
+    assertThat(full.seeds()).isEqualTo(3);
+    assertThat(full.with(List.of("kernel.hz=250"), 2).sets())
+        .containsExactly("duration=30ms", "kernel.hz=250");
+    var runs = Batch.run(x.scenario(), x.sets(), x.columns(), 1, 1, null, Batch.Progress.NONE);
+    assertThat(new ExperimentResult(x, Map.of(x.scenario(), runs)).text())
+        .contains("reduced for run time: duration=5ms", "reproduce --full");
+    var fullRuns = Batch.run(x.scenario(), full.sets(), x.columns(), 1, 3, null,
+        Batch.Progress.NONE);
+    assertThat(fullRuns.get("a").get(0).simNs()).isEqualTo(30_000_000L);
+    assertThat(new ExperimentResult(full, Map.of(x.scenario(), fullRuns)).text())
+        .contains("run with: duration=30ms").doesNotContain("reproduce --full");
+    // without a full block, --full is the default run
+    Files.writeString(e, head);
+    assertThat(Experiment.load(e).atFullLength().sets()).containsExactly("duration=5ms");
+    Files.writeString(e, head + "full: {seeds: 3, length: 1}\n");
+    assertThatThrownBy(() -> Experiment.load(e)).hasMessageContaining("full.length");
   }
 
   @Test

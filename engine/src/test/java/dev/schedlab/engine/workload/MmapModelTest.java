@@ -18,8 +18,31 @@ class MmapModelTest {
     return CTX.param(param);
   }
 
-  private static List<Segment> segs(StepSpec s) {
-    return ((StepSpec.Kernel) s).segments();
+  /** A syscall's kernel path unrolled: its segments in the order they run. */
+  static List<Segment> segs(StepSpec s) {
+    List<Segment> out = new ArrayList<>();
+    unroll(List.of(s), out);
+    return out;
+  }
+
+  private static void unroll(List<StepSpec> parts, List<Segment> out) {
+    for (StepSpec p : parts) {
+      if (p instanceof StepSpec.Kernel k) {
+        out.addAll(k.segments());
+      } else if (p instanceof StepSpec.Syscall sc) {
+        unroll(sc.parts(), out);
+      } else if (p instanceof StepSpec.Loop l) {
+        for (int i = 0; i < l.count(); i++) {
+          unroll(l.body(), out);
+        }
+      } else {
+        throw new IllegalArgumentException("not a kernel path: " + p);
+      }
+    }
+  }
+
+  private static boolean isKernelPath(StepSpec s) {
+    return s instanceof StepSpec.Kernel || s instanceof StepSpec.Syscall;
   }
 
   /**
@@ -149,6 +172,43 @@ class MmapModelTest {
         .filter(g -> g.duration().meanNs() == p(MmapCosts.ZERO_FAULT))).hasSize((int) PAGES);
   }
 
+  /** Items of a program as built (loops counted once), not as run. */
+  private static long items(List<StepSpec> p) {
+    long n = 0;
+    for (StepSpec s : p) {
+      n++;
+      if (s instanceof StepSpec.Loop l) {
+        n += items(l.body());
+      } else if (s instanceof StepSpec.Syscall sc) {
+        n += items(sc.parts());
+      } else if (s instanceof StepSpec.Kernel k) {
+        n += k.segments().size();
+      }
+    }
+    return n;
+  }
+
+  @Test
+  void pathsAreAsLargeAsTheirStepsNotAsTheirPages() {
+    MmapPaths k = new MmapPaths(CTX);
+    long big = 1L << 20; // 4 GB
+    for (MmapPaths.Pages st : MmapPaths.Pages.values()) {
+      assertThat(items(List.of(k.populateRead(big, st)))).isEqualTo(items(List.of(k.populateRead(PAGES, st))));
+      assertThat(segs(k.populateRead(big, st)).stream().filter(g -> COND.equals(g.endsWith())))
+          .hasSize((int) big);
+    }
+    assertThat(items(List.of(k.mmap(big, true, false)))).isEqualTo(items(List.of(k.mmap(PAGES, true, false))));
+    assertThat(items(List.of(k.mprotect(big)))).isEqualTo(items(List.of(k.mprotect(PAGES))));
+    assertThat(items(List.of(k.munmap(big, MmapPaths.Pages.ZERO))))
+        .isEqualTo(items(List.of(k.munmap(PAGES, MmapPaths.Pages.ZERO))));
+    // anonymous pages: a few items per mmu_gather flush (every 9698 pages), none per page
+    assertThat(items(List.of(k.munmap(big, MmapPaths.Pages.ANON)))).isLessThan(big / 100);
+    // the default worker of a 8-CPU machine (32 MB) and of a 1-CPU one (256 MB): same order
+    MmapModel.Options o = new MmapModel.Options(false, false, false);
+    assertThat(items(MmapModel.program(CTX, 256L << 20, o, 1)))
+        .isLessThan(3 * items(MmapModel.program(CTX, PAGES * 4096, o, 1)));
+  }
+
   @Test
   void writeCheckLeavesAnonymousPagesForStep3ToFree() {
     assertThat(freesPages(model(false, false).iteration(false, false))).isFalse();
@@ -156,9 +216,9 @@ class MmapModelTest {
   }
 
   private static boolean freesPages(List<StepSpec> it) {
-    return flatten(it).stream().anyMatch(s -> s instanceof StepSpec.Kernel k
-        && k.segments().contains(Segment.lock(MmapPaths.LRU_LOCK, true, false))
-        && k.segments().stream().anyMatch(g -> g.lock() == null
+    return flatten(it).stream().filter(MmapModelTest::isKernelPath).map(MmapModelTest::segs)
+        .anyMatch(k -> k.contains(Segment.lock(MmapPaths.LRU_LOCK, true, false))
+        && k.stream().anyMatch(g -> g.lock() == null
             && g.duration().meanNs() == 32.0 * p(MmapCosts.FREE_LRU)));
   }
 
@@ -170,9 +230,8 @@ class MmapModelTest {
     assertThat(last).isInstanceOf(StepSpec.Loop.class);
     // in the repeated part no step-2 one-page mmap (MAP_FIXED) populates any more
     assertThat(flatten(((StepSpec.Loop) last).body()).stream()
-        .filter(s -> s instanceof StepSpec.Kernel k
-            && plain(k.segments()).get(0).duration().meanNs() == p(MmapCosts.MMAP_FIXED_VMA)
-            && plain(k.segments()).size() > 1))
+        .filter(MmapModelTest::isKernelPath).map(s -> plain(segs(s)))
+        .filter(k -> k.get(0).duration().meanNs() == p(MmapCosts.MMAP_FIXED_VMA) && k.size() > 1))
         .isEmpty();
   }
 
