@@ -3,6 +3,7 @@ package dev.schedlab.engine.matrix;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,7 +11,7 @@ import java.util.TreeMap;
 
 /**
  * What one cell gave: one line of {@code cells.jsonl}. A failed cell has an {@code error} and no
- * digest.
+ * digest. Serializable: a cluster member sends it back to the coordinator.
  *
  * @param runId the cell's run id
  * @param seed the seed used (the scenario's when the matrix has no seeds axis), or null if the
@@ -23,7 +24,7 @@ import java.util.TreeMap;
  * @param values numeric results: {@code metric.PATH} and {@code report.ID.PATH}
  */
 public record CellResult(String runId, Long seed, String digest, long events, long simNs,
-    long wallMs, String error, Map<String, Double> values) {
+    long wallMs, String error, Map<String, Double> values) implements Serializable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public CellResult {

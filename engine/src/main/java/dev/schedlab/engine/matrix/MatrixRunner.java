@@ -12,22 +12,18 @@ import dev.schedlab.engine.scenario.ScenarioException;
 import dev.schedlab.engine.workload.Reports;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Set;
 
 /**
- * Runs the cells of a matrix that the log does not hold yet, {@code jobs} at a time. Each cell is
- * an independent, single-threaded {@link Simulation#run} with its own fresh extensions; only whole
- * cells run in parallel, so every digest is the one a lone {@code schedlab run} gives. A cell that
- * fails is recorded with its error and the others go on. Each result is appended to the log as soon
- * as the cell finishes.
+ * Runs the cells of a matrix that the log does not hold yet, with a {@link CellExecutor} (this
+ * machine's cores, or a cluster). Each cell is an independent, single-threaded
+ * {@link Simulation#run} with its own fresh extensions; only whole cells run in parallel, so every
+ * digest is the one a lone {@code schedlab run} gives. A cell that fails is recorded with its error
+ * and the others go on. Each result is appended to the log as soon as the cell finishes.
  */
 public final class MatrixRunner {
   /** Told about every cell that finishes in this invocation (progress display). */
@@ -58,10 +54,21 @@ public final class MatrixRunner {
 
   /**
    * Runs the {@code cells} missing from {@code log} (and the failed ones when {@code retryFailed})
-   * on {@code jobs} threads.
+   * on {@code jobs} threads of this machine.
    */
   public static Outcome run(String matrix, List<Cell> cells, PluginHost host, CellLog log,
       int jobs, boolean retryFailed, Listener listener) throws IOException, InterruptedException {
+    return run(matrix, cells, host, log, new LocalCellExecutor(jobs), retryFailed, listener);
+  }
+
+  /**
+   * Runs the {@code cells} missing from {@code log} (and the failed ones when {@code retryFailed})
+   * with {@code executor}. Each run id is recorded at most once per invocation, whatever the
+   * executor hands back.
+   */
+  public static Outcome run(String matrix, List<Cell> cells, PluginHost host, CellLog log,
+      CellExecutor executor, boolean retryFailed, Listener listener)
+      throws IOException, InterruptedException {
     Map<String, CellResult> before = log.finished();
     List<Cell> todo = new ArrayList<>();
     for (Cell c : cells) {
@@ -70,32 +77,20 @@ public final class MatrixRunner {
         todo.add(c);
       }
     }
-    AtomicInteger threads = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs), r -> {
-      Thread t = new Thread(r, "schedlab-matrix-" + threads.incrementAndGet());
-      t.setDaemon(true);
-      return t;
+    Set<String> wanted = new HashSet<>();
+    todo.forEach(c -> wanted.add(c.runId()));
+    Set<String> recorded = new HashSet<>();
+    String version = Version.current();
+    executor.execute(new CellExecutor.Job(matrix, cells, todo, host), (c, r) -> {
+      if (!wanted.contains(c.runId()) || !recorded.add(c.runId())) {
+        return; // not asked for, or recorded already: cells.jsonl holds each cell once
+      }
+      log.append(r, r.toJsonLine(c, matrix, version));
+      listener.finished(recorded.size(), todo.size(), c, r);
     });
-    try {
-      CompletionService<Object[]> done = new ExecutorCompletionService<>(pool);
-      for (Cell c : todo) {
-        done.submit(() -> new Object[] {c, runCell(c, host)});
-      }
-      String version = Version.current();
-      for (int i = 1; i <= todo.size(); i++) {
-        Object[] finished;
-        try {
-          finished = done.take().get();
-        } catch (ExecutionException e) {
-          throw new IllegalStateException("a matrix cell escaped its error handling", e.getCause());
-        }
-        Cell c = (Cell) finished[0];
-        CellResult r = (CellResult) finished[1];
-        log.append(r, r.toJsonLine(c, matrix, version));
-        listener.finished(i, todo.size(), c, r);
-      }
-    } finally {
-      pool.shutdownNow();
+    if (recorded.size() != todo.size()) {
+      throw new IllegalStateException("the executor returned with " + (todo.size() - recorded.size())
+          + " cell(s) not run");
     }
     Map<String, CellResult> all = log.finished();
     Map<String, CellResult> results = new LinkedHashMap<>();
@@ -103,8 +98,11 @@ public final class MatrixRunner {
     return new Outcome(cells, results, todo.size(), cells.size() - todo.size());
   }
 
-  /** Runs one cell; never throws (a failure becomes the result's error). */
-  static CellResult runCell(Cell cell, PluginHost host) {
+  /**
+   * Runs one cell; never throws (a failure becomes the result's error). Every executor runs cells
+   * through here, on this machine or on a cluster member.
+   */
+  public static CellResult runCell(Cell cell, PluginHost host) {
     long start = System.nanoTime();
     Long seed = cell.seed();
     try {
