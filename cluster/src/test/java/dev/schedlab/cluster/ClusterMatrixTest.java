@@ -2,10 +2,7 @@ package dev.schedlab.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.engine.matrix.Cell;
 import dev.schedlab.engine.matrix.MatrixRunner;
-import dev.schedlab.engine.plugin.PluginHost;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
