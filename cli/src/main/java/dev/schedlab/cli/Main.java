@@ -1,5 +1,6 @@
 package dev.schedlab.cli;
 
+import dev.schedlab.cluster.ClusterException;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.scenario.ScenarioException;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Command;
     description = "Deterministic discrete-event model of the Linux scheduler.",
     subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class,
         CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class,
-        CheckHostCommand.class, ImportTraceCommand.class, ReplayCommand.class},
+        CheckHostCommand.class, ImportTraceCommand.class, ReplayCommand.class, WorkerCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -37,7 +38,7 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() {
     spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins,"
-        + " compare, reproduce, matrix, host, check-host, import-trace or replay)");
+        + " compare, reproduce, matrix, worker, host, check-host, import-trace or replay)");
     spec.commandLine().usage(spec.commandLine().getErr());
     return BAD_INPUT;
   }
@@ -66,7 +67,8 @@ public final class Main implements Callable<Integer> {
 
   static int exitCode(Exception ex) {
     if (ex instanceof ScenarioException || ex instanceof PluginException
-        || ex instanceof OutputFileException || ex instanceof TraceInputException) {
+        || ex instanceof OutputFileException || ex instanceof TraceInputException
+        || ex instanceof ClusterException) {
       return BAD_INPUT;
     }
     return RUN_FAILED;
@@ -74,7 +76,8 @@ public final class Main implements Callable<Integer> {
 
   private static String describe(Exception ex) {
     if (ex instanceof ScenarioException || ex instanceof PluginException
-        || ex instanceof OutputFileException || ex instanceof TraceInputException) {
+        || ex instanceof OutputFileException || ex instanceof TraceInputException
+        || ex instanceof ClusterException) {
       return ex.getMessage();
     }
     if (ex instanceof SimulationException) {

@@ -13,4 +13,12 @@ public record ClusterSettings(Endpoint bind, List<Endpoint> join, Secret secret)
   public ClusterSettings {
     join = List.copyOf(join);
   }
+
+  /**
+   * Checks that {@code bind} names one interface of this machine (not the wildcard address), so
+   * that a bad {@code --bind} is reported before anything starts.
+   */
+  public static void checkBind(Endpoint bind) throws ClusterException {
+    MemberConfig.localAddress(bind.host());
+  }
 }

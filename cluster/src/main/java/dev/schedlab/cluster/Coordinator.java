@@ -88,7 +88,7 @@ public final class Coordinator implements CellExecutor {
         }
       });
       Member self = hz.getCluster().getLocalMember();
-      log.accept("matrix " + job.matrix() + " " + id + ": coordinator on " + address(self) + ", "
+      log.accept("cluster of matrix " + id + ": coordinator on " + address(self) + ", "
           + job.todo().size() + " cells to run; start workers with: schedlab worker --join "
           + address(self) + " --matrix " + id + " (and the same secret as "
           + settings.secret().origin() + ")");

@@ -80,7 +80,7 @@ public final class Secret {
    * A warning when the file holding the secret can be read by other users, or null. Checked on
    * POSIX file systems only.
    */
-  static String permissionWarning(Path file) {
+  public static String permissionWarning(Path file) {
     try {
       Set<PosixFilePermission> p = Files.getPosixFilePermissions(file);
       if (p.contains(PosixFilePermission.GROUP_READ) || p.contains(PosixFilePermission.OTHERS_READ)) {
