@@ -85,7 +85,14 @@ final class WorkerCommand implements Callable<Integer> {
       err.println("worker: " + s);
       err.flush();
     })) {
+      Thread stop = new Thread(w::close, "schedlab-worker-stop");
+      Runtime.getRuntime().addShutdownHook(stop); // Ctrl-C, kill: leave at once, start nothing new
       int status = w.run();
+      try {
+        Runtime.getRuntime().removeShutdownHook(stop);
+      } catch (IllegalStateException e) {
+        // the process is stopping already
+      }
       return status == Worker.DONE ? Main.OK : status == Worker.REFUSED ? Main.BAD_INPUT : Main.RUN_FAILED;
     }
   }

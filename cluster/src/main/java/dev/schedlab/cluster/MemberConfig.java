@@ -71,6 +71,9 @@ final class MemberConfig {
     c.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(HEARTBEAT_TIMEOUT_S));
     c.setProperty("hazelcast.partition.count", Integer.toString(PARTITIONS));
     c.setProperty("hazelcast.health.monitoring.level", "OFF");
+    // A stopped process simply leaves (the others notice the closed connections at once);
+    // schedlab stops its members itself, so no hook of Hazelcast's races with it at exit.
+    c.setProperty("hazelcast.shutdownhook.enabled", "false");
     c.getJetConfig().setEnabled(false);
 
     NetworkConfig n = c.getNetworkConfig();
