@@ -97,7 +97,7 @@ public final class Coordinator implements CellExecutor {
       finishWorkers(hz, admission);
     } finally {
       if (hz.getLifecycleService().isRunning()) {
-        hz.shutdown();
+        hz.getLifecycleService().terminate(); // nothing is kept in the cluster to hand over
       }
       deleteTree(mirror);
     }

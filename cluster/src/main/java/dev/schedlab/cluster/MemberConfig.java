@@ -77,8 +77,10 @@ final class MemberConfig {
     c.getJetConfig().setEnabled(false);
 
     NetworkConfig n = c.getNetworkConfig();
-    n.setPort(bind.port()).setPortAutoIncrement(!fixedPort).setPortCount(WORKER_PORT_COUNT);
-    n.getInterfaces().setEnabled(true).addInterface(localAddress(bind.host()));
+    String address = localAddress(bind.host());
+    int port = fixedPort ? bind.port() : firstPort(address, bind.port(), join);
+    n.setPort(port).setPortAutoIncrement(!fixedPort).setPortCount(WORKER_PORT_COUNT);
+    n.getInterfaces().setEnabled(true).addInterface(address);
     JoinConfig j = n.getJoin();
     j.getMulticastConfig().setEnabled(false);
     j.getAutoDetectionConfig().setEnabled(false);
@@ -95,6 +97,26 @@ final class MemberConfig {
     c.getMemberAttributeConfig().setAttribute(JOBS, Integer.toString(jobs));
     c.getUserContext().put(MemberRuntime.KEY, runtime);
     return c;
+  }
+
+  /**
+   * The first port a worker on {@code address} tries: {@code port}, or past the ports of the
+   * members it joins on the same address, so that a worker started before its coordinator on one
+   * machine never takes the coordinator's port.
+   */
+  static int firstPort(String address, int port, List<Endpoint> join) {
+    int first = port;
+    for (Endpoint e : join) {
+      try {
+        if (InetAddress.getByName(e.host()).getHostAddress().equals(address) && e.port() >= first
+            && e.port() < first + WORKER_PORT_COUNT) {
+          first = e.port() + 1;
+        }
+      } catch (UnknownHostException x) {
+        // not this machine's address then
+      }
+    }
+    return first;
   }
 
   /**

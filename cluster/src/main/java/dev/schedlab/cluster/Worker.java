@@ -108,7 +108,7 @@ public final class Worker implements AutoCloseable {
         } finally {
           current = null;
           if (hz.getLifecycleService().isRunning()) {
-            hz.shutdown();
+            hz.getLifecycleService().terminate(); // nothing is kept in the cluster to hand over
           }
         }
         closed.await(RETRY_S, TimeUnit.SECONDS);

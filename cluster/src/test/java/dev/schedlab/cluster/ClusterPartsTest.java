@@ -152,6 +152,14 @@ class ClusterPartsTest {
     assertThat(c.getUserContext().get(MemberRuntime.KEY)).isSameAs(runtime);
     assertThat(c.getSerializationConfig().getJavaSerializationFilterConfig().getWhitelist()
         .getPrefixes()).contains("dev.schedlab.");
+    assertThat(c.getNetworkConfig().getPort()).isEqualTo(5801);
+    // A worker on the coordinator's machine starts past the coordinator's port.
+    assertThat(MemberConfig.firstPort("127.0.0.1", 5701, List.of(new Endpoint("localhost", 5701))))
+        .isEqualTo(5702);
+    assertThat(MemberConfig.firstPort("127.0.0.1", 5701, List.of(new Endpoint("127.0.0.1", 5750),
+        new Endpoint("127.0.0.1", 5702)))).isEqualTo(5751);
+    assertThat(MemberConfig.firstPort("127.0.0.1", 5701, List.of(new Endpoint("192.0.2.1", 5701))))
+        .isEqualTo(5701);
     assertThatThrownBy(() -> MemberConfig.localAddress("0.0.0.0")).hasMessageContaining("wildcard");
     assertThatThrownBy(() -> MemberConfig.localAddress("192.0.2.1"))
         .hasMessageContaining("not an address of this machine");
