@@ -2,6 +2,7 @@ package dev.schedlab.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.hazelcast.core.Hazelcast;
 import dev.schedlab.engine.matrix.Cell;
 import dev.schedlab.engine.matrix.CellExecutor;
 import dev.schedlab.engine.matrix.CellLog;
@@ -166,5 +167,6 @@ final class ClusterFixture implements AutoCloseable {
       }
     }
     threads.shutdownNow();
+    Hazelcast.shutdownAll(); // whatever a failed test left running
   }
 }
