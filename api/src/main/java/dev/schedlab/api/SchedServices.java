@@ -47,4 +47,40 @@ public interface SchedServices {
 
   /** The processes' mm concurrency-ID state (for the H5 mm_cid stage). */
   dev.schedlab.api.hook.MmCidControl mmCid();
+
+  /**
+   * Adds {@code ns} of CPU time to the kernel path being executed (for example per CPU a wakeup
+   * scan probed). Since API 1.2.0.
+   */
+  default void addPathCost(long ns) {}
+
+  /**
+   * {@code move_queued_task()}: moves {@code p}, queued on its CPU and not running, to
+   * {@code dstCpu} (a dequeue with DEQUEUE_MIGRATING, an enqueue with ENQUEUE_MIGRATED) and lets
+   * it preempt there; for a class's push and pull balancing. Since API 1.2.0.
+   */
+  default void migrateQueued(TaskView p, int dstCpu) {
+    throw new UnsupportedOperationException("migrateQueued");
+  }
+
+  /**
+   * {@code add_nr_running()}/{@code sub_nr_running()} for tasks a class keeps queued but not
+   * runnable (CFS bandwidth throttling): {@code delta} changes {@code cpu}'s
+   * {@link dev.schedlab.api.view.RqView#nrRunning()}. Since API 1.2.0.
+   */
+  default void changeNrRunning(int cpu, int delta) {
+    throw new UnsupportedOperationException("changeNrRunning");
+  }
+
+  /**
+   * The implementation in force for the overridable hook point whose interface is {@code type}
+   * (a plugin's, else the interface's {@code MAINLINE}), for hooks that classes consult, such as
+   * {@link dev.schedlab.api.hook.PeltHook}. Since API 1.2.0.
+   */
+  default <H> H hook(Class<H> type) {
+    return null;
+  }
+
+  /** {@code set_idle_cores(cpu, value)} on {@code cpu}'s LLC. Since API 1.2.0. */
+  default void setLlcHasIdleCores(int cpu, boolean value) {}
 }

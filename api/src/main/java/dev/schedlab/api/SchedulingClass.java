@@ -80,4 +80,23 @@ public interface SchedulingClass {
 
   /** Number of this class's tasks queued on {@code rq} (including a running one). */
   int nrQueued(RqView rq);
+
+  /**
+   * {@code balance()}: called before {@code pick_next_task()} when {@code prev} is of this class,
+   * for example to pull tasks from other runqueues as {@code balance_rt()} does when the CPU's
+   * priority drops. Since API 1.2.0.
+   */
+  default void balance(RqView rq, TaskView prev) {}
+
+  /**
+   * {@code task_woken()}: {@code p} of this class was woken onto {@code rq} and does not run
+   * there yet (for example to push it elsewhere). Since API 1.2.0.
+   */
+  default void taskWoken(RqView rq, TaskView p) {}
+
+  /**
+   * The balance callback queued by {@code set_next_task()}: {@code next} of this class was just
+   * picked on {@code rq} (for example to push tasks it keeps waiting). Since API 1.2.0.
+   */
+  default void afterSwitch(RqView rq, TaskView next) {}
 }

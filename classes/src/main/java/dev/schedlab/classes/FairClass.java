@@ -1,13 +1,17 @@
 package dev.schedlab.classes;
 
+import dev.schedlab.api.LoadTracking;
 import dev.schedlab.api.Policy;
 import dev.schedlab.api.ReschedReason;
 import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedServices;
 import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.view.LoadAvgView;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.RqView;
+import dev.schedlab.api.view.TaskGroupView;
 import dev.schedlab.api.view.TaskView;
+import java.util.List;
 
 /**
  * The fair class: EEVDF as of v6.12–v6.13 for SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE and (as the
@@ -21,21 +25,31 @@ import dev.schedlab.api.view.TaskView;
  * DELAY_DEQUEUE / DELAY_ZERO, including the in-place requeue of a woken delayed task
  * ({@code requeue_delayed_entity}: with DELAY_ZERO a task whose lag became positive is re-placed
  * at zero lag, as the kernel does); {@code check_preempt_wakeup_fair} with PREEMPT_SHORT and
- * WAKEUP_PREEMPTION; a first {@link FairSelect selectCpu}.
+ * WAKEUP_PREEMPTION; PELT load tracking of tasks and runqueues ({@link FairPelt}, read by the
+ * engine's balancer through {@link LoadTracking}); {@code select_task_rq_fair()} for wakeups
+ * and forks ({@link FairSelect}: wake_affine idle and weight, WF_SYNC, SIS_UTIL,
+ * select_idle_sibling with recent_used_cpu and SMT/core searches, find_idlest_cpu).
  *
- * <p>Does not model: cgroup hierarchy and group entities, PELT/load tracking, reweighting of a
- * queued task (the weight is sampled at enqueue), PLACE_REL_DEADLINE, NEXT_BUDDY (so the
- * PICK_BUDDY feature is read but no buddy is ever set), yield, CFS bandwidth, load balancing,
- * newidle balance (engine). SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's
+ * Task groups ({@link FairGroup}: per-CPU group runqueues and entities, the hierarchical pick,
+ * update_curr at every level, find_matching_se for wakeup preemption, group shares by
+ * calc_group_shares and reweight_entity) and CFS bandwidth ({@link FairBandwidth}: quota pool,
+ * throttling and unthrottling with the period and slack timers).
+ *
+ * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue),
+ * delayed dequeue of group entities, PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature
+ * is read but no buddy is ever set), yield, EAS and uclamp; load balancing and newidle balance
+ * are the engine's. SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's
  * {@code p->policy != SCHED_NORMAL} test would exclude them). Only BATCH and IDLE never preempt.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_curr}, {@code update_deadline},
  * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity},
  * {@code requeue_delayed_entity}, {@code pick_next_entity}, {@code set_next_entity},
- * {@code put_prev_entity}, {@code check_preempt_wakeup_fair}); tip commit 152e11f6df29
+ * {@code put_prev_entity}, {@code check_preempt_wakeup_fair}, {@code enqueue_task_fair},
+ * {@code dequeue_entities}, {@code pick_task_fair}, {@code throttle_cfs_rq},
+ * {@code unthrottle_cfs_rq}, {@code task_h_load}); tip commit 152e11f6df29
  * ("sched/fair: Implement delayed dequeue").
  */
-public final class FairClass implements SchedulingClass {
+public final class FairClass implements SchedulingClass, LoadTracking {
   private static final long MIN_CUSTOM_SLICE_NS = 100_000L;
   private static final long MAX_CUSTOM_SLICE_NS = 100_000_000L;
 
@@ -43,6 +57,12 @@ public final class FairClass implements SchedulingClass {
   private MachineView machine;
   private FairFeatures feat;
   private FairRq[] rqs;
+  private FairSelect select;
+  /** Task groups by id; index 0 is the root. */
+  private FairGroup[] groups;
+  private boolean bandwidthUsed;
+  private FairHierarchy hierarchy;
+  private dev.schedlab.api.hook.PeltHook peltHook = dev.schedlab.api.hook.PeltHook.MAINLINE;
 
   @Override
   public String name() {
@@ -69,8 +89,24 @@ public final class FairClass implements SchedulingClass {
     this.feat = FairFeatures.read(machine, services);
     rqs = new FairRq[machine.nrCpus()];
     for (int i = 0; i < rqs.length; i++) {
-      rqs[i] = new FairRq();
+      rqs[i] = new FairRq(i, null);
     }
+    hierarchy = new FairHierarchy(this, machine, services, feat, rqs);
+    List<? extends TaskGroupView> views = machine.taskGroups();
+    groups = new FairGroup[Math.max(1, views.size())];
+    groups[0] = new FairGroup(rqs);
+    for (int i = 1; i < views.size(); i++) {
+      TaskGroupView v = views.get(i);
+      FairGroup g = new FairGroup(v, groups[v.parentId()], rqs.length);
+      if (v.quotaNs() >= 0) {
+        g.bandwidth = new FairBandwidth(hierarchy, services, g, v.quotaNs(), v.periodNs());
+        bandwidthUsed = true;
+      }
+      groups[i] = g;
+    }
+    select = new FairSelect(machine, services, this);
+    dev.schedlab.api.hook.PeltHook h = services.hook(dev.schedlab.api.hook.PeltHook.class);
+    peltHook = h != null ? h : dev.schedlab.api.hook.PeltHook.MAINLINE;
   }
 
   /** The features and tunables in force (for tests and reports). */
@@ -78,9 +114,24 @@ public final class FairClass implements SchedulingClass {
     return feat;
   }
 
-  /** The per-CPU state (for tests). */
+  /** The per-CPU root runqueue. */
   FairRq rq(int cpu) {
     return rqs[cpu];
+  }
+
+  /** Group {@code id} (for tests). */
+  FairGroup group(int id) {
+    return groups[id];
+  }
+
+  /** The task's entity, created on first use (a wakeup or fork may look before any enqueue). */
+  FairEntity entity(TaskView p) {
+    FairEntity se = entityOf(p);
+    if (se == null) {
+      se = new FairEntity(p);
+      p.setClassData(se);
+    }
+    return se;
   }
 
   static FairEntity entityOf(TaskView p) {
@@ -95,16 +146,19 @@ public final class FairClass implements SchedulingClass {
     return feat.baseSliceNs();
   }
 
+  // ---------------- enqueue ----------------
+
   @Override
   public void enqueue(RqView rq, TaskView p, int flags) {
-    FairRq q = rqs[rq.cpu()];
-    FairEntity se = entityOf(p);
-    if (se == null) {
-      se = new FairEntity(p);
-      p.setClassData(se);
-    }
+    int cpu = rq.cpu();
+    long now = rq.clockPelt();
+    FairEntity se = entity(p);
+    FairRq root = rqs[cpu];
     if (se.delayed) {
-      requeueDelayed(q, se);
+      FairPelt.update(se.cfsRq, se, now);
+      FairPelt.utilEstEnqueue(root, se);
+      hierarchy.requeueDelayed(se.cfsRq, se);
+      hierarchy.addDelayed(se, -1);
       return;
     }
     if (se.onRq) {
@@ -112,98 +166,101 @@ public final class FairClass implements SchedulingClass {
     }
     se.weight = p.weight();
     se.slice = sliceOf(p);
-    place(q, se, flags);
-    se.onRq = true;
-    q.nrQueued++;
-    if (q.curr != se) {
-      q.add(se); // curr stays outside the queue, as __enqueue_entity is skipped for it
+    FairGroup g = groups[p.taskGroup() < groups.length ? p.taskGroup() : 0];
+    FairRq leaf = g.q[cpu];
+    se.cfsRq = leaf;
+    se.parent = g.se == null ? null : g.se[cpu];
+    FairPelt.utilEstEnqueue(root, se);
+    if (se.attachedTo != null && se.attachedTo != leaf) {
+      FairPelt.remove(se.attachedTo, se); // migrate_task_rq_fair(): woken on another CPU
     }
-    q.rebase();
+    if ((flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
+      FairPelt.initNew(leaf, se, machine.cpu(cpu).capacityOrig());
+    }
+    if (p.policy() == Policy.IDLE) {
+      root.nrIdlePolicy++;
+    }
+    if (!hierarchy.enqueueUp(se, flags, now, 1, 0)) {
+      services.changeNrRunning(cpu, -1); // held back under a throttled group
+    }
   }
 
-  /** {@code place_entity()}. */
-  private void place(FairRq q, FairEntity se, int flags) {
-    long v = q.avgVruntime();
-    long vslice = FairWeights.calcDeltaFair(se.slice, se.weight);
-    long lag = 0;
-    if (feat.placeLag() && q.nrQueued > 0 && se.vlag != 0) {
-      // Scale the lag so that it survives the join: the entity shifts V by its own weight.
-      long load = q.load();
-      lag = se.vlag * (load + se.weight);
-      lag /= Math.max(1, load);
-    }
-    se.vruntime = v - lag;
-    if (feat.placeDeadlineInitial() && (flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
-      vslice /= 2; // new tasks start with half a slice so they do not preempt at once
-    }
-    se.deadline = se.vruntime + vslice;
-  }
 
-  /** {@code requeue_delayed_entity()}: a delayed task woke up; keep it where it is. */
-  private void requeueDelayed(FairRq q, FairEntity se) {
-    if (feat.delayZero()) {
-      q.updateEntityLag(se, feat.tickNs());
-      if (se.vlag > 0) {
-        q.nrQueued--;
-        if (se.inTree) {
-          q.remove(se);
-        }
-        se.vlag = 0;
-        place(q, se, 0);
-        if (q.curr != se) {
-          q.add(se);
-        }
-        q.nrQueued++;
-      }
-    }
-    se.delayed = false;
-    q.rebase();
-  }
+
+
+
+
+  // ---------------- dequeue ----------------
 
   @Override
   public boolean dequeue(RqView rq, TaskView p, int flags) {
-    FairRq q = rqs[rq.cpu()];
     FairEntity se = entityOf(p);
     if (se == null || !se.onRq) {
       return true;
     }
+    long now = rq.clockPelt();
+    FairRq q = se.cfsRq;
+    boolean migrating = (flags & SchedFlags.DEQUEUE_MIGRATING) != 0;
     if (se.delayed) {
-      finishDelayed(q, se); // DEQUEUE_DELAYED, or a delayed task being migrated
+      FairPelt.update(q, se, now);
+      hierarchy.finishDelayed(se, now);
+      if (migrating) {
+        FairPelt.detach(q, se);
+      }
       return true;
     }
     boolean sleep = (flags & SchedFlags.DEQUEUE_SLEEP) != 0;
+    FairPelt.utilEstDequeue(rqs[q.cpu], se);
+    if (sleep) {
+      FairPelt.utilEstUpdate(se, machine.cpu(q.cpu).capacityOrig(), peltHook);
+    }
+    FairPelt.update(q, se, now);
     if (feat.delayDequeue() && sleep && !q.eligible(se.vruntime)) {
       se.delayed = true; // negative lag: keep competing until picked, then finish the dequeue
+      hierarchy.addDelayed(se, 1);
       return false;
     }
     q.updateEntityLag(se, feat.tickNs());
-    removeEntity(q, se);
+    hierarchy.removeTask(se, now, 0);
+    if (migrating) {
+      FairPelt.detach(q, se);
+    }
     return true;
   }
 
-  private void finishDelayed(FairRq q, FairEntity se) {
-    q.updateEntityLag(se, feat.tickNs());
-    if (feat.delayZero() && se.vlag > 0) {
-      se.vlag = 0; // finish_delayed_dequeue_entity(): positive lag earned while delayed is lost
-    }
-    se.delayed = false;
-    removeEntity(q, se);
-  }
 
-  private void removeEntity(FairRq q, FairEntity se) {
-    if (se.inTree) {
-      q.remove(se);
-    }
-    se.onRq = false;
-    q.nrQueued--;
-    q.rebase();
-  }
+
+
+  // ---------------- groups ----------------
+
+
+
+
+
+
+  // ---------------- pick, put, set ----------------
 
   @Override
   public TaskView pickNext(RqView rq) {
-    FairRq q = rqs[rq.cpu()];
+    FairRq root = rqs[rq.cpu()];
+    pick:
     while (true) {
-      FairEntity se = q.pickEevdf(feat.runToParity());
+      FairRq q = root;
+      FairEntity se;
+      while (true) {
+        if (bandwidthUsed && q.runtimeEnabled && !q.throttled && q.runtimeRemaining <= 0
+            && q.curr != null) {
+          hierarchy.throttle(q, rq.clockPelt()); // check_cfs_rq_runtime() on the way down
+          if (q.throttled) {
+            continue pick;
+          }
+        }
+        se = q.pickEevdf(feat.runToParity());
+        if (se == null || se.myQ == null) {
+          break;
+        }
+        q = se.myQ;
+      }
       if (se == null) {
         return null;
       }
@@ -213,36 +270,55 @@ public final class FairClass implements SchedulingClass {
       // pick_next_entity(): picking a delayed entity completes its dequeue; then pick again.
       services.completeDelayedDequeue(se.task);
       if (se.onRq && se.delayed) {
-        finishDelayed(q, se);
+        FairPelt.update(se.cfsRq, se, rq.clockPelt());
+        hierarchy.finishDelayed(se, rq.clockPelt());
       }
     }
   }
 
   @Override
   public void putPrev(RqView rq, TaskView prev) {
-    FairRq q = rqs[rq.cpu()];
     FairEntity se = entityOf(prev);
-    if (se == null || q.curr != se) {
+    if (se == null || se.cfsRq == null || se.cfsRq.curr != se) {
       return;
     }
-    if (se.onRq && !se.inTree) {
-      q.add(se);
+    long now = rq.clockPelt();
+    for (FairEntity e = se; e != null; e = e.parent) {
+      FairRq q = e.cfsRq;
+      if (q.curr != e) {
+        continue;
+      }
+      if (e.onRq && !e.inTree) {
+        q.add(e);
+      }
+      if (e.onRq) {
+        FairPelt.update(q, e, now);
+      }
+      q.curr = null;
+      if (bandwidthUsed && q.runtimeEnabled && !q.throttled && q.runtimeRemaining <= 0) {
+        hierarchy.throttle(q, now); // check_cfs_rq_runtime()
+      }
     }
-    q.curr = null;
   }
 
   @Override
   public void setNext(RqView rq, TaskView next) {
-    FairRq q = rqs[rq.cpu()];
     FairEntity se = entityOf(next);
     if (se == null) {
       return;
     }
-    if (se.inTree) {
-      q.remove(se); // V is unchanged: curr is added back in by avg_vruntime()
+    long now = rq.clockPelt();
+    for (FairEntity e = se; e != null; e = e.parent) {
+      FairRq q = e.cfsRq;
+      if (e.inTree) {
+        q.remove(e); // V is unchanged: curr is added back in by avg_vruntime()
+      }
+      if (e.onRq) {
+        FairPelt.update(q, e, now);
+      }
+      q.curr = e;
+      setProtection(q, e);
     }
-    q.curr = se;
-    setProtection(q, se);
   }
 
   /**
@@ -264,20 +340,31 @@ public final class FairClass implements SchedulingClass {
     se.vprot = vprot;
   }
 
+  // ---------------- update_curr, tick, preemption ----------------
+
   @Override
   public void updateCurr(RqView rq, TaskView curr, long deltaExecNs) {
-    FairRq q = rqs[rq.cpu()];
     FairEntity se = entityOf(curr);
-    if (se == null || q.curr != se || deltaExecNs <= 0) {
+    if (se == null || se.cfsRq == null || se.cfsRq.curr != se || deltaExecNs <= 0) {
       return;
     }
-    se.vruntime += FairWeights.calcDeltaFair(deltaExecNs, se.weight);
-    boolean expired = updateDeadline(se);
-    q.rebase();
-    if (q.nrQueued <= 1) {
-      return;
+    boolean resched = false;
+    for (FairEntity e = se; e != null; e = e.parent) {
+      FairRq q = e.cfsRq;
+      if (q.curr != e) {
+        break;
+      }
+      e.vruntime += FairWeights.calcDeltaFair(deltaExecNs, e.weight);
+      boolean expired = updateDeadline(e);
+      q.rebase();
+      if (bandwidthUsed && q.runtimeEnabled) {
+        q.tg.bandwidth.account(q, deltaExecNs);
+      }
+      if (q.nrQueued > 1 && (expired || didPreemptShort(q, e))) {
+        resched = true;
+      }
     }
-    if (expired || didPreemptShort(q, se)) {
+    if (resched) {
       services.resched(rq.cpu(), ReschedReason.SLICE_EXPIRY_TICK);
     }
   }
@@ -287,7 +374,7 @@ public final class FairClass implements SchedulingClass {
     if (se.vruntime - se.deadline < 0) {
       return false;
     }
-    se.slice = sliceOf(se.task);
+    se.slice = se.myQ == null ? sliceOf(se.task) : feat.baseSliceNs();
     se.deadline = se.vruntime + FairWeights.calcDeltaFair(se.slice, se.weight);
     return true;
   }
@@ -299,16 +386,28 @@ public final class FairClass implements SchedulingClass {
 
   @Override
   public void tick(RqView rq, TaskView curr) {
-    // entity_tick(): the slice-expiry check ran in updateCurr(), which the engine calls first.
+    // entity_tick() per level: the slice-expiry check ran in updateCurr(), which the engine
+    // calls first; PELT and the group entities' shares are updated here.
+    FairEntity se = entityOf(curr);
+    if (se == null || se.cfsRq == null || se.cfsRq.curr != se) {
+      return;
+    }
+    long now = rq.clockPelt();
+    for (FairEntity e = se; e != null; e = e.parent) {
+      FairPelt.update(e.cfsRq, e, now);
+      if (e.myQ != null) {
+        hierarchy.reweightGroup(e, now);
+      }
+    }
   }
 
   @Override
   public void wakeupPreempt(RqView rq, TaskView p, int wakeFlags) {
-    FairRq q = rqs[rq.cpu()];
     TaskView currTask = rq.curr();
     FairEntity se = entityOf(currTask);
     FairEntity pse = entityOf(p);
-    if (se == null || pse == null || se == pse || q.curr != se) {
+    if (se == null || pse == null || se == pse || se.cfsRq == null || se.cfsRq.curr != se
+        || !pse.onRq) {
       return;
     }
     if (machine.cpu(rq.cpu()).needResched() || !feat.wakeupPreemption()) {
@@ -321,6 +420,25 @@ public final class FairClass implements SchedulingClass {
       return;
     }
     if (wakeeIdle || p.policy() == Policy.BATCH) {
+      return;
+    }
+    // find_matching_se(): compare the two where their hierarchies meet.
+    int sd = se.depth();
+    int pd = pse.depth();
+    while (sd > pd) {
+      se = se.parent;
+      sd--;
+    }
+    while (pd > sd) {
+      pse = pse.parent;
+      pd--;
+    }
+    while (se.cfsRq != pse.cfsRq) {
+      se = se.parent;
+      pse = pse.parent;
+    }
+    FairRq q = se.cfsRq;
+    if (q.curr != se || !pse.onRq) {
       return;
     }
     // update_curr() was done by the engine before this call.
@@ -342,11 +460,51 @@ public final class FairClass implements SchedulingClass {
 
   @Override
   public int selectCpu(TaskView p, int prevCpu, int wakerCpu, int wakeFlags) {
-    return FairSelect.select(machine, p, prevCpu, wakerCpu, wakeFlags);
+    return select.select(p, prevCpu, wakerCpu, wakeFlags);
   }
 
   @Override
   public int nrQueued(RqView rq) {
-    return rqs[rq.cpu()].nrQueued;
+    return rqs[rq.cpu()].hNrQueued;
+  }
+
+  // ---------------- LoadTracking ----------------
+
+  @Override
+  public LoadAvgView taskAvg(TaskView p) {
+    FairEntity se = entityOf(p);
+    return se == null ? LoadAvgView.ZERO : se.avg;
+  }
+
+  @Override
+  public LoadAvgView rqAvg(int cpu) {
+    return rqs[cpu].avg;
+  }
+
+  @Override
+  public long taskHLoad(TaskView p) {
+    FairEntity se = entityOf(p);
+    if (se == null) {
+      return 0;
+    }
+    // task_h_load(): p's load scaled by its runqueue's share of the root's (update_cfs_rq_h_load).
+    FairRq q = se.attachedTo != null ? se.attachedTo : rqs[p.cpu()];
+    return se.avg.loadAvg * FairPelt.hLoad(q) / (q.avg.loadAvg + 1);
+  }
+
+  @Override
+  public boolean updateBlocked(int cpu) {
+    return FairPelt.updateBlocked(groups, rqs[cpu], machine.cpu(cpu).rq().clockPelt());
+  }
+
+  @Override
+  public boolean throttled(TaskView p) {
+    FairEntity se = entityOf(p);
+    for (FairEntity e = se; e != null && bandwidthUsed; e = e.parent) {
+      if (e.cfsRq != null && e.cfsRq.throttled) {
+        return true;
+      }
+    }
+    return false;
   }
 }

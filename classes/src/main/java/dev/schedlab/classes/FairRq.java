@@ -19,6 +19,36 @@ package dev.schedlab.classes;
  * {@code update_entity_lag}, {@code cfs_rq_min_slice}).
  */
 final class FairRq {
+  /** PELT of this runqueue ({@code cfs_rq->avg}); blocked entities' signals stay in it. */
+  final dev.schedlab.api.SchedAvg avg = new dev.schedlab.api.SchedAvg();
+  /** Signals of entities that left while asleep, subtracted at the next update ({@code removed}). */
+  long removedLoad;
+  long removedUtil;
+  long removedRunnable;
+  boolean hasRemoved;
+  /** Tasks queued in this runqueue's hierarchy, delayed ones included ({@code h_nr_queued}). */
+  int hNrQueued;
+  /** Of those, tasks kept by DELAY_DEQUEUE ({@code h_nr_delayed}). */
+  int hNrDelayed;
+  /** Queued SCHED_IDLE tasks ({@code h_nr_idle}), kept on root runqueues. */
+  int nrIdlePolicy;
+  /** The group this runqueue belongs to, null for a CPU's root runqueue. */
+  final FairGroup tg;
+  /** The group entity that stands for this runqueue in its parent, null at the root. */
+  FairEntity owner;
+  /** {@code tg_load_avg_contrib}: this runqueue's share in the group's {@code load_avg}. */
+  long tgLoadContrib;
+  // CFS bandwidth (cfs_rq->runtime_*)
+  boolean runtimeEnabled;
+  long runtimeRemaining;
+  /** {@code throttled}: taken out of its parent until the period timer refills the quota. */
+  boolean throttled;
+  final int cpu;
+
+  FairRq(int cpu, FairGroup tg) {
+    this.cpu = cpu;
+    this.tg = tg;
+  }
   final DeadlineArray<FairEntity> tree = new DeadlineArray<>();
   /** The running entity of this class on this rq, or null ({@code cfs_rq->curr}). */
   FairEntity curr;
@@ -27,6 +57,16 @@ final class FairRq {
   long sumWeight;
   /** Queued entities including curr and delayed ones ({@code cfs_rq->nr_queued}). */
   int nrQueued;
+
+  /** {@code h_nr_runnable}: queued tasks that are not delayed. */
+  int hNrRunnable() {
+    return hNrQueued - hNrDelayed;
+  }
+
+  /** The top-level runqueue of this one's CPU is reached through {@link #owner}s. */
+  FairRq parentRq() {
+    return owner == null ? null : owner.cfsRq;
+  }
 
   void add(FairEntity se) {
     tree.insert(se);
@@ -84,6 +124,41 @@ final class FairRq {
     long vlag = avgVruntime() - se.vruntime;
     long limit = FairWeights.calcDeltaFair(Math.max(2 * se.slice, tickNs), se.weight);
     se.vlag = Math.max(-limit, Math.min(limit, vlag));
+  }
+
+  /**
+   * {@code reweight_entity()} + {@code reweight_eevdf()}: a queued entity's lag and relative
+   * deadline are scaled by old / new weight so that V does not jump.
+   */
+  void reweight(FairEntity se, int weight) {
+    int old = se.weight;
+    if (!se.onRq) {
+      se.vlag = se.vlag * old / weight;
+      se.weight = weight;
+      return;
+    }
+    long v = avgVruntime();
+    boolean wasInTree = se.inTree;
+    if (wasInTree) {
+      remove(se);
+    }
+    long vlag = (v - se.vruntime) * old / weight;
+    long vslice = (se.deadline - v) * old / weight;
+    se.vruntime = v - vlag;
+    se.deadline = v + vslice;
+    se.weight = weight;
+    dev.schedlab.api.SchedAvg a = se.avg;
+    if (se.attachedTo == this) {
+      long before = a.loadAvg;
+      a.loadAvg = (long) weight * a.loadSum / a.divider();
+      avg.loadAvg = Math.max(0, avg.loadAvg - before + a.loadAvg);
+      avg.loadSum = Math.max(avg.loadSum + ((long) weight - old) * a.loadSum,
+          avg.loadAvg * dev.schedlab.api.SchedAvg.PELT_MIN_DIVIDER);
+    }
+    if (wasInTree) {
+      add(se);
+    }
+    rebase();
   }
 
   /** {@code cfs_rq_min_slice()}: the smallest slice among queued entities, or Long.MAX_VALUE. */

@@ -1,81 +1,404 @@
 package dev.schedlab.classes;
 
 import dev.schedlab.api.SchedFlags;
+import dev.schedlab.api.SchedServices;
 import dev.schedlab.api.view.MachineView;
+import dev.schedlab.api.view.SchedDomainView;
 import dev.schedlab.api.view.TaskView;
+import java.util.BitSet;
 
 /**
- * First version of {@code select_task_rq_fair()} for wakeups.
+ * {@code select_task_rq_fair()}: where a waking or new fair task is queued.
  *
- * <p>Models: {@code wake_affine_idle()} when the waker shares prev's LLC (an idle waker CPU defers
- * to an idle prev; a WF_SYNC wakeup from a CPU whose only task is the waker targets the waker's
- * CPU; else prev) and a {@code select_idle_sibling()}-lite: target
- * if idle; prev if idle and in target's LLC; the first idle allowed CPU of target's LLC scanning
- * upward from target+1 with wrap-around within the LLC; else target; else the first allowed CPU.
- * As a stand-in for SIS_UTIL, the scan is skipped when no CPU of the LLC runs its idle task.
+ * <p>Models: {@code record_wakee()} and {@code wake_wide()} (wakee flips against the LLC size);
+ * the walk up the waker CPU's domains to the lowest one spanning prev (every level has
+ * SD_WAKE_AFFINE and SD_BALANCE_FORK, none SD_BALANCE_WAKE); {@code wake_affine()} with
+ * {@code wake_affine_idle()} (WA_IDLE: an idle waker CPU sharing prev's cache defers to an idle
+ * prev; a WF_SYNC wakeup from a CPU whose only runnable task is the waker targets the waker's
+ * CPU; an idle prev) and {@code wake_affine_weight()} (WA_WEIGHT, WA_BIAS: PELT load of the two
+ * CPUs, the waker's own load taken off for WF_SYNC, weighed by capacity and half the domain's
+ * imbalance_pct); {@code select_idle_sibling()}: target, prev, the per-CPU-kthread stacking,
+ * {@code recent_used_cpu}, {@code select_idle_capacity()} on asymmetric-capacity machines,
+ * {@code select_idle_smt()} on prev's core, {@code select_idle_cpu()} over the LLC from target + 1
+ * with {@code select_idle_core()} while the LLC has an idle core, and SIS_UTIL's scan depth
+ * ({@code nr_idle_scan}, set by the load balancer); each CPU the scan probes costs
+ * {@code cost.sis_per_cpu}. New tasks go through {@link FairForkPlacement}.
  *
- * <p>Does not model: {@code wake_affine_weight()}, SIS_UTIL's utilisation-scaled scan depth and
- * the scan's cost, idle cores,
- * recent_used_cpu, capacity/EAS, NUMA, {@code sched_balance_find_dst_cpu()} for fork/exec.
+ * <p>Does not model: EAS ({@code find_energy_efficient_cpu()}), uclamp, clusters, core
+ * scheduling cookies, WF_CURRENT_CPU, exec balancing (there is no exec), vCPU preemption
+ * ({@code available_idle_cpu()} is {@code idle_cpu()}), {@code record_wakee()} for a waker that
+ * is not a fair task.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code select_task_rq_fair},
- * {@code wake_affine_idle}, {@code select_idle_sibling}, {@code select_idle_cpu}).
+ * {@code wake_wide}, {@code wake_affine}, {@code wake_affine_idle}, {@code wake_affine_weight},
+ * {@code select_idle_sibling}, {@code select_idle_cpu}, {@code select_idle_core},
+ * {@code select_idle_smt}, {@code select_idle_capacity}).
  */
 final class FairSelect {
-  private FairSelect() {}
+  private final MachineView m;
+  private final SchedServices services;
+  private final FairClass fair;
+  private final boolean waIdle;
+  private final boolean waWeight;
+  private final boolean waBias;
+  private final boolean sisUtil;
+  private final long sisPerCpu;
+  /** CPUs {@code select_idle_core()} took out of the scan (cores already seen). */
+  private final BitSet scanned = new BitSet();
+  private final FairProbe probe;
+  private final FairForkPlacement fork;
 
-  static int select(MachineView m, TaskView p, int prevCpu, int wakerCpu, int wakeFlags) {
-    int target = prevCpu;
-    if (p.allowedOn(wakerCpu) && m.sharesLlc(wakerCpu, prevCpu)) {
-      target = wakeAffineIdle(m, prevCpu, wakerCpu, (wakeFlags & SchedFlags.WF_SYNC) != 0);
+  FairSelect(MachineView m, SchedServices services, FairClass fair) {
+    this.m = m;
+    this.services = services;
+    this.fair = fair;
+    this.waIdle = Params.feature(services, "WA_IDLE");
+    this.waWeight = Params.feature(services, "WA_WEIGHT");
+    this.waBias = Params.feature(services, "WA_BIAS");
+    this.sisUtil = Params.feature(services, "SIS_UTIL");
+    this.sisPerCpu = services.param("cost.sis_per_cpu");
+    this.probe = new FairProbe(m, fair);
+    this.fork = new FairForkPlacement(m, fair, probe);
+  }
+
+  int select(TaskView p, int prevCpu, int cpu, int wakeFlags) {
+    boolean sync = (wakeFlags & SchedFlags.WF_SYNC) != 0;
+    boolean ttwu = (wakeFlags & SchedFlags.WF_TTWU) != 0;
+    int newCpu = prevCpu;
+    boolean wantAffine = false;
+    if (ttwu) {
+      recordWakee(p, cpu);
+      wantAffine = !wakeWide(p, cpu) && p.allowedOn(cpu);
     }
-    if (idleAllowed(m, p, target)) {
+    SchedDomainView sd = null;
+    int levels = m.nrDomains(cpu);
+    for (int l = 0; l < levels; l++) {
+      SchedDomainView tmpSd = m.domain(cpu, l);
+      if (wantAffine && tmpSd.contains(prevCpu)) {
+        if (cpu != prevCpu) {
+          newCpu = wakeAffine(tmpSd, p, cpu, prevCpu, sync);
+        }
+        sd = null;
+        break;
+      }
+      if ((wakeFlags & SchedFlags.WF_FORK) != 0) {
+        sd = tmpSd;
+      } else if (!wantAffine) {
+        break;
+      }
+    }
+    if (sd != null) {
+      return fork.findDstCpu(sd, p, cpu, prevCpu);
+    }
+    if (ttwu) {
+      return selectIdleSibling(p, prevCpu, newCpu, cpu);
+    }
+    return newCpu;
+  }
+
+  // ---------------- wake_wide / wake_affine ----------------
+
+  /** {@code record_wakee()} on the waker ({@code current}). */
+  private void recordWakee(TaskView p, int cpu) {
+    FairEntity cur = FairClass.entityOf(m.cpu(cpu).rq().curr());
+    if (cur == null) {
+      return;
+    }
+    long jiffies = services.jiffies();
+    if (jiffies > cur.wakeeFlipDecayTs + m.hz()) {
+      cur.wakeeFlips >>>= 1;
+      cur.wakeeFlipDecayTs = jiffies;
+    }
+    if (cur.lastWakee != p) {
+      cur.lastWakee = p;
+      cur.wakeeFlips++;
+    }
+  }
+
+  /** {@code wake_wide()}: a waker/wakee relation spread over more tasks than the LLC has CPUs. */
+  private boolean wakeWide(TaskView p, int cpu) {
+    FairEntity cur = FairClass.entityOf(m.cpu(cpu).rq().curr());
+    FairEntity pe = FairClass.entityOf(p);
+    long master = cur == null ? 0 : cur.wakeeFlips;
+    long slave = pe == null ? 0 : pe.wakeeFlips;
+    int factor = m.llcWeight(cpu);
+    if (master < slave) {
+      long t = master;
+      master = slave;
+      slave = t;
+    }
+    return !(slave < factor || master < slave * factor);
+  }
+
+  private int wakeAffine(SchedDomainView sd, TaskView p, int thisCpu, int prevCpu, boolean sync) {
+    int target = -1;
+    if (waIdle) {
+      target = wakeAffineIdle(thisCpu, prevCpu, sync);
+    }
+    if (waWeight && target < 0) {
+      target = wakeAffineWeight(sd, p, thisCpu, prevCpu, sync);
+    }
+    return target == thisCpu ? thisCpu : prevCpu;
+  }
+
+  private int wakeAffineIdle(int thisCpu, int prevCpu, boolean sync) {
+    if (probe.idle(thisCpu) && m.sharesLlc(thisCpu, prevCpu)) {
+      return probe.idle(prevCpu) ? prevCpu : thisCpu;
+    }
+    if (sync && m.cpu(thisCpu).rq().nrRunning() - fair.rq(thisCpu).hNrDelayed == 1) {
+      return thisCpu;
+    }
+    return probe.idle(prevCpu) ? prevCpu : -1;
+  }
+
+  private int wakeAffineWeight(SchedDomainView sd, TaskView p, int thisCpu, int prevCpu,
+      boolean sync) {
+    long thisEff = probe.cpuLoad(thisCpu);
+    if (sync) {
+      long currentLoad = fair.taskHLoad(m.cpu(thisCpu).rq().curr());
+      if (currentLoad > thisEff) {
+        return thisCpu;
+      }
+      thisEff -= currentLoad;
+    }
+    long taskLoad = fair.taskHLoad(p);
+    thisEff += taskLoad;
+    if (waBias) {
+      thisEff *= 100;
+    }
+    thisEff *= m.cpu(prevCpu).capacity();
+    long prevEff = probe.cpuLoad(prevCpu) - taskLoad;
+    if (waBias) {
+      prevEff *= 100 + (sd.imbalancePct() - 100) / 2;
+    }
+    prevEff *= m.cpu(thisCpu).capacity();
+    if (sync) {
+      prevEff += 1; // equal loads: let select_idle_sibling() consider stacking on the waker
+    }
+    return thisEff < prevEff ? thisCpu : -1;
+  }
+
+  // ---------------- select_idle_sibling ----------------
+
+  private int selectIdleSibling(TaskView p, int prev, int target, int thisCpu) {
+    boolean asym = m.asymCapacity();
+    long util = 0;
+    if (asym) {
+      util = probe.taskUtilEst(p, true);
+    }
+    if (probe.idleOrSchedIdle(target) && asymFits(asym, util, target)) {
       return target;
     }
-    if (prevCpu != target && idleAllowed(m, p, prevCpu) && m.sharesLlc(prevCpu, target)) {
-      return prevCpu;
+    if (prev != target && m.sharesLlc(prev, target) && probe.idleOrSchedIdle(prev)
+        && asymFits(asym, util, prev)) {
+      return prev;
     }
-    int w = m.llcWeight(target);
-    if (m.llcIdleCpus(target) > 0) {
-      int start = 0;
-      while (start < w && m.llcCpu(target, start) != target) {
-        start++;
+    TaskView current = m.cpu(thisCpu).rq().curr();
+    if (current.isKthread() && !current.isIdleTask() && current.nrAllowed() == 1
+        && prev == thisCpu && m.cpu(thisCpu).rq().nrRunning() <= 1 && asymFits(asym, util, prev)) {
+      return prev; // a per-CPU kthread (IO completion) stacks with the wakee
+    }
+    FairEntity pe = fair.entity(p);
+    int recent = pe.recentUsedCpu;
+    pe.recentUsedCpu = prev;
+    if (recent >= 0 && recent != prev && recent != target && m.sharesLlc(recent, target)
+        && probe.idleOrSchedIdle(recent) && p.allowedOn(recent) && asymFits(asym, util, recent)) {
+      return recent;
+    }
+    if (asym) {
+      SchedDomainView sd = lowestAsymDomain(target);
+      if (sd != null) {
+        int i = selectIdleCapacity(p, sd, target);
+        return i >= 0 ? i : target;
       }
-      for (int i = 1; i < w; i++) {
-        int cpu = m.llcCpu(target, (start + i) % w);
-        if (idleAllowed(m, p, cpu)) {
-          return cpu;
+    }
+    SchedDomainView llc = llcDomain(target);
+    if (llc == null) {
+      return target;
+    }
+    boolean hasIdleCore = false;
+    if (m.smtActive()) {
+      hasIdleCore = m.llcHasIdleCores(target);
+      if (!hasIdleCore && m.sharesLlc(prev, target)) {
+        int i = selectIdleSmt(p, llc, prev);
+        if (i >= 0) {
+          return i;
         }
       }
     }
-    if (p.allowedOn(target)) {
-      return target;
-    }
-    int n = m.nrCpus();
-    for (int cpu = 0; cpu < n; cpu++) {
-      if (p.allowedOn(cpu)) {
-        return cpu;
+    int i = selectIdleCpu(p, llc, hasIdleCore, target);
+    return i >= 0 ? i : target;
+  }
+
+  private int selectIdleSmt(TaskView p, SchedDomainView llc, int target) {
+    int n = m.smtWeight(target);
+    for (int i = 0; i < n; i++) {
+      int c = m.smtSibling(target, i);
+      if (c == target || !p.allowedOn(c) || !llc.contains(c)) {
+        continue;
+      }
+      if (probe.idleOrSchedIdle(c)) {
+        return c;
       }
     }
-    return target;
+    return -1;
   }
+
+  /** {@code select_idle_cpu()}: scan the LLC from target + 1, wrapping. */
+  private int selectIdleCpu(TaskView p, SchedDomainView llc, boolean hasIdleCore, int target) {
+    int nr = Integer.MAX_VALUE;
+    if (sisUtil) {
+      nr = m.llcNrIdleScan(target) + 1;
+      if (nr == 1) {
+        return -1; // overloaded LLC: unlikely to have an idle CPU
+      }
+    }
+    scanned.clear();
+    idleCpu = -1;
+    int probed = 0;
+    int found = -1;
+    for (int pass = 0; pass < 2 && found < 0; pass++) {
+      int from = pass == 0 ? target + 1 : 0;
+      int to = pass == 0 ? Integer.MAX_VALUE : target + 1;
+      for (int c = llc.nextCpu(from); c >= 0 && c < to; c = llc.nextCpu(c + 1)) {
+        if (!p.allowedOn(c) || scanned.get(c)) {
+          continue;
+        }
+        if (hasIdleCore) {
+          int core = selectIdleCore(p, llc, c);
+          probed += m.smtWeight(c);
+          if (core >= 0) {
+            found = core;
+            break;
+          }
+        } else {
+          if (--nr <= 0) {
+            services.addPathCost(probed * sisPerCpu);
+            return -1;
+          }
+          probed++;
+          if (probe.idleOrSchedIdle(c)) {
+            found = c;
+            break;
+          }
+        }
+      }
+    }
+    services.addPathCost(probed * sisPerCpu);
+    if (found >= 0) {
+      return found;
+    }
+    if (hasIdleCore) {
+      services.setLlcHasIdleCores(target, false);
+    }
+    return idleCpu;
+  }
+
+  /** The fallback {@code select_idle_core()} keeps: the first idle thread seen, or -1. */
+  private int idleCpu;
 
   /**
-   * {@code wake_affine_idle()}: an idle waker CPU sharing the cache defers to an idle prev; a sync
-   * wakeup from a CPU whose only task is the waker goes to the waker's CPU; else an idle prev;
-   * else prev (standing in for {@code wake_affine_weight()}).
+   * {@code select_idle_core()}: {@code core} when every thread of its core is idle; otherwise -1,
+   * and the core leaves the scan ({@link #idleCpu} may have found a thread to fall back on).
    */
-  private static int wakeAffineIdle(MachineView m, int prevCpu, int wakerCpu, boolean sync) {
-    if (m.cpu(wakerCpu).isIdle()) {
-      return m.cpu(prevCpu).isIdle() ? prevCpu : wakerCpu;
+  private int selectIdleCore(TaskView p, SchedDomainView llc, int core) {
+    boolean allIdle = true;
+    int n = m.smtWeight(core);
+    for (int i = 0; i < n; i++) {
+      int c = m.smtSibling(core, i);
+      boolean inMask = p.allowedOn(c) && llc.contains(c) && !scanned.get(c);
+      if (!probe.idle(c)) {
+        allIdle = false;
+        if (idleCpu == -1) {
+          if (probe.schedIdle(c) && inMask) {
+            idleCpu = c;
+            break;
+          }
+          continue;
+        }
+        break;
+      }
+      if (idleCpu == -1 && inMask) {
+        idleCpu = c;
+      }
     }
-    if (sync && m.cpu(wakerCpu).rq().nrRunning() == 1) {
-      return wakerCpu;
+    if (allIdle) {
+      return core;
     }
-    return prevCpu;
+    for (int i = 0; i < n; i++) {
+      scanned.set(m.smtSibling(core, i));
+    }
+    return -1;
   }
 
-  private static boolean idleAllowed(MachineView m, TaskView p, int cpu) {
-    return p.allowedOn(cpu) && m.cpu(cpu).isIdle();
+  /** {@code select_idle_capacity()}: an idle CPU the task fits, else the biggest idle one. */
+  private int selectIdleCapacity(TaskView p, SchedDomainView sd, int target) {
+    long util = probe.taskUtilEst(p, false);
+    long bestCap = 0;
+    int bestCpu = -1;
+    for (int pass = 0; pass < 2; pass++) {
+      int from = pass == 0 ? target : 0;
+      int to = pass == 0 ? Integer.MAX_VALUE : target;
+      for (int c = sd.nextCpu(from); c >= 0 && c < to; c = sd.nextCpu(c + 1)) {
+        if (!p.allowedOn(c) || !probe.idleOrSchedIdle(c)) {
+          continue;
+        }
+        long cap = m.cpu(c).capacity();
+        if (FairProbe.fitsCapacity(util, cap)) {
+          return c;
+        }
+        if (cap > bestCap) {
+          bestCap = cap;
+          bestCpu = c;
+        }
+      }
+    }
+    return bestCpu;
   }
+
+  // ---------------- helpers ----------------
+
+
+  /** {@code sched_idle_cpu()}: only SCHED_IDLE tasks are runnable there. */
+
+
+  /** {@code idle_cpu_without()} once nr_running without p is 0. */
+
+  /** {@code cpu_load()}: the root runqueue's load_avg. */
+
+  /** {@code cpu_util_without()}: util_avg (or util_est) without p's part, capped at capacity. */
+
+  /** {@code task_util_est()}, after {@code sync_entity_load_avg()} when asked. */
+
+  /** {@code fits_capacity()}: util below 80 % of the capacity. */
+
+  private boolean asymFits(boolean asym, long util, int cpu) {
+    return !asym || FairProbe.fitsCapacity(util, m.cpu(cpu).capacity());
+  }
+
+  private SchedDomainView llcDomain(int cpu) {
+    SchedDomainView llc = null;
+    int n = m.nrDomains(cpu);
+    for (int l = 0; l < n; l++) {
+      SchedDomainView sd = m.domain(cpu, l);
+      if (!sd.sharesLlc()) {
+        break;
+      }
+      llc = sd;
+    }
+    return llc;
+  }
+
+  private SchedDomainView lowestAsymDomain(int cpu) {
+    int n = m.nrDomains(cpu);
+    for (int l = 0; l < n; l++) {
+      if (m.domain(cpu, l).asymCapacity()) {
+        return m.domain(cpu, l);
+      }
+    }
+    return null;
+  }
+
+
+
 }

@@ -20,14 +20,17 @@ import dev.schedlab.api.view.TaskView;
  * task until its per-runqueue period timer refunds one period's budget (disabled when runtime is
  * negative or not below the period).
  *
- * <p>Does not model: push/pull balancing (only {@link #selectCpu} places a waking task: prevCpu
- * unless it runs an equal or higher RT/DL/stop task, else the allowed CPU running the lowest level,
- * a {@code find_lowest_rq()} approximation that ignores capacity and topology), RT_PUSH_IPI,
- * group scheduling, priority inheritance, the fair dl_server, yield.
+ * Push and pull between runqueues ({@link RtBalance}); {@link #selectCpu} places a waking task
+ * on prevCpu unless it runs an equal or higher RT/DL/stop task, else on the allowed CPU running
+ * the lowest level.
+ *
+ * <p>Does not model: RT_PUSH_IPI, capacity-aware placement, group scheduling, priority
+ * inheritance, the fair dl_server, yield.
  *
  * <p>Kernel reference: {@code kernel/sched/rt.c} ({@code pick_next_rt_entity},
  * {@code task_tick_rt}, {@code wakeup_preempt_rt}, {@code sched_rt_runtime_exceeded},
- * {@code do_sched_rt_period_timer}, {@code select_task_rq_rt}).
+ * {@code do_sched_rt_period_timer}, {@code select_task_rq_rt}, {@code balance_rt},
+ * {@code task_woken_rt}).
  */
 public final class RtClass implements SchedulingClass {
   private SchedServices services;
@@ -37,6 +40,7 @@ public final class RtClass implements SchedulingClass {
   private long rtPeriod;
   private long rtRuntime;
   private boolean bandwidth;
+  private RtBalance push;
 
   @Override
   public String name() {
@@ -65,6 +69,7 @@ public final class RtClass implements SchedulingClass {
     for (int i = 0; i < rqs.length; i++) {
       rqs[i] = new RtRq();
     }
+    push = new RtBalance(machine, services, rqs);
   }
 
   static RtEntity entityOf(TaskView p) {
@@ -86,6 +91,10 @@ public final class RtClass implements SchedulingClass {
     e.onRq = true;
     RtRq q = rqs[rq.cpu()];
     q.addTail(e);
+    if (p.nrAllowed() > 1) {
+      q.nrMigratory++;
+    }
+    push.updateOverload(rq.cpu());
     startBandwidthTimer(rq.cpu(), q);
   }
 
@@ -94,9 +103,40 @@ public final class RtClass implements SchedulingClass {
     RtEntity e = entityOf(p);
     if (e != null && e.onRq) {
       rqs[e.cpu].remove(e);
+      if (p.nrAllowed() > 1) {
+        rqs[e.cpu].nrMigratory--;
+      }
+      push.updateOverload(e.cpu);
       e.onRq = false;
     }
     return true;
+  }
+
+  @Override
+  public void balance(RqView rq, TaskView prev) {
+    // balance_rt(): prev left the RT queue and what is left here runs below it: pull.
+    RtEntity e = entityOf(prev);
+    RtRq q = rqs[rq.cpu()];
+    if (e != null && !e.onRq && q.highestPrio() < e.prio) {
+      push.pull(rq.cpu(), Math.max(0, q.highestPrio()));
+    }
+  }
+
+  @Override
+  public void taskWoken(RqView rq, TaskView p) {
+    // task_woken_rt(): p waits behind an RT/DL task that will not make room soon: push.
+    TaskView curr = rq.curr();
+    int level = CurrLevel.of(curr);
+    boolean rtOrDl = level >= 1 && level <= CurrLevel.DEADLINE;
+    if (!machine.cpu(rq.cpu()).needResched() && p.nrAllowed() > 1 && rtOrDl
+        && (curr.nrAllowed() < 2 || level >= p.rtPriority())) {
+      push.push(rq.cpu(), curr);
+    }
+  }
+
+  @Override
+  public void afterSwitch(RqView rq, TaskView next) {
+    push.push(rq.cpu(), next); // rt_queue_push_tasks()
   }
 
   @Override

@@ -5,11 +5,12 @@ import java.util.ArrayDeque;
 
 /**
  * Per-runqueue state of the RT class ({@code struct rt_rq}): one FIFO per priority, a bitmap of
- * non-empty lists, and the bandwidth (throttling) state.
+ * non-empty lists, the count of migratable tasks, and the bandwidth (throttling) state.
  *
  * <p>Models: {@code rt_prio_array} (with priority 99 the highest, i.e. the inverse of the kernel's
- * internal prio numbering), {@code rt_time}/{@code rt_throttled}. Does not model: pushable lists,
- * overload masks, group scheduling, runtime sharing between CPUs (RT_RUNTIME_SHARE).
+ * internal prio numbering), {@code rt_time}/{@code rt_throttled}. The pushable tasks are found by a walk of
+ * the lists from the highest priority (no separate plist). Does not model:
+ * group scheduling, runtime sharing between CPUs (RT_RUNTIME_SHARE).
  *
  * <p>Kernel reference: {@code kernel/sched/rt.c} ({@code struct rt_prio_array},
  * {@code sched_rt_runtime_exceeded}).
@@ -20,6 +21,8 @@ final class RtRq {
   private final ArrayDeque<RtEntity>[] queues;
   private final long[] bitmap = new long[2];
   int nrQueued;
+  /** {@code rt_nr_migratory}: queued tasks allowed on more than one CPU. */
+  int nrMigratory;
   /** RT time used in the current bandwidth period, ns. */
   long rtTime;
   boolean throttled;
@@ -57,6 +60,18 @@ final class RtRq {
       return 64 + 63 - Long.numberOfLeadingZeros(bitmap[1]);
     }
     return bitmap[0] != 0 ? 63 - Long.numberOfLeadingZeros(bitmap[0]) : -1;
+  }
+
+  /** The first entity, from the highest priority down, that {@code test} accepts, or null. */
+  RtEntity highestMatching(java.util.function.Predicate<RtEntity> test) {
+    for (int prio = highestPrio(); prio >= 0; prio--) {
+      for (RtEntity e : queues[prio]) {
+        if (test.test(e)) {
+          return e;
+        }
+      }
+    }
+    return null;
   }
 
   /** Head of the highest-priority list, or null. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedlab.api.Policy;
+import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.classes.fixture.FakeEngine;
 import dev.schedlab.classes.fixture.FakeServices;
@@ -68,15 +69,18 @@ class SimpleClassesTest {
     s.rq(0).nrRunning = 1;
     s.rq(2).curr = FakeTask.normal(12);
     s.rq(2).nrRunning = 1;
-    assertThat(fair.selectCpu(p, 2, 0, 0)).isEqualTo(3); // prev busy, sibling 3 idle
-    assertThat(fair.selectCpu(p, 1, 0, 0)).isEqualTo(1); // prev idle
+    int ttwu = SchedFlags.WF_TTWU;
+    // No load anywhere: wake_affine_weight() keeps prev 2 (busy); its LLC's idle CPU 3 wins.
+    assertThat(fair.selectCpu(p, 2, 0, ttwu)).isEqualTo(3);
+    assertThat(fair.selectCpu(p, 1, 0, ttwu)).isEqualTo(1); // wake_affine_idle(): idle prev
     s.rq(1).curr = FakeTask.normal(11);
     s.rq(1).nrRunning = 1;
     // Sync wakeup from CPU 0 (one task) with busy prev 1 in the same LLC: waker's CPU.
-    assertThat(fair.selectCpu(p, 1, 0, dev.schedlab.api.SchedFlags.WF_SYNC)).isEqualTo(0);
+    assertThat(fair.selectCpu(p, 1, 0, ttwu | SchedFlags.WF_SYNC)).isEqualTo(0);
     // Not sync: LLC {0,1} has no idle CPU, so prev stays the target.
-    assertThat(fair.selectCpu(p, 1, 0, 0)).isEqualTo(1);
-    p.allowedMask = 0b1000;
-    assertThat(fair.selectCpu(p, 1, 0, 0)).isEqualTo(3); // first allowed CPU
+    assertThat(fair.selectCpu(p, 1, 0, ttwu)).isEqualTo(1);
+    // Not allowed on the waker's CPU: no affine wakeup, and the scan stays in prev's LLC.
+    p.allowedMask = 0b1010;
+    assertThat(fair.selectCpu(p, 1, 0, ttwu)).isEqualTo(1);
   }
 }

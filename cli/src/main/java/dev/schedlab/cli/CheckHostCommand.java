@@ -61,6 +61,11 @@ final class CheckHostCommand implements Callable<Integer> {
       description = "Run only the workloads whose name matches REGEX.")
   String only;
 
+  @Option(names = "--host-figures", paramLabel = "JSON",
+      description = "Take the host's figures from an earlier check-host JSON (--out) instead of "
+          + "running the tools again: the same measurements against another machine file.")
+  Path hostFigures;
+
   @Option(names = "--format", defaultValue = "text", description = "text or json.")
   Format format;
 
@@ -106,7 +111,8 @@ final class CheckHostCommand implements Callable<Integer> {
       stdout.flush();
     }
     Progress progress = new Progress(err, quiet, "check-host");
-    CheckHost.run(suite, model, env, new CheckHost.Listener() {
+    CheckHost.run(suite, model, env, hostFigures == null ? null : earlier(hostFigures),
+        new CheckHost.Listener() {
       @Override
       public void starting(int index, int total, String what) {
         progress.step(index, total, "steps", what);
@@ -172,6 +178,19 @@ final class CheckHostCommand implements Callable<Integer> {
             + ": " + e.getMessage());
       }
     }
+  }
+
+  /** The real figures of an earlier run's JSON, by workload and figure. */
+  private static Map<String, Map<String, Double>> earlier(Path json) throws IOException {
+    Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+    for (com.fasterxml.jackson.databind.JsonNode r : new ObjectMapper().readTree(json.toFile())
+        .path("rows")) {
+      if (r.path("real").isNumber()) {
+        out.computeIfAbsent(r.path("workload").asText(), k -> new LinkedHashMap<>())
+            .put(r.path("figure").asText(), r.path("real").asDouble());
+      }
+    }
+    return out;
   }
 
   private String calibrated(HostDescription host, PrintWriter err) throws HostException {

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schedlab.engine.experiment.Batch;
 import dev.schedlab.engine.experiment.Comparison;
 import dev.schedlab.engine.experiment.Configuration;
+import dev.schedlab.report.section.CompareSection;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,11 @@ final class CompareCommand implements Callable<Integer> {
   @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
   boolean quiet;
 
+  @Option(names = "--report", paramLabel = "FILE",
+      description = "Also write a self-contained HTML report to FILE: each metric's change with its"
+          + " confidence interval, overlaid latency percentiles (see schedlab report).")
+  Path report;
+
   @Override
   public Integer call() throws Exception {
     if (seeds < 1) {
@@ -77,13 +84,13 @@ final class CompareCommand implements Callable<Integer> {
         pluginsDir.resolve(), new Progress(err, quiet, "compare"));
     Comparison c = new Comparison(runs, metrics);
     PrintWriter out = spec.commandLine().getOut();
-    if (format == RunCommand.Format.json) {
-      out.print(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-          .writeValueAsString(c.json()) + "\n");
-    } else {
-      out.print(c.text());
-    }
+    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    String json = mapper.writeValueAsString(c.json()) + "\n";
+    out.print(format == RunCommand.Format.json ? json : c.text());
     out.flush();
+    if (report != null) {
+      ReportFile.write("--report", report, List.of(CompareSection.of(mapper.readTree(json), json)));
+    }
     return Main.OK;
   }
 }

@@ -4,6 +4,7 @@ import dev.schedlab.cluster.ClusterException;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.scenario.ScenarioException;
+import dev.schedlab.report.ReportInputException;
 import dev.schedlab.traceimport.TraceInputException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Command;
     description = "Deterministic discrete-event model of the Linux scheduler.",
     subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class,
         CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class,
-        CheckHostCommand.class, ImportTraceCommand.class, ReplayCommand.class, WorkerCommand.class},
+        CheckHostCommand.class, ImportTraceCommand.class, ReplayCommand.class,
+        ReportCommand.class, WorkerCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -38,7 +40,7 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() {
     spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins,"
-        + " compare, reproduce, matrix, worker, host, check-host, import-trace or replay)");
+        + " compare, reproduce, matrix, worker, host, check-host, import-trace, replay or report)");
     spec.commandLine().usage(spec.commandLine().getErr());
     return BAD_INPUT;
   }
@@ -65,19 +67,22 @@ public final class Main implements Callable<Integer> {
     return code;
   }
 
-  static int exitCode(Exception ex) {
-    if (ex instanceof ScenarioException || ex instanceof PluginException
+  /** Input the user can fix: a scenario, plugin, output file, trace, report input or cluster option. */
+  private static boolean badInput(Exception ex) {
+    return ex instanceof ScenarioException || ex instanceof PluginException
         || ex instanceof OutputFileException || ex instanceof TraceInputException
-        || ex instanceof ClusterException) {
+        || ex instanceof ReportInputException || ex instanceof ClusterException;
+  }
+
+  static int exitCode(Exception ex) {
+    if (badInput(ex)) {
       return BAD_INPUT;
     }
     return RUN_FAILED;
   }
 
   private static String describe(Exception ex) {
-    if (ex instanceof ScenarioException || ex instanceof PluginException
-        || ex instanceof OutputFileException || ex instanceof TraceInputException
-        || ex instanceof ClusterException) {
+    if (badInput(ex)) {
       return ex.getMessage();
     }
     if (ex instanceof SimulationException) {

@@ -18,6 +18,8 @@ import dev.schedlab.engine.matrix.MatrixSummary;
 import dev.schedlab.engine.matrix.Shard;
 import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.plugin.PluginStatus;
+import dev.schedlab.report.MatrixView;
+import dev.schedlab.report.section.MatrixSection;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -94,6 +96,12 @@ final class MatrixCommand implements Callable<Integer> {
   @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
   boolean quiet;
 
+  @Option(names = "--report", paramLabel = "FILE",
+      description = "Also write a self-contained HTML report to FILE: a heatmap of the first summary"
+          + " value over the two axes with the most levels, and the sortable table of every cell"
+          + " (schedlab report OUT --value NAME --axes X,Y chooses others).")
+  Path report;
+
   @Mixin PluginsDir pluginsDir;
 
   @Override
@@ -165,6 +173,9 @@ final class MatrixCommand implements Callable<Integer> {
         }
         MatrixSummary summary = new MatrixSummary(m.name(), share, m.values(), o);
         summary.write(dir);
+        if (report != null) {
+          ReportFile.write("--report", report, List.of(MatrixSection.read(dir, MatrixView.DEFAULT)));
+        }
         stdout.print(summary.text());
         stdout.println("wrote " + dir.resolve("summary.csv") + ", " + dir.resolve("summary.json")
             + " and " + log.file());

@@ -1,11 +1,14 @@
 package dev.schedlab.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schedlab.engine.experiment.Batch;
 import dev.schedlab.engine.experiment.Experiment;
 import dev.schedlab.engine.experiment.ExperimentResult;
 import dev.schedlab.engine.scenario.ScenarioException;
+import dev.schedlab.report.ReportInputs;
+import dev.schedlab.report.section.ReproduceSection;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +55,11 @@ final class ReproduceCommand implements Callable<Integer> {
   @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
   boolean quiet;
 
+  @Option(names = "--report", paramLabel = "FILE",
+      description = "Also write a self-contained HTML report to FILE: each row's simulated values"
+          + " beside the published ones, bands shaded (see schedlab report).")
+  Path report;
+
   @Mixin PluginsDir pluginsDir;
 
   @Override
@@ -73,6 +81,7 @@ final class ReproduceCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     boolean first = true;
+    List<JsonNode> results = new ArrayList<>();
     for (Experiment e : exps) {
       if (!ids.isEmpty() && !ids.contains(e.id())) {
         continue;
@@ -88,6 +97,7 @@ final class ReproduceCommand implements Callable<Integer> {
             pluginsDir.resolve(), new Progress(err, quiet, e.id())));
       }
       ExperimentResult r = new ExperimentResult(sized, runs);
+      results.add(json.valueToTree(r.json()));
       if (format == RunCommand.Format.json) {
         out.print(json.writeValueAsString(r.json()) + "\n");
       } else {
@@ -95,6 +105,10 @@ final class ReproduceCommand implements Callable<Integer> {
       }
       out.flush();
       first = false;
+    }
+    if (report != null) {
+      ReportFile.write("--report", report,
+          List.of(ReproduceSection.of(results, ReportInputs.reproduceJson(results))));
     }
     return Main.OK;
   }

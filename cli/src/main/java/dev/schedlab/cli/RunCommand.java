@@ -1,5 +1,7 @@
 package dev.schedlab.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.output.FtraceWriter;
 import dev.schedlab.engine.output.ResultWriter;
@@ -10,6 +12,9 @@ import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.rtapp.RtAppReport;
 import dev.schedlab.engine.scenario.PluginRef;
 import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.report.section.RunSection;
+import dev.schedlab.report.timeline.TeeSink;
+import dev.schedlab.report.timeline.Timeline;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -73,6 +78,13 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--no-rtapp-logs", description = "Do not write the rt-app log files.")
   boolean noRtappLogs;
 
+  @Option(names = "--report", paramLabel = "FILE",
+      description = "Also write a self-contained HTML report to FILE: per-CPU timeline, latency"
+          + " distributions, IPIs and wakeups by path, every metric (see schedlab report).")
+  Path report;
+
+  private Timeline timeline;
+
   @Override
   public Integer call() throws Exception {
     Scenario s = scenario.load();
@@ -100,12 +112,19 @@ final class RunCommand implements Callable<Integer> {
         throw new OutputFileException("--out", out, e);
       }
     }
+    if (report != null) {
+      String json = ResultWriter.toJson(result, reports);
+      JsonNode node = new ObjectMapper().readTree(json);
+      ReportFile.write("--report", report, List.of(RunSection.of(node, json, timeline.finish(result.simNs()))));
+    }
     return Main.OK;
   }
 
   private RunResult simulate(Scenario s, Extensions ext) throws Exception {
+    // The report's timeline listens to the run itself: no trace file is needed for it.
+    timeline = report == null ? null : new Timeline(s.machine().nrCpus(), s.durationNs());
     if (trace == null) {
-      return Simulation.run(s, ext, TraceSink.NONE);
+      return Simulation.run(s, ext, timeline == null ? TraceSink.NONE : timeline);
     }
     FtraceWriter sink;
     try {
@@ -115,7 +134,7 @@ final class RunCommand implements Callable<Integer> {
     }
     RunResult r;
     try {
-      r = Simulation.run(s, ext, sink);
+      r = Simulation.run(s, ext, timeline == null ? sink : new TeeSink(sink, timeline));
     } catch (Exception | Error e) {
       sink.abort();
       throw e;

@@ -5,16 +5,20 @@ import dev.schedlab.api.hook.BeforeDeactivateHook;
 import dev.schedlab.api.hook.ExitToUserHook;
 import dev.schedlab.api.hook.IdleTopHook;
 import dev.schedlab.api.hook.IpiPrepareHook;
+import dev.schedlab.api.hook.LoadBalanceHook;
 import dev.schedlab.api.hook.MetricsHook;
 import dev.schedlab.api.hook.NewidleFailHook;
 import dev.schedlab.api.hook.NohzIdleEnterHook;
 import dev.schedlab.api.hook.NohzKickHook;
+import dev.schedlab.api.hook.PeltHook;
 import dev.schedlab.api.hook.PickOverrideHook;
 import dev.schedlab.api.hook.RunnableWakeHook;
+import dev.schedlab.api.hook.SelectTaskRqHook;
 import dev.schedlab.api.hook.TickHook;
 
 /**
- * The hook points H1-H15 of the kernel model (section 4.4). Overridable points take one plugin
+ * The hook points H1-H15 of the kernel model (section 4.4), and H16-H18 (API 1.2.0) for fair
+ * placement, load-balance decisions and PELT. Overridable points take one plugin
  * implementation at most; two plugins overriding the same point conflict. H3/H4 are the methods of
  * a {@link PreemptionModel}; H10 and H12 are engine services, not overridable; H15 observers stack.
  */
@@ -48,7 +52,13 @@ public enum HookPoint {
   /** H14 {@code ttwu_runnable}. */
   H14_RUNNABLE_WAKE(RunnableWakeHook.class, true),
   /** H15 metrics observers. */
-  H15_METRICS(MetricsHook.class, false);
+  H15_METRICS(MetricsHook.class, false),
+  /** H16 {@code select_task_rq()} placement. Since API 1.2.0. */
+  H16_SELECT_TASK_RQ(SelectTaskRqHook.class, true),
+  /** H17 {@code sched_balance_rq()} decision. Since API 1.2.0. */
+  H17_LOAD_BALANCE(LoadBalanceHook.class, true),
+  /** H18 PELT update (util_est). Since API 1.2.0. */
+  H18_PELT(PeltHook.class, true);
 
   private final Class<?> type;
   private final boolean exclusive;

@@ -45,4 +45,29 @@ public interface CpuView {
   default boolean idleGotTick() {
     return false;
   }
+
+  /**
+   * {@code arch_scale_cpu_capacity()}: the CPU's compute capacity at its highest frequency, 1024
+   * for the machine's biggest CPU. Since API 1.2.0.
+   */
+  default long capacityOrig() {
+    return 1024;
+  }
+
+  /**
+   * {@code capacity_of()}: what is left of {@link #capacityOrig()} for fair tasks after RT,
+   * deadline and interrupt time ({@code scale_rt_capacity()}), as the last load balance computed
+   * it. Since API 1.2.0.
+   */
+  default long capacity() {
+    return capacityOrig();
+  }
+
+  /**
+   * {@code arch_scale_freq_capacity()}: the current over the highest frequency, scaled to 1024
+   * (the machine runs at a fixed frequency). Since API 1.2.0.
+   */
+  default long freqCapacity() {
+    return 1024;
+  }
 }

@@ -49,4 +49,58 @@ public interface MachineView {
   default boolean sharesLlc(int a, int b) {
     return cpu(a).llcId() == cpu(b).llcId();
   }
+
+  /**
+   * The task groups, parents before children, the root (id 0) first; empty when the run has no
+   * groups besides the root. Since API 1.2.0.
+   */
+  default java.util.List<? extends TaskGroupView> taskGroups() {
+    return java.util.List.of();
+  }
+
+  /** Number of sched-domain levels of {@code cpu} (0 for an isolated CPU). Since API 1.2.0. */
+  default int nrDomains(int cpu) {
+    return 0;
+  }
+
+  /** {@code cpu}'s sched domain at {@code level}, 0 being the lowest. Since API 1.2.0. */
+  default SchedDomainView domain(int cpu, int level) {
+    throw new IndexOutOfBoundsException("no sched domains");
+  }
+
+  /** Hardware threads of {@code cpu}'s core ({@code cpu_smt_mask}), itself included. Since API 1.2.0. */
+  default int smtWeight(int cpu) {
+    return 1;
+  }
+
+  /** The {@code i}-th CPU (ascending) of {@code cpu}'s core. Since API 1.2.0. */
+  default int smtSibling(int cpu, int i) {
+    return cpu;
+  }
+
+  /** {@code sched_smt_active()}: some core has more than one thread. Since API 1.2.0. */
+  default boolean smtActive() {
+    return false;
+  }
+
+  /** {@code sched_asym_cpucap_active()}: CPUs differ in capacity. Since API 1.2.0. */
+  default boolean asymCapacity() {
+    return false;
+  }
+
+  /**
+   * {@code sd_llc_shared->has_idle_cores} of {@code cpu}'s LLC: set when a CPU goes idle and its
+   * whole core is idle, cleared by a wakeup scan that found no idle core. Since API 1.2.0.
+   */
+  default boolean llcHasIdleCores(int cpu) {
+    return false;
+  }
+
+  /**
+   * {@code sd_llc_shared->nr_idle_scan} of {@code cpu}'s LLC: how many CPUs SIS_UTIL lets a
+   * wakeup scan, from the LLC's utilisation at its last load balance. Since API 1.2.0.
+   */
+  default int llcNrIdleScan(int cpu) {
+    return llcWeight(cpu);
+  }
 }

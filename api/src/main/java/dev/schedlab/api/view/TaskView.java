@@ -73,4 +73,17 @@ public interface TaskView {
 
   /** Sets the class data slot; only the task's scheduling class may call this. */
   void setClassData(Object data);
+
+  /** The id of the task's group ({@link MachineView#taskGroups()}), 0 for the root. Since API 1.2.0. */
+  default int taskGroup() {
+    return 0;
+  }
+
+  /**
+   * PELT of the task's scheduling entity ({@code p->se.avg}), kept by its class when the class
+   * tracks load (the fair class does), else zero. Since API 1.2.0.
+   */
+  default LoadAvgView loadAvg() {
+    return LoadAvgView.ZERO;
+  }
 }

@@ -109,6 +109,16 @@ final class Cpu implements CpuView, RqView {
 
   // runqueue
   int nrRunning;
+  /** {@code cfs.h_nr_runnable}: queued fair tasks not kept by a delayed dequeue. */
+  int fairNr;
+  /** {@code rq->misfit_task_load}: the running fair task's load when it needs a bigger CPU. */
+  long misfitTaskLoad;
+  /** {@code rq->active_balance}: a stopper push from this CPU is queued. */
+  boolean activeBalance;
+  /** {@code rq->push_cpu}: where the active balance moves a task. */
+  int pushCpu;
+  /** The CPU stopper kthread ({@code migration/N}), created on first use. */
+  Task stopper;
   /** Queued tasks (curr included while queued), oldest first. */
   Task queuedHead;
   Task queuedTail;
@@ -156,14 +166,34 @@ final class Cpu implements CpuView, RqView {
   // SMT throughput sharing
   /** This thread's demand on its core: 1 busy, a fraction when spinning or polling, 0 idle. */
   double smtLoad = 1;
-  /** Speed of this thread relative to running alone on its core. */
+  /** Speed of this thread: {@link #speed} x its share of its core (SMT). */
   double rate = 1;
+  /** Compute speed alone on its core: capacity x frequency / 1024^2 (1 for the biggest CPU). */
+  double speed = 1;
   /** Whether the current P_TASK phase is compute that runs at {@link #rate}. */
   boolean opScaled;
   /** Full-speed work left in the current scaled op at {@link #phaseStart}, ns. */
   double opWork;
   /** The CPUs of this CPU's core, itself included. */
   Cpu[] siblings;
+
+  // PELT (update_rq_clock_pelt, rq->avg_rt/avg_dl/avg_irq)
+  /** {@code arch_scale_cpu_capacity()}. */
+  long capacityOrig = 1024;
+  /** {@code capacity_of()}: left for fair tasks after RT/DL/IRQ ({@code update_cpu_capacity()}). */
+  long capacity = 1024;
+  /** {@code arch_scale_freq_capacity()}. */
+  long freqCapacity = 1024;
+  /** The PELT clock at {@link #peltClockAt} (a value of {@link #clock}); see {@link #clockPelt()}. */
+  long peltAt;
+  long peltClockAt;
+  final dev.schedlab.api.SchedAvg avgRt = new dev.schedlab.api.SchedAvg();
+  final dev.schedlab.api.SchedAvg avgDl = new dev.schedlab.api.SchedAvg();
+  final dev.schedlab.api.SchedAvg avgIrq = new dev.schedlab.api.SchedAvg();
+  /** IRQ time already folded into {@link #avgIrq}, ns. */
+  long irqTimeAccounted;
+  /** The fair class's load tracking, for {@link #cfsAvg()} (null without one). */
+  dev.schedlab.api.LoadTracking fairLoad;
 
   // accounting
   long idleNs;
@@ -294,5 +324,68 @@ final class Cpu implements CpuView, RqView {
   @Override
   public boolean ttwuPending() {
     return ttwuPending;
+  }
+
+  /**
+   * {@code rq_clock_pelt()}: while busy it advances at capacity x frequency / 1024^2 of the rq
+   * clock; while idle it is the rq clock ({@code _update_idle_rq_clock_pelt()}: a CPU that idles
+   * had no time stolen by a lower capacity). Does not model {@code lost_idle_time}.
+   */
+  @Override
+  public long clockPelt() {
+    if (curr == idle) {
+      return clock;
+    }
+    long scale = capacityOrig * freqCapacity;
+    if (scale == 1024L * 1024L) {
+      return clock;
+    }
+    return peltAt + (clock - peltClockAt) * scale / (1024L * 1024L);
+  }
+
+  /** Restarts {@link #clockPelt()}'s busy segment at the current rq clock (idle/busy switches). */
+  void syncClockPelt() {
+    peltAt = clockPelt();
+    peltClockAt = clock;
+  }
+
+  @Override
+  public dev.schedlab.api.view.LoadAvgView cfsAvg() {
+    return fairLoad == null ? dev.schedlab.api.view.LoadAvgView.ZERO : fairLoad.rqAvg(id);
+  }
+
+  @Override
+  public long idleStampNs() {
+    return idleStamp;
+  }
+
+  @Override
+  public dev.schedlab.api.view.LoadAvgView rtAvg() {
+    return avgRt;
+  }
+
+  @Override
+  public dev.schedlab.api.view.LoadAvgView dlAvg() {
+    return avgDl;
+  }
+
+  @Override
+  public dev.schedlab.api.view.LoadAvgView irqAvg() {
+    return avgIrq;
+  }
+
+  @Override
+  public long capacityOrig() {
+    return capacityOrig;
+  }
+
+  @Override
+  public long capacity() {
+    return capacity;
+  }
+
+  @Override
+  public long freqCapacity() {
+    return freqCapacity;
   }
 }

@@ -109,10 +109,7 @@ final class Deferred {
   }
 
   private void enqueue(Task kthread, WorkItem w) {
-    kthread.workQueue.add(w);
-    if (kthread.state != dev.schedlab.api.TaskState.RUNNING) {
-      k.sched.wakeUp(kthread, 0); // charged to whatever path queued the work
-    }
+    k.queueKthreadWork(kthread, w); // the wakeup is charged to whatever path queued the work
   }
 
   void account(int cpu, long costNs) {

@@ -31,6 +31,14 @@ final class DomainBuilder {
       childSpan = level(levels, "PKG", cpus, housekeeping, c, i -> cpus[i].pkgId, childSpan, false, 117);
       level(levels, "NUMA", cpus, housekeeping, c, i -> 0, childSpan, false, 125);
       c.domains = levels.toArray(new SchedDomain[0]);
+      for (SchedDomain sd : c.domains) {
+        sd.cpus = cpus;
+        long cap = -1;
+        for (int i = sd.span.nextSetBit(0); i >= 0; i = sd.span.nextSetBit(i + 1)) {
+          sd.asymCapacity |= cap >= 0 && cpus[i].capacityOrig != cap;
+          cap = cpus[i].capacityOrig;
+        }
+      }
     }
   }
 

@@ -63,6 +63,8 @@ public final class Kernel implements SchedServices, MachineView {
   final PreemptionModel model;
   final IdlePolicy governor;
   final SchedulingClass[] classes;
+  /** The fair class's PELT (the load balancer's source), or null when it keeps none. */
+  final dev.schedlab.api.LoadTracking fairLoad;
   final TraceSink trace;
   final Metrics metrics = new Metrics();
   /** Softirqs run, as /proc/softirqs counts them. */
@@ -79,6 +81,8 @@ public final class Kernel implements SchedServices, MachineView {
   /** The H5 tick stage: a plugin's, else mainline's task_mm_cid_work scheduling. */
   final dev.schedlab.api.hook.TickHook tickStage;
   Deferred deferred;
+  /** The declared kernel locks (set by the builder before the programs are compiled). */
+  Locks locks;
   /** Creates the workload's tasks, at start and on fork steps. */
   TaskFactory taskFactory;
   final Interrupts irqs;
@@ -92,6 +96,18 @@ public final class Kernel implements SchedServices, MachineView {
   /** CPUs of each LLC, ascending, and how many of them run their idle task. */
   final int[][] llcCpus;
   final int[] llcIdle;
+  /** {@code sd_llc_shared} of each LLC. */
+  final LlcShared llcShared;
+  /** {@code sched_asym_cpucap_active()}. */
+  final boolean asymCapacity;
+  /** Task groups (root first); only the root without cgroups or autogroup. */
+  final java.util.List<TaskGroup> taskGroups = new java.util.ArrayList<>();
+  /** The scenario's cgroups and autogroup setting, and the autogroup of each session. */
+  java.util.List<dev.schedlab.engine.scenario.CgroupSpec> cgroupSpecs = java.util.List.of();
+  boolean autogroup;
+  final java.util.Map<String, Integer> autogroupSessions = new java.util.HashMap<>();
+  /** The workload's tasks in creation order. */
+  final java.util.ArrayList<Task> tasks = new java.util.ArrayList<>();
   /** Workload tasks not yet exited; a run with tasks ends early when it reaches zero. */
   int liveTasks = -1;
   private final long jitterPct;
@@ -116,6 +132,7 @@ public final class Kernel implements SchedServices, MachineView {
     this.jitterPct = params.get(Param.COST_JITTER);
     this.housekeeping = housekeeping;
     this.smt = SmtSharing.forMachine(this, cpus, params);
+    this.llcShared = new LlcShared(cpus, housekeeping, smt != null);
     int llcs = 0;
     for (Cpu c : cpus) {
       llcs = Math.max(llcs, c.llcId + 1);
@@ -126,6 +143,22 @@ public final class Kernel implements SchedServices, MachineView {
       final int id = l;
       llcCpus[l] = java.util.Arrays.stream(cpus).filter(c -> c.llcId == id).mapToInt(c -> c.id).toArray();
       llcIdle[l] = llcCpus[l].length;
+    }
+    boolean asym = false;
+    for (Cpu c : cpus) {
+      asym |= c.capacityOrig != cpus[0].capacityOrig;
+    }
+    this.asymCapacity = asym;
+    dev.schedlab.api.LoadTracking fairLoad = null;
+    for (SchedulingClass c : classes) {
+      if (fairLoad == null && c.handles(dev.schedlab.api.Policy.NORMAL)
+          && c instanceof dev.schedlab.api.LoadTracking lt) {
+        fairLoad = lt;
+      }
+    }
+    this.fairLoad = fairLoad;
+    for (Cpu c : cpus) {
+      c.fairLoad = fairLoad;
     }
     this.sched = new Scheduler(this);
     this.balancer = new LoadBalancer(this);
@@ -434,8 +467,8 @@ public final class Kernel implements SchedServices, MachineView {
       throw new IllegalStateException("completeDelayedDequeue of a task not queued: " + t);
     }
     t.onRq = false;
+    sched.removeQueued(cpus[t.cpu], t); // still delayed: no longer counted as runnable
     t.delayed = false;
-    sched.removeQueued(cpus[t.cpu], t);
   }
 
   /** Runs the softirqs raised on {@code cpu} (SCHED, RCU); their cost goes to {@link #pathCost}. */
@@ -476,6 +509,104 @@ public final class Kernel implements SchedServices, MachineView {
   public int llcIdleCpus(int cpu) {
     return llcIdle[cpus[cpu].llcId];
   }
+
+  @Override
+  public java.util.List<? extends dev.schedlab.api.view.TaskGroupView> taskGroups() {
+    return taskGroups.size() <= 1 ? java.util.List.of() : taskGroups;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <H> H hook(Class<H> type) {
+    if (type == dev.schedlab.api.hook.PeltHook.class) {
+      return (H) ext.pelt();
+    }
+    if (type == dev.schedlab.api.hook.SelectTaskRqHook.class) {
+      return (H) ext.selectTaskRq();
+    }
+    if (type == dev.schedlab.api.hook.LoadBalanceHook.class) {
+      return (H) ext.loadBalance();
+    }
+    return null;
+  }
+
+  @Override
+  public void changeNrRunning(int cpu, int delta) {
+    Cpu c = cpus[cpu];
+    int before = c.nrRunning;
+    c.nrRunning += delta;
+    balancer.nrRunningChanged(c, before);
+  }
+
+  @Override
+  public int nrDomains(int cpu) {
+    return cpus[cpu].domains.length;
+  }
+
+  @Override
+  public dev.schedlab.api.view.SchedDomainView domain(int cpu, int level) {
+    return cpus[cpu].domains[level];
+  }
+
+  @Override
+  public int smtWeight(int cpu) {
+    return cpus[cpu].siblings.length;
+  }
+
+  @Override
+  public int smtSibling(int cpu, int i) {
+    return cpus[cpu].siblings[i].id;
+  }
+
+  @Override
+  public boolean smtActive() {
+    return smt != null;
+  }
+
+  @Override
+  public boolean asymCapacity() {
+    return asymCapacity;
+  }
+
+  @Override
+  public boolean llcHasIdleCores(int cpu) {
+    return llcShared.hasIdleCores(cpus[cpu]);
+  }
+
+  @Override
+  public int llcNrIdleScan(int cpu) {
+    return llcShared.nrIdleScan[cpus[cpu].llcId];
+  }
+
+  @Override
+  public void addPathCost(long ns) {
+    pathCost += ns;
+  }
+
+  @Override
+  public void migrateQueued(TaskView p, int dstCpu) {
+    Task t = (Task) p;
+    if (!t.onRq || t.onCpu || t.delayed || !t.allowed.get(dstCpu)) {
+      throw new IllegalStateException("migrateQueued: " + t + " is not a queued, waiting task"
+          + " allowed on cpu " + dstCpu);
+    }
+    pathCost += p(Param.LB_PER_TASK);
+    sched.moveQueued(t, cpus[t.cpu], cpus[dstCpu]);
+  }
+
+  @Override
+  public void setLlcHasIdleCores(int cpu, boolean value) {
+    llcShared.hasIdleCores[cpus[cpu].llcId] = value;
+  }
+
+  /** Queues {@code w} on kthread {@code t} and wakes it if it sleeps. */
+  void queueKthreadWork(Task t, WorkItem w) {
+    t.workQueue.add(w);
+    if (t.state != dev.schedlab.api.TaskState.RUNNING) {
+      sched.wakeUp(t, 0);
+    }
+  }
+
 
   @Override
   public int hz() {
@@ -523,6 +654,10 @@ public final class Kernel implements SchedServices, MachineView {
       m.put("cpu_ns." + Cpu.PHASE_NAMES[p], byPhase[p]);
     }
     m.put("idle_ns_total", idleTotal);
+    Map<String, Object> lockStat = locks == null ? Map.of() : locks.lockStat();
+    if (!lockStat.isEmpty()) {
+      m.put("lock_stat", lockStat);
+    }
     return m;
   }
 }

@@ -59,6 +59,13 @@ final class KernelBuilder {
           new Event(Kernel.EV_PHASE, i, null), new Event(Kernel.EV_TICK, i, null),
           new Event(Kernel.EV_IPI_RESCHED, i, null), new Event(Kernel.EV_IPI_CALL, i, null));
     }
+    for (Cpu c : cpus) {
+      c.capacityOrig = m.capacityOf(c.id);
+      c.capacity = c.capacityOrig;
+      c.freqCapacity = 1024L * m.frequencyPct() / 100;
+      c.speed = c.capacityOrig * c.freqCapacity / (1024.0 * 1024.0);
+      c.rate = c.speed;
+    }
     Kernel k = new Kernel(cpus, states, sc.kernel().hz(), m.virtualized(),
         sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping);
     DomainBuilder.build(cpus, housekeeping);
@@ -80,6 +87,18 @@ final class KernelBuilder {
       c.idle = idle;
       c.curr = idle;
     }
+    // Task groups exist before the classes start (the fair class builds its group runqueues),
+    // autogroups included, so every task's group is known first.
+    k.cgroupSpecs = sc.kernel().cgroups();
+    k.autogroup = sc.kernel().autogroup();
+    k.taskGroups.addAll(TaskGroup.build(sc.kernel().cgroups(), sc.kernel().autogroup()));
+    for (TaskSpec ts : sc.workload().tasks()) {
+      for (int i = 0; i < ts.count(); i++) {
+        String comm = ts.count() == 1 ? ts.name() : ts.name() + "/" + i;
+        TaskGroup.groupOf(k.taskGroups, sc.kernel().cgroups(), sc.kernel().autogroup(), ts, comm,
+            k.autogroupSessions);
+      }
+    }
     for (SchedulingClass cls : ext.classes()) {
       cls.init(k, k);
     }
@@ -99,6 +118,12 @@ final class KernelBuilder {
       t.sleepTimer = new HrTimer(k, t.cpu, null, t);
       return t;
     });
+    if (sc.kernel().rt() && !model.honours(dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL,
+        dev.schedlab.api.ReschedBit.NR)) {
+      throw new IllegalArgumentException("kernel.rt: PREEMPT_RT needs a preemptible kernel "
+          + "(kernel.preempt full or lazy), got " + sc.kernel().preempt());
+    }
+    k.locks = new Locks(k, sc.workload().locks(), sc.kernel().rt());
     createTasks(k, sc);
     // Kernel-path variation streams: split after the tasks', so workload streams do not move.
     SplittableRandom pathRoot = new SplittableRandom(sc.seed() ^ 0x5DEECE66DL);

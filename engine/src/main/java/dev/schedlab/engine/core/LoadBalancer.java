@@ -12,9 +12,10 @@ import java.util.BitSet;
  * {@code sched_nr_migrate} tasks that are allowed and not cache hot), and
  * {@code sched_balance_newidle()} gated by {@code avg_idle} and {@code max_newidle_lb_cost}.
  *
- * <p>Simplified: load is the number of runnable tasks (no PELT); group classification is
- * has-spare / fully-busy / overloaded by task count; no active balance of running tasks, no
- * misfit or asym-packing, no NUMA balancing; RT/DL push/pull are not modelled.
+ * <p>The decisions of a pass are {@link LbEnv}'s (v6.12: PELT load and util, group types,
+ * migration types); this class runs the passes, detaches and attaches tasks, and pushes a running
+ * task through the source CPU's stopper (active balance). Does not model: NUMA balancing,
+ * {@code SD_SERIALIZE}, the LBF_DST_PINNED retry with another destination CPU.
  */
 final class LoadBalancer {
   static final int CPU_IDLE = 0;
@@ -27,6 +28,9 @@ final class LoadBalancer {
   private final MetricCounter migrations;
   private final MetricCounter newidleRuns;
   private final MetricCounter newidlePulls;
+  private final MetricCounter activeBalances;
+  private final MetricCounter activePushes;
+  private final LbEnv env;
   /** CPUs with two or more runnable tasks ({@code rd->overloaded} is "any"). */
   int overloadedCpus;
 
@@ -36,6 +40,9 @@ final class LoadBalancer {
     migrations = k.metrics.counter("lb.migrations");
     newidleRuns = k.metrics.counter("lb.newidle_balance_walks");
     newidlePulls = k.metrics.counter("lb.newidle_pulls");
+    activeBalances = k.metrics.counter("lb.active_balances");
+    activePushes = k.metrics.counter("lb.active_pushes");
+    env = new LbEnv(k);
   }
 
   /** {@code add_nr_running}/{@code sub_nr_running}: keeps the overload count. */
@@ -71,7 +78,19 @@ final class LoadBalancer {
     if (k.nohz.runKickedBalance(cpu, idle)) {
       return;
     }
+    updateBlockedAverages(cpu);
     balanceDomains(cpu, idle);
+  }
+
+  /**
+   * {@code sched_balance_update_blocked_averages()}: brings {@code cpu}'s PELT signals (RT, DL,
+   * IRQ and the fair class's, with the blocked load of sleeping tasks) up to now before they are
+   * read. Returns whether fair blocked load remains.
+   */
+  boolean updateBlockedAverages(Cpu cpu) {
+    cpu.clock = k.now;
+    RqPelt.updateOthers(cpu);
+    return k.fairLoad != null && k.fairLoad.updateBlocked(cpu.id);
   }
 
   /** {@code sched_balance_domains()}: balance every domain whose interval has elapsed. */
@@ -111,116 +130,151 @@ final class LoadBalancer {
   }
 
   /**
-   * {@code sched_balance_rq()} for {@code dst} at {@code sd}: pull tasks from the busiest runqueue
-   * of the busiest group. Returns whether any task moved. The caller charges the per-domain cost
-   * (periodic and newidle balancing cost differently).
+   * {@code sched_balance_rq()} for {@code dst} at {@code sd}: find the busiest group and runqueue
+   * ({@link LbEnv}), then detach up to the imbalance; when nothing could move, maybe push the
+   * running task through the source CPU's stopper (active balance). Returns whether any task
+   * moved. The caller charges the per-domain cost (periodic and newidle balancing cost
+   * differently).
    */
   private boolean balanceRq(Cpu dst, SchedDomain sd, int idle) {
     balances.value++;
-    BitSet local = null;
-    BitSet busiest = null;
-    int busiestType = -1;
-    long busiestNr = 0;
-    int busiestW = 1;
-    for (BitSet g : sd.groups) {
-      if (g.get(dst.id)) {
-        local = g;
-        continue;
-      }
-      long nr = 0;
-      int w = 0;
-      for (int i = g.nextSetBit(0); i >= 0; i = g.nextSetBit(i + 1)) {
-        nr += k.cpus[i].nrRunning;
-        w++;
-      }
-      int type = nr > w ? 2 : nr == w ? 1 : 0;
-      if (type > busiestType || (type == busiestType && nr * busiestW > busiestNr * w)) {
-        busiest = g;
-        busiestType = type;
-        busiestNr = nr;
-        busiestW = w;
-      }
+    if (sd == dst.domains[0]) {
+      RqPelt.updateCapacity(dst); // update_group_capacity() at the base domain
     }
-    if (busiest == null || local == null) {
-      return false;
+    env.updateSdLbStats(dst, sd, idle);
+    if (idle != CPU_NEWLY_IDLE) {
+      updateIdleCpuScan(dst, sd, env.sumUtil);
     }
-    long localNr = 0;
-    int localW = 0;
-    for (int i = local.nextSetBit(0); i >= 0; i = local.nextSetBit(i + 1)) {
-      localNr += k.cpus[i].nrRunning;
-      localW++;
-    }
-    long imbalance = imbalance(sd, idle, localNr, localW, busiestNr, busiestW, busiestType);
-    if (imbalance <= 0) {
-      sd.balanceIntervalMs = sd.minIntervalMs;
-      sd.nrBalanceFailed = 0;
-      return false;
-    }
-    Cpu src = busiestRq(busiest, dst);
+    int group = env.findSrcGroup();
+    Cpu src = group < 0 ? null : env.findSrcRq(sd.groups[group]);
     if (src == null) {
-      return false;
-    }
-    int moved = detachAttach(src, dst, sd, (int) Math.min(imbalance, k.p(Param.NR_MIGRATE)));
-    if (moved == 0) {
-      sd.nrBalanceFailed++;
-      if (sd.balanceIntervalMs < sd.maxIntervalMs) {
+      // out_balanced: grow the interval (not for newidle or misfit passes)
+      sd.nrBalanceFailed = 0;
+      if (idle != CPU_NEWLY_IDLE && env.migrationType != LbEnv.MIGRATE_MISFIT
+          && sd.balanceIntervalMs < sd.maxIntervalMs) {
         sd.balanceIntervalMs *= 2;
       }
       return false;
     }
-    sd.nrBalanceFailed = 0;
-    sd.balanceIntervalMs = sd.minIntervalMs;
-    return true;
-  }
-
-  /** Tasks to move: spread onto idle CPUs, or half the excess of an overloaded group. */
-  private static long imbalance(SchedDomain sd, int idle, long localNr, int localW, long busiestNr,
-      int busiestW, int busiestType) {
-    if (busiestType == 0) {
-      return 0; // has spare capacity: nothing to pull
+    int moved = 0;
+    if (src.nrRunning > 1) {
+      moved = detachAttach(src, dst, sd, idle);
     }
-    if (localNr < localW) {
-      // Local group has idle CPUs: move tasks towards them (calculate_imbalance, migrate_task).
-      long excess = busiestNr - busiestW;
-      long spare = localW - localNr;
-      if (busiestType == 1 && localNr + 1 >= busiestNr) {
-        return 0;
+    boolean active = false;
+    if (moved == 0) {
+      if (idle != CPU_NEWLY_IDLE && env.migrationType != LbEnv.MIGRATE_MISFIT) {
+        sd.nrBalanceFailed++;
       }
-      return Math.max(1, Math.min(spare, Math.max(excess, 1)));
+      if (needActiveBalance(src, dst, sd, idle) && src.curr.allowed.get(dst.id)
+          && !src.curr.idleTask && !src.activeBalance) {
+        src.activeBalance = true;
+        src.pushCpu = dst.id;
+        active = true;
+        stopOneCpu(src);
+      }
+    } else {
+      sd.nrBalanceFailed = 0;
     }
-    if (idle != CPU_NOT_IDLE) {
-      return 0;
+    if (!active || needActiveBalance(src, dst, sd, idle)) {
+      sd.balanceIntervalMs = sd.minIntervalMs;
     }
-    // Both busy: balance averages when the busiest exceeds the local by imbalance_pct.
-    if (busiestNr * localW * 100 <= localNr * busiestW * sd.imbalancePct) {
-      return 0;
-    }
-    return Math.max(1, (busiestNr * localW - localNr * busiestW) / (2L * Math.max(1, localW)));
+    return moved > 0;
   }
 
-  private Cpu busiestRq(BitSet group, Cpu dst) {
-    Cpu best = null;
-    for (int i = group.nextSetBit(0); i >= 0; i = group.nextSetBit(i + 1)) {
-      Cpu c = k.cpus[i];
-      if (c.nrRunning >= 2 && (best == null || c.nrRunning > best.nrRunning)) {
-        best = c;
+  /**
+   * {@code update_idle_cpu_scan()}: when balancing the LLC's domain, SIS_UTIL's scan depth
+   * {@code nr_idle_scan} = llc_weight x (1 - x^2 pct^2 / 10000), x = the LLC's utilisation per
+   * CPU over 1024: the scan shrinks as the LLC fills and stops at 100 / imbalance_pct (85 %).
+   */
+  private void updateIdleCpuScan(Cpu dst, SchedDomain sd, long sumUtil) {
+    if (!k.params.on(Param.SIS_UTIL) || !sd.shareLlc) {
+      return;
+    }
+    SchedDomain llc = null;
+    for (SchedDomain d : dst.domains) {
+      if (d.shareLlc) {
+        llc = d;
       }
     }
-    return best;
+    if (llc != sd) {
+      return;
+    }
+    long x = sumUtil / sd.weight;
+    long pct = sd.imbalancePct;
+    long tmp = Math.min(x * x * pct * pct / (10_000L * 1024), 1024);
+    k.llcShared.nrIdleScan[dst.llcId] = (int) ((1024 - tmp) * sd.weight / 1024);
   }
 
-  /** {@code detach_tasks()} + {@code attach_tasks()}: movable fair tasks, oldest queued first. */
-  private int detachAttach(Cpu src, Cpu dst, SchedDomain sd, int want) {
+  /**
+   * {@code update_misfit_status()}: on an asymmetric machine, the load of a fair task that does
+   * not fit its CPU and could run on a bigger one, for the balancer; 0 otherwise.
+   */
+  void updateMisfit(Cpu cpu, Task p) {
+    if (!k.asymCapacity) {
+      return;
+    }
+    long load = 0;
+    if (p != null && p.classRank == SchedulingClass.RANK_FAIR && p.nrAllowed > 1
+        && k.fairLoad != null && cpu.capacityOrig < maxAllowedCapacity(p)) {
+      dev.schedlab.api.view.LoadAvgView a = p.loadAvg();
+      long util = Math.max(a.utilAvg(), a.utilEst());
+      if (util * 1280 >= cpu.capacity * 1024) { // !fits_capacity()
+        load = Math.max(1, k.fairLoad.taskHLoad(p));
+      }
+    }
+    cpu.misfitTaskLoad = load;
+  }
+
+  /** {@code p->max_allowed_capacity}. */
+  private long maxAllowedCapacity(Task p) {
+    long max = 0;
+    for (int c = p.allowed.nextSetBit(0); c >= 0; c = p.allowed.nextSetBit(c + 1)) {
+      max = Math.max(max, k.cpus[c].capacityOrig);
+    }
+    return max;
+  }
+
+  /** {@code need_active_balance()}. */
+  private boolean needActiveBalance(Cpu src, Cpu dst, SchedDomain sd, int idle) {
+    if (env.migrationType == LbEnv.MIGRATE_TASK
+        && sd.nrBalanceFailed > cacheNiceTries(sd) + 2) {
+      return true; // imbalanced_active_balance(): spreading keeps failing
+    }
+    if (idle != CPU_NOT_IDLE && src.fairNr == 1 && LbEnv.checkCpuCapacity(src, sd)
+        && src.capacity * sd.imbalancePct < dst.capacity * 100) {
+      return true; // the only task of a CPU whose capacity RT/IRQ took: more is left here
+    }
+    return env.migrationType == LbEnv.MIGRATE_MISFIT;
+  }
+
+  private static int cacheNiceTries(SchedDomain sd) {
+    return "NUMA".equals(sd.name) ? 2 : CACHE_NICE_TRIES;
+  }
+
+  /**
+   * {@code detach_tasks()} + {@code attach_tasks()}: the oldest queued tasks first, each checked by
+   * {@code can_migrate_task()} and weighed by the migration type against the imbalance (its
+   * load relaxed by the failed-balance count).
+   */
+  private int detachAttach(Cpu src, Cpu dst, SchedDomain sd, int idle) {
     int moved = 0;
     Task t = src.queuedHead;
     int loops = 0;
-    while (t != null && moved < want && loops++ < k.p(Param.NR_MIGRATE)) {
+    int loopMax = (int) Math.min(k.p(Param.NR_MIGRATE), src.nrRunning);
+    while (t != null && env.imbalance > 0) {
+      if (idle != CPU_NOT_IDLE && src.nrRunning <= 1) {
+        break;
+      }
+      if (++loops > loopMax) {
+        break;
+      }
       Task next = t.rqNext;
-      if (canMigrate(t, src, dst, sd)) {
+      if (canMigrate(t, src, dst, sd, false) && takes(t, src, sd)) {
         migrate(t, src, dst);
         moved++;
-        if (src.nrRunning <= 1) {
-          break;
+        if (idle == CPU_NEWLY_IDLE && k.model.honours(dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL,
+            dev.schedlab.api.ReschedBit.NR)) {
+          break; // CONFIG_PREEMPTION: a newidle pull stops after one task
         }
       }
       t = next;
@@ -228,26 +282,138 @@ final class LoadBalancer {
     return moved;
   }
 
-  private boolean canMigrate(Task t, Cpu src, Cpu dst, SchedDomain sd) {
+  /** The migration type's test and accounting for one candidate task. */
+  private boolean takes(Task t, Cpu src, SchedDomain sd) {
+    int shift = Math.min(sd.nrBalanceFailed, 63);
+    switch (env.migrationType) {
+      case LbEnv.MIGRATE_LOAD: {
+        long load = Math.max(1, k.fairLoad == null ? 1 : k.fairLoad.taskHLoad(t));
+        if (k.params.on(Param.LB_MIN) && load < 16 && sd.nrBalanceFailed == 0) {
+          return false;
+        }
+        if ((load >> shift) > env.imbalance) {
+          return false;
+        }
+        env.imbalance -= load;
+        return true;
+      }
+      case LbEnv.MIGRATE_UTIL: {
+        dev.schedlab.api.view.LoadAvgView a = t.loadAvg();
+        long util = Math.max(a.utilAvg(), a.utilEst());
+        if ((util >> shift) > env.imbalance) {
+          return false;
+        }
+        env.imbalance -= util;
+        return true;
+      }
+      case LbEnv.MIGRATE_TASK:
+        env.imbalance--;
+        return true;
+      default: {
+        dev.schedlab.api.view.LoadAvgView a = t.loadAvg();
+        long util = Math.max(a.utilAvg(), a.utilEst());
+        if (util * 1280 < src.capacity * 1024) {
+          return false; // fits its CPU: not the misfit task
+        }
+        env.imbalance = 0;
+        return true;
+      }
+    }
+  }
+
+  /** {@code can_migrate_task()}: {@code active} is LBF_ACTIVE_LB (cache hotness ignored). */
+  private boolean canMigrate(Task t, Cpu src, Cpu dst, SchedDomain sd, boolean active) {
     if (t == src.curr || t.onCpu || t.classRank != SchedulingClass.RANK_FAIR
-        || t.state != dev.schedlab.api.TaskState.RUNNING || !t.allowed.get(dst.id)) {
+        || t.state != dev.schedlab.api.TaskState.RUNNING || !t.allowed.get(dst.id)
+        || (t.kthread && t.nrAllowed == 1)
+        || (k.fairLoad != null && k.fairLoad.throttled(t))) {
       return false;
     }
-    boolean hot = k.now - t.execStart < k.p(Param.MIGRATION_COST) && t.sumExec > 0;
-    return !hot || sd.nrBalanceFailed > CACHE_NICE_TRIES;
+    if (active) {
+      return true;
+    }
+    return !taskHot(t, sd) || sd.nrBalanceFailed > cacheNiceTries(sd);
+  }
+
+  /**
+   * {@code task_hot()}: ran within migration_cost on this CPU; never across SMT siblings since
+   * v5.10 ({@code feature.SMT_CACHE_HOT} off).
+   */
+  private boolean taskHot(Task t, SchedDomain sd) {
+    if (t.policy == dev.schedlab.api.Policy.IDLE
+        || ("SMT".equals(sd.name) && !k.params.on(Param.SMT_CACHE_HOT))) {
+      return false;
+    }
+    return k.now - t.execStart < k.p(Param.MIGRATION_COST) && t.sumExec > 0;
+  }
+
+  /**
+   * {@code stop_one_cpu_nowait(active_load_balance_cpu_stop)}: queue the push on {@code src}'s
+   * stopper kthread, which preempts whatever runs there.
+   */
+  private void stopOneCpu(Cpu src) {
+    activeBalances.value++;
+    if (src.stopper == null) {
+      src.stopper = newStopper(src);
+    }
+    k.queueKthreadWork(src.stopper, new WorkItem(k.p(Param.LB_PER_TASK),
+        c -> activeBalanceStop(k.cpus[c]), src.id, false));
+  }
+
+  /** A CPU's stopper kthread ({@code migration/N}): stop class, bound to the CPU. */
+  private Task newStopper(Cpu cpu) {
+    java.util.BitSet one = new java.util.BitSet();
+    one.set(cpu.id);
+    SchedulingClass stop = KernelBuilder.classFor(k.ext.classes(), dev.schedlab.api.Policy.STOP);
+    Task t = new Task(1_000_000 + cpu.id, "migration/" + cpu.id, dev.schedlab.api.Policy.STOP, 0,
+        0, 0, 0, 0, one, true, false, -1, new Op[] {new Op(Op.KWORK)},
+        new java.util.SplittableRandom(0));
+    t.sclass = stop;
+    t.classRank = stop.rank();
+    t.cpu = cpu.id;
+    t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
+    t.workQueue = new java.util.ArrayDeque<>();
+    t.sleepTimer = new HrTimer(k, cpu.id, null, t);
+    return t;
+  }
+
+  /**
+   * {@code active_load_balance_cpu_stop()} on the busiest CPU: the task it preempted is now queued;
+   * move one task (cache hotness ignored) to the push CPU through the domain spanning both.
+   */
+  private void activeBalanceStop(Cpu busiest) {
+    Cpu target = k.cpus[busiest.pushCpu];
+    busiest.activeBalance = false;
+    if (busiest.nrRunning <= 1) {
+      return;
+    }
+    SchedDomain sd = null;
+    for (SchedDomain d : target.domains) {
+      if (d.span.get(busiest.id)) {
+        sd = d;
+        break;
+      }
+    }
+    if (sd == null) {
+      return;
+    }
+    for (Task t = busiest.queuedHead; t != null; t = t.rqNext) {
+      if (canMigrate(t, busiest, target, sd, true)) {
+        long saved = k.pathCost;
+        migrate(t, busiest, target);
+        k.pathCost = saved; // the stopper work's own cost covers it
+        activePushes.value++;
+        sd.nrBalanceFailed = 0;
+        return;
+      }
+    }
   }
 
   /** Moves queued, not running {@code t} from {@code src} to {@code dst} and checks preemption. */
   void migrate(Task t, Cpu src, Cpu dst) {
     migrations.value++;
     k.pathCost += k.p(Param.LB_PER_TASK);
-    k.sched.account(src);
-    if (!t.sclass.dequeue(src, t, SchedFlags.DEQUEUE_MIGRATING)) {
-      throw new IllegalStateException("class " + t.sclass.name() + " kept " + t + " on migration");
-    }
-    k.sched.removeQueued(src, t);
-    k.sched.activate(dst, t, SchedFlags.ENQUEUE_MIGRATED);
-    k.sched.wakeupPreempt(dst, t, 0);
+    k.sched.moveQueued(t, src, dst);
   }
 
   /** One {@code sched_balance_rq()} pass over {@code sd}: a fixed part plus every CPU's statistics. */
@@ -281,6 +447,7 @@ final class LoadBalancer {
       return false;
     }
     newidleRuns.value++;
+    updateBlockedAverages(cpu);
     boolean pulled = false;
     long currCost = 0;
     for (SchedDomain sd : cpu.domains) {

@@ -36,6 +36,9 @@ final class Nohz implements NohzControl {
   /** {@code rq->nohz_csd}'s function. */
   private final dev.schedlab.api.CallFunction nohzCsd = c -> csdFunc(cpuOf(c));
 
+  /** {@code rd->max_cpu_capacity}. */
+  private final long maxCapacity;
+
   Nohz(Kernel k, BitSet housekeeping) {
     this.k = k;
     this.housekeeping = housekeeping;
@@ -44,9 +47,12 @@ final class Nohz implements NohzControl {
       llcs = Math.max(llcs, c.llcId + 1);
     }
     llcBusy = new int[llcs];
+    long max = 0;
     for (Cpu c : k.cpus) {
       llcBusy[c.llcId]++;
+      max = Math.max(max, c.capacityOrig);
     }
+    maxCapacity = max;
     kicks = k.metrics.counter("nohz.kicks");
     kicksNext = k.metrics.counter("nohz.kick_flags.next");
     kicksBalance = k.metrics.counter("nohz.kick_flags.balance");
@@ -90,15 +96,33 @@ final class Nohz implements NohzControl {
     if (hasBlockedLoad && now > nextBlocked) {
       flags = STATS_KICK;
     }
-    if (now >= nextBalance) {
-      if (cpu.nrRunning >= 2 || llcBusy[cpu.llcId] > 1) {
-        flags = STATS_KICK | BALANCE_KICK;
-      }
+    if (now >= nextBalance && needsBalance(cpu)) {
+      flags = STATS_KICK | BALANCE_KICK;
     }
     flags = k.ext.nohzKick().kickFlags(cpu.id, this, flags);
     if (flags != 0) {
       kickIlb(cpu, flags);
     }
+  }
+
+  /**
+   * The reasons {@code nohz_balancer_kick()} asks for a balance: a waiting task; a fair task on a
+   * CPU whose capacity RT/DL/IRQ time reduced; on an asymmetric-capacity machine a misfit task
+   * (and nothing else: there the LLC test does not apply); else another busy CPU in the LLC.
+   */
+  private boolean needsBalance(Cpu cpu) {
+    if (cpu.nrRunning >= 2) {
+      return true;
+    }
+    if (cpu.domains.length > 0 && cpu.fairNr >= 1
+        && LbEnv.checkCpuCapacity(cpu, cpu.domains[0])) {
+      return true;
+    }
+    if (k.asymCapacity) {
+      return cpu.misfitTaskLoad != 0 && (cpu.capacityOrig < maxCapacity
+          || (cpu.domains.length > 0 && LbEnv.checkCpuCapacity(cpu, cpu.domains[0])));
+    }
+    return llcBusy[cpu.llcId] > 1;
   }
 
   /** {@code kick_ilb()}: pick the idle load balancer and send it a CSD. */
@@ -270,6 +294,7 @@ final class Nohz implements NohzControl {
     if (!c.hasBlockedLoad) {
       return false;
     }
+    k.balancer.updateBlockedAverages(c); // the PELT decay itself; the flag follows the timer below
     if (k.now - c.lastBlockedUpdate >= k.p(Param.BLOCKED_LOAD_DECAY) && c.isIdle()) {
       c.hasBlockedLoad = false;
     }

@@ -40,6 +40,12 @@ final class Op {
   /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
   static final int STAMP = 14;
   static final int SINCE = 15;
+  /** Take a kernel lock ({@link Locks}); may spin or sleep. */
+  static final int LOCK = 40;
+  /** Release a kernel lock. */
+  static final int UNLOCK = 41;
+  /** A per-CPU cache get or put; runs or skips the refill/drain items after it. */
+  static final int CACHE = 42;
 
   final int code;
   Dist dist;
@@ -82,6 +88,15 @@ final class Op {
   TimeSeries times2;
   /** STAMP and SINCE: the named timestamp (one slot, shared by the scenario's tasks). */
   long[] stamp;
+  /** LOCK, UNLOCK: the lock, and the API variant ({@code _irqsave}, {@code down_read}). */
+  LockClass lockClass;
+  boolean lockIrqs;
+  boolean lockRead;
+  /** CACHE: the per-CPU cache and the get or put; {@link #jump} is the skip target. */
+  CacheOp cache;
+
+  /** A per-CPU cache operation: the counts (one per CPU, shared by name) and its numbers. */
+  record CacheOp(int[] counts, boolean put, int count, int batch, int high) {}
 
   Op(int code) {
     this.code = code;

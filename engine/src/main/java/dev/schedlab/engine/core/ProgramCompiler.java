@@ -22,6 +22,7 @@ final class ProgramCompiler {
   /** The task being compiled (names its time series and private timers). */
   private String comm = "";
   private final Map<String, long[]> stamps = new java.util.HashMap<>();
+  private final Map<String, int[]> caches = new java.util.HashMap<>();
 
   ProgramCompiler(Kernel k, Map<String, WaitQueue> waitQueues) {
     this.k = k;
@@ -155,6 +156,23 @@ final class ProgramCompiler {
 
   private void segments(StepSpec.Kernel kern, List<Op> out) {
     for (StepSpec.Segment seg : kern.segments()) {
+      if (seg.cache() != null) {
+        StepSpec.CacheAction c = seg.cache();
+        Op op = new Op(Op.CACHE);
+        op.cache = new Op.CacheOp(caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]),
+            c.put(), c.count(), c.batch(), c.high());
+        op.jump = out.size() + 1 + c.then(); // one op per item
+        out.add(op);
+        continue;
+      }
+      if (seg.lock() != null) {
+        Op op = new Op(seg.lock().acquire() ? Op.LOCK : Op.UNLOCK);
+        op.lockClass = k.locks.cls(seg.lock().lock());
+        op.lockIrqs = seg.lock().irqsOff();
+        op.lockRead = seg.lock().read();
+        out.add(op);
+        continue;
+      }
       Op op = new Op(Op.KSEG);
       op.dist = seg.duration();
       op.preemptible = seg.preemptible();

@@ -6,7 +6,7 @@ import java.util.BitSet;
  * One level of a CPU's sched-domain hierarchy with the parameters of {@code sd_init()}
  * (kernel/sched/topology.c) and the balancing state fair.c keeps in it.
  */
-final class SchedDomain {
+final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   /** Level names as in /proc/schedstat. */
   final String name;
   final BitSet span;
@@ -23,6 +23,10 @@ final class SchedDomain {
   int nrBalanceFailed;
   long maxNewidleLbCost;
   long lastDecayMaxLbCost;
+  /** {@code SD_ASYM_CPUCAPACITY}: CPUs of the span differ in capacity. */
+  boolean asymCapacity;
+  /** The machine's CPUs (for the groups' capacities). */
+  Cpu[] cpus;
 
   SchedDomain(String name, BitSet span, BitSet[] groups, boolean shareLlc, int imbalancePct,
       int busyFactor) {
@@ -36,5 +40,88 @@ final class SchedDomain {
     this.minIntervalMs = weight;
     this.maxIntervalMs = 2L * weight;
     this.balanceIntervalMs = weight;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public int weight() {
+    return weight;
+  }
+
+  @Override
+  public boolean contains(int cpu) {
+    return span.get(cpu);
+  }
+
+  @Override
+  public int nextCpu(int from) {
+    return span.nextSetBit(from);
+  }
+
+  @Override
+  public int imbalancePct() {
+    return imbalancePct;
+  }
+
+  @Override
+  public boolean sharesLlc() {
+    return shareLlc;
+  }
+
+  @Override
+  public boolean numa() {
+    return "NUMA".equals(name);
+  }
+
+  @Override
+  public boolean asymCapacity() {
+    return asymCapacity;
+  }
+
+  @Override
+  public int nrGroups() {
+    return groups.length;
+  }
+
+  @Override
+  public int groupOf(int cpu) {
+    for (int g = 0; g < groups.length; g++) {
+      if (groups[g].get(cpu)) {
+        return g;
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public int groupNextCpu(int g, int from) {
+    return groups[g].nextSetBit(from);
+  }
+
+  @Override
+  public int groupWeight(int g) {
+    return groups[g].cardinality();
+  }
+
+  @Override
+  public long groupCapacity(int g) {
+    long sum = 0;
+    for (int i = groups[g].nextSetBit(0); i >= 0; i = groups[g].nextSetBit(i + 1)) {
+      sum += cpus[i].capacity;
+    }
+    return sum;
+  }
+
+  @Override
+  public long groupMaxCapacity(int g) {
+    long max = 0;
+    for (int i = groups[g].nextSetBit(0); i >= 0; i = groups[g].nextSetBit(i + 1)) {
+      max = Math.max(max, cpus[i].capacity);
+    }
+    return max;
   }
 }

@@ -32,7 +32,6 @@ final class Scheduler {
   private final MetricCounter schedIdleCalls;
   private final MetricCounter pickOverrides;
   private final MetricCounter newidle;
-  private int forkRotor;
 
   Scheduler(Kernel k) {
     this.k = k;
@@ -77,6 +76,7 @@ final class Scheduler {
   void schedule(Cpu cpu, SchedMode mode, long extraCost) {
     Task prev = cpu.curr;
     account(cpu);
+    RqPelt.updateOthers(cpu);
     // update_rq_clock() writes the rq line a cross-CPU call may have read rq->idle from
     long cost = extraCost + k.p(Param.SCHED_BASE) + cpu.rqIdleLine.write(cpu, k.irqs);
     if (mode == SchedMode.IDLE) {
@@ -98,6 +98,9 @@ final class Scheduler {
     } else {
       k.pathCost = 0;
       next = pickNextTask(cpu, prev);
+      if (!next.idleTask) {
+        next.sclass.afterSwitch(cpu, next); // set_next_task()'s balance callback (RT push)
+      }
       cost += k.pathCost;
     }
     if (prev.idleTask) {
@@ -119,8 +122,13 @@ final class Scheduler {
     cpu.schedPrev = prev;
     if (prev.idleTask != next.idleTask) {
       k.llcIdle[cpu.llcId] += next.idleTask ? 1 : -1;
+      cpu.syncClockPelt();
     }
     cpu.curr = next;
+    if (next.idleTask && prev != next) {
+      k.llcShared.updateIdleCore(cpu);
+    }
+    k.balancer.updateMisfit(cpu, next.idleTask ? null : next);
     next.cpu = cpu.id;
     next.onCpu = true;
     next.polling = false;
@@ -147,15 +155,26 @@ final class Scheduler {
       removeQueued(cpu, prev);
     } else {
       prev.delayed = true;
+      fairRunnable(cpu, prev, -1);
     }
   }
 
   /** The task left the runqueue (dequeued, migrated, or a delayed dequeue completed). */
   void removeQueued(Cpu cpu, Task t) {
+    if (!t.delayed) {
+      fairRunnable(cpu, t, -1);
+    }
     int before = cpu.nrRunning;
     cpu.nrRunning--;
     RunQueueList.remove(cpu, t);
     k.balancer.nrRunningChanged(cpu, before);
+  }
+
+  /** {@code cfs.h_nr_runnable}: fair tasks queued and not delayed. */
+  private static void fairRunnable(Cpu cpu, Task t, int delta) {
+    if (t.classRank == SchedulingClass.RANK_FAIR) {
+      cpu.fairNr += delta;
+    }
   }
 
   /**
@@ -164,6 +183,9 @@ final class Scheduler {
    */
   private Task pickNextTask(Cpu cpu, Task prev) {
     k.pathCost += k.p(Param.PICK_FAIR);
+    if (!prev.idleTask) {
+      prev.sclass.balance(cpu, prev); // put_prev_task_balance(): e.g. balance_rt() pulls
+    }
     for (int attempt = 0; ; attempt++) {
       for (SchedulingClass c : k.classes) {
         Task t = (Task) c.pickNext(cpu);
@@ -191,6 +213,9 @@ final class Scheduler {
     Task next = cpu.curr;
     if (prev != next) {
       prev.onCpu = false;
+      if (prev.locks.nrHeld > 0) {
+        k.locks.ownerLeftCpu(cpu, prev); // mutex spinners watch owner->on_cpu
+      }
       if (prev.state == TaskState.DEAD) {
         prev.sleepTimer.cancel();
       }
@@ -272,12 +297,15 @@ final class Scheduler {
     }
     k.pathCost += k.p(Param.TICK_HANDLER) + cpu.rqIdleLine.write(cpu, k.irqs); // update_rq_clock()
     Task curr = cpu.curr;
+    cpu.clock = k.now;
+    RqPelt.updateOthers(cpu);
     if (!curr.idleTask) {
       account(cpu);
       if (curr.needReschedLazy && k.model.tickUpgrade(cpu, curr)) {
         curr.needResched = true;
       }
       curr.sclass.tick(cpu, curr);
+      k.balancer.updateMisfit(cpu, curr);
       k.tickStage.onTick(cpu, curr, k);
     }
     cpu.idleBalance = cpu.isIdle();
@@ -334,6 +362,7 @@ final class Scheduler {
       if (p.delayed) {
         // Requeue a delayed-dequeue task in place, whether or not it is still on its CPU.
         p.delayed = false;
+        fairRunnable(rq, p, 1);
         account(rq);
         p.sclass.enqueue(rq, p, SchedFlags.ENQUEUE_DELAYED);
       }
@@ -346,7 +375,7 @@ final class Scheduler {
       }
       return;
     }
-    int target = selectCpu(p, waker.id, wakeFlags);
+    int target = selectCpu(p, waker.id, wakeFlags | SchedFlags.WF_TTWU);
     Cpu t = k.cpus[target];
     if (k.params.on(Param.TTWU_QUEUE) && target != waker.id
         && (waker.llcId != t.llcId || t.nrRunning == 0)) {
@@ -361,6 +390,9 @@ final class Scheduler {
     k.pathCost += k.p(Param.TTWU_LOCAL);
     activate(t, p, SchedFlags.ENQUEUE_WAKEUP);
     wakeupPreempt(t, p, wakeFlags);
+    if (!p.onCpu) {
+      p.sclass.taskWoken(t, p);
+    }
   }
 
   private int selectCpu(Task p, int wakerCpu, int wakeFlags) {
@@ -369,7 +401,8 @@ final class Scheduler {
     }
     k.pathCost += k.p(Param.SELECT_RQ);
     int c = p.sclass.selectCpu(p, p.cpu, wakerCpu, wakeFlags);
-    if (!p.allowed.get(c)) {
+    c = k.ext.selectTaskRq().selectTaskRq(p, p.cpu, wakerCpu, wakeFlags, c); // H16
+    if (c < 0 || c >= k.cpus.length || !p.allowed.get(c)) {
       throw new IllegalStateException("class " + p.sclass.name() + " selected cpu " + c
           + " outside the affinity of " + p);
     }
@@ -381,6 +414,9 @@ final class Scheduler {
     k.pathCost += k.p(Param.TTWU_LOCAL);
     activate(cpu, p, SchedFlags.ENQUEUE_WAKEUP);
     wakeupPreempt(cpu, p, 0);
+    if (!p.onCpu) {
+      p.sclass.taskWoken(cpu, p);
+    }
   }
 
   /** {@code activate_task()} + the {@code avg_idle} update of {@code ttwu_do_activate()}. */
@@ -391,6 +427,7 @@ final class Scheduler {
     }
     p.cpu = cpu.id;
     p.onRq = true;
+    fairRunnable(cpu, p, 1);
     int before = cpu.nrRunning;
     cpu.nrRunning++;
     RunQueueList.add(cpu, p);
@@ -431,16 +468,27 @@ final class Scheduler {
     }
   }
 
-  /** {@code wake_up_new_task()}: place a new task and wake it. */
+  /** {@code move_queued_task()}: dequeue from {@code src}, enqueue on {@code dst}, preempt check. */
+  void moveQueued(Task t, Cpu src, Cpu dst) {
+    account(src);
+    if (!t.sclass.dequeue(src, t, SchedFlags.DEQUEUE_MIGRATING)) {
+      throw new IllegalStateException("class " + t.sclass.name() + " kept " + t + " on migration");
+    }
+    removeQueued(src, t);
+    activate(dst, t, SchedFlags.ENQUEUE_MIGRATED);
+    wakeupPreempt(dst, t, 0);
+  }
+
+  /**
+   * {@code wake_up_new_task()}: place a new task ({@code select_task_rq()} with WF_FORK from the
+   * CPU it is created on) and wake it.
+   */
   void wakeUpNewTask(Task p) {
     int cpu = p.cpu;
     if (p.nrAllowed > 1) {
-      // sched_balance_fork spreads new tasks: here round-robin over the allowed CPUs.
-      int n = forkRotor++ % p.nrAllowed;
-      cpu = p.allowed.nextSetBit(0);
-      for (int i = 0; i < n; i++) {
-        cpu = p.allowed.nextSetBit(cpu + 1);
-      }
+      long saved = k.pathCost; // the fork's own cost is not modelled
+      cpu = selectCpu(p, k.thisCpu, SchedFlags.WF_FORK);
+      k.pathCost = saved;
     }
     p.state = TaskState.RUNNING;
     Cpu c = k.cpus[cpu];

@@ -73,8 +73,9 @@ final class SmtSharing {
     for (Cpu s : cpu.siblings) {
       n += s.smtLoad;
     }
-    double rate = n <= 1 ? 1.0 : (1 + (n - 1) * gain) / n;
+    double share = n <= 1 ? 1.0 : (1 + (n - 1) * gain) / n;
     for (Cpu s : cpu.siblings) {
+      double rate = share * s.speed;
       if (s.rate != rate) {
         rescale(s, rate);
       }

@@ -30,6 +30,15 @@ final class Task implements TaskView {
   /** The class the task belongs to. */
   SchedulingClass sclass;
   int classRank;
+  /** Kernel locks held and waited for. */
+  final TaskLocks locks = new TaskLocks();
+  /**
+   * The rtmutex waiter lending this task its priority (priority inheritance, PREEMPT_RT), or null:
+   * {@link #policy()}, {@link #rtPriority()} and the deadline parameters are then the donor's.
+   */
+  Task boost;
+  /** Class data of the classes the task left while boosted, restored when it returns. */
+  java.util.Map<SchedulingClass, Object> parkedClassData;
 
   TaskState state = TaskState.RUNNING;
   boolean onRq;
@@ -40,6 +49,8 @@ final class Task implements TaskView {
   long sumExec;
   long execStart;
   Object classData;
+  /** Its task group (0: the root). */
+  int taskGroup;
 
   // thread_info flags
   boolean needResched;
@@ -123,12 +134,12 @@ final class Task implements TaskView {
 
   /** Kernel priority as printed by sched_switch (prio 120 = nice 0; RT: 99 - rt_priority; DL: -1). */
   int prio() {
-    switch (policy) {
+    switch (policy()) {
       case DEADLINE:
         return -1;
       case FIFO:
       case RR:
-        return 99 - rtPriority;
+        return 99 - rtPriority();
       case STOP:
         return 0;
       default:
@@ -144,6 +155,11 @@ final class Task implements TaskView {
   /** Pid as the trace prints it (0 for idle tasks). */
   int tracePid() {
     return idleTask ? 0 : pid;
+  }
+
+  /** Whether this is a CPU stopper kthread ({@code migration/N}). */
+  boolean stopper() {
+    return policy == Policy.STOP && kthread;
   }
 
   /** {@code task_work_add(TWA_RESUME)}. */
@@ -167,7 +183,22 @@ final class Task implements TaskView {
 
   @Override
   public Policy policy() {
-    return policy;
+    return boost != null ? boost.policy() : policy;
+  }
+
+  /** Kernel priority without inheritance ({@code p->normal_prio}). */
+  int normalPrio() {
+    switch (policy) {
+      case DEADLINE:
+        return -1;
+      case FIFO:
+      case RR:
+        return 99 - rtPriority;
+      case STOP:
+        return 0;
+      default:
+        return idleTask ? 120 : 120 + nice;
+    }
   }
 
   @Override
@@ -177,27 +208,27 @@ final class Task implements TaskView {
 
   @Override
   public int weight() {
-    return LoadWeights.of(policy, nice);
+    return LoadWeights.of(policy(), nice);
   }
 
   @Override
   public int rtPriority() {
-    return rtPriority;
+    return boost != null ? boost.rtPriority() : rtPriority;
   }
 
   @Override
   public long dlRuntimeNs() {
-    return dlRuntime;
+    return boost != null ? boost.dlRuntimeNs() : dlRuntime;
   }
 
   @Override
   public long dlDeadlineNs() {
-    return dlDeadline;
+    return boost != null ? boost.dlDeadlineNs() : dlDeadline;
   }
 
   @Override
   public long dlPeriodNs() {
-    return dlPeriod;
+    return boost != null ? boost.dlPeriodNs() : dlPeriod;
   }
 
   @Override
@@ -263,6 +294,17 @@ final class Task implements TaskView {
   @Override
   public void setClassData(Object data) {
     classData = data;
+  }
+
+  @Override
+  public int taskGroup() {
+    return taskGroup;
+  }
+
+  @Override
+  public dev.schedlab.api.view.LoadAvgView loadAvg() {
+    return sclass instanceof dev.schedlab.api.LoadTracking lt
+        ? lt.taskAvg(this) : dev.schedlab.api.view.LoadAvgView.ZERO;
   }
 
   @Override

@@ -67,9 +67,16 @@ final class TaskExec {
         cpu.opIrqsOff = false;
         break;
       case Op.KSEG:
+        // a spinlock held raises preempt_count (and, _irqsave, keeps IRQs off) over the segment
         cpu.opUser = false;
-        cpu.opPreemptible = op.preemptible;
-        cpu.opIrqsOff = op.irqsOff;
+        cpu.opPreemptible = op.preemptible && t.locks.preemptCount == 0;
+        cpu.opIrqsOff = op.irqsOff || t.locks.irqsOff > 0;
+        break;
+      case Op.LOCK:
+      case Op.UNLOCK:
+        cpu.opUser = false;
+        cpu.opPreemptible = t.locks.preemptCount == 0;
+        cpu.opIrqsOff = t.locks.irqsOff > 0;
         break;
       case Op.KWORK:
         cpu.opUser = false;
@@ -236,6 +243,30 @@ final class TaskExec {
         case Op.EXIT:
           exit(cpu, t);
           return;
+        case Op.CACHE: {
+          // per-CPU batching: run the refill/drain items that follow, or jump past them
+          Op.CacheOp c = op.cache;
+          int[] n = c.counts();
+          boolean run;
+          if (c.put()) {
+            n[cpu.id] += c.count();
+            run = n[cpu.id] >= c.high();
+            if (run) {
+              n[cpu.id] -= c.batch();
+            }
+          } else {
+            run = n[cpu.id] < c.count();
+            n[cpu.id] += (run ? c.batch() : 0) - c.count();
+          }
+          t.pc = run ? t.pc + 1 : op.jump;
+          continue;
+        }
+        case Op.LOCK:
+          k.locks.lock(cpu, t, op);
+          return;
+        case Op.UNLOCK:
+          k.locks.unlock(cpu, t, op);
+          return;
         case Op.KWORK: {
           WorkItem w = t.workQueue.poll();
           if (w == null) {
@@ -244,7 +275,8 @@ final class TaskExec {
             return;
           }
           t.currentWork = w;
-          run(cpu, t, op, k.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+          // a stopper's work (an active balance) has no callback overhead of its own
+          run(cpu, t, op, (t.stopper() ? 0 : k.p(Param.RCU_CB_OVERHEAD)) + w.costNs);
           return;
         }
         default:
@@ -290,6 +322,9 @@ final class TaskExec {
   }
 
   private void exit(Cpu cpu, Task t) {
+    if (t.locks.nrHeld > 0) {
+      throw new IllegalStateException(t + " exits holding lock " + t.locks.held[0]);
+    }
     k.metrics.counter("task.exited").value++;
     k.liveTasks--;
     k.metrics.counter("task.last_exit_ns").value = k.now;
@@ -339,6 +374,31 @@ final class TaskExec {
     k.irqs.takePending(cpu);
   }
 
+  /** A lock op that takes {@code cost} ns (an uncontended acquisition, a release and its wakeups). */
+  void runLockOp(Cpu cpu, Task t, Op op, long cost) {
+    run(cpu, t, op, cost);
+  }
+
+  /** The LOCK op waits with no end known yet: a spin until a handoff or an abort. */
+  void waitOnLock(Cpu cpu, Task t, Op op) {
+    setAttrs(cpu, t, op);
+    t.opRemaining = WAITING;
+    k.setPhase(cpu, Cpu.P_TASK, -1);
+    k.irqs.takePending(cpu);
+  }
+
+  /** The spin of {@code waiter} ends at {@code when} (it sees the handoff, or stops spinning). */
+  void lockWaitEnds(Task waiter, long when) {
+    Cpu cpu = k.cpus[waiter.cpu];
+    if (cpu.curr == waiter && cpu.phase == Cpu.P_TASK && !cpu.phaseEv.scheduled()) {
+      waiter.opRemaining = when - k.now;
+      cpu.opScaled = false; // waiting for a cache line, not computing
+      k.queue.schedule(cpu.phaseEv, when);
+    } else {
+      waiter.opRemaining = Math.max(0, when - k.now); // in an interrupt: resumes after it
+    }
+  }
+
   /** The running op finished. */
   void opDone(Cpu cpu) {
     Task t = cpu.curr;
@@ -355,7 +415,7 @@ final class TaskExec {
     Op op = t.program[t.pc];
     switch (op.code) {
       case Op.KSEG:
-        if (op.irqsOff && cpu.pendingIrqs != 0) {
+        if (op.irqsOff && t.locks.irqsOff == 0 && cpu.pendingIrqs != 0) {
           // spin_unlock_irqrestore: the latched IRQ runs at the restore, before the
           // preempt_enable() below; come back here (zero work left) once it has exited.
           cpu.opIrqsOff = false;
@@ -366,8 +426,9 @@ final class TaskExec {
         t.pc++;
         // A locked span ends with its unlock (preempt_enable) before the point that follows it
         // (spin_unlock then cond_resched: zap_pte_range, change_pte_range).
-        if ((!op.preemptible && k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t))
-            || (op.endsWith != null && k.sched.wants(op.endsWith, t))) {
+        boolean atomic = t.locks.preemptCount > 0; // inside a spinlock: no point acts here
+        if (!atomic && ((!op.preemptible && k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t))
+            || (op.endsWith != null && k.sched.wants(op.endsWith, t)))) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
           return;
         }
@@ -385,7 +446,9 @@ final class TaskExec {
       case Op.KWORK: {
         WorkItem w = t.currentWork;
         t.currentWork = null;
-        k.deferred.account(cpu.id, k.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+        if (!t.stopper()) {
+          k.deferred.account(cpu.id, k.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+        }
         w.fn.run(cpu.id);
         if (k.sched.wants(PreemptPoint.COND_RESCHED, t)) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
@@ -402,6 +465,24 @@ final class TaskExec {
         t.pc++;
         if (k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+          return;
+        }
+        break;
+      case Op.LOCK:
+        if (t.locks.waiting != null && !k.locks.spinEnded(cpu, t, op)) {
+          return; // gave up spinning and went to sleep on the wait list
+        }
+        t.pc++;
+        if (k.locks.sleeping(op.lockClass) && t.locks.preemptCount == 0
+            && k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
+          k.sched.schedule(cpu, SchedMode.PREEMPT, 0); // preempt_enable() after the spin
+          return;
+        }
+        break;
+      case Op.UNLOCK:
+        t.pc++;
+        if (k.locks.unlockDone(t, op) && k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
+          k.sched.schedule(cpu, SchedMode.PREEMPT, 0); // spin_unlock's preempt_enable()
           return;
         }
         break;
@@ -424,7 +505,11 @@ final class TaskExec {
   void irqExitToTask(Cpu cpu) {
     Task t = cpu.curr;
     long remaining = cpu.savedRemaining;
-    t.opRemaining = remaining >= 0 ? remaining : (t.csdWaiting ? WAITING : t.opRemaining);
+    t.opRemaining = remaining >= 0 ? remaining
+        : (t.csdWaiting || t.locks.spinWaiting ? WAITING : t.opRemaining);
+    if (k.locks.spinnerSeesResched(t)) {
+      t.opRemaining = 0; // mutex_spin_on_owner(): need_resched() ends the spin
+    }
     if (cpu.opUser) {
       // exit_to_user_mode_loop(): NEED_RESCHED is served before TIF_NOTIFY_RESUME work.
       if (t.notifyResume && !k.sched.wants(PreemptPoint.EXIT_TO_USER, t)) {

@@ -53,6 +53,8 @@ final class TaskFactory {
       int mmId = ts.kthread() ? -1 : group ? groupMm : (i == 0 ? groupMm : mm++);
       Mm taskMm = ts.kthread() ? null : group || i == 0 ? sharedMm : newMm(mmId);
       Task t = newTask(ts, comm, aff, mmId, taskMm, root.split());
+      t.taskGroup = TaskGroup.groupOf(k.taskGroups, k.cgroupSpecs, k.autogroup, ts, comm,
+          k.autogroupSessions);
       t.periodStart = ts.startNs();
       k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), ts.startNs());
     }
@@ -70,6 +72,7 @@ final class TaskFactory {
     int mmId = ts.kthread() ? -1 : mm++;
     Task t = newTask(ts, comm, allowedOf(ts), mmId, ts.kthread() ? null : newMm(mmId),
         parent.rng.split());
+    t.taskGroup = parent.taskGroup; // a child starts in its parent's cgroup
     t.periodStart = k.now;
     k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), k.now);
   }
@@ -99,6 +102,7 @@ final class TaskFactory {
     t.state = TaskState.INTERRUPTIBLE;
     t.sleepTimer = new HrTimer(k, t.cpu, null, t);
     k.liveTasks++;
+    k.tasks.add(t);
     return t;
   }
 

@@ -44,9 +44,16 @@ public record Experiment(String id, String description, Path file, Path scenario
    *     experiment's
    * @param aggregate how the seeds combine: {@code mean} (default) or {@code max} (a worst case
    *     over all runs, for rare events)
+   * @param band per column the accepted range {@code [lo, hi]} of the simulated value (the
+   *     result an issue asks for), null entries for none; an empty list when the row has none
    */
   public record Row(String label, String unit, String value, double scale, String ratioTo,
-      List<Double> published, Path scenario, String aggregate) {}
+      List<Double> published, Path scenario, String aggregate, List<double[]> band) {
+    /** Whether any column has a band. */
+    public boolean hasBand() {
+      return band.stream().anyMatch(java.util.Objects::nonNull);
+    }
+  }
 
   /** The distinct scenarios the rows need, the experiment's own first. */
   public List<Path> scenarios() {
@@ -103,7 +110,7 @@ public record Experiment(String id, String description, Path file, Path scenario
       JsonNode r = rs.get(i);
       String at = "rows[" + i + "]";
       only(src, at, r, "label", "unit", "value", "scale", "ratio_to", "published", "scenario",
-          "aggregate");
+          "aggregate", "band");
       String aggregate = r.has("aggregate") ? r.get("aggregate").asText() : "mean";
       if (!aggregate.equals("mean") && !aggregate.equals("max")) {
         throw new ScenarioException(src + ": " + at + ".aggregate: expected mean or max, got " + aggregate);
@@ -127,11 +134,42 @@ public record Experiment(String id, String description, Path file, Path scenario
       }
       rows.add(new Row(req(src, at, r, "label").asText(), r.has("unit") ? r.get("unit").asText() : "",
           value, r.has("scale") ? number(src, at + ".scale", r.get("scale")) : 1.0, ratio, pub,
-          r.has("scenario") ? dir.resolve(r.get("scenario").asText()) : null, aggregate));
+          r.has("scenario") ? dir.resolve(r.get("scenario").asText()) : null, aggregate,
+          bands(src, at + ".band", r.get("band"), cols.size())));
     }
     return new Experiment(id, root.has("description") ? root.get("description").asText() : "", file,
         scenario, strings(root.get("sets")), root.has("first_seed") ? integer(src, "first_seed", root.get("first_seed")) : 1,
         root.has("seeds") ? seeds(src, root.get("seeds")) : 1, cols, rows, strings(root.get("notes")));
+  }
+
+  /** A row's bands: one {@code [lo, hi]} or null per column. */
+  private static List<double[]> bands(String src, String at, JsonNode n, int cols) throws ScenarioException {
+    List<double[]> out = new ArrayList<>();
+    if (n == null || n.isNull()) {
+      return out;
+    }
+    if (!n.isArray() || n.size() != cols) {
+      throw new ScenarioException(src + ": " + at + ": expected " + cols
+          + " entries (one per column), each [lo, hi] or null");
+    }
+    for (int k = 0; k < cols; k++) {
+      JsonNode b = n.get(k);
+      if (b.isNull()) {
+        out.add(null);
+        continue;
+      }
+      if (!b.isArray() || b.size() != 2) {
+        throw new ScenarioException(src + ": " + at + "[" + k + "]: expected [lo, hi] or null");
+      }
+      double lo = number(src, at + "[" + k + "][0]", b.get(0));
+      double hi = number(src, at + "[" + k + "][1]", b.get(1));
+      if (lo > hi) {
+        throw new ScenarioException(src + ": " + at + "[" + k + "]: expected lo <= hi, got ["
+            + b.get(0).asText() + ", " + b.get(1).asText() + "]");
+      }
+      out.add(new double[] {lo, hi});
+    }
+    return out;
   }
 
   /** A number field; Jackson's asDouble() would turn text into 0 without a word. */

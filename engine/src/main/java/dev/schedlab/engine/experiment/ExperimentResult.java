@@ -52,7 +52,10 @@ public final class ExperimentResult {
     return n;
   }
 
-  /** {@code {"experiment", "columns", "rows": [{"label","unit","simulated","published"}], "notes"}}. */
+  /**
+   * {@code {"experiment", "columns", "rows": [{"label","unit","simulated","published"}], "notes"}};
+   * a row with a band also has {@code "band": [[lo, hi] or null, ...]}.
+   */
   public Map<String, Object> json() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("experiment", exp.id());
@@ -70,6 +73,9 @@ public final class ExperimentResult {
       }
       row.put("simulated", sim);
       row.put("published", r.published());
+      if (r.hasBand()) {
+        row.put("band", r.band().stream().map(b -> b == null ? null : List.of(b[0], b[1])).toList());
+      }
       rows.add(row);
     }
     m.put("rows", rows);
@@ -88,8 +94,11 @@ public final class ExperimentResult {
       List<String> row = new ArrayList<>(List.of(r.label(), r.unit()));
       for (int i = 0; i < cols.size(); i++) {
         Double pub = r.published().get(i);
+        double[] band = r.hasBand() ? r.band().get(i) : null;
         row.add(Comparison.num(simulated(r, cols.get(i)))
-            + " (published " + (pub == null ? "-" : Comparison.num(pub)) + ")");
+            + " (published " + (pub == null ? "-" : Comparison.num(pub))
+            + (band == null ? "" : ", band " + Comparison.num(band[0]) + "-" + Comparison.num(band[1]))
+            + ")");
       }
       rows.add(row);
     }

@@ -137,6 +137,21 @@ public final class FtraceWriter implements TraceSink {
     emit();
   }
 
+  @Override
+  public void lockContentionBegin(long t, int cpu, String curComm, int curPid, long lockAddr,
+      String flags) {
+    begin(t, cpu, curComm, curPid, "contention_begin").append("0x")
+        .append(Long.toHexString(lockAddr)).append(" (flags=").append(flags).append(')');
+    emit();
+  }
+
+  @Override
+  public void lockContentionEnd(long t, int cpu, String curComm, int curPid, long lockAddr) {
+    begin(t, cpu, curComm, curPid, "contention_end").append("0x").append(Long.toHexString(lockAddr))
+        .append(" (ret=0)");
+    emit();
+  }
+
   /** Finishes the trace and moves it to the target. */
   @Override
   public void close() {

@@ -52,6 +52,16 @@ public interface TraceSink extends AutoCloseable {
   /** {@code sched_wake_idle_without_ipi}: {@code cpu} woke the polling idle {@code target} by a flag write. */
   default void wakeIdleWithoutIpi(long t, int cpu, String curComm, int curPid, int target) {}
 
+  /**
+   * {@code lock:contention_begin}: the task on {@code cpu} found the lock at {@code lockAddr} taken
+   * and waits; {@code flags} as the tracepoint prints them (SPIN, MUTEX, READ, WRITE, RT).
+   */
+  default void lockContentionBegin(long t, int cpu, String curComm, int curPid, long lockAddr,
+      String flags) {}
+
+  /** {@code lock:contention_end}: the wait for the lock at {@code lockAddr} is over (ret=0). */
+  default void lockContentionEnd(long t, int cpu, String curComm, int curPid, long lockAddr) {}
+
   /** Flushes and closes; must not throw for {@link #NONE}. */
   @Override
   default void close() {}

@@ -7,12 +7,15 @@ import dev.schedlab.api.hook.BeforeDeactivateHook;
 import dev.schedlab.api.hook.ExitToUserHook;
 import dev.schedlab.api.hook.IdleTopHook;
 import dev.schedlab.api.hook.IpiPrepareHook;
+import dev.schedlab.api.hook.LoadBalanceHook;
 import dev.schedlab.api.hook.MetricsHook;
 import dev.schedlab.api.hook.NewidleFailHook;
 import dev.schedlab.api.hook.NohzIdleEnterHook;
 import dev.schedlab.api.hook.NohzKickHook;
+import dev.schedlab.api.hook.PeltHook;
 import dev.schedlab.api.hook.PickOverrideHook;
 import dev.schedlab.api.hook.RunnableWakeHook;
+import dev.schedlab.api.hook.SelectTaskRqHook;
 import dev.schedlab.api.hook.TickHook;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +40,9 @@ import java.util.Map;
  * @param runnableWake H14
  * @param metrics H15 observers
  * @param plugins the enabled plugins, in load order
+ * @param selectTaskRq H16
+ * @param loadBalance H17
+ * @param pelt H18
  */
 public record Extensions(
     List<SchedulingClass> classes,
@@ -53,4 +59,28 @@ public record Extensions(
     IpiPrepareHook ipiPrepare,
     RunnableWakeHook runnableWake,
     List<MetricsHook> metrics,
-    List<LoadedPlugin> plugins) {}
+    List<LoadedPlugin> plugins,
+    SelectTaskRqHook selectTaskRq,
+    LoadBalanceHook loadBalance,
+    PeltHook pelt) {
+
+  /** Extensions with mainline H16-H18. */
+  public Extensions(List<SchedulingClass> classes, Map<String, PreemptionModel> preemptionModels,
+      Map<String, IdlePolicy> idlePolicies, PickOverrideHook pickOverride,
+      BeforeDeactivateHook beforeDeactivate, TickHook tick, NohzIdleEnterHook nohzEnterIdle,
+      NohzKickHook nohzKick, NewidleFailHook newidleFail, IdleTopHook idleTop,
+      ExitToUserHook exitToUser, IpiPrepareHook ipiPrepare, RunnableWakeHook runnableWake,
+      List<MetricsHook> metrics, List<LoadedPlugin> plugins) {
+    this(classes, preemptionModels, idlePolicies, pickOverride, beforeDeactivate, tick,
+        nohzEnterIdle, nohzKick, newidleFail, idleTop, exitToUser, ipiPrepare, runnableWake,
+        metrics, plugins, SelectTaskRqHook.MAINLINE, LoadBalanceHook.MAINLINE, PeltHook.MAINLINE);
+  }
+
+  /** These extensions with H16-H18 replaced (for tests and the host). */
+  public Extensions withFairHooks(SelectTaskRqHook select, LoadBalanceHook balance,
+      PeltHook peltHook) {
+    return new Extensions(classes, preemptionModels, idlePolicies, pickOverride, beforeDeactivate,
+        tick, nohzEnterIdle, nohzKick, newidleFail, idleTop, exitToUser, ipiPrepare, runnableWake,
+        metrics, plugins, select, balance, peltHook);
+  }
+}

@@ -7,12 +7,15 @@ import dev.schedlab.api.hook.BeforeDeactivateHook;
 import dev.schedlab.api.hook.ExitToUserHook;
 import dev.schedlab.api.hook.IdleTopHook;
 import dev.schedlab.api.hook.IpiPrepareHook;
+import dev.schedlab.api.hook.LoadBalanceHook;
 import dev.schedlab.api.hook.MetricsHook;
 import dev.schedlab.api.hook.NewidleFailHook;
 import dev.schedlab.api.hook.NohzIdleEnterHook;
 import dev.schedlab.api.hook.NohzKickHook;
+import dev.schedlab.api.hook.PeltHook;
 import dev.schedlab.api.hook.PickOverrideHook;
 import dev.schedlab.api.hook.RunnableWakeHook;
+import dev.schedlab.api.hook.SelectTaskRqHook;
 import dev.schedlab.api.hook.TickHook;
 import dev.schedlab.api.plugin.Contributions;
 import dev.schedlab.api.plugin.HookPoint;
@@ -82,7 +85,10 @@ final class ExtensionsBuilder {
         hook(HookPoint.H13_IPI_PREPARE, IpiPrepareHook.MAINLINE),
         hook(HookPoint.H14_RUNNABLE_WAKE, RunnableWakeHook.MAINLINE),
         List.copyOf(metrics),
-        List.copyOf(plugins));
+        List.copyOf(plugins),
+        hook(HookPoint.H16_SELECT_TASK_RQ, SelectTaskRqHook.MAINLINE),
+        hook(HookPoint.H17_LOAD_BALANCE, LoadBalanceHook.MAINLINE),
+        hook(HookPoint.H18_PELT, PeltHook.MAINLINE));
   }
 
   @SuppressWarnings("unchecked")

@@ -146,6 +146,33 @@ final class GuardedSchedulingClass implements SchedulingClass {
   }
 
   @Override
+  public void balance(RqView rq, TaskView prev) {
+    try {
+      d.balance(rq, prev);
+    } catch (RuntimeException | Error e) {
+      throw Guard.failure(pluginId, label + "balance", e);
+    }
+  }
+
+  @Override
+  public void taskWoken(RqView rq, TaskView p) {
+    try {
+      d.taskWoken(rq, p);
+    } catch (RuntimeException | Error e) {
+      throw Guard.failure(pluginId, label + "taskWoken", e);
+    }
+  }
+
+  @Override
+  public void afterSwitch(RqView rq, TaskView next) {
+    try {
+      d.afterSwitch(rq, next);
+    } catch (RuntimeException | Error e) {
+      throw Guard.failure(pluginId, label + "afterSwitch", e);
+    }
+  }
+
+  @Override
   public String toString() {
     return name + " (plugin " + pluginId + ")";
   }

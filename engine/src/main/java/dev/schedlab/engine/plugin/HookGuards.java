@@ -1,5 +1,6 @@
 package dev.schedlab.engine.plugin;
 
+import dev.schedlab.api.GroupStats;
 import dev.schedlab.api.IpiDelivery;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.SchedServices;
@@ -7,17 +8,21 @@ import dev.schedlab.api.hook.BeforeDeactivateHook;
 import dev.schedlab.api.hook.ExitToUserHook;
 import dev.schedlab.api.hook.IdleTopHook;
 import dev.schedlab.api.hook.IpiPrepareHook;
+import dev.schedlab.api.hook.LoadBalanceHook;
 import dev.schedlab.api.hook.MetricsHook;
 import dev.schedlab.api.hook.NewidleFailHook;
 import dev.schedlab.api.hook.NohzControl;
 import dev.schedlab.api.hook.NohzIdleEnterHook;
 import dev.schedlab.api.hook.NohzKickHook;
+import dev.schedlab.api.hook.PeltHook;
 import dev.schedlab.api.hook.PickOverrideHook;
 import dev.schedlab.api.hook.RunnableWakeHook;
+import dev.schedlab.api.hook.SelectTaskRqHook;
 import dev.schedlab.api.hook.TickHook;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.view.CpuView;
 import dev.schedlab.api.view.RqView;
+import dev.schedlab.api.view.SchedDomainView;
 import dev.schedlab.api.view.TaskView;
 
 /**
@@ -41,6 +46,9 @@ final class HookGuards {
       case H13_IPI_PREPARE -> new IpiPrepare(pluginId, (IpiPrepareHook) impl);
       case H14_RUNNABLE_WAKE -> new RunnableWake(pluginId, (RunnableWakeHook) impl);
       case H15_METRICS -> new Metrics(pluginId, (MetricsHook) impl);
+      case H16_SELECT_TASK_RQ -> new SelectTaskRq(pluginId, (SelectTaskRqHook) impl);
+      case H17_LOAD_BALANCE -> new LoadBalance(pluginId, (LoadBalanceHook) impl);
+      case H18_PELT -> new Pelt(pluginId, (PeltHook) impl);
       default -> throw new IllegalArgumentException(point + " is not an overridable hook");
     };
   }
@@ -162,6 +170,41 @@ final class HookGuards {
         d.on(event, cpu, pid, timeNs);
       } catch (RuntimeException | Error e) {
         throw Guard.failure(id, "H15 on", e);
+      }
+    }
+  }
+
+  record SelectTaskRq(String id, SelectTaskRqHook d) implements SelectTaskRqHook {
+    @Override
+    public int selectTaskRq(TaskView p, int prevCpu, int wakerCpu, int wakeFlags, int selected) {
+      try {
+        return d.selectTaskRq(p, prevCpu, wakerCpu, wakeFlags, selected);
+      } catch (RuntimeException | Error e) {
+        throw Guard.failure(id, "H16 selectTaskRq", e);
+      }
+    }
+  }
+
+  record LoadBalance(String id, LoadBalanceHook d) implements LoadBalanceHook {
+    @Override
+    public long imbalance(CpuView dst, SchedDomainView sd, int idle, GroupStats local,
+        GroupStats busiest, int migrationType, long imbalance) {
+      try {
+        return d.imbalance(dst, sd, idle, local, busiest, migrationType, imbalance);
+      } catch (RuntimeException | Error e) {
+        throw Guard.failure(id, "H17 imbalance", e);
+      }
+    }
+  }
+
+  record Pelt(String id, PeltHook d) implements PeltHook {
+    @Override
+    public long utilEst(TaskView p, long ewma, long dequeued, long runnable, long capacity,
+        long mainline) {
+      try {
+        return d.utilEst(p, ewma, dequeued, runnable, capacity, mainline);
+      } catch (RuntimeException | Error e) {
+        throw Guard.failure(id, "H18 utilEst", e);
       }
     }
   }

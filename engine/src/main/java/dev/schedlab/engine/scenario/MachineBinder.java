@@ -28,7 +28,7 @@ final class MachineBinder {
   static final String[] FIELDS = {
     "preset", "file", "sockets", "cores_per_socket", "threads_per_core", "cores_per_llc",
     "numa_nodes_per_socket", "idle_states", "disabled_states", "idle_governor", "virtualized",
-    "isolated_cpus", "mitigations", "noise"
+    "isolated_cpus", "mitigations", "noise", "cpu_capacity", "frequency_pct"
   };
   private static final String[] STATE_FIELDS = {
     "name", "exit_latency", "target_residency", "polling", "irq_enable"
@@ -102,8 +102,10 @@ final class MachineBinder {
       }
     }
     NoiseSpec noise = m.has("noise") ? noise(m.get("noise")) : NoiseSpec.NONE;
+    List<Integer> capacity = capacities(m, nrCpus);
+    int freq = m.integer("frequency_pct", 100, 1, 100);
     return new MachineSpec(preset, sockets, cores, threads, perLlc, numa, idle, disabled, governor,
-        virt, isolated, custom, mitigations, noise);
+        virt, isolated, custom, mitigations, noise, capacity, freq);
   }
 
   /** A machine file's own idle-state table, shallowest first. */
@@ -135,6 +137,34 @@ final class MachineBinder {
       bins.add(new NoiseSpec.Bin(from, to, bin.required("rate").number(0, 1_000_000)));
     }
     return new NoiseSpec(bins);
+  }
+
+  /**
+   * {@code cpu_capacity: {CPULIST: CAPACITY, ...}}: CPUs not listed keep 1024 (the biggest CPU's
+   * capacity, {@code SCHED_CAPACITY_SCALE}); empty when every CPU has 1024.
+   */
+  private static List<Integer> capacities(Obj m, int nrCpus) throws ScenarioException {
+    if (!m.has("cpu_capacity")) {
+      return List.of();
+    }
+    Obj caps = m.get("cpu_capacity").object();
+    Integer[] out = new Integer[nrCpus];
+    java.util.Arrays.fill(out, 1024);
+    boolean any = false;
+    for (String list : caps.names()) {
+      java.util.BitSet set;
+      try {
+        set = CpuList.parse(list, nrCpus);
+      } catch (IllegalArgumentException e) {
+        throw caps.get(list).error(e.getMessage());
+      }
+      int cap = caps.get(list).integer(1, 1024);
+      for (int c = set.nextSetBit(0); c >= 0; c = set.nextSetBit(c + 1)) {
+        out[c] = cap;
+        any |= cap != 1024;
+      }
+    }
+    return any ? List.of(out) : List.of();
   }
 
   /** The preset's fields as a tree. */

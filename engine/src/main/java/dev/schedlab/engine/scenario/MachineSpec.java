@@ -22,6 +22,9 @@ import java.util.List;
  *     {@code pcid}, {@code retpoline}, {@code rsb_fill}, {@code ibpb}, {@code verw},
  *     {@code return_thunk}); each adds its cost to the kernel paths (docs/model.md)
  * @param noise interruptions of the CPUs the model does not produce itself (steal, SMIs)
+ * @param cpuCapacity {@code arch_scale_cpu_capacity()} of each CPU (empty: 1024 for every CPU)
+ * @param frequencyPct the fixed current frequency in percent of the highest (frequency
+ *     invariance: {@code arch_scale_freq_capacity()} = 1024 x pct / 100)
  */
 public record MachineSpec(
     String preset,
@@ -37,7 +40,9 @@ public record MachineSpec(
     String isolatedCpus,
     List<IdleStateSpec> customIdleStates,
     List<String> mitigations,
-    NoiseSpec noise) {
+    NoiseSpec noise,
+    List<Integer> cpuCapacity,
+    int frequencyPct) {
   /** The {@code idleStates} name of a table given state by state. */
   public static final String CUSTOM_IDLE_TABLE = "custom";
 
@@ -45,6 +50,17 @@ public record MachineSpec(
     disabledStates = List.copyOf(disabledStates);
     customIdleStates = List.copyOf(customIdleStates);
     mitigations = List.copyOf(mitigations);
+    cpuCapacity = List.copyOf(cpuCapacity);
+  }
+
+  /** A symmetric machine at its highest frequency. */
+  public MachineSpec(String preset, int sockets, int coresPerSocket, int threadsPerCore,
+      int coresPerLlc, int numaNodesPerSocket, String idleStates, List<String> disabledStates,
+      String idleGovernor, boolean virtualized, String isolatedCpus,
+      List<IdleStateSpec> customIdleStates, List<String> mitigations, NoiseSpec noise) {
+    this(preset, sockets, coresPerSocket, threadsPerCore, coresPerLlc, numaNodesPerSocket,
+        idleStates, disabledStates, idleGovernor, virtualized, isolatedCpus, customIdleStates,
+        mitigations, noise, List.of(), 100);
   }
 
   /** A machine with a named idle-state table, no mitigations and no noise. */
@@ -54,6 +70,11 @@ public record MachineSpec(
     this(preset, sockets, coresPerSocket, threadsPerCore, coresPerLlc, numaNodesPerSocket,
         idleStates, disabledStates, idleGovernor, virtualized, isolatedCpus, List.of(), List.of(),
         NoiseSpec.NONE);
+  }
+
+  /** {@code arch_scale_cpu_capacity(cpu)}. */
+  public int capacityOf(int cpu) {
+    return cpuCapacity.isEmpty() ? 1024 : cpuCapacity.get(cpu);
   }
 
   /** Number of CPUs (hardware threads). */

@@ -33,7 +33,8 @@ public final class ScenarioLoader {
   private static final String[] TOP = {
     "name", "seed", "duration", "machine", "kernel", "workload", "plugins"
   };
-  static final String[] KERNEL = {"preempt", "hz", "features", "params", "latency_limit"};
+  static final String[] KERNEL = {"preempt", "hz", "features", "params", "latency_limit", "rt",
+    "cgroups", "autogroup"};
 
   private ScenarioLoader() {}
 
@@ -147,7 +148,8 @@ public final class ScenarioLoader {
       limit = Math.min(limit, r);
     }
     return limit == k.latencyLimitNs() ? k
-        : new KernelSpec(k.preempt(), k.hz(), k.features(), k.params(), limit);
+        : new KernelSpec(k.preempt(), k.hz(), k.features(), k.params(), limit, k.rt(),
+            k.cgroups(), k.autogroup());
   }
 
   static KernelSpec kernel(Val v) throws ScenarioException {
@@ -184,7 +186,8 @@ public final class ScenarioLoader {
     if (k.has("latency_limit") && !"none".equals(k.get("latency_limit").node().asText())) {
       limit = k.get("latency_limit").durationNs();
     }
-    return new KernelSpec(preempt, hz, features, params, limit);
+    return new KernelSpec(preempt, hz, features, params, limit, k.bool("rt", false),
+        CgroupBinder.bind(k), k.bool("autogroup", false));
   }
 
   /** Refuses a key the parameter table does not have, naming the ones it does. */

@@ -7,7 +7,7 @@ import java.util.List;
 final class StepBinder {
   static final String[] STEPS = {
     "user", "kernel", "syscall", "sleep", "sleep_until", "block", "wake", "call", "loop", "mark",
-    "stamp", "since", "exit"
+    "stamp", "since", "lock", "unlock", "exit"
   };
 
   private static String optionalName(Obj o, String key) throws ScenarioException {
@@ -107,6 +107,15 @@ final class StepBinder {
       }
       case "mark":
         return new StepSpec.Mark(arg.name());
+      case "lock": {
+        if (!arg.node().isObject()) {
+          return StepSpec.lockStep(arg.name(), false);
+        }
+        Obj l = arg.object("name", "mode");
+        return StepSpec.lockStep(l.required("name").name(), read(l));
+      }
+      case "unlock":
+        return StepSpec.unlockStep(arg.name());
       case "stamp":
         return new StepSpec.Stamp(arg.name());
       case "since": {
@@ -127,6 +136,23 @@ final class StepBinder {
     }
     List<StepSpec.Segment> segs = new ArrayList<>();
     for (Val s : arg.list()) {
+      if (s.node().has("lock") || s.node().has("unlock")) {
+        segs.add(lockItem(s));
+        continue;
+      }
+      if (s.node().has("cache")) {
+        Obj c = s.object("cache", "op", "count", "batch", "high", "then");
+        boolean put = c.choice("op", null, "get", "put") != null
+            && c.choice("op", null, "get", "put").equals("put");
+        if (!c.has("op")) {
+          throw s.error("missing field 'op' (get or put)");
+        }
+        int batch = c.required("batch").integer(1, 1 << 20);
+        int high = put ? c.required("high").integer(batch, 1 << 24) : 0;
+        segs.add(StepSpec.Segment.cache(c.required("cache").name(), put,
+            c.integer("count", 1, 1, batch), batch, high, c.required("then").integer(1, 1000)));
+        continue;
+      }
       Obj o = s.object("duration", "preemptible", "irqs_off", "ends");
       String ends = o.choice("ends", "none", "none", "cond_resched", "might_resched");
       segs.add(new StepSpec.Segment(o.required("duration").dist(), o.bool("preemptible", true),
@@ -135,6 +161,26 @@ final class StepBinder {
     if (segs.isEmpty()) {
       throw arg.error("expected at least one segment");
     }
+    for (int i = 0; i < segs.size(); i++) {
+      StepSpec.CacheAction c = segs.get(i).cache();
+      if (c != null && i + c.then() >= segs.size()) {
+        throw arg.list().get(i).error("then: " + c.then() + " items do not follow this one in the kernel path");
+      }
+    }
     return new StepSpec.Kernel(segs);
+  }
+
+  /** A kernel-path item {@code {lock: NAME, irqs_off: BOOL, mode: read|write}} or {@code {unlock: NAME}}. */
+  private static StepSpec.Segment lockItem(Val s) throws ScenarioException {
+    if (s.node().has("unlock")) {
+      Obj o = s.object("unlock");
+      return StepSpec.Segment.unlock(o.required("unlock").name());
+    }
+    Obj o = s.object("lock", "irqs_off", "mode");
+    return StepSpec.Segment.lock(o.required("lock").name(), o.bool("irqs_off", false), read(o));
+  }
+
+  private static boolean read(Obj o) throws ScenarioException {
+    return o.choice("mode", "write", "write", "read").equals("read");
   }
 }

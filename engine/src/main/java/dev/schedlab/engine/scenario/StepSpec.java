@@ -37,8 +37,82 @@ public sealed interface StepSpec {
    * @param preemptible preempt count zero (false = preempt-disabled span, e.g. under a spinlock)
    * @param irqsOff IRQs disabled for the whole segment
    * @param endsWith NONE, COND_RESCHED or MIGHT_RESCHED: the preemption point at its end
+   * @param lock a lock operation instead of computation, or null
    */
-  record Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {}
+  record Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith,
+      LockAction lock, CacheAction cache) {
+    /** A plain segment (no lock operation). */
+    public Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {
+      this(duration, preemptible, irqsOff, endsWith, null, null);
+    }
+
+    /** A segment or a lock operation. */
+    public Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith,
+        LockAction lock) {
+      this(duration, preemptible, irqsOff, endsWith, lock, null);
+    }
+
+    /** A per-CPU cache operation guarding the next {@code then} items ({@link CacheAction}). */
+    public static Segment cache(String name, boolean put, int count, int batch, int high,
+        int then) {
+      return new Segment(Dist.fixed(0), true, false, "NONE", null,
+          new CacheAction(name, put, count, batch, high, then));
+    }
+
+    /**
+     * {@code lock: NAME}: take the named lock ({@code spin_lock[_irqsave]}, {@code mutex_lock},
+     * {@code down_read}/{@code down_write}); the time it takes is the lock's wait.
+     */
+    public static Segment lock(String name, boolean irqsOff, boolean read) {
+      return new Segment(Dist.fixed(0), true, false, "NONE", new LockAction(name, true, irqsOff, read));
+    }
+
+    /** {@code unlock: NAME}: release the named lock (the matching unlock of the kernel API). */
+    public static Segment unlock(String name) {
+      return new Segment(Dist.fixed(0), true, false, "NONE", new LockAction(name, false, false, false));
+    }
+  }
+
+  /**
+   * A lock operation in a kernel path (a {@link Segment} whose {@code lock} is set).
+   *
+   * @param lock the lock's name ({@code workload.locks}, or declared by a tool)
+   * @param acquire lock (true) or unlock (false)
+   * @param irqsOff {@code spin_lock_irqsave()}: interrupts off while waiting and holding
+   *     (spinlocks only; a no-op for {@code spinlock_t} under PREEMPT_RT)
+   * @param read {@code down_read()} instead of {@code down_write()} (rw_semaphores only)
+   */
+  record LockAction(String lock, boolean acquire, boolean irqsOff, boolean read) {}
+
+  /**
+   * A per-CPU cache with batched refill and drain (the page allocator's pcp lists, the LRU's
+   * folio batches): one count per CPU and name, shared by every task on the CPU. A get takes
+   * {@code count} objects; when the CPU has fewer, the next {@code then} items (the refill, for
+   * example {@code zone->lock} and the work under it) run first and add {@code batch}. A put adds
+   * {@code count}; when the count reaches {@code high}, the next {@code then} items (the drain)
+   * run and remove {@code batch}. Otherwise those items are skipped.
+   *
+   * @param cache the cache's name
+   * @param put put (true) or get (false)
+   * @param count objects taken or added
+   * @param batch objects a refill adds or a drain removes
+   * @param high the count at which a put drains (puts only)
+   * @param then how many following items of the kernel path the refill or drain is
+   */
+  record CacheAction(String cache, boolean put, int count, int batch, int high, int then) {}
+
+  /**
+   * The program-level {@code lock: NAME} step: a syscall that takes a sleeping lock and returns to
+   * user holding it (rt-app's {@code lock} resource maps here).
+   */
+  static Kernel lockStep(String name, boolean read) {
+    return new Kernel(List.of(Segment.lock(name, false, read)));
+  }
+
+  /** The program-level {@code unlock: NAME} step. */
+  static Kernel unlockStep(String name) {
+    return new Kernel(List.of(Segment.unlock(name)));
+  }
 
   /**
    * {@code sleep: DUR} or {@code sleep: {duration: DUR, sample: NAME}}: relative

@@ -33,13 +33,22 @@ final class TaskBinder {
     if (w.node() == null || w.node().isNull()) {
       return new WorkloadSpec(List.of());
     }
-    Obj o = w.object("tasks", "samples", "tools", "rtapp");
+    Obj o = w.object("tasks", "samples", "tools", "rtapp", "locks");
+    Map<String, LockSpec> locks = new TreeMap<>();
+    if (o.has("locks")) {
+      Obj l = o.get("locks").object();
+      for (String n : l.names()) {
+        declare(l.get(n), lock(n, l.get(n)), locks);
+      }
+    }
     List<TaskSpec> tasks = new ArrayList<>();
     Set<String> names = new HashSet<>();
+    List<Val> taskVals = new ArrayList<>();
     if (o.has("tasks")) {
       int i = 0;
       for (Val t : o.get("tasks").list()) {
         TaskSpec spec = task(t, i++);
+        taskVals.add(t);
         if (!names.add(spec.name())) {
           throw t.child("name").error("duplicate task name " + spec.name());
         }
@@ -57,6 +66,9 @@ final class TaskBinder {
       ToolBinder tb = new ToolBinder(machine, durationNs);
       for (ToolBinder.Bound b : tb.bind(o.get("tools"))) {
         addAll(b.where(), b.expansion().tasks(), tasks, names);
+        for (LockSpec ls : b.expansion().locks()) {
+          declare(b.where(), ls, locks);
+        }
         caps.putAll(b.expansion().sampleCaps());
         tools.add(b.run());
         if (b.expansion().latencyLimitNs() >= 0) {
@@ -71,7 +83,51 @@ final class TaskBinder {
         caps.put(name, one.required("max").integer(1, 100_000_000));
       }
     }
-    return new WorkloadSpec(tasks, caps, tools);
+    for (int i = 0; i < tasks.size(); i++) {
+      try {
+        LockCheck.check(tasks.get(i).program(), locks);
+      } catch (IllegalArgumentException e) {
+        Val where = i < taskVals.size() ? taskVals.get(i).child("program") : w;
+        throw where.error(tasks.get(i).name() + ": " + e.getMessage());
+      }
+    }
+    return new WorkloadSpec(tasks, caps, tools, List.copyOf(locks.values()));
+  }
+
+  /** {@code NAME: KIND} or {@code NAME: {kind: KIND, per: machine|node|cpu|process}}. */
+  private static LockSpec lock(String name, Val v) throws ScenarioException {
+    if (name.isEmpty() || name.chars().anyMatch(c -> Character.isWhitespace(c) || c == '.')) {
+      throw v.error("lock name '" + name + "': expected a name without spaces or dots");
+    }
+    String[] kinds = java.util.Arrays.stream(LockSpec.Kind.values()).map(LockSpec.Kind::label)
+        .toArray(String[]::new);
+    String[] scopes = java.util.Arrays.stream(LockSpec.Scope.values()).map(LockSpec.Scope::label)
+        .toArray(String[]::new);
+    if (!v.node().isObject()) {
+      String k = v.text();
+      if (!java.util.List.of(kinds).contains(k)) {
+        throw v.error("expected one of " + String.join(", ", kinds) + ", got " + v.shown());
+      }
+      return new LockSpec(name, LockSpec.Kind.valueOf(k.toUpperCase(java.util.Locale.ROOT)));
+    }
+    Obj o = v.object("kind", "per");
+    String k = o.choice("kind", null, kinds);
+    if (k == null) {
+      throw v.error("missing field 'kind' (one of " + String.join(", ", kinds) + ")");
+    }
+    String per = o.choice("per", "machine", scopes);
+    return new LockSpec(name, LockSpec.Kind.valueOf(k.toUpperCase(java.util.Locale.ROOT)),
+        LockSpec.Scope.valueOf(per.toUpperCase(java.util.Locale.ROOT)));
+  }
+
+  /** Adds {@code l}; the same name declared twice must mean the same lock. */
+  private static void declare(Val where, LockSpec l, Map<String, LockSpec> locks)
+      throws ScenarioException {
+    LockSpec before = locks.putIfAbsent(l.name(), l);
+    if (before != null && !before.equals(l)) {
+      throw where.error("lock " + l.name() + " is declared twice, as " + before.kind().label() + " per "
+          + before.scope().label() + " and as " + l.kind().label() + " per " + l.scope().label());
+    }
   }
 
   /** PM QoS latency requests the tools made (cyclictest --latency), in ns. */

@@ -14,12 +14,20 @@ import java.util.TreeMap;
  *     such series also keep the raw values, for tools whose statistics need them
  * @param tools the benchmark tools of {@code workload.tools}, already expanded into {@code tasks},
  *     with their report formatters
+ * @param locks the kernel locks the programs take ({@code workload.locks} and the tools' own)
  */
-public record WorkloadSpec(List<TaskSpec> tasks, Map<String, Integer> sampleCaps, List<ToolRun> tools) {
+public record WorkloadSpec(List<TaskSpec> tasks, Map<String, Integer> sampleCaps, List<ToolRun> tools,
+    List<LockSpec> locks) {
   public WorkloadSpec {
     tasks = List.copyOf(tasks);
     sampleCaps = Collections.unmodifiableMap(new TreeMap<>(sampleCaps));
     tools = List.copyOf(tools);
+    locks = List.copyOf(locks);
+  }
+
+  /** A workload without lock declarations. */
+  public WorkloadSpec(List<TaskSpec> tasks, Map<String, Integer> sampleCaps, List<ToolRun> tools) {
+    this(tasks, sampleCaps, tools, List.of());
   }
 
   /** A workload without tools. */

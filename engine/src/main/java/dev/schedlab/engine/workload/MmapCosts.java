@@ -4,9 +4,9 @@ import java.util.List;
 
 /**
  * The per-operation costs of the stress-ng {@code --mmap} model ({@link MmapPaths}), one named
- * parameter each. The kernel costs are for an uncontended x86-64 machine with 4 KiB pages: the
- * waits for {@code zone->lock}, {@code lruvec->lru_lock} and the pcp lock that concurrent workers
- * cause are not modelled, so every locked span here is a lower bound.
+ * parameter each, for an x86-64 machine with 4 KiB pages. A cost under a lock is the hold time
+ * of an uncontended holder; the waits for {@code zone->lock}, {@code lruvec->lru_lock} and the
+ * others come from the engine's locks (core/Locks), not from these numbers.
  */
 final class MmapCosts {
   private MmapCosts() {}
@@ -80,10 +80,11 @@ final class MmapCosts {
           + "(single-threaded mm); cost [estimate]",
       "tlb_flush_mmu_tlbonly: TLB flush, preemption off");
   static final ToolParam FREE_LRU = ToolParam.ns("free_lru", 25,
-      "[estimate] release_pages: folio_ref_sub_and_test, lruvec_del_folio under lru_lock (IRQs off)",
+      "[estimate] release_pages: folio_ref_sub_and_test, lruvec_del_folio under lruvec->lru_lock "
+          + "(folio_lruvec_relock_irqsave: IRQs off)",
       "page freeing: per page under the lru lock");
   static final ToolParam FREE_PCP = ToolParam.ns("free_pcp", 40,
-      "[estimate] free_unref_page_list: free_unref_page_commit under the pcp lock (preemption off)",
+      "[estimate] free_unref_page_list: free_unref_page_commit under pcp->lock (preemption off)",
       "page freeing: per page under the pcp lock");
   static final ToolParam FREE_OTHER = ToolParam.ns("free_other", 35,
       "[estimate] free_swap_cache check, mem_cgroup_uncharge_list, free_unref_page_prepare "
@@ -91,6 +92,22 @@ final class MmapCosts {
       "page freeing: per page, preemptible");
   static final ToolParam FREE_PGTABLES = ToolParam.ns("free_pgtables", 100,
       "[estimate] free_pgtables per PTE-table page (tlb_remove_table)", "munmap: per PMD");
+  static final ToolParam PCP_ALLOC = ToolParam.ns("pcp_alloc", 40,
+      "[estimate] rmqueue_pcplist: pcp_spin_trylock, list_del of the first page, counters",
+      "page allocation from the per-CPU list, pcp->lock held");
+  static final ToolParam ZONE_PER_PAGE = ToolParam.ns("zone_per_page", 60,
+      "[estimate] __rmqueue_smallest / __free_one_page per page under zone->lock: free-list "
+          + "operations and buddy split/merge, a struct page cache miss or two (~50-100 ns)",
+      "page refill or bulk free: per page, zone->lock held (IRQs off)");
+  static final ToolParam PCP_BATCH = ToolParam.num("pcp_batch", 63, "pages",
+      "[src] mm/page_alloc.c zone_batchsize(): 63 for zones above ~1 GB; rmqueue_bulk refills and "
+          + "free_pcppages_bulk frees a batch per zone->lock hold",
+      "per-CPU page list refill and drain size");
+  static final ToolParam PCP_HIGH = ToolParam.num("pcp_high", 252, "pages",
+      "[src] mm/page_alloc.c zone_highsize() (v6.8): low watermark split over the node's and the "
+          + "online CPUs, at least 4 x batch (252) on large machines; the v6.7 auto-tuning that "
+          + "raises it for CPUs freeing continuously is not modelled",
+      "per-CPU page list high mark: a free beyond it drains a batch to the zone");
   static final ToolParam MPROTECT_VMA = ToolParam.ns("mprotect_vma", 800,
       "[estimate] mprotect_fixup: mmap_write_lock, VMA split/merge", "mprotect(): VMA part");
   static final ToolParam CHANGE_PTE = ToolParam.ns("change_pte", 10,
@@ -114,7 +131,8 @@ final class MmapCosts {
 
   static final List<ToolParam> PARAMS = List.of(PAGE_SIZE, SPREAD, MMAP_VMA, MMAP_FIXED_VMA,
       MMAP_FAIL, MUNMAP_VMA, MUNMAP_TAIL, MUNMAP_EMPTY, MADVISE_ENTRY, GUP_STEP, FOLLOW_PTE,
-      FAULT_ANON, CLEAR_PAGE, PTE_INSTALL, LRU_ADD, WP_FLUSH, ZERO_FAULT, ZERO_PTE, PTE_ALLOC,
+      FAULT_ANON, CLEAR_PAGE, PTE_INSTALL, LRU_ADD, PCP_ALLOC, ZONE_PER_PAGE, PCP_BATCH, PCP_HIGH,
+      WP_FLUSH, ZERO_FAULT, ZERO_PTE, PTE_ALLOC,
       ZAP_PER_PTE, ZAP_ZERO_PTE, ZAP_PMD_STEP, TLB_FLUSH, FREE_LRU, FREE_PCP, FREE_OTHER,
       FREE_PGTABLES, MPROTECT_VMA, CHANGE_PTE, SMALL_SYSCALL, USER_SYSCALL, USER_PER_PAGE,
       NO_MEM_SLEEP, STEADY_ATTEMPTS);

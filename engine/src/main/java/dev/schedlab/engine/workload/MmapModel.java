@@ -1,8 +1,6 @@
 package dev.schedlab.engine.workload;
 
 import static dev.schedlab.engine.workload.MmapCosts.MMAP_FAIL;
-import static dev.schedlab.engine.workload.MmapCosts.MMAP_FIXED_VMA;
-import static dev.schedlab.engine.workload.MmapCosts.MMAP_VMA;
 import static dev.schedlab.engine.workload.MmapCosts.MUNMAP_EMPTY;
 import static dev.schedlab.engine.workload.MmapCosts.NO_MEM_SLEEP;
 import static dev.schedlab.engine.workload.MmapCosts.SMALL_SYSCALL;
@@ -142,12 +140,7 @@ final class MmapModel {
    */
   List<StepSpec> iteration(boolean pop, boolean fixedPop) {
     List<StepSpec> it = new ArrayList<>();
-    List<StepSpec.Segment> mmap = new ArrayList<>();
-    mmap.add(k.seg(ctx.param(MMAP_VMA), "MIGHT_RESCHED"));
-    if (pop) {
-      k.gup(mmap, pages, Pages.ABSENT, true); // __mm_populate, still inside mmap()
-    }
-    syscall(it, new StepSpec.Kernel(mmap));
+    syscall(it, k.mmap(pages, pop, false)); // with __mm_populate, still inside mmap()
     Pages state = pop ? Pages.ANON : Pages.ABSENT;
     syscall(it, k.populateRead(pages, state));
     state = state == Pages.ABSENT ? Pages.ZERO : state;
@@ -175,19 +168,14 @@ final class MmapModel {
     munmapAll(it, fixedState); // step 3
     it.addAll(Tasks.repeat(MISC_SYSCALLS, List.of(Tasks.user(ctx.param(USER_SYSCALL)),
         Tasks.kernel(k.seg(ctx.param(SMALL_SYSCALL), "MIGHT_RESCHED")))));
-    it.add(k.writeFault(Pages.ABSENT, 0)); // step 9: *buf64 = val
+    it.add(k.writeFault(Pages.ABSENT)); // step 9: *buf64 = val
     return it;
   }
 
   /** Step 2 for one page: mmap(MAP_FIXED), MADV_POPULATE_READ, then the optional extras. */
   private List<StepSpec> remapOne(boolean fixedPop) {
     List<StepSpec> out = new ArrayList<>();
-    List<StepSpec.Segment> fixed = new ArrayList<>();
-    fixed.add(k.seg(ctx.param(MMAP_FIXED_VMA), "MIGHT_RESCHED"));
-    if (fixedPop) {
-      k.gup(fixed, 1, Pages.ABSENT, true);
-    }
-    syscall(out, new StepSpec.Kernel(fixed));
+    syscall(out, k.mmap(1, fixedPop, true));
     Pages state = fixedPop ? Pages.ANON : Pages.ABSENT;
     syscall(out, k.populateRead(1, state));
     state = state == Pages.ABSENT ? Pages.ZERO : state;
@@ -195,7 +183,7 @@ final class MmapModel {
       mprotect(out, 1);
     }
     if (opt.writeCheck() && state != Pages.ANON) {
-      out.add(k.writeFault(state, 0));
+      out.add(k.writeFault(state));
     }
     return out;
   }
@@ -206,16 +194,7 @@ final class MmapModel {
       it.add(userPages(n));
       return state;
     }
-    List<StepSpec> body = new ArrayList<>();
-    for (int i = 0; i < MmapPaths.LRU_ADD_BATCH; i++) { // one lru_add drain per 15 faults
-      body.add(userPages(1));
-      body.add(k.writeFault(state, i));
-    }
-    it.addAll(Tasks.repeat(n / MmapPaths.LRU_ADD_BATCH, body));
-    for (long i = 0; i < n % MmapPaths.LRU_ADD_BATCH; i++) {
-      it.add(userPages(1));
-      it.add(k.writeFault(state, i));
-    }
+    it.addAll(Tasks.repeat(n, List.of(userPages(1), k.writeFault(state))));
     return Pages.ANON;
   }
 

@@ -11,9 +11,14 @@ import static dev.schedlab.engine.workload.MmapCosts.FREE_PGTABLES;
 import static dev.schedlab.engine.workload.MmapCosts.GUP_STEP;
 import static dev.schedlab.engine.workload.MmapCosts.LRU_ADD;
 import static dev.schedlab.engine.workload.MmapCosts.MADVISE_ENTRY;
+import static dev.schedlab.engine.workload.MmapCosts.MMAP_FIXED_VMA;
+import static dev.schedlab.engine.workload.MmapCosts.MMAP_VMA;
 import static dev.schedlab.engine.workload.MmapCosts.MPROTECT_VMA;
 import static dev.schedlab.engine.workload.MmapCosts.MUNMAP_TAIL;
 import static dev.schedlab.engine.workload.MmapCosts.MUNMAP_VMA;
+import static dev.schedlab.engine.workload.MmapCosts.PCP_ALLOC;
+import static dev.schedlab.engine.workload.MmapCosts.PCP_BATCH;
+import static dev.schedlab.engine.workload.MmapCosts.PCP_HIGH;
 import static dev.schedlab.engine.workload.MmapCosts.PTE_ALLOC;
 import static dev.schedlab.engine.workload.MmapCosts.PTE_INSTALL;
 import static dev.schedlab.engine.workload.MmapCosts.TLB_FLUSH;
@@ -23,8 +28,10 @@ import static dev.schedlab.engine.workload.MmapCosts.ZAP_PMD_STEP;
 import static dev.schedlab.engine.workload.MmapCosts.ZAP_ZERO_PTE;
 import static dev.schedlab.engine.workload.MmapCosts.ZERO_FAULT;
 import static dev.schedlab.engine.workload.MmapCosts.ZERO_PTE;
+import static dev.schedlab.engine.workload.MmapCosts.ZONE_PER_PAGE;
 
 import dev.schedlab.engine.scenario.Dist;
+import dev.schedlab.engine.scenario.LockSpec;
 import dev.schedlab.engine.scenario.StepSpec;
 import dev.schedlab.engine.scenario.StepSpec.Segment;
 import java.util.ArrayList;
@@ -40,6 +47,17 @@ import java.util.List;
  * __tlb_remove_page_size, tlb_next_batch), mm/gup.c __get_user_pages (cond_resched at the loop
  * top, per page); zap_pmd_range/zap_pte_range (mm/memory.c), release_pages and
  * free_unref_page_list (mm/swap.c, mm/page_alloc.c) as of v6.8.
+ *
+ * <p>The locks are the kernel's ({@link #LOCKS}): {@code mmap_lock} (written by mmap, munmap and
+ * mprotect, read by populate, madvise and faults; v6.4+ faults first try the per-VMA lock, which
+ * is as uncontended here), the page-table lock around PTE updates, {@code pcp->lock} around the
+ * per-CPU page lists, {@code zone->lock} (IRQs off) when a list is refilled
+ * ({@code rmqueue_bulk}) or drained past its high mark ({@code free_pcppages_bulk}), and the
+ * lruvec's {@code lru_lock} (IRQs off) when the per-CPU folio batch moves to the LRU
+ * ({@code folio_batch_move_lru}, every 15 folios) and in {@code release_pages} (every 32). The
+ * pcp lists and folio batches are per-CPU counts ({@code cache} items) shared by every worker on
+ * the CPU. Workers are separate processes (fork), so mmap_lock and the page-table locks are
+ * theirs alone; zone->lock and lru_lock are per NUMA node and shared (one memory cgroup).
  */
 final class MmapPaths {
   /** Page-table state of a range, which decides the per-page kernel work. */
@@ -60,6 +78,34 @@ final class MmapPaths {
   /** [src] PAGEVEC_SIZE (v6.8 folio_batch): folio_add_lru drains to the LRU every 15 folios. */
   static final int LRU_ADD_BATCH = 15;
 
+  /** The kernel locks these paths take. */
+  static final String MMAP_LOCK = "mmap_lock";
+  static final String PTL = "ptl";
+  static final String PCP_LOCK = "pcp->lock";
+  static final String ZONE_LOCK = "zone->lock";
+  static final String LRU_LOCK = "lru_lock";
+  static final List<LockSpec> LOCKS = List.of(
+      new LockSpec(MMAP_LOCK, LockSpec.Kind.RWSEM, LockSpec.Scope.PROCESS),
+      new LockSpec(PTL, LockSpec.Kind.SPINLOCK, LockSpec.Scope.PROCESS),
+      new LockSpec(PCP_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.CPU),
+      new LockSpec(ZONE_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE),
+      new LockSpec(LRU_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE));
+  // The lock items are immutable: one instance each, shared by every path (fewer objects).
+  private static final Segment MMAP_WRITE = Segment.lock(MMAP_LOCK, false, false);
+  private static final Segment MMAP_READ = Segment.lock(MMAP_LOCK, false, true);
+  private static final Segment MMAP_UNLOCK = Segment.unlock(MMAP_LOCK);
+  private static final Segment PTL_LOCK = Segment.lock(PTL, false, false);
+  private static final Segment PTL_UNLOCK = Segment.unlock(PTL);
+  private static final Segment PCP_TAKE = Segment.lock(PCP_LOCK, false, false);
+  private static final Segment PCP_UNLOCK = Segment.unlock(PCP_LOCK);
+  private static final Segment ZONE_TAKE = Segment.lock(ZONE_LOCK, true, false);
+  private static final Segment ZONE_UNLOCK = Segment.unlock(ZONE_LOCK);
+  private static final Segment LRU_TAKE = Segment.lock(LRU_LOCK, true, false);
+  private static final Segment LRU_UNLOCK = Segment.unlock(LRU_LOCK);
+  /** The per-CPU caches: the order-0 pcp list, the lru_add folio batch. */
+  private static final String PCP = "pcp";
+  private static final String LRU_ADD_FBATCH = "lru_add";
+
   private final ToolContext ctx;
   private final int spread;
 
@@ -76,7 +122,8 @@ final class MmapPaths {
    */
   StepSpec munmap(long n, Pages state) {
     List<Segment> s = new ArrayList<>();
-    s.add(seg(ctx.param(MUNMAP_VMA), "MIGHT_RESCHED")); // mmap_write_lock_killable, VMA split
+    s.add(MMAP_WRITE); // mmap_write_lock_killable (might_sleep)
+    s.add(seg(ctx.param(MUNMAP_VMA), "MIGHT_RESCHED")); // VMA split, detach, lock downgrade
     long capacity = GATHER_BUNDLE + (long) GATHER_BATCHES * GATHER_BATCH;
     long gathered = 0;
     for (long left = n; left > 0; left -= PTES_PER_PMD) {
@@ -87,23 +134,34 @@ final class MmapPaths {
       }
       s.add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
       if (state == Pages.ZERO) {
-        s.add(locked(ptes * ctx.param(ZAP_ZERO_PTE), false, "COND_RESCHED"));
+        ptl(s, ptes * ctx.param(ZAP_ZERO_PTE), "COND_RESCHED");
         continue;
       }
       while (gathered + ptes > capacity) { // force_flush: unlock, tlb_flush_mmu, retry the rest
         long k = capacity - gathered;
-        s.add(locked(k * ctx.param(ZAP_PER_PTE), false, "NONE"));
+        ptl(s, k * ctx.param(ZAP_PER_PTE), "NONE");
         flush(s, capacity);
         gathered = 0;
         ptes -= k;
       }
-      s.add(locked(ptes * ctx.param(ZAP_PER_PTE), false, "COND_RESCHED"));
+      ptl(s, ptes * ctx.param(ZAP_PER_PTE), "COND_RESCHED");
       gathered += ptes;
     }
     flush(s, gathered);
     long pmds = (n + PTES_PER_PMD - 1) / PTES_PER_PMD;
     s.add(seg(pmds * ctx.param(FREE_PGTABLES) + ctx.param(MUNMAP_TAIL), "NONE"));
+    s.add(MMAP_UNLOCK);
     return new StepSpec.Kernel(s);
+  }
+
+  /** A PTE-lock span ({@code pte_offset_map_lock} ... {@code pte_unmap_unlock}), then {@code ends}. */
+  private void ptl(List<Segment> s, long ns, String ends) {
+    s.add(PTL_LOCK);
+    s.add(seg(ns, "NONE"));
+    s.add(PTL_UNLOCK);
+    if (!"NONE".equals(ends)) {
+      s.add(seg(0, ends));
+    }
   }
 
   /** tlb_flush_mmu: TLB flush (preemption off), then tlb_batch_pages_flush of {@code pages}. */
@@ -119,19 +177,38 @@ final class MmapPaths {
   }
 
   /**
-   * free_pages_and_swap_cache of one batch, then cond_resched: release_pages holds the lru lock
-   * (IRQs off) over up to 32 folios, then the memcg uncharge, then free_unref_page_list holds the
-   * pcp lock over up to 32. No voluntary point inside the batch.
+   * free_pages_and_swap_cache of one batch, then cond_resched: release_pages holds lru_lock (IRQs
+   * off) over up to 32 folios, then the memcg uncharge, then free_unref_page_list holds pcp->lock
+   * over up to 32 and, when the CPU's list passes its high mark, drains a batch to the zone under
+   * zone->lock. No voluntary point inside the batch.
    */
   private void freeChunk(List<Segment> s, long c) {
     for (long b = c; b > 0; b -= LOCK_BATCH) {
-      s.add(locked(Math.min(b, LOCK_BATCH) * ctx.param(FREE_LRU), true, "NONE"));
+      s.add(LRU_TAKE);
+      s.add(seg(Math.min(b, LOCK_BATCH) * ctx.param(FREE_LRU), "NONE"));
+      s.add(LRU_UNLOCK);
     }
     s.add(seg(c * ctx.param(FREE_OTHER), "NONE"));
     for (long b = c; b > 0; b -= LOCK_BATCH) {
-      s.add(locked(Math.min(b, LOCK_BATCH) * ctx.param(FREE_PCP), false,
-          b <= LOCK_BATCH ? "COND_RESCHED" : "NONE"));
+      s.add(PCP_TAKE);
+      s.add(seg(Math.min(b, LOCK_BATCH) * ctx.param(FREE_PCP), "NONE"));
+      zoneBatch(s, true, (int) Math.min(b, LOCK_BATCH));
+      s.add(PCP_UNLOCK);
     }
+    s.add(seg(0, "COND_RESCHED"));
+  }
+
+  /**
+   * A refill ({@code rmqueue_bulk}, a get of {@code pages}) or drain ({@code free_pcppages_bulk},
+   * a put) of this CPU's pcp list: when due, a batch of pages under zone->lock with IRQs off.
+   */
+  private void zoneBatch(List<Segment> s, boolean put, int pages) {
+    int batch = (int) ctx.param(PCP_BATCH);
+    s.add(Segment.cache(PCP, put, Math.min(pages, batch), batch,
+        put ? (int) Math.max(batch, ctx.param(PCP_HIGH)) : 0, 3));
+    s.add(ZONE_TAKE);
+    s.add(seg(batch * ctx.param(ZONE_PER_PAGE), "NONE"));
+    s.add(ZONE_UNLOCK);
   }
 
   /**
@@ -143,7 +220,7 @@ final class MmapPaths {
     for (long i = 0; i < n; i++) {
       s.add(seg(ctx.param(GUP_STEP), "COND_RESCHED"));
       if (from != Pages.ABSENT) {
-        s.add(locked(ctx.param(FOLLOW_PTE), false, "NONE"));
+        ptl(s, ctx.param(FOLLOW_PTE), "NONE");
         continue;
       }
       // pte_alloc_one (GFP_KERNEL) for the first page of each PMD; a one-page call (step 2) finds
@@ -152,55 +229,87 @@ final class MmapPaths {
         s.add(seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
       }
       if (write) {
-        anonFault(s, i, false);
+        anonFault(s, false);
       } else {
         s.add(seg(ctx.param(ZERO_FAULT), "NONE"));
-        s.add(locked(ctx.param(ZERO_PTE), false, "NONE"));
+        ptl(s, ctx.param(ZERO_PTE), "NONE");
       }
     }
   }
 
   /**
    * do_anonymous_page (or wp_page_copy over the zero page, {@code overZero}) for a write: folio
-   * allocation (might_alloc = might_sleep), clear_page, memcg charge, then the PTE under the PTL;
-   * every 15th folio drains the lru_add batch under the lru lock (IRQs off).
+   * allocation (might_alloc = might_sleep; the pcp list under pcp->lock, refilled under
+   * zone->lock when empty), clear_page, memcg charge, then the PTE under the page-table lock,
+   * where folio_add_lru_vma puts the folio in the CPU's lru_add batch, which moves to the LRU
+   * under lru_lock (IRQs off) when it is full.
    */
-  void anonFault(List<Segment> s, long nth, boolean overZero) {
+  void anonFault(List<Segment> s, boolean overZero) {
     s.add(seg(ctx.param(FAULT_ANON), "MIGHT_RESCHED"));
+    s.add(PCP_TAKE);
+    zoneBatch(s, false, 1);
+    s.add(seg(ctx.param(PCP_ALLOC), "NONE"));
+    s.add(PCP_UNLOCK);
     s.add(seg(ctx.param(CLEAR_PAGE), "NONE"));
-    s.add(locked(ctx.param(PTE_INSTALL) + (overZero ? ctx.param(WP_FLUSH) : 0), false, "NONE"));
-    if (nth % LRU_ADD_BATCH == LRU_ADD_BATCH - 1) {
-      s.add(locked(LRU_ADD_BATCH * ctx.param(LRU_ADD), true, "NONE"));
-    }
+    s.add(PTL_LOCK);
+    s.add(seg(ctx.param(PTE_INSTALL) + (overZero ? ctx.param(WP_FLUSH) : 0), "NONE"));
+    s.add(Segment.cache(LRU_ADD_FBATCH, true, 1, LRU_ADD_BATCH, LRU_ADD_BATCH, 3));
+    s.add(LRU_TAKE);
+    s.add(seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"));
+    s.add(LRU_UNLOCK);
+    s.add(PTL_UNLOCK);
   }
 
   /** madvise(MADV_POPULATE_READ) over {@code n} pages (stress_mincore_touch_pages). */
   StepSpec populateRead(long n, Pages state) {
     List<Segment> s = new ArrayList<>();
-    s.add(seg(ctx.param(MADVISE_ENTRY), "MIGHT_RESCHED")); // mmap_read_lock
+    s.add(MMAP_READ); // mmap_read_lock (might_sleep)
+    s.add(seg(ctx.param(MADVISE_ENTRY), "NONE"));
     gup(s, n, state, false);
+    s.add(MMAP_UNLOCK);
+    return new StepSpec.Kernel(s);
+  }
+
+  /**
+   * mmap() of {@code n} pages: the VMA under the mmap write lock, then, with {@code populate}
+   * (MAP_POPULATE, MAP_LOCKED), __mm_populate under the read lock: write faults on every page.
+   */
+  StepSpec mmap(long n, boolean populate, boolean fixed) {
+    List<Segment> s = new ArrayList<>();
+    s.add(MMAP_WRITE);
+    s.add(seg(ctx.param(fixed ? MMAP_FIXED_VMA : MMAP_VMA), "MIGHT_RESCHED"));
+    s.add(MMAP_UNLOCK);
+    if (populate) {
+      s.add(MMAP_READ);
+      gup(s, n, Pages.ABSENT, true);
+      s.add(MMAP_UNLOCK);
+    }
     return new StepSpec.Kernel(s);
   }
 
   /** A write from user space to one page: a fault unless the page is already anonymous. */
-  StepSpec writeFault(Pages state, long nth) {
+  StepSpec writeFault(Pages state) {
     List<Segment> s = new ArrayList<>();
+    s.add(MMAP_READ); // lock_vma_under_rcu / mmap_read_lock
     if (state == Pages.ABSENT) {
       s.add(seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
     }
-    anonFault(s, nth, state == Pages.ZERO);
+    anonFault(s, state == Pages.ZERO);
+    s.add(MMAP_UNLOCK);
     return new StepSpec.Kernel(s);
   }
 
   /** mprotect over {@code n} pages: mprotect_fixup, then change_pte_range per PMD. */
   StepSpec mprotect(long n) {
     List<Segment> s = new ArrayList<>();
+    s.add(MMAP_WRITE);
     s.add(seg(ctx.param(MPROTECT_VMA), "MIGHT_RESCHED"));
     for (long left = n; left > 0; left -= PTES_PER_PMD) {
       s.add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
       // change_pmd_range: cond_resched() after each PMD's PTL span
-      s.add(locked(Math.min(left, PTES_PER_PMD) * ctx.param(CHANGE_PTE), false, "COND_RESCHED"));
+      ptl(s, Math.min(left, PTES_PER_PMD) * ctx.param(CHANGE_PTE), "COND_RESCHED");
     }
+    s.add(MMAP_UNLOCK);
     return new StepSpec.Kernel(s);
   }
 

@@ -16,8 +16,10 @@ import java.util.TreeMap;
  * times (default 1000000); processes, or threads with {@code -T}.
  *
  * <p>Models: task A writes pipe 1 (waking B) and reads pipe 2; B reads pipe 1 and writes pipe 2
- * (waking A); total time = when both have exited. Does not model: cgroup placement ({@code -G}),
- * the pipe's own locking, the threads sharing one mm (two task groups: see ENGINE-REQUESTS.md).
+ * (waking A); each write wakes the reader with WF_SYNC, as {@code pipe_write()} does
+ * ({@code wake_up_interruptible_sync_poll()}); total time = when both have exited. Does not
+ * model: cgroup placement ({@code -G}), the pipe's own locking, the threads sharing one mm (two
+ * task groups: see ENGINE-REQUESTS.md).
  */
 public final class PerfBenchSchedPipe implements WorkloadTool {
   static final ToolParam WRITE = ToolParam.ns("pipe_write", 600,
@@ -55,14 +57,24 @@ public final class PerfBenchSchedPipe implements WorkloadTool {
     long loops = a.integer("loop", 1_000_000, 1, Integer.MAX_VALUE);
     String p1 = ctx.id() + "/pipe1";
     String p2 = ctx.id() + "/pipe2";
-    StepSpec write = Tasks.kernel(Tasks.seg(ctx.param(WRITE), "MIGHT_RESCHED"));
-    StepSpec read = Tasks.kernel(Tasks.seg(ctx.param(READ), "MIGHT_RESCHED"));
     TaskSpec a1 = Tasks.normal(ctx.id() + "/a", "", Tasks.runThenExit(loops, List.of(
-        write, new StepSpec.Wake(p1, false), new StepSpec.Block(p2), read)));
+        write(ctx, p1), read(ctx, p2))));
     TaskSpec b1 = Tasks.normal(ctx.id() + "/b", "", Tasks.runThenExit(loops, List.of(
-        new StepSpec.Block(p1), read, write, new StepSpec.Wake(p2, false))));
+        read(ctx, p1), write(ctx, p2))));
     return new ToolExpansion(List.of(a1, b1), Map.of(), -1,
         new Report(loops, a.has("threaded")));
+  }
+
+  /** write(): copy into the pipe, then wake the reader with WF_SYNC, in one syscall. */
+  static StepSpec write(ToolContext ctx, String pipe) {
+    return new StepSpec.Syscall(List.of(Tasks.kernel(Tasks.seg(ctx.param(WRITE), "MIGHT_RESCHED")),
+        new StepSpec.Wake(pipe, true)));
+  }
+
+  /** read(): block until written, then copy out, in one syscall. */
+  static StepSpec read(ToolContext ctx, String pipe) {
+    return new StepSpec.Syscall(List.of(new StepSpec.Block(pipe),
+        Tasks.kernel(Tasks.seg(ctx.param(READ), "MIGHT_RESCHED"))));
   }
 
   /** perf's sched/pipe summary; a run that ended before both tasks exited says so. */

@@ -112,9 +112,9 @@ public final class SchedlabProbe implements WorkloadTool {
     String p1 = ctx.id() + "/pipe1";
     String p2 = ctx.id() + "/pipe2";
     TaskSpec a = Tasks.normal(ctx.id() + "/a", cpu(ctx, v[0]), Tasks.runThenExit(v[2],
-        List.of(Tasks.user(ctx.param(LOOP)), write(ctx, p1), read(ctx, p2))));
+        List.of(Tasks.user(ctx.param(LOOP)), PerfBenchSchedPipe.write(ctx, p1), PerfBenchSchedPipe.read(ctx, p2))));
     TaskSpec b = Tasks.normal(ctx.id() + "/b", cpu(ctx, v[1]), Tasks.runThenExit(v[2],
-        List.of(read(ctx, p1), Tasks.user(ctx.param(LOOP)), write(ctx, p2))));
+        List.of(PerfBenchSchedPipe.read(ctx, p1), Tasks.user(ctx.param(LOOP)), PerfBenchSchedPipe.write(ctx, p2))));
     return new ToolExpansion(List.of(a, b), Map.of(), -1, new Report("pipe", v[2], null));
   }
 
@@ -125,9 +125,9 @@ public final class SchedlabProbe implements WorkloadTool {
     List<TaskSpec> tasks = new ArrayList<>();
     tasks.add(Tasks.normal(ctx.id() + "/writer", cpu(ctx, v[0]), Tasks.runThenExit(v[2], List.of(
         new StepSpec.Sleep(Dist.fixed(v[3])), Tasks.user(ctx.param(CLOCK)),
-        new StepSpec.Stamp(stamp), write(ctx, q)))).withTimerSlack(SLACK_NS));
+        new StepSpec.Stamp(stamp), PerfBenchSchedPipe.write(ctx, q)))).withTimerSlack(SLACK_NS));
     tasks.add(Tasks.normal(ctx.id() + "/reader", cpu(ctx, v[1]), Tasks.runThenExit(v[2], List.of(
-        read(ctx, q), Tasks.user(ctx.param(CLOCK)), new StepSpec.Since(stamp, series)))));
+        PerfBenchSchedPipe.read(ctx, q), Tasks.user(ctx.param(CLOCK)), new StepSpec.Since(stamp, series)))));
     if (v[4] != 0) {
       tasks.add(spinner(ctx, cpu(ctx, v[1]), v[2] * (v[3] + 100_000)));
     }
@@ -152,18 +152,6 @@ public final class SchedlabProbe implements WorkloadTool {
   private static TaskSpec spinner(ToolContext ctx, String cpu, long ns) {
     return Tasks.withPolicy(ctx.id() + "/spin", "idle", 0, 0, cpu, false,
         Tasks.runThenExit(1, List.of(Tasks.user(ns))));
-  }
-
-  /** write(): copy into the pipe, then wake the reader with WF_SYNC, in one syscall. */
-  private static StepSpec write(ToolContext ctx, String pipe) {
-    return new StepSpec.Syscall(List.of(kernel(ctx.param(PerfBenchSchedPipe.WRITE)),
-        new StepSpec.Wake(pipe, true)));
-  }
-
-  /** read(): block until written, then copy out, in one syscall. */
-  private static StepSpec read(ToolContext ctx, String pipe) {
-    return new StepSpec.Syscall(List.of(new StepSpec.Block(pipe),
-        kernel(ctx.param(PerfBenchSchedPipe.READ))));
   }
 
   private static StepSpec kernel(long ns) {

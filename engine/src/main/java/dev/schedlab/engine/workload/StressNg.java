@@ -126,7 +126,8 @@ public final class StressNg implements WorkloadTool {
     }
     String stressors = describe(cyclic, mmap, cpu);
     return new ToolExpansion(tasks, caps, -1,
-        new Report(ctx.id(), cyclic > 0, policy, delay, stressors));
+        new Report(ctx.id(), cyclic > 0, policy, delay, stressors),
+        mmap > 0 ? MmapPaths.LOCKS : List.of());
   }
 
   private static int instances(ToolArgs a, String opt, int online) throws ToolArgsException {

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * tbench (dbench package) against tbench_srv over loopback: {@code tbench: "NPROCS"}.
  *
  * <p>Models: NPROCS client processes, each with its own server process (tbench_srv forks one per
- * connection), SCHED_NORMAL nice 0, exchanging request/response messages: the sender computes,
+ * connection, so the clients are created first and the servers after them), SCHED_NORMAL nice 0, exchanging request/response messages: the sender computes,
  * sends (tcp_sendmsg copy, then loopback transmit and the receive softirq run in the sender's
  * context with bottom halves disabled), and wakes the peer with WF_SYNC (sk_data_ready); the
  * receiver copies the data out (tcp_recvmsg). The scenario's duration is tbench's {@code -t}; as
@@ -65,23 +65,24 @@ public final class Tbench implements WorkloadTool {
       throw a.error("only a loopback server (localhost, 127.0.0.1) is modelled, got '" + pos.get(1) + "'");
     }
     long warmupNs = ctx.durationNs() / WARMUP_DIVISOR;
+    // tbench forks its clients first; tbench_srv then forks a server per accepted connection.
     List<TaskSpec> tasks = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      String c2s = ctx.id() + "/c2s/" + i;
-      String s2c = ctx.id() + "/s2c/" + i;
       tasks.add(Tasks.normal(ctx.id() + "/client" + i, "", List.of(
           Tasks.user(ctx.param(CLIENT_USER)),
           send(ctx),
-          new StepSpec.Wake(c2s, true),
-          new StepSpec.Block(s2c),
+          new StepSpec.Wake(ctx.id() + "/c2s/" + i, true),
+          new StepSpec.Block(ctx.id() + "/s2c/" + i),
           recv(ctx),
           new StepSpec.Mark(ctx.id() + ".exchanges", warmupNs))));
+    }
+    for (int i = 0; i < n; i++) {
       tasks.add(Tasks.normal(ctx.id() + "/server" + i, "", List.of(
-          new StepSpec.Block(c2s),
+          new StepSpec.Block(ctx.id() + "/c2s/" + i),
           recv(ctx),
           Tasks.user(ctx.param(SERVER_USER)),
           send(ctx),
-          new StepSpec.Wake(s2c, true))));
+          new StepSpec.Wake(ctx.id() + "/s2c/" + i, true))));
     }
     return new ToolExpansion(tasks, Map.of(), -1,
         new Report(ctx.id(), n, ctx.param(BYTES), warmupNs));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schedlab.engine.scenario.ScenarioException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -87,7 +88,7 @@ class CompareTest {
         "  - {name: full, set: [kernel.preempt=full]}",
         "rows:",
         "  - {label: max, unit: us, value: \"report:cyclictest.max\", published: [3, null]}",
-        "  - {label: wakeups, unit: count, value: \"metric:sched.wakeups\"}",
+        "  - {label: wakeups, unit: count, value: \"metric:sched.wakeups\", band: [null, [1, 2.5]]}",
         "  - {label: max vs vol, unit: ratio, value: \"report:cyclictest.max\", ratio_to: vol}",
         "  - {label: worst wakeups, unit: count, value: \"metric:sched.wakeups\", aggregate: max}",
         "notes: [hello]", ""));
@@ -112,7 +113,25 @@ class CompareTest {
     assertThat(n.get("rows").get(1).get("simulated").get(0).asDouble()).isPositive();
     assertThat(n.get("rows").get(2).get("simulated").get(0).asDouble()).isEqualTo(1.0);
     assertThat(n.get("notes").toString()).contains("hello", "duration=10ms");
-    assertThat(r.text()).contains("## x: test", "| max ", "(published 3)", "(published -)");
+    assertThat(n.get("rows").get(0).has("band")).as("a row without a band has no band field").isFalse();
+    assertThat(n.get("rows").get(1).get("band").toString()).isEqualTo("[null,[1.0,2.5]]");
+    assertThat(r.text()).contains("## x: test", "| max ", "(published 3)", "(published -)",
+        "(published -, band 1-2.500)");
+  }
+
+  @Test
+  void aBandMustHaveOneEntryPerColumnWithLoNotAboveHi() throws Exception {
+    Files.writeString(dir.resolve("s.yaml"), SCENARIO);
+    String head = String.join("\n", "experiment: x", "scenario: s.yaml", "columns:",
+        "  - {name: a}", "  - {name: b}", "rows:", "");
+    Path short1 = dir.resolve("one.experiment.yaml");
+    Files.writeString(short1, head + "  - {label: l, value: \"metric:sched.wakeups\", band: [[1, 2]]}\n");
+    assertThatThrownBy(() -> Experiment.load(short1)).isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("rows[0].band: expected 2 entries (one per column)");
+    Path upside = dir.resolve("two.experiment.yaml");
+    Files.writeString(upside, head + "  - {label: l, value: \"metric:sched.wakeups\", band: [null, [3, 2]]}\n");
+    assertThatThrownBy(() -> Experiment.load(upside)).isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("rows[0].band[1]: expected lo <= hi, got [3, 2]");
   }
 
   @Test

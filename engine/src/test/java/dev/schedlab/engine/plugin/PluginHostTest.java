@@ -277,6 +277,25 @@ class PluginHostTest {
   }
 
   @Test
+  void aPlacementHookFromAPluginIsGuardedAndUsed() throws Exception {
+    plugin("alpha").with("hooks", "H16_SELECT_TASK_RQ").with("override", "H16_SELECT_TASK_RQ")
+        .zipInto(dir);
+    plugin("beta").with("hooks", "H16_SELECT_TASK_RQ").with("override", "H16_SELECT_TASK_RQ")
+        .with("throw", "H16").zipInto(dir);
+    try (PluginHost host = PluginHost.open(dir)) {
+      Extensions ext = host.extensionsFor(List.of(ref("alpha")), Builtins.none());
+      assertThat(ext.selectTaskRq().selectTaskRq(null, 3, 1, 0, 2)).isEqualTo(3);
+      assertThat(ext.loadBalance()).isSameAs(dev.schedlab.api.hook.LoadBalanceHook.MAINLINE);
+      Extensions bad = host.extensionsFor(List.of(ref("beta")), Builtins.none());
+      assertThatThrownBy(() -> bad.selectTaskRq().selectTaskRq(null, 3, 1, 0, 2))
+          .isInstanceOfSatisfying(PluginFailure.class, f -> {
+            assertThat(f.pluginId()).isEqualTo("beta");
+            assertThat(f.hook()).isEqualTo("H16 selectTaskRq");
+          });
+    }
+  }
+
+  @Test
   void classesAreOrderedByRankAndDuplicatesRefused() throws Exception {
     plugin("alpha").with("class", "ext:100").zipInto(dir);
     plugin("beta").with("class", "fair:150").zipInto(dir);

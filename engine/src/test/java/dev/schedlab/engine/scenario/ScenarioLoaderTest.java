@@ -207,7 +207,7 @@ class ScenarioLoaderTest {
   @Test
   void badSetNamesTheOverride() {
     assertThatThrownBy(() -> yaml("seed: 1\n", "kernel.hzz=250"))
-        .hasMessage("--set kernel.hzz=250: kernel.hzz: unknown field; expected one of preempt, hz, features, params, latency_limit");
+        .hasMessage("--set kernel.hzz=250: kernel.hzz: unknown field; expected one of preempt, hz, features, params, latency_limit, rt, cgroups, autogroup");
     assertThatThrownBy(() -> yaml("seed: 1\n", "kernel.hz=fast"))
         .hasMessageStartingWith("--set kernel.hz=fast: kernel.hz: expected an integer");
     assertThatThrownBy(() -> yaml("seed: 1\n", "nokey"))

@@ -42,12 +42,13 @@ class OtherToolsTest {
   @Test
   void tbenchPairsEachClientWithItsOwnServerThroughSyncWakeups() throws Exception {
     Scenario s = ToolRunner.load(ToolRunner.tiny(4, "20ms", "tbench", "3"));
+    // The clients are forked first; tbench_srv then forks one server per connection.
     assertThat(s.workload().tasks()).extracting(TaskSpec::name).containsExactly(
-        "tbench/client0", "tbench/server0", "tbench/client1", "tbench/server1",
-        "tbench/client2", "tbench/server2");
+        "tbench/client0", "tbench/client1", "tbench/client2", "tbench/server0",
+        "tbench/server1", "tbench/server2");
     for (int i = 0; i < 3; i++) {
-      TaskSpec client = s.workload().tasks().get(2 * i);
-      TaskSpec server = s.workload().tasks().get(2 * i + 1);
+      TaskSpec client = s.workload().tasks().get(i);
+      TaskSpec server = s.workload().tasks().get(3 + i);
       StepSpec.Wake cw = (StepSpec.Wake) client.program().get(2);
       StepSpec.Block sb = (StepSpec.Block) server.program().get(0);
       assertThat(cw.sync()).isTrue();

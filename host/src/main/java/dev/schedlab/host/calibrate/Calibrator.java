@@ -34,6 +34,8 @@ public final class Calibrator {
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
+  /** The shortest gap the noise probe records: well above its loop's clock reads. */
+  private static final long NOISE_MIN_NS = 3_000;
 
   private final HostDescription host;
   private final Bench probe;
@@ -112,7 +114,7 @@ public final class Calibrator {
     } else {
       skip("halted vCPU wake: " + (guest ? "one CPU" : "bare metal"));
     }
-    Sourced<NoiseSpec> noise = noise(guest);
+    Sourced<NoiseSpec> noise = noise();
     predictions(two);
     return new Calibration(params, noise, checks);
   }
@@ -143,7 +145,7 @@ public final class Calibrator {
     progress("measuring: timer on an idle CPU");
     real(hostArgs("timer", samples + " " + SLEEP_NS + " 0"));
     progress("measuring: noise on every CPU");
-    real(noiseArgs(guest));
+    real(noiseArgs());
   }
 
   /** The probe's figures for {@code args}: measured once, then remembered. */
@@ -158,18 +160,11 @@ public final class Calibrator {
   }
 
   /**
-   * The noise probe's arguments. Gaps as short as the model's own interruptions are left out:
-   * the longest of those is a tick on a busy CPU, whose guest timer exit (with the model's +-20 %
-   * cost variation) and handler take less than one and a half times the busy-vCPU timer probe's
-   * median, which also holds a wakeup and a switch (20 us at least, for bare metal).
+   * The noise probe's arguments: every gap of 3 us or more; the tick's own are told apart later
+   * by their phase ({@link NoiseProfile}).
    */
-  private String[] noiseArgs(boolean guest) throws HostException {
-    long min = 20_000;
-    if (guest) {
-      min = Math.max(min, 3 * Probe.number(real(hostArgs("timer", samples + " " + SLEEP_NS
-          + " 1")), "p50") / 2);
-    }
-    return new String[] {"noise", Double.toString(noiseSeconds), Long.toString(min)};
+  private String[] noiseArgs() {
+    return new String[] {"noise", Double.toString(noiseSeconds), Long.toString(NOISE_MIN_NS)};
   }
 
   /**
@@ -251,34 +246,34 @@ public final class Calibrator {
    * The noise profile: a task spinning on each CPU records the gaps in its clock readings. Gaps
    * shorter than the model's own interruptions (a tick, with a guest's timer exit) are left out.
    */
-  private Sourced<NoiseSpec> noise(boolean guest) throws HostException {
+  private Sourced<NoiseSpec> noise() throws HostException {
     progress("model: noise profile");
-    String[] args = noiseArgs(guest);
-    long min = Long.parseLong(args[2]);
-    Map<String, String> o = real(args);
+    Map<String, String> o = real(noiseArgs());
     double seconds = Double.parseDouble(o.getOrDefault("seconds", "0"));
     long cpus = Probe.number(o, "cpus");
-    List<Long> gaps = new ArrayList<>();
-    for (String g : o.getOrDefault("gaps", "").split(",")) {
-      if (!g.isBlank()) {
-        gaps.add(Long.parseLong(g.trim()));
+    List<long[]> perCpu = new ArrayList<>();
+    for (int c = 0; c < cpus; c++) {
+      String[] items = o.getOrDefault("cpu" + c, "").split(",");
+      long[] pairs = new long[2 * items.length];
+      int n = 0;
+      for (String item : items) {
+        int colon = item.indexOf(':');
+        if (colon > 0) {
+          pairs[n++] = Long.parseLong(item.substring(0, colon).trim());
+          pairs[n++] = Long.parseLong(item.substring(colon + 1).trim());
+        }
       }
+      perCpu.add(java.util.Arrays.copyOf(pairs, n));
     }
-    List<NoiseSpec.Bin> bins = new ArrayList<>();
-    for (long from = min; gaps.stream().anyMatch(g -> g >= min) && seconds > 0; from *= 2) {
-      long lo = from;
-      long n = gaps.stream().filter(g -> g >= lo && g < 2 * lo).count();
-      if (n > 0) {
-        bins.add(new NoiseSpec.Bin(lo, 2 * lo, n / seconds / cpus));
-      }
-      if (gaps.stream().noneMatch(g -> g >= 2 * lo)) {
-        break;
-      }
-    }
-    return Sourced.of(new NoiseSpec(bins), "schedlab-probe noise: a task spinning on each of the "
-        + cpus + " CPUs at once for " + noiseSeconds + " s saw " + gaps.size() + " gaps of "
-        + min / 1000 + " us or more (shorter ones are the model's own interrupts), binned by "
-        + "length (factors of 2), rates per second per CPU");
+    long tickNs = 1_000_000_000L / host.hz().value();
+    NoiseProfile.Result r = NoiseProfile.of(perCpu, seconds, tickNs, NOISE_MIN_NS);
+    String how = "1".equals(o.get("fifo")) ? "a SCHED_FIFO 99 task spinning on each of the " + cpus
+        + " CPUs at once" : "a SCHED_OTHER task spinning on each of the " + cpus
+        + " CPUs in turn (no root: other tasks may show as noise)";
+    return Sourced.of(r.noise(), "schedlab-probe noise: " + how + " for " + noiseSeconds
+        + " s saw " + r.tickGaps() + " gaps at its tick's phase (median " + r.tickGapMedianNs()
+        + " ns; the model makes those itself) and " + r.otherGaps() + " others of 3 us or more, "
+        + "binned by length (factors of 2), rates per second per CPU");
   }
 
   /** Figures no parameter was set from: what the calibrated model predicts. */

@@ -54,15 +54,29 @@ public final class CheckHost {
    * then every workload in the model. Returns the rows of all workloads, in order.
    */
   public static List<Row> run(List<Check> suite, ModelRunner model, Env env, Listener listener) {
+    return run(suite, model, env, null, listener);
+  }
+
+  /**
+   * As {@link #run(List, ModelRunner, Env, Listener)}, the host's figures taken from
+   * {@code earlier} (workload name to figure to value, an earlier run's rows) instead of measured
+   * again when it is not null: the same measurements against another machine file.
+   */
+  public static List<Row> run(List<Check> suite, ModelRunner model, Env env,
+      Map<String, Map<String, Double>> earlier, Listener listener) {
     int total = 2 * suite.size();
     List<Map<String, Double>> real = new ArrayList<>();
     List<String> why = new ArrayList<>();
     for (int i = 0; i < suite.size(); i++) {
       Check c = suite.get(i);
       listener.starting(i, total, "host: " + c.name());
-      String reason = unavailable(c, env);
+      String reason = earlier != null
+          ? (earlier.containsKey(c.name()) ? null : "not in the earlier run")
+          : unavailable(c, env);
       Map<String, Double> figures = Map.of();
-      if (reason == null) {
+      if (reason == null && earlier != null) {
+        figures = earlier.get(c.name());
+      } else if (reason == null) {
         try {
           figures = c.real(env);
         } catch (HostException e) {

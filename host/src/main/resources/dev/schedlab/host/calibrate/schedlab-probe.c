@@ -13,9 +13,14 @@
  *                                of B idle (BUSY 0) or running a SCHED_IDLE spinner (BUSY 1)
  *   timer CPU N SLEEP BUSY       a process on CPU sleeps SLEEP ns (relative clock_nanosleep) N
  *                                times and measures how late it is back
- *   noise SECONDS MIN            a process on every online CPU at once reads the clock in a loop
- *                                and records every gap of MIN ns or more: what takes the CPU away
- *                                from a running task (gaps=all of them, comma-separated)
+ *   noise SECONDS MIN            a process per online CPU reads the clock in a loop and records
+ *                                every gap of MIN ns or more: what takes the CPU away from a task
+ *                                that no other task preempts (cpuN=START:LENGTH,... per CPU, START
+ *                                in CLOCK_MONOTONIC ns, so ticks show by their phase).
+ *                                As SCHED_FIFO 99 where allowed (all CPUs at once, in windows of
+ *                                0.5 s with 0.2 s pauses, well inside the RT throttling budget);
+ *                                else SCHED_OTHER, one CPU at a time so that other tasks have
+ *                                another CPU to run on (fifo=1 or 0 says which).
  * Quantile lines: p10, p50, p90, p99 and max of the samples.
  */
 #define _GNU_SOURCE
@@ -166,40 +171,68 @@ static void bench_timer(int cpu, long n, long sleep, int busy) {
   quantiles(late, n);
 }
 
+/* One spinner on cpu for secs, windowed if fifo; records gaps >= min into out; returns the count. */
+static long spin_gaps(int cpu, double secs, long min, int fifo, long long *out, long cap) {
+  /* out holds start,length pairs */
+  long n = 0;
+  pin(cpu);
+  if (fifo) {
+    struct sched_param sp = {.sched_priority = 99};
+    if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0) die("SCHED_FIFO");
+  }
+  double window = fifo ? 0.5 : secs;
+  for (double done = 0; done < secs; done += window) {
+    double w = secs - done < window ? secs - done : window;
+    long long start = now_ns(), end = start + (long long)(w * 1e9), prev = start, t;
+    while ((t = now_ns()) < end) {
+      if (t - prev >= min && n < cap) {
+        out[2 * n] = prev;
+        out[2 * n + 1] = t - prev;
+        n++;
+      }
+      prev = t;
+    }
+    if (fifo && done + window < secs) {
+      struct timespec pause = {0, 200000000};
+      clock_nanosleep(CLOCK_MONOTONIC, 0, &pause, NULL);
+    }
+  }
+  return n;
+}
+
 static void bench_noise(double secs, long min) {
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN), cap = 1 << 16;
-  long long *gaps = mmap(NULL, ncpu * cap * sizeof *gaps, PROT_READ | PROT_WRITE,
+  long long *gaps = mmap(NULL, 2 * ncpu * cap * sizeof *gaps, PROT_READ | PROT_WRITE,
                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   long *count = mmap(NULL, ncpu * sizeof *count, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                      -1, 0);
   if (gaps == MAP_FAILED || count == MAP_FAILED) die("mmap");
+  struct sched_param sp = {.sched_priority = 1};
+  int fifo = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
+  if (fifo) {
+    sp.sched_priority = 0;
+    sched_setscheduler(0, SCHED_OTHER, &sp);
+  }
   for (long c = 0; c < ncpu; c++) {
     pid_t p = fork();
     if (p < 0) die("fork");
     if (p == 0) {
-      long long *mine = gaps + c * cap, t;
-      long n = 0;
-      pin((int)c);
-      long long start = now_ns(), end = start + (long long)(secs * 1e9), prev = start;
-      while ((t = now_ns()) < end) {
-        if (t - prev >= min && n < cap) mine[n++] = t - prev;
-        prev = t;
-      }
-      count[c] = n;
+      count[c] = spin_gaps((int)c, secs, min, fifo, gaps + 2 * c * cap, cap);
       _exit(0);
     }
+    if (!fifo) waitpid(p, NULL, 0); /* one CPU at a time */
   }
   while (wait(NULL) > 0) {
   }
-  printf("cpus=%ld\nseconds=%.3f\ngaps=", ncpu, secs);
-  int first = 1;
+  printf("cpus=%ld\nseconds=%.3f\nfifo=%d\n", ncpu, secs, fifo);
   for (long c = 0; c < ncpu; c++) {
+    printf("cpu%ld=", c);
     for (long i = 0; i < count[c]; i++) {
-      printf(first ? "%lld" : ",%lld", gaps[c * cap + i]);
-      first = 0;
+      long long *g = gaps + 2 * (c * cap + i);
+      printf(i ? ",%lld:%lld" : "%lld:%lld", g[0], g[1]);
     }
+    printf("\n");
   }
-  printf("\n");
 }
 
 int main(int argc, char **argv) {

@@ -64,11 +64,14 @@ class CalibratorTest {
     TRUTH.forEach((k, v) -> truth.add(k + "=" + v));
     return args -> {
       if (args[0].equals("noise")) {
-        // Three 50-100 us gaps and one 6.4-12.8 ms gap per CPU in one second, above MIN.
-        long min = Long.parseLong(args[2]);
-        assertThat(min).isBetween(3 * 9_000L / 2, 40_000L); // 1.5 busy-timer delays
-        return Map.of("cpus", "2", "seconds", "1", "gaps",
-            "45000,50000,55000,45000,50000,55000,7000000,9000000");
+        // Per CPU in one second: the 250 Hz tick (phase 1 ms) and three other gaps.
+        StringBuilder cpu = new StringBuilder();
+        for (int t = 0; t < 250; t++) {
+          cpu.append(t == 0 ? "" : ",").append(1_000_000 + t * 4_000_000L).append(":20000");
+        }
+        cpu.append(",2500000:50000,6600000:60000,9300000:7000000");
+        return Map.of("cpus", "2", "seconds", "1", "fifo", "1", "cpu0", cpu.toString(),
+            "cpu1", cpu.toString());
       }
       List<String> a = new ArrayList<>(List.of(args));
       int n = args[0].equals("syscall") ? 1 : args[0].equals("pipe") ? 3 : 2;
@@ -105,8 +108,9 @@ class CalibratorTest {
     }
     assertThat(c.checks()).anyMatch(k -> k.setsParam().isEmpty());
     assertThat(steps).contains("measuring: noise on every CPU", "model: noise profile");
-    assertThat(c.noise().value().bins()).hasSize(2);
-    assertThat(c.noise().value().ratePerSecond()).isEqualTo(4.0);
+    assertThat(c.noise().value().bins()).hasSize(2); // 32-64 us and 6.1-12.3 ms
+    assertThat(c.noise().value().ratePerSecond()).isEqualTo(3.0); // the ticks are not noise
+    assertThat(c.noise().source()).contains("500 gaps at its tick's phase (median 20000 ns");
     // Every host measurement comes before the first model step.
     assertThat(steps.indexOf("measuring: noise on every CPU"))
         .isLessThan(steps.indexOf("model: system call entry and exit"));

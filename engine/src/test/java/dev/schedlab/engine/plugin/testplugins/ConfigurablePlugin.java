@@ -83,6 +83,13 @@ public final class ConfigurablePlugin implements SchedlabPlugin {
           return prev;
         });
         case H5_TICK -> c.hook(TickHook.class, (cpu, curr, services) -> { });
+        case H16_SELECT_TASK_RQ -> c.hook(dev.schedlab.api.hook.SelectTaskRqHook.class,
+            (p, prev, waker, flags, selected) -> {
+              if (throwsIn("H16")) {
+                throw new IllegalStateException("H16 exploded");
+              }
+              return prev;
+            });
         default -> throw new IllegalArgumentException("test plugin cannot override " + point);
       }
     }

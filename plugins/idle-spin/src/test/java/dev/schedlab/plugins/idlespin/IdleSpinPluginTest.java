@@ -143,24 +143,26 @@ class IdleSpinPluginTest {
 
   @Test
   void theSpinningCpuIsBusyForWakeupPlacement() throws Exception {
-    // A third task allowed on CPUs 2-7 is woken every 37 us from CPU 1; CPU 3 is the consumer's
-    // and a hog keeps CPU 2, the third task's first CPU, busy: select_idle_sibling() scans the
-    // LLC upward from it.
+    // A third task allowed on CPUs 2-7 is created at 1 ms and then woken every 37 us from CPU 1;
+    // CPU 3 is the consumer's and a hog keeps CPU 2 busy. Fork placement
+    // (sched_balance_find_dst_group_cpu()) prefers the idle CPU in the shallowest idle state,
+    // and each wakeup keeps an idle prev.
     String third = String.join("\n",
         "    - {name: waker, cpus: \"1\", program: [{user: 37us}, {wake: r}]}",
         "    - {name: hog, cpus: \"2\", program: [{user: 1ms}]}",
-        "    - {name: third, cpus: \"2-7\", program: [{block: r}, {user: 5us}, {mark: third}]}");
+        "    - {name: third, cpus: \"2-7\", start: 1ms,",
+        "       program: [{block: r}, {user: 5us}, {mark: third}]}");
     String yaml = pingPong("50us", third);
     WakeTargets baseT = new WakeTargets("third");
     WakeTargets spinT = new WakeTargets("third");
     Run base = run(yaml, baseT);
     Run spin = run(yaml, spinT, "idle-spin");
     assertThat(base.metricOrZero("mark.third")).isGreaterThan(300);
-    // Without the spin CPU 3 is idle most of the time and the scan from CPU 2 finds it first.
+    // Without the spin CPU 3 is idle most of the time, in a shallow state: the new task goes there.
     assertThat(baseT.targets).hasSizeGreaterThan(300).contains(3);
     assertThat(baseT.ranOn).contains(3);
-    // With it, CPU 3 runs or spins all the time: idle_cpu(3) is false, the scan goes past it to
-    // CPU 4; there the third task, alone, spins in turn, so its later wakeups are ttwu_runnable
+    // With it, CPU 3 runs or spins all the time: idle_cpu(3) is false, so the task is created on
+    // another idle CPU; there, alone, it spins in turn, so its later wakeups are ttwu_runnable
     // ones that need no placement at all. It never runs on CPU 3, and no consumer spin is ended
     // by a preemption.
     assertThat(spinT.targets).isNotEmpty().doesNotContain(3);

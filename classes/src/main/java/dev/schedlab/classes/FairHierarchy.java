@@ -1,0 +1,277 @@
+package dev.schedlab.classes;
+
+import dev.schedlab.api.Policy;
+import dev.schedlab.api.ReschedReason;
+import dev.schedlab.api.SchedFlags;
+import dev.schedlab.api.SchedServices;
+import dev.schedlab.api.view.MachineView;
+import dev.schedlab.api.view.TaskView;
+
+/**
+ * Queueing in the fair class's runqueue hierarchy: entities placed on their runqueue and group
+ * entities queued and dequeued up the hierarchy as their runqueues fill and empty.
+ *
+ * <p>Models: {@code enqueue_task_fair()}'s and {@code dequeue_entities()}'s walks (the
+ * {@code h_nr_queued}/{@code h_nr_delayed} counts, stopping under a throttled runqueue, whose
+ * tasks leave the CPU's {@code nr_running}); {@code place_entity()} with PLACE_LAG and
+ * PLACE_DEADLINE_INITIAL; {@code requeue_delayed_entity()} and
+ * {@code finish_delayed_dequeue_entity()}; {@code update_cfs_group()}; {@code throttle_cfs_rq()}
+ * and {@code unthrottle_cfs_rq()}.
+ *
+ * <p>Does not model: delayed dequeue of group entities.
+ *
+ * <p>Kernel reference: {@code kernel/sched/fair.c}.
+ */
+final class FairHierarchy {
+  private final FairClass fair;
+  private final MachineView machine;
+  private final SchedServices services;
+  private final FairFeatures feat;
+  private final FairRq[] rqs;
+
+  FairHierarchy(FairClass fair, MachineView machine, SchedServices services, FairFeatures feat,
+      FairRq[] rqs) {
+    this.fair = fair;
+    this.machine = machine;
+    this.services = services;
+    this.feat = feat;
+    this.rqs = rqs;
+  }
+
+  /**
+   * {@code enqueue_task_fair()}'s walk: queues {@code se} and each group entity above that is not
+   * queued yet, stopping under a throttled runqueue; adds {@code tasks} (of which {@code delayed}
+   * delayed) to the hierarchical counts. Returns whether the root was reached (runnable).
+   */
+  boolean enqueueUp(FairEntity se, int flags, long now, int tasks, int delayed) {
+    FairEntity e = se;
+    boolean queueing = true;
+    while (e != null) {
+      FairRq q = e.cfsRq;
+      if (queueing && !e.onRq) {
+        enqueueEntity(q, e, flags, now);
+        flags = SchedFlags.ENQUEUE_WAKEUP;
+      } else {
+        queueing = false;
+        updateGroupEntity(e, now);
+      }
+      q.hNrQueued += tasks;
+      q.hNrDelayed += delayed;
+      if (q.throttled) {
+        return false;
+      }
+      e = e.parent;
+    }
+    return true;
+  }
+
+  /** {@code enqueue_entity()} on one level. */
+  private void enqueueEntity(FairRq q, FairEntity se, int flags, long now) {
+    if (se.myQ != null) {
+      se.slice = feat.baseSliceNs();
+      reweightGroup(se, now);
+    }
+    place(q, se, flags);
+    FairPelt.update(q, se, now);
+    if (se.attachedTo == null) {
+      FairPelt.attach(q, se);
+    }
+    se.onRq = true;
+    q.nrQueued++;
+    if (q.curr != se) {
+      q.add(se); // curr stays outside the queue, as __enqueue_entity is skipped for it
+    }
+    q.rebase();
+  }
+
+  /** {@code place_entity()}. */
+  private void place(FairRq q, FairEntity se, int flags) {
+    long v = q.avgVruntime();
+    long vslice = FairWeights.calcDeltaFair(se.slice, se.weight);
+    long lag = 0;
+    if (feat.placeLag() && q.nrQueued > 0 && se.vlag != 0) {
+      // Scale the lag so that it survives the join: the entity shifts V by its own weight.
+      long load = q.load();
+      lag = se.vlag * (load + se.weight);
+      lag /= Math.max(1, load);
+    }
+    se.vruntime = v - lag;
+    if (feat.placeDeadlineInitial() && (flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
+      vslice /= 2; // new tasks start with half a slice so they do not preempt at once
+    }
+    se.deadline = se.vruntime + vslice;
+  }
+
+  /** {@code requeue_delayed_entity()}: a delayed task woke up; keep it where it is. */
+  void requeueDelayed(FairRq q, FairEntity se) {
+    if (feat.delayZero()) {
+      q.updateEntityLag(se, feat.tickNs());
+      if (se.vlag > 0) {
+        q.nrQueued--;
+        if (se.inTree) {
+          q.remove(se);
+        }
+        se.vlag = 0;
+        place(q, se, 0);
+        if (q.curr != se) {
+          q.add(se);
+        }
+        q.nrQueued++;
+      }
+    }
+    se.delayed = false;
+    q.rebase();
+  }
+
+  /** Adds {@code delta} delayed tasks along {@code se}'s path (up to a throttled runqueue). */
+  void addDelayed(FairEntity se, int delta) {
+    for (FairEntity e = se; e != null; e = e.parent) {
+      e.cfsRq.hNrDelayed += delta;
+      if (e.cfsRq.throttled) {
+        return;
+      }
+    }
+  }
+
+  /** {@code finish_delayed_dequeue_entity()} then the dequeue. */
+  void finishDelayed(FairEntity se, long now) {
+    se.cfsRq.updateEntityLag(se, feat.tickNs());
+    if (feat.delayZero() && se.vlag > 0) {
+      se.vlag = 0; // finish_delayed_dequeue_entity(): positive lag earned while delayed is lost
+    }
+    se.delayed = false;
+    removeTask(se, now, 1);
+  }
+
+  /**
+   * {@code dequeue_entities()}: takes task {@code se} off its runqueue and each group entity
+   * above whose runqueue became empty; {@code delayed} says it was counted as delayed.
+   */
+  void removeTask(FairEntity se, long now, int delayed) {
+    FairRq leaf = se.cfsRq;
+    if (se.task.policy() == Policy.IDLE) {
+      rqs[leaf.cpu].nrIdlePolicy--;
+    }
+    removeEntity(leaf, se);
+    boolean runnable = true;
+    boolean removing = true;
+    for (FairEntity e = se; e != null; e = e.parent) {
+      FairRq q = e.cfsRq;
+      if (e != se) {
+        if (removing && e.onRq && e.myQ.nrQueued == 0) {
+          e.myQ.updateEntityLag(e, feat.tickNs());
+          FairPelt.update(q, e, now);
+          q.updateEntityLag(e, feat.tickNs());
+          removeEntity(q, e);
+        } else {
+          removing = false;
+          updateGroupEntity(e, now);
+        }
+      }
+      q.hNrQueued--;
+      q.hNrDelayed -= delayed;
+      if (q.nrQueued == 0 && q.runtimeEnabled && q.tg.bandwidth != null) {
+        q.tg.bandwidth.returnRuntime(q);
+      }
+      if (q.throttled) {
+        runnable = false;
+        break;
+      }
+    }
+    if (!runnable) {
+      services.changeNrRunning(leaf.cpu, 1); // it was not counted: the engine now removes it
+    }
+  }
+
+  private void removeEntity(FairRq q, FairEntity se) {
+    if (se.inTree) {
+      q.remove(se);
+    }
+    se.onRq = false;
+    q.nrQueued--;
+    q.rebase();
+  }
+
+  /** {@code update_load_avg()} + {@code update_cfs_group()} of a queued group entity. */
+  private void updateGroupEntity(FairEntity e, long now) {
+    if (e.myQ == null) {
+      return;
+    }
+    FairPelt.update(e.cfsRq, e, now);
+    reweightGroup(e, now);
+  }
+
+  /** {@code update_cfs_group()}: the group entity's weight from the group's shares. */
+  void reweightGroup(FairEntity e, long now) {
+    FairRq gq = e.myQ;
+    FairPelt.updateRq(gq, now);
+    gq.tg.updateLoad(gq);
+    long shares = gq.tg.calcShares(gq);
+    if (shares != e.weight) {
+      e.cfsRq.reweight(e, (int) shares);
+    }
+  }
+
+  /** {@code throttle_cfs_rq()}: {@code q} ran out of quota; take its tasks off the CPU. */
+  void throttle(FairRq q, long now) {
+    if (!q.tg.bandwidth.mustThrottle(q)) {
+      return;
+    }
+    services.counter("fair.throttles").increment();
+    int tasks = q.hNrQueued;
+    int delayed = q.hNrDelayed;
+    q.throttled = true;
+    boolean removing = true;
+    for (FairEntity e = q.owner; e != null; e = e.parent) {
+      FairRq pq = e.cfsRq;
+      if (removing && e.onRq) {
+        FairPelt.update(pq, e, now);
+        pq.updateEntityLag(e, feat.tickNs());
+        removeEntity(pq, e);
+        removing = pq.nrQueued == 0;
+      } else {
+        removing = false;
+      }
+      pq.hNrQueued -= tasks;
+      pq.hNrDelayed -= delayed;
+      if (pq.throttled) {
+        return; // an ancestor was throttled already: these tasks were not counted
+      }
+    }
+    services.changeNrRunning(q.cpu, -tasks);
+  }
+
+  /** {@code unthrottle_cfs_rq()}: the period timer refilled {@code q}; put its tasks back. */
+  void unthrottle(FairRq q) {
+    services.counter("fair.unthrottles").increment();
+    q.throttled = false;
+    int tasks = q.hNrQueued;
+    if (q.nrQueued == 0) {
+      return;
+    }
+    long now = machine.cpu(q.cpu).rq().clockPelt();
+    if (enqueueUp(q.owner, SchedFlags.ENQUEUE_WAKEUP, now, tasks, q.hNrDelayed)) {
+      services.changeNrRunning(q.cpu, tasks);
+      TaskView curr = machine.cpu(q.cpu).rq().curr();
+      if (curr == null || curr.isIdleTask()) {
+        services.resched(q.cpu, ReschedReason.IDLE_CURR);
+      } else if (curr.policy() != Policy.IDLE && curr.classData() instanceof FairEntity) {
+        fair.wakeupPreempt(machine.cpu(q.cpu).rq(), firstTask(q), 0);
+      }
+    }
+  }
+
+  private static TaskView firstTask(FairRq q) {
+    FairRq r = q;
+    while (true) {
+      FairEntity e = r.curr != null ? r.curr : r.tree.first();
+      if (e == null) {
+        return null;
+      }
+      if (e.myQ == null) {
+        return e.task;
+      }
+      r = e.myQ;
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.schedlab.classes;
+
+import dev.schedlab.api.view.MachineView;
+import dev.schedlab.api.view.TaskView;
+
+/**
+ * What placement reads of a CPU: idle or SCHED_IDLE-only, fair load and utilisation with or
+ * without a task's part, a task's estimated utilisation.
+ *
+ * <p>Models: {@code available_idle_cpu()} (as {@code idle_cpu()}), {@code sched_idle_cpu()},
+ * {@code idle_cpu_without()}, {@code cpu_load()}, {@code cpu_util_without()} with util_est,
+ * {@code task_util_est()} after {@code sync_entity_load_avg()}, {@code fits_capacity()}.
+ *
+ * <p>Kernel reference: {@code kernel/sched/fair.c}.
+ */
+final class FairProbe {
+  private final MachineView m;
+  private final FairClass fair;
+
+  FairProbe(MachineView m, FairClass fair) {
+    this.m = m;
+    this.fair = fair;
+  }
+
+  boolean idle(int cpu) {
+    return m.cpu(cpu).isIdle();
+  }
+
+  boolean schedIdle(int cpu) {
+    int nr = m.cpu(cpu).rq().nrRunning();
+    return nr > 0 && nr == fair.rq(cpu).nrIdlePolicy;
+  }
+
+  boolean idleOrSchedIdle(int cpu) {
+    return idle(cpu) || schedIdle(cpu);
+  }
+
+  boolean idleWithout(int cpu, TaskView p) {
+    TaskView curr = m.cpu(cpu).rq().curr();
+    if (!curr.isIdleTask() && curr != p) {
+      return false;
+    }
+    return !m.cpu(cpu).rq().ttwuPending();
+  }
+
+  long cpuLoad(int cpu) {
+    return fair.rq(cpu).avg.loadAvg;
+  }
+
+  long cpuUtilWithout(int cpu, FairEntity pe) {
+    FairRq q = fair.rq(cpu);
+    long util = q.avg.utilAvg;
+    long est = q.avg.utilEst;
+    if (pe != null) {
+      util = Math.max(0, util - pe.avg.utilAvg);
+      if (pe.onRq) {
+        est = Math.max(0, est - pe.avg.utilEst);
+      }
+    }
+    return Math.min(Math.max(util, est), m.cpu(cpu).capacityOrig());
+  }
+
+  long taskUtilEst(TaskView p, boolean sync) {
+    FairEntity pe = FairClass.entityOf(p);
+    if (pe == null) {
+      return 0;
+    }
+    if (sync) {
+      FairPelt.sync(pe);
+    }
+    return Math.max(pe.avg.utilAvg, pe.avg.utilEst);
+  }
+
+  static boolean fitsCapacity(long util, long capacity) {
+    return util * 1280 < capacity * 1024;
+  }
+}

@@ -1,0 +1,65 @@
+package dev.schedlab.engine.core;
+
+/**
+ * A task's lock state: the locks it holds (with when it took them), the preempt and IRQ-off depth
+ * its spinlocks add ({@code preempt_count}, {@code local_irq_save}), and the lock it waits for.
+ */
+final class TaskLocks {
+  /** Spinlocks held or being spun on: preemption is off while this is above zero. */
+  int preemptCount;
+  /** {@code _irqsave} spinlocks held or being spun on: interrupts are off while above zero. */
+  int irqsOff;
+  KLock[] held = new KLock[4];
+  long[] heldSince = new long[4];
+  boolean[] heldRead = new boolean[4];
+  boolean[] heldIrqs = new boolean[4];
+  int nrHeld;
+
+  /** The lock being waited for (spinning or sleeping), or null. */
+  KLock waiting;
+  /** The wait is a spin whose end is not known yet (the CPU spins until a handoff or an abort). */
+  boolean spinWaiting;
+  /** The lock was handed to this task (or, for readers, granted). */
+  boolean granted;
+  /** When the wait began (lock_contended). */
+  long waitStart;
+  /** Whether this task currently spins on {@link #waiting} (as opposed to sleeping). */
+  boolean spinning;
+  /** The wait is a {@code down_read()}. */
+  boolean waitRead;
+
+  void add(KLock l, long since, boolean read, boolean irqs) {
+    if (nrHeld == held.length) {
+      held = java.util.Arrays.copyOf(held, nrHeld * 2);
+      heldSince = java.util.Arrays.copyOf(heldSince, nrHeld * 2);
+      heldRead = java.util.Arrays.copyOf(heldRead, nrHeld * 2);
+      heldIrqs = java.util.Arrays.copyOf(heldIrqs, nrHeld * 2);
+    }
+    held[nrHeld] = l;
+    heldSince[nrHeld] = since;
+    heldRead[nrHeld] = read;
+    heldIrqs[nrHeld] = irqs;
+    nrHeld++;
+  }
+
+  /** Index of the most recently taken held instance of {@code cls}, or -1. */
+  int find(LockClass cls) {
+    for (int i = nrHeld - 1; i >= 0; i--) {
+      if (held[i].cls == cls) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  void remove(int i) {
+    nrHeld--;
+    for (int j = i; j < nrHeld; j++) {
+      held[j] = held[j + 1];
+      heldSince[j] = heldSince[j + 1];
+      heldRead[j] = heldRead[j + 1];
+      heldIrqs[j] = heldIrqs[j + 1];
+    }
+    held[nrHeld] = null;
+  }
+}
