@@ -24,8 +24,10 @@ import picocli.CommandLine.Command;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
-      "1:the run failed (a plugin threw or a model invariant broke) or internal error",
-      "2:bad input: scenario error, plugin selection error or invalid arguments"
+      "1:the run failed (a plugin misbehaved under --on-plugin-error fail, a plugin hook exceeded"
+          + " its wall-clock budget, or a model invariant broke) or internal error",
+      "2:bad input: scenario error, plugin selection error or invalid arguments",
+      "3:run: the run completed after ejecting a misbehaving plugin (matrix: see its help)"
     })
 public final class Main implements Callable<Integer> {
   /** Exit code of a successful command. */
@@ -34,6 +36,10 @@ public final class Main implements Callable<Integer> {
   public static final int RUN_FAILED = CommandLine.ExitCode.SOFTWARE;
   /** Exit code of bad input. */
   public static final int BAD_INPUT = CommandLine.ExitCode.USAGE;
+  /** Exit code of a run that completed after ejecting a plugin. */
+  public static final int EJECTED = 3;
+  /** Ends the process at once (a plugin call that never returns); tests may replace it. */
+  static volatile java.util.function.IntConsumer halt = code -> Runtime.getRuntime().halt(code);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -65,6 +71,11 @@ public final class Main implements Callable<Integer> {
     out.flush();
     err.flush();
     return code;
+  }
+
+  /** Ends the process with {@code code} without waiting for the stuck simulation thread. */
+  static void halt(int code) {
+    halt.accept(code);
   }
 
   /** Input the user can fix: a scenario, plugin, output file, trace, report input or cluster option. */

@@ -36,8 +36,10 @@ import picocli.CommandLine.Option;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the run completed",
-      "1:the run failed (SimulationException: a plugin threw or an invariant broke)",
-      "2:bad input: scenario error, unknown/failed/conflicting plugin, invalid arguments"
+      "1:the run failed: a plugin misbehaved under --on-plugin-error fail, a plugin hook exceeded"
+          + " its wall-clock budget (plugin.hook_budget), or a model invariant broke",
+      "2:bad input: scenario error, unknown/failed/conflicting plugin, invalid arguments",
+      "3:the run completed after ejecting a plugin (see 'ejected' in the output)"
     })
 final class RunCommand implements Callable<Integer> {
   enum Format { text, json }
@@ -68,6 +70,8 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE",
       description = "Also write the JSON result to FILE (atomically).")
   Path out;
+
+  @Mixin SafetyOptions safety;
 
   @Option(names = "--rtapp-logdir", paramLabel = "DIR",
       description = "Write the log files of an rt-app workload to DIR instead of its"
@@ -117,6 +121,10 @@ final class RunCommand implements Callable<Integer> {
       JsonNode node = new ObjectMapper().readTree(json);
       ReportFile.write("--report", report, List.of(RunSection.of(node, json, timeline.finish(result.simNs()))));
     }
+    if (!result.ejections().isEmpty()) {
+      result.ejections().forEach(e -> spec.commandLine().getErr().println("schedlab: " + e.summary()));
+      return Main.EJECTED;
+    }
     return Main.OK;
   }
 
@@ -124,7 +132,8 @@ final class RunCommand implements Callable<Integer> {
     // The report's timeline listens to the run itself: no trace file is needed for it.
     timeline = report == null ? null : new Timeline(s.machine().nrCpus(), s.durationNs());
     if (trace == null) {
-      return Simulation.run(s, ext, timeline == null ? TraceSink.NONE : timeline);
+      return Simulation.run(s, ext, timeline == null ? TraceSink.NONE : timeline,
+          safety.options(spec, null));
     }
     FtraceWriter sink;
     try {
@@ -134,7 +143,8 @@ final class RunCommand implements Callable<Integer> {
     }
     RunResult r;
     try {
-      r = Simulation.run(s, ext, timeline == null ? sink : new TeeSink(sink, timeline));
+      r = Simulation.run(s, ext, timeline == null ? sink : new TeeSink(sink, timeline),
+          safety.options(spec, sink::abort));
     } catch (Exception | Error e) {
       sink.abort();
       throw e;

@@ -18,12 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code schedlab matrix --cluster} and {@code schedlab worker}, in-process, on 127.0.0.1. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClusterCommandTest {
-  private static final String SCENARIO = String.join("\n",
-      "duration: 20ms",
-      "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
-      "workload: {tasks: [{name: t, count: 2, program: [{sleep_until: {period: 2ms}}, {user: 200us}]}]}",
-      "");
-
   @Test
   void aCoordinatorAndAWorkerRecordTheLocalCells(@TempDir Path tmp) throws Exception {
     Path m = matrix(tmp);
@@ -77,7 +71,7 @@ class ClusterCommandTest {
   }
 
   private static Path matrix(Path tmp) throws Exception {
-    Files.writeString(tmp.resolve("s.yaml"), SCENARIO);
+    Files.writeString(tmp.resolve("s.yaml"), MatrixCommandTest.SCENARIO);
     Path m = tmp.resolve("m.yaml");
     Files.writeString(m, "workloads: [s.yaml]\nseeds: {first: 1, count: 6}\n");
     return m;

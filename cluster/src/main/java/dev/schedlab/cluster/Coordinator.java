@@ -9,7 +9,6 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 import dev.schedlab.engine.Version;
 import dev.schedlab.engine.matrix.CellExecutor;
-import dev.schedlab.engine.matrix.MatrixRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -43,7 +42,7 @@ public final class Coordinator implements CellExecutor {
    * {@code pluginsDir} (null: none); {@code log} gets what happens in the cluster, one line each.
    */
   public Coordinator(ClusterSettings settings, int jobs, Path pluginsDir, Consumer<String> log) {
-    this(settings, jobs, pluginsDir, log, MatrixRunner::runCell);
+    this(settings, jobs, pluginsDir, log, MemberRuntime.ENGINE);
   }
 
   Coordinator(ClusterSettings settings, int jobs, Path pluginsDir, Consumer<String> log,

@@ -19,10 +19,16 @@ final class MemberRuntime {
   /** The user-context key. */
   static final String KEY = "schedlab.runtime";
 
-  /** Runs one cell with the member's plugins (the engine's {@link MatrixRunner#runCell}). */
+  /**
+   * Runs one cell with the member's plugins: the engine's {@link MatrixRunner#start}, which
+   * answers at once, failed, when a plugin call overruns its budget.
+   */
   interface CellRunner {
     CellResult run(Cell cell, PluginHost host);
   }
+
+  /** The engine's runner, as a local matrix runs cells. */
+  static final CellRunner ENGINE = (cell, host) -> MatrixRunner.start(cell, host).join();
 
   private final Path mirror;
   private final CellRunner runner;
@@ -66,7 +72,7 @@ final class MemberRuntime {
     // Error messages name the scenario at its path on the coordinator, as a local run would.
     String root = mirror.toAbsolutePath().normalize().toString();
     return new CellResult(r.runId(), r.seed(), r.digest(), r.events(), r.simNs(), r.wallMs(),
-        r.error().replace(root, ""), r.values());
+        r.error().replace(root, ""), r.values(), r.ejections());
   }
 
   /** The coordinator's admission; throws on a worker. */

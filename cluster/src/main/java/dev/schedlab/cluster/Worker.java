@@ -9,7 +9,6 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 import com.hazelcast.core.LifecycleEvent;
 import dev.schedlab.engine.Version;
-import dev.schedlab.engine.matrix.MatrixRunner;
 import dev.schedlab.engine.plugin.PluginHost;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,7 +68,7 @@ public final class Worker implements AutoCloseable {
 
   /** A worker; {@code log} gets what it does, one line each. */
   public Worker(Settings settings, Consumer<String> log) {
-    this(settings, log, MatrixRunner::runCell);
+    this(settings, log, MemberRuntime.ENGINE);
   }
 
   Worker(Settings settings, Consumer<String> log, MemberRuntime.CellRunner runner) {

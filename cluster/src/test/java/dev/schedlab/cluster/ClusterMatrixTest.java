@@ -2,7 +2,16 @@ package dev.schedlab.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.engine.matrix.Cell;
+import dev.schedlab.engine.matrix.CellLog;
+import dev.schedlab.engine.matrix.CellResult;
+import dev.schedlab.engine.matrix.MatrixFile;
+import dev.schedlab.engine.matrix.MatrixPlan;
 import dev.schedlab.engine.matrix.MatrixRunner;
+import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.plugin.testplugins.FaultPlugin;
+import dev.schedlab.engine.plugin.testplugins.FaultPlugin.Fault;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Matrices on in-process clusters (a coordinator and workers, each its own Hazelcast instance
  * bound to 127.0.0.1 with an explicit member list): every cell recorded once with the digest of
  * the local run, when a worker dies in the middle of a cell and when the coordinator stops and
- * starts again.
+ * starts again; a cell whose plugin never returns fails alone on its member.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ClusterMatrixTest {
@@ -126,6 +135,32 @@ class ClusterMatrixTest {
     assertThat(workerLog.toString()).contains("the coordinator left before the matrix was complete");
     // Every cell ran on the worker; those in flight when the first coordinator stopped, twice.
     assertThat(workerCells.get()).isGreaterThanOrEqualTo(local.size());
+  }
+
+  @Test
+  void aCellWhosePluginNeverReturnsFailsAloneAndTheMemberGoesOn() throws Exception {
+    Fault loops = Fault.LOOPS_FOREVER;
+    Path m = tmp.resolve("matrix/loops.yaml");
+    Files.writeString(m, String.join("\n", "name: loops", "workloads: [tiny.yaml]",
+        "set: [kernel.params.plugin.hook_budget=200ms, 'workload.tasks[0].program[1].user=1500us']",
+        "plugins: [none, " + loops.id() + "]", "seeds: [1, 2, 3]", ""));
+    FaultPlugin.RELEASE_LOOPS.set(false);
+    // A coordinator alone, one cell at a time: after each stuck cell the next one still runs.
+    Coordinator coordinator = new Coordinator(ClusterFixture.settings(ClusterFixture.freePort(),
+        List.of(), ClusterFixture.SECRET), 1, null, s -> { });
+    try (PluginHost host = PluginHost.inProcess(loops.plugin());
+        CellLog log = CellLog.open(tmp.resolve("loops"))) {
+      List<Cell> cells = MatrixPlan.cells(MatrixFile.load(m), host.allowedCombinations());
+      MatrixRunner.Outcome o = MatrixRunner.run("loops", cells, host, log, coordinator, false,
+          MatrixRunner.Listener.NONE);
+      assertThat(o.failed()).isEqualTo(3);
+      assertThat(o.results().values()).filteredOn(CellResult::ok).hasSize(3);
+      assertThat(o.results().values()).extracting(CellResult::error).filteredOn(e -> e != null)
+          .allMatch(e -> e.startsWith("run failed: plugin " + loops.id()
+              + " did not return from hook H5 onTick within its wall-clock budget of 0.200 s"));
+    } finally {
+      FaultPlugin.RELEASE_LOOPS.set(true);
+    }
   }
 
   private static Throwable catching(Future<?> f) {

@@ -6,7 +6,10 @@ import dev.schedlab.engine.core.KernelRun;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
+import dev.schedlab.engine.params.Param;
+import dev.schedlab.engine.plugin.HookBudget;
 import dev.schedlab.engine.plugin.PluginFailure;
+import dev.schedlab.engine.plugin.PluginSupervisor;
 import dev.schedlab.engine.scenario.Scenario;
 import java.util.List;
 
@@ -14,28 +17,60 @@ import java.util.List;
 public final class Simulation {
   private Simulation() {}
 
-  /**
-   * Runs {@code scenario} to its duration.
-   *
-   * @throws IllegalArgumentException when the scenario names something the extensions lack
-   * @throws SimulationException when a plugin fails or a model invariant breaks
-   */
+  /** As {@link #run(Scenario, Extensions, TraceSink, RunOptions)} with the default options. */
   public static RunResult run(Scenario scenario, Extensions extensions, TraceSink trace)
       throws SimulationException {
-    KernelRun run = prepare(scenario, extensions, trace);
+    return run(scenario, extensions, trace, RunOptions.DEFAULT);
+  }
+
+  /**
+   * Runs {@code scenario} to its duration. A plugin that misbehaves is ejected and recorded in the
+   * result's ejections, or fails the run, as {@code options} say.
+   *
+   * @throws IllegalArgumentException when the scenario names something the extensions lack
+   * @throws SimulationException when a plugin fails (under {@code --on-plugin-error fail}) or a
+   *     model invariant breaks
+   */
+  public static RunResult run(Scenario scenario, Extensions extensions, TraceSink trace,
+      RunOptions options) throws SimulationException {
+    PluginSupervisor supervisor = extensions.supervisor();
+    supervisor.onError(options.onPluginError());
+    supervisor.check(options.check());
+    long budgetNs = scenario.kernel().params().getOrDefault(Param.PLUGIN_HOOK_BUDGET.key(),
+        Param.PLUGIN_HOOK_BUDGET.defaultValue());
+    HookBudget budget = options.onOverrun() != null && supervisor.hasPlugins() && budgetNs > 0
+        ? HookBudget.start(supervisor, budgetNs, options.onOverrun()) : null;
+    try {
+      return simulate(scenario, extensions, trace);
+    } finally {
+      if (budget != null) {
+        budget.close();
+      }
+    }
+  }
+
+  private static RunResult simulate(Scenario scenario, Extensions extensions, TraceSink trace)
+      throws SimulationException {
+    KernelRun run;
+    try {
+      run = prepare(scenario, extensions, trace);
+    } catch (PluginFailure f) {
+      throw new SimulationException(f.getMessage() + " (while setting up the run)", f);
+    }
     long start = System.nanoTime();
     try {
       run.run();
     } catch (PluginFailure f) {
       throw new SimulationException(f.getMessage() + " (at simulated time " + run.nowNs() + " ns)", f);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | StackOverflowError e) {
       throw new SimulationException("model invariant violated at simulated time " + run.nowNs()
           + " ns: " + e, e);
     }
     long wall = System.nanoTime() - start;
     List<String> plugins = extensions.plugins().stream().map(p -> p.descriptor().id()).toList();
     return new RunResult(Version.current(), scenario.name(), scenario.seed(), plugins,
-        run.digest(), run.events(), run.simNs(), wall, run.metrics(), run.rawSamples());
+        run.digest(), run.events(), run.simNs(), wall, run.metrics(), run.rawSamples(),
+        extensions.supervisor().ejections());
   }
 
   private static KernelRun prepare(Scenario scenario, Extensions extensions, TraceSink trace) {
@@ -45,6 +80,9 @@ public final class Simulation {
     } catch (ProvisionException e) {
       if (e.getCause() instanceof IllegalArgumentException iae) {
         throw iae;
+      }
+      if (e.getCause() instanceof PluginFailure f) {
+        throw f;
       }
       throw e;
     }

@@ -3,6 +3,7 @@ package dev.schedlab.testkit;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.SchedlabPlugin;
 import dev.schedlab.engine.Simulation;
+import dev.schedlab.engine.RunOptions;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.output.FtraceWriter;
 import dev.schedlab.engine.output.ResultWriter;
@@ -134,7 +135,8 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
           deleteQuietly(dir);
         }
       } else {
-        result = Simulation.run(withPlugins, extensions, sink == null ? TraceSink.NONE : sink);
+        result = Simulation.run(withPlugins, extensions, sink == null ? TraceSink.NONE : sink,
+            FAIL);
       }
     }
     Map<HookPoint, Long> byPoint = new EnumMap<>(HookPoint.class);
@@ -149,6 +151,10 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
     return run;
   }
 
+  /** A plugin's fault fails its test (the CLI would eject it and go on: docs/plugin-safety.md). */
+  private static final RunOptions FAIL =
+      new RunOptions(dev.schedlab.engine.plugin.PluginSupervisor.OnError.FAIL, false, null);
+
   private String[] allPluginIds() {
     return plugins.stream().map(p -> p.get().descriptor().id()).toArray(String[]::new);
   }
@@ -157,7 +163,7 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
       throws IOException, SimulationException {
     FtraceWriter w = FtraceWriter.open(file, s.machine().nrCpus());
     try {
-      RunResult r = Simulation.run(s, ext, w);
+      RunResult r = Simulation.run(s, ext, w, FAIL);
       w.close();
       return r;
     } catch (SimulationException | RuntimeException e) {

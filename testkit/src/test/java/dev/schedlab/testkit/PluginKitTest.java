@@ -34,7 +34,32 @@ class PluginKitTest {
     }
   }
 
+  /** Overrides H1 and throws: a bug its test must see. */
+  static final class Broken implements SchedlabPlugin {
+    @Override
+    public PluginDescriptor descriptor() {
+      return new PluginDescriptor("broken", "1.0.0", "test",
+          Set.of(HookPoint.H1_PICK_OVERRIDE), Set.of(), ">=1.0.0 & <2.0.0");
+    }
+
+    @Override
+    public void contribute(Contributions c, PluginOptions options) {
+      c.hook(PickOverrideHook.class, (cpu, mode, prev, rq) -> {
+        throw new IllegalStateException("bug");
+      });
+    }
+  }
+
   @RegisterExtension static final PluginKit KIT = PluginKit.of(Observer::new);
+
+  @Test
+  void aPluginThatThrowsFailsItsTestInsteadOfBeingEjected() {
+    PluginKit kit = PluginKit.of(Broken::new);
+    assertThatThrownBy(() -> kit.run(SLEEPERS, "broken"))
+        .isInstanceOf(dev.schedlab.engine.SimulationException.class)
+        .hasMessageContaining("plugin broken failed in hook H1 pickOverride")
+        .hasMessageContaining("bug");
+  }
 
   private static final TestScenario SLEEPERS = TestScenario.builder()
       .duration("50ms").machine("preset", "small-x86")

@@ -109,6 +109,10 @@ final class Cpu implements CpuView, RqView {
 
   // runqueue
   int nrRunning;
+  /** When a plugin's H1 pick override last chose the next task here (-1: never). */
+  long overrideAt = -1;
+  /** When this CPU last switched tasks. */
+  long switchedAt;
   /** {@code cfs.h_nr_runnable}: queued fair tasks not kept by a delayed dequeue. */
   int fairNr;
   /** {@code rq->misfit_task_load}: the running fair task's load when it needs a bigger CPU. */

@@ -24,6 +24,7 @@ import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.sim.Event;
 import dev.schedlab.engine.sim.EventQueue;
+import dev.schedlab.engine.plugin.PluginSupervisor;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,8 @@ public final class Kernel implements SchedServices, MachineView {
   static final int EV_TASK_START = 6;
   static final int EV_WORK_DUE = 7;
   static final int EV_NOISE = 8;
+  /** The plugin watchdog: outside the model, not in the digest. */
+  static final int EV_WATCHDOG = 9;
 
   final EventQueue queue = new EventQueue();
   long now;
@@ -62,7 +65,13 @@ public final class Kernel implements SchedServices, MachineView {
   final Extensions ext;
   final PreemptionModel model;
   final IdlePolicy governor;
-  final SchedulingClass[] classes;
+  /** The classes in pick order; an ejected plugin's leave it ({@link PluginEjector}). */
+  SchedulingClass[] classes;
+  /** The supervision of this run's plugins, and the checks at their boundary. */
+  final PluginSupervisor supervisor;
+  final PluginChecks checks;
+  /** The plugin watchdog, or null (no plugins, or watchdog.timeout 0). */
+  Watchdog watchdog;
   /** The fair class's PELT (the load balancer's source), or null when it keeps none. */
   final dev.schedlab.api.LoadTracking fairLoad;
   final TraceSink trace;
@@ -128,6 +137,9 @@ public final class Kernel implements SchedServices, MachineView {
     this.model = model;
     this.governor = governor;
     this.classes = ext.classes().toArray(new SchedulingClass[0]);
+    this.supervisor = ext.supervisor();
+    this.supervisor.attach(new PluginEjector(this));
+    this.checks = new PluginChecks(this);
     this.trace = trace;
     this.jitterPct = params.get(Param.COST_JITTER);
     this.housekeeping = housekeeping;
@@ -180,6 +192,10 @@ public final class Kernel implements SchedServices, MachineView {
     Event e;
     while ((e = queue.pollUntil(endNs)) != null) {
       now = e.time();
+      if (e.type == EV_WATCHDOG) {
+        watchdog.run(); // outside the model: neither in the digest nor in the event count
+        continue;
+      }
       events++;
       digest = mix(digest, now, e.type, e.cpu);
       dispatch(e);
@@ -463,8 +479,9 @@ public final class Kernel implements SchedServices, MachineView {
   @Override
   public void completeDelayedDequeue(TaskView p) {
     Task t = (Task) p;
-    if (!t.onRq) {
-      throw new IllegalStateException("completeDelayedDequeue of a task not queued: " + t);
+    if (!t.onRq || !t.delayed) {
+      throw new IllegalStateException("completeDelayedDequeue of a task not "
+          + (t.onRq ? "delayed" : "queued") + ": " + t);
     }
     t.onRq = false;
     sched.removeQueued(cpus[t.cpu], t); // still delayed: no longer counted as runnable

@@ -105,7 +105,7 @@ final class KernelBuilder {
     governor.init(k);
     k.liveTasks = sc.workload().tasks().isEmpty() ? -1 : 0;
     int[] kpid = {2};
-    SchedulingClass fair = classFor(ext.classes(), Policy.NORMAL);
+    SchedulingClass fair = classFor(List.of(k.classes), Policy.NORMAL);
     k.deferred = new Deferred(k, (comm, allowed) -> {
       Op loop = new Op(Op.KWORK);
       Task t = new Task(kpid[0]++, comm, Policy.NORMAL, 0, 0, 0, 0, 0, allowed, true, false, -1,
@@ -137,6 +137,11 @@ final class KernelBuilder {
       k.idleLoop.doIdleTop(c);
     }
     k.host.start();
+    long watchdogNs = params.get(dev.schedlab.engine.params.Param.WATCHDOG_TIMEOUT);
+    if (k.supervisor.hasPlugins() && watchdogNs > 0) {
+      k.watchdog = new Watchdog(k, watchdogNs);
+      k.watchdog.start();
+    }
     return k;
   }
 

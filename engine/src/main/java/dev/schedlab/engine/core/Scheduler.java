@@ -92,9 +92,11 @@ final class Scheduler {
       }
       deactivate(cpu, prev);
     }
-    Task next = k.ext.pickOverride().pickOverride(cpu, mode, prev, cpu) instanceof Task t ? t : null;
+    dev.schedlab.api.view.TaskView override = k.ext.pickOverride().pickOverride(cpu, mode, prev, cpu);
+    Task next = override == null ? null : k.checks.picked(cpu, null, override);
     if (next != null) {
       pickOverrides.value++;
+      cpu.overrideAt = k.now;
     } else {
       k.pathCost = 0;
       next = pickNextTask(cpu, prev);
@@ -110,6 +112,8 @@ final class Scheduler {
     prev.needReschedLazy = false;
     if (next != prev) {
       switches.value++;
+      cpu.switchedAt = k.now;
+      prev.runnableAt = k.now;
       boolean light = prev.idleTask || next.idleTask || (prev.mmId >= 0 && prev.mmId == next.mmId);
       cost += light ? k.p(Param.CTX_SWITCH_LIGHT) : k.p(Param.CTX_SWITCH);
       prev.sclass.putPrev(cpu, prev);
@@ -157,6 +161,7 @@ final class Scheduler {
       prev.delayed = true;
       fairRunnable(cpu, prev, -1);
     }
+    k.checks.counts(cpu, prev, "dequeue");
   }
 
   /** The task left the runqueue (dequeued, migrated, or a delayed dequeue completed). */
@@ -186,25 +191,37 @@ final class Scheduler {
     if (!prev.idleTask) {
       prev.sclass.balance(cpu, prev); // put_prev_task_balance(): e.g. balance_rt() pulls
     }
-    for (int attempt = 0; ; attempt++) {
-      for (SchedulingClass c : k.classes) {
-        Task t = (Task) c.pickNext(cpu);
-        if (t == null) {
+    boolean balanced = false;
+    while (true) {
+      Task t = pickFromClasses(cpu);
+      if (t == null) {
+        continue; // a plugin was ejected during the pick: ask the classes left
+      }
+      if (t.idleTask && !balanced && prev.classRank <= SchedulingClass.RANK_FAIR) {
+        // pick_next_task_fair() found nothing: sched_balance_newidle() before idling.
+        balanced = true;
+        newidle.value++;
+        if (k.balancer.newidle(cpu)) {
           continue;
         }
-        if (t.idleTask && attempt == 0 && prev.classRank <= SchedulingClass.RANK_FAIR) {
-          // pick_next_task_fair() found nothing: sched_balance_newidle() before idling.
-          newidle.value++;
-          if (k.balancer.newidle(cpu)) {
-            break;
-          }
-        }
-        return t;
       }
-      if (attempt > 0) {
-        throw new IllegalStateException("no class returned a task on cpu " + cpu.id);
+      return t;
+    }
+  }
+
+  /** The first task a class returns, in rank order; null when a plugin was ejected meanwhile. */
+  private Task pickFromClasses(Cpu cpu) {
+    SchedulingClass[] classes = k.classes;
+    for (SchedulingClass c : classes) {
+      dev.schedlab.api.view.TaskView v = c.pickNext(cpu);
+      if (classes != k.classes) {
+        return null;
+      }
+      if (v != null) {
+        return k.checks.picked(cpu, c, v);
       }
     }
+    throw new IllegalStateException("no class returned a task on cpu " + cpu.id);
   }
 
   /** End of the {@code __schedule} window: IRQs on again, next runs. */
@@ -401,16 +418,19 @@ final class Scheduler {
     }
     k.pathCost += k.p(Param.SELECT_RQ);
     int c = p.sclass.selectCpu(p, p.cpu, wakerCpu, wakeFlags);
-    c = k.ext.selectTaskRq().selectTaskRq(p, p.cpu, wakerCpu, wakeFlags, c); // H16
+    if (!k.checks.cpuChosen(p, c)) {
+      return selectCpu(p, wakerCpu, wakeFlags); // its plugin was ejected: the task is fair's now
+    }
+    c = k.ext.selectTaskRq().selectTaskRq(p, p.cpu, wakerCpu, wakeFlags, c); // H16, checked in its guard
     if (c < 0 || c >= k.cpus.length || !p.allowed.get(c)) {
-      throw new IllegalStateException("class " + p.sclass.name() + " selected cpu " + c
-          + " outside the affinity of " + p);
+      throw new IllegalStateException("H16 selected cpu " + c + " outside the affinity of " + p);
     }
     return c;
   }
 
   /** {@code sched_ttwu_pending()}: a wake-list entry is activated on its target CPU. */
   void activateQueued(Cpu cpu, Task p) {
+    k.checks.enqueuing(p);
     k.pathCost += k.p(Param.TTWU_LOCAL);
     activate(cpu, p, SchedFlags.ENQUEUE_WAKEUP);
     wakeupPreempt(cpu, p, 0);
@@ -421,6 +441,7 @@ final class Scheduler {
 
   /** {@code activate_task()} + the {@code avg_idle} update of {@code ttwu_do_activate()}. */
   void activate(Cpu cpu, Task p, int flags) {
+    p.runnableAt = k.now;
     if (p.cpu != cpu.id) {
       flags |= SchedFlags.ENQUEUE_MIGRATED;
       migrations.value++;
@@ -434,6 +455,7 @@ final class Scheduler {
     k.balancer.nrRunningChanged(cpu, before);
     account(cpu);
     p.sclass.enqueue(cpu, p, flags);
+    k.checks.counts(cpu, p, "enqueue");
     restartFullTick(cpu);
     if (cpu.idleStamp != 0) {
       long delta = k.now - cpu.idleStamp;
@@ -490,7 +512,9 @@ final class Scheduler {
       cpu = selectCpu(p, k.thisCpu, SchedFlags.WF_FORK);
       k.pathCost = saved;
     }
+    k.checks.enqueuing(p);
     p.state = TaskState.RUNNING;
+    p.started = true;
     Cpu c = k.cpus[cpu];
     k.thisCpu = cpu;
     p.cpu = cpu;

@@ -98,6 +98,10 @@ final class Task implements TaskView {
   Task rqNext;
   /** Its address space (null for kernel threads). */
   Mm mm;
+  /** When it last became runnable or was last put back while runnable (the watchdog's clock). */
+  long runnableAt;
+  /** Whether its start event has come ({@code wake_up_new_task()}). */
+  boolean started;
   /** Work queue of an engine kthread (rcuo, kworker), else null. */
   java.util.ArrayDeque<WorkItem> workQueue;
   WorkItem currentWork;

@@ -88,7 +88,7 @@ final class TaskFactory {
   private Task newTask(TaskSpec ts, String comm, BitSet aff, int mmId, Mm taskMm,
       SplittableRandom rng) {
     Policy policy = Policy.valueOf(ts.policy().toUpperCase(Locale.ROOT));
-    SchedulingClass cls = KernelBuilder.classFor(k.ext.classes(), policy);
+    SchedulingClass cls = KernelBuilder.classFor(java.util.List.of(k.classes), policy);
     String name = comm.replace(' ', '_');
     Task t = new Task(pid++, name, policy, ts.nice(), ts.rtPriority(), ts.dlRuntimeNs(),
         ts.dlDeadlineNs(), ts.dlPeriodNs() == 0 ? ts.dlDeadlineNs() : ts.dlPeriodNs(), aff,

@@ -1,5 +1,6 @@
 package dev.schedlab.engine.experiment;
 
+import dev.schedlab.engine.RunOptions;
 import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.output.RunResult;
@@ -22,6 +23,9 @@ import java.util.Map;
  * random numbers, since every task's stream is split from the seed in creation order).
  */
 public final class Batch {
+  private static final RunOptions FAIL =
+      new RunOptions(dev.schedlab.engine.plugin.PluginSupervisor.OnError.FAIL, false, null);
+
   /**
    * One finished run.
    *
@@ -74,8 +78,9 @@ public final class Batch {
         List<Run> runs = new ArrayList<>();
         for (int i = 0; i < seeds; i++) {
           Scenario s = base.withSeed(firstSeed + i);
-          // Fresh extensions per run: scheduling classes and policies keep per-run state.
-          RunResult r = Simulation.run(s, host.extensionsFor(s.plugins()), TraceSink.NONE);
+          // Fresh extensions per run: scheduling classes and policies keep per-run state. A
+          // misbehaving plugin fails the comparison: an ejection would mix mainline into its figures.
+          RunResult r = Simulation.run(s, host.extensionsFor(s.plugins()), TraceSink.NONE, FAIL);
           Map<String, Double> values = new LinkedHashMap<>(Flat.numbers("metric", r.metrics()));
           Map<String, Object> reports = new LinkedHashMap<>();
           Reports.json(s, r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -22,13 +24,23 @@ import java.util.TreeMap;
  * @param wallMs wall time of the run (informative only)
  * @param error what went wrong, or null
  * @param values numeric results: {@code metric.PATH} and {@code report.ID.PATH}
+ * @param ejections the plugins ejected during the run, one summary each (the cell completed, part
+ *     of it on mainline)
  */
 public record CellResult(String runId, Long seed, String digest, long events, long simNs,
-    long wallMs, String error, Map<String, Double> values) implements Serializable {
+    long wallMs, String error, Map<String, Double> values, List<String> ejections)
+    implements Serializable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public CellResult {
     values = new TreeMap<>(values);
+    ejections = List.copyOf(ejections);
+  }
+
+  /** A result without ejections. */
+  public CellResult(String runId, Long seed, String digest, long events, long simNs, long wallMs,
+      String error, Map<String, Double> values) {
+    this(runId, seed, digest, events, simNs, wallMs, error, values, List.of());
   }
 
   /** A failed cell. */
@@ -36,9 +48,14 @@ public record CellResult(String runId, Long seed, String digest, long events, lo
     return new CellResult(runId, seed, null, 0, 0, wallMs, error, Map.of());
   }
 
-  /** Whether the cell ran to completion. */
+  /** Whether the cell ran to completion (possibly after ejecting a plugin). */
   public boolean ok() {
     return error == null;
+  }
+
+  /** {@code ok}, {@code ejected} (completed after ejecting a plugin) or {@code failed}. */
+  public String status() {
+    return !ok() ? "failed" : ejections.isEmpty() ? "ok" : "ejected";
   }
 
   /** The JSON line for {@code cell} (no line break): descriptive fields, then the result. */
@@ -54,8 +71,11 @@ public record CellResult(String runId, Long seed, String digest, long events, lo
     m.put("overrides", cell.overrides());
     m.put("plugins", cell.pluginsLabel());
     m.put("seed", seed);
-    m.put("status", ok() ? "ok" : "failed");
+    m.put("status", status());
     m.put("error", error);
+    if (!ejections.isEmpty()) {
+      m.put("ejections", ejections);
+    }
     m.put("digest", digest);
     m.put("events", events);
     m.put("sim_ns", simNs);
@@ -77,10 +97,13 @@ public record CellResult(String runId, Long seed, String digest, long events, lo
     }
     Map<String, Double> values = new TreeMap<>();
     n.path("values").fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().asDouble()));
-    boolean ok = "ok".equals(n.path("status").asText());
+    boolean ok = !"failed".equals(n.path("status").asText());
+    List<String> ejections = new ArrayList<>();
+    n.path("ejections").forEach(e -> ejections.add(e.asText()));
     return new CellResult(n.get("run_id").asText(),
         n.path("seed").isIntegralNumber() ? n.get("seed").asLong() : null,
         ok ? n.path("digest").asText() : null, n.path("events").asLong(), n.path("sim_ns").asLong(),
-        n.path("wall_ms").asLong(), ok ? null : n.path("error").asText("failed"), values);
+        n.path("wall_ms").asLong(), ok ? null : n.path("error").asText("failed"), values,
+        ejections);
   }
 }

@@ -1,14 +1,16 @@
 package dev.schedlab.engine.matrix;
 
 import java.io.IOException;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Iterator;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
-/** Runs cells on this machine, {@code jobs} at a time, each on a thread of its own. */
+/**
+ * Runs cells on this machine, {@code jobs} at a time, each on a thread of its own
+ * ({@link MatrixRunner#start}). A cell whose plugin call exceeds its wall-clock budget counts as
+ * finished (failed) at once and the next cell starts, so the others go on at the same parallelism
+ * while the stuck thread is abandoned.
+ */
 public final class LocalCellExecutor implements CellExecutor {
   private final int jobs;
 
@@ -17,30 +19,25 @@ public final class LocalCellExecutor implements CellExecutor {
     this.jobs = Math.max(1, jobs);
   }
 
+  private record Finished(Cell cell, CellResult result) {}
+
   @Override
   public void execute(Job job, Results results) throws IOException, InterruptedException {
-    AtomicInteger threads = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
-      Thread t = new Thread(r, "schedlab-matrix-" + threads.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      CompletionService<Object[]> done = new ExecutorCompletionService<>(pool);
-      for (Cell c : job.todo()) {
-        done.submit(() -> new Object[] {c, MatrixRunner.runCell(c, job.host())});
-      }
-      for (int i = 0; i < job.todo().size(); i++) {
-        Object[] finished;
-        try {
-          finished = done.take().get();
-        } catch (ExecutionException e) {
-          throw new IllegalStateException("a matrix cell escaped its error handling", e.getCause());
-        }
-        results.finished((Cell) finished[0], (CellResult) finished[1]);
-      }
-    } finally {
-      pool.shutdownNow();
+    BlockingQueue<Finished> done = new LinkedBlockingQueue<>();
+    Iterator<Cell> next = job.todo().iterator();
+    for (int i = 0; i < jobs && next.hasNext(); i++) {
+      start(next.next(), job, done);
     }
+    for (int i = 0; i < job.todo().size(); i++) {
+      Finished f = done.take();
+      if (next.hasNext()) {
+        start(next.next(), job, done);
+      }
+      results.finished(f.cell(), f.result());
+    }
+  }
+
+  private static void start(Cell c, Job job, BlockingQueue<Finished> done) {
+    MatrixRunner.start(c, job.host()).thenAccept(r -> done.add(new Finished(c, r)));
   }
 }

@@ -1,7 +1,7 @@
 package dev.schedlab.engine.matrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.schedlab.engine.scenario.LocatedYaml;
 import dev.schedlab.engine.scenario.ScenarioException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,24 +18,27 @@ public final class MatrixFile {
 
   private final Path file;
   private final Path dir;
+  private final LocatedYaml doc;
 
-  private MatrixFile(Path file) {
+  private MatrixFile(Path file, LocatedYaml doc) {
     this.file = file;
+    this.doc = doc;
     Path parent = file.toAbsolutePath().getParent();
     this.dir = parent == null ? Path.of(".") : parent;
   }
 
   /** Reads {@code file}; a bad field is a {@link ScenarioException} naming the file and field. */
   public static MatrixSpec load(Path file) throws ScenarioException {
-    JsonNode root;
+    String text;
     try {
-      root = new YAMLMapper().readTree(Files.readString(file));
+      text = Files.readString(file);
     } catch (java.nio.file.NoSuchFileException e) {
       throw new ScenarioException(file + ": no such file");
     } catch (IOException e) {
-      throw new ScenarioException(file + ": not valid YAML: " + e.getMessage(), e);
+      throw new ScenarioException(file + ": cannot read: " + e.getMessage(), e);
     }
-    return new MatrixFile(file).spec(root);
+    LocatedYaml doc = LocatedYaml.parse(file.toString(), text);
+    return new MatrixFile(file, doc).spec(doc.root());
   }
 
   private MatrixSpec spec(JsonNode root) throws ScenarioException {
@@ -154,12 +157,12 @@ public final class MatrixFile {
 
   private PluginChoice pluginChoice(JsonNode n, String at) throws ScenarioException {
     if (n.isTextual() && PluginChoice.KEYWORDS.contains(n.asText())) {
-      return new PluginChoice(n.asText(), List.of());
+      return new PluginChoice(n.asText(), List.of(), located(at));
     }
     if (n.isTextual() && n.asText().equals("scenario")) {
       return null;
     }
-    return PluginChoice.explicit(strings(n, at), at);
+    return PluginChoice.explicit(strings(n, at), located(at));
   }
 
   private List<Long> seeds(JsonNode n, String at) throws ScenarioException {
@@ -235,7 +238,12 @@ public final class MatrixFile {
     }
   }
 
+  /** {@code FILE:LINE:COL: at}, the prefix of a message about field {@code at}. */
+  private String located(String at) {
+    return doc.where(at) + (at.isEmpty() ? "" : ": " + at);
+  }
+
   private ScenarioException error(String at, String message) {
-    return new ScenarioException(file + (at.isEmpty() ? "" : ": " + at) + ": " + message);
+    return new ScenarioException(doc.where(at) + (at.isEmpty() ? "" : ": " + at) + ": " + message);
   }
 }

@@ -71,29 +71,29 @@ public final class MatrixPlan {
         continue;
       }
       for (List<PluginRef> refs : c.expand(allowed)) {
-        check(spec, refs, allowed);
+        check(c.where(), refs, allowed);
         sets.putIfAbsent(Cell.pluginsLabel(refs), refs);
       }
     }
     return new ArrayList<>(sets.values());
   }
 
-  private static void check(MatrixSpec spec, List<PluginRef> refs, List<List<String>> allowed)
+  private static void check(String where, List<PluginRef> refs, List<List<String>> allowed)
       throws ScenarioException {
     List<String> ids = refs.stream().map(PluginRef::id).toList();
     if (new TreeSet<>(ids).size() != ids.size()) {
-      throw new ScenarioException(spec.file() + ": plugin set " + ids + " names a plugin twice");
+      throw new ScenarioException(where + ": plugin set " + ids + " names a plugin twice");
     }
     TreeSet<String> loaded = new TreeSet<>();
     allowed.forEach(loaded::addAll);
     for (String id : ids) {
       if (!loaded.contains(id)) {
-        throw new ScenarioException(spec.file() + ": unknown plugin " + id + " in plugin set "
+        throw new ScenarioException(where + ": unknown plugin " + id + " in plugin set "
             + ids + "; loaded plugins: " + (loaded.isEmpty() ? "none (check --plugins-dir)" : loaded));
       }
     }
     if (!allowed.contains(new ArrayList<>(new TreeSet<>(ids)))) {
-      throw new ScenarioException(spec.file() + ": plugin set " + ids + " is not allowed (a declared"
+      throw new ScenarioException(where + ": plugin set " + ids + " is not allowed (a declared"
           + " conflict or an exclusive hook used twice); allowed combinations: " + allowed
           + " (schedlab plugins explains why)");
     }

@@ -1,11 +1,15 @@
 package dev.schedlab.engine.matrix;
 
+import dev.schedlab.engine.RunOptions;
 import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.Version;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.engine.plugin.HookBudget;
+import dev.schedlab.engine.plugin.PluginEjection;
 import dev.schedlab.engine.plugin.PluginException;
+import dev.schedlab.engine.plugin.PluginSupervisor;
 import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.scenario.Scenario;
 import dev.schedlab.engine.scenario.ScenarioException;
@@ -17,13 +21,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Runs the cells of a matrix that the log does not hold yet, with a {@link CellExecutor} (this
  * machine's cores, or a cluster). Each cell is an independent, single-threaded
  * {@link Simulation#run} with its own fresh extensions; only whole cells run in parallel, so every
  * digest is the one a lone {@code schedlab run} gives. A cell that fails is recorded with its error
- * and the others go on. Each result is appended to the log as soon as the cell finishes.
+ * and the others go on; a misbehaving plugin is ejected and the cell completes on mainline,
+ * recorded as {@code ejected}. Each result is appended to the log as soon as the cell finishes.
  */
 public final class MatrixRunner {
   /** Told about every cell that finishes in this invocation (progress display). */
@@ -98,24 +106,57 @@ public final class MatrixRunner {
     return new Outcome(cells, results, todo.size(), cells.size() - todo.size());
   }
 
+  private static final AtomicInteger THREADS = new AtomicInteger();
+
   /**
-   * Runs one cell; never throws (a failure becomes the result's error). Every executor runs cells
-   * through here, on this machine or on a cluster member.
+   * Starts {@code cell} on a thread of its own. The future completes with the cell's result, or
+   * at once with a failed result when a plugin call exceeds its wall-clock budget: the thread,
+   * stuck in the plugin, is then abandoned (a daemon, it ends with the process; what it might
+   * still produce is dropped), so whoever waits goes on. Every executor runs cells through here,
+   * on this machine or on a cluster member.
    */
+  public static CompletableFuture<CellResult> start(Cell cell, PluginHost host) {
+    CompletableFuture<CellResult> result = new CompletableFuture<>();
+    long start = System.nanoTime();
+    Thread t = new Thread(() -> {
+      CellResult r;
+      try {
+        r = runCell(cell, host, overrun -> result.complete(CellResult.failed(cell.runId(),
+            cell.seed(), "run failed: " + overrun.message(), millis(start))));
+      } catch (Throwable x) { // an Error runCell lets through: the cell fails, the matrix goes on
+        r = CellResult.failed(cell.runId(), cell.seed(), "internal error: " + x, millis(start));
+      }
+      result.complete(r); // no effect after an overrun
+    }, "schedlab-matrix-" + THREADS.incrementAndGet());
+    t.setDaemon(true);
+    t.start();
+    return result;
+  }
+
+  /** Runs one cell on this thread; never throws (a failure becomes the result's error). */
   public static CellResult runCell(Cell cell, PluginHost host) {
+    return runCell(cell, host, null);
+  }
+
+  /**
+   * Runs one cell, ejecting misbehaving plugins; {@code onOverrun} (may be null) is told about a
+   * plugin call over its wall-clock budget. Never throws: a failure becomes the result's error.
+   */
+  static CellResult runCell(Cell cell, PluginHost host, Consumer<HookBudget.Overrun> onOverrun) {
     long start = System.nanoTime();
     Long seed = cell.seed();
     try {
       Scenario s = cell.scenario();
       seed = s.seed();
-      RunResult r = Simulation.run(s, host.extensionsFor(s.plugins()), TraceSink.NONE);
+      RunOptions options = new RunOptions(PluginSupervisor.OnError.EJECT, false, onOverrun);
+      RunResult r = Simulation.run(s, host.extensionsFor(s.plugins()), TraceSink.NONE, options);
       Map<String, Double> values = new LinkedHashMap<>();
       flatten("metric", r.metrics(), values);
       Map<String, Object> reports = new LinkedHashMap<>();
       Reports.json(s, r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
       flatten("report", reports, values);
       return new CellResult(cell.runId(), seed, r.digest(), r.events(), r.simNs(), millis(start),
-          null, values);
+          null, values, r.ejections().stream().map(PluginEjection::summary).toList());
     } catch (ScenarioException e) {
       return CellResult.failed(cell.runId(), seed, "bad scenario: " + e.getMessage(), millis(start));
     } catch (PluginException e) {

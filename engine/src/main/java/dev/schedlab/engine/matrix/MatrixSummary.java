@@ -42,14 +42,14 @@ public final class MatrixSummary {
       CellResult r = outcome.results().get(c.runId());
       List<String> row = new ArrayList<>(List.of(Integer.toString(c.index()), c.runId(),
           c.workload().label(), c.machineLabel(), c.params().label(), c.pluginsLabel(),
-          r.seed() == null ? c.seedLabel() : r.seed().toString(), r.ok() ? "ok" : "FAILED",
+          r.seed() == null ? c.seedLabel() : r.seed().toString(), r.ok() ? r.status() : "FAILED",
           r.ok() ? r.digest() : "-", r.ok() ? Long.toString(r.events()) : "-",
           r.ok() ? number(r.simNs() / 1e6) : "-"));
       for (String v : values) {
         Double x = r.values().get(v);
         row.add(x == null ? "-" : number(x));
       }
-      row.add(r.ok() ? "" : r.error());
+      row.add(r.ok() ? String.join("; ", r.ejections()) : r.error());
       rows.add(row);
     }
     return rows;
@@ -147,8 +147,9 @@ public final class MatrixSummary {
       o.put("overrides", c.overrides());
       o.put("plugins", c.pluginsLabel());
       o.put("seed", r.seed());
-      o.put("status", r.ok() ? "ok" : "failed");
+      o.put("status", r.status());
       o.put("error", r.error());
+      o.put("ejections", r.ejections());
       o.put("digest", r.digest());
       o.put("events", r.events());
       o.put("sim_ns", r.simNs());

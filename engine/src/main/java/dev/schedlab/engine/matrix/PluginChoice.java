@@ -12,8 +12,9 @@ import java.util.Map;
  *
  * @param keyword the keyword, or null for an explicit set
  * @param refs the explicit set (empty for a keyword)
+ * @param where the entry's place in the matrix file ({@code FILE:LINE:COL: plugins[1]}), for errors
  */
-record PluginChoice(String keyword, List<PluginRef> refs) {
+record PluginChoice(String keyword, List<PluginRef> refs, String where) {
   static final List<String> KEYWORDS = List.of("none", "all", "each");
 
   PluginChoice {
@@ -26,7 +27,7 @@ record PluginChoice(String keyword, List<PluginRef> refs) {
     for (String line : lines) {
       refs.add(parse(line, where));
     }
-    return new PluginChoice(null, refs);
+    return new PluginChoice(null, refs, where);
   }
 
   /**

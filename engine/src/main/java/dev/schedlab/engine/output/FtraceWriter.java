@@ -138,6 +138,12 @@ public final class FtraceWriter implements TraceSink {
   }
 
   @Override
+  public void dump(long t, int cpu, String curComm, int curPid, String text) {
+    begin(t, cpu, curComm, curPid, "sched_ext_dump").append(text.replace('\n', ' '));
+    emit();
+  }
+
+  @Override
   public void lockContentionBegin(long t, int cpu, String curComm, int curPid, long lockAddr,
       String flags) {
     begin(t, cpu, curComm, curPid, "contention_begin").append("0x")

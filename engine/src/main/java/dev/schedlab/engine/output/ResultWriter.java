@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schedlab.engine.plugin.PluginEjection;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -53,6 +54,9 @@ public final class ResultWriter {
     top.put("events", r.events());
     top.put("sim_ns", r.simNs());
     top.put("wall_ns", r.wallNs());
+    if (!r.ejections().isEmpty()) {
+      top.put("ejections", r.ejections().stream().map(ResultWriter::ejection).toList());
+    }
     top.put("metrics", sorted(r.metrics() == null ? Map.of() : r.metrics()));
     if (reports != null && !reports.isEmpty()) {
       top.put("reports", reports);
@@ -62,6 +66,16 @@ public final class ResultWriter {
     } catch (IOException e) {
       throw new IllegalArgumentException("metrics hold a value JSON cannot represent: " + e.getMessage(), e);
     }
+  }
+
+  private static Map<String, Object> ejection(PluginEjection e) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("plugin", e.plugin());
+    m.put("hook", e.hook());
+    m.put("sim_ns", e.simNs());
+    m.put("reason", e.reason());
+    m.put("runqueues", List.of(e.runqueues().split("\n")));
+    return m;
   }
 
   /** Writes the JSON to {@code target} atomically (temporary file and rename). */
@@ -84,6 +98,12 @@ public final class ResultWriter {
     row(sb, "events", Long.toString(r.events()));
     row(sb, "wall", String.format(Locale.ROOT, "%.3f s", r.wallNs() / 1e9));
     row(sb, "digest", r.digest());
+    for (PluginEjection e : r.ejections()) {
+      row(sb, "ejected", e.summary());
+      for (String line : e.runqueues().split("\n")) {
+        sb.append("           ").append(line).append('\n');
+      }
+    }
     Map<String, String> flat = new TreeMap<>();
     flatten("", sorted(r.metrics() == null ? Map.of() : r.metrics()), flat);
     if (!flat.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.schedlab.engine.output;
 
+import dev.schedlab.engine.plugin.PluginEjection;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +18,7 @@ import java.util.Map;
  * @param metrics metrics by name: numbers, or nested maps (sorted keys) for groups and histograms
  * @param rawSamples raw values of capped latency series, by name (for tool-shaped reports; not in
  *     the JSON result)
+ * @param ejections plugins ejected during the run, in order (empty when none misbehaved)
  */
 public record RunResult(
     String schedlabVersion,
@@ -28,8 +30,21 @@ public record RunResult(
     long simNs,
     long wallNs,
     Map<String, Object> metrics,
-    Map<String, long[]> rawSamples) {
-  /** A result without raw samples. */
+    Map<String, long[]> rawSamples,
+    List<PluginEjection> ejections) {
+  public RunResult {
+    ejections = List.copyOf(ejections);
+  }
+
+  /** A result without ejections. */
+  public RunResult(String schedlabVersion, String scenario, long seed, List<String> plugins,
+      String digest, long events, long simNs, long wallNs, Map<String, Object> metrics,
+      Map<String, long[]> rawSamples) {
+    this(schedlabVersion, scenario, seed, plugins, digest, events, simNs, wallNs, metrics,
+        rawSamples, List.of());
+  }
+
+  /** A result without raw samples or ejections. */
   public RunResult(String schedlabVersion, String scenario, long seed, List<String> plugins,
       String digest, long events, long simNs, long wallNs, Map<String, Object> metrics) {
     this(schedlabVersion, scenario, seed, plugins, digest, events, simNs, wallNs, metrics, Map.of());

@@ -53,6 +53,12 @@ public interface TraceSink extends AutoCloseable {
   default void wakeIdleWithoutIpi(long t, int cpu, String curComm, int curPid, int target) {}
 
   /**
+   * {@code sched_ext_dump}: one line of the report of a plugin ejection (the summary, then the
+   * runqueue dump), as sched_ext writes its error-exit dump into the trace.
+   */
+  default void dump(long t, int cpu, String curComm, int curPid, String text) {}
+
+  /**
    * {@code lock:contention_begin}: the task on {@code cpu} found the lock at {@code lockAddr} taken
    * and waits; {@code flags} as the tracepoint prints them (SPIN, MUTEX, READ, WRITE, RT).
    */

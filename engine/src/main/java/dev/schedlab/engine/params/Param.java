@@ -15,6 +15,9 @@ public enum Param {
   RR_TIMESLICE("sched.rr_timeslice", 100_000_000, Unit.NS, "[src] RR_TIMESLICE"),
   RT_PERIOD("sched.rt_period", 1_000_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_period"),
   RT_RUNTIME("sched.rt_runtime", 950_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_runtime"),
+  // --- plugin supervision (docs/plugin-safety.md) ---
+  WATCHDOG_TIMEOUT("watchdog.timeout", 30_000_000_000L, Unit.NS, "[src] kernel/sched/ext.c SCX_WATCHDOG_MAX_TIMEOUT (30 * HZ), the default and largest ops.timeout_ms: a runnable task that has not run for this long ejects the plugin involved; 0 turns the watchdog off"),
+  PLUGIN_HOOK_BUDGET("plugin.hook_budget", 10_000_000_000L, Unit.NS, "[estimate] wall-clock time (not simulated) one plugin call may take before the run is stopped; hooks take microseconds, so this only catches a call that never returns, with room for a loaded machine; 0 turns the budget off. Outside the model: it never changes a result"),
   // --- scheduler path costs (CPU time on the CPU running the path) ---
   SCHED_BASE("cost.sched_base", 200, Unit.NS, "[estimate] __schedule() fixed part: rq lock, clock update, rcu note, flag clears (range 150-500 ns)"),
   PICK_FAIR("cost.pick_fair", 100, Unit.NS, "[estimate] pick_next_task_fair() with tasks"),

@@ -22,8 +22,9 @@ import java.util.Map;
 
 /**
  * Everything the engine runs with for one run: built-in providers plus what the enabled plugins
- * contributed, hooks already resolved (mainline where no plugin overrides) and guarded so a throwing
- * plugin is reported by name. Built by the plugin host.
+ * contributed, hooks already resolved (mainline where no plugin overrides) and guarded so a plugin that
+ * throws or misbehaves is reported by name and ejected or stopped by the {@link PluginSupervisor}.
+ * Built by the plugin host, fresh for every run.
  *
  * @param classes scheduling classes, highest rank first
  * @param preemptionModels models by name
@@ -43,6 +44,7 @@ import java.util.Map;
  * @param selectTaskRq H16
  * @param loadBalance H17
  * @param pelt H18
+ * @param supervisor the run-time supervision of the enabled plugins (one run only)
  */
 public record Extensions(
     List<SchedulingClass> classes,
@@ -62,9 +64,23 @@ public record Extensions(
     List<LoadedPlugin> plugins,
     SelectTaskRqHook selectTaskRq,
     LoadBalanceHook loadBalance,
-    PeltHook pelt) {
+    PeltHook pelt,
+    PluginSupervisor supervisor) {
 
-  /** Extensions with mainline H16-H18. */
+  /** Extensions with H1-H18 and no supervised plugin (tests, embedding). */
+  public Extensions(List<SchedulingClass> classes, Map<String, PreemptionModel> preemptionModels,
+      Map<String, IdlePolicy> idlePolicies, PickOverrideHook pickOverride,
+      BeforeDeactivateHook beforeDeactivate, TickHook tick, NohzIdleEnterHook nohzEnterIdle,
+      NohzKickHook nohzKick, NewidleFailHook newidleFail, IdleTopHook idleTop,
+      ExitToUserHook exitToUser, IpiPrepareHook ipiPrepare, RunnableWakeHook runnableWake,
+      List<MetricsHook> metrics, List<LoadedPlugin> plugins, SelectTaskRqHook selectTaskRq,
+      LoadBalanceHook loadBalance, PeltHook pelt) {
+    this(classes, preemptionModels, idlePolicies, pickOverride, beforeDeactivate, tick,
+        nohzEnterIdle, nohzKick, newidleFail, idleTop, exitToUser, ipiPrepare, runnableWake,
+        metrics, plugins, selectTaskRq, loadBalance, pelt, PluginSupervisor.none());
+  }
+
+  /** Extensions with mainline H16-H18 and no supervised plugin. */
   public Extensions(List<SchedulingClass> classes, Map<String, PreemptionModel> preemptionModels,
       Map<String, IdlePolicy> idlePolicies, PickOverrideHook pickOverride,
       BeforeDeactivateHook beforeDeactivate, TickHook tick, NohzIdleEnterHook nohzEnterIdle,
@@ -81,6 +97,6 @@ public record Extensions(
       PeltHook peltHook) {
     return new Extensions(classes, preemptionModels, idlePolicies, pickOverride, beforeDeactivate,
         tick, nohzEnterIdle, nohzKick, newidleFail, idleTop, exitToUser, ipiPrepare, runnableWake,
-        metrics, plugins, select, balance, peltHook);
+        metrics, plugins, select, balance, peltHook, supervisor);
   }
 }

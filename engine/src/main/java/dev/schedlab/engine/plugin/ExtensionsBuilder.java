@@ -35,6 +35,10 @@ import java.util.TreeMap;
  */
 final class ExtensionsBuilder {
   private static final String BUILTIN = "builtin";
+  /** What an ejected plugin's preemption model falls back to: the scenario default. */
+  static final String DEFAULT_PREEMPT = dev.schedlab.engine.scenario.ScenarioLoader.DEFAULT_PREEMPT;
+  /** What an ejected plugin's idle policy falls back to: the scenario default (machine.idle_governor). */
+  static final String DEFAULT_GOVERNOR = "menu";
 
   /** A contribution that breaks a rule; carries the user-facing message. */
   static final class Rejected extends RuntimeException {
@@ -52,6 +56,7 @@ final class ExtensionsBuilder {
   private final Map<String, Owned<IdlePolicy>> policies = new TreeMap<>();
   private final Map<HookPoint, Owned<Object>> hooks = new EnumMap<>(HookPoint.class);
   private final List<MetricsHook> metrics = new ArrayList<>();
+  private final PluginSupervisor supervisor = new PluginSupervisor();
 
   ExtensionsBuilder(Builtins builtins) {
     builtins.classes().forEach(c -> put(classes, "scheduling class", c.name(), BUILTIN, c));
@@ -88,13 +93,20 @@ final class ExtensionsBuilder {
         List.copyOf(plugins),
         hook(HookPoint.H16_SELECT_TASK_RQ, SelectTaskRqHook.MAINLINE),
         hook(HookPoint.H17_LOAD_BALANCE, LoadBalanceHook.MAINLINE),
-        hook(HookPoint.H18_PELT, PeltHook.MAINLINE));
+        hook(HookPoint.H18_PELT, PeltHook.MAINLINE),
+        supervisor);
   }
 
   @SuppressWarnings("unchecked")
   private <H> H hook(HookPoint point, H mainline) {
     Owned<Object> o = hooks.get(point);
     return o == null ? mainline : (H) o.value();
+  }
+
+  /** The built-in {@code name} an ejected plugin's model or policy falls back to, if loaded. */
+  private static <T> T builtin(Map<String, Owned<T>> map, String name) {
+    Owned<T> o = map.get(name);
+    return o != null && BUILTIN.equals(o.owner()) ? o.value() : null;
   }
 
   private static <T> Map<String, T> byName(Map<String, Owned<T>> m) {
@@ -124,12 +136,14 @@ final class ExtensionsBuilder {
   final class PluginContributions implements Contributions {
     private final PluginDescriptor descriptor;
     private final String id;
+    private final PluginSlot slot;
     private boolean closed;
     private Rejected rejection;
 
     private PluginContributions(PluginDescriptor descriptor) {
       this.descriptor = descriptor;
       this.id = descriptor.id();
+      this.slot = supervisor.slot(id);
     }
 
     void close() {
@@ -177,7 +191,7 @@ final class ExtensionsBuilder {
         throw reject("plugin " + id + " overrides hook " + point
             + " but its descriptor does not declare it in hooks " + descriptor.hooks());
       }
-      Object guarded = HookGuards.guard(point, id, implementation);
+      Object guarded = HookGuards.guard(point, slot, implementation);
       if (point == HookPoint.H15_METRICS) {
         metrics.add((MetricsHook) guarded);
         return;
@@ -190,21 +204,25 @@ final class ExtensionsBuilder {
                 + point + " (" + type.getSimpleName() + ")");
       }
       hooks.put(point, new Owned<>(id, guarded));
+      supervisor.ownsHook(slot, point);
     }
 
     @Override
     public void addSchedulingClass(SchedulingClass schedulingClass) {
       open();
       requireNonNull(schedulingClass, "addSchedulingClass");
-      GuardedSchedulingClass g = new GuardedSchedulingClass(id, schedulingClass);
+      GuardedSchedulingClass g =
+          slot.track(guard(() -> new GuardedSchedulingClass(slot, schedulingClass)));
       putRecorded(classes, "scheduling class", g.name(), g);
+      slot.addClass(g);
     }
 
     @Override
     public void addPreemptionModel(PreemptionModel model) {
       open();
       requireNonNull(model, "addPreemptionModel");
-      GuardedPreemptionModel g = new GuardedPreemptionModel(id, model);
+      GuardedPreemptionModel g = slot.track(guard(() -> new GuardedPreemptionModel(slot, model,
+          builtin(models, DEFAULT_PREEMPT))));
       putRecorded(models, "preemption model", g.name(), g);
     }
 
@@ -212,7 +230,8 @@ final class ExtensionsBuilder {
     public void addIdlePolicy(IdlePolicy policy) {
       open();
       requireNonNull(policy, "addIdlePolicy");
-      GuardedIdlePolicy g = new GuardedIdlePolicy(id, policy);
+      GuardedIdlePolicy g = slot.track(guard(() -> new GuardedIdlePolicy(slot, policy,
+          builtin(policies, DEFAULT_GOVERNOR))));
       putRecorded(policies, "idle policy", g.name(), g);
     }
 
@@ -224,6 +243,15 @@ final class ExtensionsBuilder {
           rejection = r;
         }
         throw r;
+      }
+    }
+
+    /** A guard whose constructor read the plugin's name (and rank), which may throw. */
+    private <G> G guard(java.util.function.Supplier<G> make) {
+      try {
+        return make.get();
+      } catch (PluginFailure f) {
+        throw reject("plugin " + id + " failed in " + f.hook() + ": " + f.getCause());
       }
     }
 

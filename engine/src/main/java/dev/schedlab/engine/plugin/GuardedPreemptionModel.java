@@ -7,22 +7,36 @@ import dev.schedlab.api.ReschedReason;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
 
-/** A plugin's preemption model (hook points H3/H4) behind a guard; the name is read once. */
-final class GuardedPreemptionModel implements PreemptionModel {
-  private final String pluginId;
-  private final PreemptionModel d;
+/**
+ * A plugin's preemption model (hook points H3/H4) behind a guard; the name is read once. Once its
+ * plugin is ejected it answers as the built-in {@code fallback} model (the scenario default).
+ */
+final class GuardedPreemptionModel implements PreemptionModel, PluginSlot.Releasable {
+  private final PluginSlot slot;
+  private PreemptionModel d;
+  private final PreemptionModel fallback;
   private final String name;
   private final String label;
 
-  GuardedPreemptionModel(String pluginId, PreemptionModel delegate) {
-    this.pluginId = pluginId;
+  GuardedPreemptionModel(PluginSlot slot, PreemptionModel delegate, PreemptionModel fallback) {
+    this.slot = slot;
     this.d = delegate;
+    this.fallback = fallback;
     try {
       this.name = delegate.name();
     } catch (RuntimeException | Error e) {
-      throw Guard.failure(pluginId, "model " + delegate.getClass().getName() + ".name", e);
+      throw new PluginFailure(slot.id(), "model " + delegate.getClass().getName() + ".name", e);
     }
     this.label = "model " + name + ".";
+  }
+
+  @Override
+  public void release() {
+    d = null;
+  }
+
+  PluginSlot slot() {
+    return slot;
   }
 
   @Override
@@ -32,33 +46,58 @@ final class GuardedPreemptionModel implements PreemptionModel {
 
   @Override
   public ReschedBit chooseBit(RqView rq, TaskView curr, ReschedReason reason) {
-    try {
-      return d.chooseBit(rq, curr, reason);
-    } catch (RuntimeException | Error e) {
-      throw Guard.failure(pluginId, label + "chooseBit", e);
+    if (!slot.ejected()) {
+      ReschedBit bit = null;
+      slot.enter(label + "chooseBit");
+      try {
+        bit = d.chooseBit(rq, curr, reason);
+      } catch (RuntimeException | Error e) {
+        slot.threw(label + "chooseBit", e);
+      } finally {
+        slot.exit();
+      }
+      if (bit == null) {
+        slot.fault(label + "chooseBit", "invariant violated: chose no resched bit (null)", null);
+      }
+      if (!slot.ejected()) {
+        return bit;
+      }
     }
+    return fallback.chooseBit(rq, curr, reason);
   }
 
   @Override
   public boolean honours(PreemptPoint point, ReschedBit bit) {
-    try {
-      return d.honours(point, bit);
-    } catch (RuntimeException | Error e) {
-      throw Guard.failure(pluginId, label + "honours", e);
+    if (!slot.ejected()) {
+      slot.enter(label + "honours");
+      try {
+        return d.honours(point, bit);
+      } catch (RuntimeException | Error e) {
+        slot.threw(label + "honours", e);
+      } finally {
+        slot.exit();
+      }
     }
+    return fallback.honours(point, bit);
   }
 
   @Override
   public boolean tickUpgrade(RqView rq, TaskView curr) {
-    try {
-      return d.tickUpgrade(rq, curr);
-    } catch (RuntimeException | Error e) {
-      throw Guard.failure(pluginId, label + "tickUpgrade", e);
+    if (!slot.ejected()) {
+      slot.enter(label + "tickUpgrade");
+      try {
+        return d.tickUpgrade(rq, curr);
+      } catch (RuntimeException | Error e) {
+        slot.threw(label + "tickUpgrade", e);
+      } finally {
+        slot.exit();
+      }
     }
+    return fallback.tickUpgrade(rq, curr);
   }
 
   @Override
   public String toString() {
-    return name + " (plugin " + pluginId + ")";
+    return name + " (plugin " + slot.id() + ")";
   }
 }

@@ -34,11 +34,17 @@ final class PluginLoading {
   void loadAll(List<PluginDirectory.Candidate> candidates) {
     List<Pending> pending = new ArrayList<>();
     for (PluginDirectory.Candidate c : candidates) {
+      String refusal = c.problem() == null && c.dir() != null
+          && Files.isRegularFile(c.dir().resolve("plugin.properties")) ? refused(c) : null;
       if (c.problem() != null) {
         fail(c, fileId(c.source()), "", c.problem());
       } else if (!Files.isRegularFile(c.dir().resolve("plugin.properties"))) {
         fail(c, fileId(c.source()), "", "missing plugin.properties at the plugin root "
             + "(expected plugin.id, plugin.version, plugin.requires)");
+      } else if (refusal != null) {
+        Properties p = properties(c.dir());
+        fail(c, p.getProperty("plugin.id", fileId(c.source())), p.getProperty("plugin.version", ""),
+            refusal);
       } else {
         try {
           pending.add(new Pending(c, manager.loadPlugin(c.dir())));
@@ -116,6 +122,17 @@ final class PluginLoading {
       fail(c, p.id(), version, requires, problem);
     } else {
       statuses.add(new PluginStatus(p.id(), version, requires, c.source().toString(), d, null));
+    }
+  }
+
+  /** Why {@link PluginCodeCheck} refuses the candidate, or null when it passes. */
+  private static String refused(PluginDirectory.Candidate c) {
+    try {
+      List<String> problems = PluginCodeCheck.problems(c.dir());
+      return problems.isEmpty() ? null : "refused by the plugin code check (docs/plugin-safety.md): "
+          + String.join("; ", problems);
+    } catch (IOException e) {
+      return "refused: unreadable class file: " + message(e);
     }
   }
 

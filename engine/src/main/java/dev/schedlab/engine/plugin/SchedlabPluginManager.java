@@ -17,7 +17,8 @@ import org.pf4j.PropertiesPluginDescriptorFinder;
 
 /**
  * PF4J configured for schedlab: {@code plugin.properties} descriptors only, exploded plugin
- * directories (zips are expanded by {@link PluginDirectory}), the API loaded parent-first, the
+ * directories (zips are expanded by {@link PluginDirectory}), the API loaded parent-first and
+ * nothing of the host visible but the JDK, the API and PF4J ({@link PluginParentLoader}), the
  * extension index ({@code META-INF/extensions.idx}) as the only extension finder, and
  * {@code systemVersion} = {@link ApiVersion#CURRENT} so PF4J enforces {@code plugin.requires}.
  *
@@ -54,8 +55,8 @@ final class SchedlabPluginManager extends DefaultPluginManager {
       @Override
       protected PluginClassLoader createPluginClassLoader(
           Path pluginPath, org.pf4j.PluginDescriptor descriptor) {
-        return new ApiFirstClassLoader(
-            pluginManager, descriptor, SchedlabPluginManager.class.getClassLoader());
+        return new ApiFirstClassLoader(pluginManager, descriptor,
+            new PluginParentLoader(SchedlabPluginManager.class.getClassLoader()));
       }
     };
   }

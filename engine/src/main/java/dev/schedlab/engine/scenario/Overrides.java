@@ -95,7 +95,12 @@ final class Overrides {
       out.add(m.group(1));
       Matcher ix = INDEX.matcher(m.group(2));
       while (ix.find()) {
-        out.add(Integer.parseInt(ix.group(1)));
+        try {
+          out.add(Integer.parseInt(ix.group(1)));
+        } catch (NumberFormatException e) {
+          throw new ScenarioException(where + ": index [" + ix.group(1) + "] out of range in '"
+              + key + "'");
+        }
       }
     }
     return out;

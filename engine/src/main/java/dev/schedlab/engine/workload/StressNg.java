@@ -130,6 +130,9 @@ public final class StressNg implements WorkloadTool {
         mmap > 0 ? MmapPaths.LOCKS : List.of());
   }
 
+  /** The largest {@code --mmap-bytes} the model sets up (see {@link #bytes}). */
+  static final long MAX_MMAP_BYTES = 1L << 30;
+
   private static int instances(ToolArgs a, String opt, int online) throws ToolArgsException {
     if (!a.has(opt)) {
       return 0;
@@ -138,18 +141,20 @@ public final class StressNg implements WorkloadTool {
     return n <= 0 ? online : (int) n;
   }
 
+  /**
+   * {@code --mmap-bytes N[k|m|g]}: one page (4k) up to {@link #MAX_MMAP_BYTES} in all. The model
+   * builds every page's kernel path (about 3 KB of program per page), so a larger region would
+   * take gigabytes of memory and minutes to set up before the run starts.
+   */
   private static long bytes(ToolArgs a, String v) throws ToolArgsException {
     String s = v.toLowerCase(Locale.ROOT);
-    long mul = 1;
-    if (s.endsWith("k")) {
-      mul = 1L << 10;
-    } else if (s.endsWith("m")) {
-      mul = 1L << 20;
-    } else if (s.endsWith("g")) {
-      mul = 1L << 30;
+    int shift = s.endsWith("k") ? 10 : s.endsWith("m") ? 20 : s.endsWith("g") ? 30 : 0;
+    String num = shift == 0 ? s : s.substring(0, s.length() - 1);
+    long n = a.integerOf("--mmap-bytes", num, 1, MAX_MMAP_BYTES);
+    if (n > MAX_MMAP_BYTES >> shift || n << shift < 4096) {
+      throw a.error("--mmap-bytes: expected 4k..1g, got " + v);
     }
-    String num = mul == 1 ? s : s.substring(0, s.length() - 1);
-    return a.integerOf("--mmap-bytes", num, 4096, 1L << 40) * mul;
+    return n << shift;
   }
 
   /** Busy user slices alternating with sleeps, average load {@code load} percent. */

@@ -67,4 +67,17 @@ class ArchitectureTest {
             + " derive randomness from the scenario seed, and run on the simulation thread only");
     rule.check(production);
   }
+
+  @Test
+  void inThePluginHostOnlyTheHookBudgetReadsTheWallClockOrStartsThreads() {
+    ArchRule rule = noClasses()
+        .that().resideInAPackage("dev.schedlab.engine.plugin..")
+        .and().doNotHaveSimpleName("HookBudget")
+        .should().callMethod(System.class, "currentTimeMillis")
+        .orShould().callMethod(System.class, "nanoTime")
+        .orShould().callConstructor(Thread.class, Runnable.class, String.class)
+        .because("guards run on the simulation thread and must stay deterministic; the wall-clock"
+            + " budget of a plugin call is watched from HookBudget's own thread (docs/plugin-safety.md)");
+    rule.check(production);
+  }
 }

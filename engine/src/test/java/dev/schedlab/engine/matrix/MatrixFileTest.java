@@ -67,10 +67,11 @@ class MatrixFileTest {
   @Test
   void badInputIsNamed() throws Exception {
     assertThatThrownBy(() -> cells("seeds: [1]", "colour: red")).isInstanceOf(ScenarioException.class)
-        .hasMessageContaining("matrix.yaml: colour: unknown field");
+        .hasMessageContaining("matrix.yaml:4:1: colour: unknown field");
     assertThatThrownBy(() -> cells("plugins: [[quiet-pick, throws-in-pick]]"))
-        .hasMessageContaining("plugin set [quiet-pick, throws-in-pick] is not allowed");
-    assertThatThrownBy(() -> cells("plugins: [nope]")).hasMessageContaining("unknown plugin nope");
+        .hasMessageContaining("plugins[0]: plugin set [quiet-pick, throws-in-pick] is not allowed");
+    assertThatThrownBy(() -> cells("plugins: [nope]"))
+        .hasMessageMatching(".*matrix.yaml:\\d+:\\d+: plugins\\[0\\]: unknown plugin nope.*");
     assertThatThrownBy(() -> cells("seeds: [1, 1]")).hasMessageContaining("have the same inputs");
     assertThatThrownBy(() -> cells("seeds: [x]")).hasMessageContaining("seeds[0]: expected an integer");
     Files.writeString(tmp.resolve("matrix.yaml"), "workloads: [missing.yaml]\n");

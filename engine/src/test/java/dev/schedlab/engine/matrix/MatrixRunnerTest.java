@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import dev.schedlab.engine.plugin.testplugins.FaultPlugin;
+import dev.schedlab.engine.plugin.testplugins.FaultPlugin.Fault;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,21 +72,29 @@ class MatrixRunnerTest {
       try (CellLog log = CellLog.open(tmp.resolve("out"))) {
         o = MatrixRunner.run("t", cells, host, log, 2, false, MatrixRunner.Listener.NONE);
       }
-      // Good params, no plugin: 2 cells ok; bad params: 4 fail to load; the plugin: 2 runs fail.
-      assertThat(o.failed()).isEqualTo(6);
-      assertThat(o.results().values()).filteredOn(CellResult::ok).hasSize(2);
+      // Good params: 2 cells ok, 2 completed after ejecting the plugin; bad params: 4 fail to load.
+      assertThat(o.failed()).isEqualTo(4);
+      assertThat(o.results().values()).filteredOn(CellResult::ok).hasSize(4);
       assertThat(o.results().values()).extracting(CellResult::error).filteredOn(e -> e != null)
-          .anyMatch(e -> e.startsWith("bad scenario:") && e.contains("count"))
-          .anyMatch(e -> e.startsWith("run failed:") && e.contains("throws-in-pick") && e.contains("boom"));
+          .allMatch(e -> e.startsWith("bad scenario:") && e.contains("count"));
+      assertThat(o.results().values()).filteredOn(r -> r.status().equals("ejected")).hasSize(2)
+          .allMatch(r -> r.ejections().get(0).contains("plugin throws-in-pick ejected")
+              && r.ejections().get(0).contains("boom"));
       String jsonl = Files.readString(tmp.resolve("out").resolve(CellLog.FILE));
-      assertThat(jsonl.lines()).hasSize(8).filteredOn(l -> l.contains("\"status\":\"failed\"")).hasSize(6);
+      assertThat(jsonl.lines()).hasSize(8).filteredOn(l -> l.contains("\"status\":\"failed\"")).hasSize(4);
+      assertThat(jsonl.lines()).filteredOn(l -> l.contains("\"status\":\"ejected\"")).hasSize(2)
+          .allMatch(l -> l.contains("\"ejections\":[\"plugin throws-in-pick ejected"));
+      try (CellLog again = CellLog.open(tmp.resolve("out"))) {
+        assertThat(again.finished().values()).filteredOn(r -> r.status().equals("ejected"))
+            .hasSize(2);
+      }
     }
   }
 
   @Test
   void retryFailedRunsTheFailedCellsAgain() throws Exception {
     MatrixFixture f = new MatrixFixture(tmp);
-    MatrixSpec spec = f.matrix("plugins: [none, throws-in-pick]");
+    MatrixSpec spec = f.matrix("params: ['-', {label: bad, set: ['workload.tasks[0].count=-3']}]");
     try (PluginHost host = TestPlugins.host(); CellLog log = CellLog.open(tmp.resolve("out"))) {
       List<Cell> cells = MatrixFixture.cells(spec, host);
       MatrixRunner.run("t", cells, host, log, 1, false, MatrixRunner.Listener.NONE);
@@ -92,6 +102,30 @@ class MatrixRunnerTest {
       assertThat(o.ran()).isEqualTo(1);
       assertThat(o.reused()).isEqualTo(1);
       assertThat(o.failed()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aCellWhosePluginNeverReturnsFailsAloneAndTheOthersGoOn() throws Exception {
+    MatrixFixture f = new MatrixFixture(tmp);
+    Fault loops = Fault.LOOPS_FOREVER;
+    MatrixSpec spec = f.matrix("set: [kernel.params.plugin.hook_budget=200ms,"
+        + " 'workload.tasks[0].program[1].user=1500us']",
+        "plugins: [none, " + loops.id() + "]", "seeds: [1, 2, 3]");
+    FaultPlugin.RELEASE_LOOPS.set(false);
+    try (PluginHost host = PluginHost.inProcess(loops.plugin());
+        CellLog log = CellLog.open(tmp.resolve("out"))) {
+      List<Cell> cells = MatrixFixture.cells(spec, host);
+      // One job: every cell after a stuck one still runs, on the worker that replaces it.
+      MatrixRunner.Outcome o = MatrixRunner.run("t", cells, host, log, 1, false,
+          MatrixRunner.Listener.NONE);
+      assertThat(o.failed()).isEqualTo(3);
+      assertThat(o.results().values()).filteredOn(CellResult::ok).hasSize(3);
+      assertThat(o.results().values()).extracting(CellResult::error).filteredOn(e -> e != null)
+          .allMatch(e -> e.startsWith("run failed: plugin " + loops.id()
+              + " did not return from hook H5 onTick within its wall-clock budget of 0.200 s"));
+    } finally {
+      FaultPlugin.RELEASE_LOOPS.set(true);
     }
   }
 

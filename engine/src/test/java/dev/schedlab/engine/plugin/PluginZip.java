@@ -13,6 +13,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -24,11 +26,12 @@ import java.util.zip.ZipOutputStream;
 
 /**
  * Builds a plugin in the layout of the plugins parent pom's assembly ({@code plugin.properties},
- * {@code classes/} with {@code META-INF/extensions.idx}) from {@link ConfigurablePlugin}'s compiled
- * classes, as a zip or an exploded directory.
+ * {@code classes/} with {@code META-INF/extensions.idx}) from a test plugin's compiled classes
+ * ({@link ConfigurablePlugin}'s unless told otherwise), as a zip or an exploded directory.
  */
-final class PluginZip {
+public final class PluginZip {
   private final String id;
+  private Class<?> pluginClass = ConfigurablePlugin.class;
   private final Properties pluginProps = new Properties();
   private final Properties testProps = new Properties();
   private boolean index = true;
@@ -43,8 +46,16 @@ final class PluginZip {
     testProps.setProperty("id", id);
   }
 
-  static PluginZip plugin(String id) {
+  /** A {@link ConfigurablePlugin} with id {@code id}. */
+  public static PluginZip plugin(String id) {
     return new PluginZip(id);
+  }
+
+  /** The plugin class {@code cls} (and its nested classes), whose descriptor says {@code id}. */
+  public static PluginZip of(String id, Class<?> cls) {
+    PluginZip z = new PluginZip(id);
+    z.pluginClass = cls;
+    return z;
   }
 
   PluginZip requires(String range) {
@@ -59,7 +70,7 @@ final class PluginZip {
   }
 
   /** A {@link ConfigurablePlugin} setting. */
-  PluginZip with(String key, String value) {
+  public PluginZip with(String key, String value) {
     testProps.setProperty(key, value);
     return this;
   }
@@ -80,7 +91,8 @@ final class PluginZip {
     return this;
   }
 
-  Path zipInto(Path dir) {
+  /** Writes {@code ID.zip} into {@code dir}. */
+  public Path zipInto(Path dir) {
     Path zip = dir.resolve(id + ".zip");
     try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(zip))) {
       for (Map.Entry<String, byte[]> e : entries().entrySet()) {
@@ -94,7 +106,8 @@ final class PluginZip {
     return zip;
   }
 
-  Path explodeInto(Path dir) {
+  /** Writes the plugin's files under {@code dir/ID}. */
+  public Path explodeInto(Path dir) {
     Path root = dir.resolve(id);
     try {
       for (Map.Entry<String, byte[]> e : entries().entrySet()) {
@@ -116,14 +129,17 @@ final class PluginZip {
     m.put("classes/" + ConfigurablePlugin.CONFIG, bytes(testProps));
     if (index) {
       m.put("classes/META-INF/extensions.idx",
-          (ConfigurablePlugin.class.getName() + "\n").getBytes(StandardCharsets.UTF_8));
+          (pluginClass.getName() + "\n").getBytes(StandardCharsets.UTF_8));
     }
-    String pkg = ConfigurablePlugin.class.getPackageName().replace('.', '/');
-    Path pkgDir = testClassesRoot().resolve(pkg);
-    try (Stream<Path> s = Files.list(pkgDir)) {
+    String pkg = pluginClass.getPackageName().replace('.', '/');
+    String simple = pluginClass.getSimpleName();
+    Path root = testClassesRoot();
+    // The test classes directory, or the engine's test jar when another module's tests use this.
+    try (FileSystem jar = Files.isDirectory(root) ? null : FileSystems.newFileSystem(root);
+        Stream<Path> s = Files.list((jar == null ? root : jar.getPath("/")).resolve(pkg))) {
       for (Path p : s.sorted().toList()) {
         String name = p.getFileName().toString();
-        if (name.startsWith("ConfigurablePlugin.") || name.startsWith("ConfigurablePlugin$")) {
+        if (name.startsWith(simple + ".") || name.startsWith(simple + "$")) {
           m.put("classes/" + pkg + "/" + name, Files.readAllBytes(p));
         }
       }
@@ -140,10 +156,10 @@ final class PluginZip {
     return m;
   }
 
-  private static Path testClassesRoot() {
+  private Path testClassesRoot() {
     try {
       return Path.of(
-          ConfigurablePlugin.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+          pluginClass.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }

@@ -1,11 +1,14 @@
 package dev.schedlab.engine.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.scenario.ScenarioException;
 import dev.schedlab.engine.scenario.TaskSpec;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +65,17 @@ class StressNgTest {
         "stress-ng-cpu/0", "stress-ng-cpu/1", "stress-ng-cpu/2");
     RunResult r = ToolRunner.run(s);
     assertThat(r.events()).isPositive();
+  }
+
+  @Test
+  void mmapBytesTakesItsSuffixesUpToOneGigabyte() throws Exception {
+    Scenario s = ToolRunner.load(ToolRunner.tiny(2, "10ms", "stress-ng", "--mmap 1 --mmap-bytes 8k"));
+    assertThat(s.workload().tasks()).hasSize(1);
+    for (String bad : List.of("2g", "1025m", "1t", "1k", "0", "-4k", "8x")) {
+      assertThatThrownBy(() -> ToolRunner.load(ToolRunner.tiny(2, "10ms", "stress-ng",
+          "--mmap 1 --mmap-bytes " + bad))).as(bad).isInstanceOf(ScenarioException.class)
+          .hasMessageContaining("--mmap-bytes: expected");
+    }
   }
 
   @Test

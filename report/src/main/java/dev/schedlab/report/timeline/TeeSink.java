@@ -80,4 +80,10 @@ public final class TeeSink implements TraceSink {
     a.wakeIdleWithoutIpi(t, cpu, curComm, curPid, target);
     b.wakeIdleWithoutIpi(t, cpu, curComm, curPid, target);
   }
+
+  @Override
+  public void dump(long t, int cpu, String curComm, int curPid, String text) {
+    a.dump(t, cpu, curComm, curPid, text);
+    b.dump(t, cpu, curComm, curPid, text);
+  }
 }

@@ -1,0 +1,45 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.engine.RunOptions;
+import dev.schedlab.engine.plugin.PluginSupervisor;
+import java.io.PrintWriter;
+import java.util.Locale;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --on-plugin-error} and {@code --check}, and what the CLI does when a plugin call exceeds
+ * its wall-clock budget: the run cannot be resumed (the simulation thread is stuck in the plugin),
+ * so the report goes to stderr, unfinished output is removed, and the process exits at once with
+ * {@link Main#RUN_FAILED}. Nothing was written to stdout or {@code --out} yet.
+ */
+final class SafetyOptions {
+  /** The choices of {@code --on-plugin-error}. */
+  enum OnError { eject, fail }
+
+  @Option(names = "--on-plugin-error", paramLabel = "MODE", defaultValue = "eject",
+      description = "What a misbehaving plugin (throws, breaks an invariant, starves a task past"
+          + " watchdog.timeout) does: eject (default) takes it out, its tasks fall back to the fair"
+          + " class, its hooks revert to mainline and the run goes on (exit code 3); fail stops the"
+          + " run (exit code 1). See docs/plugin-safety.md.")
+  OnError onError;
+
+  @Option(names = "--check",
+      description = "Also run the costly invariant checks at the plugin boundary (class counts"
+          + " after every enqueue and dequeue, lost tasks at every watchdog scan).")
+  boolean check;
+
+  /** The run options; {@code abortOutput} (may be null) removes unfinished output files. */
+  RunOptions options(CommandLine.Model.CommandSpec spec, Runnable abortOutput) {
+    PrintWriter err = spec.commandLine().getErr();
+    return new RunOptions(PluginSupervisor.OnError.valueOf(onError.name().toUpperCase(Locale.ROOT)),
+        check, overrun -> {
+          err.println("schedlab: run failed: " + overrun.message());
+          err.flush();
+          if (abortOutput != null) {
+            abortOutput.run();
+          }
+          Main.halt(Main.RUN_FAILED);
+        });
+  }
+}

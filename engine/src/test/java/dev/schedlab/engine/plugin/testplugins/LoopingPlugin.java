@@ -1,0 +1,30 @@
+package dev.schedlab.engine.plugin.testplugins;
+
+import dev.schedlab.api.hook.TickHook;
+import dev.schedlab.api.plugin.Contributions;
+import dev.schedlab.api.plugin.HookPoint;
+import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.api.plugin.PluginOptions;
+import dev.schedlab.api.plugin.SchedlabPlugin;
+import java.util.Set;
+
+/** Packed as a zip by the tests: its H5 stage never returns (a spin, no call out of it). */
+public final class LoopingPlugin implements SchedlabPlugin {
+  /** Set by the loop, so that the JIT cannot drop it. */
+  static volatile long spins;
+
+  @Override
+  public PluginDescriptor descriptor() {
+    return new PluginDescriptor("looping", "1.0.0", "fault injection", Set.of(HookPoint.H5_TICK),
+        Set.of(), ">=1.0.0 & <2.0.0");
+  }
+
+  @Override
+  public void contribute(Contributions c, PluginOptions options) {
+    c.hook(TickHook.class, (cpu, curr, services) -> {
+      while (true) {
+        spins++;
+      }
+    });
+  }
+}
