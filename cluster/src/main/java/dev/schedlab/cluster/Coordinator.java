@@ -56,6 +56,9 @@ public final class Coordinator implements CellExecutor {
 
   @Override
   public void execute(Job job, Results results) throws IOException, InterruptedException {
+    if (job.todo().isEmpty()) {
+      return; // every cell is in cells.jsonl already: no cluster to start
+    }
     String id = MatrixId.of(job.cells());
     PluginManifest manifest = PluginManifest.of(pluginsDir);
     Admission admission = new Admission(Version.current(), manifest, pluginsDir, log);
