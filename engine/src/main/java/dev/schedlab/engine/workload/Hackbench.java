@@ -18,13 +18,11 @@ import java.util.TreeMap;
  * group over a socketpair (default) or a pipe ({@code -p}); processes (default) or threads
  * ({@code -T}).
  *
- * <p>Models: each write as one syscall (copy + queue, then the wakeup) that wakes the receiver
- * with WF_SYNC, as
+ * <p>Models: each write as a syscall (copy + queue) that wakes the receiver with WF_SYNC, as
  * {@code pipe_write()} and a unix socket's {@code sock_def_readable()} do
  * ({@code wake_up_interruptible_sync_poll()}; a sender waking many receivers is then kept from
  * affine wakeups by {@code wake_wide()}); each
- * receiver's read blocks until a message is queued, then copies it, in one syscall; everyone exits
- * when done, and Time is
+ * receiver blocks until a message is queued, then reads it; everyone exits when done, and Time is
  * when the last task exits. Does not model: the start-up barrier and fork cost, a writer blocking
  * on a full socket buffer, threads sharing one mm across the sender and receiver groups (see
  * docs/ENGINE-REQUESTS.md).
@@ -82,18 +80,16 @@ public final class Hackbench implements WorkloadTool {
     for (int g = 0; g < groups; g++) {
       List<StepSpec> body = new ArrayList<>();
       for (int r = 0; r < fds; r++) {
-        // write(): copy and queue, then wake the receiver, in one syscall
-        body.add(new StepSpec.Syscall(List.of(Tasks.kernel(Tasks.seg(write, "MIGHT_RESCHED")),
-            new StepSpec.Wake(queue(ctx, g, r), true))));
+        body.add(Tasks.kernel(Tasks.seg(write, "MIGHT_RESCHED")));
+        body.add(new StepSpec.Wake(queue(ctx, g, r), true));
       }
       List<StepSpec> sender = Tasks.runThenExit(loops, body);
       tasks.add(new TaskSpec(ctx.id() + "/g" + g + "-sender", fds, "normal", 0, 0, 0, 0, 0, "",
           false, false, process, 0, sender));
       for (int r = 0; r < fds; r++) {
-        // read(): block until a message is queued, then copy it out, in one syscall
         List<StepSpec> receiver = Tasks.runThenExit((long) fds * loops, List.of(
-            new StepSpec.Syscall(List.of(new StepSpec.Block(queue(ctx, g, r)),
-                Tasks.kernel(Tasks.seg(read, "MIGHT_RESCHED")))),
+            new StepSpec.Block(queue(ctx, g, r)),
+            Tasks.kernel(Tasks.seg(read, "MIGHT_RESCHED")),
             new StepSpec.Mark(ctx.id() + ".messages")));
         tasks.add(Tasks.withPolicy(ctx.id() + "/g" + g + "-receiver" + r, "normal", 0, 0, "", false,
             receiver));
