@@ -1,5 +1,6 @@
 package dev.schedlab.cli;
 
+import dev.schedlab.cluster.ClusterException;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.scenario.ScenarioException;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Command;
     subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class,
         CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class,
         CheckHostCommand.class, ImportTraceCommand.class, ReplayCommand.class,
-        ReportCommand.class},
+        ReportCommand.class, WorkerCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -45,7 +46,7 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() {
     spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins,"
-        + " compare, reproduce, matrix, host, check-host, import-trace, replay or report)");
+        + " compare, reproduce, matrix, worker, host, check-host, import-trace, replay or report)");
     spec.commandLine().usage(spec.commandLine().getErr());
     return BAD_INPUT;
   }
@@ -77,11 +78,11 @@ public final class Main implements Callable<Integer> {
     halt.accept(code);
   }
 
-  /** Input the user can fix: a scenario, plugin, output file, trace or report input. */
+  /** Input the user can fix: a scenario, plugin, output file, trace, report input or cluster option. */
   private static boolean badInput(Exception ex) {
     return ex instanceof ScenarioException || ex instanceof PluginException
         || ex instanceof OutputFileException || ex instanceof TraceInputException
-        || ex instanceof ReportInputException;
+        || ex instanceof ReportInputException || ex instanceof ClusterException;
   }
 
   static int exitCode(Exception ex) {

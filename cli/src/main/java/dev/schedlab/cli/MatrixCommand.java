@@ -1,6 +1,13 @@
 package dev.schedlab.cli;
 
+import com.google.inject.Guice;
+import dev.schedlab.cluster.ClusterException;
+import dev.schedlab.cluster.ClusterSettings;
+import dev.schedlab.cluster.Endpoint;
+import dev.schedlab.cluster.MatrixId;
+import dev.schedlab.cluster.Secret;
 import dev.schedlab.engine.matrix.Cell;
+import dev.schedlab.engine.matrix.CellExecutor;
 import dev.schedlab.engine.matrix.CellLog;
 import dev.schedlab.engine.matrix.CellResult;
 import dev.schedlab.engine.matrix.MatrixFile;
@@ -13,6 +20,7 @@ import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.plugin.PluginStatus;
 import dev.schedlab.report.MatrixView;
 import dev.schedlab.report.section.MatrixSection;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,8 +62,25 @@ final class MatrixCommand implements Callable<Integer> {
   Path out;
 
   @Option(names = {"-j", "--jobs"}, paramLabel = "N",
-      description = "Cells run at once (default: the number of available processors).")
+      description = "Cells run at once in this process (default: the number of available"
+          + " processors; with --cluster, 0 runs none here).")
   Integer jobs;
+
+  @Option(names = "--cluster", description = "Coordinate a cluster: workers started with `schedlab"
+      + " worker --join ADDRESS --matrix ID` run cells too (see docs/matrix.md). Needs a shared"
+      + " secret: --secret-file or $" + Secret.ENV + ".")
+  boolean cluster;
+
+  @Option(names = "--bind", paramLabel = "HOST[:PORT]",
+      description = "With --cluster: the interface and port to listen on, and only there"
+          + " (default: 127.0.0.1:" + Endpoint.DEFAULT_PORT + "; give the address on the cluster's"
+          + " private network for workers on other machines).")
+  String bind;
+
+  @Option(names = "--secret-file", paramLabel = "FILE",
+      description = "With --cluster: the file holding the cluster's shared secret (default: $"
+          + Secret.ENV + ").")
+  Path secretFile;
 
   @Option(names = "--shard", paramLabel = "i/N",
       description = "Run share i of N (cells whose index is i-1 modulo N); shares are disjoint and"
@@ -90,9 +115,15 @@ final class MatrixCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "--shard: " + e.getMessage());
     }
     int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
-    if (threads < 1) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least 1");
+    if (threads < (cluster ? 0 : 1)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least "
+          + (cluster ? "0 with --cluster" : "1"));
     }
+    if (!cluster && (bind != null || secretFile != null)) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--bind and --secret-file go with --cluster");
+    }
+    ClusterSettings clusterSettings = clusterSettings(err);
     MatrixSpec m = MatrixFile.load(file);
     Path dir = out != null ? out : m.out() != null ? m.out() : Path.of("matrix-out", m.name());
     try (PluginHost host = PluginHost.open(pluginsDir.resolve())) {
@@ -104,6 +135,9 @@ final class MatrixCommand implements Callable<Integer> {
       List<Cell> all = MatrixPlan.cells(m, host.allowedCombinations());
       List<Cell> cells = share.of(all);
       if (list) {
+        err.printf(Locale.ROOT, "matrix %s%s: id %s, %d cells%n", m.name(),
+            share.equals(Shard.ALL) ? "" : " shard " + share, MatrixId.of(cells), cells.size());
+        err.flush();
         for (Cell c : cells) {
           stdout.printf(Locale.ROOT, "%4d  %s  %s%n", c.index(), c.runId(), c.describe());
         }
@@ -122,8 +156,21 @@ final class MatrixCommand implements Callable<Integer> {
           }
         }
         Progress progress = new Progress(err, quiet, m.name());
-        MatrixRunner.Outcome o = MatrixRunner.run(m.name(), cells, host, log, threads, retryFailed,
-            (d, t, c, r) -> progress.step(d, t, "cells", line(d, t, c, r)));
+        CellExecutor executor = Guice.createInjector(new MatrixModule(new MatrixModule.Options(
+            threads, clusterSettings, pluginsDir.resolve(), s -> {
+              err.println("matrix " + m.name() + ": " + s);
+              err.flush();
+            }))).getInstance(CellExecutor.class);
+        MatrixRunner.Outcome o;
+        try {
+          o = MatrixRunner.run(m.name(), cells, host, log, executor, retryFailed,
+              (d, t, c, r) -> progress.step(d, t, "cells", line(d, t, c, r)));
+        } catch (IOException e) {
+          if (e.getCause() instanceof ClusterException c) {
+            throw c;
+          }
+          throw e;
+        }
         MatrixSummary summary = new MatrixSummary(m.name(), share, m.values(), o);
         summary.write(dir);
         if (report != null) {
@@ -136,6 +183,17 @@ final class MatrixCommand implements Callable<Integer> {
         return exitCode(o.failed());
       }
     }
+  }
+
+  /** The cluster this process coordinates, or null without --cluster. */
+  private ClusterSettings clusterSettings(PrintWriter err) throws ClusterException {
+    if (!cluster) {
+      return null;
+    }
+    Endpoint at = bind == null ? new Endpoint("127.0.0.1", Endpoint.DEFAULT_PORT)
+        : Endpoint.parse(bind, Endpoint.DEFAULT_PORT);
+    ClusterSettings.checkBind(at);
+    return new ClusterSettings(at, List.of(), ClusterArgs.secret(secretFile, err));
   }
 
   /** 0 when no cell failed, else {@value #FAILED_BASE} + min(failed, 100). */

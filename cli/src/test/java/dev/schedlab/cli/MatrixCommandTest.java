@@ -10,7 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code schedlab matrix} end to end, in-process. */
 class MatrixCommandTest {
-  private static final String SCENARIO = String.join("\n",
+  static final String SCENARIO = String.join("\n",
       "duration: 20ms",
       "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
       "workload: {tasks: [{name: t, count: 2, program: [{sleep_until: {period: 2ms}}, {user: 200us}]}]}",

@@ -71,7 +71,7 @@ class ContainerMatrixIT {
         .hasSizeGreaterThan(4);
   }
 
-  private static Map<String, String> digests(Path jsonl) throws Exception {
+  static Map<String, String> digests(Path jsonl) throws Exception {
     Map<String, String> out = new TreeMap<>();
     ObjectMapper json = new ObjectMapper();
     for (String line : Files.readAllLines(jsonl)) {

@@ -31,7 +31,7 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
  */
 final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
   static final String MODULES =
-      "java.base,java.logging,java.management,java.naming,java.sql,java.xml,jdk.unsupported";
+      "java.base,java.logging,java.management,java.naming,java.sql,java.xml,jdk.net,jdk.unsupported";
   static final String APP = "/opt/schedlab";
   private static volatile String name;
 
@@ -112,7 +112,7 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
   private static Path rootfs() throws IOException, InterruptedException {
     Path base = Path.of(System.getProperty("schedlab.it.image", "target/image"));
     Path jre = base.resolve("jre");
-    if (!Files.isExecutable(jre.resolve("bin/java"))) {
+    if (!Files.isExecutable(jre.resolve("bin/java")) || !hasModules(jre)) {
       deleteTree(jre);
       Path jlink = Path.of(System.getProperty("java.home"), "bin", "jlink");
       exec(List.of(jlink.toString(), "--add-modules", MODULES, "--strip-debug", "--no-header-files",
@@ -150,6 +150,22 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
     // mode of the image's directory, so a non-root user could not write to it otherwise
     Files.setAttribute(root.resolve("tmp"), "unix:mode", 01777);
     return root;
+  }
+
+  /** Whether the runtime kept from an earlier run has every module of {@link #MODULES}. */
+  private static boolean hasModules(Path jre) throws IOException {
+    Path release = jre.resolve("release");
+    if (!Files.exists(release)) {
+      return false;
+    }
+    String modules = Files.readAllLines(release).stream().filter(l -> l.startsWith("MODULES="))
+        .findFirst().orElse("");
+    for (String m : MODULES.split(",")) {
+      if (!(" " + modules.replace("\"", " ") + " ").contains(" " + m + " ")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The libraries outside the runtime that ldd finds for its binaries and shared objects. */

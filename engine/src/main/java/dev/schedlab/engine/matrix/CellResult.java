@@ -3,6 +3,7 @@ package dev.schedlab.engine.matrix;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,7 +13,7 @@ import java.util.TreeMap;
 
 /**
  * What one cell gave: one line of {@code cells.jsonl}. A failed cell has an {@code error} and no
- * digest.
+ * digest. Serializable: a cluster member sends it back to the coordinator.
  *
  * @param runId the cell's run id
  * @param seed the seed used (the scenario's when the matrix has no seeds axis), or null if the
@@ -27,7 +28,8 @@ import java.util.TreeMap;
  *     of it on mainline)
  */
 public record CellResult(String runId, Long seed, String digest, long events, long simNs,
-    long wallMs, String error, Map<String, Double> values, List<String> ejections) {
+    long wallMs, String error, Map<String, Double> values, List<String> ejections)
+    implements Serializable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public CellResult {

@@ -16,24 +16,22 @@ import dev.schedlab.engine.scenario.ScenarioException;
 import dev.schedlab.engine.workload.Reports;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Runs the cells of a matrix that the log does not hold yet, {@code jobs} at a time. Each cell is
- * an independent, single-threaded {@link Simulation#run} with its own fresh extensions; only whole
- * cells run in parallel, so every digest is the one a lone {@code schedlab run} gives. A cell that
- * fails is recorded with its error and the others go on; a misbehaving plugin is ejected and the
- * cell completes on mainline, recorded as {@code ejected}. Each result is appended to the log as
- * soon as the cell finishes.
+ * Runs the cells of a matrix that the log does not hold yet, with a {@link CellExecutor} (this
+ * machine's cores, or a cluster). Each cell is an independent, single-threaded
+ * {@link Simulation#run} with its own fresh extensions; only whole cells run in parallel, so every
+ * digest is the one a lone {@code schedlab run} gives. A cell that fails is recorded with its error
+ * and the others go on; a misbehaving plugin is ejected and the cell completes on mainline,
+ * recorded as {@code ejected}. Each result is appended to the log as soon as the cell finishes.
  */
 public final class MatrixRunner {
   /** Told about every cell that finishes in this invocation (progress display). */
@@ -64,10 +62,21 @@ public final class MatrixRunner {
 
   /**
    * Runs the {@code cells} missing from {@code log} (and the failed ones when {@code retryFailed})
-   * on {@code jobs} threads.
+   * on {@code jobs} threads of this machine.
    */
   public static Outcome run(String matrix, List<Cell> cells, PluginHost host, CellLog log,
       int jobs, boolean retryFailed, Listener listener) throws IOException, InterruptedException {
+    return run(matrix, cells, host, log, new LocalCellExecutor(jobs), retryFailed, listener);
+  }
+
+  /**
+   * Runs the {@code cells} missing from {@code log} (and the failed ones when {@code retryFailed})
+   * with {@code executor}. Each run id is recorded at most once per invocation, whatever the
+   * executor hands back.
+   */
+  public static Outcome run(String matrix, List<Cell> cells, PluginHost host, CellLog log,
+      CellExecutor executor, boolean retryFailed, Listener listener)
+      throws IOException, InterruptedException {
     Map<String, CellResult> before = log.finished();
     List<Cell> todo = new ArrayList<>();
     for (Cell c : cells) {
@@ -76,14 +85,20 @@ public final class MatrixRunner {
         todo.add(c);
       }
     }
-    BlockingQueue<Finished> done = new LinkedBlockingQueue<>();
-    new Workers(new ConcurrentLinkedQueue<>(todo), host, done)
-        .start(Math.max(1, Math.min(jobs, todo.size())));
+    Set<String> wanted = new HashSet<>();
+    todo.forEach(c -> wanted.add(c.runId()));
+    Set<String> recorded = new HashSet<>();
     String version = Version.current();
-    for (int i = 1; i <= todo.size(); i++) {
-      Finished f = done.take();
-      log.append(f.result(), f.result().toJsonLine(f.cell(), matrix, version));
-      listener.finished(i, todo.size(), f.cell(), f.result());
+    executor.execute(new CellExecutor.Job(matrix, cells, todo, host), (c, r) -> {
+      if (!wanted.contains(c.runId()) || !recorded.add(c.runId())) {
+        return; // not asked for, or recorded already: cells.jsonl holds each cell once
+      }
+      log.append(r, r.toJsonLine(c, matrix, version));
+      listener.finished(recorded.size(), todo.size(), c, r);
+    });
+    if (recorded.size() != todo.size()) {
+      throw new IllegalStateException("the executor returned with " + (todo.size() - recorded.size())
+          + " cell(s) not run");
     }
     Map<String, CellResult> all = log.finished();
     Map<String, CellResult> results = new LinkedHashMap<>();
@@ -91,56 +106,35 @@ public final class MatrixRunner {
     return new Outcome(cells, results, todo.size(), cells.size() - todo.size());
   }
 
-  private record Finished(Cell cell, CellResult result) {}
+  private static final AtomicInteger THREADS = new AtomicInteger();
 
   /**
-   * The threads that run cells, each taking the next cell from the queue. A cell whose plugin call
-   * exceeds its wall-clock budget is reported failed at once and its thread, stuck in the plugin,
-   * is abandoned (a daemon: it ends with the process; what it might still produce is dropped); a
-   * new worker takes its place, so the other cells go on at the same parallelism.
+   * Starts {@code cell} on a thread of its own. The future completes with the cell's result, or
+   * at once with a failed result when a plugin call exceeds its wall-clock budget: the thread,
+   * stuck in the plugin, is then abandoned (a daemon, it ends with the process; what it might
+   * still produce is dropped), so whoever waits goes on. Every executor runs cells through here,
+   * on this machine or on a cluster member.
    */
-  private record Workers(Queue<Cell> cells, PluginHost host, BlockingQueue<Finished> done) {
-    private static final AtomicInteger NUMBER = new AtomicInteger();
-
-    void start(int n) {
-      for (int i = 0; i < n; i++) {
-        startOne();
+  public static CompletableFuture<CellResult> start(Cell cell, PluginHost host) {
+    CompletableFuture<CellResult> result = new CompletableFuture<>();
+    long start = System.nanoTime();
+    Thread t = new Thread(() -> {
+      CellResult r;
+      try {
+        r = runCell(cell, host, overrun -> result.complete(CellResult.failed(cell.runId(),
+            cell.seed(), "run failed: " + overrun.message(), millis(start))));
+      } catch (Throwable x) { // an Error runCell lets through: the cell fails, the matrix goes on
+        r = CellResult.failed(cell.runId(), cell.seed(), "internal error: " + x, millis(start));
       }
-    }
-
-    private void startOne() {
-      Thread t = new Thread(this::work, "schedlab-matrix-" + NUMBER.incrementAndGet());
-      t.setDaemon(true);
-      t.start();
-    }
-
-    private void work() {
-      for (Cell c; (c = cells.poll()) != null; ) {
-        Cell cell = c;
-        AtomicBoolean reported = new AtomicBoolean();
-        long start = System.nanoTime();
-        CellResult r;
-        try {
-          r = runCell(cell, host, overrun -> {
-            if (reported.compareAndSet(false, true)) {
-              done.add(new Finished(cell, CellResult.failed(cell.runId(), cell.seed(),
-                  "run failed: " + overrun.message(), millis(start))));
-              startOne();
-            }
-          });
-        } catch (Throwable t) { // an Error runCell lets through: the cell fails, the matrix goes on
-          r = CellResult.failed(cell.runId(), cell.seed(), "internal error: " + t, millis(start));
-        }
-        if (!reported.compareAndSet(false, true)) {
-          return; // abandoned after a budget overrun: a new worker took over
-        }
-        done.add(new Finished(cell, r));
-      }
-    }
+      result.complete(r); // no effect after an overrun
+    }, "schedlab-matrix-" + THREADS.incrementAndGet());
+    t.setDaemon(true);
+    t.start();
+    return result;
   }
 
-  /** Runs one cell; never throws (a failure becomes the result's error). */
-  static CellResult runCell(Cell cell, PluginHost host) {
+  /** Runs one cell on this thread; never throws (a failure becomes the result's error). */
+  public static CellResult runCell(Cell cell, PluginHost host) {
     return runCell(cell, host, null);
   }
 

@@ -11,6 +11,7 @@ import dev.schedlab.engine.scenario.ScenarioException;
 import dev.schedlab.engine.scenario.ScenarioLoader;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -82,6 +83,30 @@ public record Workload(String label, Path file, String toolLine, String duration
     }
     return ScenarioLoader.parse("tool line '" + toolLine + "'", tree().toString(), true, label,
         overrides);
+  }
+
+  /**
+   * The files a scenario file reads by reference, as absolute paths: its {@code machine.file} and
+   * its {@code workload.rtapp} file, both relative to the scenario's directory. Empty for a tool
+   * line. A cluster member gets these with the scenario.
+   */
+  public List<Path> referencedFiles() throws ScenarioException {
+    if (file == null) {
+      return List.of();
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    JsonNode root = tree();
+    List<Path> out = new ArrayList<>();
+    JsonNode machine = root.path("machine").path("file");
+    if (machine.isTextual()) {
+      out.add(dir.resolve(machine.asText()).normalize());
+    }
+    JsonNode rtapp = root.path("workload").path("rtapp");
+    JsonNode rtappFile = rtapp.isObject() ? rtapp.path("file") : rtapp;
+    if (rtappFile.isTextual()) {
+      out.add(dir.resolve(rtappFile.asText()).normalize());
+    }
+    return out;
   }
 
   /** Where the workload comes from, for tables: the file as given, or the tool line. */

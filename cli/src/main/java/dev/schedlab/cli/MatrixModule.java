@@ -1,0 +1,42 @@
+package dev.schedlab.cli;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Provides;
+import dev.schedlab.cluster.ClusterSettings;
+import dev.schedlab.cluster.Coordinator;
+import dev.schedlab.engine.matrix.CellExecutor;
+import dev.schedlab.engine.matrix.LocalCellExecutor;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/**
+ * Guice wiring of {@code schedlab matrix}: the {@link CellExecutor} that runs the cells, chosen
+ * here and nowhere else: this machine's cores, or a cluster with this process as coordinator
+ * ({@code --cluster}).
+ */
+final class MatrixModule extends AbstractModule {
+  /**
+   * What the choice depends on.
+   *
+   * @param jobs cells run at once in this process
+   * @param cluster the cluster to coordinate, or null to run locally
+   * @param pluginsDir the plugins directory (sent to the workers), or null
+   * @param clusterLog where the coordinator reports members joining, leaving and refused
+   */
+  record Options(int jobs, ClusterSettings cluster, Path pluginsDir, Consumer<String> clusterLog) {}
+
+  private final Options options;
+
+  MatrixModule(Options options) {
+    this.options = options;
+  }
+
+  @Provides
+  CellExecutor executor() {
+    if (options.cluster() == null) {
+      return new LocalCellExecutor(options.jobs());
+    }
+    return new Coordinator(options.cluster(), options.jobs(), options.pluginsDir(),
+        options.clusterLog());
+  }
+}
