@@ -22,6 +22,7 @@ public final class GroupStats {
   /** {@code group_overloaded}: more tasks than CPUs and little capacity left. */
   public static final int OVERLOADED = 6;
   /** Names of the group types, by value. */
+  @SuppressWarnings("MutablePublicArray") // public API (japicmp): changing its type breaks plugins
   public static final String[] NAMES = {"has_spare", "fully_busy", "misfit_task", "smt_balance",
       "asym_packing", "imbalanced", "overloaded"};
 

@@ -2,6 +2,7 @@ package dev.schedlab.api;
 
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one narrow interface through which classes, policies and plugins act on the simulated kernel,
@@ -77,7 +78,7 @@ public interface SchedServices {
    * (a plugin's, else the interface's {@code MAINLINE}), for hooks that classes consult, such as
    * {@link dev.schedlab.api.hook.PeltHook}. Since API 1.2.0.
    */
-  default <H> H hook(Class<H> type) {
+  default <H> @Nullable H hook(Class<H> type) {
     return null;
   }
 

@@ -3,6 +3,7 @@ package dev.schedlab.api;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A scheduling class in the shape of the kernel's {@code struct sched_class}. The core asks the
@@ -53,7 +54,7 @@ public interface SchedulingClass {
   boolean dequeue(RqView rq, TaskView p, int flags);
 
   /** {@code pick_next_task}: the task to run next, or null when the class has none. */
-  TaskView pickNext(RqView rq);
+  @Nullable TaskView pickNext(RqView rq);
 
   /** {@code put_prev_task}: {@code prev} stops being the running task. */
   void putPrev(RqView rq, TaskView prev);

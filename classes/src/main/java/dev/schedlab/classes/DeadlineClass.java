@@ -51,7 +51,7 @@ public final class DeadlineClass implements SchedulingClass {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
   public void init(MachineView machine, SchedServices services) {
     this.machine = machine;
     this.services = services;

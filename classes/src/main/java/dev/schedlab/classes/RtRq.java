@@ -28,7 +28,7 @@ final class RtRq {
   boolean throttled;
   TimerHandle periodTimer;
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
   RtRq() {
     queues = new ArrayDeque[MAX_PRIO + 1];
     for (int i = 0; i <= MAX_PRIO; i++) {

@@ -36,7 +36,7 @@ public final class StopClass implements SchedulingClass {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
   public void init(MachineView machine, SchedServices services) {
     queues = new ArrayDeque[machine.nrCpus()];
     for (int i = 0; i < queues.length; i++) {

@@ -3,6 +3,7 @@ package dev.schedlab.api.hook;
 import dev.schedlab.api.GroupStats;
 import dev.schedlab.api.view.CpuView;
 import dev.schedlab.api.view.SchedDomainView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * H17: the decision of one {@code sched_balance_rq()} pass, after
@@ -37,6 +38,6 @@ public interface LoadBalanceHook {
    * @param busiest the busiest group's statistics, or null when mainline found none
    * @param imbalance mainline's imbalance (0 when mainline found the domain balanced)
    */
-  long imbalance(CpuView dst, SchedDomainView sd, int idle, GroupStats local, GroupStats busiest,
+  long imbalance(CpuView dst, SchedDomainView sd, int idle, GroupStats local, @Nullable GroupStats busiest,
       int migrationType, long imbalance);
 }

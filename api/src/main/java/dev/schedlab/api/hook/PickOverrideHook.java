@@ -4,6 +4,7 @@ import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.view.CpuView;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * H1: called in {@code __schedule()} after the block/deactivate stage and before
@@ -16,5 +17,5 @@ public interface PickOverrideHook {
   PickOverrideHook MAINLINE = (cpu, mode, prev, rq) -> null;
 
   /** The task to run without picking, or null to pick normally. */
-  TaskView pickOverride(CpuView cpu, SchedMode mode, TaskView prev, RqView rq);
+  @Nullable TaskView pickOverride(CpuView cpu, SchedMode mode, TaskView prev, RqView rq);
 }

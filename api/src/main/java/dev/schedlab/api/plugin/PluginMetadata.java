@@ -8,6 +8,7 @@ import java.security.CodeSource;
 import java.util.Collections;
 import java.util.Properties;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A plugin's packaging metadata as its build declares it, once: the pom properties
@@ -63,7 +64,7 @@ public record PluginMetadata(String id, String version, String requires) {
     return new PluginDescriptor(id, version, models, hooks, conflicts, requires);
   }
 
-  private static URL find(Class<?> c) {
+  private static @Nullable URL find(Class<?> c) {
     ClassLoader loader = c.getClassLoader() != null
         ? c.getClassLoader() : ClassLoader.getSystemClassLoader();
     CodeSource source = c.getProtectionDomain().getCodeSource();

@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code wvtime} class: {@link Policy#EXT} tasks scheduled by weighted virtual time, after
@@ -140,7 +141,7 @@ public final class WeightedVtimeClass implements SchedulingClass {
   }
 
   @Override
-  public TaskView pickNext(RqView rq) {
+  public @Nullable TaskView pickNext(RqView rq) {
     NavigableSet<Entity> q = queues.get(rq.cpu());
     return q.isEmpty() ? null : q.first().task;
   }

@@ -5,6 +5,7 @@ import dev.schedlab.api.hook.PickOverrideHook;
 import dev.schedlab.api.view.CpuView;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The SM_IDLE idle re-entry fast path of {@code __schedule()}.
@@ -26,7 +27,7 @@ import dev.schedlab.api.view.TaskView;
  */
 final class SmIdleFastPath implements PickOverrideHook {
   @Override
-  public TaskView pickOverride(CpuView cpu, SchedMode mode, TaskView prev, RqView rq) {
+  public @Nullable TaskView pickOverride(CpuView cpu, SchedMode mode, TaskView prev, RqView rq) {
     if (mode == SchedMode.IDLE && rq.nrRunning() == 0) {
       return prev;
     }

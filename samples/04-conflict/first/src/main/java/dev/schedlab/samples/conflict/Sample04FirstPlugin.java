@@ -41,6 +41,6 @@ public final class Sample04FirstPlugin implements SchedlabPlugin {
 
   @Override
   public void contribute(Contributions contributions, PluginOptions options) {
-    contributions.hook(PickOverrideHook.class, PickOverrideHook.MAINLINE::pickOverride);
+    contributions.hook(PickOverrideHook.class, PickOverrideHook.MAINLINE);
   }
 }
