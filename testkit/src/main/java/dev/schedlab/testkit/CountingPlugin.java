@@ -61,6 +61,7 @@ final class CountingPlugin implements SchedlabPlugin {
     }, options);
   }
 
+  @SuppressWarnings("EnumOrdinal") // hook calls counted in an array slot per HookPoint
   private <H> H counted(Class<H> type, H impl) {
     HookPoint point = Arrays.stream(HookPoint.values()).filter(p -> p.type() == type)
         .findFirst().orElse(null);

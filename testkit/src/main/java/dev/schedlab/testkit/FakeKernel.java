@@ -9,6 +9,7 @@ import dev.schedlab.api.view.RqView;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The least of a kernel a unit test of a scheduling class, idle policy or preemption model needs:
@@ -124,7 +125,7 @@ public final class FakeKernel {
   }
 
   private interface Answer {
-    Object answer(String method, Object[] args);
+    @Nullable Object answer(String method, Object[] args);
   }
 
   @SuppressWarnings("unchecked")

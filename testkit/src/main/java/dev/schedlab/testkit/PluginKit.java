@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -68,6 +69,7 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
 
   /** A kit for these plugins; each supplier returns a new instance (a constructor reference). */
   @SafeVarargs
+  @SuppressWarnings("varargs") // List.of copies the array; nothing is written into it
   public static PluginKit of(Supplier<? extends SchedlabPlugin>... plugins) {
     return new PluginKit(List.of(plugins), false);
   }
@@ -92,7 +94,7 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
   }
 
   /** As {@link #run(TestScenario, String...)}, sending the trace events to {@code sink}. */
-  public Run run(TestScenario scenario, TraceSink sink, String... enable)
+  public Run run(TestScenario scenario, @Nullable TraceSink sink, String... enable)
       throws PluginException, SimulationException {
     Scenario s = scenario.load();
     return execute(s, merge(s.plugins(), enable), sink);
@@ -109,7 +111,8 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
     return new Comparison(execute(s, List.of(), null), execute(s, refs, null));
   }
 
-  private Run execute(Scenario s, List<PluginRef> refs, TraceSink sink)
+  @SuppressWarnings("EnumOrdinal") // hook calls counted in an array slot per HookPoint
+  private Run execute(Scenario s, List<PluginRef> refs, @Nullable TraceSink sink)
       throws PluginException, SimulationException {
     long[] calls = new long[HookPoint.values().length];
     @SuppressWarnings("unchecked")

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A scenario for a test: YAML text (the scenario file format of docs/scenarios.md), a scenario
@@ -25,11 +26,11 @@ import java.util.Objects;
  * }</pre>
  */
 public final class TestScenario {
-  private final String yaml;
-  private final Path file;
+  private final @Nullable String yaml;
+  private final @Nullable Path file;
   private final List<String> overrides;
 
-  private TestScenario(String yaml, Path file, List<String> overrides) {
+  private TestScenario(@Nullable String yaml, @Nullable Path file, List<String> overrides) {
     this.yaml = yaml;
     this.file = file;
     this.overrides = List.copyOf(overrides);

@@ -4,6 +4,7 @@ import dev.schedlab.api.LoadWeights;
 import dev.schedlab.api.Policy;
 import dev.schedlab.api.TaskState;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A task for unit tests with {@link FakeKernel}: a pid, a policy and weight, an affinity, and the
@@ -23,7 +24,7 @@ public final class TestTask implements TaskView {
   private boolean onRq = true;
   private boolean idleTask;
   private long sumExecNs;
-  private Object classData;
+  private @Nullable Object classData;
 
   private TestTask(int pid) {
     this.pid = pid;
@@ -127,8 +128,8 @@ public final class TestTask implements TaskView {
   @Override public boolean isIdleTask() { return idleTask; }
   @Override public int mmId() { return 1; }
   @Override public long sumExecNs() { return sumExecNs; }
-  @Override public Object classData() { return classData; }
-  @Override public void setClassData(Object data) { classData = data; }
+  @Override public @Nullable Object classData() { return classData; }
+  @Override public void setClassData(@Nullable Object data) { classData = data; }
 
   @Override
   public String toString() {

@@ -2,6 +2,7 @@ package dev.schedlab.api.view;
 
 import dev.schedlab.api.Policy;
 import dev.schedlab.api.TaskState;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Read-only view of a task ({@code struct task_struct}). The only mutable part is the
@@ -69,10 +70,10 @@ public interface TaskView {
   long sumExecNs();
 
   /** Per-task state of the task's scheduling class (for example an EEVDF entity); null until set. */
-  Object classData();
+  @Nullable Object classData();
 
   /** Sets the class data slot; only the task's scheduling class may call this. */
-  void setClassData(Object data);
+  void setClassData(@Nullable Object data);
 
   /** The id of the task's group ({@link MachineView#taskGroups()}), 0 for the root. Since API 1.2.0. */
   default int taskGroup() {
