@@ -10,15 +10,15 @@ import dev.schedlab.engine.params.Param;
 import dev.schedlab.engine.plugin.HookBudget;
 import dev.schedlab.engine.plugin.PluginFailure;
 import dev.schedlab.engine.plugin.PluginSupervisor;
-import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.config.RunConfig;
 import java.util.List;
 
 /** Entry point: runs one scenario with the given extensions and returns its result. */
 public final class Simulation {
   private Simulation() {}
 
-  /** As {@link #run(Scenario, Extensions, TraceSink, RunOptions)} with the default options. */
-  public static RunResult run(Scenario scenario, Extensions extensions, TraceSink trace)
+  /** As {@link #run(RunConfig, Extensions, TraceSink, RunOptions)} with the default options. */
+  public static RunResult run(RunConfig scenario, Extensions extensions, TraceSink trace)
       throws SimulationException {
     return run(scenario, extensions, trace, RunOptions.DEFAULT);
   }
@@ -31,7 +31,7 @@ public final class Simulation {
    * @throws SimulationException when a plugin fails (under {@code --on-plugin-error fail}) or a
    *     model invariant breaks
    */
-  public static RunResult run(Scenario scenario, Extensions extensions, TraceSink trace,
+  public static RunResult run(RunConfig scenario, Extensions extensions, TraceSink trace,
       RunOptions options) throws SimulationException {
     PluginSupervisor supervisor = extensions.supervisor();
     supervisor.onError(options.onPluginError());
@@ -49,7 +49,7 @@ public final class Simulation {
     }
   }
 
-  private static RunResult simulate(Scenario scenario, Extensions extensions, TraceSink trace)
+  private static RunResult simulate(RunConfig scenario, Extensions extensions, TraceSink trace)
       throws SimulationException {
     KernelRun run;
     try {
@@ -73,7 +73,7 @@ public final class Simulation {
         extensions.supervisor().ejections());
   }
 
-  private static KernelRun prepare(Scenario scenario, Extensions extensions, TraceSink trace) {
+  private static KernelRun prepare(RunConfig scenario, Extensions extensions, TraceSink trace) {
     try {
       return Guice.createInjector(new EngineModule(scenario, extensions, trace))
           .getInstance(KernelRun.class);

@@ -1,7 +1,7 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.engine.params.Param;
-import dev.schedlab.engine.scenario.NoiseSpec;
+import dev.schedlab.engine.config.NoiseSpec;
 import dev.schedlab.engine.sim.Event;
 import java.util.SplittableRandom;
 

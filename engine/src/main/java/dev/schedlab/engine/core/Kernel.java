@@ -112,7 +112,7 @@ public final class Kernel implements SchedServices, MachineView {
   /** Task groups (root first); only the root without cgroups or autogroup. */
   final java.util.List<TaskGroup> taskGroups = new java.util.ArrayList<>();
   /** The scenario's cgroups and autogroup setting, and the autogroup of each session. */
-  java.util.List<dev.schedlab.engine.scenario.CgroupSpec> cgroupSpecs = java.util.List.of();
+  java.util.List<dev.schedlab.engine.config.CgroupSpec> cgroupSpecs = java.util.List.of();
   boolean autogroup;
   final java.util.Map<String, Integer> autogroupSessions = new java.util.HashMap<>();
   /** The workload's tasks in creation order. */

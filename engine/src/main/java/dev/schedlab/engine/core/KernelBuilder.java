@@ -11,11 +11,11 @@ import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.params.Mitigations;
 import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.engine.scenario.CpuList;
-import dev.schedlab.engine.scenario.IdleStateSpec;
-import dev.schedlab.engine.scenario.MachineSpec;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.TaskSpec;
+import dev.schedlab.engine.config.CpuList;
+import dev.schedlab.engine.config.IdleStateSpec;
+import dev.schedlab.engine.config.MachineSpec;
+import dev.schedlab.engine.config.RunConfig;
+import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.sim.Event;
 import java.util.BitSet;
 import java.util.List;
@@ -30,7 +30,7 @@ import java.util.TreeSet;
 final class KernelBuilder {
   private KernelBuilder() {}
 
-  static Kernel build(Scenario sc, Extensions ext, TraceSink trace) {
+  static Kernel build(RunConfig sc, Extensions ext, TraceSink trace) {
     MachineSpec m = sc.machine();
     Topology topo = new Topology(m);
     List<IdleState> states = idleStates(m);
@@ -162,7 +162,7 @@ final class KernelBuilder {
     return classes.get(classes.size() - 1);
   }
 
-  private static void createTasks(Kernel k, Scenario sc) {
+  private static void createTasks(Kernel k, RunConfig sc) {
     SplittableRandom root = new SplittableRandom(sc.seed());
     k.taskFactory = new TaskFactory(k);
     for (TaskSpec ts : sc.workload().tasks()) {

@@ -6,7 +6,7 @@ import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
 import dev.schedlab.engine.params.Param;
-import dev.schedlab.engine.scenario.Dist;
+import dev.schedlab.engine.config.Dist;
 
 /**
  * Runs task programs on their CPU: user computation, syscalls made of kernel segments with their
