@@ -104,9 +104,9 @@ final class RunCommand implements Callable<Integer> {
       result = simulate(s, ext);
     }
     PrintWriter stdout = spec.commandLine().getOut();
-    Map<String, Object> reports = Reports.json(s, result);
+    Map<String, Object> reports = Reports.json(s.workload().tools(), result);
     stdout.print(format == Format.json ? ResultWriter.toJson(result, reports)
-        : ResultWriter.toText(result) + Reports.text(s, result));
+        : ResultWriter.toText(result) + Reports.text(s.workload().tools(), result));
     stdout.flush();
     RtAppLogs.write(rtapp, rtappLogdir, result);
     if (out != null) {

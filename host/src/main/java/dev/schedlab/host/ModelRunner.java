@@ -99,7 +99,7 @@ public final class ModelRunner {
   private static Outcome run(Scenario s) throws HostException {
     try (PluginHost host = PluginHost.builtinOnly()) {
       RunResult r = Simulation.run(s.config(), host.extensionsFor(List.of()), TraceSink.NONE);
-      return new Outcome(s, r, Reports.json(s, r));
+      return new Outcome(s, r, Reports.json(s.workload().tools(), r));
     } catch (PluginException | SimulationException e) {
       throw new HostException("the model's " + s.name() + " did not run: " + e.getMessage(), e);
     }

@@ -48,7 +48,7 @@ public record SmallRun(String json, JsonNode node, Path trace, Timeline live) {
       r = Simulation.run(s.config(), host.extensionsFor(List.of()), new TeeSink(w, live));
     }
     w.close();
-    String json = ResultWriter.toJson(r, Reports.json(s, r));
+    String json = ResultWriter.toJson(r, Reports.json(s.workload().tools(), r));
     return new SmallRun(json, new ObjectMapper().readTree(json), trace, live.finish(r.simNs()));
   }
 }

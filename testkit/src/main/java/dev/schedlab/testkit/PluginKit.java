@@ -145,8 +145,8 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
         byPoint.put(p, calls[p.ordinal()]);
       }
     }
-    Run run = new Run(label, result, Reports.json(withPlugins, result),
-        Reports.text(withPlugins, result), byPoint, trace);
+    Run run = new Run(label, result, Reports.json(withPlugins.workload().tools(), result),
+        Reports.text(withPlugins.workload().tools(), result), byPoint, trace);
     keep(run);
     return run;
   }

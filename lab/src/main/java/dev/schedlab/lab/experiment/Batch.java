@@ -151,7 +151,7 @@ public final class Batch {
       RunResult r = Simulation.run(s.config(), host.extensionsFor(s.plugins()), TraceSink.NONE, FAIL);
       Map<String, Double> values = new LinkedHashMap<>(Flat.numbers("metric", r.metrics()));
       Map<String, Object> reports = new LinkedHashMap<>();
-      Reports.json(s, r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
+      Reports.json(s.workload().tools(), r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
       values.putAll(Flat.numbers("report", reports));
       Run run = new Run(config, s.seed(), r.digest(), values, r.simNs());
       tally.done(run);

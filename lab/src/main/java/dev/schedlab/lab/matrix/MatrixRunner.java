@@ -153,7 +153,7 @@ public final class MatrixRunner {
       Map<String, Double> values = new LinkedHashMap<>();
       flatten("metric", r.metrics(), values);
       Map<String, Object> reports = new LinkedHashMap<>();
-      Reports.json(s, r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
+      Reports.json(s.workload().tools(), r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
       flatten("report", reports, values);
       return new CellResult(cell.runId(), seed, r.digest(), r.events(), r.simNs(), millis(start),
           null, values, r.ejections().stream().map(PluginEjection::summary).toList());

@@ -67,7 +67,7 @@ class CyclictestTest {
   void reportHasPerThreadCyclesAndMinActAvgMax() throws Exception {
     Scenario s = ToolRunner.load(ToolRunner.tiny(2, "10ms", "cyclictest", "-i 100 -d 100 -t 2 -h 50"));
     RunResult r = ToolRunner.run(s);
-    Map<String, Object> json = Reports.json(s, r);
+    Map<String, Object> json = Reports.json(s.workload().tools(), r);
     @SuppressWarnings("unchecked")
     Map<String, Object> rep = (Map<String, Object>) ((Map<String, Object>) json.get("cyclictest")).get("report");
     @SuppressWarnings("unchecked")
@@ -81,14 +81,14 @@ class CyclictestTest {
     long max = (Long) threads.get(0).get("max");
     assertThat(min).isLessThanOrEqualTo(avg);
     assertThat(avg).isLessThanOrEqualTo(max);
-    String text = Reports.text(s, r);
+    String text = Reports.text(s.workload().tools(), r);
     assertThat(text).contains("# Histogram", "# Min Latencies:", "# Max Latencies:");
   }
 
   @Test
   void statusLinesHaveCyclictestColumns() throws Exception {
     Scenario s = ToolRunner.load(ToolRunner.tiny(2, "10ms", "cyclictest", "-i 1000 -t 2"));
-    String text = Reports.text(s, ToolRunner.run(s));
+    String text = Reports.text(s.workload().tools(), ToolRunner.run(s));
     assertThat(text).containsPattern("T: 0 \\( *\\d+\\) P: 0 I:1000 C: +\\d+ Min: +\\d+ Act: +\\d+ Avg: +\\d+ Max: +\\d+");
     assertThat(text).contains("I:1500");
   }

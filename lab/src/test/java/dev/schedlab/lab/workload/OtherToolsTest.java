@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class OtherToolsTest {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> report(Scenario s, RunResult r, String id) {
-    return (Map<String, Object>) ((Map<String, Object>) Reports.json(s, r).get(id)).get("report");
+    return (Map<String, Object>) ((Map<String, Object>) Reports.json(s.workload().tools(), r).get(id)).get("report");
   }
 
   @Test
@@ -27,7 +27,7 @@ class OtherToolsTest {
     assertThat(rep.get("messages")).isEqualTo(2L * 3 * 3 * 4);
     assertThat(rep.get("expected_messages")).isEqualTo(2L * 3 * 3 * 4);
     assertThat(rep.get("tasks")).isEqualTo(12);
-    assertThat(Reports.text(s, r)).contains("Running in process mode with 2 groups using 6 file"
+    assertThat(Reports.text(s.workload().tools(), r)).contains("Running in process mode with 2 groups using 6 file"
         + " descriptors each (== 12 tasks)", "Each sender will pass 4 messages of 100 bytes")
         .containsPattern("Time: \\d+\\.\\d{3}");
   }
@@ -61,7 +61,7 @@ class OtherToolsTest {
     assertThat(rep.get("warmup_ns")).isEqualTo(4_000_000L);
     double expected = (Long) rep.get("exchanges") * 4096.0 / 1e6 / ((r.simNs() - 4_000_000) / 1e9);
     assertThat((Double) rep.get("throughput_mb_s")).isCloseTo(expected, org.assertj.core.api.Assertions.within(0.001));
-    assertThat(Reports.text(s, r)).containsPattern("(?m)^Throughput \\d+\\.\\d{3} MB/sec").contains("MB/sec  3 clients  3 procs");
+    assertThat(Reports.text(s.workload().tools(), r)).containsPattern("(?m)^Throughput \\d+\\.\\d{3} MB/sec").contains("MB/sec  3 clients  3 procs");
   }
 
   @Test
@@ -79,7 +79,7 @@ class OtherToolsTest {
     double runtime = (Double) rep.get("runtime_s");
     assertThat(runtime).isPositive().isLessThan(0.1);
     assertThat(r.simNs()).isLessThan(1_000_000_000L); // the run ends when the sender exits
-    assertThat(Reports.text(s, r)).contains("runtime");
+    assertThat(Reports.text(s.workload().tools(), r)).contains("runtime");
   }
 
   @Test
@@ -110,7 +110,7 @@ class OtherToolsTest {
       long ret = (Long) ((Map<String, Object>) c.get("ret_user")).get("avg");
       assertThat(ret).isGreaterThanOrEqualTo(irq);
     }
-    assertThat(Reports.text(s, r)).contains("IRQ Timer Latency (us)", "Thread Timer Latency (us)",
+    assertThat(Reports.text(s.workload().tools(), r)).contains("IRQ Timer Latency (us)", "Thread Timer Latency (us)",
         "Ret user Timer Latency (us)", "CPU COUNT");
   }
 
@@ -121,7 +121,7 @@ class OtherToolsTest {
     Map<String, Object> rep = report(s, r, "perf");
     assertThat(rep.get("loops")).isEqualTo(1000L);
     assertThat((Double) rep.get("usecs_per_op")).isPositive();
-    assertThat(Reports.text(s, r)).contains("# Running 'sched/pipe' benchmark:",
+    assertThat(Reports.text(s.workload().tools(), r)).contains("# Running 'sched/pipe' benchmark:",
         "# Executed 1000 pipe operations between two processes", "Total time:", "usecs/op", "ops/sec");
   }
 
@@ -131,7 +131,7 @@ class OtherToolsTest {
     RunResult r = ToolRunner.run(s);
     Map<String, Object> rep = report(s, r, "perf");
     assertThat(rep).containsEntry("finished", false).doesNotContainKey("usecs_per_op");
-    assertThat(Reports.text(s, r)).contains("Not finished").doesNotContain("usecs/op");
+    assertThat(Reports.text(s.workload().tools(), r)).contains("Not finished").doesNotContain("usecs/op");
   }
 
   @Test
@@ -144,6 +144,6 @@ class OtherToolsTest {
   @Test
   void sameScenarioAndSeedGiveTheSameReportBytes() throws Exception {
     Scenario s = ToolRunner.load(ToolRunner.tiny(2, "20ms", "cyclictest", "-i 100 -t"));
-    assertThat(Reports.text(s, ToolRunner.run(s))).isEqualTo(Reports.text(s, ToolRunner.run(s)));
+    assertThat(Reports.text(s.workload().tools(), ToolRunner.run(s))).isEqualTo(Reports.text(s.workload().tools(), ToolRunner.run(s)));
   }
 }

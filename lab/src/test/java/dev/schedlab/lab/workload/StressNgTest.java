@@ -51,9 +51,9 @@ class StressNgTest {
     assertThat(r.rawSamples().get("stress-ng/cyclic/0")).hasSize(10_000);
     @SuppressWarnings("unchecked")
     Map<String, Object> c = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
-        Reports.json(s, r).get("stress-ng")).get("report")).get("cyclic");
+        Reports.json(s.workload().tools(), r).get("stress-ng")).get("report")).get("cyclic");
     assertThat(c.get("samples")).isEqualTo(10_000);
-    assertThat(Reports.text(s, r)).contains("cyclic: sched SCHED_DEADLINE: 100000 ns delay, 10000 samples",
+    assertThat(Reports.text(s.workload().tools(), r)).contains("cyclic: sched SCHED_DEADLINE: 100000 ns delay, 10000 samples",
         "99.99%:", "std.dev.");
   }
 
