@@ -36,7 +36,7 @@ import java.util.TreeMap;
  * {@link TaskExec}). It is also the {@link SchedServices} and {@link MachineView} handed to classes
  * and plugins. Single-threaded and deterministic: ties in time break by scheduling order.
  */
-final class Kernel implements SchedServices, MachineView {
+public final class Kernel implements SchedServices, MachineView {
   static final int EV_PHASE = 1;
   static final int EV_TICK = 2;
   static final int EV_HRTIMER = 3;
