@@ -6,4 +6,12 @@ final class RtAppTimerWait {
   long target;
   /** The series of the wake latency, or null. */
   TimeSeries pendingWakeTimes;
+
+  /** Back in user space after the timer sleep: rt-app's wake-up latency. */
+  void backInUser(long now) {
+    if (pendingWakeTimes != null) {
+      pendingWakeTimes.add(now - target);
+      pendingWakeTimes = null;
+    }
+  }
 }

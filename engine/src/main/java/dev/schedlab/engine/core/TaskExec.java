@@ -138,10 +138,7 @@ final class TaskExec {
           }
           t.inKernel = true;
           t.syscallStart = k.now;
-          if (t.latency.pendingRetUser != null) {
-            t.latency.pendingRetUser.record(k.now - t.timerExpiry);
-            t.latency.pendingRetUser = null;
-          }
+          t.latency.syscallEntered(k.now, t.timerExpiry);
           run(cpu, t, op, k.costs.p(Param.SYSCALL_ENTRY));
           return;
         case Op.SYSCALL_EXIT:
@@ -336,26 +333,17 @@ final class TaskExec {
   /** Back in user space (or, for a kthread, past the sleep): the user-side sample. */
   private void recordSample(Task t) {
     threads.backInUser(t);
-    if (t.latency.pendingUser != null) {
-      t.latency.pendingUser.record(k.now - t.latency.userBase);
-      t.latency.pendingUser = null;
-    }
+    t.latency.backInUser(k.now);
   }
 
   /** The task runs again after a switch: timerlat's Thread latency. */
   void switchedIn(Task t) {
-    if (t.latency.pendingThread != null) {
-      t.latency.pendingThread.record(k.now - t.timerExpiry);
-      t.latency.pendingThread = null;
-    }
+    t.latency.switchedIn(k.now, t.timerExpiry);
   }
 
   /** The sleep timer's handler runs: timerlat's IRQ latency. */
   void timerHandled(Task t) {
-    if (t.latency.pendingIrq != null) {
-      t.latency.pendingIrq.record(k.now - t.timerExpiry);
-      t.latency.pendingIrq = null;
-    }
+    t.latency.timerHandled(k.now, t.timerExpiry);
   }
 
   /** The CSD is queued: send it (IPI or polling shortcut), then wait for it if asked. */

@@ -168,10 +168,7 @@ final class ThreadOps {
 
   /** Back in user space after a timer sleep: rt-app's wake-up latency. */
   void backInUser(Task t) {
-    if (t.timerWait.pendingWakeTimes != null) {
-      t.timerWait.pendingWakeTimes.add(k.now - t.timerWait.target);
-      t.timerWait.pendingWakeTimes = null;
-    }
+    t.timerWait.backInUser(k.now);
   }
 
   /** {@code prev} was switched out: finish a move its new affinity asked for. */
