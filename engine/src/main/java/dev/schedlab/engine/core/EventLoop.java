@@ -135,7 +135,7 @@ final class EventLoop {
         k.irqs.exit(cpu);
         break;
       case Cpu.P_SPIN:
-        k.sched.idleSpin.spinTimeout(cpu);
+        k.sched.spinWindow.spinTimeout(cpu);
         break;
       default:
         throw new IllegalStateException("cpu " + cpu.id + " in unknown phase " + cpu.phase);

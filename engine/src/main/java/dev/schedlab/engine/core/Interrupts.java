@@ -185,7 +185,7 @@ final class Interrupts {
         k.exec.irqExitToTask(cpu);
         break;
       case Cpu.P_SPIN:
-        k.sched.idleSpin.resumeSpin(cpu);
+        k.sched.spinWindow.resumeSpin(cpu);
         break;
       case Cpu.P_IDLE_STATE:
         k.idleLoop.afterIrq(cpu);

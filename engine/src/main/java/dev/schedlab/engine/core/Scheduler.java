@@ -14,7 +14,7 @@ import dev.schedlab.engine.params.Param;
  * The core scheduler paths of kernel/sched/core.c: {@code __schedule()} with its modes and costs,
  * {@code pick_next_task()}, the resched protocol ({@code resched_curr}), {@code sched_tick()},
  * {@code try_to_wake_up()} with {@code ttwu_runnable} and the wake list; the pre-idle spin window
- * of hook H2 is {@link IdleSpin}'s.
+ * of hook H2 is {@link IdleSpinWindow}'s.
  */
 final class Scheduler {
   private final Kernel k;
@@ -29,7 +29,7 @@ final class Scheduler {
   private final MetricCounter pickOverrides;
   private final MetricCounter newidle;
   /** The pre-idle spin window of hook H2. */
-  final IdleSpin idleSpin;
+  final IdleSpinWindow spinWindow;
   /** The H5 tick stage: a plugin's, else mainline's task_mm_cid_work scheduling. */
   private final dev.schedlab.api.hook.TickHook tickStage;
 
@@ -44,7 +44,7 @@ final class Scheduler {
     schedIdleCalls = k.metrics.counter("sched.schedule_idle_calls");
     pickOverrides = k.metrics.counter("sched.pick_overrides");
     newidle = k.metrics.counter("sched.newidle_balance_calls");
-    idleSpin = new IdleSpin(k, this);
+    spinWindow = new IdleSpinWindow(k, this);
     tickStage = k.ext.tick() != null ? k.ext.tick() : (c, t, s) -> k.mmCid.tick((Cpu) c, (Task) t);
   }
 
@@ -84,7 +84,7 @@ final class Scheduler {
       if (cpu.phase != Cpu.P_SPIN) {
         long spin = k.ext.beforeDeactivate().spinLimitNs(cpu, prev, cpu);
         if (spin > 0) {
-          idleSpin.startSpin(cpu, prev, spin);
+          spinWindow.startSpin(cpu, prev, spin);
           return;
         }
       }
@@ -386,7 +386,7 @@ final class Scheduler {
       }
       k.ext.runnableWake().onRunnableWake(rq, p, k.services);
       if (p.onCpu) {
-        idleSpin.spinnerWoken(rq);
+        spinWindow.spinnerWoken(rq);
       }
       return;
     }

@@ -4,7 +4,7 @@
  *
  * <p>How a run is put together: {@link dev.schedlab.engine.core.KernelBuilder} builds a
  * {@link dev.schedlab.engine.core.Kernel}; its {@code EventLoop} takes the future events in time
- * order and hands each to the mechanism that owns it ({@code Scheduler}, {@code IdleSpin},
+ * order and hands each to the mechanism that owns it ({@code Scheduler}, {@code IdleSpinWindow},
  * {@code Interrupts}, {@code IdleLoop}, {@code TaskExec}, {@code Deferred}); every path cost comes
  * from the {@code CostModel} (the parameter table); scheduling classes, idle policies and plugins
  * see the kernel only through {@code KernelServices}, the API's services and views.

@@ -4,11 +4,20 @@ import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
 
 /**
- * The pre-idle spin window of hook H2: a CPU whose task blocks may spin for a limit (the hook's
- * {@code spinLimitNs}) before going idle; a wakeup of the task, seen one cache-line transfer
- * later, or NEED_RESCHED ends it and the rest of {@code __schedule()} runs again.
+ * The pre-idle spin window that hook H2 ({@code BeforeDeactivateHook}) opens: a CPU whose task
+ * blocks spins for the hook's limit instead of dequeuing it, with prev current and queued.
+ *
+ * <p>Models: the spin phase with IRQs on; its end by a wakeup of prev (seen one cache-line transfer
+ * after the waker's store), by NEED_RESCHED, or by the limit; an interrupt taken in the window and
+ * the return to it; the rest of {@code __schedule()} run again at the end (woken, prev is picked
+ * again without a switch). Counters {@code spin.*}.
+ *
+ * <p>Does not model: the spin loop's exit cost; signals; SMT priority lowering while spinning.
+ *
+ * <p>Kernel reference: "[RFC PATCH] kernel/sched/core: busy wait before going idle", Nicholas
+ * Piggin, LKML 2018-04-15 ({@code __schedule()}, {@code goto idle_spin_end}); never merged.
  */
-final class IdleSpin {
+final class IdleSpinWindow {
   private final Kernel k;
   private final Scheduler sched;
   private final MetricCounter spins;
@@ -16,7 +25,7 @@ final class IdleSpin {
   private final MetricCounter spinTimeouts;
   private final MetricCounter spinNs;
 
-  IdleSpin(Kernel k, Scheduler sched) {
+  IdleSpinWindow(Kernel k, Scheduler sched) {
     this.k = k;
     this.sched = sched;
     spins = k.metrics.counter("spin.started");
