@@ -56,8 +56,8 @@ final class KernelBuilder {
     Cpu[] cpus = new Cpu[topo.nrCpus()];
     for (int i = 0; i < cpus.length; i++) {
       cpus[i] = new Cpu(i, topo.core(i), topo.llc(i), topo.pkg(i), topo.node(i), isolated.get(i),
-          new Event(Kernel.EV_PHASE, i, null), new Event(Kernel.EV_TICK, i, null),
-          new Event(Kernel.EV_IPI_RESCHED, i, null), new Event(Kernel.EV_IPI_CALL, i, null));
+          new Event(EventLoop.EV_PHASE, i, null), new Event(EventLoop.EV_TICK, i, null),
+          new Event(EventLoop.EV_IPI_RESCHED, i, null), new Event(EventLoop.EV_IPI_CALL, i, null));
     }
     for (Cpu c : cpus) {
       c.capacityOrig = m.capacityOf(c.id);
@@ -100,9 +100,9 @@ final class KernelBuilder {
       }
     }
     for (SchedulingClass cls : ext.classes()) {
-      cls.init(k, k);
+      cls.init(k.services, k.services);
     }
-    governor.init(k);
+    governor.init(k.services);
     k.liveTasks = sc.workload().tasks().isEmpty() ? -1 : 0;
     int[] kpid = {2};
     SchedulingClass fair = classFor(List.of(k.classes), Policy.NORMAL);
@@ -130,17 +130,17 @@ final class KernelBuilder {
     for (Cpu c : cpus) {
       c.rng = pathRoot.split();
     }
-    k.host = new HostInterference(k, m.noise(), sc.seed());
+    k.loop.host = new HostInterference(k, m.noise(), sc.seed());
     for (Cpu c : cpus) {
       k.thisCpu = c.id;
       k.queue.schedule(c.tickEv, k.tickNs);
       k.idleLoop.doIdleTop(c);
     }
-    k.host.start();
+    k.loop.host.start();
     long watchdogNs = params.get(dev.schedlab.engine.params.Param.WATCHDOG_TIMEOUT);
     if (k.supervisor.hasPlugins() && watchdogNs > 0) {
-      k.watchdog = new Watchdog(k, watchdogNs);
-      k.watchdog.start();
+      k.loop.watchdog = new Watchdog(k, watchdogNs);
+      k.loop.watchdog.start();
     }
     return k;
   }

@@ -35,7 +35,7 @@ class IsolationAndDeferredWorkTest {
     k.run(1_000_000);
     long[] ran = {-1, -1};
     k.thisCpu = queuingCpu;
-    k.defer(DeferKind.RCU_CALLBACK, null, queuingCpu, 5_000, 0, cpu -> {
+    k.services.defer(DeferKind.RCU_CALLBACK, null, queuingCpu, 5_000, 0, cpu -> {
       ran[0] = cpu;
       ran[1] = k.now;
     });
