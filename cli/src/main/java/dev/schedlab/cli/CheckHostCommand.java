@@ -2,7 +2,7 @@ package dev.schedlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.schedlab.engine.output.AtomicFiles;
+import dev.schedlab.lab.output.AtomicFiles;
 import dev.schedlab.host.HostDescription;
 import dev.schedlab.host.HostDetector;
 import dev.schedlab.host.HostException;

@@ -1,6 +1,6 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.output.AtomicFiles;
+import dev.schedlab.lab.output.AtomicFiles;
 import dev.schedlab.host.calibrate.Calibration;
 import dev.schedlab.host.calibrate.Calibrator;
 import dev.schedlab.host.HostDescription;
