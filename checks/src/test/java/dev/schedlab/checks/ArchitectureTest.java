@@ -48,6 +48,7 @@ class ArchitectureTest {
     "dev.schedlab.engine.core..",
     "dev.schedlab.engine.idle..",
     "dev.schedlab.engine.machine..",
+    "dev.schedlab.engine.output..",
     "dev.schedlab.engine.params..",
     "dev.schedlab.engine.plugin..",
     "dev.schedlab.engine.preempt..",
@@ -59,6 +60,8 @@ class ArchitectureTest {
     "dev.schedlab.lab.workload..",
     "dev.schedlab.lab.rtapp..",
     "dev.schedlab.lab.scenario..",
+    // The writers of results and traces: their bytes are the digests.
+    "dev.schedlab.lab.output..",
   };
 
   /**
