@@ -75,6 +75,7 @@ public class EventQueueBenchmark {
   @State(Scope.Thread)
   public static class EngineQueue {
     final EventQueue queue = new EventQueue();
+    @SuppressWarnings("NullAway.Init") // set by init(), which @Setup and the tests call first
     long[] delays;
     int cursor;
     long now;
@@ -103,7 +104,9 @@ public class EventQueueBenchmark {
   /** The naive baseline: a new event object per schedule. */
   @State(Scope.Thread)
   public static class NaiveQueue {
+    @SuppressWarnings("NullAway.Init") // set by init(), which @Setup and the tests call first
     PriorityQueue<NaiveEvent> queue;
+    @SuppressWarnings("NullAway.Init")
     long[] delays;
     int cursor;
     long now;

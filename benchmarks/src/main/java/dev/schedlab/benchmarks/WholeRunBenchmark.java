@@ -88,7 +88,7 @@ public final class WholeRunBenchmark {
         }
         full = full == null || s.cpuNs() < full.cpuNs() ? s : full;
       }
-      WholeRunReport.print(System.out, o, base, full);
+      WholeRunReport.print(System.out, o, base, java.util.Objects.requireNonNull(full, "no run"));
       return 0;
     } catch (UnsupportedOperationException e) {
       System.err.println(String.format(Locale.ROOT, NOT_READY, e.getMessage()));

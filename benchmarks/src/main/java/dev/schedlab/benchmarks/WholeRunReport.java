@@ -14,6 +14,7 @@ final class WholeRunReport {
     return events <= 0 ? Double.NaN : (double) (full.bytes() - base.bytes()) / events;
   }
 
+  @SuppressWarnings("InlineFormatString") // the table header and its rows share one layout
   static void print(PrintStream out, WholeRunOptions o, Sample base, Sample full) {
     out.printf(Locale.ROOT, "schedlab whole run: %d CPUs, %d tasks, seed %d, Java %s, %d CPUs"
             + " available%s%n", o.cpus(), tasks(o), o.seed(), System.getProperty("java.version"),

@@ -45,7 +45,7 @@ public final class WholeRunScenario {
     if (durationNs <= 0) {
       throw new IllegalArgumentException("duration must be > 0 ns, got " + durationNs);
     }
-    if (cpus != 32 && (cpus <= 0 || cpus % 64 != 0) || taskScale <= 0) {
+    if ((cpus != 32 && (cpus <= 0 || cpus % 64 != 0)) || taskScale <= 0) {
       throw new IllegalArgumentException("cpus must be 32 or a multiple of 64 and the task scale"
           + " positive, got " + cpus + " and " + taskScale);
     }
