@@ -43,10 +43,11 @@ import java.util.Map;
  *
  * <h2>Does not model</h2>
  * Signals ({@code signal_pending_state()}: the engine has none). The spin-loop exit cost ("10s of
- * cycles", a branch mispredict) and the rest of {@code __schedule()} after
- * {@code goto idle_spin_end} (clock update, pick of prev again) are the engine's to charge (see
- * docs/ENGINE-REQUESTS-004.md). Pavan Kondeti's variant "spin while nr_running == 1"
- * ({@code exit_on_enqueue=true}) needs an engine change (request R4) and is rejected; with the
+ * cycles", a branch mispredict) is not charged; the rest of {@code __schedule()} after
+ * {@code goto idle_spin_end} (clock update, pick of prev again) is the engine's, which runs it
+ * again when the spin ends. Pavan Kondeti's variant "spin while nr_running == 1"
+ * ({@code exit_on_enqueue=true}) needs hook H2 to re-check {@code nr_running} on enqueue, which it
+ * does not (docs/fidelity.md, seed 004), and is rejected; with the
  * RFC's loop, a task enqueued on the spinning CPU ends the spin only if wakeup preemption sets
  * NEED_RESCHED: a fair task queued behind a spinning RT task, or behind a fair task EEVDF still
  * protects, waits until the spin ends (Pavan's point 1), and an RT wakee sees a busy CPU and is
