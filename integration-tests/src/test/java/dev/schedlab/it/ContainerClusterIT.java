@@ -53,7 +53,7 @@ class ContainerClusterIT {
             .withCopyFileToContainer(MountableFile.forHostPath(Cli.root().resolve(
                 "examples/quickstart.yaml")), app + "/examples/quickstart.yaml")
             .withCommand("matrix", app + "/examples/matrix.yaml", "--cluster", "--bind",
-                "coordinator:5701", "-j", "1", "--out", "/work/out");
+                "coordinator:5701", "-j", "0", "--out", "/work/out");
         GenericContainer<?> steady = member(net, "worker-1")
             .withCommand("worker", "--join", "coordinator:5701", "--matrix", id, "-j", "2");
         GenericContainer<?> doomed = member(net, "worker-2")
