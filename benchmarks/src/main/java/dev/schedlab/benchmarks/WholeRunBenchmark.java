@@ -7,7 +7,7 @@ import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.lab.scenario.Scenario;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Locale;
@@ -108,7 +108,7 @@ public final class WholeRunBenchmark {
     long bytes0 = threads.getCurrentThreadAllocatedBytes();
     long cpu0 = threads.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
-    RunResult r = Simulation.run(scenario, ext, TraceSink.NONE);
+    RunResult r = Simulation.run(scenario.config(), ext, TraceSink.NONE);
     long t1 = System.nanoTime();
     long cpu1 = threads.getCurrentThreadCpuTime();
     long bytes1 = threads.getCurrentThreadAllocatedBytes();

@@ -1,12 +1,12 @@
 package dev.schedlab.benchmarks;
 
-import dev.schedlab.engine.scenario.Dist;
-import dev.schedlab.engine.scenario.KernelSpec;
-import dev.schedlab.engine.scenario.MachineSpec;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.StepSpec;
-import dev.schedlab.engine.scenario.TaskSpec;
-import dev.schedlab.engine.scenario.WorkloadSpec;
+import dev.schedlab.engine.config.Dist;
+import dev.schedlab.engine.config.KernelSpec;
+import dev.schedlab.engine.config.MachineSpec;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.config.TaskSpec;
+import dev.schedlab.lab.scenario.WorkloadSpec;
 import java.util.List;
 import java.util.Map;
 

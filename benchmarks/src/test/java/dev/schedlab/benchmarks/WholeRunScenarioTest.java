@@ -3,10 +3,10 @@ package dev.schedlab.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.schedlab.engine.scenario.Dist;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.StepSpec;
-import dev.schedlab.engine.scenario.TaskSpec;
+import dev.schedlab.engine.config.Dist;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.config.TaskSpec;
 import org.junit.jupiter.api.Test;
 
 class WholeRunScenarioTest {

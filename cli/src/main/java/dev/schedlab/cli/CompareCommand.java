@@ -2,9 +2,9 @@ package dev.schedlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.schedlab.engine.experiment.Batch;
-import dev.schedlab.engine.experiment.Comparison;
-import dev.schedlab.engine.experiment.Configuration;
+import dev.schedlab.lab.experiment.Batch;
+import dev.schedlab.lab.experiment.Comparison;
+import dev.schedlab.lab.experiment.Configuration;
 import dev.schedlab.report.section.CompareSection;
 import java.io.PrintWriter;
 import java.nio.file.Path;

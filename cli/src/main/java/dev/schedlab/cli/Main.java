@@ -5,7 +5,7 @@ import com.google.inject.Module;
 import dev.schedlab.cluster.ClusterException;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.plugin.PluginException;
-import dev.schedlab.engine.scenario.ScenarioException;
+import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.report.ReportInputException;
 import dev.schedlab.traceimport.TraceInputException;
 import java.io.PrintWriter;

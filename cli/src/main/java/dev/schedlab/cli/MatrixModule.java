@@ -4,8 +4,8 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import dev.schedlab.cluster.ClusterSettings;
 import dev.schedlab.cluster.Coordinator;
-import dev.schedlab.engine.matrix.CellExecutor;
-import dev.schedlab.engine.matrix.LocalCellExecutor;
+import dev.schedlab.lab.matrix.CellExecutor;
+import dev.schedlab.lab.matrix.LocalCellExecutor;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 

@@ -1,6 +1,6 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.output.AtomicFiles;
+import dev.schedlab.lab.output.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -1,6 +1,6 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.scenario.PluginRef;
+import dev.schedlab.engine.config.PluginRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

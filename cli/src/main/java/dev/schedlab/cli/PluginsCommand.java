@@ -10,7 +10,7 @@ import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.plugin.PluginStatus;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import dev.schedlab.engine.scenario.PluginRef;
+import dev.schedlab.engine.config.PluginRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

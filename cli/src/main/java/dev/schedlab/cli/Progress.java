@@ -1,6 +1,6 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.experiment.Batch;
+import dev.schedlab.lab.experiment.Batch;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.schedlab.cli;
 
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.scenario.PluginRef;
-import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.config.PluginRef;
+import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.traceimport.replay.ReplayReport;
 import dev.schedlab.traceimport.replay.ReplayRun;
 import dev.schedlab.traceimport.workload.ImportedTrace;

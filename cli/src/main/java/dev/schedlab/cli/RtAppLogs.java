@@ -1,9 +1,9 @@
 package dev.schedlab.cli;
 
 import dev.schedlab.engine.output.RunResult;
-import dev.schedlab.engine.rtapp.RtAppReport;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.workload.ToolRun;
+import dev.schedlab.lab.rtapp.RtAppReport;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.lab.workload.ToolRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

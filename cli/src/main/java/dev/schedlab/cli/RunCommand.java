@@ -3,15 +3,15 @@ package dev.schedlab.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedlab.engine.Simulation;
-import dev.schedlab.engine.output.FtraceWriter;
-import dev.schedlab.engine.output.ResultWriter;
+import dev.schedlab.lab.output.FtraceWriter;
+import dev.schedlab.lab.output.ResultWriter;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.rtapp.RtAppReport;
-import dev.schedlab.engine.scenario.PluginRef;
-import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.lab.rtapp.RtAppReport;
+import dev.schedlab.engine.config.PluginRef;
+import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.report.section.RunSection;
 import dev.schedlab.report.timeline.TeeSink;
 import dev.schedlab.report.timeline.Timeline;
@@ -21,7 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import dev.schedlab.engine.workload.Reports;
+import dev.schedlab.lab.workload.Reports;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -104,9 +104,9 @@ final class RunCommand implements Callable<Integer> {
       result = simulate(s, ext);
     }
     PrintWriter stdout = spec.commandLine().getOut();
-    Map<String, Object> reports = Reports.json(s, result);
+    Map<String, Object> reports = Reports.json(s.workload().tools(), result);
     stdout.print(format == Format.json ? ResultWriter.toJson(result, reports)
-        : ResultWriter.toText(result) + Reports.text(s, result));
+        : ResultWriter.toText(result) + Reports.text(s.workload().tools(), result));
     stdout.flush();
     RtAppLogs.write(rtapp, rtappLogdir, result);
     if (out != null) {
@@ -132,7 +132,7 @@ final class RunCommand implements Callable<Integer> {
     // The report's timeline listens to the run itself: no trace file is needed for it.
     timeline = report == null ? null : new Timeline(s.machine().nrCpus(), s.durationNs());
     if (trace == null) {
-      return Simulation.run(s, ext, timeline == null ? TraceSink.NONE : timeline,
+      return Simulation.run(s.config(), ext, timeline == null ? TraceSink.NONE : timeline,
           safety.options(spec, null));
     }
     FtraceWriter sink;
@@ -143,7 +143,7 @@ final class RunCommand implements Callable<Integer> {
     }
     RunResult r;
     try {
-      r = Simulation.run(s, ext, timeline == null ? sink : new TeeSink(sink, timeline),
+      r = Simulation.run(s.config(), ext, timeline == null ? sink : new TeeSink(sink, timeline),
           safety.options(spec, sink::abort));
     } catch (Exception | Error e) {
       sink.abort();

@@ -1,6 +1,6 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.scenario.ScenarioException;
+import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.traceimport.TraceInputException;
 import dev.schedlab.traceimport.read.Trace;
 import dev.schedlab.traceimport.read.TraceFormat;

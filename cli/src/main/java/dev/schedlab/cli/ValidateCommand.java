@@ -1,10 +1,10 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.rtapp.RtAppReport;
-import dev.schedlab.engine.scenario.MachineSpec;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.TaskSpec;
-import dev.schedlab.engine.workload.ToolRun;
+import dev.schedlab.lab.rtapp.RtAppReport;
+import dev.schedlab.engine.config.MachineSpec;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.engine.config.TaskSpec;
+import dev.schedlab.lab.workload.ToolRun;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

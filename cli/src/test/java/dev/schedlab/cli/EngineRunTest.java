@@ -9,7 +9,7 @@ import dev.schedlab.cli.CliTestSupport.Outcome;
 import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.scenario.ScenarioLoader;
+import dev.schedlab.lab.scenario.ScenarioLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +28,7 @@ class EngineRunTest {
     try (PluginHost host = PluginHost.open(null)) {
       var s = ScenarioLoader.parse("tiny.yaml", "duration: 1ms\nworkload: {tasks: [{program: [user: 100us]}]}\n",
           true, "tiny", List.of());
-      Simulation.run(s, host.extensionsFor(List.of()), TraceSink.NONE);
+      Simulation.run(s.config(), host.extensionsFor(List.of()), TraceSink.NONE);
       return true;
     } catch (UnsupportedOperationException e) {
       return false;

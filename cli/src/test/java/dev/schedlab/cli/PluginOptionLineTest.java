@@ -3,7 +3,7 @@ package dev.schedlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.schedlab.engine.scenario.PluginRef;
+import dev.schedlab.engine.config.PluginRef;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

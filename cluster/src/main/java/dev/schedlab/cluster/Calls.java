@@ -2,7 +2,7 @@ package dev.schedlab.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
-import dev.schedlab.engine.matrix.CellResult;
+import dev.schedlab.lab.matrix.CellResult;
 import java.io.Serializable;
 import java.util.SortedMap;
 import java.util.UUID;

@@ -1,9 +1,9 @@
 package dev.schedlab.cluster;
 
-import dev.schedlab.engine.matrix.Cell;
-import dev.schedlab.engine.matrix.ParamSet;
-import dev.schedlab.engine.matrix.Workload;
-import dev.schedlab.engine.scenario.PluginRef;
+import dev.schedlab.lab.matrix.Cell;
+import dev.schedlab.lab.matrix.ParamSet;
+import dev.schedlab.lab.matrix.Workload;
+import dev.schedlab.engine.config.PluginRef;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.Files;

@@ -8,7 +8,7 @@ import com.hazelcast.core.HazelcastException;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 import dev.schedlab.engine.Version;
-import dev.schedlab.engine.matrix.CellExecutor;
+import dev.schedlab.lab.matrix.CellExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

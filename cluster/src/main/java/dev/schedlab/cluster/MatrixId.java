@@ -1,6 +1,6 @@
 package dev.schedlab.cluster;
 
-import dev.schedlab.engine.matrix.Cell;
+import dev.schedlab.lab.matrix.Cell;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,9 +1,9 @@
 package dev.schedlab.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
-import dev.schedlab.engine.matrix.Cell;
-import dev.schedlab.engine.matrix.CellResult;
-import dev.schedlab.engine.matrix.MatrixRunner;
+import dev.schedlab.lab.matrix.Cell;
+import dev.schedlab.lab.matrix.CellResult;
+import dev.schedlab.lab.matrix.MatrixRunner;
 import dev.schedlab.engine.plugin.PluginHost;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.schedlab.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.engine.Version;
-import dev.schedlab.engine.matrix.MatrixRunner;
+import dev.schedlab.lab.matrix.MatrixRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;

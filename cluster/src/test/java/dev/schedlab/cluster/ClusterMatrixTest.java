@@ -2,12 +2,12 @@ package dev.schedlab.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.engine.matrix.Cell;
-import dev.schedlab.engine.matrix.CellLog;
-import dev.schedlab.engine.matrix.CellResult;
-import dev.schedlab.engine.matrix.MatrixFile;
-import dev.schedlab.engine.matrix.MatrixPlan;
-import dev.schedlab.engine.matrix.MatrixRunner;
+import dev.schedlab.lab.matrix.Cell;
+import dev.schedlab.lab.matrix.CellLog;
+import dev.schedlab.lab.matrix.CellResult;
+import dev.schedlab.lab.matrix.MatrixFile;
+import dev.schedlab.lab.matrix.MatrixPlan;
+import dev.schedlab.lab.matrix.MatrixRunner;
 import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.plugin.testplugins.FaultPlugin;
 import dev.schedlab.engine.plugin.testplugins.FaultPlugin.Fault;

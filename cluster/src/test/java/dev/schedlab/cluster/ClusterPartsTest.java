@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
-import dev.schedlab.engine.matrix.Cell;
-import dev.schedlab.engine.matrix.CellResult;
-import dev.schedlab.engine.matrix.MatrixRunner;
+import dev.schedlab.lab.matrix.Cell;
+import dev.schedlab.lab.matrix.CellResult;
+import dev.schedlab.lab.matrix.MatrixRunner;
 import dev.schedlab.engine.plugin.PluginHost;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -5,7 +5,7 @@ import com.google.inject.Provides;
 import dev.schedlab.engine.core.KernelRun;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.config.RunConfig;
 
 /**
  * Guice wiring of one run: the scenario, the resolved extensions (built-ins plus enabled plugins)
@@ -13,11 +13,11 @@ import dev.schedlab.engine.scenario.Scenario;
  * CLI; the API and plugins never see it.
  */
 final class EngineModule extends AbstractModule {
-  private final Scenario scenario;
+  private final RunConfig scenario;
   private final Extensions extensions;
   private final TraceSink trace;
 
-  EngineModule(Scenario scenario, Extensions extensions, TraceSink trace) {
+  EngineModule(RunConfig scenario, Extensions extensions, TraceSink trace) {
     this.scenario = scenario;
     this.extensions = extensions;
     this.trace = trace;
@@ -25,13 +25,13 @@ final class EngineModule extends AbstractModule {
 
   @Override
   protected void configure() {
-    bind(Scenario.class).toInstance(scenario);
+    bind(RunConfig.class).toInstance(scenario);
     bind(Extensions.class).toInstance(extensions);
     bind(TraceSink.class).toInstance(trace);
   }
 
   @Provides
-  KernelRun kernelRun(Scenario s, Extensions e, TraceSink t) {
+  KernelRun kernelRun(RunConfig s, Extensions e, TraceSink t) {
     return KernelRun.prepare(s, e, t);
   }
 }

@@ -10,38 +10,42 @@ import dev.schedlab.engine.params.Param;
 import dev.schedlab.engine.plugin.HookBudget;
 import dev.schedlab.engine.plugin.PluginFailure;
 import dev.schedlab.engine.plugin.PluginSupervisor;
-import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.config.RunConfig;
 import java.util.List;
 
-/** Entry point: runs one scenario with the given extensions and returns its result. */
+/**
+ * The model's entry point: builds a kernel from a {@link RunConfig} (machine, kernel
+ * configuration, task programs) and the extensions a plugin host resolved, runs it to the
+ * configured duration and returns its result; the trace goes to the given sink.
+ */
 public final class Simulation {
   private Simulation() {}
 
-  /** As {@link #run(Scenario, Extensions, TraceSink, RunOptions)} with the default options. */
-  public static RunResult run(Scenario scenario, Extensions extensions, TraceSink trace)
+  /** As {@link #run(RunConfig, Extensions, TraceSink, RunOptions)} with the default options. */
+  public static RunResult run(RunConfig config, Extensions extensions, TraceSink trace)
       throws SimulationException {
-    return run(scenario, extensions, trace, RunOptions.DEFAULT);
+    return run(config, extensions, trace, RunOptions.DEFAULT);
   }
 
   /**
-   * Runs {@code scenario} to its duration. A plugin that misbehaves is ejected and recorded in the
+   * Runs {@code config} to its duration. A plugin that misbehaves is ejected and recorded in the
    * result's ejections, or fails the run, as {@code options} say.
    *
-   * @throws IllegalArgumentException when the scenario names something the extensions lack
+   * @throws IllegalArgumentException when the configuration names something the extensions lack
    * @throws SimulationException when a plugin fails (under {@code --on-plugin-error fail}) or a
    *     model invariant breaks
    */
-  public static RunResult run(Scenario scenario, Extensions extensions, TraceSink trace,
+  public static RunResult run(RunConfig config, Extensions extensions, TraceSink trace,
       RunOptions options) throws SimulationException {
     PluginSupervisor supervisor = extensions.supervisor();
     supervisor.onError(options.onPluginError());
     supervisor.check(options.check());
-    long budgetNs = scenario.kernel().params().getOrDefault(Param.PLUGIN_HOOK_BUDGET.key(),
+    long budgetNs = config.kernel().params().getOrDefault(Param.PLUGIN_HOOK_BUDGET.key(),
         Param.PLUGIN_HOOK_BUDGET.defaultValue());
     HookBudget budget = options.onOverrun() != null && supervisor.hasPlugins() && budgetNs > 0
         ? HookBudget.start(supervisor, budgetNs, options.onOverrun()) : null;
     try {
-      return simulate(scenario, extensions, trace);
+      return simulate(config, extensions, trace);
     } finally {
       if (budget != null) {
         budget.close();
@@ -49,11 +53,11 @@ public final class Simulation {
     }
   }
 
-  private static RunResult simulate(Scenario scenario, Extensions extensions, TraceSink trace)
+  private static RunResult simulate(RunConfig config, Extensions extensions, TraceSink trace)
       throws SimulationException {
     KernelRun run;
     try {
-      run = prepare(scenario, extensions, trace);
+      run = prepare(config, extensions, trace);
     } catch (PluginFailure f) {
       throw new SimulationException(f.getMessage() + " (while setting up the run)", f);
     }
@@ -68,14 +72,14 @@ public final class Simulation {
     }
     long wall = System.nanoTime() - start;
     List<String> plugins = extensions.plugins().stream().map(p -> p.descriptor().id()).toList();
-    return new RunResult(Version.current(), scenario.name(), scenario.seed(), plugins,
+    return new RunResult(Version.current(), config.name(), config.seed(), plugins,
         run.digest(), run.events(), run.simNs(), wall, run.metrics(), run.rawSamples(),
         extensions.supervisor().ejections());
   }
 
-  private static KernelRun prepare(Scenario scenario, Extensions extensions, TraceSink trace) {
+  private static KernelRun prepare(RunConfig config, Extensions extensions, TraceSink trace) {
     try {
-      return Guice.createInjector(new EngineModule(scenario, extensions, trace))
+      return Guice.createInjector(new EngineModule(config, extensions, trace))
           .getInstance(KernelRun.class);
     } catch (ProvisionException e) {
       if (e.getCause() instanceof IllegalArgumentException iae) {

@@ -1,6 +1,6 @@
 package dev.schedlab.host;
 
-import dev.schedlab.engine.scenario.IdleStateSpec;
+import dev.schedlab.engine.config.IdleStateSpec;
 import java.util.List;
 import java.util.Map;
 

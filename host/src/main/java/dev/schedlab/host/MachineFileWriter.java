@@ -1,7 +1,7 @@
 package dev.schedlab.host;
 
-import dev.schedlab.engine.scenario.IdleStateSpec;
-import dev.schedlab.engine.scenario.NoiseSpec;
+import dev.schedlab.engine.config.IdleStateSpec;
+import dev.schedlab.engine.config.NoiseSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -6,10 +6,10 @@ import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.ScenarioException;
-import dev.schedlab.engine.scenario.ScenarioLoader;
-import dev.schedlab.engine.workload.Reports;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.lab.scenario.ScenarioException;
+import dev.schedlab.lab.scenario.ScenarioLoader;
+import dev.schedlab.lab.workload.Reports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -98,8 +98,8 @@ public final class ModelRunner {
 
   private static Outcome run(Scenario s) throws HostException {
     try (PluginHost host = PluginHost.builtinOnly()) {
-      RunResult r = Simulation.run(s, host.extensionsFor(List.of()), TraceSink.NONE);
-      return new Outcome(s, r, Reports.json(s, r));
+      RunResult r = Simulation.run(s.config(), host.extensionsFor(List.of()), TraceSink.NONE);
+      return new Outcome(s, r, Reports.json(s.workload().tools(), r));
     } catch (PluginException | SimulationException e) {
       throw new HostException("the model's " + s.name() + " did not run: " + e.getMessage(), e);
     }

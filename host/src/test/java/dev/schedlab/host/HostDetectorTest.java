@@ -2,10 +2,10 @@ package dev.schedlab.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.engine.scenario.IdleStateSpec;
-import dev.schedlab.engine.scenario.MachineSpec;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.ScenarioLoader;
+import dev.schedlab.engine.config.IdleStateSpec;
+import dev.schedlab.engine.config.MachineSpec;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.lab.scenario.ScenarioLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

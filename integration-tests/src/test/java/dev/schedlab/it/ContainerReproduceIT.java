@@ -2,9 +2,9 @@ package dev.schedlab.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.engine.experiment.Configuration;
-import dev.schedlab.engine.experiment.Experiment;
-import dev.schedlab.engine.scenario.PluginRef;
+import dev.schedlab.lab.experiment.Configuration;
+import dev.schedlab.lab.experiment.Experiment;
+import dev.schedlab.engine.config.PluginRef;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

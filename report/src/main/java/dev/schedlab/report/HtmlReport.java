@@ -1,7 +1,7 @@
 package dev.schedlab.report;
 
 import dev.schedlab.engine.Version;
-import dev.schedlab.engine.output.AtomicFiles;
+import dev.schedlab.lab.output.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

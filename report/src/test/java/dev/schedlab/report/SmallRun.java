@@ -3,13 +3,13 @@ package dev.schedlab.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedlab.engine.Simulation;
-import dev.schedlab.engine.output.FtraceWriter;
-import dev.schedlab.engine.output.ResultWriter;
+import dev.schedlab.lab.output.FtraceWriter;
+import dev.schedlab.lab.output.ResultWriter;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.ScenarioLoader;
-import dev.schedlab.engine.workload.Reports;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.lab.scenario.ScenarioLoader;
+import dev.schedlab.lab.workload.Reports;
 import dev.schedlab.report.timeline.TeeSink;
 import dev.schedlab.report.timeline.Timeline;
 import java.nio.file.Path;
@@ -45,10 +45,10 @@ public record SmallRun(String json, JsonNode node, Path trace, Timeline live) {
     Timeline live = new Timeline(s.machine().nrCpus(), s.durationNs());
     RunResult r;
     try (PluginHost host = PluginHost.builtinOnly()) {
-      r = Simulation.run(s, host.extensionsFor(List.of()), new TeeSink(w, live));
+      r = Simulation.run(s.config(), host.extensionsFor(List.of()), new TeeSink(w, live));
     }
     w.close();
-    String json = ResultWriter.toJson(r, Reports.json(s, r));
+    String json = ResultWriter.toJson(r, Reports.json(s.workload().tools(), r));
     return new SmallRun(json, new ObjectMapper().readTree(json), trace, live.finish(r.simNs()));
   }
 }

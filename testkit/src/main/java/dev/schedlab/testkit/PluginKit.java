@@ -5,16 +5,16 @@ import dev.schedlab.api.plugin.SchedlabPlugin;
 import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.RunOptions;
 import dev.schedlab.engine.SimulationException;
-import dev.schedlab.engine.output.FtraceWriter;
-import dev.schedlab.engine.output.ResultWriter;
+import dev.schedlab.lab.output.FtraceWriter;
+import dev.schedlab.lab.output.ResultWriter;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.scenario.PluginRef;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.workload.Reports;
+import dev.schedlab.engine.config.PluginRef;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.lab.workload.Reports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -135,7 +135,7 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
           deleteQuietly(dir);
         }
       } else {
-        result = Simulation.run(withPlugins, extensions, sink == null ? TraceSink.NONE : sink,
+        result = Simulation.run(withPlugins.config(), extensions, sink == null ? TraceSink.NONE : sink,
             FAIL);
       }
     }
@@ -145,8 +145,8 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
         byPoint.put(p, calls[p.ordinal()]);
       }
     }
-    Run run = new Run(label, result, Reports.json(withPlugins, result),
-        Reports.text(withPlugins, result), byPoint, trace);
+    Run run = new Run(label, result, Reports.json(withPlugins.workload().tools(), result),
+        Reports.text(withPlugins.workload().tools(), result), byPoint, trace);
     keep(run);
     return run;
   }
@@ -163,7 +163,7 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
       throws IOException, SimulationException {
     FtraceWriter w = FtraceWriter.open(file, s.machine().nrCpus());
     try {
-      RunResult r = Simulation.run(s, ext, w, FAIL);
+      RunResult r = Simulation.run(s.config(), ext, w, FAIL);
       w.close();
       return r;
     } catch (SimulationException | RuntimeException e) {

@@ -1,8 +1,8 @@
 package dev.schedlab.testkit;
 
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.ScenarioException;
-import dev.schedlab.engine.scenario.ScenarioLoader;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.lab.scenario.ScenarioException;
+import dev.schedlab.lab.scenario.ScenarioLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -47,7 +47,7 @@ final class Deferred {
     switch (kind) {
       case RCU_CALLBACK: {
         WorkItem w = new WorkItem(costNs, fn, cpu, true);
-        k.queue.schedule(w.due, k.now + k.p(Param.RCU_GP));
+        k.queue.schedule(w.due, k.now + k.costs.p(Param.RCU_GP));
         break;
       }
       case WORKQUEUE:
@@ -84,7 +84,7 @@ final class Deferred {
   void rcuSoftirq(Cpu cpu) {
     while (!cpu.rcuPending.isEmpty()) {
       WorkItem w = cpu.rcuPending.poll();
-      long cost = k.p(Param.RCU_CB_OVERHEAD) + w.costNs;
+      long cost = k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs;
       k.pathCost += cost;
       account(cpu.id, cost);
       w.fn.run(cpu.id);
@@ -109,7 +109,7 @@ final class Deferred {
   }
 
   private void enqueue(Task kthread, WorkItem w) {
-    k.queueKthreadWork(kthread, w); // the wakeup is charged to whatever path queued the work
+    queueKthreadWork(kthread, w); // the wakeup is charged to whatever path queued the work
   }
 
   void account(int cpu, long costNs) {
@@ -119,5 +119,13 @@ final class Deferred {
   /** Creates engine kthreads (fair, nice 0, running the work-queue loop). */
   interface KthreadFactory {
     Task kthread(String comm, BitSet allowed);
+  }
+
+  /** Queues {@code w} on kthread {@code t} and wakes it if it sleeps. */
+  void queueKthreadWork(Task t, WorkItem w) {
+    t.workQueue.add(w);
+    if (t.state != dev.schedlab.api.TaskState.RUNNING) {
+      k.sched.wakeUp(t, 0);
+    }
   }
 }

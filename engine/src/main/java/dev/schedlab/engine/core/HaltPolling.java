@@ -34,16 +34,16 @@ final class HaltPolling {
    * guest runs again. Adapts the vCPU's poll window as the host does at the end of the halt.
    */
   long wake(Cpu cpu, long haltedNs) {
-    long max = k.p(Param.KVM_HALT_POLL_NS);
+    long max = k.costs.p(Param.KVM_HALT_POLL_NS);
     cpu.haltPollNs = Math.min(cpu.haltPollNs, max);
     boolean caught = cpu.haltPollNs > 0 && haltedNs <= cpu.haltPollNs;
     long latency;
     if (caught) {
       polled.value++;
-      latency = k.p(Param.VM_HALT_POLL_WAKE);
+      latency = k.costs.p(Param.VM_HALT_POLL_WAKE);
     } else {
       waited.value++;
-      latency = k.p(Param.VM_HALTED_WAKE);
+      latency = k.costs.p(Param.VM_HALTED_WAKE);
     }
     adapt(cpu, haltedNs, max);
     return latency;
@@ -62,16 +62,16 @@ final class HaltPolling {
   }
 
   private void grow(Cpu cpu) {
-    long factor = k.p(Param.KVM_HALT_POLL_NS_GROW);
+    long factor = k.costs.p(Param.KVM_HALT_POLL_NS_GROW);
     if (factor == 0) {
       return;
     }
-    cpu.haltPollNs = Math.max(cpu.haltPollNs * factor, k.p(Param.KVM_HALT_POLL_NS_GROW_START));
+    cpu.haltPollNs = Math.max(cpu.haltPollNs * factor, k.costs.p(Param.KVM_HALT_POLL_NS_GROW_START));
   }
 
   private void shrink(Cpu cpu) {
-    long divisor = k.p(Param.KVM_HALT_POLL_NS_SHRINK);
+    long divisor = k.costs.p(Param.KVM_HALT_POLL_NS_SHRINK);
     long val = divisor == 0 ? 0 : cpu.haltPollNs / divisor;
-    cpu.haltPollNs = val < k.p(Param.KVM_HALT_POLL_NS_GROW_START) ? 0 : val;
+    cpu.haltPollNs = val < k.costs.p(Param.KVM_HALT_POLL_NS_GROW_START) ? 0 : val;
   }
 }

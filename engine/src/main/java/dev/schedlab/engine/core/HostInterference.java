@@ -1,7 +1,7 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.engine.params.Param;
-import dev.schedlab.engine.scenario.NoiseSpec;
+import dev.schedlab.engine.config.NoiseSpec;
 import dev.schedlab.engine.sim.Event;
 import java.util.SplittableRandom;
 
@@ -34,7 +34,7 @@ final class HostInterference {
 
   HostInterference(Kernel k, NoiseSpec noise, long seed) {
     this.k = k;
-    this.timerDeliveryNs = k.virtualized ? k.p(Param.VM_TIMER_DELIVERY) : 0;
+    this.timerDeliveryNs = k.virtualized ? k.costs.p(Param.VM_TIMER_DELIVERY) : 0;
     this.stalls = k.metrics.counter("host.stalls");
     this.stallNs = k.metrics.counter("host.stall_ns");
     this.timerExits = k.metrics.counter("host.timer_exits");
@@ -59,7 +59,7 @@ final class HostInterference {
     noiseEv = new Event[k.cpus.length];
     for (int c = 0; c < k.cpus.length; c++) {
       rng[c] = root.split();
-      noiseEv[c] = new Event(Kernel.EV_NOISE, c, null);
+      noiseEv[c] = new Event(EventLoop.EV_NOISE, c, null);
     }
   }
 
@@ -98,7 +98,7 @@ final class HostInterference {
         return false;
       }
       timerExits.value++;
-      stall(cpu, k.now + k.jitter(cpu, timerDeliveryNs));
+      stall(cpu, k.now + k.costs.jitter(cpu, timerDeliveryNs));
     }
     // An expiry during a stall is injected when the vCPU runs again, with no exit of its own.
     if (timer) {

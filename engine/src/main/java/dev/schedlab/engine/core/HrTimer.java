@@ -27,17 +27,30 @@ final class HrTimer implements TimerHandle {
     this.cpu = cpu;
     this.callback = callback;
     this.sleeper = sleeper;
-    this.event = new Event(Kernel.EV_HRTIMER, -1, this);
+    this.event = new Event(EventLoop.EV_HRTIMER, -1, this);
   }
 
   @Override
   public void arm(long expiresNs) {
-    kernel.armTimer(this, expiresNs, 0);
+    arm(expiresNs, 0);
+  }
+
+  /** {@code hrtimer_start_range_ns()}: soft expiry {@code expiresNs}, hard one {@code slackNs} later. */
+  void arm(long expiresNs, long slackNs) {
+    Cpu c = kernel.cpus[cpu];
+    if (!event.scheduled()) {
+      c.timers.add(this);
+    }
+    softExpiry = expiresNs;
+    kernel.queue.schedule(event, Math.max(expiresNs + slackNs, kernel.now));
   }
 
   @Override
   public void cancel() {
-    kernel.cancelTimer(this);
+    if (event.scheduled()) {
+      kernel.cpus[cpu].timers.remove(this);
+      kernel.queue.cancel(event);
+    }
   }
 
   @Override

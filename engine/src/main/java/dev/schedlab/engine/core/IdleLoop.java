@@ -1,5 +1,6 @@
 package dev.schedlab.engine.core;
 
+import dev.schedlab.api.IdlePolicy;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.engine.machine.IdleState;
 import dev.schedlab.engine.params.Param;
@@ -28,8 +29,18 @@ final class IdleLoop {
    */
   private final long pollLimitNs;
 
-  IdleLoop(Kernel k) {
+  /** The idle policy (cpuidle governor) choosing the state. */
+  private final IdlePolicy governor;
+  /** The PM QoS CPU latency limit the governor must respect. */
+  private final long latencyLimitNs;
+  /** The host's halt polling of this guest's vCPUs; null on bare metal. */
+  private final HaltPolling haltPolling;
+
+  IdleLoop(Kernel k, IdlePolicy governor, long latencyLimitNs) {
     this.k = k;
+    this.governor = governor;
+    this.latencyLimitNs = latencyLimitNs;
+    this.haltPolling = k.virtualized ? new HaltPolling(k) : null; // a host's, so guests only
     entries = new MetricCounter[k.idleStates.size()];
     for (int i = 0; i < entries.length; i++) {
       entries[i] = k.metrics.counter("idle.entries." + k.idleStates.get(i).name());
@@ -62,7 +73,7 @@ final class IdleLoop {
       return;
     }
     cpu.opIrqsOff = true;
-    k.setPhase(cpu, Cpu.P_IDLE_ENTER, idleTopCost + k.p(Param.DO_IDLE_ENTER));
+    k.setPhase(cpu, Cpu.P_IDLE_ENTER, idleTopCost + k.costs.p(Param.DO_IDLE_ENTER));
   }
 
   /**
@@ -95,8 +106,8 @@ final class IdleLoop {
       // KTIME_MAX). The model has no timer-wheel timers, so the tick stops whenever the governor
       // (if any) says so.
       boolean driver = k.idleStates.size() > 1 || k.idleStates.get(0).polling();
-      idx = driver ? k.governor.select(cpu, sleepLength, tickDelta, k.latencyLimitNs) : 0;
-      if (!cpu.tickStopped && (!driver || k.governor.stopTick(cpu, idx, sleepLength))) {
+      idx = driver ? governor.select(cpu, sleepLength, tickDelta, latencyLimitNs) : 0;
+      if (!cpu.tickStopped && (!driver || governor.stopTick(cpu, idx, sleepLength))) {
         stopTick(cpu, idx);
         return;
       }
@@ -106,7 +117,7 @@ final class IdleLoop {
     idle.polling = false;
     cpu.enteringState = idx;
     k.setPhase(cpu, Cpu.P_IDLE_ENTER,
-        k.p(Param.CPUIDLE_ENTER) + cpu.idleFlagsLine.write(cpu, k.irqs));
+        k.costs.p(Param.CPUIDLE_ENTER) + cpu.idleFlagsLine.write(cpu, k.irqs));
   }
 
   /**
@@ -141,7 +152,7 @@ final class IdleLoop {
       k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, idx);
     }
     cpu.pollDeadline = idx == 0 && s.busyLoop()
-        ? k.now + k.governor.pollTimeLimitNs(cpu, pollLimitNs) : -1;
+        ? k.now + governor.pollTimeLimitNs(cpu, pollLimitNs) : -1;
     k.setPhase(cpu, Cpu.P_IDLE_STATE, pollTimeLeft(cpu));
     if (irqPending) {
       entriesIrqPending.value++;
@@ -170,7 +181,7 @@ final class IdleLoop {
     if (cpu.curr.needResched) {
       leaveState(cpu, false, false, 0); // the loop sees need_resched() and returns
       cpu.opIrqsOff = true;
-      k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.p(Param.CPUIDLE_EXIT));
+      k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.costs.p(Param.CPUIDLE_EXIT));
       return;
     }
     k.setPhase(cpu, Cpu.P_IDLE_STATE, pollTimeLeft(cpu));
@@ -186,11 +197,11 @@ final class IdleLoop {
     cpu.tickStopped = true;
     cpu.selectedState = chosenState;
     // Cancelling the tick reprograms the clockevent only if the tick was the next event.
-    long reprogram = k.clockeventCancelCost(cpu, cpu.tickEv);
+    long reprogram = k.costs.clockeventCancelCost(cpu, cpu.tickEv);
     k.queue.cancel(cpu.tickEv);
     tickStops.value++;
     k.nohz.tickStopped(cpu); // tick_nohz_idle_stop_tick() -> nohz_balance_enter_idle()
-    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.TICK_STOP) + reprogram);
+    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.costs.p(Param.TICK_STOP) + reprogram);
   }
 
   /**
@@ -215,7 +226,7 @@ final class IdleLoop {
     }
     reflect(cpu, idx, 0);
     cpu.opIrqsOff = true;
-    k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.p(Param.CPUIDLE_EXIT)); // then woke() takes the interrupt
+    k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.costs.p(Param.CPUIDLE_EXIT)); // then woke() takes the interrupt
   }
 
   /**
@@ -226,7 +237,7 @@ final class IdleLoop {
   }
 
   private void reflect(Cpu cpu, int idx, long residencyNs, boolean pollTimeLimit) {
-    k.governor.reflect(cpu, idx, residencyNs, pollTimeLimit);
+    governor.reflect(cpu, idx, residencyNs, pollTimeLimit);
     cpu.gotIdleTick = false;
   }
 
@@ -265,7 +276,7 @@ final class IdleLoop {
     IdleState s = k.idleStates.get(cpu.idleStateIdx);
     long latency;
     if (pollingWake && s.busyLoop()) {
-      latency = k.p(Param.POLL_WAKE); // the poll loop's re-read of the written flags
+      latency = k.costs.p(Param.POLL_WAKE); // the poll loop's re-read of the written flags
       cpu.idleFlagsLine.readBy(cpu);
     } else {
       latency = s.exitLatencyNs();
@@ -273,7 +284,7 @@ final class IdleLoop {
         latency += cpu.idleFlagsLine.read(cpu, k.irqs); // MWAIT woke on the write: read it
       }
       if (k.virtualized && !s.polling()) {
-        latency += k.haltPolling.wake(cpu, k.now - cpu.idleEnteredAt);
+        latency += haltPolling.wake(cpu, k.now - cpu.idleEnteredAt);
       }
     }
     // intel_idle_irq(): an interrupt is taken as soon as MWAIT wakes, still polling; the exit
@@ -286,7 +297,7 @@ final class IdleLoop {
     }
     cpu.opIrqsOff = true;
     // The hardware exit latency, then cpuidle_enter_state()'s exit bookkeeping.
-    k.setPhase(cpu, Cpu.P_IDLE_WAKE, latency + (irqInside ? 0 : k.p(Param.CPUIDLE_EXIT)));
+    k.setPhase(cpu, Cpu.P_IDLE_WAKE, latency + (irqInside ? 0 : k.costs.p(Param.CPUIDLE_EXIT)));
   }
 
   /** After an interrupt taken inside the state: MWAIT returns, then the exit bookkeeping. */
@@ -299,7 +310,7 @@ final class IdleLoop {
     }
     cpu.curr.polling = false; // current_clr_polling()
     cpu.opIrqsOff = true;
-    k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.p(Param.CPUIDLE_EXIT));
+    k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.costs.p(Param.CPUIDLE_EXIT));
   }
 
   /**
@@ -357,7 +368,7 @@ final class IdleLoop {
     leaveState(cpu, true, false, 0);
     cpu.curr.polling = true; // __current_set_polling() in cpuidle_idle_call()
     cpu.opIrqsOff = true;
-    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.p(Param.CPUIDLE_EXIT) + k.p(Param.IDLE_RESELECT));
+    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.costs.p(Param.CPUIDLE_EXIT) + k.costs.p(Param.IDLE_RESELECT));
   }
 
   /** IRQ exit back into the idle loop. */
@@ -384,7 +395,7 @@ final class IdleLoop {
     cpu.curr.polling = true; // __current_set_polling() in cpuidle_idle_call()
     cpu.opIrqsOff = true;
     k.setPhase(cpu, Cpu.P_IDLE_ENTER,
-        k.p(Param.IDLE_RESELECT) + cpu.idleFlagsLine.write(cpu, k.irqs));
+        k.costs.p(Param.IDLE_RESELECT) + cpu.idleFlagsLine.write(cpu, k.irqs));
   }
 
   /**
@@ -395,12 +406,12 @@ final class IdleLoop {
     idleExits.value++;
     cpu.curr.polling = false;
     // need_resched() read, __current_clr_polling() write
-    long cost = k.p(Param.DO_IDLE_EXIT) + cpu.idleFlagsLine.read(cpu, k.irqs)
+    long cost = k.costs.p(Param.DO_IDLE_EXIT) + cpu.idleFlagsLine.read(cpu, k.irqs)
         + cpu.idleFlagsLine.write(cpu, k.irqs);
     if (cpu.tickStopped) {
       cpu.tickStopped = false;
       long boundary = k.nextTickBoundary();
-      cost += k.p(Param.TICK_RESTART) + k.clockeventReprogramCost(cpu, boundary);
+      cost += k.costs.p(Param.TICK_RESTART) + k.costs.clockeventReprogramCost(cpu, boundary);
       k.queue.schedule(cpu.tickEv, boundary);
     }
     cpu.opIrqsOff = true;
@@ -411,7 +422,7 @@ final class IdleLoop {
   void loopExited(Cpu cpu) {
     k.pathCost = 0;
     k.irqs.flushCsd(cpu);
-    k.runSoftirqs(cpu); // do_softirq_post_smp_call_flush()
+    k.irqs.runSoftirqs(cpu); // do_softirq_post_smp_call_flush()
     long flushCost = k.pathCost;
     k.sched.schedule(cpu, SchedMode.IDLE, flushCost);
   }

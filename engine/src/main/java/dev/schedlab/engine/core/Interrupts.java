@@ -25,8 +25,14 @@ final class Interrupts {
   /** Per CPU, the vectors whose handlers the running IRQ traced: their exits are traced at IRQ exit. */
   private final int[] tracedVectors;
 
+  /** Softirqs run, as /proc/softirqs counts them. */
+  private final MetricCounter softirqSched;
+  private final MetricCounter softirqRcu;
+
   Interrupts(Kernel k) {
     this.k = k;
+    softirqSched = k.metrics.counter("softirq.sched");
+    softirqRcu = k.metrics.counter("softirq.rcu");
     for (IpiPath p : IpiPath.values()) {
       String n = p.name().toLowerCase(java.util.Locale.ROOT);
       ipiSent[p.ordinal()] = k.metrics.counter("ipi.sent." + n);
@@ -74,7 +80,7 @@ final class Interrupts {
 
   /** Enters IRQ handling with {@code savedPhase} already recorded. */
   void enter(Cpu cpu) {
-    k.setPhase(cpu, Cpu.P_IRQ_ENTRY, k.p(Param.IRQ_ENTRY));
+    k.setPhase(cpu, Cpu.P_IRQ_ENTRY, k.costs.p(Param.IRQ_ENTRY));
   }
 
   /**
@@ -97,7 +103,7 @@ final class Interrupts {
           && cpu.tickEv.time() < t.event.time()) {
         return; // the tick sorts first and is not due
       }
-      k.cancelTimer(t);
+      t.cancel();
       cpu.expired.add(t);
     }
   }
@@ -143,7 +149,7 @@ final class Interrupts {
         }
       }
       cpu.expired.clear();
-      k.pathCost += k.clockeventReprogramCost(); // hrtimer_interrupt(): program the next event
+      k.pathCost += k.costs.clockeventReprogramCost(); // hrtimer_interrupt(): program the next event
     }
     if ((vectors & Cpu.IRQ_RCU) != 0 && k.trace.enabled()) {
       k.trace.irqEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0, "timer");
@@ -160,8 +166,8 @@ final class Interrupts {
     if (k.trace.enabled()) {
       tracedVectors[cpu.id] = vectors;
     }
-    k.runSoftirqs(cpu); // irq_exit(): softirqs raised by the handlers
-    k.setPhase(cpu, Cpu.P_IRQ_BODY, k.pathCost + k.p(Param.IRQ_EXIT));
+    runSoftirqs(cpu); // irq_exit(): softirqs raised by the handlers
+    k.setPhase(cpu, Cpu.P_IRQ_BODY, k.pathCost + k.costs.p(Param.IRQ_EXIT));
   }
 
   /** IRQ exit: more latched interrupts are handled at once; else resume with the preemption check. */
@@ -179,7 +185,7 @@ final class Interrupts {
         k.exec.irqExitToTask(cpu);
         break;
       case Cpu.P_SPIN:
-        k.sched.resumeSpin(cpu);
+        k.sched.spinWindow.resumeSpin(cpu);
         break;
       case Cpu.P_IDLE_STATE:
         k.idleLoop.afterIrq(cpu);
@@ -213,9 +219,9 @@ final class Interrupts {
 
   /** {@code smp_send_reschedule} / {@code arch_send_call_function_single_ipi} from {@code from}. */
   void sendIpi(Cpu from, Cpu target, int vector, IpiPath path) {
-    k.pathCost += k.p(Param.IPI_SEND) + (k.virtualized ? k.p(Param.VM_IPI_EXIT) : 0);
-    long latency = k.jitter(from,
-        from.pkgId == target.pkgId ? k.p(Param.IPI_SAME_SOCKET) : k.p(Param.IPI_CROSS_SOCKET));
+    k.pathCost += k.costs.p(Param.IPI_SEND) + (k.virtualized ? k.costs.p(Param.VM_IPI_EXIT) : 0);
+    long latency = k.costs.jitter(from,
+        from.pkgId == target.pkgId ? k.costs.p(Param.IPI_SAME_SOCKET) : k.costs.p(Param.IPI_CROSS_SOCKET));
     var ev = vector == Cpu.IRQ_RESCHED ? target.ipiResched : target.ipiCall;
     if (!ev.scheduled()) {
       k.queue.schedule(ev, k.now + latency);
@@ -281,7 +287,7 @@ final class Interrupts {
       sendSelf(target);
       return;
     }
-    boolean prepIpi = k.params.on(Param.POLLING_IPI);
+    boolean prepIpi = k.costs.on(Param.POLLING_IPI);
     IpiDelivery d = prepIpi ? k.ext.ipiPrepare().prepare(target) : IpiDelivery.REAL_IPI;
     Task idle = target.curr;
     if (prepIpi) {
@@ -324,7 +330,7 @@ final class Interrupts {
     cpu.ttwuPending = false;
     while (c != null) {
       Csd next = c.next;
-      k.pathCost += k.p(Param.CSD_FN) + c.costNs + csdReadCost(cpu, c);
+      k.pathCost += k.costs.p(Param.CSD_FN) + c.costNs + csdReadCost(cpu, c);
       if (c.wakee != null) {
         k.sched.activateQueued(cpu, c.wakee);
       }
@@ -355,7 +361,7 @@ final class Interrupts {
     if (a == b) {
       return 0;
     }
-    return k.jitter(a, a.llcId == b.llcId ? k.p(Param.CACHELINE_SAME_LLC) : k.p(Param.CACHELINE_CROSS_LLC));
+    return k.costs.jitter(a, a.llcId == b.llcId ? k.costs.p(Param.CACHELINE_SAME_LLC) : k.costs.p(Param.CACHELINE_CROSS_LLC));
   }
 
   private Csd obtain() {
@@ -374,5 +380,18 @@ final class Interrupts {
     c.waiter = null;
     c.next = pool;
     pool = c;
+  }
+
+  /** Runs the softirqs raised on {@code cpu} (SCHED, RCU); their cost goes to {@code pathCost}. */
+  void runSoftirqs(Cpu cpu) {
+    if (cpu.schedSoftirq) {
+      cpu.schedSoftirq = false;
+      softirqSched.value++;
+      k.balancer.softirq(cpu);
+    }
+    if (!cpu.rcuPending.isEmpty()) {
+      softirqRcu.value++;
+      k.deferred.rcuSoftirq(cpu);
+    }
   }
 }

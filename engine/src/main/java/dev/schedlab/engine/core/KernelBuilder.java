@@ -11,11 +11,11 @@ import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.params.Mitigations;
 import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.engine.scenario.CpuList;
-import dev.schedlab.engine.scenario.IdleStateSpec;
-import dev.schedlab.engine.scenario.MachineSpec;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.TaskSpec;
+import dev.schedlab.engine.config.CpuList;
+import dev.schedlab.engine.config.IdleStateSpec;
+import dev.schedlab.engine.config.MachineSpec;
+import dev.schedlab.engine.config.RunConfig;
+import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.sim.Event;
 import java.util.BitSet;
 import java.util.List;
@@ -30,7 +30,7 @@ import java.util.TreeSet;
 final class KernelBuilder {
   private KernelBuilder() {}
 
-  static Kernel build(Scenario sc, Extensions ext, TraceSink trace) {
+  static Kernel build(RunConfig sc, Extensions ext, TraceSink trace) {
     MachineSpec m = sc.machine();
     Topology topo = new Topology(m);
     List<IdleState> states = idleStates(m);
@@ -56,8 +56,8 @@ final class KernelBuilder {
     Cpu[] cpus = new Cpu[topo.nrCpus()];
     for (int i = 0; i < cpus.length; i++) {
       cpus[i] = new Cpu(i, topo.core(i), topo.llc(i), topo.pkg(i), topo.node(i), isolated.get(i),
-          new Event(Kernel.EV_PHASE, i, null), new Event(Kernel.EV_TICK, i, null),
-          new Event(Kernel.EV_IPI_RESCHED, i, null), new Event(Kernel.EV_IPI_CALL, i, null));
+          new Event(EventLoop.EV_PHASE, i, null), new Event(EventLoop.EV_TICK, i, null),
+          new Event(EventLoop.EV_IPI_RESCHED, i, null), new Event(EventLoop.EV_IPI_CALL, i, null));
     }
     for (Cpu c : cpus) {
       c.capacityOrig = m.capacityOf(c.id);
@@ -100,9 +100,9 @@ final class KernelBuilder {
       }
     }
     for (SchedulingClass cls : ext.classes()) {
-      cls.init(k, k);
+      cls.init(k.services, k.services);
     }
-    governor.init(k);
+    governor.init(k.services);
     k.liveTasks = sc.workload().tasks().isEmpty() ? -1 : 0;
     int[] kpid = {2};
     SchedulingClass fair = classFor(List.of(k.classes), Policy.NORMAL);
@@ -130,17 +130,17 @@ final class KernelBuilder {
     for (Cpu c : cpus) {
       c.rng = pathRoot.split();
     }
-    k.host = new HostInterference(k, m.noise(), sc.seed());
+    k.loop.host = new HostInterference(k, m.noise(), sc.seed());
     for (Cpu c : cpus) {
       k.thisCpu = c.id;
       k.queue.schedule(c.tickEv, k.tickNs);
       k.idleLoop.doIdleTop(c);
     }
-    k.host.start();
+    k.loop.host.start();
     long watchdogNs = params.get(dev.schedlab.engine.params.Param.WATCHDOG_TIMEOUT);
     if (k.supervisor.hasPlugins() && watchdogNs > 0) {
-      k.watchdog = new Watchdog(k, watchdogNs);
-      k.watchdog.start();
+      k.loop.watchdog = new Watchdog(k, watchdogNs);
+      k.loop.watchdog.start();
     }
     return k;
   }
@@ -162,7 +162,7 @@ final class KernelBuilder {
     return classes.get(classes.size() - 1);
   }
 
-  private static void createTasks(Kernel k, Scenario sc) {
+  private static void createTasks(Kernel k, RunConfig sc) {
     SplittableRandom root = new SplittableRandom(sc.seed());
     k.taskFactory = new TaskFactory(k);
     for (TaskSpec ts : sc.workload().tasks()) {

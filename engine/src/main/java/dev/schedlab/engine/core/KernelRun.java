@@ -2,7 +2,7 @@ package dev.schedlab.engine.core;
 
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.engine.config.RunConfig;
 import java.util.Map;
 
 /** One run of the model: build, run to the scenario's duration, report. */
@@ -16,7 +16,7 @@ public final class KernelRun {
   }
 
   /** Builds the kernel for {@code scenario}. */
-  public static KernelRun prepare(Scenario scenario, Extensions extensions, TraceSink trace) {
+  public static KernelRun prepare(RunConfig scenario, Extensions extensions, TraceSink trace) {
     return new KernelRun(KernelBuilder.build(scenario, extensions, trace), scenario.durationNs());
   }
 

@@ -17,6 +17,9 @@ import java.util.BitSet;
 final class LlcShared {
   final boolean[] hasIdleCores;
   final int[] nrIdleScan;
+  /** CPUs of each LLC, ascending, and how many of them run their idle task. */
+  final int[][] llcCpus;
+  final int[] llcIdle;
   private final boolean smt;
 
   LlcShared(Cpu[] cpus, BitSet housekeeping, boolean smt) {
@@ -30,6 +33,13 @@ final class LlcShared {
     for (Cpu c : cpus) {
       hasIdleCores[c.llcId] = true;
       nrIdleScan[c.llcId] += housekeeping.get(c.id) ? 1 : 0;
+    }
+    this.llcIdle = new int[llcs];
+    this.llcCpus = new int[llcs][];
+    for (int l = 0; l < llcs; l++) {
+      final int id = l;
+      llcCpus[l] = java.util.Arrays.stream(cpus).filter(c -> c.llcId == id).mapToInt(c -> c.id).toArray();
+      llcIdle[l] = llcCpus[l].length;
     }
   }
 

@@ -126,7 +126,7 @@ final class LoadBalancer {
       sd.maxNewidleLbCost = sd.maxNewidleLbCost * 253 / 256;
       sd.lastDecayMaxLbCost = jiffies;
     }
-    cpu.maxIdleBalanceCost = Math.max(k.p(Param.MIGRATION_COST), sd.maxNewidleLbCost);
+    cpu.maxIdleBalanceCost = Math.max(k.costs.p(Param.MIGRATION_COST), sd.maxNewidleLbCost);
   }
 
   /**
@@ -187,7 +187,7 @@ final class LoadBalancer {
    * CPU over 1024: the scan shrinks as the LLC fills and stops at 100 / imbalance_pct (85 %).
    */
   private void updateIdleCpuScan(Cpu dst, SchedDomain sd, long sumUtil) {
-    if (!k.params.on(Param.SIS_UTIL) || !sd.shareLlc) {
+    if (!k.costs.on(Param.SIS_UTIL) || !sd.shareLlc) {
       return;
     }
     SchedDomain llc = null;
@@ -260,7 +260,7 @@ final class LoadBalancer {
     int moved = 0;
     Task t = src.queuedHead;
     int loops = 0;
-    int loopMax = (int) Math.min(k.p(Param.NR_MIGRATE), src.nrRunning);
+    int loopMax = (int) Math.min(k.costs.p(Param.NR_MIGRATE), src.nrRunning);
     while (t != null && env.imbalance > 0) {
       if (idle != CPU_NOT_IDLE && src.nrRunning <= 1) {
         break;
@@ -288,7 +288,7 @@ final class LoadBalancer {
     switch (env.migrationType) {
       case LbEnv.MIGRATE_LOAD: {
         long load = Math.max(1, k.fairLoad == null ? 1 : k.fairLoad.taskHLoad(t));
-        if (k.params.on(Param.LB_MIN) && load < 16 && sd.nrBalanceFailed == 0) {
+        if (k.costs.on(Param.LB_MIN) && load < 16 && sd.nrBalanceFailed == 0) {
           return false;
         }
         if ((load >> shift) > env.imbalance) {
@@ -341,10 +341,10 @@ final class LoadBalancer {
    */
   private boolean taskHot(Task t, SchedDomain sd) {
     if (t.policy == dev.schedlab.api.Policy.IDLE
-        || ("SMT".equals(sd.name) && !k.params.on(Param.SMT_CACHE_HOT))) {
+        || ("SMT".equals(sd.name) && !k.costs.on(Param.SMT_CACHE_HOT))) {
       return false;
     }
-    return k.now - t.execStart < k.p(Param.MIGRATION_COST) && t.sumExec > 0;
+    return k.now - t.execStart < k.costs.p(Param.MIGRATION_COST) && t.sumExec > 0;
   }
 
   /**
@@ -356,7 +356,7 @@ final class LoadBalancer {
     if (src.stopper == null) {
       src.stopper = newStopper(src);
     }
-    k.queueKthreadWork(src.stopper, new WorkItem(k.p(Param.LB_PER_TASK),
+    k.deferred.queueKthreadWork(src.stopper, new WorkItem(k.costs.p(Param.LB_PER_TASK),
         c -> activeBalanceStop(k.cpus[c]), src.id, false));
   }
 
@@ -412,13 +412,13 @@ final class LoadBalancer {
   /** Moves queued, not running {@code t} from {@code src} to {@code dst} and checks preemption. */
   void migrate(Task t, Cpu src, Cpu dst) {
     migrations.value++;
-    k.pathCost += k.p(Param.LB_PER_TASK);
+    k.pathCost += k.costs.p(Param.LB_PER_TASK);
     k.sched.moveQueued(t, src, dst);
   }
 
   /** One {@code sched_balance_rq()} pass over {@code sd}: a fixed part plus every CPU's statistics. */
   private long scanCost(SchedDomain sd) {
-    return k.p(Param.LB_DOMAIN_BASE) + sd.weight * k.p(Param.LB_PER_CPU_SCANNED);
+    return k.costs.p(Param.LB_DOMAIN_BASE) + sd.weight * k.costs.p(Param.LB_PER_CPU_SCANNED);
   }
 
   /**
@@ -431,14 +431,14 @@ final class LoadBalancer {
     long jiffies = k.jiffies();
     long next = jiffies + k.hz;
     if (cpu.domains.length == 0 || cpu.ttwuPending) {
-      k.pathCost += k.p(Param.NEWIDLE_EARLY_EXIT);
+      k.pathCost += k.costs.p(Param.NEWIDLE_EARLY_EXIT);
       return false;
     }
     SchedDomain top = cpu.domains[0];
-    long gate = k.params.on(Param.NEWIDLE_MIGRATION_COST_GATE)
-        ? k.p(Param.MIGRATION_COST) : top.maxNewidleLbCost;
+    long gate = k.costs.on(Param.NEWIDLE_MIGRATION_COST_GATE)
+        ? k.costs.p(Param.MIGRATION_COST) : top.maxNewidleLbCost;
     if (overloadedCpus == 0 || cpu.avgIdle < gate) {
-      k.pathCost += k.p(Param.NEWIDLE_EARLY_EXIT);
+      k.pathCost += k.costs.p(Param.NEWIDLE_EARLY_EXIT);
       next = Math.min(next, top.lastBalance + intervalJiffies(top, false));
       if (cpu.nextBalance > next) {
         cpu.nextBalance = next;

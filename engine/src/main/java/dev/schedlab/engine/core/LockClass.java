@@ -1,6 +1,6 @@
 package dev.schedlab.engine.core;
 
-import dev.schedlab.engine.scenario.LockSpec;
+import dev.schedlab.engine.config.LockSpec;
 import java.util.HashMap;
 import java.util.Map;
 

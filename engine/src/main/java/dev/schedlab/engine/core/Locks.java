@@ -3,7 +3,7 @@ package dev.schedlab.engine.core;
 import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
-import dev.schedlab.engine.scenario.LockSpec;
+import dev.schedlab.engine.config.LockSpec;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

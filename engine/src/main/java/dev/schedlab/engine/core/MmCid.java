@@ -116,16 +116,16 @@ final class MmCid implements MmCidControl {
     if (t.state == dev.schedlab.api.TaskState.DEAD || now < mm.nextScan) {
       return 0;
     }
-    mm.nextScan = now + k.p(Param.MM_CID_SCAN_DELAY) * k.hz / 1_000_000_000L;
+    mm.nextScan = now + k.costs.p(Param.MM_CID_SCAN_DELAY) * k.hz / 1_000_000_000L;
     compact(mm);
-    long cost = 2L * k.cpus.length * k.p(Param.MM_CID_PER_CPU);
+    long cost = 2L * k.cpus.length * k.costs.p(Param.MM_CID_PER_CPU);
     record(cpu, cost);
     return cost;
   }
 
   /** Clears the cids of CPUs that have not run the mm for a period and do not run it now. */
   void compact(Mm mm) {
-    long period = k.p(Param.MM_CID_PERIOD);
+    long period = k.costs.p(Param.MM_CID_PERIOD);
     for (int c = mm.allocated.nextSetBit(0); c >= 0; c = mm.allocated.nextSetBit(c + 1)) {
       Task cur = k.cpus[c].curr;
       if (cur.mm != mm && k.now - mm.lastUsed(c) >= period) {

@@ -178,7 +178,7 @@ final class Nohz implements NohzControl {
       csdWithoutKick.value++; // WARN_ON(!(flags & NOHZ_KICK_MASK))
     }
     cpu.idleBalance = cpu.isIdle();
-    boolean skip = k.params.on(Param.ILB_SKIP_IF_NEED_RESCHED) && cpu.curr.needResched;
+    boolean skip = k.costs.on(Param.ILB_SKIP_IF_NEED_RESCHED) && cpu.curr.needResched;
     if (cpu.idleBalance && !skip) {
       cpu.nohzIdleBalance = flags;
       cpu.schedSoftirq = true;
@@ -205,7 +205,7 @@ final class Nohz implements NohzControl {
     if (!housekeeping.get(cpu.id)) {
       return;
     }
-    k.ext.newidleFail().onNewidleFail(cpu.id, this, k.jiffies(), k.p(Param.MIGRATION_COST));
+    k.ext.newidleFail().onNewidleFail(cpu.id, this, k.jiffies(), k.costs.p(Param.MIGRATION_COST));
   }
 
   /** Top of {@code do_idle()}: {@code nohz_run_idle_balance()} (H9). */
@@ -245,7 +245,7 @@ final class Nohz implements NohzControl {
         return;
       }
       if ((flags & STATS_KICK) != 0) {
-        k.pathCost += k.p(Param.NOHZ_STATS_PER_CPU);
+        k.pathCost += k.costs.p(Param.NOHZ_STATS_PER_CPU);
         blocked |= updateStats(other);
       }
       if ((flags & BALANCE_KICK) != 0 && now >= other.nextBalance) {
@@ -295,7 +295,7 @@ final class Nohz implements NohzControl {
       return false;
     }
     k.balancer.updateBlockedAverages(c); // the PELT decay itself; the flag follows the timer below
-    if (k.now - c.lastBlockedUpdate >= k.p(Param.BLOCKED_LOAD_DECAY) && c.isIdle()) {
+    if (k.now - c.lastBlockedUpdate >= k.costs.p(Param.BLOCKED_LOAD_DECAY) && c.isIdle()) {
       c.hasBlockedLoad = false;
     }
     return c.hasBlockedLoad;

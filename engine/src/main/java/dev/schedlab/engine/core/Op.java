@@ -1,7 +1,7 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.api.PreemptPoint;
-import dev.schedlab.engine.scenario.Dist;
+import dev.schedlab.engine.config.Dist;
 
 /** One compiled step of a task program; the interpreter is {@link TaskExec}. */
 final class Op {

@@ -1,8 +1,8 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.api.PreemptPoint;
-import dev.schedlab.engine.scenario.Dist;
-import dev.schedlab.engine.scenario.StepSpec;
+import dev.schedlab.engine.config.Dist;
+import dev.schedlab.engine.config.StepSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

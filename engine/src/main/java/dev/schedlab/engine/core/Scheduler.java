@@ -13,8 +13,8 @@ import dev.schedlab.engine.params.Param;
 /**
  * The core scheduler paths of kernel/sched/core.c: {@code __schedule()} with its modes and costs,
  * {@code pick_next_task()}, the resched protocol ({@code resched_curr}), {@code sched_tick()},
- * {@code try_to_wake_up()} with {@code ttwu_runnable} and the wake list, and the pre-idle spin
- * window of hook H2.
+ * {@code try_to_wake_up()} with {@code ttwu_runnable} and the wake list; the pre-idle spin window
+ * of hook H2 is {@link IdleSpinWindow}'s.
  */
 final class Scheduler {
   private final Kernel k;
@@ -24,14 +24,14 @@ final class Scheduler {
   private final MetricCounter wakeRemoteQueued;
   /** perf's cpu-migrations: a task set to another CPU (set_task_cpu), not a new task's placement. */
   private final MetricCounter migrations;
-  private final MetricCounter spins;
   private final MetricCounter busyTicks;
-  private final MetricCounter spinWakeups;
-  private final MetricCounter spinTimeouts;
-  private final MetricCounter spinNs;
   private final MetricCounter schedIdleCalls;
   private final MetricCounter pickOverrides;
   private final MetricCounter newidle;
+  /** The pre-idle spin window of hook H2. */
+  final IdleSpinWindow spinWindow;
+  /** The H5 tick stage: a plugin's, else mainline's task_mm_cid_work scheduling. */
+  private final dev.schedlab.api.hook.TickHook tickStage;
 
   Scheduler(Kernel k) {
     this.k = k;
@@ -40,14 +40,12 @@ final class Scheduler {
     wakeRunnable = k.metrics.counter("sched.wakeups_runnable");
     wakeRemoteQueued = k.metrics.counter("sched.wakeups_wakelist");
     migrations = k.metrics.counter("sched.migrations");
-    spins = k.metrics.counter("spin.started");
     busyTicks = k.metrics.counter("tick.busy");
-    spinWakeups = k.metrics.counter("spin.ended_by_wakeup");
-    spinTimeouts = k.metrics.counter("spin.timeouts");
-    spinNs = k.metrics.counter("spin.cpu_ns");
     schedIdleCalls = k.metrics.counter("sched.schedule_idle_calls");
     pickOverrides = k.metrics.counter("sched.pick_overrides");
     newidle = k.metrics.counter("sched.newidle_balance_calls");
+    spinWindow = new IdleSpinWindow(k, this);
+    tickStage = k.ext.tick() != null ? k.ext.tick() : (c, t, s) -> k.mmCid.tick((Cpu) c, (Task) t);
   }
 
   // ---------------- accounting ----------------
@@ -78,7 +76,7 @@ final class Scheduler {
     account(cpu);
     RqPelt.updateOthers(cpu);
     // update_rq_clock() writes the rq line a cross-CPU call may have read rq->idle from
-    long cost = extraCost + k.p(Param.SCHED_BASE) + cpu.rqIdleLine.write(cpu, k.irqs);
+    long cost = extraCost + k.costs.p(Param.SCHED_BASE) + cpu.rqIdleLine.write(cpu, k.irqs);
     if (mode == SchedMode.IDLE) {
       schedIdleCalls.value++;
     }
@@ -86,7 +84,7 @@ final class Scheduler {
       if (cpu.phase != Cpu.P_SPIN) {
         long spin = k.ext.beforeDeactivate().spinLimitNs(cpu, prev, cpu);
         if (spin > 0) {
-          startSpin(cpu, prev, spin);
+          spinWindow.startSpin(cpu, prev, spin);
           return;
         }
       }
@@ -115,7 +113,7 @@ final class Scheduler {
       cpu.switchedAt = k.now;
       prev.runnableAt = k.now;
       boolean light = prev.idleTask || next.idleTask || (prev.mmId >= 0 && prev.mmId == next.mmId);
-      cost += light ? k.p(Param.CTX_SWITCH_LIGHT) : k.p(Param.CTX_SWITCH);
+      cost += light ? k.costs.p(Param.CTX_SWITCH_LIGHT) : k.costs.p(Param.CTX_SWITCH);
       prev.sclass.putPrev(cpu, prev);
       next.sclass.setNext(cpu, next);
       if (k.trace.enabled()) {
@@ -125,7 +123,7 @@ final class Scheduler {
     }
     cpu.schedPrev = prev;
     if (prev.idleTask != next.idleTask) {
-      k.llcIdle[cpu.llcId] += next.idleTask ? 1 : -1;
+      k.llcShared.llcIdle[cpu.llcId] += next.idleTask ? 1 : -1;
       cpu.syncClockPelt();
     }
     cpu.curr = next;
@@ -187,7 +185,7 @@ final class Scheduler {
    * newidle balance runs before the idle task is chosen. Adds its cost to {@link Kernel#pathCost}.
    */
   private Task pickNextTask(Cpu cpu, Task prev) {
-    k.pathCost += k.p(Param.PICK_FAIR);
+    k.pathCost += k.costs.p(Param.PICK_FAIR);
     if (!prev.idleTask) {
       prev.sclass.balance(cpu, prev); // put_prev_task_balance(): e.g. balance_rt() pulls
     }
@@ -309,10 +307,10 @@ final class Scheduler {
     cpu.ticks++;
     if (!cpu.tickStopped) {
       cpu.fullTickStopped = cpu.isolated && canStopFullTick(cpu);
-      long next = cpu.fullTickStopped ? k.now + k.p(Param.NOHZ_FULL_MAX_DEFER) : k.nextTickBoundary();
+      long next = cpu.fullTickStopped ? k.now + k.costs.p(Param.NOHZ_FULL_MAX_DEFER) : k.nextTickBoundary();
       k.queue.schedule(cpu.tickEv, next);
     }
-    k.pathCost += k.p(Param.TICK_HANDLER) + cpu.rqIdleLine.write(cpu, k.irqs); // update_rq_clock()
+    k.pathCost += k.costs.p(Param.TICK_HANDLER) + cpu.rqIdleLine.write(cpu, k.irqs); // update_rq_clock()
     Task curr = cpu.curr;
     cpu.clock = k.now;
     RqPelt.updateOthers(cpu);
@@ -323,7 +321,7 @@ final class Scheduler {
       }
       curr.sclass.tick(cpu, curr);
       k.balancer.updateMisfit(cpu, curr);
-      k.tickStage.onTick(cpu, curr, k);
+      tickStage.onTick(cpu, curr, k.services);
     }
     cpu.idleBalance = cpu.isIdle();
     if (!cpu.idleBalance) {
@@ -374,7 +372,7 @@ final class Scheduler {
     if (p.onRq) {
       // ttwu_runnable(): still queued (blocking, delayed dequeue, or spinning before idle).
       wakeRunnable.value++;
-      k.pathCost += k.p(Param.TTWU_RUNNABLE);
+      k.pathCost += k.costs.p(Param.TTWU_RUNNABLE);
       Cpu rq = k.cpus[p.cpu];
       if (p.delayed) {
         // Requeue a delayed-dequeue task in place, whether or not it is still on its CPU.
@@ -386,15 +384,15 @@ final class Scheduler {
       if (!p.onCpu) {
         wakeupPreempt(rq, p, wakeFlags);
       }
-      k.ext.runnableWake().onRunnableWake(rq, p, k);
+      k.ext.runnableWake().onRunnableWake(rq, p, k.services);
       if (p.onCpu) {
-        spinnerWoken(rq);
+        spinWindow.spinnerWoken(rq);
       }
       return;
     }
     int target = selectCpu(p, waker.id, wakeFlags | SchedFlags.WF_TTWU);
     Cpu t = k.cpus[target];
-    if (k.params.on(Param.TTWU_QUEUE) && target != waker.id
+    if (k.costs.on(Param.TTWU_QUEUE) && target != waker.id
         && (waker.llcId != t.llcId || t.nrRunning == 0)) {
       wakeRemoteQueued.value++;
       if (p.cpu != target) {
@@ -404,7 +402,7 @@ final class Scheduler {
       k.irqs.queueWakeup(waker, t, p);
       return;
     }
-    k.pathCost += k.p(Param.TTWU_LOCAL);
+    k.pathCost += k.costs.p(Param.TTWU_LOCAL);
     activate(t, p, SchedFlags.ENQUEUE_WAKEUP);
     wakeupPreempt(t, p, wakeFlags);
     if (!p.onCpu) {
@@ -416,7 +414,7 @@ final class Scheduler {
     if (p.nrAllowed == 1) {
       return p.allowed.nextSetBit(0);
     }
-    k.pathCost += k.p(Param.SELECT_RQ);
+    k.pathCost += k.costs.p(Param.SELECT_RQ);
     int c = p.sclass.selectCpu(p, p.cpu, wakerCpu, wakeFlags);
     if (!k.checks.cpuChosen(p, c)) {
       return selectCpu(p, wakerCpu, wakeFlags); // its plugin was ejected: the task is fair's now
@@ -431,7 +429,7 @@ final class Scheduler {
   /** {@code sched_ttwu_pending()}: a wake-list entry is activated on its target CPU. */
   void activateQueued(Cpu cpu, Task p) {
     k.checks.enqueuing(p);
-    k.pathCost += k.p(Param.TTWU_LOCAL);
+    k.pathCost += k.costs.p(Param.TTWU_LOCAL);
     activate(cpu, p, SchedFlags.ENQUEUE_WAKEUP);
     wakeupPreempt(cpu, p, 0);
     if (!p.onCpu) {
@@ -523,67 +521,5 @@ final class Scheduler {
     if (c.phase == Cpu.P_IDLE_STATE && c.curr.needResched) {
       k.idleLoop.wakeFromState(c, true);
     }
-  }
-
-  // ---------------- H2 spin before idle ----------------
-
-  private void startSpin(Cpu cpu, Task prev, long limitNs) {
-    spins.value++;
-    cpu.spinEnd = k.now + limitNs;
-    cpu.spinDone = 0;
-    cpu.spinWokenCounted = false;
-    cpu.opIrqsOff = false;
-    k.setPhase(cpu, Cpu.P_SPIN, limitNs);
-  }
-
-  /** The spin phase ended: the limit passed, or the loop saw prev woken (see spinnerWoken). */
-  void spinTimeout(Cpu cpu) {
-    if (cpu.curr.state != TaskState.RUNNING) {
-      spinTimeouts.value++;
-    }
-    endSpin(cpu);
-  }
-
-  /** Back in the spin after an IRQ: a wakeup or NEED_RESCHED ends it. */
-  void resumeSpin(Cpu cpu) {
-    Task prev = cpu.curr;
-    if (prev.state == TaskState.RUNNING || prev.needResched || k.now >= cpu.spinEnd) {
-      if (prev.state == TaskState.RUNNING && !cpu.spinWokenCounted) {
-        cpu.spinWokenCounted = true;
-        spinWakeups.value++; // woken while the spinning CPU was in the interrupt
-      } else if (prev.state != TaskState.RUNNING && !prev.needResched) {
-        spinTimeouts.value++;
-      }
-      cpu.phase = Cpu.P_SPIN;
-      cpu.phaseStart = k.now; // empty current stretch
-      endSpin(cpu);
-    } else {
-      k.setPhase(cpu, Cpu.P_SPIN, cpu.spinEnd - k.now);
-    }
-  }
-
-  /**
-   * Called from the waker when a task spinning on its CPU is woken: the spin loop sees
-   * {@code prev->state} change one cache-line transfer later, on its own CPU.
-   */
-  void spinnerWoken(Cpu cpu) {
-    if (cpu.phase == Cpu.P_SPIN && !cpu.spinWokenCounted) {
-      cpu.spinWokenCounted = true;
-      spinWakeups.value++;
-      long seen = k.now + k.irqs.cacheline(k.cpus[k.thisCpu], cpu);
-      if (seen < cpu.spinEnd) {
-        k.queue.schedule(cpu.phaseEv, seen);
-      }
-    }
-  }
-
-  private void endSpin(Cpu cpu) {
-    spinNs.value += cpu.spinDone + (k.now - cpu.phaseStart);
-    cpu.spinDone = 0;
-    Task prev = cpu.curr;
-    // rq_lock_irq(); goto idle_spin_end: the rest of __schedule() runs again. Woken, prev is not
-    // dequeued and is picked again (no switch); else the normal sleep path (or a preemption).
-    schedule(cpu, prev.state == TaskState.RUNNING && prev.needResched ? SchedMode.PREEMPT
-        : SchedMode.NONE, 0);
   }
 }

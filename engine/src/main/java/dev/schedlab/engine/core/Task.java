@@ -66,21 +66,14 @@ final class Task implements TaskView {
   boolean inKernel;
   /** Time left of the interrupted timed op, or -1 when the op at pc has not started. */
   long opRemaining = -1;
-  // latency samples pending for this task (null when none)
   /** Expiry of the last sleep timer armed. */
   long timerExpiry;
   /** {@code current->timer_slack_ns}, or -1 for the kernel's default ({@code sched.timer_slack}). */
   long timerSlackNs = -1;
   /** When the current syscall-shaped step entered the kernel. */
   long syscallStart;
-  SampleSeries pendingUser;
-  /** Reference time of {@link #pendingUser}: the expiry, or step start + requested sleep. */
-  long userBase;
-  SampleSeries pendingIrq;
-  SampleSeries pendingThread;
-  SampleSeries pendingRetUser;
-  long periodStart;
-  long nextPeriod;
+  /** The latency figures cyclictest and timerlat steps wait to record. */
+  final LatencyProbe latency = new LatencyProbe();
   /** The sleep hrtimer (created by the kernel after the task). */
   HrTimer sleepTimer;
   /** User-mode time left when an IRQ exit ran task_work first, or -1. */
@@ -112,9 +105,8 @@ final class Task implements TaskView {
   long customSlice;
   /** USER_WALL: the wall-clock time the running compute op ends. */
   long wallEnd;
-  /** TIMER_SLEEP: the expiry chosen by the timer op, and the series of the wake latency or null. */
-  long timerTarget;
-  TimeSeries pendingWakeTimes;
+  /** An rt-app timer event's wait. */
+  final RtAppTimerWait timerWait = new RtAppTimerWait();
   /** Its affinity excluded its CPU: move it once it is switched out. */
   boolean migrateWhenOff;
 

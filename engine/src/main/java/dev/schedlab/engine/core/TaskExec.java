@@ -6,7 +6,7 @@ import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
 import dev.schedlab.engine.params.Param;
-import dev.schedlab.engine.scenario.Dist;
+import dev.schedlab.engine.config.Dist;
 
 /**
  * Runs task programs on their CPU: user computation, syscalls made of kernel segments with their
@@ -138,11 +138,8 @@ final class TaskExec {
           }
           t.inKernel = true;
           t.syscallStart = k.now;
-          if (t.pendingRetUser != null) {
-            t.pendingRetUser.record(k.now - t.timerExpiry);
-            t.pendingRetUser = null;
-          }
-          run(cpu, t, op, k.p(Param.SYSCALL_ENTRY));
+          t.latency.syscallEntered(k.now, t.timerExpiry);
+          run(cpu, t, op, k.costs.p(Param.SYSCALL_ENTRY));
           return;
         case Op.SYSCALL_EXIT:
           if (t.kthread) {
@@ -159,26 +156,26 @@ final class TaskExec {
           return;
         case Op.SLEEP: {
           long d = draw(t, op.dist);
-          t.pendingUser = op.sample;
-          t.userBase = (t.kthread ? k.now : t.syscallStart) + d;
+          t.latency.pendingUser = op.sample;
+          t.latency.userBase = (t.kthread ? k.now : t.syscallStart) + d;
           t.pc++;
           sleepUntil(cpu, t, k.now + d);
           return;
         }
         case Op.SLEEP_UNTIL:
-          if (t.nextPeriod == 0) {
+          if (t.latency.nextPeriod == 0) {
             // The first absolute expiry counts from when the task first gets here (cyclictest:
             // next = now + interval at thread start).
-            t.nextPeriod = t.kthread ? k.now : t.syscallStart;
+            t.latency.nextPeriod = t.kthread ? k.now : t.syscallStart;
           }
-          t.nextPeriod += op.periodNs;
-          t.pendingUser = op.sample;
-          t.userBase = t.nextPeriod;
-          t.pendingIrq = op.irqSample;
-          t.pendingThread = op.threadSample;
-          t.pendingRetUser = op.retUserSample;
+          t.latency.nextPeriod += op.periodNs;
+          t.latency.pendingUser = op.sample;
+          t.latency.userBase = t.latency.nextPeriod;
+          t.latency.pendingIrq = op.irqSample;
+          t.latency.pendingThread = op.threadSample;
+          t.latency.pendingRetUser = op.retUserSample;
           t.pc++;
-          sleepUntil(cpu, t, t.nextPeriod);
+          sleepUntil(cpu, t, t.latency.nextPeriod);
           return;
         case Op.BLOCK:
           t.pc++;
@@ -277,7 +274,7 @@ final class TaskExec {
           }
           t.currentWork = w;
           // a stopper's work (an active balance) has no callback overhead of its own
-          run(cpu, t, op, (t.stopper() ? 0 : k.p(Param.RCU_CB_OVERHEAD)) + w.costNs);
+          run(cpu, t, op, (t.stopper() ? 0 : k.costs.p(Param.RCU_CB_OVERHEAD)) + w.costNs);
           return;
         }
         default:
@@ -291,12 +288,12 @@ final class TaskExec {
   }
 
   private long exitToUserCost(Cpu cpu, Task t) {
-    long cost = k.p(Param.EXIT_TO_USER);
+    long cost = k.costs.p(Param.EXIT_TO_USER);
     if (t.notifyResume) {
       // exit_to_user_mode_loop(): resume_user_mode_work() -> task_work_run()
       t.notifyResume = false;
-      k.ext.exitToUser().onExitToUser(cpu, t, k);
-      cost += k.p(Param.TASK_WORK_OVERHEAD);
+      k.ext.exitToUser().onExitToUser(cpu, t, k.services);
+      cost += k.costs.p(Param.TASK_WORK_OVERHEAD);
       int n = t.nrWorks;
       t.nrWorks = 0;
       for (int i = 0; i < n; i++) {
@@ -315,9 +312,9 @@ final class TaskExec {
     // hrtimer_nanosleep(): rt_task() (prio below MAX_RT_PRIO: RT and DL) sleeps to the
     // nanosecond, other tasks get the timer slack.
     long slack = t.prio() < MAX_RT_PRIO ? 0
-        : t.timerSlackNs >= 0 ? t.timerSlackNs : k.p(Param.TIMER_SLACK);
-    long reprogram = k.clockeventReprogramCost(cpu, expiry + slack); // hrtimer_start(): earliest?
-    k.armTimer(t.sleepTimer, expiry, slack);
+        : t.timerSlackNs >= 0 ? t.timerSlackNs : k.costs.p(Param.TIMER_SLACK);
+    long reprogram = k.costs.clockeventReprogramCost(cpu, expiry + slack); // hrtimer_start(): earliest?
+    t.sleepTimer.arm(expiry, slack);
     t.state = TaskState.INTERRUPTIBLE;
     k.sched.schedule(cpu, SchedMode.NONE, reprogram);
   }
@@ -336,26 +333,17 @@ final class TaskExec {
   /** Back in user space (or, for a kthread, past the sleep): the user-side sample. */
   private void recordSample(Task t) {
     threads.backInUser(t);
-    if (t.pendingUser != null) {
-      t.pendingUser.record(k.now - t.userBase);
-      t.pendingUser = null;
-    }
+    t.latency.backInUser(k.now);
   }
 
   /** The task runs again after a switch: timerlat's Thread latency. */
   void switchedIn(Task t) {
-    if (t.pendingThread != null) {
-      t.pendingThread.record(k.now - t.timerExpiry);
-      t.pendingThread = null;
-    }
+    t.latency.switchedIn(k.now, t.timerExpiry);
   }
 
   /** The sleep timer's handler runs: timerlat's IRQ latency. */
   void timerHandled(Task t) {
-    if (t.pendingIrq != null) {
-      t.pendingIrq.record(k.now - t.timerExpiry);
-      t.pendingIrq = null;
-    }
+    t.latency.timerHandled(k.now, t.timerExpiry);
   }
 
   /** The CSD is queued: send it (IPI or polling shortcut), then wait for it if asked. */
@@ -448,7 +436,7 @@ final class TaskExec {
         WorkItem w = t.currentWork;
         t.currentWork = null;
         if (!t.stopper()) {
-          k.deferred.account(cpu.id, k.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+          k.deferred.account(cpu.id, k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs);
         }
         w.fn.run(cpu.id);
         if (k.sched.wants(PreemptPoint.COND_RESCHED, t)) {

@@ -3,8 +3,8 @@ package dev.schedlab.engine.core;
 import dev.schedlab.api.Policy;
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.TaskState;
-import dev.schedlab.engine.scenario.CpuList;
-import dev.schedlab.engine.scenario.TaskSpec;
+import dev.schedlab.engine.config.CpuList;
+import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.sim.Event;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -55,8 +55,7 @@ final class TaskFactory {
       Task t = newTask(ts, comm, aff, mmId, taskMm, root.split());
       t.taskGroup = TaskGroup.groupOf(k.taskGroups, k.cgroupSpecs, k.autogroup, ts, comm,
           k.autogroupSessions);
-      t.periodStart = ts.startNs();
-      k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), ts.startNs());
+      k.queue.schedule(new Event(EventLoop.EV_TASK_START, -1, t), ts.startNs());
     }
   }
 
@@ -73,8 +72,7 @@ final class TaskFactory {
     Task t = newTask(ts, comm, allowedOf(ts), mmId, ts.kthread() ? null : newMm(mmId),
         parent.rng.split());
     t.taskGroup = parent.taskGroup; // a child starts in its parent's cgroup
-    t.periodStart = k.now;
-    k.queue.schedule(new Event(Kernel.EV_TASK_START, -1, t), k.now);
+    k.queue.schedule(new Event(EventLoop.EV_TASK_START, -1, t), k.now);
   }
 
   private BitSet allowedOf(TaskSpec ts) {
@@ -108,7 +106,7 @@ final class TaskFactory {
 
   /** A new mm: {@code mm_init_cid()} sets the first scan one scan delay after creation. */
   private Mm newMm(int id) {
-    long delayJiffies = k.params.get(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz
+    long delayJiffies = k.costs.p(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz
         / 1_000_000_000L;
     Mm m = new Mm(id, delayJiffies);
     k.mmCid.register(m);

@@ -1,8 +1,8 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.api.view.TaskGroupView;
-import dev.schedlab.engine.scenario.CgroupSpec;
-import dev.schedlab.engine.scenario.TaskSpec;
+import dev.schedlab.engine.config.CgroupSpec;
+import dev.schedlab.engine.config.TaskSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -75,7 +75,7 @@ final class ThreadOps {
         return timerArm(t, op);
       case Op.TIMER_SLEEP:
         t.pc++;
-        exec.sleepUntil(cpu, t, t.timerTarget);
+        exec.sleepUntil(cpu, t, t.timerWait.target);
         return false;
       case Op.SIGNAL:
         k.pathCost = 0;
@@ -126,8 +126,8 @@ final class ThreadOps {
       op.times.add(tm.next - k.now);
     }
     if (k.now < tm.next) {
-      t.timerTarget = tm.next;
-      t.pendingWakeTimes = op.times2;
+      t.timerWait.target = tm.next;
+      t.timerWait.pendingWakeTimes = op.times2;
       t.pc++;
     } else {
       if (op.relative) {
@@ -168,10 +168,7 @@ final class ThreadOps {
 
   /** Back in user space after a timer sleep: rt-app's wake-up latency. */
   void backInUser(Task t) {
-    if (t.pendingWakeTimes != null) {
-      t.pendingWakeTimes.add(k.now - t.timerTarget);
-      t.pendingWakeTimes = null;
-    }
+    t.timerWait.backInUser(k.now);
   }
 
   /** {@code prev} was switched out: finish a move its new affinity asked for. */

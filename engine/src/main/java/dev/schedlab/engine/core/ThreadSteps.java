@@ -1,7 +1,7 @@
 package dev.schedlab.engine.core;
 
-import dev.schedlab.engine.scenario.CpuList;
-import dev.schedlab.engine.scenario.StepSpec;
+import dev.schedlab.engine.config.CpuList;
+import dev.schedlab.engine.config.StepSpec;
 import java.util.BitSet;
 import java.util.List;
 

@@ -29,7 +29,7 @@ import java.util.Locale;
 final class Watchdog {
   private final Kernel k;
   private final long timeoutNs;
-  final Event event = new Event(Kernel.EV_WATCHDOG, -1, null);
+  final Event event = new Event(EventLoop.EV_WATCHDOG, -1, null);
 
   Watchdog(Kernel k, long timeoutNs) {
     this.k = k;

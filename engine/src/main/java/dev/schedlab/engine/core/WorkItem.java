@@ -18,6 +18,6 @@ final class WorkItem {
     this.fn = fn;
     this.cpu = cpu;
     this.rcu = rcu;
-    this.due = new Event(Kernel.EV_WORK_DUE, cpu, this);
+    this.due = new Event(EventLoop.EV_WORK_DUE, cpu, this);
   }
 }

@@ -1,6 +1,6 @@
 package dev.schedlab.engine.machine;
 
-import dev.schedlab.engine.scenario.MachineSpec;
+import dev.schedlab.engine.config.MachineSpec;
 
 /**
  * CPU numbering as Linux enumerates an x86 server: CPUs 0..N/T-1 are the first thread of every

@@ -36,7 +36,7 @@ import java.util.TreeMap;
 final class ExtensionsBuilder {
   private static final String BUILTIN = "builtin";
   /** What an ejected plugin's preemption model falls back to: the scenario default. */
-  static final String DEFAULT_PREEMPT = dev.schedlab.engine.scenario.ScenarioLoader.DEFAULT_PREEMPT;
+  static final String DEFAULT_PREEMPT = dev.schedlab.engine.config.KernelSpec.DEFAULT_PREEMPT;
   /** What an ejected plugin's idle policy falls back to: the scenario default (machine.idle_governor). */
   static final String DEFAULT_GOVERNOR = "menu";
 

@@ -7,7 +7,7 @@ import java.util.Objects;
  * Guice wiring of one run's {@link Extensions}. Guice stays in the engine: plugins never see it,
  * and PF4J creates their extensions with its default factory.
  */
-public final class PluginModule extends AbstractModule {
+final class PluginModule extends AbstractModule {
   private final Extensions extensions;
 
   /** A module binding {@code extensions}, as resolved by {@link PluginHost#extensionsFor}. */

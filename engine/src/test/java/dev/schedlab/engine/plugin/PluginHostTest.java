@@ -13,7 +13,7 @@ import dev.schedlab.api.plugin.Contributions;
 import dev.schedlab.api.plugin.PluginDescriptor;
 import dev.schedlab.api.plugin.PluginOptions;
 import dev.schedlab.api.plugin.SchedlabPlugin;
-import dev.schedlab.engine.scenario.PluginRef;
+import dev.schedlab.engine.config.PluginRef;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

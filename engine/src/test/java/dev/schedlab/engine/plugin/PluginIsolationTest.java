@@ -10,7 +10,7 @@ import dev.schedlab.engine.plugin.testplugins.FaultPlugin;
 import dev.schedlab.engine.plugin.testplugins.LoopingPlugin;
 import dev.schedlab.engine.plugin.testplugins.ReflectingPlugin;
 import dev.schedlab.engine.plugin.testplugins.ThreadStartingPlugin;
-import dev.schedlab.engine.scenario.PluginRef;
+import dev.schedlab.engine.config.PluginRef;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

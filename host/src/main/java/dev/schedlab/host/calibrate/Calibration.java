@@ -2,7 +2,7 @@ package dev.schedlab.host.calibrate;
 
 import dev.schedlab.host.Sourced;
 
-import dev.schedlab.engine.scenario.NoiseSpec;
+import dev.schedlab.engine.config.NoiseSpec;
 import java.util.List;
 import java.util.Map;
 

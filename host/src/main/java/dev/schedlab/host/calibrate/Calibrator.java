@@ -8,7 +8,7 @@ import dev.schedlab.host.MachineFileWriter;
 import dev.schedlab.host.ModelRunner;
 import dev.schedlab.host.Sourced;
 
-import dev.schedlab.engine.scenario.NoiseSpec;
+import dev.schedlab.engine.config.NoiseSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;

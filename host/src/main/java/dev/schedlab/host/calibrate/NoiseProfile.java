@@ -1,6 +1,6 @@
 package dev.schedlab.host.calibrate;
 
-import dev.schedlab.engine.scenario.NoiseSpec;
+import dev.schedlab.engine.config.NoiseSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.schedlab.host.check;
 
-import dev.schedlab.engine.rtapp.LogParser;
-import dev.schedlab.engine.rtapp.LogRow;
-import dev.schedlab.engine.rtapp.LogStats;
-import dev.schedlab.engine.rtapp.RtAppReport;
-import dev.schedlab.engine.workload.ToolRun;
+import dev.schedlab.lab.rtapp.LogParser;
+import dev.schedlab.lab.rtapp.LogRow;
+import dev.schedlab.lab.rtapp.LogStats;
+import dev.schedlab.lab.rtapp.RtAppReport;
+import dev.schedlab.lab.workload.ToolRun;
 import dev.schedlab.host.Commands;
 import dev.schedlab.host.HostException;
 import dev.schedlab.host.ModelRunner;

@@ -2,7 +2,7 @@ package dev.schedlab.host.calibrate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.engine.scenario.NoiseSpec;
+import dev.schedlab.engine.config.NoiseSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

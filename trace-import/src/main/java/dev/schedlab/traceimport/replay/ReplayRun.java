@@ -4,7 +4,7 @@ import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.traceimport.Warnings;
 import dev.schedlab.traceimport.history.History;
 import dev.schedlab.traceimport.workload.ReplayProgram;
@@ -34,7 +34,7 @@ public record ReplayRun(String label, RunResult result, History history) {
       throws SimulationException {
     Warnings ignored = new Warnings("replay"); // the model's own trace is consistent
     History h = History.streaming(scenario.machine().nrCpus(), 0, true, ignored);
-    RunResult r = Simulation.run(scenario, ext, new CaptureSink(h));
+    RunResult r = Simulation.run(scenario.config(), ext, new CaptureSink(h));
     h.finish(scenario.durationNs());
     return new ReplayRun(label, r, h);
   }

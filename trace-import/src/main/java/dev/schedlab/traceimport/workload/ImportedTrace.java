@@ -1,6 +1,6 @@
 package dev.schedlab.traceimport.workload;
 
-import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.traceimport.history.History;
 import dev.schedlab.traceimport.history.TracedTask;
 import dev.schedlab.traceimport.read.Trace;

@@ -3,7 +3,7 @@ package dev.schedlab.traceimport.workload;
 import dev.schedlab.engine.params.Mitigations;
 import dev.schedlab.engine.params.Param;
 import dev.schedlab.engine.params.ParamTable;
-import dev.schedlab.engine.scenario.Scenario;
+import dev.schedlab.lab.scenario.Scenario;
 
 /**
  * The kernel paths the model runs itself when it replays a task, with their costs from the

@@ -1,8 +1,8 @@
 package dev.schedlab.traceimport.workload;
 
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.ScenarioException;
-import dev.schedlab.engine.scenario.ScenarioLoader;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.lab.scenario.ScenarioException;
+import dev.schedlab.lab.scenario.ScenarioLoader;
 import dev.schedlab.traceimport.TraceInputException;
 import dev.schedlab.traceimport.history.History;
 import dev.schedlab.traceimport.history.TracedTask;

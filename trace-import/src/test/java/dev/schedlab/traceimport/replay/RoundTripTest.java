@@ -3,10 +3,10 @@ package dev.schedlab.traceimport.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.engine.Simulation;
-import dev.schedlab.engine.output.FtraceWriter;
+import dev.schedlab.lab.output.FtraceWriter;
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.scenario.Scenario;
-import dev.schedlab.engine.scenario.ScenarioLoader;
+import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.lab.scenario.ScenarioLoader;
 import dev.schedlab.traceimport.history.TaskMeasures;
 import dev.schedlab.traceimport.read.TraceReader;
 import dev.schedlab.traceimport.workload.ImportOptions;
@@ -63,7 +63,7 @@ class RoundTripTest {
     ReplayRun replay;
     try (PluginHost host = PluginHost.builtinOnly()) {
       FtraceWriter w = FtraceWriter.open(trace, original.machine().nrCpus());
-      Simulation.run(original, host.extensionsFor(List.of()), w);
+      Simulation.run(original.config(), host.extensionsFor(List.of()), w);
       w.close();
       imported = TraceImport.of(TraceReader.read(trace, null),
           new ImportOptions(name, machine, dir));

@@ -1,0 +1,58 @@
+package dev.schedlab.engine.config;
+
+import java.util.List;
+
+/**
+ * A group of {@code count} identical tasks.
+ *
+ * @param name comm prefix; tasks are named {@code name/i} (or {@code name} when count is 1)
+ * @param count number of tasks
+ * @param policy policy name: normal, batch, idle, fifo, rr, deadline, ext
+ * @param nice nice value for fair policies
+ * @param rtPriority 1..99 for fifo/rr
+ * @param dlRuntimeNs deadline runtime
+ * @param dlDeadlineNs deadline relative deadline
+ * @param dlPeriodNs deadline period (0 = deadline)
+ * @param cpus affinity cpulist ("" = all CPUs); with {@code perCpu}, task i is pinned to the i-th listed CPU
+ * @param perCpu pin task i of the group to the i-th CPU of {@code cpus}
+ * @param kthread whether the tasks are kernel threads (no mm, never exit to user)
+ * @param process process (mm) sharing: "own" = each task its own mm, "group" = the group shares one
+ * @param startNs when the tasks are created
+ * @param program the steps each task runs, looping forever unless it ends with {@code exit}
+ * @param timerSlackNs the tasks' timer slack ({@code prctl(PR_SET_TIMERSLACK)}), or -1 for the
+ *     kernel's default ({@code sched.timer_slack})
+ */
+public record TaskSpec(
+    String name,
+    int count,
+    String policy,
+    int nice,
+    int rtPriority,
+    long dlRuntimeNs,
+    long dlDeadlineNs,
+    long dlPeriodNs,
+    String cpus,
+    boolean perCpu,
+    boolean kthread,
+    String process,
+    long startNs,
+    List<StepSpec> program,
+    long timerSlackNs) {
+  public TaskSpec {
+    program = List.copyOf(program);
+  }
+
+  /** Tasks with the kernel's default timer slack. */
+  public TaskSpec(String name, int count, String policy, int nice, int rtPriority, long dlRuntimeNs,
+      long dlDeadlineNs, long dlPeriodNs, String cpus, boolean perCpu, boolean kthread,
+      String process, long startNs, List<StepSpec> program) {
+    this(name, count, policy, nice, rtPriority, dlRuntimeNs, dlDeadlineNs, dlPeriodNs, cpus, perCpu,
+        kthread, process, startNs, program, -1);
+  }
+
+  /** The same tasks with timer slack {@code ns} ({@code prctl(PR_SET_TIMERSLACK)}). */
+  public TaskSpec withTimerSlack(long ns) {
+    return new TaskSpec(name, count, policy, nice, rtPriority, dlRuntimeNs, dlDeadlineNs,
+        dlPeriodNs, cpus, perCpu, kthread, process, startNs, program, ns);
+  }
+}

@@ -1,0 +1,165 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.engine.sim.Event;
+
+/**
+ * The event loop: takes the kernel's future events in time order (ties in scheduling order),
+ * folds each into the run's digest, and hands it to the mechanism that owns it: a CPU's phase
+ * end, a tick, an hrtimer, an IPI, host noise, deferred work, a task's start.
+ */
+final class EventLoop {
+  static final int EV_PHASE = 1;
+  static final int EV_TICK = 2;
+  static final int EV_HRTIMER = 3;
+  static final int EV_IPI_RESCHED = 4;
+  static final int EV_IPI_CALL = 5;
+  static final int EV_TASK_START = 6;
+  static final int EV_WORK_DUE = 7;
+  static final int EV_NOISE = 8;
+  /** The plugin watchdog: outside the model, not in the digest. */
+  static final int EV_WATCHDOG = 9;
+
+  private final Kernel k;
+  /** Steal and firmware stalls, and a guest's timer exits, ahead of the events; set by the builder. */
+  HostInterference host;
+  /** The plugin watchdog, or null (no plugins, or watchdog.timeout 0). */
+  Watchdog watchdog;
+  private long digest = 0x9E3779B97F4A7C15L;
+  private long events;
+
+  EventLoop(Kernel k) {
+    this.k = k;
+  }
+
+  /** Runs events until {@code endNs}; returns the number processed. */
+  long run(long endNs) {
+    Event e;
+    while ((e = k.queue.pollUntil(endNs)) != null) {
+      k.now = e.time();
+      if (e.type == EV_WATCHDOG) {
+        watchdog.run(); // outside the model: neither in the digest nor in the event count
+        continue;
+      }
+      events++;
+      digest = mix(digest, k.now, e.type, e.cpu);
+      dispatch(e);
+      if (k.liveTasks == 0) {
+        // Every task has exited: nothing but idle ticks can follow.
+        return events;
+      }
+    }
+    k.now = endNs;
+    return events;
+  }
+
+  private void dispatch(Event e) {
+    switch (e.type) {
+      case EV_PHASE:
+        k.thisCpu = e.cpu;
+        phaseDone(k.cpus[e.cpu]);
+        break;
+      case EV_TICK:
+        k.thisCpu = e.cpu;
+        if (host.defer(k.cpus[e.cpu], e, true)) {
+          break;
+        }
+        k.cpus[e.cpu].tickDue = true;
+        k.irqs.raise(k.cpus[e.cpu], Cpu.IRQ_TIMER);
+        break;
+      case EV_HRTIMER:
+        HrTimer t = (HrTimer) e.owner;
+        k.thisCpu = t.cpu;
+        Cpu c = k.cpus[t.cpu];
+        if (host.defer(c, e, true)) {
+          break;
+        }
+        c.timers.remove(t);
+        c.expired.add(t);
+        k.irqs.raise(c, Cpu.IRQ_TIMER);
+        break;
+      case EV_IPI_RESCHED:
+        k.thisCpu = e.cpu;
+        if (!host.defer(k.cpus[e.cpu], e, false)) {
+          k.irqs.raise(k.cpus[e.cpu], Cpu.IRQ_RESCHED);
+        }
+        break;
+      case EV_IPI_CALL:
+        k.thisCpu = e.cpu;
+        if (!host.defer(k.cpus[e.cpu], e, false)) {
+          k.irqs.raise(k.cpus[e.cpu], Cpu.IRQ_CALL);
+        }
+        break;
+      case EV_NOISE:
+        k.thisCpu = e.cpu;
+        host.noise(k.cpus[e.cpu]);
+        break;
+      case EV_WORK_DUE:
+        WorkItem w = (WorkItem) e.owner;
+        k.thisCpu = w.cpu;
+        k.deferred.due(w);
+        break;
+      case EV_TASK_START:
+        Task task = (Task) e.owner;
+        k.thisCpu = task.cpu;
+        k.sched.wakeUpNewTask(task);
+        break;
+      default:
+        throw new IllegalStateException("unknown event type " + e.type);
+    }
+  }
+
+  private void phaseDone(Cpu cpu) {
+    switch (cpu.phase) {
+      case Cpu.P_TASK:
+        k.exec.opDone(cpu);
+        break;
+      case Cpu.P_SCHED:
+        k.sched.finish(cpu);
+        break;
+      case Cpu.P_IDLE_ENTER:
+        k.idleLoop.enterState(cpu);
+        break;
+      case Cpu.P_IDLE_STATE:
+        k.idleLoop.pollTimeout(cpu);
+        break;
+      case Cpu.P_IDLE_WAKE:
+        k.idleLoop.woke(cpu);
+        break;
+      case Cpu.P_IDLE_EXIT:
+        k.idleLoop.loopExited(cpu);
+        break;
+      case Cpu.P_IRQ_ENTRY:
+        k.irqs.runHandlers(cpu);
+        break;
+      case Cpu.P_IRQ_BODY:
+        k.irqs.exit(cpu);
+        break;
+      case Cpu.P_SPIN:
+        k.sched.spinWindow.spinTimeout(cpu);
+        break;
+      default:
+        throw new IllegalStateException("cpu " + cpu.id + " in unknown phase " + cpu.phase);
+    }
+  }
+
+  static long mix(long h, long a, long b, long c) {
+    h ^= a * 0xff51afd7ed558ccdL;
+    h = Long.rotateLeft(h, 29) * 0xc4ceb9fe1a85ec53L;
+    h ^= (b << 32) ^ (c & 0xffffffffL);
+    h = Long.rotateLeft(h, 31) * 0x9E3779B97F4A7C15L;
+    return h;
+  }
+
+  /** Hex digest of the event stream so far. */
+  String digest() {
+    long h = digest;
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    return String.format("%016x", h);
+  }
+
+  long events() {
+    return events;
+  }
+}

@@ -1,0 +1,202 @@
+package dev.schedlab.lab.scenario;
+
+import dev.schedlab.engine.config.CpuList;
+import dev.schedlab.engine.config.LockSpec;
+import dev.schedlab.engine.config.MachineSpec;
+import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.config.TaskSpec;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.Set;
+import dev.schedlab.lab.workload.ToolRun;
+
+/** Binds {@code workload: {tasks: [...]}} with the task defaults of docs/scenarios.md. */
+final class TaskBinder {
+  static final String[] FIELDS = {
+    "name", "count", "policy", "nice", "rt_priority", "dl_runtime", "dl_deadline", "dl_period",
+    "cpus", "per_cpu", "kthread", "process", "start", "program", "timer_slack"
+  };
+  static final String[] POLICIES = {"normal", "batch", "idle", "fifo", "rr", "deadline", "ext"};
+
+  private final int nrCpus;
+  private final StepBinder steps;
+  private final MachineSpec machine;
+  private final long durationNs;
+
+  TaskBinder(MachineSpec machine, long durationNs) {
+    this.nrCpus = machine.nrCpus();
+    this.steps = new StepBinder(nrCpus);
+    this.machine = machine;
+    this.durationNs = durationNs;
+  }
+
+  WorkloadSpec workload(Val w) throws ScenarioException {
+    if (w.node() == null || w.node().isNull()) {
+      return new WorkloadSpec(List.of());
+    }
+    Obj o = w.object("tasks", "samples", "tools", "rtapp", "locks");
+    Map<String, LockSpec> locks = new TreeMap<>();
+    if (o.has("locks")) {
+      Obj l = o.get("locks").object();
+      for (String n : l.names()) {
+        declare(l.get(n), lock(n, l.get(n)), locks);
+      }
+    }
+    List<TaskSpec> tasks = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    List<Val> taskVals = new ArrayList<>();
+    if (o.has("tasks")) {
+      int i = 0;
+      for (Val t : o.get("tasks").list()) {
+        TaskSpec spec = task(t, i++);
+        taskVals.add(t);
+        if (!names.add(spec.name())) {
+          throw t.child("name").error("duplicate task name " + spec.name());
+        }
+        tasks.add(spec);
+      }
+    }
+    Map<String, Integer> caps = new TreeMap<>();
+    List<ToolRun> tools = new ArrayList<>();
+    if (o.has("rtapp")) {
+      WorkloadSpec imported = RtAppBinder.importFile(o.get("rtapp"), machine);
+      addAll(o.get("rtapp"), imported.tasks(), tasks, names);
+      tools.addAll(imported.tools());
+    }
+    if (o.has("tools")) {
+      ToolBinder tb = new ToolBinder(machine, durationNs);
+      for (ToolBinder.Bound b : tb.bind(o.get("tools"))) {
+        addAll(b.where(), b.expansion().tasks(), tasks, names);
+        for (LockSpec ls : b.expansion().locks()) {
+          declare(b.where(), ls, locks);
+        }
+        caps.putAll(b.expansion().sampleCaps());
+        tools.add(b.run());
+        if (b.expansion().latencyLimitNs() >= 0) {
+          latencyRequests.add(b.expansion().latencyLimitNs());
+        }
+      }
+    }
+    if (o.has("samples")) {
+      Obj samples = o.get("samples").object();
+      for (String name : samples.names()) {
+        Obj one = samples.get(name).object("max");
+        caps.put(name, one.required("max").integer(1, 100_000_000));
+      }
+    }
+    for (int i = 0; i < tasks.size(); i++) {
+      try {
+        LockCheck.check(tasks.get(i).program(), locks);
+      } catch (IllegalArgumentException e) {
+        Val where = i < taskVals.size() ? taskVals.get(i).child("program") : w;
+        throw where.error(tasks.get(i).name() + ": " + e.getMessage());
+      }
+    }
+    return new WorkloadSpec(tasks, caps, tools, List.copyOf(locks.values()));
+  }
+
+  /** {@code NAME: KIND} or {@code NAME: {kind: KIND, per: machine|node|cpu|process}}. */
+  private static LockSpec lock(String name, Val v) throws ScenarioException {
+    if (name.isEmpty() || name.chars().anyMatch(c -> Character.isWhitespace(c) || c == '.')) {
+      throw v.error("lock name '" + name + "': expected a name without spaces or dots");
+    }
+    String[] kinds = java.util.Arrays.stream(LockSpec.Kind.values()).map(LockSpec.Kind::label)
+        .toArray(String[]::new);
+    String[] scopes = java.util.Arrays.stream(LockSpec.Scope.values()).map(LockSpec.Scope::label)
+        .toArray(String[]::new);
+    if (!v.node().isObject()) {
+      String k = v.text();
+      if (!java.util.List.of(kinds).contains(k)) {
+        throw v.error("expected one of " + String.join(", ", kinds) + ", got " + v.shown());
+      }
+      return new LockSpec(name, LockSpec.Kind.valueOf(k.toUpperCase(java.util.Locale.ROOT)));
+    }
+    Obj o = v.object("kind", "per");
+    String k = o.choice("kind", null, kinds);
+    if (k == null) {
+      throw v.error("missing field 'kind' (one of " + String.join(", ", kinds) + ")");
+    }
+    String per = o.choice("per", "machine", scopes);
+    return new LockSpec(name, LockSpec.Kind.valueOf(k.toUpperCase(java.util.Locale.ROOT)),
+        LockSpec.Scope.valueOf(per.toUpperCase(java.util.Locale.ROOT)));
+  }
+
+  /** Adds {@code l}; the same name declared twice must mean the same lock. */
+  private static void declare(Val where, LockSpec l, Map<String, LockSpec> locks)
+      throws ScenarioException {
+    LockSpec before = locks.putIfAbsent(l.name(), l);
+    if (before != null && !before.equals(l)) {
+      throw where.error("lock " + l.name() + " is declared twice, as " + before.kind().label() + " per "
+          + before.scope().label() + " and as " + l.kind().label() + " per " + l.scope().label());
+    }
+  }
+
+  /** PM QoS latency requests the tools made (cyclictest --latency), in ns. */
+  final List<Long> latencyRequests = new ArrayList<>();
+
+  private static void addAll(Val where, List<TaskSpec> add, List<TaskSpec> tasks, Set<String> names)
+      throws ScenarioException {
+    for (TaskSpec t : add) {
+      if (!names.add(t.name())) {
+        throw where.error("task name " + t.name() + " is already used in this scenario");
+      }
+      tasks.add(t);
+    }
+  }
+
+  private TaskSpec task(Val v, int index) throws ScenarioException {
+    Obj t = v.object(FIELDS);
+    String name = t.name("name", "task" + index);
+    int count = t.integer("count", 1, 1, 1_000_000);
+    String policy = t.choice("policy", "normal", POLICIES);
+    int nice = t.integer("nice", 0, -20, 19);
+    boolean rt = policy.equals("fifo") || policy.equals("rr");
+    int prio = rt ? t.required("rt_priority").integer(1, 99) : t.integer("rt_priority", 0, 0, 0);
+    long runtime = 0;
+    long deadline = 0;
+    long period = 0;
+    if (policy.equals("deadline")) {
+      runtime = t.required("dl_runtime").durationNs();
+      deadline = t.required("dl_deadline").durationNs();
+      period = t.durationNs("dl_period", 0);
+      if (runtime <= 0 || runtime > deadline) {
+        throw t.get("dl_runtime").error("expected 0 < dl_runtime <= dl_deadline (" + deadline + "ns), got " + runtime + "ns");
+      }
+      if (period != 0 && deadline > period) {
+        throw t.get("dl_deadline").error("expected dl_deadline <= dl_period (" + period + "ns), got " + deadline + "ns");
+      }
+    } else {
+      for (String f : new String[] {"dl_runtime", "dl_deadline", "dl_period"}) {
+        if (t.has(f)) {
+          throw t.get(f).error("only applies to policy deadline (policy is " + policy + ")");
+        }
+      }
+    }
+    String cpus = t.text("cpus", "");
+    BitSet set;
+    try {
+      set = CpuList.parse(cpus, nrCpus);
+    } catch (IllegalArgumentException e) {
+      throw t.get("cpus").error(e.getMessage());
+    }
+    if (t.has("cpus") && set.isEmpty()) {
+      throw t.get("cpus").error("expected at least one CPU (omit the field for all CPUs)");
+    }
+    boolean perCpu = t.bool("per_cpu", false);
+    int available = set.isEmpty() ? nrCpus : set.cardinality();
+    if (perCpu && count > available) {
+      throw t.get("per_cpu").error("count " + count + " exceeds the " + available + " CPUs to pin to");
+    }
+    boolean kthread = t.bool("kthread", false);
+    String process = t.choice("process", "own", "own", "group");
+    long start = t.durationNs("start", 0);
+    List<StepSpec> program = steps.program(t.required("program"));
+    long slack = t.has("timer_slack") ? t.get("timer_slack").durationNs() : -1;
+    return new TaskSpec(name, count, policy, nice, prio, runtime, deadline, period,
+        set.isEmpty() ? "" : CpuList.format(set), perCpu, kthread, process, start, program, slack);
+  }
+}

@@ -1,0 +1,78 @@
+package dev.schedlab.lab.scenario;
+
+import dev.schedlab.engine.config.MachineSpec;
+import dev.schedlab.lab.workload.ToolArgsException;
+import dev.schedlab.lab.workload.ToolContext;
+import dev.schedlab.lab.workload.ToolExpansion;
+import dev.schedlab.lab.workload.ToolParam;
+import dev.schedlab.lab.workload.ToolRun;
+import dev.schedlab.lab.workload.Tools;
+import dev.schedlab.lab.workload.WorkloadTool;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Binds {@code workload.tools}: a list of one-key maps, tool name to its argument string
+ * ({@code - cyclictest: "-i 100 -t"}) or to {@code {args: STRING, params: {KEY: VALUE}}}, and
+ * expands each tool at load time into tasks (see docs/workloads.md).
+ */
+final class ToolBinder {
+  /** One bound tool: where it was written, what it expanded into, its report. */
+  record Bound(Val where, ToolExpansion expansion, ToolRun run) {}
+
+  private final MachineSpec machine;
+  private final long durationNs;
+
+  ToolBinder(MachineSpec machine, long durationNs) {
+    this.machine = machine;
+    this.durationNs = durationNs;
+  }
+
+  List<Bound> bind(Val list) throws ScenarioException {
+    List<Bound> out = new ArrayList<>();
+    Map<String, Integer> seen = new HashMap<>();
+    for (Val item : list.list()) {
+      Obj o = item.object();
+      if (o.size() != 1) {
+        throw item.error("expected one tool per list item, such as cyclictest: \"-i 100\"");
+      }
+      String name = o.names().get(0);
+      Val v = o.get(name);
+      WorkloadTool tool = Tools.find(name).orElseThrow(() ->
+          v.error("unknown tool " + name + "; expected one of " + Tools.names()));
+      String args;
+      Map<String, Long> params = new LinkedHashMap<>();
+      if (v.node().isObject()) {
+        Obj spec = v.object("args", "params");
+        args = spec.has("args") ? spec.get("args").text() : "";
+        if (spec.has("params")) {
+          Obj p = spec.get("params").object();
+          for (String key : p.names()) {
+            ToolParam tp = tool.params().stream().filter(x -> x.name().equals(key)).findFirst()
+                .orElseThrow(() -> p.get(key).error("unknown parameter of " + name
+                    + "; expected one of " + String.join(", ",
+                        tool.params().stream().map(ToolParam::name).toList())));
+            Val pv = p.get(key);
+            params.put(key, tp.unit().equals("ns") ? pv.durationNs() : pv.integer(0, Long.MAX_VALUE));
+          }
+        }
+      } else {
+        args = v.node() == null || v.node().isNull() ? "" : v.text();
+      }
+      int k = seen.merge(name, 1, Integer::sum) - 1;
+      String id = k == 0 ? name : name + "#" + k;
+      ToolExpansion e;
+      try {
+        e = tool.expand(new ToolContext(id, machine, durationNs, params), args);
+      } catch (ToolArgsException ex) {
+        throw v.error(ex.getMessage());
+      }
+      out.add(new Bound(v, e, new ToolRun(id, name, args, e.report())));
+    }
+    return out;
+  }
+
+}

@@ -1,0 +1,134 @@
+package dev.schedlab.lab.workload;
+
+import static dev.schedlab.lab.workload.ToolArgs.Arg.NONE;
+import static dev.schedlab.lab.workload.ToolArgs.Arg.REQUIRED;
+
+import dev.schedlab.engine.output.RunResult;
+import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.config.TaskSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * hackbench (rt-tests): groups of {@code -f} senders and {@code -f} receivers (default 20 + 20,
+ * 10 groups); each sender writes {@code -l} messages of {@code -s} bytes to every receiver of its
+ * group over a socketpair (default) or a pipe ({@code -p}); processes (default) or threads
+ * ({@code -T}).
+ *
+ * <p>Models: each write as a syscall (copy + queue) that wakes the receiver with WF_SYNC, as
+ * {@code pipe_write()} and a unix socket's {@code sock_def_readable()} do
+ * ({@code wake_up_interruptible_sync_poll()}; a sender waking many receivers is then kept from
+ * affine wakeups by {@code wake_wide()}); each
+ * receiver blocks until a message is queued, then reads it; everyone exits when done, and Time is
+ * when the last task exits. Does not model: the start-up barrier and fork cost, a writer blocking
+ * on a full socket buffer, threads sharing one mm across the sender and receiver groups (see
+ * docs/fidelity.md).
+ */
+public final class Hackbench implements WorkloadTool {
+  static final ToolParam SOCK_WRITE = ToolParam.ns("socket_write", 1_500,
+      "[estimate] unix_stream_sendmsg: skb alloc, copy, queue", "write path, socket mode");
+  static final ToolParam PIPE_WRITE = ToolParam.ns("pipe_write", 800,
+      "[estimate] pipe_write: copy into the pipe buffer", "write path, pipe mode");
+  static final ToolParam SOCK_READ = ToolParam.ns("socket_read", 1_200,
+      "[estimate] unix_stream_recvmsg", "read path, socket mode");
+  static final ToolParam PIPE_READ = ToolParam.ns("pipe_read", 700,
+      "[estimate] pipe_read", "read path, pipe mode");
+
+  static final List<ToolArgs.Opt> OPTS = List.of(
+      ToolArgs.Opt.of("p", "pipe", NONE),
+      ToolArgs.Opt.of("s", "datasize", REQUIRED),
+      ToolArgs.Opt.of("l", "loops", REQUIRED),
+      ToolArgs.Opt.of("g", "groups", REQUIRED),
+      ToolArgs.Opt.of("f", "fds", REQUIRED),
+      ToolArgs.Opt.of("T", "threads", NONE),
+      ToolArgs.Opt.of("P", "process", NONE));
+
+  @Override
+  public String name() {
+    return "hackbench";
+  }
+
+  @Override
+  public String summary() {
+    return "hackbench: sender/receiver groups over sockets or pipes; Time:";
+  }
+
+  @Override
+  public List<ToolParam> params() {
+    return List.of(SOCK_WRITE, PIPE_WRITE, SOCK_READ, PIPE_READ);
+  }
+
+  @Override
+  public ToolExpansion expand(ToolContext ctx, String line) throws ToolArgsException {
+    ToolArgs a = ToolArgs.parse(name(), line, OPTS);
+    if (!a.positionals().isEmpty()) {
+      throw a.error("unexpected argument '" + a.positionals().get(0) + "'");
+    }
+    boolean pipe = a.has("pipe");
+    boolean threads = a.has("threads");
+    long size = a.integer("datasize", 100, 1, 1 << 20);
+    int loops = (int) a.integer("loops", 100, 1, Integer.MAX_VALUE);
+    int groups = (int) a.integer("groups", 10, 1, 10_000);
+    int fds = (int) a.integer("fds", 20, 1, 1_000);
+    long write = ctx.param(pipe ? PIPE_WRITE : SOCK_WRITE);
+    long read = ctx.param(pipe ? PIPE_READ : SOCK_READ);
+    String process = threads ? "group" : "own";
+    List<TaskSpec> tasks = new ArrayList<>();
+    for (int g = 0; g < groups; g++) {
+      List<StepSpec> body = new ArrayList<>();
+      for (int r = 0; r < fds; r++) {
+        body.add(Tasks.kernel(Tasks.seg(write, "MIGHT_RESCHED")));
+        body.add(new StepSpec.Wake(queue(ctx, g, r), true));
+      }
+      List<StepSpec> sender = Tasks.runThenExit(loops, body);
+      tasks.add(new TaskSpec(ctx.id() + "/g" + g + "-sender", fds, "normal", 0, 0, 0, 0, 0, "",
+          false, false, process, 0, sender));
+      for (int r = 0; r < fds; r++) {
+        List<StepSpec> receiver = Tasks.runThenExit((long) fds * loops, List.of(
+            new StepSpec.Block(queue(ctx, g, r)),
+            Tasks.kernel(Tasks.seg(read, "MIGHT_RESCHED")),
+            new StepSpec.Mark(ctx.id() + ".messages")));
+        tasks.add(Tasks.withPolicy(ctx.id() + "/g" + g + "-receiver" + r, "normal", 0, 0, "", false,
+            receiver));
+      }
+    }
+    return new ToolExpansion(tasks, Map.of(), -1,
+        new Report(ctx.id(), pipe, threads, groups, fds, loops, size));
+  }
+
+  private static String queue(ToolContext ctx, int group, int receiver) {
+    return ctx.id() + "/g" + group + "/r" + receiver;
+  }
+
+  /** hackbench's banner and {@code Time:} line. */
+  record Report(String id, boolean pipe, boolean threads, int groups, int fds, int loops, long size)
+      implements ToolReport {
+    @Override
+    public Map<String, Object> json(RunResult r) {
+      Map<String, Object> m = new TreeMap<>();
+      m.put("mode", threads ? "threaded" : "process");
+      m.put("transport", pipe ? "pipe" : "socket");
+      m.put("groups", groups);
+      m.put("tasks", groups * fds * 2);
+      m.put("messages", Raw.counter(r, "mark." + id + ".messages"));
+      m.put("expected_messages", (long) groups * fds * fds * loops);
+      m.put("time_s", Math.round(Raw.counter(r, "task.last_exit_ns") / 1e6) / 1e3);
+      return m;
+    }
+
+    @Override
+    public String text(RunResult r) {
+      StringBuilder sb = new StringBuilder();
+      sb.append(String.format(Locale.ROOT,
+          "Running in %s mode with %d groups using %d file descriptors each (== %d tasks)%n",
+          threads ? "threaded" : "process", groups, 2 * fds, groups * fds * 2));
+      sb.append(String.format(Locale.ROOT, "Each sender will pass %d messages of %d bytes%n",
+          loops, size));
+      sb.append(String.format(Locale.ROOT, "Time: %.3f%n", Raw.counter(r, "task.last_exit_ns") / 1e9));
+      return sb.toString();
+    }
+  }
+}

@@ -1,0 +1,366 @@
+package dev.schedlab.lab.workload;
+
+import static dev.schedlab.lab.workload.MmapCosts.CHANGE_PTE;
+import static dev.schedlab.lab.workload.MmapCosts.CLEAR_PAGE;
+import static dev.schedlab.lab.workload.MmapCosts.FAULT_ANON;
+import static dev.schedlab.lab.workload.MmapCosts.FOLLOW_PTE;
+import static dev.schedlab.lab.workload.MmapCosts.FREE_LRU;
+import static dev.schedlab.lab.workload.MmapCosts.FREE_OTHER;
+import static dev.schedlab.lab.workload.MmapCosts.FREE_PCP;
+import static dev.schedlab.lab.workload.MmapCosts.FREE_PGTABLES;
+import static dev.schedlab.lab.workload.MmapCosts.GUP_STEP;
+import static dev.schedlab.lab.workload.MmapCosts.LRU_ADD;
+import static dev.schedlab.lab.workload.MmapCosts.MADVISE_ENTRY;
+import static dev.schedlab.lab.workload.MmapCosts.MMAP_FIXED_VMA;
+import static dev.schedlab.lab.workload.MmapCosts.MMAP_VMA;
+import static dev.schedlab.lab.workload.MmapCosts.MPROTECT_VMA;
+import static dev.schedlab.lab.workload.MmapCosts.MUNMAP_TAIL;
+import static dev.schedlab.lab.workload.MmapCosts.MUNMAP_VMA;
+import static dev.schedlab.lab.workload.MmapCosts.PCP_ALLOC;
+import static dev.schedlab.lab.workload.MmapCosts.PCP_BATCH;
+import static dev.schedlab.lab.workload.MmapCosts.PCP_HIGH;
+import static dev.schedlab.lab.workload.MmapCosts.PTE_ALLOC;
+import static dev.schedlab.lab.workload.MmapCosts.PTE_INSTALL;
+import static dev.schedlab.lab.workload.MmapCosts.TLB_FLUSH;
+import static dev.schedlab.lab.workload.MmapCosts.WP_FLUSH;
+import static dev.schedlab.lab.workload.MmapCosts.ZAP_PER_PTE;
+import static dev.schedlab.lab.workload.MmapCosts.ZAP_PMD_STEP;
+import static dev.schedlab.lab.workload.MmapCosts.ZAP_ZERO_PTE;
+import static dev.schedlab.lab.workload.MmapCosts.ZERO_FAULT;
+import static dev.schedlab.lab.workload.MmapCosts.ZERO_PTE;
+import static dev.schedlab.lab.workload.MmapCosts.ZONE_PER_PAGE;
+
+import dev.schedlab.engine.config.Dist;
+import dev.schedlab.engine.config.LockSpec;
+import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.config.StepSpec.Segment;
+import java.util.List;
+
+/**
+ * The kernel paths stress-mmap.c reaches, as segments of the v6.8-era mm code (the kernel the
+ * PREEMPT_AUTO series was based on). Each segment stands for a kernel function and says whether
+ * it runs with preemption on, and which point ends it: {@code COND_RESCHED}, {@code
+ * MIGHT_RESCHED} (might_sleep in an allocation or a sleeping lock) or {@code NONE}; a locked
+ * segment also ends with its unlock (preempt_enable). A {@link StepSpec.Kernel} returns to user
+ * after its last segment. Sources: mm/mmu_gather.c @06d07429 (tlb_batch_pages_flush,
+ * __tlb_remove_page_size, tlb_next_batch), mm/gup.c __get_user_pages (cond_resched at the loop
+ * top, per page); zap_pmd_range/zap_pte_range (mm/memory.c), release_pages and
+ * free_unref_page_list (mm/swap.c, mm/page_alloc.c) as of v6.8.
+ *
+ * <p>The locks are the kernel's ({@link #LOCKS}): {@code mmap_lock} (written by mmap, munmap and
+ * mprotect, read by populate, madvise and faults; v6.4+ faults first try the per-VMA lock, which
+ * is as uncontended here), the page-table lock around PTE updates, {@code pcp->lock} around the
+ * per-CPU page lists, {@code zone->lock} (IRQs off) when a list is refilled
+ * ({@code rmqueue_bulk}) or drained past its high mark ({@code free_pcppages_bulk}), and the
+ * lruvec's {@code lru_lock} (IRQs off) when the per-CPU folio batch moves to the LRU
+ * ({@code folio_batch_move_lru}, every 15 folios) and in {@code release_pages} (every 32). The
+ * pcp lists and folio batches are per-CPU counts ({@code cache} items) shared by every worker on
+ * the CPU. Workers are separate processes (fork), so mmap_lock and the page-table locks are
+ * theirs alone; zone->lock and lru_lock are per NUMA node and shared (one memory cgroup).
+ */
+final class MmapPaths {
+  /** Page-table state of a range, which decides the per-page kernel work. */
+  enum Pages { ABSENT, ZERO, ANON }
+
+  /** [src] PTRS_PER_PTE, x86-64 4K: PTEs zapped under one PTL hold, then cond_resched(). */
+  static final int PTES_PER_PMD = 512;
+  /** [src] include/asm-generic/tlb.h MMU_GATHER_BUNDLE: the on-stack first gather batch. */
+  static final int GATHER_BUNDLE = 8;
+  /** [derived] MAX_GATHER_BATCH = (PAGE_SIZE - sizeof(struct mmu_gather_batch)) / sizeof(void *). */
+  static final int GATHER_BATCH = (4096 - 16) / 8;
+  /** [src] MAX_GATHER_BATCH_COUNT = 10000 / MAX_GATHER_BATCH extra batches, then a forced flush. */
+  static final int GATHER_BATCHES = 10_000 / GATHER_BATCH;
+  /** [src] tlb_batch_pages_flush: min(512U, batch->nr) pages freed between cond_resched()s. */
+  static final int FREE_CHUNK = 512;
+  /** [src] SWAP_CLUSTER_MAX: release_pages / free_unref_page_list drop their lock every 32. */
+  static final int LOCK_BATCH = 32;
+  /** [src] PAGEVEC_SIZE (v6.8 folio_batch): folio_add_lru drains to the LRU every 15 folios. */
+  static final int LRU_ADD_BATCH = 15;
+
+  /** The kernel locks these paths take. */
+  static final String MMAP_LOCK = "mmap_lock";
+  static final String PTL = "ptl";
+  static final String PCP_LOCK = "pcp->lock";
+  static final String ZONE_LOCK = "zone->lock";
+  static final String LRU_LOCK = "lru_lock";
+  static final List<LockSpec> LOCKS = List.of(
+      new LockSpec(MMAP_LOCK, LockSpec.Kind.RWSEM, LockSpec.Scope.PROCESS),
+      new LockSpec(PTL, LockSpec.Kind.SPINLOCK, LockSpec.Scope.PROCESS),
+      new LockSpec(PCP_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.CPU),
+      new LockSpec(ZONE_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE),
+      new LockSpec(LRU_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE));
+  // The lock items are immutable: one instance each, shared by every path (fewer objects).
+  private static final Segment MMAP_WRITE = Segment.lock(MMAP_LOCK, false, false);
+  private static final Segment MMAP_READ = Segment.lock(MMAP_LOCK, false, true);
+  private static final Segment MMAP_UNLOCK = Segment.unlock(MMAP_LOCK);
+  private static final Segment PTL_LOCK = Segment.lock(PTL, false, false);
+  private static final Segment PTL_UNLOCK = Segment.unlock(PTL);
+  private static final Segment PCP_TAKE = Segment.lock(PCP_LOCK, false, false);
+  private static final Segment PCP_UNLOCK = Segment.unlock(PCP_LOCK);
+  private static final Segment ZONE_TAKE = Segment.lock(ZONE_LOCK, true, false);
+  private static final Segment ZONE_UNLOCK = Segment.unlock(ZONE_LOCK);
+  private static final Segment LRU_TAKE = Segment.lock(LRU_LOCK, true, false);
+  private static final Segment LRU_UNLOCK = Segment.unlock(LRU_LOCK);
+  /** The per-CPU caches: the order-0 pcp list, the lru_add folio batch. */
+  private static final String PCP = "pcp";
+  private static final String LRU_ADD_FBATCH = "lru_add";
+
+  private final ToolContext ctx;
+  private final int spread;
+
+  MmapPaths(ToolContext ctx) {
+    this.ctx = ctx;
+    this.spread = (int) Math.max(0, Math.min(100, ctx.param(MmapCosts.SPREAD)));
+  }
+
+  /**
+   * munmap / unmap_region over {@code n} pages in {@code state}: VMA detach, zap_pmd_range (per PMD
+   * the PTL held over its PTEs, cond_resched after), tlb_finish_mmu (TLB flush, then the gathered
+   * pages freed per batch with cond_resched between), free_pgtables. A gather that fills up forces
+   * a flush in the middle of a PMD (zap_pte_range force_flush).
+   */
+  StepSpec munmap(long n, Pages state) {
+    KernelPath p = new KernelPath();
+    p.add(MMAP_WRITE); // mmap_write_lock_killable (might_sleep)
+    p.add(seg(ctx.param(MUNMAP_VMA), "MIGHT_RESCHED")); // VMA split, detach, lock downgrade
+    long fullPmds = n / PTES_PER_PMD;
+    long lastPtes = n % PTES_PER_PMD;
+    long gathered = 0;
+    if (state == Pages.ABSENT) { // pmd_none: nothing to lock
+      p.repeat(fullPmds + (lastPtes > 0 ? 1 : 0),
+          new KernelPath().add(seg(ctx.param(ZAP_PMD_STEP), "COND_RESCHED")));
+    } else if (state == Pages.ZERO) { // no page to gather
+      p.repeat(fullPmds, zeroZap(PTES_PER_PMD));
+      p.repeat(lastPtes > 0 ? 1 : 0, zeroZap(lastPtes));
+    } else {
+      gathered = anonZap(p, fullPmds, lastPtes);
+    }
+    flush(p, gathered);
+    long pmds = (n + PTES_PER_PMD - 1) / PTES_PER_PMD;
+    p.add(seg(pmds * ctx.param(FREE_PGTABLES) + ctx.param(MUNMAP_TAIL), "NONE"));
+    p.add(MMAP_UNLOCK);
+    return p.syscall();
+  }
+
+  /** One PMD of zero-page PTEs: the loop step, then the PTL span over them. */
+  private KernelPath zeroZap(long ptes) {
+    KernelPath z = new KernelPath().add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
+    ptl(z, ptes * ctx.param(ZAP_ZERO_PTE), "COND_RESCHED");
+    return z;
+  }
+
+  /**
+   * The PMDs of anonymous pages: each page is gathered for freeing, and a full mmu_gather forces
+   * a flush (unlock, tlb_flush_mmu, then the rest of the PMD). Returns the pages left gathered.
+   */
+  private long anonZap(KernelPath p, long fullPmds, long lastPtes) {
+    long capacity = GATHER_BUNDLE + (long) GATHER_BATCHES * GATHER_BATCH;
+    long gathered = 0;
+    KernelPath whole = new KernelPath().add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
+    ptl(whole, PTES_PER_PMD * ctx.param(ZAP_PER_PTE), "COND_RESCHED");
+    for (long pmd = 0; pmd < fullPmds + (lastPtes > 0 ? 1 : 0); ) {
+      long ptes = pmd < fullPmds ? PTES_PER_PMD : lastPtes;
+      // whole PMDs that fit in the gather as it is: the same items each
+      long fit = ptes == PTES_PER_PMD ? Math.min(fullPmds - pmd, (capacity - gathered) / ptes) : 0;
+      if (fit > 0) {
+        p.repeat(fit, whole);
+        gathered += fit * ptes;
+        pmd += fit;
+        continue;
+      }
+      p.add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
+      while (gathered + ptes > capacity) { // force_flush: unlock, tlb_flush_mmu, retry the rest
+        long k = capacity - gathered;
+        ptl(p, k * ctx.param(ZAP_PER_PTE), "NONE");
+        flush(p, capacity);
+        gathered = 0;
+        ptes -= k;
+      }
+      ptl(p, ptes * ctx.param(ZAP_PER_PTE), "COND_RESCHED");
+      gathered += ptes;
+      pmd++;
+    }
+    return gathered;
+  }
+
+  /** A PTE-lock span ({@code pte_offset_map_lock} ... {@code pte_unmap_unlock}), then {@code ends}. */
+  private void ptl(KernelPath p, long ns, String ends) {
+    p.add(PTL_LOCK, seg(ns, "NONE"), PTL_UNLOCK);
+    if (!"NONE".equals(ends)) {
+      p.add(seg(0, ends));
+    }
+  }
+
+  /** tlb_flush_mmu: TLB flush (preemption off), then tlb_batch_pages_flush of {@code pages}. */
+  private void flush(KernelPath p, long pages) {
+    p.add(locked(ctx.param(TLB_FLUSH), false, "NONE"));
+    if (pages == 0) {
+      return;
+    }
+    p.then(freeChunk(Math.min(pages, GATHER_BUNDLE)));
+    long rest = Math.max(0, pages - GATHER_BUNDLE);
+    int batch = Math.min(GATHER_BATCH, FREE_CHUNK);
+    p.repeat(rest / batch, freeChunk(batch));
+    p.repeat(rest % batch > 0 ? 1 : 0, freeChunk(rest % batch));
+  }
+
+  /**
+   * free_pages_and_swap_cache of one batch, then cond_resched: release_pages holds lru_lock (IRQs
+   * off) over up to 32 folios, then the memcg uncharge, then free_unref_page_list holds pcp->lock
+   * over up to 32 and, when the CPU's list passes its high mark, drains a batch to the zone under
+   * zone->lock. No voluntary point inside the batch.
+   */
+  private KernelPath freeChunk(long c) {
+    KernelPath p = new KernelPath();
+    perLockBatch(p, c, b -> new KernelPath().add(LRU_TAKE,
+        seg(b * ctx.param(FREE_LRU), "NONE"), LRU_UNLOCK));
+    p.add(seg(c * ctx.param(FREE_OTHER), "NONE"));
+    perLockBatch(p, c, b -> {
+      KernelPath q = new KernelPath().add(PCP_TAKE, seg(b * ctx.param(FREE_PCP), "NONE"));
+      zoneBatch(q, true, (int) b);
+      return q.add(PCP_UNLOCK);
+    });
+    return p.add(seg(0, "COND_RESCHED"));
+  }
+
+  /** {@code c} folios in lock holds of {@link #LOCK_BATCH} (SWAP_CLUSTER_MAX), the rest last. */
+  private static void perLockBatch(KernelPath p, long c,
+      java.util.function.LongFunction<KernelPath> hold) {
+    p.repeat(c / LOCK_BATCH, hold.apply(LOCK_BATCH));
+    p.repeat(c % LOCK_BATCH > 0 ? 1 : 0, hold.apply(c % LOCK_BATCH));
+  }
+
+  /**
+   * A refill ({@code rmqueue_bulk}, a get of {@code pages}) or drain ({@code free_pcppages_bulk},
+   * a put) of this CPU's pcp list: when due, a batch of pages under zone->lock with IRQs off.
+   */
+  private void zoneBatch(KernelPath p, boolean put, int pages) {
+    int batch = (int) ctx.param(PCP_BATCH);
+    p.add(Segment.cache(PCP, put, Math.min(pages, batch), batch,
+        put ? (int) Math.max(batch, ctx.param(PCP_HIGH)) : 0, 3));
+    p.add(ZONE_TAKE, seg(batch * ctx.param(ZONE_PER_PAGE), "NONE"), ZONE_UNLOCK);
+  }
+
+  /**
+   * __get_user_pages over {@code n} pages: per page cond_resched() at the loop top, then a present
+   * page's lookup (PTL briefly) or a fault on an absent one ({@code write}: anonymous page, else
+   * the zero page). A fault on the first page of a PMD allocates its page table first
+   * ({@code pte_alloc_one}, GFP_KERNEL); a one-page call (step 2) finds the table there for 511
+   * of 512 pages and is given none.
+   */
+  void gup(KernelPath p, long n, Pages from, boolean write) {
+    KernelPath page = new KernelPath().add(seg(ctx.param(GUP_STEP), "COND_RESCHED"));
+    if (from != Pages.ABSENT) {
+      ptl(page, ctx.param(FOLLOW_PTE), "NONE");
+      p.repeat(n, page);
+      return;
+    }
+    fault(page, write);
+    if (n == 1) {
+      p.then(page);
+      return;
+    }
+    KernelPath first = new KernelPath().add(seg(ctx.param(GUP_STEP), "COND_RESCHED"),
+        seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
+    fault(first, write);
+    p.repeat(n / PTES_PER_PMD, new KernelPath().then(first).repeat(PTES_PER_PMD - 1, page));
+    long last = n % PTES_PER_PMD;
+    if (last > 0) {
+      p.then(first).repeat(last - 1, page);
+    }
+  }
+
+  /** The fault on an absent page: an anonymous page for a write, else the zero page. */
+  private void fault(KernelPath p, boolean write) {
+    if (write) {
+      anonFault(p, false);
+    } else {
+      p.add(seg(ctx.param(ZERO_FAULT), "NONE"));
+      ptl(p, ctx.param(ZERO_PTE), "NONE");
+    }
+  }
+
+  /**
+   * do_anonymous_page (or wp_page_copy over the zero page, {@code overZero}) for a write: folio
+   * allocation (might_alloc = might_sleep; the pcp list under pcp->lock, refilled under
+   * zone->lock when empty), clear_page, memcg charge, then the PTE under the page-table lock,
+   * where folio_add_lru_vma puts the folio in the CPU's lru_add batch, which moves to the LRU
+   * under lru_lock (IRQs off) when it is full.
+   */
+  void anonFault(KernelPath p, boolean overZero) {
+    p.add(seg(ctx.param(FAULT_ANON), "MIGHT_RESCHED"), PCP_TAKE);
+    zoneBatch(p, false, 1);
+    p.add(seg(ctx.param(PCP_ALLOC), "NONE"), PCP_UNLOCK);
+    p.add(seg(ctx.param(CLEAR_PAGE), "NONE"), PTL_LOCK);
+    p.add(seg(ctx.param(PTE_INSTALL) + (overZero ? ctx.param(WP_FLUSH) : 0), "NONE"));
+    p.add(Segment.cache(LRU_ADD_FBATCH, true, 1, LRU_ADD_BATCH, LRU_ADD_BATCH, 3));
+    p.add(LRU_TAKE, seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"), LRU_UNLOCK);
+    p.add(PTL_UNLOCK);
+  }
+
+  /** madvise(MADV_POPULATE_READ) over {@code n} pages (stress_mincore_touch_pages). */
+  StepSpec populateRead(long n, Pages state) {
+    KernelPath p = new KernelPath();
+    p.add(MMAP_READ); // mmap_read_lock (might_sleep)
+    p.add(seg(ctx.param(MADVISE_ENTRY), "NONE"));
+    gup(p, n, state, false);
+    return p.add(MMAP_UNLOCK).syscall();
+  }
+
+  /**
+   * mmap() of {@code n} pages: the VMA under the mmap write lock, then, with {@code populate}
+   * (MAP_POPULATE, MAP_LOCKED), __mm_populate under the read lock: write faults on every page.
+   */
+  StepSpec mmap(long n, boolean populate, boolean fixed) {
+    KernelPath p = new KernelPath();
+    p.add(MMAP_WRITE, seg(ctx.param(fixed ? MMAP_FIXED_VMA : MMAP_VMA), "MIGHT_RESCHED"),
+        MMAP_UNLOCK);
+    if (populate) {
+      p.add(MMAP_READ);
+      gup(p, n, Pages.ABSENT, true);
+      p.add(MMAP_UNLOCK);
+    }
+    return p.syscall();
+  }
+
+  /** A write from user space to one page: a fault unless the page is already anonymous. */
+  StepSpec writeFault(Pages state) {
+    KernelPath p = new KernelPath();
+    p.add(MMAP_READ); // lock_vma_under_rcu / mmap_read_lock
+    if (state == Pages.ABSENT) {
+      p.add(seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
+    }
+    anonFault(p, state == Pages.ZERO);
+    return p.add(MMAP_UNLOCK).syscall();
+  }
+
+  /** mprotect over {@code n} pages: mprotect_fixup, then change_pte_range per PMD. */
+  StepSpec mprotect(long n) {
+    KernelPath p = new KernelPath();
+    p.add(MMAP_WRITE, seg(ctx.param(MPROTECT_VMA), "MIGHT_RESCHED"));
+    // change_pmd_range: cond_resched() after each PMD's PTL span
+    p.repeat(n / PTES_PER_PMD, changePmd(PTES_PER_PMD));
+    p.repeat(n % PTES_PER_PMD > 0 ? 1 : 0, changePmd(n % PTES_PER_PMD));
+    return p.add(MMAP_UNLOCK).syscall();
+  }
+
+  private KernelPath changePmd(long ptes) {
+    KernelPath p = new KernelPath().add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
+    ptl(p, ptes * ctx.param(CHANGE_PTE), "COND_RESCHED");
+    return p;
+  }
+
+  Segment seg(long meanNs, String ends) {
+    return new Segment(dist(meanNs), true, false, ends);
+  }
+
+  /** A preempt-disabled span (spinlock held); with {@code irqsOff} also IRQs disabled. */
+  private Segment locked(long meanNs, boolean irqsOff, String ends) {
+    return new Segment(dist(meanNs), false, irqsOff, ends);
+  }
+
+  Dist dist(long meanNs) {
+    long d = meanNs * spread / 100;
+    return d == 0 ? Dist.fixed(meanNs) : Dist.uniform(meanNs - d, meanNs + d);
+  }
+}
