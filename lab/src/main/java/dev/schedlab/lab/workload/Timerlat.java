@@ -9,6 +9,7 @@ import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -181,7 +182,7 @@ public final class Timerlat implements WorkloadTool {
           if (i == 0) {
             c.put("count", s.cycles); // the IRQ count, as in the text's COUNT column
           }
-          c.put(KINDS[i], Map.of("cur", s.act, "min", s.min, "avg", s.avg, "max", s.max));
+          c.put(KINDS[i], inOrder("cur", s.act, "min", s.min, "avg", s.avg, "max", s.max));
           if (i == kinds() - 1 && s.max >= spikeUnit) {
             spikeCpus++;
           }
@@ -194,9 +195,21 @@ public final class Timerlat implements WorkloadTool {
       Map<String, Object> sum = new TreeMap<>();
       for (int i = 0; i < kinds(); i++) {
         Cyclictest.Stat s = all(r, KINDS[i]);
-        sum.put(KINDS[i], Map.of("count", s.cycles, "min", s.min, "max", s.max, "avg", s.avg));
+        sum.put(KINDS[i], inOrder("count", s.cycles, "min", s.min, "max", s.max, "avg", s.avg));
       }
       m.put("all", sum);
+      return m;
+    }
+
+    /**
+     * Keys and values in the order given: {@code Map.of} iterates in an order that changes from
+     * one JVM start to the next, and the JSON must be byte-identical.
+     */
+    private static Map<String, Object> inOrder(Object... keysAndValues) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      for (int i = 0; i < keysAndValues.length; i += 2) {
+        m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+      }
       return m;
     }
 

@@ -8,11 +8,17 @@ import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class OtherToolsTest {
   @SuppressWarnings("unchecked")
+  private static List<Object> keys(Object map) {
+    return new ArrayList<>(((Map<?, ?>) map).keySet());
+  }
+
   private static Map<String, Object> report(Scenario s, RunResult r, String id) {
     return (Map<String, Object>) ((Map<String, Object>) Reports.json(s.workload().tools(), r).get(id)).get("report");
   }
@@ -109,7 +115,11 @@ class OtherToolsTest {
       @SuppressWarnings("unchecked")
       long ret = (Long) ((Map<String, Object>) c.get("ret_user")).get("avg");
       assertThat(ret).isGreaterThanOrEqualTo(irq);
+      // the JSON's key order is fixed (rtla's column order), not a hash order of this JVM
+      assertThat(keys(c.get("irq"))).containsExactly("cur", "min", "avg", "max");
     }
+    assertThat(keys(((Map<?, ?>) report(s, r, "rtla").get("all")).get("irq")))
+        .containsExactly("count", "min", "max", "avg");
     assertThat(Reports.text(s.workload().tools(), r)).contains("IRQ Timer Latency (us)", "Thread Timer Latency (us)",
         "Ret user Timer Latency (us)", "CPU COUNT");
   }
