@@ -2,7 +2,6 @@ package dev.schedlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.schedlab.lab.output.AtomicFiles;
 import dev.schedlab.host.HostDescription;
 import dev.schedlab.host.HostDetector;
 import dev.schedlab.host.HostException;
@@ -45,6 +44,8 @@ import picocli.CommandLine.Spec;
     })
 final class CheckHostCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @com.google.inject.Inject java.time.InstantSource clock;
+  @com.google.inject.Inject OutputFiles files;
 
   @Option(names = "--machine", paramLabel = "FILE",
       description = "The machine file to simulate (default: describe and calibrate this machine).")
@@ -110,7 +111,7 @@ final class CheckHostCommand implements Callable<Integer> {
       stdout.print(CheckTable.header());
       stdout.flush();
     }
-    Progress progress = new Progress(err, quiet, "check-host");
+    Progress progress = new Progress(err, quiet, "check-host", clock);
     CheckHost.run(suite, model, env, hostFigures == null ? null : earlier(hostFigures),
         new CheckHost.Listener() {
       @Override
@@ -172,7 +173,7 @@ final class CheckHostCommand implements Callable<Integer> {
     stdout.flush();
     if (out != null) {
       try {
-        AtomicFiles.write(out, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        files.write(out, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       } catch (IOException e) {
         spec.commandLine().getErr().println("schedlab check-host: --out: cannot write " + out
             + ": " + e.getMessage());
@@ -194,7 +195,7 @@ final class CheckHostCommand implements Callable<Integer> {
   }
 
   private String calibrated(HostDescription host, PrintWriter err) throws HostException {
-    Progress progress = new Progress(err, quiet, "calibrating");
+    Progress progress = new Progress(err, quiet, "calibrating", clock);
     Calibration c = Calibrator.calibrate(host, VersionProvider.version(), quick,
         (done, total, what) -> progress.step(done, total, "steps", what));
     progress.step(1, 1, "steps", "done");

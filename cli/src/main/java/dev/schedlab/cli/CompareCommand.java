@@ -27,6 +27,7 @@ import picocli.CommandLine.Option;
     exitCodeList = {"0:done", "1:a run failed", "2:bad input"})
 final class CompareCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @com.google.inject.Inject java.time.InstantSource clock;
 
   @Mixin ScenarioArgs scenario;
 
@@ -81,7 +82,7 @@ final class CompareCommand implements Callable<Integer> {
     long first = seed != null ? seed : scenario.load().seed();
     PrintWriter err = spec.commandLine().getErr();
     Map<String, List<Batch.Run>> runs = Batch.run(scenario.file, scenario.machine, scenario.sets, all, first, seeds,
-        pluginsDir.resolve(), new Progress(err, quiet, "compare"));
+        pluginsDir.resolve(), new Progress(err, quiet, "compare", clock));
     Comparison c = new Comparison(runs, metrics);
     PrintWriter out = spec.commandLine().getOut();
     ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

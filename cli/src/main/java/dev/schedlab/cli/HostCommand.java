@@ -1,15 +1,12 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.lab.output.AtomicFiles;
 import dev.schedlab.host.calibrate.Calibration;
 import dev.schedlab.host.calibrate.Calibrator;
 import dev.schedlab.host.HostDescription;
 import dev.schedlab.host.HostDetector;
 import dev.schedlab.host.HostException;
 import dev.schedlab.host.MachineFileWriter;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -30,6 +27,8 @@ import picocli.CommandLine.Spec;
     })
 final class HostCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @com.google.inject.Inject java.time.InstantSource clock;
+  @com.google.inject.Inject OutputFiles files;
 
   @Option(names = "--calibrate", description = "Measure the costs the model takes from the host.")
   boolean calibrate;
@@ -58,7 +57,7 @@ final class HostCommand implements Callable<Integer> {
         err.println("schedlab host: --calibrate measures this machine; it cannot go with --root");
         return Main.BAD_INPUT;
       }
-      Progress progress = new Progress(err, quiet, "calibrating");
+      Progress progress = new Progress(err, quiet, "calibrating", clock);
       try {
         calibration = Calibrator.calibrate(host, VersionProvider.version(), quick,
             (done, total, what) -> progress.step(done, total, "steps", what));
@@ -79,11 +78,7 @@ final class HostCommand implements Callable<Integer> {
       spec.commandLine().getOut().flush();
       return Main.OK;
     }
-    try {
-      AtomicFiles.write(out, text.getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new OutputFileException("--out", out, e);
-    }
+    files.write("--out", out, text);
     if (!quiet) {
       err.println("schedlab host: wrote " + out);
     }

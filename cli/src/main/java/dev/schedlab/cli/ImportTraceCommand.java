@@ -1,10 +1,7 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.lab.output.AtomicFiles;
 import dev.schedlab.traceimport.workload.ImportedTrace;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -28,6 +25,7 @@ import picocli.CommandLine.Spec;
         + " (the message names it), a machine file with fewer CPUs than the trace"})
 final class ImportTraceCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @com.google.inject.Inject OutputFiles files;
 
   @Mixin TraceArgs trace;
 
@@ -45,11 +43,7 @@ final class ImportTraceCommand implements Callable<Integer> {
       spec.commandLine().getOut().flush();
       return Main.OK;
     }
-    try {
-      AtomicFiles.write(out, imported.scenarioText().getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new OutputFileException("--out", out, e);
-    }
+    files.write("--out", out, imported.scenarioText());
     if (!trace.quiet) {
       err.println("schedlab import-trace: wrote " + out + " (" + imported.replayed().size()
           + " tasks, " + imported.scenario().durationNs() / 1e9 + " s)");

@@ -1,5 +1,7 @@
 package dev.schedlab.cli;
 
+import com.google.inject.Guice;
+import com.google.inject.Module;
 import dev.schedlab.cluster.ClusterException;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.plugin.PluginException;
@@ -60,7 +62,15 @@ public final class Main implements Callable<Integer> {
 
   /** Runs {@code args} writing to {@code out} and {@code err}; returns the exit code. */
   public static int execute(PrintWriter out, PrintWriter err, String... args) {
-    CommandLine cl = new CommandLine(new Main());
+    return execute(new AppModule(), out, err, args);
+  }
+
+  /**
+   * As {@link #execute(PrintWriter, PrintWriter, String...)} with the application assembled from
+   * {@code app} (the composition root: the only place an injector is made).
+   */
+  static int execute(Module app, PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cl = new CommandLine(Main.class, new GuiceFactory(Guice.createInjector(app)));
     cl.setOut(out).setErr(err);
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       cmd.getErr().println("schedlab: " + describe(ex));

@@ -1,6 +1,6 @@
 package dev.schedlab.cli;
 
-import com.google.inject.Guice;
+import com.google.inject.Inject;
 import dev.schedlab.cluster.ClusterException;
 import dev.schedlab.cluster.ClusterSettings;
 import dev.schedlab.cluster.Endpoint;
@@ -23,6 +23,7 @@ import dev.schedlab.report.section.MatrixSection;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -104,6 +105,10 @@ final class MatrixCommand implements Callable<Integer> {
 
   @Mixin PluginsDir pluginsDir;
 
+  @Inject MatrixModule.CellExecutors executors;
+
+  @Inject InstantSource clock;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
@@ -155,12 +160,12 @@ final class MatrixCommand implements Callable<Integer> {
                 + " unreadable line(s) of " + log.file() + " (a cut-short last line); those cells run again");
           }
         }
-        Progress progress = new Progress(err, quiet, m.name());
-        CellExecutor executor = Guice.createInjector(new MatrixModule(new MatrixModule.Options(
+        Progress progress = new Progress(err, quiet, m.name(), clock);
+        CellExecutor executor = executors.create(new MatrixModule.Options(
             threads, clusterSettings, pluginsDir.resolve(), s -> {
               err.println("matrix " + m.name() + ": " + s);
               err.flush();
-            }))).getInstance(CellExecutor.class);
+            }));
         MatrixRunner.Outcome o;
         try {
           o = MatrixRunner.run(m.name(), cells, host, log, executor, retryFailed,

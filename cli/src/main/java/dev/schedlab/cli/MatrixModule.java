@@ -10,9 +10,8 @@ import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /**
- * Guice wiring of {@code schedlab matrix}: the {@link CellExecutor} that runs the cells, chosen
- * here and nowhere else: this machine's cores, or a cluster with this process as coordinator
- * ({@code --cluster}).
+ * Guice wiring of {@code schedlab matrix}: what runs the cells, chosen here and nowhere else: this
+ * machine's cores, or a cluster with this process as coordinator ({@code --cluster}).
  */
 final class MatrixModule extends AbstractModule {
   /**
@@ -25,18 +24,15 @@ final class MatrixModule extends AbstractModule {
    */
   record Options(int jobs, ClusterSettings cluster, Path pluginsDir, Consumer<String> clusterLog) {}
 
-  private final Options options;
-
-  MatrixModule(Options options) {
-    this.options = options;
+  /** Makes the executor for one matrix invocation's options. */
+  interface CellExecutors {
+    CellExecutor create(Options options);
   }
 
   @Provides
-  CellExecutor executor() {
-    if (options.cluster() == null) {
-      return new LocalCellExecutor(options.jobs());
-    }
-    return new Coordinator(options.cluster(), options.jobs(), options.pluginsDir(),
-        options.clusterLog());
+  CellExecutors executors() {
+    return o -> o.cluster() == null
+        ? new LocalCellExecutor(o.jobs())
+        : new Coordinator(o.cluster(), o.jobs(), o.pluginsDir(), o.clusterLog());
   }
 }

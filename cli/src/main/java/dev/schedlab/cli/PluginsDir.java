@@ -19,8 +19,11 @@ final class PluginsDir {
           + ", else none (built-ins only).")
   Path dir;
 
+  /** Where plugins come from (AppModule's choice). */
+  @com.google.inject.Inject PluginSource source;
+
   Path resolve() {
-    return resolve(dir, System.getenv(), System.getProperties());
+    return source.directory(dir);
   }
 
   static Path resolve(Path option, Map<String, String> env, Properties props) {

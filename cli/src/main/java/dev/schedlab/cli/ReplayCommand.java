@@ -1,15 +1,12 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.lab.output.AtomicFiles;
 import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.traceimport.replay.ReplayReport;
 import dev.schedlab.traceimport.replay.ReplayRun;
 import dev.schedlab.traceimport.workload.ImportedTrace;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +36,7 @@ final class ReplayCommand implements Callable<Integer> {
   enum Format { text, json }
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
+  @com.google.inject.Inject OutputFiles files;
 
   @Mixin TraceArgs trace;
 
@@ -95,14 +93,9 @@ final class ReplayCommand implements Callable<Integer> {
     return Main.OK;
   }
 
-  private static void write(Path file, String option, String text) throws OutputFileException {
-    if (file == null) {
-      return;
-    }
-    try {
-      AtomicFiles.write(file, text.getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new OutputFileException(option, file, e);
+  private void write(Path file, String option, String text) throws OutputFileException {
+    if (file != null) {
+      files.write(option, file, text);
     }
   }
 }

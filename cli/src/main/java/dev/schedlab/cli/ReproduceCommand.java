@@ -32,6 +32,7 @@ import picocli.CommandLine.Parameters;
     exitCodeList = {"0:done", "1:a run failed", "2:bad input or unknown experiment id"})
 final class ReproduceCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @com.google.inject.Inject java.time.InstantSource clock;
 
   @Parameters(paramLabel = "ID", arity = "0..*", description = "Experiment ids (default: all).")
   List<String> ids = new ArrayList<>();
@@ -102,7 +103,7 @@ final class ReproduceCommand implements Callable<Integer> {
           continue;
         }
         Experiment sized = sized(e);
-        Batch.Tally tally = new Batch.Tally(new Progress(err, quiet, e.id()),
+        Batch.Tally tally = new Batch.Tally(new Progress(err, quiet, e.id(), clock),
             e.scenarios().size() * e.columns().size() * sized.seeds());
         Map<java.nio.file.Path, Batch.Pending> pending = new java.util.LinkedHashMap<>();
         for (java.nio.file.Path scenario : e.scenarios()) {

@@ -1,7 +1,5 @@
 package dev.schedlab.engine;
 
-import com.google.inject.Guice;
-import com.google.inject.ProvisionException;
 import dev.schedlab.engine.core.KernelRun;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
@@ -57,7 +55,7 @@ public final class Simulation {
       throws SimulationException {
     KernelRun run;
     try {
-      run = prepare(config, extensions, trace);
+      run = KernelRun.prepare(config, extensions, trace);
     } catch (PluginFailure f) {
       throw new SimulationException(f.getMessage() + " (while setting up the run)", f);
     }
@@ -75,20 +73,5 @@ public final class Simulation {
     return new RunResult(Version.current(), config.name(), config.seed(), plugins,
         run.digest(), run.events(), run.simNs(), wall, run.metrics(), run.rawSamples(),
         extensions.supervisor().ejections());
-  }
-
-  private static KernelRun prepare(RunConfig config, Extensions extensions, TraceSink trace) {
-    try {
-      return Guice.createInjector(new EngineModule(config, extensions, trace))
-          .getInstance(KernelRun.class);
-    } catch (ProvisionException e) {
-      if (e.getCause() instanceof IllegalArgumentException iae) {
-        throw iae;
-      }
-      if (e.getCause() instanceof PluginFailure f) {
-        throw f;
-      }
-      throw e;
-    }
   }
 }

@@ -12,11 +12,11 @@ import dev.schedlab.api.view.TaskView;
  * yet: put here what your patch changes, and declare in the descriptor every hook point you
  * override (docs/authoring.md lists them).
  *
- * <h2>Models</h2> nothing beyond mainline yet.
+ * <p>Models: nothing beyond mainline yet: say what the patch changes here.
  *
- * <h2>Does not model</h2> -
+ * <p>Does not model: what the patch does that this override leaves out.
  *
- * <h2>Kernel reference</h2> kernel/sched/core.c {@code __schedule()}.
+ * <p>Kernel reference: kernel/sched/core.c {@code __schedule()}.
  */
 final class ${className}Hook implements PickOverrideHook {
   @Override

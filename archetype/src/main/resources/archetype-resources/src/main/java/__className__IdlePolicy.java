@@ -11,12 +11,12 @@ import java.util.List;
  * It starts as a ladder without prediction: the deepest enabled state whose target residency fits
  * the time to the next timer event and whose exit latency fits the PM QoS limit.
  *
- * <h2>Models</h2> the choice of a state from the next timer event and the latency limit.
+ * <p>Models: the choice of a state from the next timer event and the latency limit.
  *
- * <h2>Does not model</h2> prediction from past idle periods (menu's correction factors, teo's
+ * <p>Does not model: prediction from past idle periods (menu's correction factors, teo's
  * intercepts): a CPU woken early by an IPI still goes deep next time.
  *
- * <h2>Kernel reference</h2> drivers/cpuidle/governors/ (menu.c, teo.c) for the governors it
+ * <p>Kernel reference: drivers/cpuidle/governors/ (menu.c, teo.c) for the governors it
  * simplifies.
  */
 final class ${className}IdlePolicy implements IdlePolicy {

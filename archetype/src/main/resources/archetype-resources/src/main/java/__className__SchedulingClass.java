@@ -16,11 +16,11 @@ import java.util.List;
  * robin on each CPU's queue, a task running for {@code slice_ticks} ticks before the next one in
  * the queue gets the CPU. The task that runs stays at the head of its queue.
  *
- * <h2>Models</h2> per-CPU FIFO queues rotated at the tick; wakeups placed on the previous CPU.
+ * <p>Models: per-CPU FIFO queues rotated at the tick; wakeups placed on the previous CPU.
  *
- * <h2>Does not model</h2> weights, wakeup preemption, load balancing between CPUs.
+ * <p>Does not model: weights, wakeup preemption, load balancing between CPUs.
  *
- * <h2>Kernel reference</h2> kernel/sched/rt.c (SCHED_RR's {@code task_tick_rt()}) and
+ * <p>Kernel reference: kernel/sched/rt.c (SCHED_RR's {@code task_tick_rt()}) and
  * kernel/sched/ext.c for the class slot.
  */
 final class ${className}SchedulingClass implements SchedulingClass {

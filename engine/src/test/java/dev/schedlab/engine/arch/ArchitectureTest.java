@@ -39,7 +39,7 @@ class ArchitectureTest {
   void apiDoesNotReferenceGuice() {
     ArchRule rule = noClasses().that().resideInAPackage("dev.schedlab.api..")
         .should().dependOnClassesThat().resideInAPackage("com.google.inject..")
-        .because("Guice stays in engine/cli (PluginModule); plugins never see it");
+        .because("Guice assembles the application in cli; plugins never see it");
     rule.check(production);
   }
 

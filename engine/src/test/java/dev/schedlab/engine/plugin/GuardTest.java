@@ -3,12 +3,10 @@ package dev.schedlab.engine.plugin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.inject.Guice;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.hook.MetricsHook;
 import dev.schedlab.api.hook.PickOverrideHook;
 import dev.schedlab.api.plugin.HookPoint;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class GuardTest {
@@ -52,14 +50,5 @@ class GuardTest {
         (PickOverrideHook) HookGuards.guard(HookPoint.H1_PICK_OVERRIDE, slot("a"), callsB);
     assertThatThrownBy(() -> guarded.pickOverride(null, SchedMode.NONE, null, null))
         .isSameAs(inner);
-  }
-
-  @Test
-  void pluginModuleBindsTheExtensions() throws Exception {
-    try (PluginHost host = PluginHost.builtinOnly()) {
-      Extensions ext = host.extensionsFor(List.of(), Builtins.none());
-      assertThat(Guice.createInjector(new PluginModule(ext)).getInstance(Extensions.class))
-          .isSameAs(ext);
-    }
   }
 }

@@ -25,7 +25,7 @@ import java.util.TreeMap;
  * receiver blocks until a message is queued, then reads it; everyone exits when done, and Time is
  * when the last task exits. Does not model: the start-up barrier and fork cost, a writer blocking
  * on a full socket buffer, threads sharing one mm across the sender and receiver groups (see
- * docs/ENGINE-REQUESTS.md).
+ * docs/fidelity.md).
  */
 public final class Hackbench implements WorkloadTool {
   static final ToolParam SOCK_WRITE = ToolParam.ns("socket_write", 1_500,

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * (waking A); each write wakes the reader with WF_SYNC, as {@code pipe_write()} does
  * ({@code wake_up_interruptible_sync_poll()}); total time = when both have exited. Does not
  * model: cgroup placement ({@code -G}), the pipe's own locking, the threads sharing one mm (two
- * task groups: see ENGINE-REQUESTS.md).
+ * task groups: see docs/fidelity.md).
  */
 public final class PerfBenchSchedPipe implements WorkloadTool {
   static final ToolParam WRITE = ToolParam.ns("pipe_write", 600,

@@ -65,7 +65,7 @@ class PreemptionPointsTest {
 
   @Test
   void lockedSegmentEndingInCondReschedStillPreemptsAtItsUnlockUnderFull() {
-    // ENGINE-REQUESTS-003 R2: spin_unlock then cond_resched (zap_pte_range): under full the
+    // spin_unlock then cond_resched (zap_pte_range): under full the
     // preempt_enable() of the unlock acts, although cond_resched() itself is a no-op.
     String seg = "{duration: 50us, preemptible: false, ends: cond_resched}";
     Histogram full = rtLatencyOf("full", seg);

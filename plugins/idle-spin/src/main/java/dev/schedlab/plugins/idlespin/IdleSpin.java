@@ -14,8 +14,7 @@ import java.util.Map;
 /**
  * The busy wait before going idle of the 2018 RFC, through hooks H2 and H14.
  *
- * <h2>Models</h2>
- * In {@code __schedule()}, when {@code prev} blocks (not RUNNING, no signal) and
+ * <p>Models: In {@code __schedule()}, when {@code prev} blocks (not RUNNING, no signal) and
  * {@code rq->nr_running == 1} (prev is the only task queued, so the CPU would go idle), hook H2
  * returns a spin limit instead of letting {@code deactivate_task()} run: once per
  * {@code __schedule()} (the RFC's {@code do_idle_spin = false}). The engine then drops the runqueue
@@ -25,8 +24,8 @@ import java.util.Map;
  * false, the LLC's idle count does not include it) nor for load balancing, and its time is
  * unavailable to other tasks. The loop ends when prev is woken, NEED_RESCHED is set (a wakeup that
  * preempts, a tick that ends the slice with other work queued), or the limit passes; then the block
- * stage is evaluated again: woken, prev just continues (no dequeue, no {@code select_task_rq()},
- * no enqueue, no switch to and from idle, no idle entry/exit, no C-state exit, no wakeup IPI: the
+ * stage is evaluated again: woken, prev just continues (no dequeue, no {@code select_task_rq()}, no
+ * enqueue, no switch to and from idle, no idle entry/exit, no C-state exit, no wakeup IPI: the
  * waker took {@code ttwu_runnable()}); not woken, the normal sleep path runs (dequeue, switch to
  * idle, cpuidle). Hook H14 observes the {@code ttwu_runnable()} wakeups of a spinning task (for the
  * predictor below).
@@ -41,25 +40,25 @@ import java.util.Map;
  * a runqueue). The spin is skipped when the prediction exceeds {@code limit} and otherwise bounded
  * by {@code predict_slack} times the prediction.
  *
- * <h2>Does not model</h2>
- * Signals ({@code signal_pending_state()}: the engine has none). The spin-loop exit cost ("10s of
- * cycles", a branch mispredict) and the rest of {@code __schedule()} after
- * {@code goto idle_spin_end} (clock update, pick of prev again) are the engine's to charge (see
- * docs/ENGINE-REQUESTS-004.md). Pavan Kondeti's variant "spin while nr_running == 1"
- * ({@code exit_on_enqueue=true}) needs an engine change (request R4) and is rejected; with the
- * RFC's loop, a task enqueued on the spinning CPU ends the spin only if wakeup preemption sets
- * NEED_RESCHED: a fair task queued behind a spinning RT task, or behind a fair task EEVDF still
- * protects, waits until the spin ends (Pavan's point 1), and an RT wakee sees a busy CPU and is
- * placed elsewhere (point 2). The plugin never spins for a task that is exiting
- * ({@code do_task_dead()}, state DEAD): the RFC would (and always time out); Piggin agreed "we must
- * immediately switch in case of do_task_dead". Integration with the cpuidle POLL state
- * ({@code poll_idle()}) and with SMT (a spinning hardware thread slowing its siblings:
- * {@code spin_begin()/spin_cpu_relax()} lower the SMT priority on POWER) are not modelled.
+ * <p>Does not model: Signals ({@code signal_pending_state()}: the engine has none). The spin-loop
+ * exit cost ("10s of cycles", a branch mispredict) is not charged; the rest of {@code __schedule()}
+ * after {@code goto idle_spin_end} (clock update, pick of prev again) is the engine's, which runs
+ * it again when the spin ends. Pavan Kondeti's variant "spin while nr_running == 1"
+ * ({@code exit_on_enqueue=true}) needs hook H2 to re-check {@code nr_running} on enqueue, which it
+ * does not (docs/fidelity.md, seed 004), and is rejected; with the RFC's loop, a task enqueued on
+ * the spinning CPU ends the spin only if wakeup preemption sets NEED_RESCHED: a fair task queued
+ * behind a spinning RT task, or behind a fair task EEVDF still protects, waits until the spin ends
+ * (Pavan's point 1), and an RT wakee sees a busy CPU and is placed elsewhere (point 2). The plugin
+ * never spins for a task that is exiting ({@code do_task_dead()}, state DEAD): the RFC would (and
+ * always time out); Piggin agreed "we must immediately switch in case of do_task_dead". Integration
+ * with the cpuidle POLL state ({@code poll_idle()}) and with SMT (a spinning hardware thread
+ * slowing its siblings: {@code spin_begin()/spin_cpu_relax()} lower the SMT priority on POWER) are
+ * not modelled.
  *
- * <h2>Kernel reference</h2>
- * "[RFC PATCH] kernel/sched/core: busy wait before going idle", Nicholas Piggin, LKML 2018-04-15,
- * against v4.17-rc ({@code kernel/sched/core.c}, {@code __schedule()}); replies by Peter Zijlstra
- * (2018-04-20) and Pavan Kondeti (2018-04-23). Never merged; no v2 was posted.
+ * <p>Kernel reference: "[RFC PATCH] kernel/sched/core: busy wait before going idle", Nicholas
+ * Piggin, LKML 2018-04-15, against v4.17-rc ({@code kernel/sched/core.c}, {@code __schedule()});
+ * replies by Peter Zijlstra (2018-04-20) and Pavan Kondeti (2018-04-23). Never merged; no v2 was
+ * posted.
  */
 final class IdleSpin implements BeforeDeactivateHook, RunnableWakeHook {
   /** EWMA weight 1/8, as {@code update_avg()} of {@code rq->avg_idle}. */

@@ -25,7 +25,7 @@ import java.util.Set;
  *       the loop must also end when another task is enqueued on the CPU even if wakeup preemption
  *       does not set NEED_RESCHED. The engine's spin loop (hook H2) cannot yet re-check
  *       {@code nr_running}, so {@code true} is rejected with a pointer to
- *       {@code docs/ENGINE-REQUESTS-004.md} (request R4) rather than silently ignored.
+ *       {@code docs/fidelity.md} rather than silently ignored.
  * </ul>
  */
 record IdleSpinOptions(long limitNs, boolean predict, long predictSlack) {
@@ -57,7 +57,7 @@ record IdleSpinOptions(long limitNs, boolean predict, long predictSlack) {
     if (o.getBoolean(EXIT_ON_ENQUEUE, false)) {
       throw new IllegalArgumentException("plugin idle-spin: exit_on_enqueue=true (spin while"
           + " nr_running == 1) needs the engine's spin loop to re-check nr_running on enqueue,"
-          + " which hook H2 does not offer yet: see docs/ENGINE-REQUESTS-004.md, request R4");
+          + " which hook H2 does not offer: see docs/fidelity.md, seed 004");
     }
     return new IdleSpinOptions(limit, p.equals("ewma"), slack);
   }

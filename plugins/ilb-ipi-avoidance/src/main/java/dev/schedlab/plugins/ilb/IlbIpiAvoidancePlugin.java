@@ -16,23 +16,20 @@ import org.pf4j.Extension;
  * Plugin {@code ilb-ipi-avoidance}: seed 002, "[PATCH RFC] sched/fair: Avoid unnecessary IPIs for
  * ILB" (Vineeth Pillai, Joel Fernandes, 2023-10-05; Fixes: 7fd7a9e0caba).
  *
- * <h2>Models</h2>
- * The three changes of the diff, each through its hook point: {@code nohz_balance_enter_idle()}
- * stops setting {@code nohz.needs_update} (H6, {@link NoNeedsUpdateOnTickStop}), so
- * {@code nohz_balancer_kick()}'s unchanged {@code out:} stage (H7) no longer adds NOHZ_NEXT_KICK;
- * a failed newidle balance sets NEXT_KICK locally when {@code rq->next_balance} is earlier than
- * {@code nohz.next_balance} (H8, {@link NextKickOnNewidleFail}); {@code nohz_run_idle_balance()}
- * runs {@code _nohz_idle_balance()} locally for NEXT/NEWILB (H9 and H10,
- * {@link LocalIdleBalance}).
+ * <p>Models: The three changes of the diff, each through its hook point:
+ * {@code nohz_balance_enter_idle()} stops setting {@code nohz.needs_update} (H6,
+ * {@link NoNeedsUpdateOnTickStop}), so {@code nohz_balancer_kick()}'s unchanged {@code out:} stage
+ * (H7) no longer adds NOHZ_NEXT_KICK; a failed newidle balance sets NEXT_KICK locally when
+ * {@code rq->next_balance} is earlier than {@code nohz.next_balance} (H8,
+ * {@link NextKickOnNewidleFail}); {@code nohz_run_idle_balance()} runs {@code _nohz_idle_balance()}
+ * locally for NEXT/NEWILB (H9 and H10, {@link LocalIdleBalance}).
  *
- * <h2>Does not model</h2>
- * Concurrency between a local run and a remote ILB (the engine is single-threaded), so the
- * review's race does not corrupt state here; the engine counts the symptom the kernel test robot
- * hit instead: a kick whose NEXT bit the local path consumed first reaches {@code nohz_csd_func()}
- * with no kick flag (metric {@code nohz.csd_without_kick_flags}).
+ * <p>Does not model: Concurrency between a local run and a remote ILB (the engine is
+ * single-threaded), so the review's race does not corrupt state here; the engine counts the symptom
+ * the kernel test robot hit instead: a kick whose NEXT bit the local path consumed first reaches
+ * {@code nohz_csd_func()} with no kick flag (metric {@code nohz.csd_without_kick_flags}).
  *
- * <h2>Review and status</h2>
- * Not merged. Vincent Guittot: passing {@code flags} (NEWILB, not STATS) to
+ * <p>Review and status: Not merged. Vincent Guittot: passing {@code flags} (NEWILB, not STATS) to
  * {@code _nohz_idle_balance()} breaks the blocked-load update; {@code _nohz_idle_balance()} is not
  * robust against parallel runs; setting {@code needs_update} in {@code nohz_balance_enter_idle()}
  * "is the main way" to refresh {@code next_balance}. Ingo Molnar: it makes
@@ -40,8 +37,8 @@ import org.pf4j.Extension;
  * {@code WARN_ON(!(flags & NOHZ_KICK_MASK))} in {@code nohz_csd_func()}. A v2 (2023-10-20) updated
  * {@code nohz.next_balance} directly with a cmpxchg loop instead; not merged either.
  *
- * <h2>Kernel reference</h2>
- * https://lore.kernel.org/all/20231005161727.1855004-1-joel@joelfernandes.org/ (base v6.6-rc4).
+ * <p>Kernel reference: https://lore.kernel.org/all/20231005161727.1855004-1-joel@joelfernandes.org/
+ * (base v6.6-rc4).
  */
 @Extension
 public final class IlbIpiAvoidancePlugin implements SchedlabPlugin {

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * A PREEMPT_AUTO (series v1, 2024-02) preemption model: {@code auto-none}, {@code auto-voluntary}
  * or {@code auto-full}. One instance per run (it keeps a little per-CPU state for the tick rule).
  *
- * <p><b>Models.</b>
+ * <p>Models:
  * <ul>
  *   <li>H3, {@code resched_opt_translate()} (core.c, patches 03, 23 and 26/30), in the kernel's
  *       order: {@code RESCHED_FORCE} ({@link ReschedReason#FORCE}) → NR; {@code full} → NR for
@@ -42,22 +42,22 @@ import java.util.Arrays;
  *       {@code auto-full}, which never sets LAZY.
  * </ul>
  *
- * <p><b>Does not model.</b> The v1 arch details (TIF_NEED_RESCHED_LAZY placement, x86 entry
- * code), {@code preempt=none}'s RCU and cond_resched interaction debated in the thread, runtime
- * mode switching through debugfs ({@code __sched_dynamic_update()}), and the deadline/RT
- * throttle paths that patch 23/30 moved to {@code RESCHED_TICK} (the engine's classes raise
+ * <p>Does not model: The v1 arch details (TIF_NEED_RESCHED_LAZY placement, x86 entry code),
+ * {@code preempt=none}'s RCU and cond_resched interaction debated in the thread, runtime mode
+ * switching through debugfs ({@code __sched_dynamic_update()}), and the deadline/RT throttle paths
+ * that patch 23/30 moved to {@code RESCHED_TICK} (the engine's classes raise
  * {@link ReschedReason#FORCE} there, which Juri Lelli's review of 23/30 asked for anyway). The
- * model's "LAZY already set" bookkeeping assumes a LAZY answered to a task stays pending until
- * that task stops being curr; if {@code __schedule()} clears it and picks the same task again,
- * a later tick upgrade can come one slice-expiry earlier than in the kernel.
+ * model's "LAZY already set" bookkeeping assumes a LAZY answered to a task stays pending until that
+ * task stops being curr; if {@code __schedule()} clears it and picks the same task again, a later
+ * tick upgrade can come one slice-expiry earlier than in the kernel.
  *
- * <p><b>Kernel reference.</b> Series "[PATCH 00/30] PREEMPT_AUTO: support lazy rescheduling"
+ * <p>Kernel reference: Series "[PATCH 00/30] PREEMPT_AUTO: support lazy rescheduling"
  * (https://lore.kernel.org/r/20240213055554.1802415-1-ankur.a.arora@oracle.com), patch 26/30
  * "sched: handle preempt=voluntary under PREEMPT_AUTO"
  * (https://lore.kernel.org/r/20240213055554.1802415-27-ankur.a.arora@oracle.com), based on Thomas
  * Gleixner's PoC (https://lore.kernel.org/lkml/87jzshhexi.ffs@tglx/). <b>Merge status:</b> not
- * merged; the successor PREEMPT_LAZY (Peter Zijlstra, "sched: Lazy preemption muck") was merged
- * in v6.13 as tip 7c70cb94d29c, which the engine's built-in {@code lazy} model follows.
+ * merged; the successor PREEMPT_LAZY (Peter Zijlstra, "sched: Lazy preemption muck") was merged in
+ * v6.13 as tip 7c70cb94d29c, which the engine's built-in {@code lazy} model follows.
  */
 public final class AutoModel implements PreemptionModel {
   /** The {@code preempt=} mode under PREEMPT_AUTO. */
