@@ -1,6 +1,8 @@
 package dev.schedlab.api;
 
-/** A named metric counter, obtained once from {@link SchedServices#counter} and then bumped cheaply. */
+/**
+ * A named metric counter, obtained once from {@link SchedServices#counter} and then bumped cheaply.
+ */
 public interface Counter {
   /** Adds {@code n}. */
   void add(long n);

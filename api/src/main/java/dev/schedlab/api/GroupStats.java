@@ -1,57 +1,84 @@
 package dev.schedlab.api;
 
 /**
- * Statistics of one sched group ({@code struct sg_lb_stats}) and its classification
- * ({@code group_classify()}), as the wakeup slow path and the load balancer compute them. Group
- * types are ordered from the least to the most in need of balancing, as {@code enum group_type}.
- * Since API 1.2.0.
+ * Statistics of one sched group ({@code struct sg_lb_stats}) and its classification ({@code
+ * group_classify()}), as the wakeup slow path and the load balancer compute them. Group types are
+ * ordered from the least to the most in need of balancing, as {@code enum group_type}. Since API
+ * 1.2.0.
  */
 public final class GroupStats {
   /** {@code group_has_spare}: the group could take more work. */
   public static final int HAS_SPARE = 0;
+
   /** {@code group_fully_busy}: no spare capacity, but not overloaded. */
   public static final int FULLY_BUSY = 1;
+
   /** {@code group_misfit_task}: a task needs a bigger CPU than this group has. */
   public static final int MISFIT_TASK = 2;
+
   /** {@code group_smt_balance}: SMT siblings both busy while another core idles. */
   public static final int SMT_BALANCE = 3;
+
   /** {@code group_asym_packing}: a preferred CPU elsewhere is idle. */
   public static final int ASYM_PACKING = 4;
+
   /** {@code group_imbalanced}: affinity kept an earlier balance from succeeding. */
   public static final int IMBALANCED = 5;
+
   /** {@code group_overloaded}: more tasks than CPUs and little capacity left. */
   public static final int OVERLOADED = 6;
+
   /** Names of the group types, by value. */
   @SuppressWarnings("MutablePublicArray") // public API (japicmp): changing its type breaks plugins
-  public static final String[] NAMES = {"has_spare", "fully_busy", "misfit_task", "smt_balance",
-      "asym_packing", "imbalanced", "overloaded"};
+  public static final String[] NAMES = {
+    "has_spare",
+    "fully_busy",
+    "misfit_task",
+    "smt_balance",
+    "asym_packing",
+    "imbalanced",
+    "overloaded"
+  };
 
   /** {@code avg_load}: load per capacity unit (fully busy and overloaded groups only). */
   public long avgLoad;
+
   /** {@code group_load}: sum of the CPUs' fair load_avg. */
   public long load;
+
   /** {@code group_util}. */
   public long util;
+
   /** {@code group_runnable}. */
   public long runnable;
+
   /** {@code group_capacity}: sum of {@code capacity_of()}. */
   public long capacity;
+
   /** {@code sum_nr_running}: tasks of all classes. */
   public int nrRunning;
+
   /** {@code sum_h_nr_running}: fair tasks. */
   public int hNrRunning;
+
   /** {@code idle_cpus}. */
   public int idleCpus;
+
   /** {@code group_weight}. */
   public int weight;
+
   /** {@code group_misfit_task_load}: the largest misfit task's load, 0 for none. */
   public long misfitLoad;
+
   /** {@code group_asym_packing}. */
   public boolean asymPacking;
+
   /** {@code group_smt_balance}. */
   public boolean smtBalance;
+
   /** {@code sg_imbalanced()}. */
   public boolean imbalanced;
+
   /** {@code group_type}. */
   public int type;
 

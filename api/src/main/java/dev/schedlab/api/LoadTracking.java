@@ -17,8 +17,8 @@ public interface LoadTracking {
   LoadAvgView rqAvg(int cpu);
 
   /**
-   * {@code task_h_load()}: the share of its CPU's root load that {@code p} stands for, through
-   * the task-group hierarchy (its own {@code load_avg} when it is in the root group).
+   * {@code task_h_load()}: the share of its CPU's root load that {@code p} stands for, through the
+   * task-group hierarchy (its own {@code load_avg} when it is in the root group).
    */
   long taskHLoad(TaskView p);
 

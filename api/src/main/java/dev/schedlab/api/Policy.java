@@ -2,7 +2,8 @@ package dev.schedlab.api;
 
 /**
  * Scheduling policies, as in {@code sched_setattr(2)}. Each task has one; the host maps it to the
- * highest-ranked loaded {@link SchedulingClass} that {@linkplain SchedulingClass#handles handles} it.
+ * highest-ranked loaded {@link SchedulingClass} that {@linkplain SchedulingClass#handles handles}
+ * it.
  */
 public enum Policy {
   /** The per-CPU stopper thread ({@code stop_sched_class}). */

@@ -6,8 +6,8 @@ import dev.schedlab.api.view.TaskView;
 /**
  * A preemption model: which resched bit a request sets (hook point H3) and which preemption points
  * act on which bit (hook point H4). Built-in models: {@code none}, {@code voluntary}, {@code full},
- * {@code lazy}; plugins may add more (for example PREEMPT_AUTO's). The scenario's
- * {@code kernel.preempt} names the model.
+ * {@code lazy}; plugins may add more (for example PREEMPT_AUTO's). The scenario's {@code
+ * kernel.preempt} names the model.
  */
 public interface PreemptionModel {
   /** Name used in scenarios, for example {@code voluntary}. */

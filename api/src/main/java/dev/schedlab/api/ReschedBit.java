@@ -4,7 +4,9 @@ package dev.schedlab.api;
 public enum ReschedBit {
   /** Do not request a reschedule. */
   NONE,
-  /** {@code TIF_NEED_RESCHED_LAZY}: acted on at exit to user mode, or after the tick upgrades it. */
+  /**
+   * {@code TIF_NEED_RESCHED_LAZY}: acted on at exit to user mode, or after the tick upgrades it.
+   */
   LAZY,
   /** {@code TIF_NEED_RESCHED}: acted on at the next preemption point the model honours. */
   NR

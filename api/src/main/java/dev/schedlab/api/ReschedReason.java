@@ -1,10 +1,15 @@
 package dev.schedlab.api;
 
-/** Why a scheduling class or the core asks for a reschedule; input to {@link PreemptionModel#chooseBit}. */
+/**
+ * Why a scheduling class or the core asks for a reschedule; input to {@link
+ * PreemptionModel#chooseBit}.
+ */
 public enum ReschedReason {
   /** A task of the same class as {@code curr} should run ({@code wakeup_preempt_fair}). */
   WAKEUP_SAME_CLASS,
-  /** A task of a higher class than {@code curr} woke ({@code wakeup_preempt} cross-class branch). */
+  /**
+   * A task of a higher class than {@code curr} woke ({@code wakeup_preempt} cross-class branch).
+   */
   WAKEUP_HIGHER_CLASS,
   /** {@code curr} used up its slice, noticed at the tick. */
   SLICE_EXPIRY_TICK,

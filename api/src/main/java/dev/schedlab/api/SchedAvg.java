@@ -5,16 +5,19 @@ import dev.schedlab.api.view.LoadAvgView;
 /**
  * One PELT signal ({@code struct sched_avg}) with the arithmetic of kernel/sched/pelt.c: time in
  * units of 1024 ns, periods of 1024 units (about 1 ms), geometric decay with y^32 = 1/2 from the
- * kernel's 32-entry table of y^n, and averages over {@code LOAD_AVG_MAX - 1024 + period_contrib}.
- * A class or the engine owns each instance; others see it as a {@link LoadAvgView}.
+ * kernel's 32-entry table of y^n, and averages over {@code LOAD_AVG_MAX - 1024 + period_contrib}. A
+ * class or the engine owns each instance; others see it as a {@link LoadAvgView}.
  */
 public final class SchedAvg implements LoadAvgView {
   /** {@code SCHED_CAPACITY_SCALE}. */
   public static final int CAPACITY_SCALE = 1024;
+
   /** {@code LOAD_AVG_PERIOD}: y^32 = 1/2. */
   public static final int LOAD_AVG_PERIOD = 32;
+
   /** {@code LOAD_AVG_MAX}: the sum of 1024 y^n over all n. */
   public static final int LOAD_AVG_MAX = 47742;
+
   /** {@code PELT_MIN_DIVIDER}. */
   public static final int PELT_MIN_DIVIDER = LOAD_AVG_MAX - 1024;
 
@@ -30,20 +33,28 @@ public final class SchedAvg implements LoadAvgView {
 
   /** {@code last_update_time}, ns of the PELT clock. */
   public long lastUpdateTime;
+
   /** {@code load_sum}. */
   public long loadSum;
+
   /** {@code runnable_sum}. */
   public long runnableSum;
+
   /** {@code util_sum}. */
   public long utilSum;
+
   /** {@code period_contrib}: units of the current, incomplete period already accounted. */
   public int periodContrib;
+
   /** {@code load_avg}. */
   public long loadAvg;
+
   /** {@code runnable_avg}. */
   public long runnableAvg;
+
   /** {@code util_avg}. */
   public long utilAvg;
+
   /** {@code util_est} (a task's EWMA, or a runqueue's sum), without flag bits. */
   public long utilEst;
 
@@ -138,8 +149,12 @@ public final class SchedAvg implements LoadAvgView {
 
   /** Whether every sum and average is zero (no blocked contribution left). */
   public boolean isDecayed() {
-    return loadSum == 0 && runnableSum == 0 && utilSum == 0
-        && loadAvg == 0 && runnableAvg == 0 && utilAvg == 0;
+    return loadSum == 0
+        && runnableSum == 0
+        && utilSum == 0
+        && loadAvg == 0
+        && runnableAvg == 0
+        && utilAvg == 0;
   }
 
   /** Copies every field of {@code o}. */

@@ -18,16 +18,21 @@ public interface SchedServices {
   /** {@code resched_curr()}: asks the preemption model which bit to set on {@code cpu}'s curr. */
   void resched(int cpu, ReschedReason reason);
 
-  /** Sets a resched bit directly (no model translation); a remote NR sends an IPI unless polling. */
+  /**
+   * Sets a resched bit directly (no model translation); a remote NR sends an IPI unless polling.
+   */
   void setResched(int cpu, ReschedBit bit);
 
-  /** {@code smp_call_function_single_async()}: run {@code fn} on {@code target}, costing {@code costNs}. */
+  /**
+   * {@code smp_call_function_single_async()}: run {@code fn} on {@code target}, costing {@code
+   * costNs}.
+   */
   void callFunction(int target, long costNs, CallFunction fn);
 
   /**
    * H12: submits deferred work of {@code costNs} CPU time. {@code owner} is the task for task_work
-   * (and the queuing task otherwise), {@code cpu} the queuing CPU; {@code delayNs} applies to delayed
-   * work.
+   * (and the queuing task otherwise), {@code cpu} the queuing CPU; {@code delayNs} applies to
+   * delayed work.
    */
   void defer(DeferKind kind, TaskView owner, int cpu, long costNs, long delayNs, DeferredWork work);
 
@@ -56,9 +61,9 @@ public interface SchedServices {
   default void addPathCost(long ns) {}
 
   /**
-   * {@code move_queued_task()}: moves {@code p}, queued on its CPU and not running, to
-   * {@code dstCpu} (a dequeue with DEQUEUE_MIGRATING, an enqueue with ENQUEUE_MIGRATED) and lets
-   * it preempt there; for a class's push and pull balancing. Since API 1.2.0.
+   * {@code move_queued_task()}: moves {@code p}, queued on its CPU and not running, to {@code
+   * dstCpu} (a dequeue with DEQUEUE_MIGRATING, an enqueue with ENQUEUE_MIGRATED) and lets it
+   * preempt there; for a class's push and pull balancing. Since API 1.2.0.
    */
   default void migrateQueued(TaskView p, int dstCpu) {
     throw new UnsupportedOperationException("migrateQueued");
@@ -66,16 +71,16 @@ public interface SchedServices {
 
   /**
    * {@code add_nr_running()}/{@code sub_nr_running()} for tasks a class keeps queued but not
-   * runnable (CFS bandwidth throttling): {@code delta} changes {@code cpu}'s
-   * {@link dev.schedlab.api.view.RqView#nrRunning()}. Since API 1.2.0.
+   * runnable (CFS bandwidth throttling): {@code delta} changes {@code cpu}'s {@link
+   * dev.schedlab.api.view.RqView#nrRunning()}. Since API 1.2.0.
    */
   default void changeNrRunning(int cpu, int delta) {
     throw new UnsupportedOperationException("changeNrRunning");
   }
 
   /**
-   * The implementation in force for the overridable hook point whose interface is {@code type}
-   * (a plugin's, else the interface's {@code MAINLINE}), for hooks that classes consult, such as
+   * The implementation in force for the overridable hook point whose interface is {@code type} (a
+   * plugin's, else the interface's {@code MAINLINE}), for hooks that classes consult, such as
    * {@link dev.schedlab.api.hook.PeltHook}. Since API 1.2.0.
    */
   default <H> @Nullable H hook(Class<H> type) {

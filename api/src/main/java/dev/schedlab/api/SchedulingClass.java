@@ -9,25 +9,30 @@ import org.jspecify.annotations.Nullable;
  * A scheduling class in the shape of the kernel's {@code struct sched_class}. The core asks the
  * loaded classes in descending {@link #rank()} order for the next task; a task of a higher-ranked
  * class always preempts a lower one on wakeup. Built-in classes (stop, deadline, rt, fair, idle)
- * are found with {@link java.util.ServiceLoader}; plugins add classes through
- * {@link dev.schedlab.api.plugin.Contributions#addSchedulingClass}.
+ * are found with {@link java.util.ServiceLoader}; plugins add classes through {@link
+ * dev.schedlab.api.plugin.Contributions#addSchedulingClass}.
  *
  * <p>All callbacks run on the simulation thread, with the runqueue "locked": a class may mutate its
  * own state and call {@link SchedServices} but must not block. Accounting reaches a class through
- * {@link #updateCurr}, which the core calls before {@link #tick}, {@link #putPrev},
- * {@link #dequeue} of the running task, and {@link #wakeupPreempt}.
+ * {@link #updateCurr}, which the core calls before {@link #tick}, {@link #putPrev}, {@link
+ * #dequeue} of the running task, and {@link #wakeupPreempt}.
  */
 public interface SchedulingClass {
   /** Rank of the stop class. */
   int RANK_STOP = 500;
+
   /** Rank of the deadline class. */
   int RANK_DEADLINE = 400;
+
   /** Rank of the real-time class. */
   int RANK_RT = 300;
+
   /** Rank of the fair (EEVDF) class. */
   int RANK_FAIR = 200;
+
   /** Rank of sched_ext-like extension classes: below fair, above idle. */
   int RANK_EXT = 100;
+
   /** Rank of the idle class. */
   int RANK_IDLE = 0;
 
@@ -47,9 +52,9 @@ public interface SchedulingClass {
   void enqueue(RqView rq, TaskView p, int flags);
 
   /**
-   * {@code dequeue_task}. Returns false when the class keeps the task queued as a delayed
-   * dequeue (EEVDF {@code DELAY_DEQUEUE}); it must later call
-   * {@link SchedServices#completeDelayedDequeue} when it really removes it.
+   * {@code dequeue_task}. Returns false when the class keeps the task queued as a delayed dequeue
+   * (EEVDF {@code DELAY_DEQUEUE}); it must later call {@link SchedServices#completeDelayedDequeue}
+   * when it really removes it.
    */
   boolean dequeue(RqView rq, TaskView p, int flags);
 
@@ -90,8 +95,8 @@ public interface SchedulingClass {
   default void balance(RqView rq, TaskView prev) {}
 
   /**
-   * {@code task_woken()}: {@code p} of this class was woken onto {@code rq} and does not run
-   * there yet (for example to push it elsewhere). Since API 1.2.0.
+   * {@code task_woken()}: {@code p} of this class was woken onto {@code rq} and does not run there
+   * yet (for example to push it elsewhere). Since API 1.2.0.
    */
   default void taskWoken(RqView rq, TaskView p) {}
 

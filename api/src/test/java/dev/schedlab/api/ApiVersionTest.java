@@ -10,7 +10,9 @@ class ApiVersionTest {
     assertThat(ApiVersion.CURRENT).isEqualTo(System.getProperty("schedlab.api.version"));
     // Not a compile-time constant: a plugin compiled against this jar must not inline it.
     assertThat(ApiVersion.class.getField("CURRENT").getType()).isEqualTo(String.class);
-    assertThat(ApiVersion.class.getDeclaredField("CURRENT").getModifiers()
-        & java.lang.reflect.Modifier.FINAL).isNotZero();
+    assertThat(
+            ApiVersion.class.getDeclaredField("CURRENT").getModifiers()
+                & java.lang.reflect.Modifier.FINAL)
+        .isNotZero();
   }
 }

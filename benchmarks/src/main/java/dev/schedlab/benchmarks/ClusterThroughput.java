@@ -6,6 +6,7 @@ import dev.schedlab.cluster.Endpoint;
 import dev.schedlab.cluster.MatrixId;
 import dev.schedlab.cluster.Secret;
 import dev.schedlab.cluster.Worker;
+import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.lab.matrix.Cell;
 import dev.schedlab.lab.matrix.CellExecutor;
 import dev.schedlab.lab.matrix.CellLog;
@@ -14,7 +15,6 @@ import dev.schedlab.lab.matrix.MatrixFile;
 import dev.schedlab.lab.matrix.MatrixPlan;
 import dev.schedlab.lab.matrix.MatrixRunner;
 import dev.schedlab.lab.matrix.MatrixSpec;
-import dev.schedlab.engine.plugin.PluginHost;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,12 +28,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Cells per minute of a matrix on a cluster of 1, 2 and 3 members, each running one cell at a
- * time: a coordinator and workers in this JVM (each its own Hazelcast instance on 127.0.0.1, so
- * cells really travel through the cluster, while the JIT compiles the engine once for all). Two
- * local runs of the whole matrix warm the JIT first. For each cluster size it reports the rate
- * over the whole run and the rate once every member is admitted, and the process CPU time per
- * cell.
+ * Cells per minute of a matrix on a cluster of 1, 2 and 3 members, each running one cell at a time:
+ * a coordinator and workers in this JVM (each its own Hazelcast instance on 127.0.0.1, so cells
+ * really travel through the cluster, while the JIT compiles the engine once for all). Two local
+ * runs of the whole matrix warm the JIT first. For each cluster size it reports the rate over the
+ * whole run and the rate once every member is admitted, and the process CPU time per cell.
  *
  * <p>HOW TO RUN: {@code java -cp benchmarks/target/benchmarks.jar
  * dev.schedlab.benchmarks.ClusterThroughput examples/matrix.yaml cli/target/plugins [MEMBERS...]}
@@ -67,8 +66,12 @@ public final class ClusterThroughput {
       for (int pass = 1; pass <= WARMUP_PASSES; pass++) {
         long t0 = System.nanoTime();
         run(spec, cells, host, new LocalCellExecutor(2), MatrixRunner.Listener.NONE);
-        System.out.printf(Locale.ROOT, "warm-up %d: %d cells locally (-j 2) in %.1f s%n", pass,
-            cells.size(), (System.nanoTime() - t0) / 1e9);
+        System.out.printf(
+            Locale.ROOT,
+            "warm-up %d: %d cells locally (-j 2) in %.1f s%n",
+            pass,
+            cells.size(),
+            (System.nanoTime() - t0) / 1e9);
       }
       for (int members : sizes) {
         measure(spec, cells, host, plugins, secret, members);
@@ -77,30 +80,50 @@ public final class ClusterThroughput {
     System.exit(0);
   }
 
-  private static void measure(MatrixSpec spec, List<Cell> cells, PluginHost host, Path plugins,
-      Secret secret, int members) throws Exception {
+  private static void measure(
+      MatrixSpec spec, List<Cell> cells, PluginHost host, Path plugins, Secret secret, int members)
+      throws Exception {
     int port = 5701 + 10 * members;
     AtomicLong lastAdmission = new AtomicLong();
-    Coordinator coordinator = new Coordinator(new ClusterSettings(new Endpoint("127.0.0.1", port),
-        List.of(), secret), 1, plugins, line -> {
-          if (line.contains(" admitted") || line.contains("coordinator on")) {
-            lastAdmission.set(System.nanoTime());
-          }
-        });
+    Coordinator coordinator =
+        new Coordinator(
+            new ClusterSettings(new Endpoint("127.0.0.1", port), List.of(), secret),
+            1,
+            plugins,
+            line -> {
+              if (line.contains(" admitted") || line.contains("coordinator on")) {
+                lastAdmission.set(System.nanoTime());
+              }
+            });
     List<Worker> workers = new ArrayList<>();
     for (int w = 1; w < members; w++) {
-      workers.add(new Worker(new Worker.Settings(MatrixId.of(cells), new ClusterSettings(
-          new Endpoint("127.0.0.1", port + w), List.of(new Endpoint("127.0.0.1", port)), secret),
-          1, null), line -> { }));
+      workers.add(
+          new Worker(
+              new Worker.Settings(
+                  MatrixId.of(cells),
+                  new ClusterSettings(
+                      new Endpoint("127.0.0.1", port + w),
+                      List.of(new Endpoint("127.0.0.1", port)),
+                      secret),
+                  1,
+                  null),
+              line -> {}));
     }
     ExecutorService threads = Executors.newCachedThreadPool();
     long[] recorded = new long[cells.size()];
     long cpu0 = cpuNs();
     long start = System.nanoTime();
-    Future<?> run = threads.submit(() -> {
-      run(spec, cells, host, coordinator, (done, total, c, r) -> recorded[done - 1] = System.nanoTime());
-      return null;
-    });
+    Future<?> run =
+        threads.submit(
+            () -> {
+              run(
+                  spec,
+                  cells,
+                  host,
+                  coordinator,
+                  (done, total, c, r) -> recorded[done - 1] = System.nanoTime());
+              return null;
+            });
     Thread.sleep(500); // the coordinator first: a worker that finds none waits a few seconds
     List<Future<Integer>> exits = new ArrayList<>();
     workers.forEach(w -> exits.add(threads.submit(w::run)));
@@ -118,14 +141,27 @@ public final class ClusterThroughput {
     }
     double wall = (end - start) / 1e9;
     double steady = (recorded[recorded.length - 1] - from) / 1e9;
-    System.out.printf(Locale.ROOT, "%d member(s): %d cells in %.1f s = %.0f cells/min; with every"
-        + " member admitted: %d cells in %.1f s = %.0f cells/min; %.0f ms CPU per cell%n", members,
-        cells.size(), wall, cells.size() * 60 / wall, after, steady, after * 60 / steady,
+    System.out.printf(
+        Locale.ROOT,
+        "%d member(s): %d cells in %.1f s = %.0f cells/min; with every"
+            + " member admitted: %d cells in %.1f s = %.0f cells/min; %.0f ms CPU per cell%n",
+        members,
+        cells.size(),
+        wall,
+        cells.size() * 60 / wall,
+        after,
+        steady,
+        after * 60 / steady,
         cpu / 1e6 / cells.size());
   }
 
-  private static void run(MatrixSpec spec, List<Cell> cells, PluginHost host, CellExecutor executor,
-      MatrixRunner.Listener listener) throws Exception {
+  private static void run(
+      MatrixSpec spec,
+      List<Cell> cells,
+      PluginHost host,
+      CellExecutor executor,
+      MatrixRunner.Listener listener)
+      throws Exception {
     Path out = Files.createTempDirectory("schedlab-throughput-");
     try (CellLog log = CellLog.open(out)) {
       MatrixRunner.run(spec.name(), cells, host, log, executor, false, listener);

@@ -75,8 +75,10 @@ public class EventQueueBenchmark {
   @State(Scope.Thread)
   public static class EngineQueue {
     final EventQueue queue = new EventQueue();
+
     @SuppressWarnings("NullAway.Init") // set by init(), which @Setup and the tests call first
     long[] delays;
+
     int cursor;
     long now;
 
@@ -106,8 +108,10 @@ public class EventQueueBenchmark {
   public static class NaiveQueue {
     @SuppressWarnings("NullAway.Init") // set by init(), which @Setup and the tests call first
     PriorityQueue<NaiveEvent> queue;
+
     @SuppressWarnings("NullAway.Init")
     long[] delays;
+
     int cursor;
     long now;
     long nextSeq;

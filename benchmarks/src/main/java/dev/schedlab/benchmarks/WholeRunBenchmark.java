@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Whole-run throughput and allocation of the engine on {@link WholeRunScenario} (not JMH: one
- * run is seconds long and single-threaded, so a plain main with warm-up runs is enough).
+ * Whole-run throughput and allocation of the engine on {@link WholeRunScenario} (not JMH: one run
+ * is seconds long and single-threaded, so a plain main with warm-up runs is enough).
  *
  * <p>It runs {@code --warmup-runs} runs of {@code --warmup-seconds}, then a short baseline run of
  * {@code --baseline-seconds} and the measured run of {@code --seconds}, each on the current thread.
@@ -22,21 +22,22 @@ import java.util.Locale;
  * loop, as {@link RunResult#wallNs()}), bytes allocated per event over the whole run including
  * set-up ({@code com.sun.management.ThreadMXBean#getCurrentThreadAllocatedBytes} before/after
  * {@link Simulation#run}), and steady-state bytes per event = (bytes(measured) - bytes(baseline)) /
- * (events(measured) - events(baseline)), which cancels the set-up allocation. Also the thread's
- * CPU time of the run and CPU ns per event: on a shared machine wall time also counts the time
- * other processes had the core, CPU time much less so. With {@code --runs N} the measured run is
- * repeated and the one with the least CPU time is reported (best of N).
+ * (events(measured) - events(baseline)), which cancels the set-up allocation. Also the thread's CPU
+ * time of the run and CPU ns per event: on a shared machine wall time also counts the time other
+ * processes had the core, CPU time much less so. With {@code --runs N} the measured run is repeated
+ * and the one with the least CPU time is reported (best of N).
  *
  * <p>HOW TO RUN: {@code java -cp benchmarks/target/benchmarks.jar
  * dev.schedlab.benchmarks.WholeRunBenchmark --seconds 10}. Exit codes: 0 ok, 1 the run failed, 2
  * bad arguments, 3 the engine cannot run the scenario in this build (plugin host missing).
  */
 public final class WholeRunBenchmark {
-  static final String NOT_READY = "WholeRunBenchmark: cannot get the built-in extensions:"
-      + " PluginHost.open(null).extensionsFor(List.of()) threw UnsupportedOperationException (%s)."
-      + " The plugin host is not implemented in this build; the whole-run benchmark needs the"
-      + " built-in scheduling classes, preemption models and idle policies it provides."
-      + " Rebuild once the plugin host work is merged.";
+  static final String NOT_READY =
+      "WholeRunBenchmark: cannot get the built-in extensions:"
+          + " PluginHost.open(null).extensionsFor(List.of()) threw UnsupportedOperationException (%s)."
+          + " The plugin host is not implemented in this build; the whole-run benchmark needs the"
+          + " built-in scheduling classes, preemption models and idle policies it provides."
+          + " Rebuild once the plugin host work is merged.";
 
   private final com.sun.management.ThreadMXBean threads;
 
@@ -75,7 +76,11 @@ public final class WholeRunBenchmark {
       Extensions ext = host.extensionsFor(List.of());
       for (int i = 0; i < o.warmupRuns(); i++) {
         Sample w = bench.measure(scenario(o, o.warmupSeconds()), ext);
-        System.out.printf(Locale.ROOT, "warm-up %d: %d events in %.3f s%n", i + 1, w.events(),
+        System.out.printf(
+            Locale.ROOT,
+            "warm-up %d: %d events in %.3f s%n",
+            i + 1,
+            w.events(),
             w.loopWallNs() / 1e9);
       }
       Sample base = bench.measure(scenario(o, o.baselineSeconds()), ext);
@@ -83,8 +88,13 @@ public final class WholeRunBenchmark {
       for (int i = 0; i < o.runs(); i++) {
         Sample s = bench.measure(scenario(o, o.seconds()), ext);
         if (o.runs() > 1) {
-          System.out.printf(Locale.ROOT, "run %d: %d events, %.3f s CPU, %.3f s wall%n", i + 1,
-              s.events(), s.cpuNs() / 1e9, s.loopWallNs() / 1e9);
+          System.out.printf(
+              Locale.ROOT,
+              "run %d: %d events, %.3f s CPU, %.3f s wall%n",
+              i + 1,
+              s.events(),
+              s.cpuNs() / 1e9,
+              s.loopWallNs() / 1e9);
         }
         full = full == null || s.cpuNs() < full.cpuNs() ? s : full;
       }
@@ -118,8 +128,9 @@ public final class WholeRunBenchmark {
   private static com.sun.management.ThreadMXBean allocationCounter() {
     if (!(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean mx)
         || !mx.isThreadAllocatedMemorySupported()) {
-      throw new IllegalStateException("this JVM cannot count per-thread allocation"
-          + " (com.sun.management.ThreadMXBean); use a HotSpot-based JDK 17+");
+      throw new IllegalStateException(
+          "this JVM cannot count per-thread allocation"
+              + " (com.sun.management.ThreadMXBean); use a HotSpot-based JDK 17+");
     }
     mx.setThreadAllocatedMemoryEnabled(true);
     return mx;
@@ -135,8 +146,8 @@ public final class WholeRunBenchmark {
    * @param bytes bytes allocated by this thread during {@link Simulation#run}
    * @param cpuNs CPU time of this thread during {@link Simulation#run}, set-up included
    */
-  record Sample(long simNs, long events, long loopWallNs, long totalWallNs, long bytes,
-      long cpuNs) {
+  record Sample(
+      long simNs, long events, long loopWallNs, long totalWallNs, long bytes, long cpuNs) {
     /** CPU ns per event (set-up included: a small part of a run of seconds). */
     double cpuNsPerEvent() {
       return events == 0 ? Double.NaN : (double) cpuNs / events;

@@ -13,14 +13,22 @@ package dev.schedlab.benchmarks;
  * @param taskScale multiple of the 4 hogs and 4 sleepers per CPU
  * @param runs measured runs; the best (least CPU time) is reported
  */
-record WholeRunOptions(double seconds, int warmupRuns, double warmupSeconds,
-    double baselineSeconds, long seed, int cpus, int taskScale, int runs) {
-  static final String USAGE = "usage: WholeRunBenchmark [--seconds S (10)] [--warmup-runs N (1)]"
-      + " [--warmup-seconds S (1)] [--baseline-seconds S (0.1)] [--seed N (1)] [--cpus N (128)]"
-      + " [--task-scale K (1)] [--runs N (1)]";
+record WholeRunOptions(
+    double seconds,
+    int warmupRuns,
+    double warmupSeconds,
+    double baselineSeconds,
+    long seed,
+    int cpus,
+    int taskScale,
+    int runs) {
+  static final String USAGE =
+      "usage: WholeRunBenchmark [--seconds S (10)] [--warmup-runs N (1)]"
+          + " [--warmup-seconds S (1)] [--baseline-seconds S (0.1)] [--seed N (1)] [--cpus N (128)]"
+          + " [--task-scale K (1)] [--runs N (1)]";
 
-  WholeRunOptions(double seconds, int warmupRuns, double warmupSeconds, double baselineSeconds,
-      long seed) {
+  WholeRunOptions(
+      double seconds, int warmupRuns, double warmupSeconds, double baselineSeconds, long seed) {
     this(seconds, warmupRuns, warmupSeconds, baselineSeconds, seed, WholeRunScenario.CPUS, 1, 1);
   }
 
@@ -30,22 +38,72 @@ record WholeRunOptions(double seconds, int warmupRuns, double warmupSeconds,
 
   private WholeRunOptions with(String name, String v) {
     return switch (name) {
-      case "--seconds" -> new WholeRunOptions(positive(name, v), warmupRuns, warmupSeconds,
-          baselineSeconds, seed, cpus, taskScale, runs);
-      case "--warmup-runs" -> new WholeRunOptions(seconds, Integer.parseInt(v), warmupSeconds,
-          baselineSeconds, seed, cpus, taskScale, runs);
-      case "--warmup-seconds" -> new WholeRunOptions(seconds, warmupRuns, positive(name, v),
-          baselineSeconds, seed, cpus, taskScale, runs);
-      case "--baseline-seconds" -> new WholeRunOptions(seconds, warmupRuns, warmupSeconds,
-          positive(name, v), seed, cpus, taskScale, runs);
-      case "--seed" -> new WholeRunOptions(seconds, warmupRuns, warmupSeconds, baselineSeconds,
-          Long.parseLong(v), cpus, taskScale, runs);
-      case "--cpus" -> new WholeRunOptions(seconds, warmupRuns, warmupSeconds, baselineSeconds,
-          seed, Integer.parseInt(v), taskScale, runs);
-      case "--task-scale" -> new WholeRunOptions(seconds, warmupRuns, warmupSeconds,
-          baselineSeconds, seed, cpus, Integer.parseInt(v), runs);
-      case "--runs" -> new WholeRunOptions(seconds, warmupRuns, warmupSeconds, baselineSeconds,
-          seed, cpus, taskScale, Integer.parseInt(v));
+      case "--seconds" ->
+          new WholeRunOptions(
+              positive(name, v),
+              warmupRuns,
+              warmupSeconds,
+              baselineSeconds,
+              seed,
+              cpus,
+              taskScale,
+              runs);
+      case "--warmup-runs" ->
+          new WholeRunOptions(
+              seconds,
+              Integer.parseInt(v),
+              warmupSeconds,
+              baselineSeconds,
+              seed,
+              cpus,
+              taskScale,
+              runs);
+      case "--warmup-seconds" ->
+          new WholeRunOptions(
+              seconds, warmupRuns, positive(name, v), baselineSeconds, seed, cpus, taskScale, runs);
+      case "--baseline-seconds" ->
+          new WholeRunOptions(
+              seconds, warmupRuns, warmupSeconds, positive(name, v), seed, cpus, taskScale, runs);
+      case "--seed" ->
+          new WholeRunOptions(
+              seconds,
+              warmupRuns,
+              warmupSeconds,
+              baselineSeconds,
+              Long.parseLong(v),
+              cpus,
+              taskScale,
+              runs);
+      case "--cpus" ->
+          new WholeRunOptions(
+              seconds,
+              warmupRuns,
+              warmupSeconds,
+              baselineSeconds,
+              seed,
+              Integer.parseInt(v),
+              taskScale,
+              runs);
+      case "--task-scale" ->
+          new WholeRunOptions(
+              seconds,
+              warmupRuns,
+              warmupSeconds,
+              baselineSeconds,
+              seed,
+              cpus,
+              Integer.parseInt(v),
+              runs);
+      case "--runs" ->
+          new WholeRunOptions(
+              seconds,
+              warmupRuns,
+              warmupSeconds,
+              baselineSeconds,
+              seed,
+              cpus,
+              taskScale,
+              Integer.parseInt(v));
       default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
     };
   }

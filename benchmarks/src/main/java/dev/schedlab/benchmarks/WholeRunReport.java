@@ -16,13 +16,29 @@ final class WholeRunReport {
 
   @SuppressWarnings("InlineFormatString") // the table header and its rows share one layout
   static void print(PrintStream out, WholeRunOptions o, Sample base, Sample full) {
-    out.printf(Locale.ROOT, "schedlab whole run: %d CPUs, %d tasks, seed %d, Java %s, %d CPUs"
-            + " available%s%n", o.cpus(), tasks(o), o.seed(), System.getProperty("java.version"),
+    out.printf(
+        Locale.ROOT,
+        "schedlab whole run: %d CPUs, %d tasks, seed %d, Java %s, %d CPUs" + " available%s%n",
+        o.cpus(),
+        tasks(o),
+        o.seed(),
+        System.getProperty("java.version"),
         Runtime.getRuntime().availableProcessors(),
         o.runs() > 1 ? ", best of " + o.runs() + " by CPU time" : "");
     String head = "%-9s %9s %13s %11s %12s %11s %14s %12s %9s %12s%n";
-    out.printf(Locale.ROOT, head, "run", "sim s", "events", "loop wall s", "total wall s",
-        "sim s/wall s", "events/wall s", "bytes/event", "cpu s", "cpu ns/event");
+    out.printf(
+        Locale.ROOT,
+        head,
+        "run",
+        "sim s",
+        "events",
+        "loop wall s",
+        "total wall s",
+        "sim s/wall s",
+        "events/wall s",
+        "bytes/event",
+        "cpu s",
+        "cpu ns/event");
     row(out, "baseline", base);
     row(out, "measured", full);
     double steady = steadyBytesPerEvent(base, full);
@@ -31,9 +47,18 @@ final class WholeRunReport {
   }
 
   private static void row(PrintStream out, String name, Sample s) {
-    out.printf(Locale.ROOT, "%-9s %9.3f %13d %11.3f %12.3f %11.4f %14.0f %12.2f %9.3f %12.1f%n",
-        name, s.simNs() / 1e9, s.events(), s.loopWallNs() / 1e9, s.totalWallNs() / 1e9,
-        s.simSecondsPerWallSecond(), s.eventsPerWallSecond(), s.bytesPerEvent(), s.cpuNs() / 1e9,
+    out.printf(
+        Locale.ROOT,
+        "%-9s %9.3f %13d %11.3f %12.3f %11.4f %14.0f %12.2f %9.3f %12.1f%n",
+        name,
+        s.simNs() / 1e9,
+        s.events(),
+        s.loopWallNs() / 1e9,
+        s.totalWallNs() / 1e9,
+        s.simSecondsPerWallSecond(),
+        s.eventsPerWallSecond(),
+        s.bytesPerEvent(),
+        s.cpuNs() / 1e9,
         s.cpuNsPerEvent());
   }
 
@@ -42,19 +67,35 @@ final class WholeRunReport {
   }
 
   static String json(WholeRunOptions o, Sample base, Sample full, double steady) {
-    return String.format(Locale.ROOT, "{\"benchmark\":\"whole_run\",\"cpus\":%d,\"tasks\":%d,"
+    return String.format(
+        Locale.ROOT,
+        "{\"benchmark\":\"whole_run\",\"cpus\":%d,\"tasks\":%d,"
             + "\"seed\":%d,\"sim_seconds\":%s,\"events\":%d,\"loop_wall_ns\":%d,"
             + "\"total_wall_ns\":%d,\"sim_seconds_per_wall_second\":%s,"
             + "\"events_per_wall_second\":%s,\"allocated_bytes\":%d,\"bytes_per_event\":%s,"
             + "\"baseline_sim_seconds\":%s,\"baseline_events\":%d,\"baseline_allocated_bytes\":%d,"
             + "\"steady_state_bytes_per_event\":%s,\"cpu_ns\":%d,\"cpu_ns_per_event\":%s,"
             + "\"runs\":%d,\"java_version\":\"%s\",\"available_processors\":%d}",
-        o.cpus(), tasks(o), o.seed(),
-        num(full.simNs() / 1e9), full.events(), full.loopWallNs(), full.totalWallNs(),
-        num(full.simSecondsPerWallSecond()), num(full.eventsPerWallSecond()), full.bytes(),
-        num(full.bytesPerEvent()), num(base.simNs() / 1e9), base.events(), base.bytes(),
-        num(steady), full.cpuNs(), num(full.cpuNsPerEvent()), o.runs(),
-        System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
+        o.cpus(),
+        tasks(o),
+        o.seed(),
+        num(full.simNs() / 1e9),
+        full.events(),
+        full.loopWallNs(),
+        full.totalWallNs(),
+        num(full.simSecondsPerWallSecond()),
+        num(full.eventsPerWallSecond()),
+        full.bytes(),
+        num(full.bytesPerEvent()),
+        num(base.simNs() / 1e9),
+        base.events(),
+        base.bytes(),
+        num(steady),
+        full.cpuNs(),
+        num(full.cpuNsPerEvent()),
+        o.runs(),
+        System.getProperty("java.version"),
+        Runtime.getRuntime().availableProcessors());
   }
 
   /** A JSON number, or null for NaN/infinite. */

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedlab.engine.config.Dist;
-import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
+import dev.schedlab.lab.scenario.Scenario;
 import org.junit.jupiter.api.Test;
 
 class WholeRunScenarioTest {
@@ -46,9 +46,10 @@ class WholeRunScenarioTest {
     assertThat(hog.program()).containsExactly(new StepSpec.User(Dist.fixed(10_000_000)));
 
     TaskSpec sleeper = sc.workload().tasks().get(1);
-    assertThat(sleeper.program()).containsExactly(
-        new StepSpec.User(new Dist(Dist.Kind.EXP, 50_000, 0)),
-        new StepSpec.Sleep(new Dist(Dist.Kind.EXP, 1_000_000, 0)));
+    assertThat(sleeper.program())
+        .containsExactly(
+            new StepSpec.User(new Dist(Dist.Kind.EXP, 50_000, 0)),
+            new StepSpec.Sleep(new Dist(Dist.Kind.EXP, 1_000_000, 0)));
   }
 
   @Test

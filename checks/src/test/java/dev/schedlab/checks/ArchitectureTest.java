@@ -31,10 +31,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The architecture of the whole tree, checked on the main classes of every module (all are
- * dependencies of this module). Each rule says why, so a
- * failure names the fix. Rules with known violations that another change removes are frozen
- * ({@link FreezingArchRule}): the violations recorded in {@code checks/src/test/resources/archunit-store}
- * are tolerated, any new one fails, and the store shrinks as they are fixed.
+ * dependencies of this module). Each rule says why, so a failure names the fix. Rules with known
+ * violations that another change removes are frozen ({@link FreezingArchRule}): the violations
+ * recorded in {@code checks/src/test/resources/archunit-store} are tolerated, any new one fails,
+ * and the store shrinks as they are fixed.
  */
 class ArchitectureTest {
   /** The model: the API, built-in classes, plugins and examples, and the engine's model core. */
@@ -69,95 +69,135 @@ class ArchitectureTest {
    * container and iterate a map or set, checked by hand: each iteration is order-insensitive or
    * over a sorted container. A new entry needs the same check and its reason here.
    */
-  static final Set<String> ORDER_INSENSITIVE_HASH_ITERATION = Set.of(
-      // rawSamples() and snapshot() copy the HashMaps into TreeMaps.
-      "Metrics",
-      // names() copies the keys into a TreeSet.
-      "ParamTable",
-      // Its HashSet only detects a plugin enabled twice; the map it iterates is a TreeMap.
-      "PluginHost",
-      // Its HashSet only detects duplicate task names; the lock map it iterates is a TreeMap.
-      "TaskBinder",
-      // keySet().removeIf()/removeAll() and forEach() into another HashMap: order-free.
-      "LocatedTree",
-      "MachineFile");
+  static final Set<String> ORDER_INSENSITIVE_HASH_ITERATION =
+      Set.of(
+          // rawSamples() and snapshot() copy the HashMaps into TreeMaps.
+          "Metrics",
+          // names() copies the keys into a TreeSet.
+          "ParamTable",
+          // Its HashSet only detects a plugin enabled twice; the map it iterates is a TreeMap.
+          "PluginHost",
+          // Its HashSet only detects duplicate task names; the lock map it iterates is a TreeMap.
+          "TaskBinder",
+          // keySet().removeIf()/removeAll() and forEach() into another HashMap: order-free.
+          "LocatedTree",
+          "MachineFile");
 
   private static JavaClasses production;
 
   @BeforeAll
   static void importEveryModule() {
-    production = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("dev.schedlab");
+    production =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.schedlab");
     assertThat(production.containPackage("dev.schedlab.samples.conflict"))
-        .as("every module is on this module's class path").isTrue();
+        .as("every module is on this module's class path")
+        .isTrue();
   }
 
   @Test
   void apiDependsOnlyOnTheJdkPf4jAndJspecify() {
-    ArchRule rule = classes().that().resideInAPackage("dev.schedlab.api..")
-        .should().onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", "org.pf4j..", "org.jspecify..", "dev.schedlab.api..")
-        .because("plugins compile against the api jar alone: move other code out of the API");
+    ArchRule rule =
+        classes()
+            .that()
+            .resideInAPackage("dev.schedlab.api..")
+            .should()
+            .onlyDependOnClassesThat()
+            .resideInAnyPackage("java..", "org.pf4j..", "org.jspecify..", "dev.schedlab.api..")
+            .because("plugins compile against the api jar alone: move other code out of the API");
     rule.check(production);
   }
 
   @Test
   void builtInClassesPluginsExamplesAndSamplesDependOnlyOnTheApi() {
     for (String root : List.of("classes", "plugins", "examples", "samples")) {
-      ArchRule rule = classes().that().resideInAPackage("dev.schedlab." + root + "..")
-          .should().onlyDependOnClassesThat()
-          .resideInAnyPackage("java..", "org.pf4j..", "org.jspecify..", "dev.schedlab.api..",
-              "dev.schedlab." + root + "..")
-          .because("they are written like third-party plugins: against the API only");
+      ArchRule rule =
+          classes()
+              .that()
+              .resideInAPackage("dev.schedlab." + root + "..")
+              .should()
+              .onlyDependOnClassesThat()
+              .resideInAnyPackage(
+                  "java..",
+                  "org.pf4j..",
+                  "org.jspecify..",
+                  "dev.schedlab.api..",
+                  "dev.schedlab." + root + "..")
+              .because("they are written like third-party plugins: against the API only");
       rule.check(production);
     }
   }
 
   @Test
   void noPackageCycles() {
-    ArchRule rule = slices().matching("dev.schedlab.(**)").should().beFreeOfCycles()
-        .because("each package is a layer: a cycle means two packages are one");
+    ArchRule rule =
+        slices()
+            .matching("dev.schedlab.(**)")
+            .should()
+            .beFreeOfCycles()
+            .because("each package is a layer: a cycle means two packages are one");
     FreezingArchRule.freeze(rule).check(production);
   }
 
   @Test
   void modelUsesNoWallClockAndNoUnseededRandomness() {
-    ArchRule rule = noClasses()
-        .that().resideInAnyPackage(MODEL)
-        // The plugin host's wall-clock budget of a plugin call, outside the model
-        // (docs/plugin-safety.md); its thread never touches model state.
-        .and().doNotHaveFullyQualifiedName("dev.schedlab.engine.plugin.HookBudget")
-        .should().callMethod(System.class, "currentTimeMillis")
-        .orShould().callMethod(System.class, "nanoTime")
-        .orShould().callMethodWhere(named(java.time.Instant.class, "now"))
-        .orShould().callMethodWhere(named(java.time.LocalDateTime.class, "now"))
-        .orShould().callMethodWhere(named(java.time.Clock.class, "systemUTC"))
-        .orShould().callMethodWhere(named(java.time.Clock.class, "systemDefaultZone"))
-        .orShould().callMethod(Math.class, "random")
-        .orShould().callConstructor(Random.class)
-        .orShould().callConstructor(SplittableRandom.class)
-        .orShould().dependOnClassesThat().belongToAnyOf(ThreadLocalRandom.class)
-        .because("the model is deterministic: time is the simulated clock (services.now()) and"
-            + " randomness is derived from the scenario seed (new Random(seed))");
+    ArchRule rule =
+        noClasses()
+            .that()
+            .resideInAnyPackage(MODEL)
+            // The plugin host's wall-clock budget of a plugin call, outside the model
+            // (docs/plugin-safety.md); its thread never touches model state.
+            .and()
+            .doNotHaveFullyQualifiedName("dev.schedlab.engine.plugin.HookBudget")
+            .should()
+            .callMethod(System.class, "currentTimeMillis")
+            .orShould()
+            .callMethod(System.class, "nanoTime")
+            .orShould()
+            .callMethodWhere(named(java.time.Instant.class, "now"))
+            .orShould()
+            .callMethodWhere(named(java.time.LocalDateTime.class, "now"))
+            .orShould()
+            .callMethodWhere(named(java.time.Clock.class, "systemUTC"))
+            .orShould()
+            .callMethodWhere(named(java.time.Clock.class, "systemDefaultZone"))
+            .orShould()
+            .callMethod(Math.class, "random")
+            .orShould()
+            .callConstructor(Random.class)
+            .orShould()
+            .callConstructor(SplittableRandom.class)
+            .orShould()
+            .dependOnClassesThat()
+            .belongToAnyOf(ThreadLocalRandom.class)
+            .because(
+                "the model is deterministic: time is the simulated clock (services.now()) and"
+                    + " randomness is derived from the scenario seed (new Random(seed))");
     rule.check(production);
   }
 
   @Test
   void modelDoesNotIterateInHashOrder() {
-    ArchRule rule = classes()
-        .that().resideInAnyPackage(MODEL)
-        .and(DescribedPredicate.describe("are not checked by hand (ORDER_INSENSITIVE_HASH_ITERATION)",
-            (JavaClass c) -> !ORDER_INSENSITIVE_HASH_ITERATION.contains(c.getSimpleName())))
-        .should(notMakeAHashContainerAndIterateAMapOrSet())
-        .because("HashMap/HashSet order depends on hash codes, which may differ between runs and"
-            + " JDKs: iterate a TreeMap/LinkedHashMap (or sort the keys) so output is byte-identical");
+    ArchRule rule =
+        classes()
+            .that()
+            .resideInAnyPackage(MODEL)
+            .and(
+                DescribedPredicate.describe(
+                    "are not checked by hand (ORDER_INSENSITIVE_HASH_ITERATION)",
+                    (JavaClass c) -> !ORDER_INSENSITIVE_HASH_ITERATION.contains(c.getSimpleName())))
+            .should(notMakeAHashContainerAndIterateAMapOrSet())
+            .because(
+                "HashMap/HashSet order depends on hash codes, which may differ between runs and"
+                    + " JDKs: iterate a TreeMap/LinkedHashMap (or sort the keys) so output is byte-identical");
     rule.check(production);
   }
 
   /** A call to {@code name} declared by {@code owner} (any overload). */
   private static DescribedPredicate<JavaMethodCall> named(Class<?> owner, String name) {
-    return DescribedPredicate.describe(owner.getSimpleName() + "." + name + "()",
+    return DescribedPredicate.describe(
+        owner.getSimpleName() + "." + name + "()",
         call -> call.getTargetOwner().isEquivalentTo(owner) && call.getName().equals(name));
   }
 
@@ -167,26 +207,42 @@ class ArchitectureTest {
    * iterates a Map or Set (keySet, values, entrySet, forEach, iterator, stream, toArray).
    */
   private static ArchCondition<JavaClass> notMakeAHashContainerAndIterateAMapOrSet() {
-    Set<String> iteration = Set.of("keySet", "values", "entrySet", "forEach", "iterator",
-        "spliterator", "stream", "parallelStream", "toArray");
+    Set<String> iteration =
+        Set.of(
+            "keySet",
+            "values",
+            "entrySet",
+            "forEach",
+            "iterator",
+            "spliterator",
+            "stream",
+            "parallelStream",
+            "toArray");
     return new ArchCondition<>("not both construct a HashMap/HashSet and iterate a Map or Set") {
       @Override
       public void check(JavaClass c, ConditionEvents events) {
-        boolean makesHash = c.getConstructorCallsFromSelf().stream()
-            .anyMatch(call -> call.getTargetOwner().isEquivalentTo(HashMap.class)
-                || call.getTargetOwner().isEquivalentTo(HashSet.class));
+        boolean makesHash =
+            c.getConstructorCallsFromSelf().stream()
+                .anyMatch(
+                    call ->
+                        call.getTargetOwner().isEquivalentTo(HashMap.class)
+                            || call.getTargetOwner().isEquivalentTo(HashSet.class));
         if (!makesHash) {
           return;
         }
         for (JavaMethodCall call : c.getMethodCallsFromSelf()) {
           JavaClass owner = call.getTargetOwner();
-          boolean mapOrSet = owner.isAssignableTo(Map.class) || owner.isAssignableTo(Set.class)
-              || owner.isEquivalentTo(Collection.class) || owner.isEquivalentTo(Iterable.class);
-          boolean sorted = owner.isAssignableTo(java.util.SortedMap.class)
-              || owner.isAssignableTo(java.util.SortedSet.class)
-              || owner.isAssignableTo(java.util.LinkedHashMap.class)
-              || owner.isAssignableTo(java.util.LinkedHashSet.class)
-              || owner.isAssignableTo(java.util.List.class);
+          boolean mapOrSet =
+              owner.isAssignableTo(Map.class)
+                  || owner.isAssignableTo(Set.class)
+                  || owner.isEquivalentTo(Collection.class)
+                  || owner.isEquivalentTo(Iterable.class);
+          boolean sorted =
+              owner.isAssignableTo(java.util.SortedMap.class)
+                  || owner.isAssignableTo(java.util.SortedSet.class)
+                  || owner.isAssignableTo(java.util.LinkedHashMap.class)
+                  || owner.isAssignableTo(java.util.LinkedHashSet.class)
+                  || owner.isAssignableTo(java.util.List.class);
           if (mapOrSet && !sorted && iteration.contains(call.getName())) {
             events.add(SimpleConditionEvent.violated(call, describe(call)));
           }
@@ -196,7 +252,10 @@ class ArchitectureTest {
   }
 
   private static String describe(JavaAccess<?> call) {
-    return call.getOrigin().getFullName() + " iterates " + call.getTarget().getFullName()
-        + " in a class that makes a HashMap/HashSet " + call.getSourceCodeLocation();
+    return call.getOrigin().getFullName()
+        + " iterates "
+        + call.getTarget().getFullName()
+        + " in a class that makes a HashMap/HashSet "
+        + call.getSourceCodeLocation();
   }
 }

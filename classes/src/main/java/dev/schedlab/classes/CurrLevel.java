@@ -6,9 +6,9 @@ import dev.schedlab.api.view.TaskView;
  * Orders what a CPU is running for the RT and DEADLINE wakeup-placement heuristics, in the spirit
  * of {@code cpupri}: idle below fair below RT (by priority) below DEADLINE below stop.
  *
- * <p>Models: the per-CPU "highest priority" that {@code cpupri_find()} and
- * {@code cpudl_find()} consult. Does not model: pushable-task lists, root domains, capacity.
- * Kernel reference: {@code kernel/sched/cpupri.c}, {@code kernel/sched/cpudeadline.c}.
+ * <p>Models: the per-CPU "highest priority" that {@code cpupri_find()} and {@code cpudl_find()}
+ * consult. Does not model: pushable-task lists, root domains, capacity. Kernel reference: {@code
+ * kernel/sched/cpupri.c}, {@code kernel/sched/cpudeadline.c}.
  */
 final class CurrLevel {
   static final int IDLE = -2;

@@ -9,9 +9,9 @@ import java.util.Arrays;
  * <p>Models: the kernel's rb-trees keyed by deadline, with the pid as a deterministic tie-break.
  * Does not model: O(log n) insertion (insert/remove are O(log n) search plus an O(n) array shift),
  * which is fine for the few tasks per runqueue a simulation has. The keys and pids are kept in
- * arrays beside the entities, so the search reads no entity (each would be a cache miss on a
- * large machine). Nothing is allocated per operation except when the arrays grow. Kernel
- * reference: {@code __enqueue_dl_entity()}, {@code __enqueue_entity()}.
+ * arrays beside the entities, so the search reads no entity (each would be a cache miss on a large
+ * machine). Nothing is allocated per operation except when the arrays grow. Kernel reference:
+ * {@code __enqueue_dl_entity()}, {@code __enqueue_entity()}.
  *
  * @param <E> entity type
  */
@@ -26,8 +26,10 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
   }
 
   private Node[] items = new Node[8];
+
   /** {@code items[i].sortKey()} and {@code items[i].pid()} as of insertion. */
   private long[] keys = new long[8];
+
   private int[] pids = new int[8];
   private int size;
 

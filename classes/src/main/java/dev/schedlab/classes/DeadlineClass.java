@@ -16,18 +16,18 @@ import dev.schedlab.api.view.TaskView;
  * <p>Models: EDF pick of the earliest deadline (the running task stays in the EDF array, like the
  * kernel's dl_rq tree); the CBS wakeup rule; a fresh period on the first enqueue; runtime charged
  * in {@link #updateCurr}; throttling when runtime reaches 0 (the task leaves the EDF array but
- * stays queued for the engine) with a per-task replenishment timer at the next period start;
- * wakeup preemption by an earlier deadline.
+ * stays queued for the engine) with a per-task replenishment timer at the next period start; wakeup
+ * preemption by an earlier deadline.
  *
  * <p>Does not model: global EDF push/pull between runqueues (only {@link #selectCpu} places a
- * waking task: prevCpu if it runs something below DL, else the allowed CPU running the lowest
- * class or the latest deadline that {@code p} would preempt, a {@code find_later_rq()}
- * approximation), admission control, GRUB, PI boosting, dl_server, HRTICK_DL, yield. A timer is
- * bound to the CPU where the task first throttled; it acts on the CPU the task is queued on.
+ * waking task: prevCpu if it runs something below DL, else the allowed CPU running the lowest class
+ * or the latest deadline that {@code p} would preempt, a {@code find_later_rq()} approximation),
+ * admission control, GRUB, PI boosting, dl_server, HRTICK_DL, yield. A timer is bound to the CPU
+ * where the task first throttled; it acts on the CPU the task is queued on.
  *
- * <p>Kernel reference: {@code kernel/sched/deadline.c} ({@code enqueue_dl_entity},
- * {@code update_curr_dl_se}, {@code start_dl_timer}, {@code dl_task_timer},
- * {@code wakeup_preempt_dl}, {@code find_later_rq}).
+ * <p>Kernel reference: {@code kernel/sched/deadline.c} ({@code enqueue_dl_entity}, {@code
+ * update_curr_dl_se}, {@code start_dl_timer}, {@code dl_task_timer}, {@code wakeup_preempt_dl},
+ * {@code find_later_rq}).
  */
 public final class DeadlineClass implements SchedulingClass {
   private SchedServices services;
@@ -197,7 +197,8 @@ public final class DeadlineClass implements SchedulingClass {
 
   @Override
   public int selectCpu(TaskView p, int prevCpu, int wakerCpu, int wakeFlags) {
-    if (p.allowedOn(prevCpu) && CurrLevel.of(machine.cpu(prevCpu).rq().curr()) < CurrLevel.DEADLINE) {
+    if (p.allowedOn(prevCpu)
+        && CurrLevel.of(machine.cpu(prevCpu).rq().curr()) < CurrLevel.DEADLINE) {
       return prevCpu;
     }
     // Deadline p would get if it woke now; used to find a CPU whose DL task it would preempt.

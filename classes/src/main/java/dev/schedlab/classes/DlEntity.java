@@ -6,13 +6,13 @@ import dev.schedlab.api.view.TaskView;
 /**
  * Per-task state of the deadline class ({@code struct sched_dl_entity}) and the CBS rules on it.
  *
- * <p>Models: remaining runtime, absolute deadline, throttling, the CBS wakeup rule
- * ({@code update_dl_entity}), the constrained-deadline revised wakeup, and replenishment.
- * Does not model: DL_SCALE-free exact arithmetic (the overflow test shifts by 10 like the
- * kernel), PI boosting, GRUB reclaiming, dl_server, overrun signalling.
+ * <p>Models: remaining runtime, absolute deadline, throttling, the CBS wakeup rule ({@code
+ * update_dl_entity}), the constrained-deadline revised wakeup, and replenishment. Does not model:
+ * DL_SCALE-free exact arithmetic (the overflow test shifts by 10 like the kernel), PI boosting,
+ * GRUB reclaiming, dl_server, overrun signalling.
  *
- * <p>Kernel reference: {@code kernel/sched/deadline.c} ({@code update_dl_entity},
- * {@code dl_entity_overflow}, {@code update_dl_revised_wakeup}, {@code replenish_dl_entity}).
+ * <p>Kernel reference: {@code kernel/sched/deadline.c} ({@code update_dl_entity}, {@code
+ * dl_entity_overflow}, {@code update_dl_revised_wakeup}, {@code replenish_dl_entity}).
  */
 final class DlEntity implements DeadlineArray.Node {
   private static final int DL_SCALE = 10;
@@ -21,16 +21,21 @@ final class DlEntity implements DeadlineArray.Node {
   long dlRuntime;
   long dlDeadline;
   long dlPeriod;
+
   /** Remaining runtime in the current period, ns. */
   long runtime;
+
   /** Absolute deadline, ns. */
   long deadline;
+
   boolean throttled;
   boolean inTree;
   boolean onRq;
   boolean fresh = true;
+
   /** CPU of the runqueue the task is queued on (or last was). */
   int cpu;
+
   /** Replenishment timer, created at the first throttle and re-armed after. */
   TimerHandle timer;
 

@@ -9,34 +9,35 @@ import java.util.List;
 /**
  * CFS bandwidth control of one group ({@code struct cfs_bandwidth}, cgroup v2 {@code cpu.max}).
  *
- * <p>Models: the global pool refilled to the quota by the period timer; each runqueue of the
- * group drawing slices of {@code sched_cfs_bandwidth_slice} (5 ms) from it as its tasks run
- * ({@code account_cfs_rq_runtime()}, {@code assign_cfs_rq_runtime()}), a reschedule when a
- * runqueue runs dry, and its throttling at the next {@code put_prev} ({@code check_cfs_rq_runtime()},
- * {@code throttle_cfs_rq()}); the period timer refilling the pool and handing each throttled
- * runqueue what it overran plus 1 ns, unthrottling those that get enough
- * ({@code distribute_cfs_runtime()}), and stopping after an idle period; a runqueue whose last
- * task leaves returns all but 1 ms ({@code min_cfs_rq_runtime}) to the pool
- * ({@code return_cfs_rq_runtime()}) and, if runqueues are throttled, arms the slack timer (5 ms,
- * not within 2 ms of the period's end) that distributes it.
+ * <p>Models: the global pool refilled to the quota by the period timer; each runqueue of the group
+ * drawing slices of {@code sched_cfs_bandwidth_slice} (5 ms) from it as its tasks run ({@code
+ * account_cfs_rq_runtime()}, {@code assign_cfs_rq_runtime()}), a reschedule when a runqueue runs
+ * dry, and its throttling at the next {@code put_prev} ({@code check_cfs_rq_runtime()}, {@code
+ * throttle_cfs_rq()}); the period timer refilling the pool and handing each throttled runqueue what
+ * it overran plus 1 ns, unthrottling those that get enough ({@code distribute_cfs_runtime()}), and
+ * stopping after an idle period; a runqueue whose last task leaves returns all but 1 ms ({@code
+ * min_cfs_rq_runtime}) to the pool ({@code return_cfs_rq_runtime()}) and, if runqueues are
+ * throttled, arms the slack timer (5 ms, not within 2 ms of the period's end) that distributes it.
  *
- * <p>Does not model: {@code cpu.max.burst}, the asynchronous (CSD) unthrottle of remote CPUs
- * (done at once here), hierarchical quota limits of parents over children beyond each level's
- * own throttling.
+ * <p>Does not model: {@code cpu.max.burst}, the asynchronous (CSD) unthrottle of remote CPUs (done
+ * at once here), hierarchical quota limits of parents over children beyond each level's own
+ * throttling.
  *
- * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code __refill_cfs_bandwidth_runtime},
- * {@code __assign_cfs_rq_runtime}, {@code __account_cfs_rq_runtime},
- * {@code sched_cfs_period_timer}, {@code do_sched_cfs_period_timer},
- * {@code distribute_cfs_runtime}, {@code return_cfs_rq_runtime},
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code __refill_cfs_bandwidth_runtime}, {@code
+ * __assign_cfs_rq_runtime}, {@code __account_cfs_rq_runtime}, {@code sched_cfs_period_timer},
+ * {@code do_sched_cfs_period_timer}, {@code distribute_cfs_runtime}, {@code return_cfs_rq_runtime},
  * {@code do_sched_cfs_slack_timer}).
  */
 final class FairBandwidth {
   /** {@code sysctl_sched_cfs_bandwidth_slice}: 5 ms. */
   static final long SLICE_NS = 5_000_000L;
+
   /** {@code min_cfs_rq_runtime}: 1 ms. */
   static final long MIN_RQ_RUNTIME_NS = 1_000_000L;
+
   /** {@code cfs_bandwidth_slack_period}: 5 ms. */
   static final long SLACK_PERIOD_NS = 5_000_000L;
+
   /** {@code min_bandwidth_expiration}: 2 ms. */
   static final long MIN_EXPIRATION_NS = 2_000_000L;
 
@@ -45,13 +46,16 @@ final class FairBandwidth {
   private final FairGroup tg;
   final long quota;
   final long period;
+
   /** {@code cfs_b->runtime}: what is left of this period's quota. */
   long runtime;
+
   private boolean idle;
   private boolean periodActive;
   private TimerHandle periodTimer;
   private long periodExpires;
   private TimerHandle slackTimer;
+
   /** {@code throttled_cfs_rq}, in throttling order. */
   final List<FairRq> throttled = new ArrayList<>();
 
@@ -154,11 +158,14 @@ final class FairBandwidth {
       return; // the period timer comes soon enough
     }
     if (slackTimer == null) {
-      slackTimer = services.newTimer(cpu, (c, now) -> {
-        if (runtime > SLICE_NS) {
-          distribute();
-        }
-      });
+      slackTimer =
+          services.newTimer(
+              cpu,
+              (c, now) -> {
+                if (runtime > SLICE_NS) {
+                  distribute();
+                }
+              });
     }
     if (!slackTimer.armed()) {
       slackTimer.arm(services.now() + SLACK_PERIOD_NS);

@@ -17,37 +17,36 @@ import java.util.List;
  * The fair class: EEVDF as of v6.12–v6.13 for SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE and (as the
  * fallback when no extension class is loaded) SCHED_EXT.
  *
- * <p>Models: weights and {@code calc_delta_fair}; V including curr; eligibility v ≤ V; slices
- * (base slice or the task's custom slice, clamped to 0.1–100 ms) and virtual deadlines;
- * {@code update_deadline} with a SLICE_EXPIRY_TICK reschedule when more than one entity is queued;
- * {@code pick_eevdf} with RUN_TO_PARITY ({@code vprot} = min(deadline, v + min queued slice));
- * {@code place_entity} with PLACE_LAG and PLACE_DEADLINE_INITIAL; lag clamping on dequeue;
- * DELAY_DEQUEUE / DELAY_ZERO, including the in-place requeue of a woken delayed task
- * ({@code requeue_delayed_entity}: with DELAY_ZERO a task whose lag became positive is re-placed
- * at zero lag, as the kernel does); {@code check_preempt_wakeup_fair} with PREEMPT_SHORT and
+ * <p>Models: weights and {@code calc_delta_fair}; V including curr; eligibility v ≤ V; slices (base
+ * slice or the task's custom slice, clamped to 0.1–100 ms) and virtual deadlines; {@code
+ * update_deadline} with a SLICE_EXPIRY_TICK reschedule when more than one entity is queued; {@code
+ * pick_eevdf} with RUN_TO_PARITY ({@code vprot} = min(deadline, v + min queued slice)); {@code
+ * place_entity} with PLACE_LAG and PLACE_DEADLINE_INITIAL; lag clamping on dequeue; DELAY_DEQUEUE /
+ * DELAY_ZERO, including the in-place requeue of a woken delayed task ({@code
+ * requeue_delayed_entity}: with DELAY_ZERO a task whose lag became positive is re-placed at zero
+ * lag, as the kernel does); {@code check_preempt_wakeup_fair} with PREEMPT_SHORT and
  * WAKEUP_PREEMPTION; PELT load tracking of tasks and runqueues ({@link FairPelt}, read by the
- * engine's balancer through {@link LoadTracking}); {@code select_task_rq_fair()} for wakeups
- * and forks ({@link FairSelect}: wake_affine idle and weight, WF_SYNC, SIS_UTIL,
- * select_idle_sibling with recent_used_cpu and SMT/core searches, find_idlest_cpu).
+ * engine's balancer through {@link LoadTracking}); {@code select_task_rq_fair()} for wakeups and
+ * forks ({@link FairSelect}: wake_affine idle and weight, WF_SYNC, SIS_UTIL, select_idle_sibling
+ * with recent_used_cpu and SMT/core searches, find_idlest_cpu).
  *
- * Task groups ({@link FairGroup}: per-CPU group runqueues and entities, the hierarchical pick,
+ * <p>Task groups ({@link FairGroup}: per-CPU group runqueues and entities, the hierarchical pick,
  * update_curr at every level, find_matching_se for wakeup preemption, group shares by
  * calc_group_shares and reweight_entity) and CFS bandwidth ({@link FairBandwidth}: quota pool,
  * throttling and unthrottling with the period and slack timers).
  *
- * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue),
- * delayed dequeue of group entities, PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature
- * is read but no buddy is ever set), yield, EAS and uclamp; load balancing and newidle balance
- * are the engine's. SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's
- * {@code p->policy != SCHED_NORMAL} test would exclude them). Only BATCH and IDLE never preempt.
+ * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue), delayed
+ * dequeue of group entities, PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is read but
+ * no buddy is ever set), yield, EAS and uclamp; load balancing and newidle balance are the
+ * engine's. SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's {@code p->policy !=
+ * SCHED_NORMAL} test would exclude them). Only BATCH and IDLE never preempt.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_curr}, {@code update_deadline},
- * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity},
- * {@code requeue_delayed_entity}, {@code pick_next_entity}, {@code set_next_entity},
- * {@code put_prev_entity}, {@code check_preempt_wakeup_fair}, {@code enqueue_task_fair},
- * {@code dequeue_entities}, {@code pick_task_fair}, {@code throttle_cfs_rq},
- * {@code unthrottle_cfs_rq}, {@code task_h_load}); tip commit 152e11f6df29
- * ("sched/fair: Implement delayed dequeue").
+ * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity}, {@code
+ * requeue_delayed_entity}, {@code pick_next_entity}, {@code set_next_entity}, {@code
+ * put_prev_entity}, {@code check_preempt_wakeup_fair}, {@code enqueue_task_fair}, {@code
+ * dequeue_entities}, {@code pick_task_fair}, {@code throttle_cfs_rq}, {@code unthrottle_cfs_rq},
+ * {@code task_h_load}); tip commit 152e11f6df29 ("sched/fair: Implement delayed dequeue").
  */
 public final class FairClass implements SchedulingClass, LoadTracking {
   private static final long MIN_CUSTOM_SLICE_NS = 100_000L;
@@ -58,8 +57,10 @@ public final class FairClass implements SchedulingClass, LoadTracking {
   private FairFeatures feat;
   private FairRq[] rqs;
   private FairSelect select;
+
   /** Task groups by id; index 0 is the root. */
   private FairGroup[] groups;
+
   private boolean bandwidthUsed;
   private FairHierarchy hierarchy;
   private dev.schedlab.api.hook.PeltHook peltHook = dev.schedlab.api.hook.PeltHook.MAINLINE;
@@ -185,11 +186,6 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
   }
 
-
-
-
-
-
   // ---------------- dequeue ----------------
 
   @Override
@@ -228,15 +224,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     return true;
   }
 
-
-
-
   // ---------------- groups ----------------
-
-
-
-
-
 
   // ---------------- pick, put, set ----------------
 
@@ -248,7 +236,10 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       FairRq q = root;
       FairEntity se;
       while (true) {
-        if (bandwidthUsed && q.runtimeEnabled && !q.throttled && q.runtimeRemaining <= 0
+        if (bandwidthUsed
+            && q.runtimeEnabled
+            && !q.throttled
+            && q.runtimeRemaining <= 0
             && q.curr != null) {
           hierarchy.throttle(q, rq.clockPelt()); // check_cfs_rq_runtime() on the way down
           if (q.throttled) {
@@ -406,7 +397,11 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     TaskView currTask = rq.curr();
     FairEntity se = entityOf(currTask);
     FairEntity pse = entityOf(p);
-    if (se == null || pse == null || se == pse || se.cfsRq == null || se.cfsRq.curr != se
+    if (se == null
+        || pse == null
+        || se == pse
+        || se.cfsRq == null
+        || se.cfsRq.curr != se
         || !pse.onRq) {
       return;
     }

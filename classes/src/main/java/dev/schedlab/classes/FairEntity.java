@@ -7,49 +7,66 @@ import dev.schedlab.api.view.TaskView;
  * Per-task EEVDF state ({@code struct sched_entity}).
  *
  * <p>Models: weight, vruntime, virtual deadline, slice, saved lag, the RUN_TO_PARITY protection
- * point {@code vprot}, the on_rq / in-tree / sched_delayed bits, and the PELT signals
- * ({@code se->avg}, see {@link FairPelt}); the hierarchy links of group scheduling: the runqueue
- * it is queued on ({@code cfs_rq_of(se)}), its parent group's entity and, for a group entity,
- * the group's own runqueue ({@code se->my_q}). Does not model: {@code rel_deadline}
- * (PLACE_REL_DEADLINE).
+ * point {@code vprot}, the on_rq / in-tree / sched_delayed bits, and the PELT signals ({@code
+ * se->avg}, see {@link FairPelt}); the hierarchy links of group scheduling: the runqueue it is
+ * queued on ({@code cfs_rq_of(se)}), its parent group's entity and, for a group entity, the group's
+ * own runqueue ({@code se->my_q}). Does not model: {@code rel_deadline} (PLACE_REL_DEADLINE).
  *
  * <p>Kernel reference: {@code include/linux/sched.h} ({@code struct sched_entity}).
  */
 final class FairEntity implements DeadlineArray.Node {
   /** The task, or null for a group entity. */
   final TaskView task;
+
   /** A group entity's own runqueue on its CPU ({@code se->my_q}), null for a task. */
   final FairRq myQ;
+
   /** The runqueue it is (or was last) queued on. */
   FairRq cfsRq;
+
   /** The parent group's entity on the same CPU, null at the top level. */
   FairEntity parent;
+
   /** Tie-break key among equal deadlines: the pid, or a negative key for a group entity. */
   private final int key;
+
   int weight;
   long vruntime;
   long deadline;
   long slice;
+
   /** Lag saved at dequeue, in virtual time ({@code se->vlag}). */
   long vlag;
+
   /** Protected until vruntime reaches this ({@code se->vprot}). */
   long vprot;
+
   /** Queued in this class (running or waiting or delayed), as the class sees it. */
   boolean onRq;
+
   /** In the deadline-ordered queue; false while it is the class's curr. */
   boolean inTree;
+
   /** {@code se->sched_delayed}: asleep but kept queued until picked (DELAY_DEQUEUE). */
   boolean delayed;
+
   /** PELT signals ({@code se->avg}). */
   final SchedAvg avg = new SchedAvg();
-  /** The runqueue whose PELT sums include this entity's, or null ({@code last_update_time == 0}). */
+
+  /**
+   * The runqueue whose PELT sums include this entity's, or null ({@code last_update_time == 0}).
+   */
   FairRq attachedTo;
+
   /** {@code UTIL_AVG_UNCHANGED}: no PELT update since util_est last sampled the entity. */
   boolean utilAvgUnchanged;
+
   /** {@code p->recent_used_cpu}, or -1. */
   int recentUsedCpu = -1;
+
   /** {@code wakee_flips}, {@code wakee_flip_decay_ts} (jiffies) and {@code last_wakee}. */
   long wakeeFlips;
+
   long wakeeFlipDecayTs;
   TaskView lastWakee;
 
@@ -85,7 +102,9 @@ final class FairEntity implements DeadlineArray.Node {
     return key;
   }
 
-  /** {@code se_runnable()} while queued and not delayed: 1 for a task, the group's runnable tasks. */
+  /**
+   * {@code se_runnable()} while queued and not delayed: 1 for a task, the group's runnable tasks.
+   */
   long runnableWeight() {
     return myQ == null ? 1 : myQ.hNrRunnable();
   }

@@ -6,21 +6,20 @@ import dev.schedlab.api.view.SchedDomainView;
 import dev.schedlab.api.view.TaskView;
 
 /**
- * The slow path of {@code select_task_rq_fair()} for new tasks:
- * {@code sched_balance_find_dst_cpu()} from the top domain down.
+ * The slow path of {@code select_task_rq_fair()} for new tasks: {@code
+ * sched_balance_find_dst_cpu()} from the top domain down.
  *
  * <p>Models: {@code sched_balance_find_dst_group()} with {@code update_sg_wakeup_stats()} (the
- * group's statistics without the task, group types, misfit on domains of mixed capacity) and
- * {@code update_pick_idlest()} (most idle CPUs then lowest util; lowest avg_load with the
- * imbalance margins; NUMA's preference to stay local); {@code sched_balance_find_dst_group_cpu()}
- * (the idle CPU in the shallowest idle state, the most recently idled at equal depth, else the
- * least loaded).
+ * group's statistics without the task, group types, misfit on domains of mixed capacity) and {@code
+ * update_pick_idlest()} (most idle CPUs then lowest util; lowest avg_load with the imbalance
+ * margins; NUMA's preference to stay local); {@code sched_balance_find_dst_group_cpu()} (the idle
+ * CPU in the shallowest idle state, the most recently idled at equal depth, else the least loaded).
  *
  * <p>Does not model: NUMA preferred nodes and {@code imb_numa_nr}, core-scheduling cookies.
  *
- * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code sched_balance_find_dst_cpu},
- * {@code sched_balance_find_dst_group}, {@code update_sg_wakeup_stats},
- * {@code update_pick_idlest}, {@code sched_balance_find_dst_group_cpu}).
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code sched_balance_find_dst_cpu}, {@code
+ * sched_balance_find_dst_group}, {@code update_sg_wakeup_stats}, {@code update_pick_idlest}, {@code
+ * sched_balance_find_dst_group_cpu}).
  */
 final class FairForkPlacement {
   private final MachineView m;
@@ -118,22 +117,24 @@ final class FairForkPlacement {
     }
     switch (local.type) {
       case GroupStats.OVERLOADED:
-      case GroupStats.FULLY_BUSY: {
-        long imbalance = 1024L * (sd.imbalancePct() - 100) / 100;
-        if (sd.numa() && idlest.avgLoad + imbalance >= local.avgLoad) {
-          return -1;
+      case GroupStats.FULLY_BUSY:
+        {
+          long imbalance = 1024L * (sd.imbalancePct() - 100) / 100;
+          if (sd.numa() && idlest.avgLoad + imbalance >= local.avgLoad) {
+            return -1;
+          }
+          if (idlest.avgLoad >= local.avgLoad + imbalance) {
+            return -1;
+          }
+          if (100 * local.avgLoad <= (long) sd.imbalancePct() * idlest.avgLoad) {
+            return -1;
+          }
+          return idlestGroup;
         }
-        if (idlest.avgLoad >= local.avgLoad + imbalance) {
-          return -1;
-        }
-        if (100 * local.avgLoad <= (long) sd.imbalancePct() * idlest.avgLoad) {
-          return -1;
-        }
-        return idlestGroup;
-      }
       case GroupStats.MISFIT_TASK:
         return sd.groupMaxCapacity(localGroup) >= sd.groupMaxCapacity(idlestGroup)
-            ? -1 : idlestGroup;
+            ? -1
+            : idlestGroup;
       case GroupStats.HAS_SPARE:
         return local.idleCpus >= idlest.idleCpus ? -1 : idlestGroup;
       default:

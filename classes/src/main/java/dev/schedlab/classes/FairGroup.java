@@ -7,13 +7,12 @@ import dev.schedlab.api.view.TaskGroupView;
  * CPU, its shares and load, and its CFS bandwidth.
  *
  * <p>Models: per-CPU group runqueues whose entity is queued on the parent group's runqueue of the
- * same CPU; {@code calc_group_shares()} (shares x the runqueue's load over the group's load
- * summed across CPUs, {@code tg->load_avg}, clamped to 2..shares) and
- * {@code update_tg_load_avg()} (a runqueue's contribution is refreshed when it moved by more than
- * 1/64).
+ * same CPU; {@code calc_group_shares()} (shares x the runqueue's load over the group's load summed
+ * across CPUs, {@code tg->load_avg}, clamped to 2..shares) and {@code update_tg_load_avg()} (a
+ * runqueue's contribution is refreshed when it moved by more than 1/64).
  *
- * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code calc_group_shares},
- * {@code update_tg_load_avg}, {@code init_tg_cfs_entry}).
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code calc_group_shares}, {@code
+ * update_tg_load_avg}, {@code init_tg_cfs_entry}).
  */
 final class FairGroup {
   private static final long MIN_SHARES = 2;
@@ -21,12 +20,16 @@ final class FairGroup {
   final int id;
   final FairGroup parent;
   final long shares;
+
   /** Per-CPU runqueues (the CPUs' root runqueues for the root group). */
   final FairRq[] q;
+
   /** Per-CPU group entities (null for the root group). */
   final FairEntity[] se;
+
   /** {@code tg->load_avg}. */
   long loadAvg;
+
   /** CFS bandwidth, or null without a quota. */
   FairBandwidth bandwidth;
 

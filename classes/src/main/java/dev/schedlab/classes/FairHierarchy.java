@@ -11,12 +11,11 @@ import dev.schedlab.api.view.TaskView;
  * Queueing in the fair class's runqueue hierarchy: entities placed on their runqueue and group
  * entities queued and dequeued up the hierarchy as their runqueues fill and empty.
  *
- * <p>Models: {@code enqueue_task_fair()}'s and {@code dequeue_entities()}'s walks (the
- * {@code h_nr_queued}/{@code h_nr_delayed} counts, stopping under a throttled runqueue, whose
- * tasks leave the CPU's {@code nr_running}); {@code place_entity()} with PLACE_LAG and
- * PLACE_DEADLINE_INITIAL; {@code requeue_delayed_entity()} and
- * {@code finish_delayed_dequeue_entity()}; {@code update_cfs_group()}; {@code throttle_cfs_rq()}
- * and {@code unthrottle_cfs_rq()}.
+ * <p>Models: {@code enqueue_task_fair()}'s and {@code dequeue_entities()}'s walks (the {@code
+ * h_nr_queued}/{@code h_nr_delayed} counts, stopping under a throttled runqueue, whose tasks leave
+ * the CPU's {@code nr_running}); {@code place_entity()} with PLACE_LAG and PLACE_DEADLINE_INITIAL;
+ * {@code requeue_delayed_entity()} and {@code finish_delayed_dequeue_entity()}; {@code
+ * update_cfs_group()}; {@code throttle_cfs_rq()} and {@code unthrottle_cfs_rq()}.
  *
  * <p>Does not model: delayed dequeue of group entities.
  *
@@ -29,7 +28,11 @@ final class FairHierarchy {
   private final FairFeatures feat;
   private final FairRq[] rqs;
 
-  FairHierarchy(FairClass fair, MachineView machine, SchedServices services, FairFeatures feat,
+  FairHierarchy(
+      FairClass fair,
+      MachineView machine,
+      SchedServices services,
+      FairFeatures feat,
       FairRq[] rqs) {
     this.fair = fair;
     this.machine = machine;
@@ -144,8 +147,8 @@ final class FairHierarchy {
   }
 
   /**
-   * {@code dequeue_entities()}: takes task {@code se} off its runqueue and each group entity
-   * above whose runqueue became empty; {@code delayed} says it was counted as delayed.
+   * {@code dequeue_entities()}: takes task {@code se} off its runqueue and each group entity above
+   * whose runqueue became empty; {@code delayed} says it was counted as delayed.
    */
   void removeTask(FairEntity se, long now, int delayed) {
     FairRq leaf = se.cfsRq;

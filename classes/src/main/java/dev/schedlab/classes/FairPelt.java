@@ -8,26 +8,27 @@ import dev.schedlab.api.hook.PeltHook;
  * fair.c keeps them.
  *
  * <p>Models: {@code update_load_avg()} (entity then runqueue, at the call sites of fair.c: enqueue,
- * dequeue, put_prev, set_next, tick and the balancer's blocked-load update), with the entity's
- * load = on_rq, runnable = on_rq and not delayed, running = curr, and the runqueue's load = its
- * queued weight, runnable = its runnable tasks, running = a curr; {@code attach_entity_load_avg()}
- * when a task first joins a runqueue or arrives from another CPU; {@code detach_entity_load_avg()}
- * for a queued task the balancer moves; {@code remove_entity_load_avg()} for a sleeping task
- * woken on another CPU (subtracted at the old runqueue's next update); a new task's
- * {@code load_avg} = its weight and {@code post_init_entity_util_avg()}; util_est as of v6.8
- * (11137d384996: one EWMA per task, reset on increases, 1/4 weight for decreases, 1 % margin,
- * updated at a sleeping dequeue, summed over enqueued tasks per runqueue).
+ * dequeue, put_prev, set_next, tick and the balancer's blocked-load update), with the entity's load
+ * = on_rq, runnable = on_rq and not delayed, running = curr, and the runqueue's load = its queued
+ * weight, runnable = its runnable tasks, running = a curr; {@code attach_entity_load_avg()} when a
+ * task first joins a runqueue or arrives from another CPU; {@code detach_entity_load_avg()} for a
+ * queued task the balancer moves; {@code remove_entity_load_avg()} for a sleeping task woken on
+ * another CPU (subtracted at the old runqueue's next update); a new task's {@code load_avg} = its
+ * weight and {@code post_init_entity_util_avg()}; util_est as of v6.8 (11137d384996: one EWMA per
+ * task, reset on increases, 1/4 weight for decreases, 1 % margin, updated at a sleeping dequeue,
+ * summed over enqueued tasks per runqueue).
  *
  * <p>Does not model: the {@code UTIL_EST} feature switch (always on), uclamp.
  *
- * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_load_avg},
- * {@code update_cfs_rq_load_avg}, {@code attach_entity_load_avg}, {@code detach_entity_load_avg},
- * {@code remove_entity_load_avg}, {@code post_init_entity_util_avg}, {@code util_est_update}),
- * {@code kernel/sched/pelt.c}.
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_load_avg}, {@code
+ * update_cfs_rq_load_avg}, {@code attach_entity_load_avg}, {@code detach_entity_load_avg}, {@code
+ * remove_entity_load_avg}, {@code post_init_entity_util_avg}, {@code util_est_update}), {@code
+ * kernel/sched/pelt.c}.
  */
 final class FairPelt {
   /** {@code UTIL_EST_MARGIN}: 1 % of the capacity scale. */
   static final long UTIL_EST_MARGIN = SchedAvg.CAPACITY_SCALE / 100;
+
   private static final int UTIL_EST_WEIGHT_SHIFT = 2;
 
   private FairPelt() {}
@@ -49,14 +50,20 @@ final class FairPelt {
     if (q.hasRemoved) {
       int divider = sa.divider();
       sa.loadAvg = subPositive(sa.loadAvg, q.removedLoad);
-      sa.loadSum = Math.max(subPositive(sa.loadSum, q.removedLoad * divider),
-          sa.loadAvg * SchedAvg.PELT_MIN_DIVIDER);
+      sa.loadSum =
+          Math.max(
+              subPositive(sa.loadSum, q.removedLoad * divider),
+              sa.loadAvg * SchedAvg.PELT_MIN_DIVIDER);
       sa.utilAvg = subPositive(sa.utilAvg, q.removedUtil);
-      sa.utilSum = Math.max(subPositive(sa.utilSum, q.removedUtil * divider),
-          sa.utilAvg * SchedAvg.PELT_MIN_DIVIDER);
+      sa.utilSum =
+          Math.max(
+              subPositive(sa.utilSum, q.removedUtil * divider),
+              sa.utilAvg * SchedAvg.PELT_MIN_DIVIDER);
       sa.runnableAvg = subPositive(sa.runnableAvg, q.removedRunnable);
-      sa.runnableSum = Math.max(subPositive(sa.runnableSum, q.removedRunnable * divider),
-          sa.runnableAvg * SchedAvg.PELT_MIN_DIVIDER);
+      sa.runnableSum =
+          Math.max(
+              subPositive(sa.runnableSum, q.removedRunnable * divider),
+              sa.runnableAvg * SchedAvg.PELT_MIN_DIVIDER);
       q.removedLoad = 0;
       q.removedUtil = 0;
       q.removedRunnable = 0;
@@ -110,20 +117,23 @@ final class FairPelt {
     SchedAvg a = se.avg;
     SchedAvg sa = q.avg;
     sa.loadAvg = subPositive(sa.loadAvg, a.loadAvg);
-    sa.loadSum = Math.max(subPositive(sa.loadSum, (long) se.weight * a.loadSum),
-        sa.loadAvg * SchedAvg.PELT_MIN_DIVIDER);
+    sa.loadSum =
+        Math.max(
+            subPositive(sa.loadSum, (long) se.weight * a.loadSum),
+            sa.loadAvg * SchedAvg.PELT_MIN_DIVIDER);
     sa.utilAvg = subPositive(sa.utilAvg, a.utilAvg);
-    sa.utilSum = Math.max(subPositive(sa.utilSum, a.utilSum),
-        sa.utilAvg * SchedAvg.PELT_MIN_DIVIDER);
+    sa.utilSum =
+        Math.max(subPositive(sa.utilSum, a.utilSum), sa.utilAvg * SchedAvg.PELT_MIN_DIVIDER);
     sa.runnableAvg = subPositive(sa.runnableAvg, a.runnableAvg);
-    sa.runnableSum = Math.max(subPositive(sa.runnableSum, a.runnableSum),
-        sa.runnableAvg * SchedAvg.PELT_MIN_DIVIDER);
+    sa.runnableSum =
+        Math.max(
+            subPositive(sa.runnableSum, a.runnableSum), sa.runnableAvg * SchedAvg.PELT_MIN_DIVIDER);
     se.attachedTo = null;
   }
 
   /**
-   * {@code remove_entity_load_avg()}: a sleeping entity moves away; its signals, decayed to the
-   * old runqueue's last update, are subtracted there at its next update.
+   * {@code remove_entity_load_avg()}: a sleeping entity moves away; its signals, decayed to the old
+   * runqueue's last update, are subtracted there at its next update.
    */
   static void remove(FairRq q, FairEntity se) {
     if (se.avg.updateLoadSum(q.avg.lastUpdateTime, 0, 0, false)) {
@@ -138,8 +148,8 @@ final class FairPelt {
 
   /**
    * {@code init_entity_runnable_average()} and {@code post_init_entity_util_avg()}: a new task
-   * starts with its weight as load and a share of its CPU's utilisation, at most half of the
-   * spare capacity.
+   * starts with its weight as load and a share of its CPU's utilisation, at most half of the spare
+   * capacity.
    */
   static void initNew(FairRq q, FairEntity se, long cpuCapacity) {
     SchedAvg a = se.avg;
@@ -199,8 +209,14 @@ final class FairPelt {
     long before = se.avg.utilEst;
     long mainline = mainlineUtilEst(se, cpuCapacity);
     boolean skipped = mainline == NO_SAMPLE;
-    se.avg.utilEst = hook.utilEst(se.task, before, se.avg.utilAvg, se.avg.runnableAvg,
-        cpuCapacity, skipped ? before : mainline); // H18
+    se.avg.utilEst =
+        hook.utilEst(
+            se.task,
+            before,
+            se.avg.utilAvg,
+            se.avg.runnableAvg,
+            cpuCapacity,
+            skipped ? before : mainline); // H18
     if (!skipped) {
       se.utilAvgUnchanged = true; // a skipped sample is retried at the next dequeue
     }

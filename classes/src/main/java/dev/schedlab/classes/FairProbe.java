@@ -4,12 +4,12 @@ import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.TaskView;
 
 /**
- * What placement reads of a CPU: idle or SCHED_IDLE-only, fair load and utilisation with or
- * without a task's part, a task's estimated utilisation.
+ * What placement reads of a CPU: idle or SCHED_IDLE-only, fair load and utilisation with or without
+ * a task's part, a task's estimated utilisation.
  *
- * <p>Models: {@code available_idle_cpu()} (as {@code idle_cpu()}), {@code sched_idle_cpu()},
- * {@code idle_cpu_without()}, {@code cpu_load()}, {@code cpu_util_without()} with util_est,
- * {@code task_util_est()} after {@code sync_entity_load_avg()}, {@code fits_capacity()}.
+ * <p>Models: {@code available_idle_cpu()} (as {@code idle_cpu()}), {@code sched_idle_cpu()}, {@code
+ * idle_cpu_without()}, {@code cpu_load()}, {@code cpu_util_without()} with util_est, {@code
+ * task_util_est()} after {@code sync_entity_load_avg()}, {@code fits_capacity()}.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c}.
  */

@@ -4,57 +4,74 @@ package dev.schedlab.classes;
  * Per-runqueue EEVDF state ({@code struct cfs_rq}) and the arithmetic on it.
  *
  * <p>Models: the deadline-ordered queue of waiting entities with the running entity ({@code curr})
- * kept outside it; {@code sum_w_vruntime} = Σ (v_i − v0)·w_i and {@code sum_weight} over the
- * queue relative to a reference {@code zero_vruntime} v0 that is moved to V after every change
- * (so keys stay small and nothing overflows); {@code avg_vruntime()} including curr with the
- * kernel's floor rounding; {@code vruntime_eligible()} by exact integer cross-multiplication;
- * {@code pick_eevdf()} with RUN_TO_PARITY.
+ * kept outside it; {@code sum_w_vruntime} = Σ (v_i − v0)·w_i and {@code sum_weight} over the queue
+ * relative to a reference {@code zero_vruntime} v0 that is moved to V after every change (so keys
+ * stay small and nothing overflows); {@code avg_vruntime()} including curr with the kernel's floor
+ * rounding; {@code vruntime_eligible()} by exact integer cross-multiplication; {@code pick_eevdf()}
+ * with RUN_TO_PARITY.
  *
  * <p>Does not model: the augmented rb-tree. The pick scans the deadline-ordered array for the first
  * eligible entity, O(n) worst case but allocation-free; it returns the same entity as the kernel's
  * O(log n) heap walk (the eligible entity with the earliest deadline, pid as tie-break).
  *
- * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code avg_vruntime},
- * {@code vruntime_eligible}, {@code update_zero_vruntime}, {@code pick_eevdf},
- * {@code update_entity_lag}, {@code cfs_rq_min_slice}).
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code avg_vruntime}, {@code
+ * vruntime_eligible}, {@code update_zero_vruntime}, {@code pick_eevdf}, {@code update_entity_lag},
+ * {@code cfs_rq_min_slice}).
  */
 final class FairRq {
   /** PELT of this runqueue ({@code cfs_rq->avg}); blocked entities' signals stay in it. */
   final dev.schedlab.api.SchedAvg avg = new dev.schedlab.api.SchedAvg();
-  /** Signals of entities that left while asleep, subtracted at the next update ({@code removed}). */
+
+  /**
+   * Signals of entities that left while asleep, subtracted at the next update ({@code removed}).
+   */
   long removedLoad;
+
   long removedUtil;
   long removedRunnable;
   boolean hasRemoved;
+
   /** Tasks queued in this runqueue's hierarchy, delayed ones included ({@code h_nr_queued}). */
   int hNrQueued;
+
   /** Of those, tasks kept by DELAY_DEQUEUE ({@code h_nr_delayed}). */
   int hNrDelayed;
+
   /** Queued SCHED_IDLE tasks ({@code h_nr_idle}), kept on root runqueues. */
   int nrIdlePolicy;
+
   /** The group this runqueue belongs to, null for a CPU's root runqueue. */
   final FairGroup tg;
+
   /** The group entity that stands for this runqueue in its parent, null at the root. */
   FairEntity owner;
+
   /** {@code tg_load_avg_contrib}: this runqueue's share in the group's {@code load_avg}. */
   long tgLoadContrib;
+
   // CFS bandwidth (cfs_rq->runtime_*)
   boolean runtimeEnabled;
   long runtimeRemaining;
+
   /** {@code throttled}: taken out of its parent until the period timer refills the quota. */
   boolean throttled;
+
   final int cpu;
 
   FairRq(int cpu, FairGroup tg) {
     this.cpu = cpu;
     this.tg = tg;
   }
+
   final DeadlineArray<FairEntity> tree = new DeadlineArray<>();
+
   /** The running entity of this class on this rq, or null ({@code cfs_rq->curr}). */
   FairEntity curr;
+
   long zeroVruntime;
   long sumWKey;
   long sumWeight;
+
   /** Queued entities including curr and delayed ones ({@code cfs_rq->nr_queued}). */
   int nrQueued;
 
@@ -152,8 +169,10 @@ final class FairRq {
       long before = a.loadAvg;
       a.loadAvg = (long) weight * a.loadSum / a.divider();
       avg.loadAvg = Math.max(0, avg.loadAvg - before + a.loadAvg);
-      avg.loadSum = Math.max(avg.loadSum + ((long) weight - old) * a.loadSum,
-          avg.loadAvg * dev.schedlab.api.SchedAvg.PELT_MIN_DIVIDER);
+      avg.loadSum =
+          Math.max(
+              avg.loadSum + ((long) weight - old) * a.loadSum,
+              avg.loadAvg * dev.schedlab.api.SchedAvg.PELT_MIN_DIVIDER);
     }
     if (wasInTree) {
       add(se);

@@ -10,29 +10,29 @@ import java.util.BitSet;
 /**
  * {@code select_task_rq_fair()}: where a waking or new fair task is queued.
  *
- * <p>Models: {@code record_wakee()} and {@code wake_wide()} (wakee flips against the LLC size);
- * the walk up the waker CPU's domains to the lowest one spanning prev (every level has
- * SD_WAKE_AFFINE and SD_BALANCE_FORK, none SD_BALANCE_WAKE); {@code wake_affine()} with
- * {@code wake_affine_idle()} (WA_IDLE: an idle waker CPU sharing prev's cache defers to an idle
- * prev; a WF_SYNC wakeup from a CPU whose only runnable task is the waker targets the waker's
- * CPU; an idle prev) and {@code wake_affine_weight()} (WA_WEIGHT, WA_BIAS: PELT load of the two
- * CPUs, the waker's own load taken off for WF_SYNC, weighed by capacity and half the domain's
- * imbalance_pct); {@code select_idle_sibling()}: target, prev, the per-CPU-kthread stacking,
- * {@code recent_used_cpu}, {@code select_idle_capacity()} on asymmetric-capacity machines,
- * {@code select_idle_smt()} on prev's core, {@code select_idle_cpu()} over the LLC from target + 1
- * with {@code select_idle_core()} while the LLC has an idle core, and SIS_UTIL's scan depth
- * ({@code nr_idle_scan}, set by the load balancer); each CPU the scan probes costs
- * {@code cost.sis_per_cpu}. New tasks go through {@link FairForkPlacement}.
+ * <p>Models: {@code record_wakee()} and {@code wake_wide()} (wakee flips against the LLC size); the
+ * walk up the waker CPU's domains to the lowest one spanning prev (every level has SD_WAKE_AFFINE
+ * and SD_BALANCE_FORK, none SD_BALANCE_WAKE); {@code wake_affine()} with {@code wake_affine_idle()}
+ * (WA_IDLE: an idle waker CPU sharing prev's cache defers to an idle prev; a WF_SYNC wakeup from a
+ * CPU whose only runnable task is the waker targets the waker's CPU; an idle prev) and {@code
+ * wake_affine_weight()} (WA_WEIGHT, WA_BIAS: PELT load of the two CPUs, the waker's own load taken
+ * off for WF_SYNC, weighed by capacity and half the domain's imbalance_pct); {@code
+ * select_idle_sibling()}: target, prev, the per-CPU-kthread stacking, {@code recent_used_cpu},
+ * {@code select_idle_capacity()} on asymmetric-capacity machines, {@code select_idle_smt()} on
+ * prev's core, {@code select_idle_cpu()} over the LLC from target + 1 with {@code
+ * select_idle_core()} while the LLC has an idle core, and SIS_UTIL's scan depth ({@code
+ * nr_idle_scan}, set by the load balancer); each CPU the scan probes costs {@code
+ * cost.sis_per_cpu}. New tasks go through {@link FairForkPlacement}.
  *
- * <p>Does not model: EAS ({@code find_energy_efficient_cpu()}), uclamp, clusters, core
- * scheduling cookies, WF_CURRENT_CPU, exec balancing (there is no exec), vCPU preemption
- * ({@code available_idle_cpu()} is {@code idle_cpu()}), {@code record_wakee()} for a waker that
- * is not a fair task.
+ * <p>Does not model: EAS ({@code find_energy_efficient_cpu()}), uclamp, clusters, core scheduling
+ * cookies, WF_CURRENT_CPU, exec balancing (there is no exec), vCPU preemption ({@code
+ * available_idle_cpu()} is {@code idle_cpu()}), {@code record_wakee()} for a waker that is not a
+ * fair task.
  *
- * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code select_task_rq_fair},
- * {@code wake_wide}, {@code wake_affine}, {@code wake_affine_idle}, {@code wake_affine_weight},
- * {@code select_idle_sibling}, {@code select_idle_cpu}, {@code select_idle_core},
- * {@code select_idle_smt}, {@code select_idle_capacity}).
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code select_task_rq_fair}, {@code wake_wide},
+ * {@code wake_affine}, {@code wake_affine_idle}, {@code wake_affine_weight}, {@code
+ * select_idle_sibling}, {@code select_idle_cpu}, {@code select_idle_core}, {@code select_idle_smt},
+ * {@code select_idle_capacity}).
  */
 final class FairSelect {
   private final MachineView m;
@@ -43,8 +43,10 @@ final class FairSelect {
   private final boolean waBias;
   private final boolean sisUtil;
   private final long sisPerCpu;
+
   /** CPUs {@code select_idle_core()} took out of the scan (cores already seen). */
   private final BitSet scanned = new BitSet();
+
   private final FairProbe probe;
   private final FairForkPlacement fork;
 
@@ -151,8 +153,8 @@ final class FairSelect {
     return probe.idle(prevCpu) ? prevCpu : -1;
   }
 
-  private int wakeAffineWeight(SchedDomainView sd, TaskView p, int thisCpu, int prevCpu,
-      boolean sync) {
+  private int wakeAffineWeight(
+      SchedDomainView sd, TaskView p, int thisCpu, int prevCpu, boolean sync) {
     long thisEff = probe.cpuLoad(thisCpu);
     if (sync) {
       long currentLoad = fair.taskHLoad(m.cpu(thisCpu).rq().curr());
@@ -189,20 +191,31 @@ final class FairSelect {
     if (probe.idleOrSchedIdle(target) && asymFits(asym, util, target)) {
       return target;
     }
-    if (prev != target && m.sharesLlc(prev, target) && probe.idleOrSchedIdle(prev)
+    if (prev != target
+        && m.sharesLlc(prev, target)
+        && probe.idleOrSchedIdle(prev)
         && asymFits(asym, util, prev)) {
       return prev;
     }
     TaskView current = m.cpu(thisCpu).rq().curr();
-    if (current.isKthread() && !current.isIdleTask() && current.nrAllowed() == 1
-        && prev == thisCpu && m.cpu(thisCpu).rq().nrRunning() <= 1 && asymFits(asym, util, prev)) {
+    if (current.isKthread()
+        && !current.isIdleTask()
+        && current.nrAllowed() == 1
+        && prev == thisCpu
+        && m.cpu(thisCpu).rq().nrRunning() <= 1
+        && asymFits(asym, util, prev)) {
       return prev; // a per-CPU kthread (IO completion) stacks with the wakee
     }
     FairEntity pe = fair.entity(p);
     int recent = pe.recentUsedCpu;
     pe.recentUsedCpu = prev;
-    if (recent >= 0 && recent != prev && recent != target && m.sharesLlc(recent, target)
-        && probe.idleOrSchedIdle(recent) && p.allowedOn(recent) && asymFits(asym, util, recent)) {
+    if (recent >= 0
+        && recent != prev
+        && recent != target
+        && m.sharesLlc(recent, target)
+        && probe.idleOrSchedIdle(recent)
+        && p.allowedOn(recent)
+        && asymFits(asym, util, recent)) {
       return recent;
     }
     if (asym) {
@@ -358,9 +371,7 @@ final class FairSelect {
 
   // ---------------- helpers ----------------
 
-
   /** {@code sched_idle_cpu()}: only SCHED_IDLE tasks are runnable there. */
-
 
   /** {@code idle_cpu_without()} once nr_running without p is 0. */
 
@@ -371,7 +382,6 @@ final class FairSelect {
   /** {@code task_util_est()}, after {@code sync_entity_load_avg()} when asked. */
 
   /** {@code fits_capacity()}: util below 80 % of the capacity. */
-
   private boolean asymFits(boolean asym, long util, int cpu) {
     return !asym || FairProbe.fitsCapacity(util, m.cpu(cpu).capacity());
   }
@@ -398,7 +408,4 @@ final class FairSelect {
     }
     return null;
   }
-
-
-
 }

@@ -1,13 +1,13 @@
 package dev.schedlab.classes;
 
 /**
- * The virtual-time scaling of the fair class. Task weights ({@code sched_prio_to_weight[]},
- * {@code WEIGHT_IDLEPRIO} = 3 for SCHED_IDLE) come from the engine via {@code TaskView.weight()}.
+ * The virtual-time scaling of the fair class. Task weights ({@code sched_prio_to_weight[]}, {@code
+ * WEIGHT_IDLEPRIO} = 3 for SCHED_IDLE) come from the engine via {@code TaskView.weight()}.
  *
- * <p>Models: {@code calc_delta_fair()} as the exact quotient {@code delta * 1024 / w}.
- * Does not model: the kernel's 32-bit inverse-weight fixed point ({@code __calc_delta}), whose
- * rounding differs in the last few ns; the 64-bit load-resolution shift (weights are the table
- * values, i.e. after {@code scale_load_down}).
+ * <p>Models: {@code calc_delta_fair()} as the exact quotient {@code delta * 1024 / w}. Does not
+ * model: the kernel's 32-bit inverse-weight fixed point ({@code __calc_delta}), whose rounding
+ * differs in the last few ns; the 64-bit load-resolution shift (weights are the table values, i.e.
+ * after {@code scale_load_down}).
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code calc_delta_fair}).
  */

@@ -9,15 +9,14 @@ import java.util.BitSet;
 /**
  * RT push and pull between runqueues.
  *
- * <p>Models: pushable tasks (queued, not running, allowed on more than one CPU); the overload
- * mask ({@code rto_mask}: more than one RT task queued, one of them migratable);
- * {@code push_rt_task()} of the highest pushable task to {@code find_lowest_rq()}'s CPU (the
- * allowed CPUs at the lowest {@code cpupri} level below the task's, preferring the task's CPU,
- * then the waking CPU within the task CPU's domains, then the first of the lowest domain that has
- * one), from {@code task_woken_rt()} and after a pick ({@code rt_queue_push_tasks()});
- * {@code pull_rt_task()} from {@code balance_rt()} when a CPU's RT priority drops: from every
- * overloaded runqueue the highest pushable task that would run here and does not preempt its own
- * CPU's task.
+ * <p>Models: pushable tasks (queued, not running, allowed on more than one CPU); the overload mask
+ * ({@code rto_mask}: more than one RT task queued, one of them migratable); {@code push_rt_task()}
+ * of the highest pushable task to {@code find_lowest_rq()}'s CPU (the allowed CPUs at the lowest
+ * {@code cpupri} level below the task's, preferring the task's CPU, then the waking CPU within the
+ * task CPU's domains, then the first of the lowest domain that has one), from {@code
+ * task_woken_rt()} and after a pick ({@code rt_queue_push_tasks()}); {@code pull_rt_task()} from
+ * {@code balance_rt()} when a CPU's RT priority drops: from every overloaded runqueue the highest
+ * pushable task that would run here and does not preempt its own CPU's task.
  *
  * <p>Does not model: RT_PUSH_IPI (the pull is done directly instead of by IPIs to the overloaded
  * CPUs), {@code cpumask_any_distribute()}'s rotation (the lowest CPU id is taken), migration
@@ -30,6 +29,7 @@ final class RtBalance {
   private final MachineView m;
   private final SchedServices services;
   private final RtRq[] rqs;
+
   /** {@code rd->rto_mask}. */
   private final BitSet rto = new BitSet();
 
@@ -54,8 +54,8 @@ final class RtBalance {
 
   /** The highest-priority pushable task on {@code cpu} (allowed on {@code forCpu} when >= 0). */
   private RtEntity pushable(int cpu, TaskView curr, int forCpu) {
-    return rqs[cpu].highestMatching(e -> e.task != curr && e.task.nrAllowed() > 1
-        && (forCpu < 0 || e.task.allowedOn(forCpu)));
+    return rqs[cpu].highestMatching(
+        e -> e.task != curr && e.task.nrAllowed() > 1 && (forCpu < 0 || e.task.allowedOn(forCpu)));
   }
 
   /** {@code push_rt_tasks()}: push while one goes; {@code curr} is what runs on {@code cpu}. */

@@ -12,25 +12,24 @@ import dev.schedlab.api.view.TaskView;
  * SCHED_FIFO and SCHED_RR.
  *
  * <p>Models: 99 priority FIFOs per runqueue, pick of the highest priority head (the running task
- * stays at its place in its list, so a preempted task resumes first); the RR timeslice
- * ({@code sched.rr_timeslice}, converted to ticks) consumed in {@link #tick}, with requeue at the
- * tail and a reschedule when others share the priority; wakeup preemption by a strictly higher
- * priority; per-runqueue RT bandwidth throttling: RT run time is summed in {@link #updateCurr},
- * and when it exceeds {@code sched.rt_runtime} within {@code sched.rt_period} the class returns no
- * task until its per-runqueue period timer refunds one period's budget (disabled when runtime is
- * negative or not below the period).
+ * stays at its place in its list, so a preempted task resumes first); the RR timeslice ({@code
+ * sched.rr_timeslice}, converted to ticks) consumed in {@link #tick}, with requeue at the tail and
+ * a reschedule when others share the priority; wakeup preemption by a strictly higher priority;
+ * per-runqueue RT bandwidth throttling: RT run time is summed in {@link #updateCurr}, and when it
+ * exceeds {@code sched.rt_runtime} within {@code sched.rt_period} the class returns no task until
+ * its per-runqueue period timer refunds one period's budget (disabled when runtime is negative or
+ * not below the period).
  *
- * Push and pull between runqueues ({@link RtBalance}); {@link #selectCpu} places a waking task
- * on prevCpu unless it runs an equal or higher RT/DL/stop task, else on the allowed CPU running
- * the lowest level.
+ * <p>Push and pull between runqueues ({@link RtBalance}); {@link #selectCpu} places a waking task
+ * on prevCpu unless it runs an equal or higher RT/DL/stop task, else on the allowed CPU running the
+ * lowest level.
  *
- * <p>Does not model: RT_PUSH_IPI, capacity-aware placement, group scheduling, priority
- * inheritance, the fair dl_server, yield.
+ * <p>Does not model: RT_PUSH_IPI, capacity-aware placement, group scheduling, priority inheritance,
+ * the fair dl_server, yield.
  *
- * <p>Kernel reference: {@code kernel/sched/rt.c} ({@code pick_next_rt_entity},
- * {@code task_tick_rt}, {@code wakeup_preempt_rt}, {@code sched_rt_runtime_exceeded},
- * {@code do_sched_rt_period_timer}, {@code select_task_rq_rt}, {@code balance_rt},
- * {@code task_woken_rt}).
+ * <p>Kernel reference: {@code kernel/sched/rt.c} ({@code pick_next_rt_entity}, {@code
+ * task_tick_rt}, {@code wakeup_preempt_rt}, {@code sched_rt_runtime_exceeded}, {@code
+ * do_sched_rt_period_timer}, {@code select_task_rq_rt}, {@code balance_rt}, {@code task_woken_rt}).
  */
 public final class RtClass implements SchedulingClass {
   private SchedServices services;
@@ -128,7 +127,9 @@ public final class RtClass implements SchedulingClass {
     TaskView curr = rq.curr();
     int level = CurrLevel.of(curr);
     boolean rtOrDl = level >= 1 && level <= CurrLevel.DEADLINE;
-    if (!machine.cpu(rq.cpu()).needResched() && p.nrAllowed() > 1 && rtOrDl
+    if (!machine.cpu(rq.cpu()).needResched()
+        && p.nrAllowed() > 1
+        && rtOrDl
         && (curr.nrAllowed() < 2 || level >= p.rtPriority())) {
       push.push(rq.cpu(), curr);
     }

@@ -10,10 +10,13 @@ import dev.schedlab.api.view.TaskView;
  */
 final class RtEntity {
   final TaskView task;
+
   /** Priority list the task sits in (1..99, higher runs first); fixed while queued. */
   int prio;
+
   /** RR ticks left ({@code rt.time_slice}); kept across sleeps like the kernel. */
   long timeSliceTicks;
+
   boolean onRq;
   int cpu;
 

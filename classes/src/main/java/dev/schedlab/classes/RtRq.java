@@ -8,12 +8,12 @@ import java.util.ArrayDeque;
  * non-empty lists, the count of migratable tasks, and the bandwidth (throttling) state.
  *
  * <p>Models: {@code rt_prio_array} (with priority 99 the highest, i.e. the inverse of the kernel's
- * internal prio numbering), {@code rt_time}/{@code rt_throttled}. The pushable tasks are found by a walk of
- * the lists from the highest priority (no separate plist). Does not model:
- * group scheduling, runtime sharing between CPUs (RT_RUNTIME_SHARE).
+ * internal prio numbering), {@code rt_time}/{@code rt_throttled}. The pushable tasks are found by a
+ * walk of the lists from the highest priority (no separate plist). Does not model: group
+ * scheduling, runtime sharing between CPUs (RT_RUNTIME_SHARE).
  *
- * <p>Kernel reference: {@code kernel/sched/rt.c} ({@code struct rt_prio_array},
- * {@code sched_rt_runtime_exceeded}).
+ * <p>Kernel reference: {@code kernel/sched/rt.c} ({@code struct rt_prio_array}, {@code
+ * sched_rt_runtime_exceeded}).
  */
 final class RtRq {
   static final int MAX_PRIO = 99;
@@ -21,10 +21,13 @@ final class RtRq {
   private final ArrayDeque<RtEntity>[] queues;
   private final long[] bitmap = new long[2];
   int nrQueued;
+
   /** {@code rt_nr_migratory}: queued tasks allowed on more than one CPU. */
   int nrMigratory;
+
   /** RT time used in the current bandwidth period, ns. */
   long rtTime;
+
   boolean throttled;
   TimerHandle periodTimer;
 
@@ -80,7 +83,9 @@ final class RtRq {
     return prio < 0 ? null : queues[prio].peekFirst();
   }
 
-  /** {@code requeue_task_rt(rq, p, 0)}: moves {@code e} to the tail; true if others share its list. */
+  /**
+   * {@code requeue_task_rt(rq, p, 0)}: moves {@code e} to the tail; true if others share its list.
+   */
   boolean requeueTail(RtEntity e) {
     ArrayDeque<RtEntity> q = queues[e.prio];
     if (q.size() < 2 || !q.removeFirstOccurrence(e)) {

@@ -25,9 +25,13 @@ class SimpleClassesTest {
       ranks.add(c.rank());
     }
     assertThat(names).containsExactly("stop", "deadline", "rt", "fair", "idle");
-    assertThat(ranks).containsExactly(
-        SchedulingClass.RANK_STOP, SchedulingClass.RANK_DEADLINE, SchedulingClass.RANK_RT,
-        SchedulingClass.RANK_FAIR, SchedulingClass.RANK_IDLE);
+    assertThat(ranks)
+        .containsExactly(
+            SchedulingClass.RANK_STOP,
+            SchedulingClass.RANK_DEADLINE,
+            SchedulingClass.RANK_RT,
+            SchedulingClass.RANK_FAIR,
+            SchedulingClass.RANK_IDLE);
   }
 
   @Test

@@ -6,10 +6,9 @@ import java.time.InstantSource;
 
 /**
  * How the {@code schedlab} application is assembled: where plugins come from, how output files are
- * written, which wall clock progress reads, and (through {@link MatrixModule}) what runs a
- * matrix's cells. {@link Main} builds the one injector from this module; commands, their option
- * mixins and everything they are given come from it. The API, the model and plugins never see
- * Guice.
+ * written, which wall clock progress reads, and (through {@link MatrixModule}) what runs a matrix's
+ * cells. {@link Main} builds the one injector from this module; commands, their option mixins and
+ * everything they are given come from it. The API, the model and plugins never see Guice.
  */
 final class AppModule extends AbstractModule {
   @Override

@@ -47,24 +47,33 @@ final class CheckHostCommand implements Callable<Integer> {
   @com.google.inject.Inject java.time.InstantSource clock;
   @com.google.inject.Inject OutputFiles files;
 
-  @Option(names = "--machine", paramLabel = "FILE",
+  @Option(
+      names = "--machine",
+      paramLabel = "FILE",
       description = "The machine file to simulate (default: describe and calibrate this machine).")
   Path machine;
 
   @Option(names = "--quick", description = "Short runs (2 s each, fewer loops): CI, a first look.")
   boolean quick;
 
-  @Option(names = "--seconds", paramLabel = "N",
+  @Option(
+      names = "--seconds",
+      paramLabel = "N",
       description = "Length of each timed run (default 10, or 2 with --quick).")
   Integer seconds;
 
-  @Option(names = "--only", paramLabel = "REGEX",
+  @Option(
+      names = "--only",
+      paramLabel = "REGEX",
       description = "Run only the workloads whose name matches REGEX.")
   String only;
 
-  @Option(names = "--host-figures", paramLabel = "JSON",
-      description = "Take the host's figures from an earlier check-host JSON (--out) instead of "
-          + "running the tools again: the same measurements against another machine file.")
+  @Option(
+      names = "--host-figures",
+      paramLabel = "JSON",
+      description =
+          "Take the host's figures from an earlier check-host JSON (--out) instead of "
+              + "running the tools again: the same measurements against another machine file.")
   Path hostFigures;
 
   @Option(names = "--format", defaultValue = "text", description = "text or json.")
@@ -73,14 +82,21 @@ final class CheckHostCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON to FILE.")
   Path out;
 
-  @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No progress on stderr.")
   boolean quiet;
 
-  enum Format { text, json }
+  enum Format {
+    text,
+    json
+  }
 
   private final List<Row> rows = new ArrayList<>();
+
   /** Workloads measured on the host whose rows are not complete yet, in suite order. */
   private final Map<Check, List<Row>> pending = new LinkedHashMap<>();
+
   private volatile boolean finished;
 
   @Override
@@ -101,45 +117,52 @@ final class CheckHostCommand implements Callable<Integer> {
       Pattern p = Pattern.compile(only);
       suite.removeIf(c -> !p.matcher(c.name()).find());
     }
-    Thread onExit = new Thread(() -> {
-      if (!finished) {
-        emit(stdout, true);
-      }
-    }, "check-host-partial");
+    Thread onExit =
+        new Thread(
+            () -> {
+              if (!finished) {
+                emit(stdout, true);
+              }
+            },
+            "check-host-partial");
     Runtime.getRuntime().addShutdownHook(onExit);
     if (format == Format.text) {
       stdout.print(CheckTable.header());
       stdout.flush();
     }
     Progress progress = new Progress(err, quiet, "check-host", clock);
-    CheckHost.run(suite, model, env, hostFigures == null ? null : earlier(hostFigures),
+    CheckHost.run(
+        suite,
+        model,
+        env,
+        hostFigures == null ? null : earlier(hostFigures),
         new CheckHost.Listener() {
-      @Override
-      public void starting(int index, int total, String what) {
-        progress.step(index, total, "steps", what);
-      }
-
-      @Override
-      public void measured(Check check, Map<String, Double> real, String why) {
-        synchronized (rows) {
-          pending.put(check, CheckHost.pending(check, real, why));
-        }
-      }
-
-      @Override
-      public void rows(List<Row> done) {
-        synchronized (rows) {
-          rows.addAll(done);
-          if (!done.isEmpty()) {
-            pending.keySet().removeIf(c -> c.name().equals(done.get(0).workload()));
+          @Override
+          public void starting(int index, int total, String what) {
+            progress.step(index, total, "steps", what);
           }
-        }
-        if (format == Format.text) {
-          stdout.print(CheckTable.text(done));
-          stdout.flush();
-        }
-      }
-    });
+
+          @Override
+          public void measured(Check check, Map<String, Double> real, String why) {
+            synchronized (rows) {
+              pending.put(check, CheckHost.pending(check, real, why));
+            }
+          }
+
+          @Override
+          public void rows(List<Row> done) {
+            synchronized (rows) {
+              rows.addAll(done);
+              if (!done.isEmpty()) {
+                pending.keySet().removeIf(c -> c.name().equals(done.get(0).workload()));
+              }
+            }
+            if (format == Format.text) {
+              stdout.print(CheckTable.text(done));
+              stdout.flush();
+            }
+          }
+        });
     progress.step(1, 1, "steps", "done");
     finished = true;
     Runtime.getRuntime().removeShutdownHook(onExit);
@@ -160,8 +183,9 @@ final class CheckHostCommand implements Callable<Integer> {
     json.put("rows", CheckTable.json(copy));
     String text;
     try {
-      text = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-          .writeValueAsString(json) + "\n";
+      text =
+          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json)
+              + "\n";
     } catch (IOException e) {
       text = "{}\n";
     }
@@ -175,8 +199,9 @@ final class CheckHostCommand implements Callable<Integer> {
       try {
         files.write(out, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       } catch (IOException e) {
-        spec.commandLine().getErr().println("schedlab check-host: --out: cannot write " + out
-            + ": " + e.getMessage());
+        spec.commandLine()
+            .getErr()
+            .println("schedlab check-host: --out: cannot write " + out + ": " + e.getMessage());
       }
     }
   }
@@ -184,8 +209,8 @@ final class CheckHostCommand implements Callable<Integer> {
   /** The real figures of an earlier run's JSON, by workload and figure. */
   private static Map<String, Map<String, Double>> earlier(Path json) throws IOException {
     Map<String, Map<String, Double>> out = new LinkedHashMap<>();
-    for (com.fasterxml.jackson.databind.JsonNode r : new ObjectMapper().readTree(json.toFile())
-        .path("rows")) {
+    for (com.fasterxml.jackson.databind.JsonNode r :
+        new ObjectMapper().readTree(json.toFile()).path("rows")) {
       if (r.path("real").isNumber()) {
         out.computeIfAbsent(r.path("workload").asText(), k -> new LinkedHashMap<>())
             .put(r.path("figure").asText(), r.path("real").asDouble());
@@ -196,20 +221,28 @@ final class CheckHostCommand implements Callable<Integer> {
 
   private String calibrated(HostDescription host, PrintWriter err) throws HostException {
     Progress progress = new Progress(err, quiet, "calibrating", clock);
-    Calibration c = Calibrator.calibrate(host, VersionProvider.version(), quick,
-        (done, total, what) -> progress.step(done, total, "steps", what));
+    Calibration c =
+        Calibrator.calibrate(
+            host,
+            VersionProvider.version(),
+            quick,
+            (done, total, what) -> progress.step(done, total, "steps", what));
     progress.step(1, 1, "steps", "done");
     return MachineFileWriter.write(host, c.params(), c.noise(), VersionProvider.version());
   }
 
   private static boolean isRoot() {
-    return new HostFiles(Path.of("/")).text("/proc/self/status").map(s -> {
-      for (String line : s.split("\n")) {
-        if (line.startsWith("Uid:")) {
-          return line.substring(4).trim().split("\\s+")[1].equals("0"); // effective uid
-        }
-      }
-      return false;
-    }).orElse(false);
+    return new HostFiles(Path.of("/"))
+        .text("/proc/self/status")
+        .map(
+            s -> {
+              for (String line : s.split("\n")) {
+                if (line.startsWith("Uid:")) {
+                  return line.substring(4).trim().split("\\s+")[1].equals("0"); // effective uid
+                }
+              }
+              return false;
+            })
+        .orElse(false);
   }
 }

@@ -10,8 +10,8 @@ final class ClusterArgs {
   private ClusterArgs() {}
 
   /**
-   * The secret from {@code file}, else from the environment; warns on {@code err} when the file
-   * can be read by other users.
+   * The secret from {@code file}, else from the environment; warns on {@code err} when the file can
+   * be read by other users.
    */
   static Secret secret(Path file, PrintWriter err) throws ClusterException {
     Secret s = Secret.resolve(file, System.getenv());

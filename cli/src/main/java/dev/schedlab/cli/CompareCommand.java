@@ -21,8 +21,9 @@ import picocli.CommandLine.Option;
 @Command(
     name = "compare",
     mixinStandardHelpOptions = true,
-    description = "Run a scenario as baseline and under each plugin set / configuration over the"
-        + " same seeds; print per metric mean, 95%% CI (Student t) and the change vs the baseline.",
+    description =
+        "Run a scenario as baseline and under each plugin set / configuration over the"
+            + " same seeds; print per metric mean, 95%% CI (Student t) and the change vs the baseline.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:done", "1:a run failed", "2:bad input"})
 final class CompareCommand implements Callable<Integer> {
@@ -33,34 +34,50 @@ final class CompareCommand implements Callable<Integer> {
 
   @Mixin PluginsDir pluginsDir;
 
-  @Option(names = "--with", paramLabel = "PLUGINSET",
-      description = "Plugin set: comma-separated plugin ids with option lines (sm-idle, a,b:k=v). Repeatable.")
+  @Option(
+      names = "--with",
+      paramLabel = "PLUGINSET",
+      description =
+          "Plugin set: comma-separated plugin ids with option lines (sm-idle, a,b:k=v). Repeatable.")
   List<String> with = new ArrayList<>();
 
-  @Option(names = "--config", paramLabel = "NAME:K=V[,K=V]",
-      description = "Named configuration of scenario overrides (full:kernel.preempt=full). Repeatable.")
+  @Option(
+      names = "--config",
+      paramLabel = "NAME:K=V[,K=V]",
+      description =
+          "Named configuration of scenario overrides (full:kernel.preempt=full). Repeatable.")
   List<String> configs = new ArrayList<>();
 
-  @Option(names = "--seeds", paramLabel = "N", defaultValue = "3",
+  @Option(
+      names = "--seeds",
+      paramLabel = "N",
+      defaultValue = "3",
       description = "Seeds per configuration (default ${DEFAULT-VALUE}).")
   int seeds;
 
   @Option(names = "--seed", paramLabel = "S", description = "First seed (default: the scenario's).")
   Long seed;
 
-  @Option(names = "--metric", paramLabel = "REGEX",
+  @Option(
+      names = "--metric",
+      paramLabel = "REGEX",
       description = "Only metrics whose path matches (metric.*, report.*). Repeatable.")
   List<String> metrics = new ArrayList<>();
 
   @Option(names = "--format", defaultValue = "text", description = "text or json.")
   RunCommand.Format format;
 
-  @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No progress on stderr.")
   boolean quiet;
 
-  @Option(names = "--report", paramLabel = "FILE",
-      description = "Also write a self-contained HTML report to FILE: each metric's change with its"
-          + " confidence interval, overlaid latency percentiles (see schedlab report).")
+  @Option(
+      names = "--report",
+      paramLabel = "FILE",
+      description =
+          "Also write a self-contained HTML report to FILE: each metric's change with its"
+              + " confidence interval, overlaid latency percentiles (see schedlab report).")
   Path report;
 
   @Override
@@ -69,8 +86,8 @@ final class CompareCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "--seeds: expected >= 1");
     }
     if (with.isEmpty() && configs.isEmpty()) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "give at least one --with PLUGINSET or --config NAME:K=V");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "give at least one --with PLUGINSET or --config NAME:K=V");
     }
     List<Configuration> all = new ArrayList<>(List.of(Configuration.baseline()));
     try {
@@ -81,8 +98,16 @@ final class CompareCommand implements Callable<Integer> {
     }
     long first = seed != null ? seed : scenario.load().seed();
     PrintWriter err = spec.commandLine().getErr();
-    Map<String, List<Batch.Run>> runs = Batch.run(scenario.file, scenario.machine, scenario.sets, all, first, seeds,
-        pluginsDir.resolve(), new Progress(err, quiet, "compare", clock));
+    Map<String, List<Batch.Run>> runs =
+        Batch.run(
+            scenario.file,
+            scenario.machine,
+            scenario.sets,
+            all,
+            first,
+            seeds,
+            pluginsDir.resolve(),
+            new Progress(err, quiet, "compare", clock));
     Comparison c = new Comparison(runs, metrics);
     PrintWriter out = spec.commandLine().getOut();
     ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

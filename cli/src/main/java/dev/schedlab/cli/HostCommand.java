@@ -1,11 +1,11 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.host.calibrate.Calibration;
-import dev.schedlab.host.calibrate.Calibrator;
 import dev.schedlab.host.HostDescription;
 import dev.schedlab.host.HostDetector;
 import dev.schedlab.host.HostException;
 import dev.schedlab.host.MachineFileWriter;
+import dev.schedlab.host.calibrate.Calibration;
+import dev.schedlab.host.calibrate.Calibrator;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -36,15 +36,22 @@ final class HostCommand implements Callable<Integer> {
   @Option(names = "--quick", description = "Fewer samples per measurement (CI, a first look).")
   boolean quick;
 
-  @Option(names = "--out", paramLabel = "FILE",
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
       description = "Write the machine file to FILE (atomically) instead of stdout.")
   Path out;
 
-  @Option(names = "--root", paramLabel = "DIR", hidden = true,
+  @Option(
+      names = "--root",
+      paramLabel = "DIR",
+      hidden = true,
       description = "Read /sys and /proc under DIR (a fixture tree); no calibration then.")
   Path root;
 
-  @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No progress on stderr.")
   boolean quiet;
 
   @Override
@@ -59,8 +66,12 @@ final class HostCommand implements Callable<Integer> {
       }
       Progress progress = new Progress(err, quiet, "calibrating", clock);
       try {
-        calibration = Calibrator.calibrate(host, VersionProvider.version(), quick,
-            (done, total, what) -> progress.step(done, total, "steps", what));
+        calibration =
+            Calibrator.calibrate(
+                host,
+                VersionProvider.version(),
+                quick,
+                (done, total, what) -> progress.step(done, total, "steps", what));
       } catch (HostException e) {
         err.println("schedlab host: calibration failed: " + e.getMessage());
         return Main.RUN_FAILED;
@@ -70,9 +81,11 @@ final class HostCommand implements Callable<Integer> {
         printChecks(err, calibration);
       }
     }
-    String text = calibration == null ? MachineFileWriter.write(host, VersionProvider.version())
-        : MachineFileWriter.write(host, calibration.params(), calibration.noise(),
-            VersionProvider.version());
+    String text =
+        calibration == null
+            ? MachineFileWriter.write(host, VersionProvider.version())
+            : MachineFileWriter.write(
+                host, calibration.params(), calibration.noise(), VersionProvider.version());
     if (out == null) {
       spec.commandLine().getOut().print(text);
       spec.commandLine().getOut().flush();
@@ -88,12 +101,24 @@ final class HostCommand implements Callable<Integer> {
   /** The micro-benchmarks, real beside the calibrated model. */
   private static void printChecks(PrintWriter err, Calibration c) {
     err.println();
-    err.printf(Locale.ROOT, "%-44s %12s %12s %7s  %s%n", "micro-benchmark", "real", "model",
-        "ratio", "sets");
+    err.printf(
+        Locale.ROOT,
+        "%-44s %12s %12s %7s  %s%n",
+        "micro-benchmark",
+        "real",
+        "model",
+        "ratio",
+        "sets");
     for (Calibration.Check k : c.checks()) {
       double ratio = k.realNs() == 0 ? Double.NaN : (double) k.modelNs() / k.realNs();
-      err.printf(Locale.ROOT, "%-44s %12d %12d %7.2f  %s%n", k.figure(), k.realNs(), k.modelNs(),
-          ratio, k.setsParam().isEmpty() ? "(prediction)" : k.setsParam());
+      err.printf(
+          Locale.ROOT,
+          "%-44s %12d %12d %7.2f  %s%n",
+          k.figure(),
+          k.realNs(),
+          k.modelNs(),
+          ratio,
+          k.setsParam().isEmpty() ? "(prediction)" : k.setsParam());
     }
     err.flush();
   }

@@ -21,15 +21,20 @@ import picocli.CommandLine.Spec;
           + " `schedlab replay TRACE`."
     },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:imported", "2:bad input: unreadable trace, a line that does not parse"
-        + " (the message names it), a machine file with fewer CPUs than the trace"})
+    exitCodeList = {
+      "0:imported",
+      "2:bad input: unreadable trace, a line that does not parse"
+          + " (the message names it), a machine file with fewer CPUs than the trace"
+    })
 final class ImportTraceCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
   @com.google.inject.Inject OutputFiles files;
 
   @Mixin TraceArgs trace;
 
-  @Option(names = "--out", paramLabel = "FILE",
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
       description = "Write the scenario to FILE (atomically) instead of stdout.")
   Path out;
 
@@ -45,8 +50,14 @@ final class ImportTraceCommand implements Callable<Integer> {
     }
     files.write("--out", out, imported.scenarioText());
     if (!trace.quiet) {
-      err.println("schedlab import-trace: wrote " + out + " (" + imported.replayed().size()
-          + " tasks, " + imported.scenario().durationNs() / 1e9 + " s)");
+      err.println(
+          "schedlab import-trace: wrote "
+              + out
+              + " ("
+              + imported.replayed().size()
+              + " tasks, "
+              + imported.scenario().durationNs() / 1e9
+              + " s)");
     }
     return Main.OK;
   }

@@ -19,10 +19,20 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Deterministic discrete-event model of the Linux scheduler.",
-    subcommands = {RunCommand.class, ValidateCommand.class, PluginsCommand.class,
-        CompareCommand.class, ReproduceCommand.class, MatrixCommand.class, HostCommand.class,
-        CheckHostCommand.class, ImportTraceCommand.class, ReplayCommand.class,
-        ReportCommand.class, WorkerCommand.class},
+    subcommands = {
+      RunCommand.class,
+      ValidateCommand.class,
+      PluginsCommand.class,
+      CompareCommand.class,
+      ReproduceCommand.class,
+      MatrixCommand.class,
+      HostCommand.class,
+      CheckHostCommand.class,
+      ImportTraceCommand.class,
+      ReplayCommand.class,
+      ReportCommand.class,
+      WorkerCommand.class
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -34,12 +44,16 @@ import picocli.CommandLine.Command;
 public final class Main implements Callable<Integer> {
   /** Exit code of a successful command. */
   public static final int OK = CommandLine.ExitCode.OK;
+
   /** Exit code of a failed run. */
   public static final int RUN_FAILED = CommandLine.ExitCode.SOFTWARE;
+
   /** Exit code of bad input. */
   public static final int BAD_INPUT = CommandLine.ExitCode.USAGE;
+
   /** Exit code of a run that completed after ejecting a plugin. */
   public static final int EJECTED = 3;
+
   /** Ends the process at once (a plugin call that never returns); tests may replace it. */
   static volatile java.util.function.IntConsumer halt = code -> Runtime.getRuntime().halt(code);
 
@@ -47,8 +61,11 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("schedlab: missing command (run, validate, plugins,"
-        + " compare, reproduce, matrix, worker, host, check-host, import-trace, replay or report)");
+    spec.commandLine()
+        .getErr()
+        .println(
+            "schedlab: missing command (run, validate, plugins,"
+                + " compare, reproduce, matrix, worker, host, check-host, import-trace, replay or report)");
     spec.commandLine().usage(spec.commandLine().getErr());
     return BAD_INPUT;
   }
@@ -72,11 +89,12 @@ public final class Main implements Callable<Integer> {
   static int execute(Module app, PrintWriter out, PrintWriter err, String... args) {
     CommandLine cl = new CommandLine(Main.class, new GuiceFactory(Guice.createInjector(app)));
     cl.setOut(out).setErr(err);
-    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      cmd.getErr().println("schedlab: " + describe(ex));
-      cmd.getErr().flush();
-      return exitCode(ex);
-    });
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parsed) -> {
+          cmd.getErr().println("schedlab: " + describe(ex));
+          cmd.getErr().flush();
+          return exitCode(ex);
+        });
     int code = cl.execute(args);
     out.flush();
     err.flush();
@@ -88,11 +106,16 @@ public final class Main implements Callable<Integer> {
     halt.accept(code);
   }
 
-  /** Input the user can fix: a scenario, plugin, output file, trace, report input or cluster option. */
+  /**
+   * Input the user can fix: a scenario, plugin, output file, trace, report input or cluster option.
+   */
   private static boolean badInput(Exception ex) {
-    return ex instanceof ScenarioException || ex instanceof PluginException
-        || ex instanceof OutputFileException || ex instanceof TraceInputException
-        || ex instanceof ReportInputException || ex instanceof ClusterException;
+    return ex instanceof ScenarioException
+        || ex instanceof PluginException
+        || ex instanceof OutputFileException
+        || ex instanceof TraceInputException
+        || ex instanceof ReportInputException
+        || ex instanceof ClusterException;
   }
 
   static int exitCode(Exception ex) {

@@ -6,6 +6,8 @@ import dev.schedlab.cluster.ClusterSettings;
 import dev.schedlab.cluster.Endpoint;
 import dev.schedlab.cluster.MatrixId;
 import dev.schedlab.cluster.Secret;
+import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.plugin.PluginStatus;
 import dev.schedlab.lab.matrix.Cell;
 import dev.schedlab.lab.matrix.CellExecutor;
 import dev.schedlab.lab.matrix.CellLog;
@@ -16,8 +18,6 @@ import dev.schedlab.lab.matrix.MatrixRunner;
 import dev.schedlab.lab.matrix.MatrixSpec;
 import dev.schedlab.lab.matrix.MatrixSummary;
 import dev.schedlab.lab.matrix.Shard;
-import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.plugin.PluginStatus;
 import dev.schedlab.report.MatrixView;
 import dev.schedlab.report.section.MatrixSection;
 import java.io.IOException;
@@ -37,11 +37,13 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "matrix",
     mixinStandardHelpOptions = true,
-    description = {"Run every cell of a matrix file (workloads x machines x params x plugin sets x"
-        + " seeds, or an explicit list of cells; see docs/matrix.md) in parallel, appending each"
-        + " finished cell to OUT/cells.jsonl. Run the same command again to resume: cells already"
-        + " in cells.jsonl are not run again. Writes OUT/summary.csv and OUT/summary.json and prints"
-        + " the summary table."},
+    description = {
+      "Run every cell of a matrix file (workloads x machines x params x plugin sets x"
+          + " seeds, or an explicit list of cells; see docs/matrix.md) in parallel, appending each"
+          + " finished cell to OUT/cells.jsonl. Run the same command again to resume: cells already"
+          + " in cells.jsonl are not run again. Writes OUT/summary.csv and OUT/summary.json and prints"
+          + " the summary table."
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:every cell ran to completion",
@@ -55,37 +57,62 @@ final class MatrixCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "MATRIX", description = "Matrix file (.yaml); see docs/matrix.md.")
+  @Parameters(
+      index = "0",
+      paramLabel = "MATRIX",
+      description = "Matrix file (.yaml); see docs/matrix.md.")
   Path file;
 
-  @Option(names = "--out", paramLabel = "DIR",
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
       description = "Output directory (default: the file's out:, else matrix-out/NAME).")
   Path out;
 
-  @Option(names = {"-j", "--jobs"}, paramLabel = "N",
-      description = "Cells run at once in this process (default: the number of available"
-          + " processors; with --cluster, 0 runs none here).")
+  @Option(
+      names = {"-j", "--jobs"},
+      paramLabel = "N",
+      description =
+          "Cells run at once in this process (default: the number of available"
+              + " processors; with --cluster, 0 runs none here).")
   Integer jobs;
 
-  @Option(names = "--cluster", description = "Coordinate a cluster: workers started with `schedlab"
-      + " worker --join ADDRESS --matrix ID` run cells too (see docs/matrix.md). Needs a shared"
-      + " secret: --secret-file or $" + Secret.ENV + ".")
+  @Option(
+      names = "--cluster",
+      description =
+          "Coordinate a cluster: workers started with `schedlab"
+              + " worker --join ADDRESS --matrix ID` run cells too (see docs/matrix.md). Needs a shared"
+              + " secret: --secret-file or $"
+              + Secret.ENV
+              + ".")
   boolean cluster;
 
-  @Option(names = "--bind", paramLabel = "HOST[:PORT]",
-      description = "With --cluster: the interface and port to listen on, and only there"
-          + " (default: 127.0.0.1:" + Endpoint.DEFAULT_PORT + "; give the address on the cluster's"
-          + " private network for workers on other machines).")
+  @Option(
+      names = "--bind",
+      paramLabel = "HOST[:PORT]",
+      description =
+          "With --cluster: the interface and port to listen on, and only there"
+              + " (default: 127.0.0.1:"
+              + Endpoint.DEFAULT_PORT
+              + "; give the address on the cluster's"
+              + " private network for workers on other machines).")
   String bind;
 
-  @Option(names = "--secret-file", paramLabel = "FILE",
-      description = "With --cluster: the file holding the cluster's shared secret (default: $"
-          + Secret.ENV + ").")
+  @Option(
+      names = "--secret-file",
+      paramLabel = "FILE",
+      description =
+          "With --cluster: the file holding the cluster's shared secret (default: $"
+              + Secret.ENV
+              + ").")
   Path secretFile;
 
-  @Option(names = "--shard", paramLabel = "i/N",
-      description = "Run share i of N (cells whose index is i-1 modulo N); shares are disjoint and"
-          + " cover the matrix.")
+  @Option(
+      names = "--shard",
+      paramLabel = "i/N",
+      description =
+          "Run share i of N (cells whose index is i-1 modulo N); shares are disjoint and"
+              + " cover the matrix.")
   String shard;
 
   @Option(names = "--retry-failed", description = "Run again the cells recorded as failed.")
@@ -94,13 +121,18 @@ final class MatrixCommand implements Callable<Integer> {
   @Option(names = "--list", description = "Print the cells and their run ids, run nothing.")
   boolean list;
 
-  @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No progress on stderr.")
   boolean quiet;
 
-  @Option(names = "--report", paramLabel = "FILE",
-      description = "Also write a self-contained HTML report to FILE: a heatmap of the first summary"
-          + " value over the two axes with the most levels, and the sortable table of every cell"
-          + " (schedlab report OUT --value NAME --axes X,Y chooses others).")
+  @Option(
+      names = "--report",
+      paramLabel = "FILE",
+      description =
+          "Also write a self-contained HTML report to FILE: a heatmap of the first summary"
+              + " value over the two axes with the most levels, and the sortable table of every cell"
+              + " (schedlab report OUT --value NAME --axes X,Y chooses others).")
   Path report;
 
   @Mixin PluginsDir pluginsDir;
@@ -121,12 +153,12 @@ final class MatrixCommand implements Callable<Integer> {
     }
     int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
     if (threads < (cluster ? 0 : 1)) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least "
-          + (cluster ? "0 with --cluster" : "1"));
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--jobs must be at least " + (cluster ? "0 with --cluster" : "1"));
     }
     if (!cluster && (bind != null || secretFile != null)) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "--bind and --secret-file go with --cluster");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--bind and --secret-file go with --cluster");
     }
     ClusterSettings clusterSettings = clusterSettings(err);
     MatrixSpec m = MatrixFile.load(file);
@@ -140,8 +172,13 @@ final class MatrixCommand implements Callable<Integer> {
       List<Cell> all = MatrixPlan.cells(m, host.allowedCombinations());
       List<Cell> cells = share.of(all);
       if (list) {
-        err.printf(Locale.ROOT, "matrix %s%s: id %s, %d cells%n", m.name(),
-            share.equals(Shard.ALL) ? "" : " shard " + share, MatrixId.of(cells), cells.size());
+        err.printf(
+            Locale.ROOT,
+            "matrix %s%s: id %s, %d cells%n",
+            m.name(),
+            share.equals(Shard.ALL) ? "" : " shard " + share,
+            MatrixId.of(cells),
+            cells.size());
         err.flush();
         for (Cell c : cells) {
           stdout.printf(Locale.ROOT, "%4d  %s  %s%n", c.index(), c.runId(), c.describe());
@@ -153,23 +190,48 @@ final class MatrixCommand implements Callable<Integer> {
         var finished = log.finished();
         long done = cells.stream().filter(c -> finished.containsKey(c.runId())).count();
         if (!quiet) {
-          err.printf(Locale.ROOT, "matrix %s%s: %d cells, %d already in %s, %d jobs%n", m.name(),
-              share.equals(Shard.ALL) ? "" : " shard " + share, cells.size(), done, log.file(), threads);
+          err.printf(
+              Locale.ROOT,
+              "matrix %s%s: %d cells, %d already in %s, %d jobs%n",
+              m.name(),
+              share.equals(Shard.ALL) ? "" : " shard " + share,
+              cells.size(),
+              done,
+              log.file(),
+              threads);
           if (log.dropped() > 0) {
-            err.println("matrix " + m.name() + ": dropped " + log.dropped()
-                + " unreadable line(s) of " + log.file() + " (a cut-short last line); those cells run again");
+            err.println(
+                "matrix "
+                    + m.name()
+                    + ": dropped "
+                    + log.dropped()
+                    + " unreadable line(s) of "
+                    + log.file()
+                    + " (a cut-short last line); those cells run again");
           }
         }
         Progress progress = new Progress(err, quiet, m.name(), clock);
-        CellExecutor executor = executors.create(new MatrixModule.Options(
-            threads, clusterSettings, pluginsDir.resolve(), s -> {
-              err.println("matrix " + m.name() + ": " + s);
-              err.flush();
-            }));
+        CellExecutor executor =
+            executors.create(
+                new MatrixModule.Options(
+                    threads,
+                    clusterSettings,
+                    pluginsDir.resolve(),
+                    s -> {
+                      err.println("matrix " + m.name() + ": " + s);
+                      err.flush();
+                    }));
         MatrixRunner.Outcome o;
         try {
-          o = MatrixRunner.run(m.name(), cells, host, log, executor, retryFailed,
-              (d, t, c, r) -> progress.step(d, t, "cells", line(d, t, c, r)));
+          o =
+              MatrixRunner.run(
+                  m.name(),
+                  cells,
+                  host,
+                  log,
+                  executor,
+                  retryFailed,
+                  (d, t, c, r) -> progress.step(d, t, "cells", line(d, t, c, r)));
         } catch (IOException e) {
           if (e.getCause() instanceof ClusterException c) {
             throw c;
@@ -179,11 +241,17 @@ final class MatrixCommand implements Callable<Integer> {
         MatrixSummary summary = new MatrixSummary(m.name(), share, m.values(), o);
         summary.write(dir);
         if (report != null) {
-          ReportFile.write("--report", report, List.of(MatrixSection.read(dir, MatrixView.DEFAULT)));
+          ReportFile.write(
+              "--report", report, List.of(MatrixSection.read(dir, MatrixView.DEFAULT)));
         }
         stdout.print(summary.text());
-        stdout.println("wrote " + dir.resolve("summary.csv") + ", " + dir.resolve("summary.json")
-            + " and " + log.file());
+        stdout.println(
+            "wrote "
+                + dir.resolve("summary.csv")
+                + ", "
+                + dir.resolve("summary.json")
+                + " and "
+                + log.file());
         stdout.flush();
         return exitCode(o.failed());
       }
@@ -195,8 +263,10 @@ final class MatrixCommand implements Callable<Integer> {
     if (!cluster) {
       return null;
     }
-    Endpoint at = bind == null ? new Endpoint("127.0.0.1", Endpoint.DEFAULT_PORT)
-        : Endpoint.parse(bind, Endpoint.DEFAULT_PORT);
+    Endpoint at =
+        bind == null
+            ? new Endpoint("127.0.0.1", Endpoint.DEFAULT_PORT)
+            : Endpoint.parse(bind, Endpoint.DEFAULT_PORT);
     ClusterSettings.checkBind(at);
     return new ClusterSettings(at, List.of(), ClusterArgs.secret(secretFile, err));
   }
@@ -207,9 +277,23 @@ final class MatrixCommand implements Callable<Integer> {
   }
 
   private static String line(int done, int total, Cell c, CellResult r) {
-    String what = r.ok() ? String.format(Locale.ROOT, "digest %.16s, %.3f s simulated, %d ms",
-        r.digest(), r.simNs() / 1e9, r.wallMs()) : "FAILED: " + r.error();
-    return String.format(Locale.ROOT, "cell %d/%d done: #%d %s %s (%s)", done, total, c.index(),
-        c.runId(), c.describe(), what);
+    String what =
+        r.ok()
+            ? String.format(
+                Locale.ROOT,
+                "digest %.16s, %.3f s simulated, %d ms",
+                r.digest(),
+                r.simNs() / 1e9,
+                r.wallMs())
+            : "FAILED: " + r.error();
+    return String.format(
+        Locale.ROOT,
+        "cell %d/%d done: #%d %s %s (%s)",
+        done,
+        total,
+        c.index(),
+        c.runId(),
+        c.describe(),
+        what);
   }
 }

@@ -31,8 +31,9 @@ final class MatrixModule extends AbstractModule {
 
   @Provides
   CellExecutors executors() {
-    return o -> o.cluster() == null
-        ? new LocalCellExecutor(o.jobs())
-        : new Coordinator(o.cluster(), o.jobs(), o.pluginsDir(), o.clusterLog());
+    return o ->
+        o.cluster() == null
+            ? new LocalCellExecutor(o.jobs())
+            : new Coordinator(o.cluster(), o.jobs(), o.pluginsDir(), o.clusterLog());
   }
 }

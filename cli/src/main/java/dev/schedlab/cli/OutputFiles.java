@@ -9,7 +9,10 @@ interface OutputFiles {
   /** Writes {@code bytes} to {@code file}, replacing it; nothing half-written on failure. */
   void write(Path file, byte[] bytes) throws IOException;
 
-  /** Writes {@code text} (UTF-8) to {@code file} named by {@code option}, as a user error if it fails. */
+  /**
+   * Writes {@code text} (UTF-8) to {@code file} named by {@code option}, as a user error if it
+   * fails.
+   */
   default void write(String option, Path file, String text) throws OutputFileException {
     try {
       write(file, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));

@@ -11,8 +11,8 @@ interface PluginSource {
   Path directory(Path option);
 
   /**
-   * The option, else environment variable {@code SCHEDLAB_PLUGINS_DIR}, else system property
-   * {@code schedlab.plugins.dir} (set by the {@code ./schedlab} launcher), else none.
+   * The option, else environment variable {@code SCHEDLAB_PLUGINS_DIR}, else system property {@code
+   * schedlab.plugins.dir} (set by the {@code ./schedlab} launcher), else none.
    */
   PluginSource ENVIRONMENT =
       option -> PluginsDir.resolve(option, System.getenv(), System.getProperties());

@@ -4,13 +4,13 @@ import dev.schedlab.api.ApiVersion;
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.PluginDescriptor;
+import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.plugin.PluginStatus;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import dev.schedlab.engine.config.PluginRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +26,9 @@ import picocli.CommandLine.Mixin;
 @Command(
     name = "plugins",
     mixinStandardHelpOptions = true,
-    description = "List the plugins found (id, version, models, hooks, conflicts, status), the"
-        + " combinations that may be enabled together, and the built-in scheduling classes, preemption models and idle policies.")
+    description =
+        "List the plugins found (id, version, models, hooks, conflicts, status), the"
+            + " combinations that may be enabled together, and the built-in scheduling classes, preemption models and idle policies.")
 final class PluginsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -39,12 +40,22 @@ final class PluginsCommand implements Callable<Integer> {
     Path dir = pluginsDir.resolve();
     try (PluginHost host = PluginHost.open(dir)) {
       List<PluginStatus> found = host.plugins();
-      out.println("plugins in " + (dir == null ? "(no plugins directory)" : dir) + ": " + found.size()
-          + " (host API " + ApiVersion.CURRENT + ")");
+      out.println(
+          "plugins in "
+              + (dir == null ? "(no plugins directory)" : dir)
+              + ": "
+              + found.size()
+              + " (host API "
+              + ApiVersion.CURRENT
+              + ")");
       for (PluginStatus p : found) {
         // Version and API range as PF4J read and enforced them (the descriptor must agree).
-        out.printf("  %s %s  %s  [%s]%n", p.id(), p.version().isEmpty() ? "?" : p.version(),
-            p.source(), p.loaded() ? "loaded" : "FAILED: " + p.problem());
+        out.printf(
+            "  %s %s  %s  [%s]%n",
+            p.id(),
+            p.version().isEmpty() ? "?" : p.version(),
+            p.source(),
+            p.loaded() ? "loaded" : "FAILED: " + p.problem());
         if (!p.requires().isEmpty()) {
           out.println("      requires:  " + p.requires());
         }
@@ -52,7 +63,8 @@ final class PluginsCommand implements Callable<Integer> {
         if (d != null) {
           out.println("      models:    " + d.models());
           out.println("      hooks:     " + new TreeSet<>(d.hooks()));
-          out.println("      conflicts: " + (d.conflicts().isEmpty() ? "-" : new TreeSet<>(d.conflicts())));
+          out.println(
+              "      conflicts: " + (d.conflicts().isEmpty() ? "-" : new TreeSet<>(d.conflicts())));
           if (p.loaded()) {
             out.println("      adds:      " + contributions(host, p.id()));
           }
@@ -61,10 +73,17 @@ final class PluginsCommand implements Callable<Integer> {
       printCombinations(out, host);
       try {
         Extensions builtin = host.extensionsFor(List.of());
-        out.println("built-in scheduling classes: " + builtin.classes().stream()
-            .map(SchedulingClass::name).collect(Collectors.joining(", ")));
-        out.println("built-in preemption models:  " + String.join(", ", new TreeSet<>(builtin.preemptionModels().keySet())));
-        out.println("built-in idle policies:      " + String.join(", ", new TreeSet<>(builtin.idlePolicies().keySet())));
+        out.println(
+            "built-in scheduling classes: "
+                + builtin.classes().stream()
+                    .map(SchedulingClass::name)
+                    .collect(Collectors.joining(", ")));
+        out.println(
+            "built-in preemption models:  "
+                + String.join(", ", new TreeSet<>(builtin.preemptionModels().keySet())));
+        out.println(
+            "built-in idle policies:      "
+                + String.join(", ", new TreeSet<>(builtin.idlePolicies().keySet())));
       } catch (PluginException e) {
         spec.commandLine().getErr().println("schedlab: built-ins: " + e.getMessage());
         return Main.BAD_INPUT;
@@ -84,8 +103,8 @@ final class PluginsCommand implements Callable<Integer> {
     for (List<String> combo : allowed) {
       out.println("  " + (combo.isEmpty() ? "none" : String.join(" + ", combo)));
     }
-    List<PluginDescriptor> loaded = host.plugins().stream().filter(PluginStatus::loaded)
-        .map(PluginStatus::descriptor).toList();
+    List<PluginDescriptor> loaded =
+        host.plugins().stream().filter(PluginStatus::loaded).map(PluginStatus::descriptor).toList();
     List<String> refused = new ArrayList<>();
     for (int i = 0; i < loaded.size(); i++) {
       for (int j = i + 1; j < loaded.size(); j++) {
@@ -121,12 +140,17 @@ final class PluginsCommand implements Callable<Integer> {
       Extensions base = host.extensionsFor(List.of());
       Extensions with = host.extensionsFor(List.of(new PluginRef(id, Map.of())));
       List<String> added = new ArrayList<>();
-      Set<String> baseClasses = base.classes().stream().map(SchedulingClass::name).collect(Collectors.toSet());
-      with.classes().stream().map(SchedulingClass::name).filter(n -> !baseClasses.contains(n))
+      Set<String> baseClasses =
+          base.classes().stream().map(SchedulingClass::name).collect(Collectors.toSet());
+      with.classes().stream()
+          .map(SchedulingClass::name)
+          .filter(n -> !baseClasses.contains(n))
           .forEach(n -> added.add("class " + n));
-      with.preemptionModels().keySet().stream().filter(n -> !base.preemptionModels().containsKey(n))
+      with.preemptionModels().keySet().stream()
+          .filter(n -> !base.preemptionModels().containsKey(n))
           .forEach(n -> added.add("preemption model " + n));
-      with.idlePolicies().keySet().stream().filter(n -> !base.idlePolicies().containsKey(n))
+      with.idlePolicies().keySet().stream()
+          .filter(n -> !base.idlePolicies().containsKey(n))
           .forEach(n -> added.add("idle policy " + n));
       return added.isEmpty() ? "hook overrides only" : String.join(", ", added);
     } catch (PluginException e) {

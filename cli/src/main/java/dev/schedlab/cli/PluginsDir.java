@@ -6,17 +6,23 @@ import java.util.Properties;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --plugins-dir} option. Resolution order: the option, else environment variable
- * {@code SCHEDLAB_PLUGINS_DIR}, else system property {@code schedlab.plugins.dir} (set by the
- * {@code ./schedlab} launcher), else none (built-ins only).
+ * The {@code --plugins-dir} option. Resolution order: the option, else environment variable {@code
+ * SCHEDLAB_PLUGINS_DIR}, else system property {@code schedlab.plugins.dir} (set by the {@code
+ * ./schedlab} launcher), else none (built-ins only).
  */
 final class PluginsDir {
   static final String ENV = "SCHEDLAB_PLUGINS_DIR";
   static final String PROPERTY = "schedlab.plugins.dir";
 
-  @Option(names = "--plugins-dir", paramLabel = "DIR",
-      description = "Directory of plugin zips. Default: $" + ENV + ", else -D" + PROPERTY
-          + ", else none (built-ins only).")
+  @Option(
+      names = "--plugins-dir",
+      paramLabel = "DIR",
+      description =
+          "Directory of plugin zips. Default: $"
+              + ENV
+              + ", else -D"
+              + PROPERTY
+              + ", else none (built-ins only).")
   Path dir;
 
   /** Where plugins come from (AppModule's choice). */

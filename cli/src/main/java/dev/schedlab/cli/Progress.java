@@ -34,8 +34,18 @@ final class Progress implements Batch.Progress {
 
   @Override
   public void done(int finished, int total, Batch.Run run) {
-    step(finished, total, "runs", String.format(Locale.ROOT, "run %d/%d done (%s, seed %d, %.3f s simulated)",
-        finished, total, run.config(), run.seed(), run.simNs() / 1e9));
+    step(
+        finished,
+        total,
+        "runs",
+        String.format(
+            Locale.ROOT,
+            "run %d/%d done (%s, seed %d, %.3f s simulated)",
+            finished,
+            total,
+            run.config(),
+            run.seed(),
+            run.simNs() / 1e9));
   }
 
   /**
@@ -49,8 +59,16 @@ final class Progress implements Batch.Progress {
     if (terminal) {
       int width = 30;
       int filled = total == 0 ? width : finished * width / total;
-      err.printf(Locale.ROOT, "\r%s [%s%s] %d/%d %s%s\u001b[K", label, "=".repeat(filled),
-          " ".repeat(width - filled), finished, total, unit, times(finished, total));
+      err.printf(
+          Locale.ROOT,
+          "\r%s [%s%s] %d/%d %s%s\u001b[K",
+          label,
+          "=".repeat(filled),
+          " ".repeat(width - filled),
+          finished,
+          total,
+          unit,
+          times(finished, total));
       if (finished == total) {
         err.println();
       }

@@ -1,7 +1,7 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.config.PluginRef;
+import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.traceimport.replay.ReplayReport;
 import dev.schedlab.traceimport.replay.ReplayRun;
@@ -33,7 +33,10 @@ import picocli.CommandLine.Spec;
       "2:bad input: unreadable trace, a line that does not parse, a plugin error"
     })
 final class ReplayCommand implements Callable<Integer> {
-  enum Format { text, json }
+  enum Format {
+    text,
+    json
+  }
 
   @Spec picocli.CommandLine.Model.CommandSpec spec;
   @com.google.inject.Inject OutputFiles files;
@@ -42,26 +45,40 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Mixin PluginsDir pluginsDir;
 
-  @Option(names = "--plugin", paramLabel = "ID[:k=v;k=v]", converter = PluginOptionLine.class,
+  @Option(
+      names = "--plugin",
+      paramLabel = "ID[:k=v;k=v]",
+      converter = PluginOptionLine.class,
       description = "Also replay with this plugin (repeatable: all of them in one replay).")
   List<PluginRef> plugins = new ArrayList<>();
 
   @Option(names = "--seed", paramLabel = "N", description = "The replay's seed (default 1).")
   Long seed;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
       description = "Output on stdout: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   Format format;
 
-  @Option(names = "--top", paramLabel = "N", defaultValue = "20",
-      description = "Tasks shown in the text report, by traced runtime (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--top",
+      paramLabel = "N",
+      defaultValue = "20",
+      description =
+          "Tasks shown in the text report, by traced runtime (default: ${DEFAULT-VALUE}).")
   int top;
 
-  @Option(names = "--scenario-out", paramLabel = "FILE",
+  @Option(
+      names = "--scenario-out",
+      paramLabel = "FILE",
       description = "Also write the imported scenario to FILE (atomically).")
   Path scenarioOut;
 
-  @Option(names = "--out", paramLabel = "FILE",
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
       description = "Also write the JSON report to FILE (atomically).")
   Path out;
 

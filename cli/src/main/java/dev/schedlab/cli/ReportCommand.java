@@ -14,32 +14,48 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "report",
     mixinStandardHelpOptions = true,
-    description = {"Make one self-contained HTML page (charts drawn as SVG, the input JSON"
-        + " embedded, no network needed to open it) from results: a run's JSON (run --format json"
-        + " or --out), optionally followed by its ftrace text trace (run --trace) for the per-CPU"
-        + " timeline; a compare JSON; a reproduce JSON; a matrix output directory."},
+    description = {
+      "Make one self-contained HTML page (charts drawn as SVG, the input JSON"
+          + " embedded, no network needed to open it) from results: a run's JSON (run --format json"
+          + " or --out), optionally followed by its ftrace text trace (run --trace) for the per-CPU"
+          + " timeline; a compare JSON; a reproduce JSON; a matrix output directory."
+    },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:written", "1:internal error", "2:bad input (the message names the file and"
-        + " line) or the output cannot be written"})
+    exitCodeList = {
+      "0:written",
+      "1:internal error",
+      "2:bad input (the message names the file and" + " line) or the output cannot be written"
+    })
 final class ReportCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(paramLabel = "INPUT", arity = "1..*",
+  @Parameters(
+      paramLabel = "INPUT",
+      arity = "1..*",
       description = "RUN.json [TRACE], COMPARE.json, REPRODUCE.json or MATRIX-DIR; in page order.")
   List<Path> inputs;
 
-  @Option(names = "--out", paramLabel = "FILE", required = true,
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      required = true,
       description = "The HTML file to write (atomically).")
   Path out;
 
-  @Option(names = "--value", paramLabel = "NAME",
-      description = "Matrix heatmap value: a summary column, events, sim_ns or any value of"
-          + " cells.jsonl such as metric.sched.context_switches (default: the first summary column).")
+  @Option(
+      names = "--value",
+      paramLabel = "NAME",
+      description =
+          "Matrix heatmap value: a summary column, events, sim_ns or any value of"
+              + " cells.jsonl such as metric.sched.context_switches (default: the first summary column).")
   String value;
 
-  @Option(names = "--axes", paramLabel = "X,Y",
-      description = "Matrix heatmap axes, across and down: workload, machine, params, plugins or"
-          + " seed (default: the two axes with the most levels; seeds are averaged).")
+  @Option(
+      names = "--axes",
+      paramLabel = "X,Y",
+      description =
+          "Matrix heatmap axes, across and down: workload, machine, params, plugins or"
+              + " seed (default: the two axes with the most levels; seeds are averaged).")
   String axes;
 
   @Override
@@ -49,7 +65,8 @@ final class ReportCommand implements Callable<Integer> {
     if (axes != null) {
       String[] xy = axes.split(",", -1);
       if (xy.length != 2 || xy[0].isBlank() || xy[1].isBlank()) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--axes: expected X,Y, got " + axes);
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--axes: expected X,Y, got " + axes);
       }
       x = xy[0].trim();
       y = xy[1].trim();

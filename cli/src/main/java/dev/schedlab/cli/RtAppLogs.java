@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code schedlab run}'s rt-app log files: where they go, checked before the run, written after. */
+/**
+ * {@code schedlab run}'s rt-app log files: where they go, checked before the run, written after.
+ */
 final class RtAppLogs {
   private RtAppLogs() {}
 
@@ -30,9 +32,11 @@ final class RtAppLogs {
     for (RtAppReport r : reports) {
       Path dir = r.logDir(override);
       if (!Files.isDirectory(dir)) {
-        throw new OutputFileException(override != null ? "--rtapp-logdir" : "global.logdir of "
-            + r.plan().file(), dir, new IOException("log directory does not exist (rt-app"
-            + " requires an existing directory)"));
+        throw new OutputFileException(
+            override != null ? "--rtapp-logdir" : "global.logdir of " + r.plan().file(),
+            dir,
+            new IOException(
+                "log directory does not exist (rt-app" + " requires an existing directory)"));
       }
     }
   }

@@ -3,15 +3,16 @@ package dev.schedlab.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedlab.engine.Simulation;
-import dev.schedlab.lab.output.FtraceWriter;
-import dev.schedlab.lab.output.ResultWriter;
+import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.lab.output.FtraceWriter;
+import dev.schedlab.lab.output.ResultWriter;
 import dev.schedlab.lab.rtapp.RtAppReport;
-import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.lab.scenario.Scenario;
+import dev.schedlab.lab.workload.Reports;
 import dev.schedlab.report.section.RunSection;
 import dev.schedlab.report.timeline.TeeSink;
 import dev.schedlab.report.timeline.Timeline;
@@ -21,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import dev.schedlab.lab.workload.Reports;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -42,7 +42,10 @@ import picocli.CommandLine.Option;
       "3:the run completed after ejecting a plugin (see 'ejected' in the output)"
     })
 final class RunCommand implements Callable<Integer> {
-  enum Format { text, json }
+  enum Format {
+    text,
+    json
+  }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -50,41 +53,59 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin PluginsDir pluginsDir;
 
-  @Option(names = "--plugin", paramLabel = "ID[:k=v;k=v]", converter = PluginOptionLine.class,
-      description = "Enable a plugin with options; merged with the scenario's plugins"
-          + " (a new id is appended, a listed id gets these options over its own). Repeatable.")
+  @Option(
+      names = "--plugin",
+      paramLabel = "ID[:k=v;k=v]",
+      converter = PluginOptionLine.class,
+      description =
+          "Enable a plugin with options; merged with the scenario's plugins"
+              + " (a new id is appended, a listed id gets these options over its own). Repeatable.")
   List<PluginRef> plugins = new ArrayList<>();
 
   @Option(names = "--seed", paramLabel = "N", description = "Override the scenario's seed.")
   Long seed;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
       description = "Output on stdout: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   Format format;
 
-  @Option(names = "--trace", paramLabel = "FILE",
-      description = "Write an ftrace text trace (Perfetto, idlestat, traceshark) to FILE; no file is"
-          + " left behind when the run fails.")
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
+      description =
+          "Write an ftrace text trace (Perfetto, idlestat, traceshark) to FILE; no file is"
+              + " left behind when the run fails.")
   Path trace;
 
-  @Option(names = "--out", paramLabel = "FILE",
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
       description = "Also write the JSON result to FILE (atomically).")
   Path out;
 
   @Mixin SafetyOptions safety;
 
-  @Option(names = "--rtapp-logdir", paramLabel = "DIR",
-      description = "Write the log files of an rt-app workload to DIR instead of its"
-          + " global.logdir (a relative logdir is relative to the working directory, as for"
-          + " rt-app). Written only when the run completes.")
+  @Option(
+      names = "--rtapp-logdir",
+      paramLabel = "DIR",
+      description =
+          "Write the log files of an rt-app workload to DIR instead of its"
+              + " global.logdir (a relative logdir is relative to the working directory, as for"
+              + " rt-app). Written only when the run completes.")
   Path rtappLogdir;
 
   @Option(names = "--no-rtapp-logs", description = "Do not write the rt-app log files.")
   boolean noRtappLogs;
 
-  @Option(names = "--report", paramLabel = "FILE",
-      description = "Also write a self-contained HTML report to FILE: per-CPU timeline, latency"
-          + " distributions, IPIs and wakeups by path, every metric (see schedlab report).")
+  @Option(
+      names = "--report",
+      paramLabel = "FILE",
+      description =
+          "Also write a self-contained HTML report to FILE: per-CPU timeline, latency"
+              + " distributions, IPIs and wakeups by path, every metric (see schedlab report).")
   Path report;
 
   private Timeline timeline;
@@ -105,8 +126,10 @@ final class RunCommand implements Callable<Integer> {
     }
     PrintWriter stdout = spec.commandLine().getOut();
     Map<String, Object> reports = Reports.json(s.workload().tools(), result);
-    stdout.print(format == Format.json ? ResultWriter.toJson(result, reports)
-        : ResultWriter.toText(result) + Reports.text(s.workload().tools(), result));
+    stdout.print(
+        format == Format.json
+            ? ResultWriter.toJson(result, reports)
+            : ResultWriter.toText(result) + Reports.text(s.workload().tools(), result));
     stdout.flush();
     RtAppLogs.write(rtapp, rtappLogdir, result);
     if (out != null) {
@@ -119,10 +142,13 @@ final class RunCommand implements Callable<Integer> {
     if (report != null) {
       String json = ResultWriter.toJson(result, reports);
       JsonNode node = new ObjectMapper().readTree(json);
-      ReportFile.write("--report", report, List.of(RunSection.of(node, json, timeline.finish(result.simNs()))));
+      ReportFile.write(
+          "--report", report, List.of(RunSection.of(node, json, timeline.finish(result.simNs()))));
     }
     if (!result.ejections().isEmpty()) {
-      result.ejections().forEach(e -> spec.commandLine().getErr().println("schedlab: " + e.summary()));
+      result
+          .ejections()
+          .forEach(e -> spec.commandLine().getErr().println("schedlab: " + e.summary()));
       return Main.EJECTED;
     }
     return Main.OK;
@@ -132,7 +158,10 @@ final class RunCommand implements Callable<Integer> {
     // The report's timeline listens to the run itself: no trace file is needed for it.
     timeline = report == null ? null : new Timeline(s.machine().nrCpus(), s.durationNs());
     if (trace == null) {
-      return Simulation.run(s.config(), ext, timeline == null ? TraceSink.NONE : timeline,
+      return Simulation.run(
+          s.config(),
+          ext,
+          timeline == null ? TraceSink.NONE : timeline,
           safety.options(spec, null));
     }
     FtraceWriter sink;
@@ -143,8 +172,12 @@ final class RunCommand implements Callable<Integer> {
     }
     RunResult r;
     try {
-      r = Simulation.run(s.config(), ext, timeline == null ? sink : new TeeSink(sink, timeline),
-          safety.options(spec, sink::abort));
+      r =
+          Simulation.run(
+              s.config(),
+              ext,
+              timeline == null ? sink : new TeeSink(sink, timeline),
+              safety.options(spec, sink::abort));
     } catch (Exception | Error e) {
       sink.abort();
       throw e;

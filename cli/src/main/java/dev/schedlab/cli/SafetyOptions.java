@@ -15,25 +15,36 @@ import picocli.CommandLine.Option;
  */
 final class SafetyOptions {
   /** The choices of {@code --on-plugin-error}. */
-  enum OnError { eject, fail }
+  enum OnError {
+    eject,
+    fail
+  }
 
-  @Option(names = "--on-plugin-error", paramLabel = "MODE", defaultValue = "eject",
-      description = "What a misbehaving plugin (throws, breaks an invariant, starves a task past"
-          + " watchdog.timeout) does: eject (default) takes it out, its tasks fall back to the fair"
-          + " class, its hooks revert to mainline and the run goes on (exit code 3); fail stops the"
-          + " run (exit code 1). See docs/plugin-safety.md.")
+  @Option(
+      names = "--on-plugin-error",
+      paramLabel = "MODE",
+      defaultValue = "eject",
+      description =
+          "What a misbehaving plugin (throws, breaks an invariant, starves a task past"
+              + " watchdog.timeout) does: eject (default) takes it out, its tasks fall back to the fair"
+              + " class, its hooks revert to mainline and the run goes on (exit code 3); fail stops the"
+              + " run (exit code 1). See docs/plugin-safety.md.")
   OnError onError;
 
-  @Option(names = "--check",
-      description = "Also run the costly invariant checks at the plugin boundary (class counts"
-          + " after every enqueue and dequeue, lost tasks at every watchdog scan).")
+  @Option(
+      names = "--check",
+      description =
+          "Also run the costly invariant checks at the plugin boundary (class counts"
+              + " after every enqueue and dequeue, lost tasks at every watchdog scan).")
   boolean check;
 
   /** The run options; {@code abortOutput} (may be null) removes unfinished output files. */
   RunOptions options(CommandLine.Model.CommandSpec spec, Runnable abortOutput) {
     PrintWriter err = spec.commandLine().getErr();
-    return new RunOptions(PluginSupervisor.OnError.valueOf(onError.name().toUpperCase(Locale.ROOT)),
-        check, overrun -> {
+    return new RunOptions(
+        PluginSupervisor.OnError.valueOf(onError.name().toUpperCase(Locale.ROOT)),
+        check,
+        overrun -> {
           err.println("schedlab: run failed: " + overrun.message());
           err.flush();
           if (abortOutput != null) {

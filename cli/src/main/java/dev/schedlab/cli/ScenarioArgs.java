@@ -11,19 +11,27 @@ import picocli.CommandLine.Parameters;
 
 /** The scenario file, its machine file and its {@code --set} overrides (run, validate, compare). */
 final class ScenarioArgs {
-  @Parameters(index = "0", paramLabel = "SCENARIO",
+  @Parameters(
+      index = "0",
+      paramLabel = "SCENARIO",
       description = "Scenario file (.yaml, .yml or .json); see docs/scenarios.md.")
   Path file;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE",
-      description = "Override a scenario field before validation, by dotted path: kernel.hz=250,"
-          + " duration=2s, workload.tasks[0].nice=-5, kernel.params.cost.sched_base=400ns."
-          + " Repeatable; applied in order.")
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description =
+          "Override a scenario field before validation, by dotted path: kernel.hz=250,"
+              + " duration=2s, workload.tasks[0].nice=-5, kernel.params.cost.sched_base=400ns."
+              + " Repeatable; applied in order.")
   List<String> sets = new ArrayList<>();
 
-  @Option(names = "--machine", paramLabel = "FILE",
-      description = "Run on the machine of a machine file (schedlab host writes one): its machine"
-          + " replaces the scenario's and its kernel settings win; --set still comes last.")
+  @Option(
+      names = "--machine",
+      paramLabel = "FILE",
+      description =
+          "Run on the machine of a machine file (schedlab host writes one): its machine"
+              + " replaces the scenario's and its kernel settings win; --set still comes last.")
   Path machine;
 
   Scenario load() throws ScenarioException {

@@ -15,25 +15,37 @@ import picocli.CommandLine.Parameters;
 
 /** The trace file and how to import it (import-trace, replay). */
 final class TraceArgs {
-  @Parameters(index = "0", paramLabel = "TRACE",
-      description = "Trace text: the tracefs trace file, `trace-cmd report` output or"
-          + " `perf sched script` output; see docs/trace-replay.md.")
+  @Parameters(
+      index = "0",
+      paramLabel = "TRACE",
+      description =
+          "Trace text: the tracefs trace file, `trace-cmd report` output or"
+              + " `perf sched script` output; see docs/trace-replay.md.")
   Path file;
 
-  @Option(names = "--machine", paramLabel = "FILE",
-      description = "Replay on the machine of a machine file (schedlab host writes one); default:"
-          + " a generic machine with the trace's CPU count.")
+  @Option(
+      names = "--machine",
+      paramLabel = "FILE",
+      description =
+          "Replay on the machine of a machine file (schedlab host writes one); default:"
+              + " a generic machine with the trace's CPU count.")
   Path machine;
 
-  @Option(names = "--input-format", paramLabel = "FORMAT",
+  @Option(
+      names = "--input-format",
+      paramLabel = "FORMAT",
       description = "ftrace, trace-cmd or perf (default: detected from the file).")
   String inputFormat;
 
-  @Option(names = "--name", paramLabel = "NAME",
+  @Option(
+      names = "--name",
+      paramLabel = "NAME",
       description = "Scenario name (default: the trace file's name without extension).")
   String name;
 
-  @Option(names = {"-q", "--quiet"}, description = "No import warnings on stderr.")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No import warnings on stderr.")
   boolean quiet;
 
   /** Reads and imports the trace; warnings go to {@code err}. */
@@ -43,13 +55,13 @@ final class TraceArgs {
     if (inputFormat != null) {
       format = TraceFormat.ofLabel(inputFormat);
       if (format == null) {
-        throw new TraceInputException("--input-format " + inputFormat
-            + ": expected ftrace, trace-cmd or perf");
+        throw new TraceInputException(
+            "--input-format " + inputFormat + ": expected ftrace, trace-cmd or perf");
       }
     }
     Trace trace = TraceReader.read(file, format);
-    ImportedTrace imported = TraceImport.of(trace,
-        new ImportOptions(scenarioName(), machine, scenarioDir));
+    ImportedTrace imported =
+        TraceImport.of(trace, new ImportOptions(scenarioName(), machine, scenarioDir));
     if (!quiet) {
       for (String w : trace.warnings().lines()) {
         err.println("warning: " + w);

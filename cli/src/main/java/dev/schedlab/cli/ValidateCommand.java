@@ -1,9 +1,9 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.lab.rtapp.RtAppReport;
 import dev.schedlab.engine.config.MachineSpec;
-import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.engine.config.TaskSpec;
+import dev.schedlab.lab.rtapp.RtAppReport;
+import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.workload.ToolRun;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -27,10 +27,18 @@ final class ValidateCommand implements Callable<Integer> {
     Scenario s = scenario.load();
     MachineSpec m = s.machine();
     int tasks = s.workload().tasks().stream().mapToInt(TaskSpec::count).sum();
-    spec.commandLine().getOut().printf(
-        "ok: %s: %d CPUs (%s), %d task groups (%d tasks), %d plugins, %s, seed %d%n",
-        s.name(), m.nrCpus(), m.preset(), s.workload().tasks().size(), tasks, s.plugins().size(),
-        s.durationNs() + "ns", s.seed());
+    spec.commandLine()
+        .getOut()
+        .printf(
+            "ok: %s: %d CPUs (%s), %d task groups (%d tasks), %d plugins, %s, seed %d%n",
+            s.name(),
+            m.nrCpus(),
+            m.preset(),
+            s.workload().tasks().size(),
+            tasks,
+            s.plugins().size(),
+            s.durationNs() + "ns",
+            s.seed());
     for (ToolRun t : s.workload().tools()) {
       if (t.report() instanceof RtAppReport r) {
         for (String n : r.plan().notes()) {

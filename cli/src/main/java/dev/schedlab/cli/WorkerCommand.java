@@ -22,10 +22,12 @@ import picocli.CommandLine.Option;
 @Command(
     name = "worker",
     mixinStandardHelpOptions = true,
-    description = {"Join the cluster of a matrix run with `schedlab matrix FILE --cluster` and run"
-        + " its cells until the matrix is complete. The coordinator prints the command line; the"
-        + " matrix id is also printed by `schedlab matrix FILE --list`. When the coordinator stops"
-        + " before the matrix is complete, the worker waits for it to come back."},
+    description = {
+      "Join the cluster of a matrix run with `schedlab matrix FILE --cluster` and run"
+          + " its cells until the matrix is complete. The coordinator prints the command line; the"
+          + " matrix id is also printed by `schedlab matrix FILE --list`. When the coordinator stops"
+          + " before the matrix is complete, the worker waits for it to come back."
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the matrix is complete",
@@ -35,39 +37,60 @@ import picocli.CommandLine.Option;
 final class WorkerCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--join", required = true, paramLabel = "HOST:PORT[,HOST:PORT...]",
+  @Option(
+      names = "--join",
+      required = true,
+      paramLabel = "HOST:PORT[,HOST:PORT...]",
       description = "The coordinator's address (port " + Endpoint.DEFAULT_PORT + " when left out).")
   String join;
 
-  @Option(names = "--matrix", required = true, paramLabel = "ID",
+  @Option(
+      names = "--matrix",
+      required = true,
+      paramLabel = "ID",
       description = "The matrix id the coordinator printed.")
   String matrix;
 
-  @Option(names = "--bind", paramLabel = "HOST[:PORT]",
-      description = "The interface (and first port) to listen on, and only there (default: the"
-          + " address this machine reaches the coordinator from; port " + Endpoint.DEFAULT_PORT
-          + " or the next free one).")
+  @Option(
+      names = "--bind",
+      paramLabel = "HOST[:PORT]",
+      description =
+          "The interface (and first port) to listen on, and only there (default: the"
+              + " address this machine reaches the coordinator from; port "
+              + Endpoint.DEFAULT_PORT
+              + " or the next free one).")
   String bind;
 
-  @Option(names = "--secret-file", paramLabel = "FILE",
+  @Option(
+      names = "--secret-file",
+      paramLabel = "FILE",
       description = "The file holding the cluster's shared secret (default: $" + Secret.ENV + ").")
   Path secretFile;
 
-  @Option(names = {"-j", "--jobs"}, paramLabel = "N",
+  @Option(
+      names = {"-j", "--jobs"},
+      paramLabel = "N",
       description = "Cells run at once (default: the number of available processors).")
   Integer jobs;
 
-  @Option(names = "--plugins-dir", paramLabel = "DIR",
-      description = "A plugins directory shared with the coordinator (its zips must have the same"
-          + " SHA-256). Default: receive the coordinator's plugins, checked by hash.")
+  @Option(
+      names = "--plugins-dir",
+      paramLabel = "DIR",
+      description =
+          "A plugins directory shared with the coordinator (its zips must have the same"
+              + " SHA-256). Default: receive the coordinator's plugins, checked by hash.")
   Path pluginsDir;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     if (!MatrixId.valid(matrix)) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--matrix: expected the 16 hex"
-          + " digits of a matrix id (schedlab matrix FILE --list prints it), got '" + matrix + "'");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--matrix: expected the 16 hex"
+              + " digits of a matrix id (schedlab matrix FILE --list prints it), got '"
+              + matrix
+              + "'");
     }
     int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
     if (threads < 1) {
@@ -77,14 +100,20 @@ final class WorkerCommand implements Callable<Integer> {
       throw new ClusterException("--plugins-dir " + pluginsDir + ": no such directory");
     }
     List<Endpoint> coordinator = Endpoint.parseList(join, Endpoint.DEFAULT_PORT);
-    Endpoint at = bind != null ? Endpoint.parse(bind, Endpoint.DEFAULT_PORT)
-        : new Endpoint(towards(coordinator.get(0)), Endpoint.DEFAULT_PORT);
+    Endpoint at =
+        bind != null
+            ? Endpoint.parse(bind, Endpoint.DEFAULT_PORT)
+            : new Endpoint(towards(coordinator.get(0)), Endpoint.DEFAULT_PORT);
     ClusterSettings.checkBind(at);
-    ClusterSettings settings = new ClusterSettings(at, coordinator, ClusterArgs.secret(secretFile, err));
-    try (Worker w = new Worker(new Worker.Settings(matrix, settings, threads, pluginsDir), s -> {
-      err.println("worker: " + s);
-      err.flush();
-    })) {
+    ClusterSettings settings =
+        new ClusterSettings(at, coordinator, ClusterArgs.secret(secretFile, err));
+    try (Worker w =
+        new Worker(
+            new Worker.Settings(matrix, settings, threads, pluginsDir),
+            s -> {
+              err.println("worker: " + s);
+              err.flush();
+            })) {
       Thread stop = new Thread(w::close, "schedlab-worker-stop");
       Runtime.getRuntime().addShutdownHook(stop); // Ctrl-C, kill: leave at once, start nothing new
       int status = w.run();
@@ -93,7 +122,9 @@ final class WorkerCommand implements Callable<Integer> {
       } catch (IllegalStateException e) {
         // the process is stopping already
       }
-      return status == Worker.DONE ? Main.OK : status == Worker.REFUSED ? Main.BAD_INPUT : Main.RUN_FAILED;
+      return status == Worker.DONE
+          ? Main.OK
+          : status == Worker.REFUSED ? Main.BAD_INPUT : Main.RUN_FAILED;
     }
   }
 
@@ -110,8 +141,8 @@ final class WorkerCommand implements Callable<Integer> {
       }
       return a;
     } catch (IOException | IllegalArgumentException x) {
-      throw new ClusterException("cannot reach " + e + " (" + x.getMessage() + "); check --join or"
-          + " give --bind");
+      throw new ClusterException(
+          "cannot reach " + e + " (" + x.getMessage() + "); check --join or" + " give --bind");
     }
   }
 }

@@ -28,20 +28,25 @@ class AppModuleTest {
   private static CliTestSupport.Outcome run(Module override, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = Main.execute(Modules.override(new AppModule()).with(override),
-        new PrintWriter(out), new PrintWriter(err), args);
+    int code =
+        Main.execute(
+            Modules.override(new AppModule()).with(override),
+            new PrintWriter(out),
+            new PrintWriter(err),
+            args);
     return new CliTestSupport.Outcome(code, out.toString(), err.toString());
   }
 
   @Test
   void thePluginSourceDecidesThePluginsDirectoryWhenTheOptionIsNotGiven() throws Exception {
     Path bound = Files.createDirectories(dir.resolve("bound"));
-    Module source = new AbstractModule() {
-      @Override
-      protected void configure() {
-        bind(PluginSource.class).toInstance(option -> option != null ? option : bound);
-      }
-    };
+    Module source =
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            bind(PluginSource.class).toInstance(option -> option != null ? option : bound);
+          }
+        };
     CliTestSupport.Outcome chosen = run(source, "plugins");
     assertThat(chosen.code()).as(chosen.err()).isZero();
     assertThat(chosen.out()).startsWith("plugins in " + bound + ": 0");
@@ -57,26 +62,39 @@ class AppModuleTest {
     Files.writeString(dir.resolve("m.yaml"), "workloads: [s.yaml]\nseeds: [1, 2, 3]\n");
     List<MatrixModule.Options> asked = new ArrayList<>();
     List<Integer> cellsRun = new ArrayList<>();
-    Module executors = new AbstractModule() {
-      @Override
-      protected void configure() {
-        bind(MatrixModule.CellExecutors.class).toInstance(options -> {
-          asked.add(options);
-          CellExecutor local = new LocalCellExecutor(1);
-          return (job, results) -> {
-            cellsRun.add(job.todo().size());
-            local.execute(job, results);
-          };
-        });
-      }
-    };
-    CliTestSupport.Outcome o = run(executors, "matrix", dir.resolve("m.yaml").toString(),
-        "--out", dir.resolve("out").toString(), "-j", "2");
+    Module executors =
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            bind(MatrixModule.CellExecutors.class)
+                .toInstance(
+                    options -> {
+                      asked.add(options);
+                      CellExecutor local = new LocalCellExecutor(1);
+                      return (job, results) -> {
+                        cellsRun.add(job.todo().size());
+                        local.execute(job, results);
+                      };
+                    });
+          }
+        };
+    CliTestSupport.Outcome o =
+        run(
+            executors,
+            "matrix",
+            dir.resolve("m.yaml").toString(),
+            "--out",
+            dir.resolve("out").toString(),
+            "-j",
+            "2");
     assertThat(o.code()).as(o.err()).isZero();
-    assertThat(asked).singleElement().satisfies(opt -> {
-      assertThat(opt.jobs()).isEqualTo(2);
-      assertThat(opt.cluster()).isNull();
-    });
+    assertThat(asked)
+        .singleElement()
+        .satisfies(
+            opt -> {
+              assertThat(opt.jobs()).isEqualTo(2);
+              assertThat(opt.cluster()).isNull();
+            });
     assertThat(cellsRun).containsExactly(3);
     assertThat(o.out()).contains("3 cells (3 run now, 0 from cells.jsonl)");
   }
@@ -86,17 +104,23 @@ class AppModuleTest {
     Path s = dir.resolve("s.yaml");
     Files.writeString(s, MatrixCommandTest.SCENARIO);
     Path trace = dir.resolve("t.trace");
-    assertThat(CliTestSupport.run("run", s.toString(), "--trace", trace.toString()).code()).isZero();
+    assertThat(CliTestSupport.run("run", s.toString(), "--trace", trace.toString()).code())
+        .isZero();
     Map<Path, String> written = new LinkedHashMap<>();
-    Module files = new AbstractModule() {
-      @Override
-      protected void configure() {
-        bind(OutputFiles.class).toInstance((file, bytes) -> written.put(file, new String(bytes,
-            java.nio.charset.StandardCharsets.UTF_8)));
-      }
-    };
+    Module files =
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            bind(OutputFiles.class)
+                .toInstance(
+                    (file, bytes) ->
+                        written.put(
+                            file, new String(bytes, java.nio.charset.StandardCharsets.UTF_8)));
+          }
+        };
     Path out = dir.resolve("imported.yaml");
-    CliTestSupport.Outcome o = run(files, "import-trace", trace.toString(), "--out", out.toString());
+    CliTestSupport.Outcome o =
+        run(files, "import-trace", trace.toString(), "--out", out.toString());
     assertThat(o.code()).as(o.err()).isZero();
     assertThat(written).containsOnlyKeys(out);
     assertThat(written.get(out)).contains("workload:");

@@ -26,8 +26,13 @@ class EngineRunTest {
 
   static boolean engineReady() {
     try (PluginHost host = PluginHost.open(null)) {
-      var s = ScenarioLoader.parse("tiny.yaml", "duration: 1ms\nworkload: {tasks: [{program: [user: 100us]}]}\n",
-          true, "tiny", List.of());
+      var s =
+          ScenarioLoader.parse(
+              "tiny.yaml",
+              "duration: 1ms\nworkload: {tasks: [{program: [user: 100us]}]}\n",
+              true,
+              "tiny",
+              List.of());
       Simulation.run(s.config(), host.extensionsFor(List.of()), TraceSink.NONE);
       return true;
     } catch (UnsupportedOperationException e) {
@@ -41,8 +46,20 @@ class EngineRunTest {
   void runPrintsJsonWritesOutAndTrace() throws Exception {
     Path out = dir.resolve("result.json");
     Path trace = dir.resolve("trace.txt");
-    Outcome o = run("run", QUICKSTART, "--format", "json", "--seed", "7", "--set", "duration=20ms",
-        "--out", out.toString(), "--trace", trace.toString());
+    Outcome o =
+        run(
+            "run",
+            QUICKSTART,
+            "--format",
+            "json",
+            "--seed",
+            "7",
+            "--set",
+            "duration=20ms",
+            "--out",
+            out.toString(),
+            "--trace",
+            trace.toString());
     assertThat(o.code()).as(o.err()).isZero();
     JsonNode n = new ObjectMapper().readTree(o.out());
     assertThat(n.get("seed").asLong()).isEqualTo(7);
@@ -55,18 +72,26 @@ class EngineRunTest {
   void unwritableOutIsBadInputNamingTheOptionWithoutUsageText() throws Exception {
     Path notADir = dir.resolve("file");
     Files.writeString(notADir, "x");
-    Outcome o = run("run", QUICKSTART, "--set", "duration=5ms",
-        "--out", notADir.resolve("result.json").toString());
+    Outcome o =
+        run(
+            "run",
+            QUICKSTART,
+            "--set",
+            "duration=5ms",
+            "--out",
+            notADir.resolve("result.json").toString());
     assertThat(o.code()).isEqualTo(Main.BAD_INPUT);
     assertThat(o.err()).contains("--out: cannot write").doesNotContain("Usage:");
-    assertThat(notADir.getParent()).isDirectoryNotContaining(p -> p.getFileName().toString().endsWith(".tmp"));
+    assertThat(notADir.getParent())
+        .isDirectoryNotContaining(p -> p.getFileName().toString().endsWith(".tmp"));
   }
 
   @Test
   void sameSeedSameBytesApartFromWallTime() {
     String a = run("run", QUICKSTART, "--format", "json", "--set", "duration=10ms").out();
     String b = run("run", QUICKSTART, "--format", "json", "--set", "duration=10ms").out();
-    assertThat(a.replaceAll("\"wall_ns\" : \\d+", "")).isEqualTo(b.replaceAll("\"wall_ns\" : \\d+", ""));
+    assertThat(a.replaceAll("\"wall_ns\" : \\d+", ""))
+        .isEqualTo(b.replaceAll("\"wall_ns\" : \\d+", ""));
   }
 
   @Test

@@ -20,7 +20,8 @@ class MainTest {
     Outcome o = run("--help");
     assertThat(o.code()).isZero();
     assertThat(o.out()).contains("run", "validate", "plugins", "Exit codes:", "2   bad input");
-    assertThat(run("run", "--help").out()).contains("--plugin=ID[:k=v;k=v]", "--set=KEY=VALUE", "--trace=FILE");
+    assertThat(run("run", "--help").out())
+        .contains("--plugin=ID[:k=v;k=v]", "--set=KEY=VALUE", "--trace=FILE");
   }
 
   @Test
@@ -35,7 +36,8 @@ class MainTest {
       System.setErr(saved);
     }
     // A bare % in a description makes picocli print a warning and the raw text.
-    assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+    assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .doesNotContain("picocli WARN");
     assertThat(o.out().replaceAll("\\s+", " ")).contains("95% CI (Student t)");
   }
 
@@ -43,17 +45,23 @@ class MainTest {
   void versionComesFromTheFilteredResource() {
     Outcome o = run("--version");
     assertThat(o.code()).isZero();
-    assertThat(o.out()).startsWith("schedlab ").doesNotContain("${project.version}").doesNotContain("unknown");
+    assertThat(o.out())
+        .startsWith("schedlab ")
+        .doesNotContain("${project.version}")
+        .doesNotContain("unknown");
   }
 
   @Test
   void unknownScenarioFieldIsExit2WithLine() throws Exception {
     Path f = dir.resolve("bad.yaml");
-    Files.writeString(f, "seed: 1\nworkload:\n  tasks:\n    - name: a\n      polcy: fifo\n      program: [user: 1ms]\n");
+    Files.writeString(
+        f,
+        "seed: 1\nworkload:\n  tasks:\n    - name: a\n      polcy: fifo\n      program: [user: 1ms]\n");
     Outcome o = run("run", f.toString());
     assertThat(o.code()).isEqualTo(2);
     assertThat(o.out()).isEmpty();
-    assertThat(o.err()).contains(f + ":5:7: workload.tasks[0].polcy: unknown field; expected one of");
+    assertThat(o.err())
+        .contains(f + ":5:7: workload.tasks[0].polcy: unknown field; expected one of");
     assertThat(run("validate", f.toString()).code()).isEqualTo(2);
   }
 

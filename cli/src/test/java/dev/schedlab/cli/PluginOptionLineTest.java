@@ -21,10 +21,11 @@ class PluginOptionLineTest {
 
   @Test
   void mergeAppendsNewAndOverridesKnownIds() {
-    List<PluginRef> scenario = List.of(new PluginRef("a", Map.of("k", "1", "j", "2")),
-        new PluginRef("b", Map.of()));
-    List<PluginRef> merged = PluginOptionLine.merge(scenario,
-        List.of(new PluginRef("c", Map.of()), new PluginRef("a", Map.of("k", "9"))));
+    List<PluginRef> scenario =
+        List.of(new PluginRef("a", Map.of("k", "1", "j", "2")), new PluginRef("b", Map.of()));
+    List<PluginRef> merged =
+        PluginOptionLine.merge(
+            scenario, List.of(new PluginRef("c", Map.of()), new PluginRef("a", Map.of("k", "9"))));
     assertThat(merged).extracting(PluginRef::id).containsExactly("a", "b", "c");
     assertThat(merged.get(0).options()).isEqualTo(Map.of("k", "9", "j", "2"));
   }

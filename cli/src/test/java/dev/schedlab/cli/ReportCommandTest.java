@@ -17,12 +17,27 @@ class ReportCommandTest {
   void runWritesItsReportAndReportRemakesItFromTheFiles() throws Exception {
     Path f = Files.writeString(dir.resolve("s.yaml"), WorkloadCommandsTest.SCENARIO);
     Path page = dir.resolve("out/run.html");
-    Outcome r = run("run", f.toString(), "--out", dir.resolve("r.json").toString(), "--trace",
-        dir.resolve("r.trace").toString(), "--report", page.toString());
+    Outcome r =
+        run(
+            "run",
+            f.toString(),
+            "--out",
+            dir.resolve("r.json").toString(),
+            "--trace",
+            dir.resolve("r.trace").toString(),
+            "--report",
+            page.toString());
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(Files.readString(page)).startsWith("<!DOCTYPE html>").contains("data-chart=\"timeline\"");
-    Outcome again = run("report", dir.resolve("r.json").toString(), dir.resolve("r.trace").toString(),
-        "--out", dir.resolve("again.html").toString());
+    assertThat(Files.readString(page))
+        .startsWith("<!DOCTYPE html>")
+        .contains("data-chart=\"timeline\"");
+    Outcome again =
+        run(
+            "report",
+            dir.resolve("r.json").toString(),
+            dir.resolve("r.trace").toString(),
+            "--out",
+            dir.resolve("again.html").toString());
     assertThat(again.code()).as(again.err()).isZero();
     assertThat(again.out()).isEqualTo("wrote " + dir.resolve("again.html") + "\n");
     assertThat(Files.readString(dir.resolve("again.html"))).isEqualTo(Files.readString(page));

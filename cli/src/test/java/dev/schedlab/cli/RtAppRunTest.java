@@ -12,11 +12,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code schedlab run FILE.json} of an rt-app file: its report, notes and log files. */
 class RtAppRunTest {
-  private static final String FILE = String.join("\n",
-      "{ \"tasks\" : { \"p\" : { \"loop\" : 5, \"run\" : 1000,",
-      "      \"timer\" : { \"ref\" : \"unique\", \"period\" : 4000 }, } },",
-      "  \"global\" : { \"duration\" : 1, \"logdir\" : \"%s\", \"log_basename\" : \"cli\",",
-      "    \"gnuplot\" : true, \"lock_pages\" : false } }", "");
+  private static final String FILE =
+      String.join(
+          "\n",
+          "{ \"tasks\" : { \"p\" : { \"loop\" : 5, \"run\" : 1000,",
+          "      \"timer\" : { \"ref\" : \"unique\", \"period\" : 4000 }, } },",
+          "  \"global\" : { \"duration\" : 1, \"logdir\" : \"%s\", \"log_basename\" : \"cli\",",
+          "    \"gnuplot\" : true, \"lock_pages\" : false } }",
+          "");
 
   @TempDir Path dir;
 
@@ -42,8 +45,9 @@ class RtAppRunTest {
     assertThat(Files.readAllLines(logs.resolve("cli-p-0.log"))).hasSize(6); // header + 5 rows
     assertThat(logs.resolve("cli-period.plot")).exists();
     Path other = Files.createDirectory(dir.resolve("other"));
-    assertThat(run("run", file(logs.toString()).toString(), "--rtapp-logdir", other.toString())
-        .code()).isZero();
+    assertThat(
+            run("run", file(logs.toString()).toString(), "--rtapp-logdir", other.toString()).code())
+        .isZero();
     assertThat(files(other)).isEqualTo(4); // log, thread plot, period and run plots
   }
 

@@ -14,10 +14,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** import-trace and replay through the CLI, on a trace schedlab wrote itself. */
 class TraceCommandsTest {
-  private static final String MACHINE = "machine: {sockets: 1, cores_per_socket: 2,"
-      + " threads_per_core: 1, idle_states: poll-only}\n";
-  private static final String SCENARIO = "duration: 20ms\n" + MACHINE
-      + "workload: {tools: [{perf: \"bench sched pipe -l 300\"}]}\n";
+  private static final String MACHINE =
+      "machine: {sockets: 1, cores_per_socket: 2,"
+          + " threads_per_core: 1, idle_states: poll-only}\n";
+  private static final String SCENARIO =
+      "duration: 20ms\n" + MACHINE + "workload: {tools: [{perf: \"bench sched pipe -l 300\"}]}\n";
 
   @TempDir Path dir;
   Path trace;
@@ -38,13 +39,19 @@ class TraceCommandsTest {
   void importTraceWritesAScenarioThatValidatesAndRuns() throws Exception {
     Path out = dir.resolve("sub").resolve("imported.yaml");
     Files.createDirectories(out.getParent());
-    Outcome o = run("import-trace", trace.toString(), "--machine", machine.toString(), "--out",
-        out.toString());
+    Outcome o =
+        run(
+            "import-trace",
+            trace.toString(),
+            "--machine",
+            machine.toString(),
+            "--out",
+            out.toString());
     assertThat(o.code()).as(o.err()).isZero();
     assertThat(o.err()).contains("wrote " + out, "(2 tasks");
     String text = Files.readString(out);
-    assertThat(text).contains("machine: {file: \"../machine.yaml\"}", "{wake: \"perf/b@",
-        "{block: \"perf/a@");
+    assertThat(text)
+        .contains("machine: {file: \"../machine.yaml\"}", "{wake: \"perf/b@", "{block: \"perf/a@");
     assertThat(run("validate", out.toString()).code()).isZero();
     Outcome r = run("run", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
@@ -54,11 +61,25 @@ class TraceCommandsTest {
   void replayPrintsTheTraceBesideTheModelAndJsonHasEveryTask() throws Exception {
     Outcome text = run("replay", trace.toString(), "--machine", machine.toString());
     assertThat(text.code()).as(text.err()).isZero();
-    assertThat(text.out()).contains("trace      ", "(ftrace, 2 CPUs", "2 of 2 programs finished",
-        "perf/a@", "total", "per CPU (trace / model)");
+    assertThat(text.out())
+        .contains(
+            "trace      ",
+            "(ftrace, 2 CPUs",
+            "2 of 2 programs finished",
+            "perf/a@",
+            "total",
+            "per CPU (trace / model)");
     Path report = dir.resolve("report.json");
-    Outcome json = run("replay", trace.toString(), "--machine", machine.toString(), "--format",
-        "json", "--out", report.toString());
+    Outcome json =
+        run(
+            "replay",
+            trace.toString(),
+            "--machine",
+            machine.toString(),
+            "--format",
+            "json",
+            "--out",
+            report.toString());
     assertThat(json.code()).as(json.err()).isZero();
     JsonNode n = new ObjectMapper().readTree(json.out());
     assertThat(n.get("trace").get("cpus").asInt()).isEqualTo(2);
@@ -66,8 +87,8 @@ class TraceCommandsTest {
     JsonNode a = n.get("tasks").get(0);
     long traced = a.get("trace").get("runtime_ns").asLong();
     long model = a.get("model").get("runtime_ns").asLong();
-    assertThat((double) model).isCloseTo(traced, org.assertj.core.data.Percentage
-        .withPercentage(1));
+    assertThat((double) model)
+        .isCloseTo(traced, org.assertj.core.data.Percentage.withPercentage(1));
     assertThat(a.get("model").get("wake_steps").asLong())
         .isEqualTo(a.get("trace").get("wakeups_by_task").asLong());
     assertThat(n.get("cpus")).hasSize(2);

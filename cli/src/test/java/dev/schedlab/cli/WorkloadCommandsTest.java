@@ -13,14 +13,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** run with tools (text and JSON reports), compare and reproduce through the CLI. */
 class WorkloadCommandsTest {
-  static final String SCENARIO = String.join("\n",
-      "duration: 20ms",
-      "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
-      "workload:",
-      "  tools:",
-      "    - cyclictest: \"-i 200 -t\"",
-      "    - stress-ng: \"--cyclic 1\"",
-      "");
+  static final String SCENARIO =
+      String.join(
+          "\n",
+          "duration: 20ms",
+          "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
+          "workload:",
+          "  tools:",
+          "    - cyclictest: \"-i 200 -t\"",
+          "    - stress-ng: \"--cyclic 1\"",
+          "");
 
   @TempDir Path dir;
 
@@ -30,15 +32,25 @@ class WorkloadCommandsTest {
     Files.writeString(f, SCENARIO);
     Outcome text = run("run", f.toString());
     assertThat(text.code()).as(text.err()).isZero();
-    assertThat(text.out()).contains("$ cyclictest -i 200 -t", "T: 0 (", "$ stress-ng --cyclic 1",
-        "cyclic: latency percentiles:");
+    assertThat(text.out())
+        .contains(
+            "$ cyclictest -i 200 -t",
+            "T: 0 (",
+            "$ stress-ng --cyclic 1",
+            "cyclic: latency percentiles:");
     Outcome json = run("run", f.toString(), "--format", "json");
     JsonNode n = new ObjectMapper().readTree(json.out());
     assertThat(n.has("digest")).isTrue();
     assertThat(n.get("metrics").isObject()).isTrue();
     assertThat(n.get("reports").get("cyclictest").get("report").get("threads")).hasSize(2);
-    assertThat(n.get("reports").get("stress-ng").get("report").get("cyclic").get("percentiles")
-        .has("95.40")).isTrue();
+    assertThat(
+            n.get("reports")
+                .get("stress-ng")
+                .get("report")
+                .get("cyclic")
+                .get("percentiles")
+                .has("95.40"))
+        .isTrue();
   }
 
   @Test
@@ -54,15 +66,33 @@ class WorkloadCommandsTest {
   void compareJsonParsesAndNoChangeConfigHasIdenticalDigests() throws Exception {
     Path f = dir.resolve("s.yaml");
     Files.writeString(f, SCENARIO);
-    Outcome o = run("compare", f.toString(), "--config", "same:kernel.hz=1000", "--seeds", "2",
-        "--format", "json", "-q");
+    Outcome o =
+        run(
+            "compare",
+            f.toString(),
+            "--config",
+            "same:kernel.hz=1000",
+            "--seeds",
+            "2",
+            "--format",
+            "json",
+            "-q");
     assertThat(o.code()).as(o.err()).isZero();
     JsonNode n = new ObjectMapper().readTree(o.out());
     assertThat(n.get("same_digests_as_baseline").get("same").asBoolean()).isTrue();
-    assertThat(n.get("metrics").get("report.cyclictest.max").get("same").get("normalised").asDouble())
+    assertThat(
+            n.get("metrics").get("report.cyclictest.max").get("same").get("normalised").asDouble())
         .isEqualTo(1.0);
-    Outcome t = run("compare", f.toString(), "--config", "same:kernel.hz=1000", "--seeds", "2",
-        "--metric", "report.cyclictest.max");
+    Outcome t =
+        run(
+            "compare",
+            f.toString(),
+            "--config",
+            "same:kernel.hz=1000",
+            "--seeds",
+            "2",
+            "--metric",
+            "report.cyclictest.max");
     assertThat(t.out()).contains("| metric", "| baseline", "| same", "report.cyclictest.max");
     assertThat(t.err()).contains("compare: run 4/4 done");
   }
@@ -70,8 +100,17 @@ class WorkloadCommandsTest {
   @Test
   void reproduceRunsTheBundledExperimentAsJson() throws Exception {
     Path scenarios = Path.of("..", "scenarios");
-    Outcome o = run("reproduce", "kvm-cyclictest-preempt", "--dir", scenarios.toString(),
-        "--seeds", "1", "--format", "json", "-q");
+    Outcome o =
+        run(
+            "reproduce",
+            "kvm-cyclictest-preempt",
+            "--dir",
+            scenarios.toString(),
+            "--seeds",
+            "1",
+            "--format",
+            "json",
+            "-q");
     assertThat(o.code()).as(o.err()).isZero();
     JsonNode n = new ObjectMapper().readTree(o.out());
     assertThat(n.get("experiment").asText()).isEqualTo("kvm-cyclictest-preempt");

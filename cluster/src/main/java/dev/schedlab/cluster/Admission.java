@@ -11,8 +11,8 @@ import java.util.function.Consumer;
 /**
  * The coordinator's gate: a worker takes part only with the coordinator's schedlab version and
  * plugins (by hash); otherwise it is refused with a message saying why, printed on both sides.
- * Admitted members and how many cells each runs at once are what the {@link Dispatcher} hands
- * cells to.
+ * Admitted members and how many cells each runs at once are what the {@link Dispatcher} hands cells
+ * to.
  */
 final class Admission {
   private final String version;
@@ -21,7 +21,7 @@ final class Admission {
   private final Consumer<String> log;
   private final Map<UUID, Integer> admitted = new ConcurrentHashMap<>();
   private final Map<UUID, String> addresses = new ConcurrentHashMap<>();
-  private volatile Runnable changed = () -> { };
+  private volatile Runnable changed = () -> {};
 
   /**
    * A gate for workers of {@code version} with the plugins of {@code pluginsDir} ({@code
@@ -49,13 +49,21 @@ final class Admission {
     addresses.put(h.member(), h.address());
     String refusal = null;
     if (!version.equals(h.version())) {
-      refusal = "schedlab " + h.version() + " on the worker but " + version + " on the coordinator;"
-          + " run the same version on every member";
+      refusal =
+          "schedlab "
+              + h.version()
+              + " on the worker but "
+              + version
+              + " on the coordinator;"
+              + " run the same version on every member";
     } else if (h.shared() != null) {
       String diff = h.shared().differences(manifest);
       if (diff != null) {
-        refusal = "its plugins differ from the coordinator's (" + diff + "); give every member the"
-            + " same plugins directory, or leave out --plugins-dir to receive the coordinator's";
+        refusal =
+            "its plugins differ from the coordinator's ("
+                + diff
+                + "); give every member the"
+                + " same plugins directory, or leave out --plugins-dir to receive the coordinator's";
       }
     }
     if (refusal != null) {
@@ -72,20 +80,22 @@ final class Admission {
     }
     SortedMap<String, byte[]> files = PluginManifest.files(pluginsDir, name);
     if (!PluginManifest.hash(name, files).equals(expected)) {
-      throw new IOException("plugin " + name + " changed on the coordinator since the matrix started");
+      throw new IOException(
+          "plugin " + name + " changed on the coordinator since the matrix started");
     }
     return files;
   }
 
   /**
-   * A worker has its plugins in place and runs {@code jobs} cells at once: admitted when they
-   * are the coordinator's, else refused (the answer says why).
+   * A worker has its plugins in place and runs {@code jobs} cells at once: admitted when they are
+   * the coordinator's, else refused (the answer says why).
    */
   String ready(UUID member, int jobs, PluginManifest has) {
     String diff = has.differences(manifest);
     String address = addresses.getOrDefault(member, member.toString());
     if (diff != null) {
-      String refusal = "its plugins differ from the coordinator's after the transfer (" + diff + ")";
+      String refusal =
+          "its plugins differ from the coordinator's after the transfer (" + diff + ")";
       log.accept("refused worker " + address + ": " + refusal);
       return refusal;
     }

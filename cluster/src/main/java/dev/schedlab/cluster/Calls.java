@@ -9,13 +9,13 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
- * The calls members make to each other through Hazelcast's executor service. A worker, once
- * joined, says {@link Hello} to the coordinator (version and plugins checked), fetches the
- * coordinator's plugins ({@link FetchPlugin}) unless it has a shared directory, and reports
- * {@link Ready}; the coordinator then sends it cells ({@link RunCell}) and, when the matrix is
- * complete, {@link Finish}. Class names and fields are the wire format between members of one
- * version; {@link Hello} and {@link Welcome} must stay readable across versions so that a member
- * of another version gets the refusal.
+ * The calls members make to each other through Hazelcast's executor service. A worker, once joined,
+ * says {@link Hello} to the coordinator (version and plugins checked), fetches the coordinator's
+ * plugins ({@link FetchPlugin}) unless it has a shared directory, and reports {@link Ready}; the
+ * coordinator then sends it cells ({@link RunCell}) and, when the matrix is complete, {@link
+ * Finish}. Class names and fields are the wire format between members of one version; {@link Hello}
+ * and {@link Welcome} must stay readable across versions so that a member of another version gets
+ * the refusal.
  */
 final class Calls {
   private Calls() {}
@@ -56,8 +56,8 @@ final class Calls {
    * @param member the worker's member id
    * @param address the worker's address, for messages
    * @param version the worker's schedlab version
-   * @param shared the worker's plugins when it reads them from a shared directory, or null when
-   *     it takes the coordinator's
+   * @param shared the worker's plugins when it reads them from a shared directory, or null when it
+   *     takes the coordinator's
    */
   record HelloData(UUID member, String address, String version, PluginManifest shared)
       implements Serializable {}

@@ -1,9 +1,9 @@
 package dev.schedlab.cluster;
 
+import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.lab.matrix.Cell;
 import dev.schedlab.lab.matrix.ParamSet;
 import dev.schedlab.lab.matrix.Workload;
-import dev.schedlab.engine.config.PluginRef;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.Files;
@@ -36,9 +36,20 @@ import java.util.TreeMap;
  * @param seed the seed, or null to keep the scenario's
  * @param globalSets the matrix's overrides
  */
-record CellSpec(int index, String runId, String label, String scenario, String toolLine,
-    String duration, SortedMap<String, byte[]> files, String machine, String paramsLabel,
-    List<String> paramSets, List<Plugin> plugins, Long seed, List<String> globalSets)
+record CellSpec(
+    int index,
+    String runId,
+    String label,
+    String scenario,
+    String toolLine,
+    String duration,
+    SortedMap<String, byte[]> files,
+    String machine,
+    String paramsLabel,
+    List<String> paramSets,
+    List<Plugin> plugins,
+    Long seed,
+    List<String> globalSets)
     implements Serializable {
   /** One plugin of the set with its options. */
   record Plugin(String id, SortedMap<String, String> options) implements Serializable {}
@@ -53,12 +64,26 @@ record CellSpec(int index, String runId, String label, String scenario, String t
   /** The spec of {@code cell}, with {@code files} as read by {@link #filesOf}. */
   static CellSpec of(Cell cell, SortedMap<String, byte[]> files) {
     Workload w = cell.workload();
-    List<Plugin> plugins = cell.plugins() == null ? null : cell.plugins().stream()
-        .map(p -> new Plugin(p.id(), new TreeMap<>(p.options()))).toList();
-    return new CellSpec(cell.index(), cell.runId(), w.label(),
-        w.file() == null ? null : w.file().toAbsolutePath().normalize().toString(), w.toolLine(),
-        w.duration(), files, cell.machine(), cell.params().label(), cell.params().sets(), plugins,
-        cell.seed(), cell.globalSets());
+    List<Plugin> plugins =
+        cell.plugins() == null
+            ? null
+            : cell.plugins().stream()
+                .map(p -> new Plugin(p.id(), new TreeMap<>(p.options())))
+                .toList();
+    return new CellSpec(
+        cell.index(),
+        cell.runId(),
+        w.label(),
+        w.file() == null ? null : w.file().toAbsolutePath().normalize().toString(),
+        w.toolLine(),
+        w.duration(),
+        files,
+        cell.machine(),
+        cell.params().label(),
+        cell.params().sets(),
+        plugins,
+        cell.seed(),
+        cell.globalSets());
   }
 
   /**
@@ -101,18 +126,21 @@ record CellSpec(int index, String runId, String label, String scenario, String t
       Files.write(tmp, f.getValue());
       Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
-    Workload w = new Workload(label, scenario == null ? null : under(mirror, scenario), toolLine,
-        duration);
-    List<PluginRef> refs = plugins == null ? null
-        : plugins.stream().map(p -> new PluginRef(p.id(), p.options())).toList();
-    return new Cell(index, runId, w, machine, new ParamSet(paramsLabel, paramSets), refs, seed,
-        globalSets);
+    Workload w =
+        new Workload(label, scenario == null ? null : under(mirror, scenario), toolLine, duration);
+    List<PluginRef> refs =
+        plugins == null
+            ? null
+            : plugins.stream().map(p -> new PluginRef(p.id(), p.options())).toList();
+    return new Cell(
+        index, runId, w, machine, new ParamSet(paramsLabel, paramSets), refs, seed, globalSets);
   }
 
   /** {@code path} (absolute on the coordinator) inside {@code mirror}. */
   static Path under(Path mirror, String path) throws IOException {
     Path root = mirror.toAbsolutePath().normalize();
-    String relative = path.replace('\\', '/').replaceFirst("^[A-Za-z]:", "").replaceFirst("^/+", "");
+    String relative =
+        path.replace('\\', '/').replaceFirst("^[A-Za-z]:", "").replaceFirst("^/+", "");
     Path p = root.resolve(relative).normalize();
     if (!p.startsWith(root) || p.equals(root)) {
       throw new IOException("cell file " + path + " does not map into " + root);

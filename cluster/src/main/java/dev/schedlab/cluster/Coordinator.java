@@ -20,12 +20,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * {@code schedlab matrix --cluster}: the coordinator. It is a cluster member itself (running
- * {@code jobs} cells, or none with 0), admits workers through {@link Admission}, hands out cells
- * through {@link Dispatcher} and hands each result back to the matrix runner, which appends it to
- * {@code cells.jsonl}. When every cell is recorded it tells the workers the matrix is complete and
- * leaves. Stopped before that, it leaves the workers waiting: started again with the same matrix,
- * it gets the same cluster name, resumes from {@code cells.jsonl}, and the workers join it again.
+ * {@code schedlab matrix --cluster}: the coordinator. It is a cluster member itself (running {@code
+ * jobs} cells, or none with 0), admits workers through {@link Admission}, hands out cells through
+ * {@link Dispatcher} and hands each result back to the matrix runner, which appends it to {@code
+ * cells.jsonl}. When every cell is recorded it tells the workers the matrix is complete and leaves.
+ * Stopped before that, it leaves the workers waiting: started again with the same matrix, it gets
+ * the same cluster name, resumes from {@code cells.jsonl}, and the workers join it again.
  */
 public final class Coordinator implements CellExecutor {
   /** How long the workers get to acknowledge the end of the matrix. */
@@ -45,7 +45,11 @@ public final class Coordinator implements CellExecutor {
     this(settings, jobs, pluginsDir, log, MemberRuntime.ENGINE);
   }
 
-  Coordinator(ClusterSettings settings, int jobs, Path pluginsDir, Consumer<String> log,
+  Coordinator(
+      ClusterSettings settings,
+      int jobs,
+      Path pluginsDir,
+      Consumer<String> log,
       MemberRuntime.CellRunner runner) {
     this.settings = settings;
     this.jobs = jobs;
@@ -67,33 +71,58 @@ public final class Coordinator implements CellExecutor {
     runtime.ready(job.host());
     HazelcastInstance hz;
     try {
-      hz = Hazelcast.newHazelcastInstance(MemberConfig.of(MatrixId.clusterName(id, settings.secret()),
-          settings.bind(), true, List.of(), MemberConfig.COORDINATOR, jobs, runtime));
+      hz =
+          Hazelcast.newHazelcastInstance(
+              MemberConfig.of(
+                  MatrixId.clusterName(id, settings.secret()),
+                  settings.bind(),
+                  true,
+                  List.of(),
+                  MemberConfig.COORDINATOR,
+                  jobs,
+                  runtime));
     } catch (ClusterException e) {
       throw new IOException(e.getMessage(), e);
     } catch (HazelcastException e) {
-      throw new IOException("cannot start the coordinator on " + settings.bind() + ": "
-          + e.getMessage() + " (is the port in use?)", e);
+      throw new IOException(
+          "cannot start the coordinator on "
+              + settings.bind()
+              + ": "
+              + e.getMessage()
+              + " (is the port in use?)",
+          e);
     }
     try {
       refuseSecondCoordinator(hz, id);
-      hz.getCluster().addMembershipListener(new MembershipListener() {
-        @Override
-        public void memberAdded(MembershipEvent e) {
-          log.accept("member " + address(e.getMember()) + " joined");
-        }
+      hz.getCluster()
+          .addMembershipListener(
+              new MembershipListener() {
+                @Override
+                public void memberAdded(MembershipEvent e) {
+                  log.accept("member " + address(e.getMember()) + " joined");
+                }
 
-        @Override
-        public void memberRemoved(MembershipEvent e) {
-          admission.remove(e.getMember().getUuid());
-          log.accept("member " + address(e.getMember()) + " left");
-        }
-      });
+                @Override
+                public void memberRemoved(MembershipEvent e) {
+                  admission.remove(e.getMember().getUuid());
+                  log.accept("member " + address(e.getMember()) + " left");
+                }
+              });
       Member self = hz.getCluster().getLocalMember();
-      log.accept("cluster of matrix " + id + ": coordinator on " + address(self) + ", "
-          + job.todo().size() + " cells to run; start workers with: schedlab worker --join "
-          + address(self) + " --matrix " + id + " (and the same secret as "
-          + settings.secret().origin() + ")");
+      log.accept(
+          "cluster of matrix "
+              + id
+              + ": coordinator on "
+              + address(self)
+              + ", "
+              + job.todo().size()
+              + " cells to run; start workers with: schedlab worker --join "
+              + address(self)
+              + " --matrix "
+              + id
+              + " (and the same secret as "
+              + settings.secret().origin()
+              + ")");
       admission.admit(self.getUuid(), jobs);
       new Dispatcher(hz, admission, log).run(job.todo(), results);
       finishWorkers(hz, admission);
@@ -109,14 +138,19 @@ public final class Coordinator implements CellExecutor {
   private static void refuseSecondCoordinator(HazelcastInstance hz, String id) throws IOException {
     for (Member m : hz.getCluster().getMembers()) {
       if (!m.localMember() && MemberConfig.COORDINATOR.equals(m.getAttribute(MemberConfig.ROLE))) {
-        throw new IOException("another coordinator of matrix " + id + " is running at "
-            + address(m) + "; stop it first");
+        throw new IOException(
+            "another coordinator of matrix "
+                + id
+                + " is running at "
+                + address(m)
+                + "; stop it first");
       }
     }
   }
 
   /** Tells every admitted worker that the matrix is complete, waiting a little for each. */
-  private void finishWorkers(HazelcastInstance hz, Admission admission) throws InterruptedException {
+  private void finishWorkers(HazelcastInstance hz, Admission admission)
+      throws InterruptedException {
     IExecutorService control = hz.getExecutorService(MemberConfig.CONTROL);
     List<Future<Boolean>> acks = new ArrayList<>();
     for (Member m : hz.getCluster().getMembers()) {
@@ -143,13 +177,15 @@ public final class Coordinator implements CellExecutor {
       return;
     }
     try (var s = Files.walk(dir)) {
-      s.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      s.sorted((a, b) -> b.getNameCount() - a.getNameCount())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     } catch (IOException | UncheckedIOException e) {
       // a temporary directory left behind is harmless
     }

@@ -63,8 +63,9 @@ final class Dispatcher {
     boolean toldWaiting = false;
     while (remaining > 0) {
       if (!hz.getLifecycleService().isRunning()) {
-        throw new IOException("the coordinator's cluster member stopped; run the same command"
-            + " again to resume from cells.jsonl");
+        throw new IOException(
+            "the coordinator's cluster member stopped; run the same command"
+                + " again to resume from cells.jsonl");
       }
       Map<UUID, Member> members = new LinkedHashMap<>();
       hz.getCluster().getMembers().forEach(m -> members.put(m.getUuid(), m));
@@ -96,14 +97,29 @@ final class Dispatcher {
         remaining--;
       } else if (memberGone(d.failure())) {
         pending.addFirst(d.cell());
-        log.accept("cell " + d.cell().index() + " (" + d.cell().runId() + ") runs again: worker "
-            + admission.address(d.member()) + " left before it finished");
+        log.accept(
+            "cell "
+                + d.cell().index()
+                + " ("
+                + d.cell().runId()
+                + ") runs again: worker "
+                + admission.address(d.member())
+                + " left before it finished");
       } else if (failures.merge(d.cell().runId(), 1, Integer::sum) < ATTEMPTS) {
         pending.addFirst(d.cell());
         log.accept("cell " + d.cell().index() + " runs again: " + d.failure());
       } else {
-        results.finished(d.cell(), new CellResult(d.cell().runId(), d.cell().seed(), null, 0, 0, 0,
-            "cluster: " + ATTEMPTS + " attempts failed, last: " + d.failure(), Map.of()));
+        results.finished(
+            d.cell(),
+            new CellResult(
+                d.cell().runId(),
+                d.cell().seed(),
+                null,
+                0,
+                0,
+                0,
+                "cluster: " + ATTEMPTS + " attempts failed, last: " + d.failure(),
+                Map.of()));
         remaining--;
       }
     }
@@ -112,17 +128,20 @@ final class Dispatcher {
   private void submit(IExecutorService executor, Cell c, Member m) {
     CellSpec spec = CellSpec.of(c, files.computeIfAbsent(c.workload(), CellSpec::filesOf));
     try {
-      executor.submitToMember(new Calls.RunCell(spec), m, new ExecutionCallback<CellResult>() {
-        @Override
-        public void onResponse(CellResult r) {
-          done.add(new Done(c, m.getUuid(), r, null));
-        }
+      executor.submitToMember(
+          new Calls.RunCell(spec),
+          m,
+          new ExecutionCallback<CellResult>() {
+            @Override
+            public void onResponse(CellResult r) {
+              done.add(new Done(c, m.getUuid(), r, null));
+            }
 
-        @Override
-        public void onFailure(Throwable t) {
-          done.add(new Done(c, m.getUuid(), null, t));
-        }
-      });
+            @Override
+            public void onFailure(Throwable t) {
+              done.add(new Done(c, m.getUuid(), null, t));
+            }
+          });
     } catch (RuntimeException e) {
       done.add(new Done(c, m.getUuid(), null, e));
     }
@@ -131,7 +150,8 @@ final class Dispatcher {
   /** Whether {@code t} says the member is gone (the cell did not finish there). */
   static boolean memberGone(Throwable t) {
     for (Throwable x = t; x != null; x = x.getCause()) {
-      if (x instanceof MemberLeftException || x instanceof TargetNotMemberException
+      if (x instanceof MemberLeftException
+          || x instanceof TargetNotMemberException
           || x instanceof HazelcastInstanceNotActiveException
           || x instanceof RejectedExecutionException) {
         return true;

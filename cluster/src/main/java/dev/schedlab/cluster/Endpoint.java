@@ -47,7 +47,8 @@ public record Endpoint(String host, int port) {
     try {
       return new Endpoint(host, port == null ? defaultPort : Integer.parseInt(port.trim()));
     } catch (IllegalArgumentException e) {
-      throw new ClusterException("address '" + text + "': expected HOST[:PORT] (" + e.getMessage() + ")");
+      throw new ClusterException(
+          "address '" + text + "': expected HOST[:PORT] (" + e.getMessage() + ")");
     }
   }
 

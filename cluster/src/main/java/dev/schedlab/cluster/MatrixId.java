@@ -8,10 +8,10 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The run id of a whole matrix (or of one share of it): the first 16 hex digits of SHA-256 over
- * the run ids of its cells in order. Like a cell's run id it is the same on every machine and in
- * every invocation, so a restarted coordinator gets the same cluster name and its workers find it
- * again; changing any cell gives another id.
+ * The run id of a whole matrix (or of one share of it): the first 16 hex digits of SHA-256 over the
+ * run ids of its cells in order. Like a cell's run id it is the same on every machine and in every
+ * invocation, so a restarted coordinator gets the same cluster name and its workers find it again;
+ * changing any cell gives another id.
  */
 public final class MatrixId {
   private MatrixId() {}
@@ -21,7 +21,9 @@ public final class MatrixId {
     StringBuilder in = new StringBuilder("schedlab-matrix/1\n");
     cells.forEach(c -> in.append(c.runId()).append('\n'));
     try {
-      byte[] h = MessageDigest.getInstance("SHA-256").digest(in.toString().getBytes(StandardCharsets.UTF_8));
+      byte[] h =
+          MessageDigest.getInstance("SHA-256")
+              .digest(in.toString().getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(h, 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);

@@ -16,32 +16,40 @@ import java.util.List;
  * The Hazelcast configuration of a member: bound to one interface only, joining by an explicit
  * TCP/IP member list (no multicast, no cloud auto-detection, no phoning home), the cluster name
  * derived from the matrix id and the secret, Java serialization limited to schedlab's, Hazelcast's
- * and the JDK's classes, and two executors: one for cells (as many threads as the member runs
- * cells at once) and one for the short control calls (join handshake, plugin transfer, finish).
+ * and the JDK's classes, and two executors: one for cells (as many threads as the member runs cells
+ * at once) and one for the short control calls (join handshake, plugin transfer, finish).
  */
 final class MemberConfig {
   /** Member attribute: {@value #COORDINATOR} or {@value #WORKER}. */
   static final String ROLE = "schedlab.role";
+
   static final String COORDINATOR = "coordinator";
   static final String WORKER = "worker";
+
   /** Member attribute: how many cells the member runs at once. */
   static final String JOBS = "schedlab.jobs";
+
   /** The executor that runs cells. */
   static final String CELLS = "schedlab-cells";
+
   /** The executor of control calls. */
   static final String CONTROL = "schedlab-control";
 
   /** Seconds between member heartbeats. */
   static final int HEARTBEAT_INTERVAL_S = 1;
+
   /**
    * Seconds without a heartbeat after which a member is taken as dead and its cells run elsewhere
    * (a closed connection, as when a process is killed, is noticed within about a second).
    */
   static final int HEARTBEAT_TIMEOUT_S = 15;
+
   /** Seconds a joining member waits for an answer from each listed address. */
   static final int CONNECT_TIMEOUT_S = 5;
+
   /** Ports tried from the given one when a worker's port is taken (several workers on one host). */
   static final int WORKER_PORT_COUNT = 100;
+
   /** Hazelcast partitions: the cluster keeps no data, so few (all members must agree). */
   static final int PARTITIONS = 23;
 
@@ -59,8 +67,15 @@ final class MemberConfig {
    * @param jobs cells run at once on this member (0: none)
    * @param runtime this member's {@link MemberRuntime}, found by the calls it receives
    */
-  static Config of(String clusterName, Endpoint bind, boolean fixedPort, List<Endpoint> join,
-      String role, int jobs, MemberRuntime runtime) throws ClusterException {
+  static Config of(
+      String clusterName,
+      Endpoint bind,
+      boolean fixedPort,
+      List<Endpoint> join,
+      String role,
+      int jobs,
+      MemberRuntime runtime)
+      throws ClusterException {
     Config c = new Config();
     c.setClusterName(clusterName);
     c.setProperty("hazelcast.phone.home.enabled", "false");
@@ -84,7 +99,8 @@ final class MemberConfig {
     JoinConfig j = n.getJoin();
     j.getMulticastConfig().setEnabled(false);
     j.getAutoDetectionConfig().setEnabled(false);
-    TcpIpConfig tcp = j.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(CONNECT_TIMEOUT_S);
+    TcpIpConfig tcp =
+        j.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(CONNECT_TIMEOUT_S);
     join.forEach(e -> tcp.addMember(e.toString()));
 
     JavaSerializationFilterConfig filter = new JavaSerializationFilterConfig();
@@ -108,7 +124,8 @@ final class MemberConfig {
     int first = port;
     for (Endpoint e : join) {
       try {
-        if (InetAddress.getByName(e.host()).getHostAddress().equals(address) && e.port() >= first
+        if (InetAddress.getByName(e.host()).getHostAddress().equals(address)
+            && e.port() >= first
             && e.port() < first + WORKER_PORT_COUNT) {
           first = e.port() + 1;
         }
@@ -131,17 +148,25 @@ final class MemberConfig {
       throw new ClusterException("--bind " + host + ": unknown host");
     }
     if (a.isAnyLocalAddress()) {
-      throw new ClusterException("--bind " + host + ": give one interface's address, not the"
-          + " wildcard address (members listen on one interface only)");
+      throw new ClusterException(
+          "--bind "
+              + host
+              + ": give one interface's address, not the"
+              + " wildcard address (members listen on one interface only)");
     }
     try {
       if (!a.isLoopbackAddress() && NetworkInterface.getByInetAddress(a) == null) {
-        throw new ClusterException("--bind " + host + ": " + a.getHostAddress()
-            + " is not an address of this machine; give the address of the interface on the"
-            + " cluster's private network");
+        throw new ClusterException(
+            "--bind "
+                + host
+                + ": "
+                + a.getHostAddress()
+                + " is not an address of this machine; give the address of the interface on the"
+                + " cluster's private network");
       }
     } catch (SocketException e) {
-      throw new ClusterException("--bind " + host + ": cannot list this machine's interfaces: " + e);
+      throw new ClusterException(
+          "--bind " + host + ": cannot list this machine's interfaces: " + e);
     }
     return a.getHostAddress();
   }

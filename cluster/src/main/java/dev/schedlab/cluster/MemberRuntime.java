@@ -1,10 +1,10 @@
 package dev.schedlab.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
+import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.lab.matrix.Cell;
 import dev.schedlab.lab.matrix.CellResult;
 import dev.schedlab.lab.matrix.MatrixRunner;
-import dev.schedlab.engine.plugin.PluginHost;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -12,16 +12,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What a member's incoming calls act on (Hazelcast's user context holds it): the plugin host cells
- * run with, the directory the cells' files are written to, and on the coordinator its
- * {@link Admission}.
+ * run with, the directory the cells' files are written to, and on the coordinator its {@link
+ * Admission}.
  */
 final class MemberRuntime {
   /** The user-context key. */
   static final String KEY = "schedlab.runtime";
 
   /**
-   * Runs one cell with the member's plugins: the engine's {@link MatrixRunner#start}, which
-   * answers at once, failed, when a plugin call overruns its budget.
+   * Runs one cell with the member's plugins: the engine's {@link MatrixRunner#start}, which answers
+   * at once, failed, when a plugin call overruns its budget.
    */
   interface CellRunner {
     CellResult run(Cell cell, PluginHost host);
@@ -71,8 +71,16 @@ final class MemberRuntime {
     }
     // Error messages name the scenario at its path on the coordinator, as a local run would.
     String root = mirror.toAbsolutePath().normalize().toString();
-    return new CellResult(r.runId(), r.seed(), r.digest(), r.events(), r.simNs(), r.wallMs(),
-        r.error().replace(root, ""), r.values(), r.ejections());
+    return new CellResult(
+        r.runId(),
+        r.seed(),
+        r.digest(),
+        r.events(),
+        r.simNs(),
+        r.wallMs(),
+        r.error().replace(root, ""),
+        r.values(),
+        r.ejections());
   }
 
   /** The coordinator's admission; throws on a worker. */

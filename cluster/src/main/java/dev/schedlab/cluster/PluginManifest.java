@@ -80,15 +80,16 @@ public record PluginManifest(SortedMap<String, String> hashes) implements Serial
 
   /**
    * The hash of entry {@code name} with {@code files}: the SHA-256 of the zip, or of the lines
-   * {@code HASH  PATH} of a directory's files in path order.
+   * {@code HASH PATH} of a directory's files in path order.
    */
   static String hash(String name, Map<String, byte[]> files) {
     if (files.size() == 1 && files.containsKey(name)) {
       return sha256(files.get(name));
     }
     StringBuilder lines = new StringBuilder();
-    new TreeMap<>(files).forEach((path, bytes) -> lines.append(sha256(bytes)).append("  ")
-        .append(path).append('\n'));
+    new TreeMap<>(files)
+        .forEach(
+            (path, bytes) -> lines.append(sha256(bytes)).append("  ").append(path).append('\n'));
     return sha256(lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
@@ -101,8 +102,8 @@ public record PluginManifest(SortedMap<String, String> hashes) implements Serial
   }
 
   /**
-   * How this (a worker's) manifest differs from {@code coordinator}'s, naming each entry; null
-   * when they are equal.
+   * How this (a worker's) manifest differs from {@code coordinator}'s, naming each entry; null when
+   * they are equal.
    */
   String differences(PluginManifest coordinator) {
     List<String> out = new ArrayList<>();
@@ -111,11 +112,17 @@ public record PluginManifest(SortedMap<String, String> hashes) implements Serial
       if (mine == null) {
         out.add(e.getKey() + " is missing here");
       } else if (!mine.equals(e.getValue())) {
-        out.add(e.getKey() + " has SHA-256 " + mine.substring(0, 16) + "... here but "
-            + e.getValue().substring(0, 16) + "... on the coordinator");
+        out.add(
+            e.getKey()
+                + " has SHA-256 "
+                + mine.substring(0, 16)
+                + "... here but "
+                + e.getValue().substring(0, 16)
+                + "... on the coordinator");
       }
     }
-    hashes.keySet().stream().filter(k -> !coordinator.hashes.containsKey(k))
+    hashes.keySet().stream()
+        .filter(k -> !coordinator.hashes.containsKey(k))
         .forEach(k -> out.add(k + " is here but not on the coordinator"));
     return out.isEmpty() ? null : String.join("; ", out);
   }

@@ -23,6 +23,7 @@ import javax.crypto.spec.SecretKeySpec;
 public final class Secret {
   /** The environment variable read when no file is given. */
   public static final String ENV = "SCHEDLAB_CLUSTER_SECRET";
+
   /** The shortest secret accepted, in bytes. */
   public static final int MIN_LENGTH = 16;
 
@@ -45,10 +46,14 @@ public final class Secret {
     }
     String value = env.get(ENV);
     if (value == null || value.isBlank()) {
-      throw new ClusterException("cluster mode needs a shared secret: put one (at least " + MIN_LENGTH
-          + " characters, for example from `head -c 32 /dev/urandom | base64`) in a file that only"
-          + " you can read and pass --secret-file FILE, or set " + ENV + "; every member needs the"
-          + " same one");
+      throw new ClusterException(
+          "cluster mode needs a shared secret: put one (at least "
+              + MIN_LENGTH
+              + " characters, for example from `head -c 32 /dev/urandom | base64`) in a file that only"
+              + " you can read and pass --secret-file FILE, or set "
+              + ENV
+              + "; every member needs the"
+              + " same one");
     }
     return of(value.strip(), "$" + ENV);
   }
@@ -70,8 +75,13 @@ public final class Secret {
   static Secret of(String text, String origin) throws ClusterException {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     if (bytes.length < MIN_LENGTH) {
-      throw new ClusterException("the cluster secret in " + origin + " has " + bytes.length
-          + " bytes; use at least " + MIN_LENGTH);
+      throw new ClusterException(
+          "the cluster secret in "
+              + origin
+              + " has "
+              + bytes.length
+              + " bytes; use at least "
+              + MIN_LENGTH);
     }
     return new Secret(bytes, origin);
   }
@@ -83,7 +93,8 @@ public final class Secret {
   public static String permissionWarning(Path file) {
     try {
       Set<PosixFilePermission> p = Files.getPosixFilePermissions(file);
-      if (p.contains(PosixFilePermission.GROUP_READ) || p.contains(PosixFilePermission.OTHERS_READ)) {
+      if (p.contains(PosixFilePermission.GROUP_READ)
+          || p.contains(PosixFilePermission.OTHERS_READ)) {
         return "the secret file " + file + " can be read by other users; chmod 600 it";
       }
     } catch (UnsupportedOperationException | IOException e) {

@@ -21,21 +21,25 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * {@code schedlab worker}: a member that runs the cells the coordinator of one matrix hands it.
- * It joins, says hello (refused, it stops with the reason), takes the coordinator's plugins
- * (checked by hash) or reads its own shared directory, reports ready and runs cells until the
- * coordinator says the matrix is complete. When the coordinator goes away before that, it leaves
- * the cluster and joins again as soon as the coordinator is back.
+ * {@code schedlab worker}: a member that runs the cells the coordinator of one matrix hands it. It
+ * joins, says hello (refused, it stops with the reason), takes the coordinator's plugins (checked
+ * by hash) or reads its own shared directory, reports ready and runs cells until the coordinator
+ * says the matrix is complete. When the coordinator goes away before that, it leaves the cluster
+ * and joins again as soon as the coordinator is back.
  */
 public final class Worker implements AutoCloseable {
   /** Exit status: the matrix is complete. */
   public static final int DONE = 0;
+
   /** Exit status: stopped ({@link #close()}). */
   public static final int STOPPED = 1;
+
   /** Exit status: refused by the coordinator. */
   public static final int REFUSED = 2;
+
   /** Seconds between attempts to find the coordinator. */
   static final long RETRY_S = 3;
+
   /** Seconds a control call (hello, plugin transfer, ready) may take. */
   static final long CALL_TIMEOUT_S = 60;
 
@@ -45,12 +49,12 @@ public final class Worker implements AutoCloseable {
    * @param matrixId the matrix whose cells it runs ({@code schedlab matrix --list} prints it)
    * @param cluster bind address, coordinator addresses and secret
    * @param jobs cells run at once
-   * @param sharedPlugins a plugins directory the coordinator also uses (checked by hash), or
-   *     null to receive the coordinator's plugins
+   * @param sharedPlugins a plugins directory the coordinator also uses (checked by hash), or null
+   *     to receive the coordinator's plugins
    * @param version the schedlab version it reports ({@link Version#current()})
    */
-  public record Settings(String matrixId, ClusterSettings cluster, int jobs, Path sharedPlugins,
-      String version) {
+  public record Settings(
+      String matrixId, ClusterSettings cluster, int jobs, Path sharedPlugins, String version) {
     /** Settings reporting this build's version. */
     public Settings(String matrixId, ClusterSettings cluster, int jobs, Path sharedPlugins) {
       this(matrixId, cluster, jobs, sharedPlugins, Version.current());
@@ -92,10 +96,16 @@ public final class Worker implements AutoCloseable {
         try {
           Member coordinator = coordinator(hz);
           if (coordinator == null && !toldMissing) {
-            log.accept("no coordinator of matrix " + settings.matrixId() + " answers at "
-                + settings.cluster().join() + "; trying again every " + RETRY_S + " s (check the"
-                + " address, that the coordinator runs this matrix id, and that both read the"
-                + " same secret: a member with another secret cannot join)");
+            log.accept(
+                "no coordinator of matrix "
+                    + settings.matrixId()
+                    + " answers at "
+                    + settings.cluster().join()
+                    + "; trying again every "
+                    + RETRY_S
+                    + " s (check the"
+                    + " address, that the coordinator runs this matrix id, and that both read the"
+                    + " same secret: a member with another secret cannot join)");
             toldMissing = true;
           } else if (coordinator != null) {
             toldMissing = false;
@@ -124,17 +134,24 @@ public final class Worker implements AutoCloseable {
 
   private HazelcastInstance start(String name, MemberRuntime runtime) throws ClusterException {
     try {
-      HazelcastInstance hz = Hazelcast.newHazelcastInstance(MemberConfig.of(name,
-          settings.cluster().bind(), false, settings.cluster().join(), MemberConfig.WORKER,
-          settings.jobs(), runtime));
+      HazelcastInstance hz =
+          Hazelcast.newHazelcastInstance(
+              MemberConfig.of(
+                  name,
+                  settings.cluster().bind(),
+                  false,
+                  settings.cluster().join(),
+                  MemberConfig.WORKER,
+                  settings.jobs(),
+                  runtime));
       current = hz;
       if (closed.getCount() == 0) {
         hz.getLifecycleService().terminate();
       }
       return hz;
     } catch (HazelcastException e) {
-      throw new ClusterException("cannot start a member on " + settings.cluster().bind() + ": "
-          + e.getMessage(), e);
+      throw new ClusterException(
+          "cannot start a member on " + settings.cluster().bind() + ": " + e.getMessage(), e);
     }
   }
 
@@ -157,22 +174,26 @@ public final class Worker implements AutoCloseable {
   private Integer session(HazelcastInstance hz, Member coordinator, MemberRuntime runtime)
       throws InterruptedException, IOException {
     CountDownLatch lost = new CountDownLatch(1);
-    hz.getCluster().addMembershipListener(new MembershipListener() {
-      @Override
-      public void memberAdded(MembershipEvent e) { }
+    hz.getCluster()
+        .addMembershipListener(
+            new MembershipListener() {
+              @Override
+              public void memberAdded(MembershipEvent e) {}
 
-      @Override
-      public void memberRemoved(MembershipEvent e) {
-        if (e.getMember().getUuid().equals(coordinator.getUuid())) {
-          lost.countDown();
-        }
-      }
-    });
-    hz.getLifecycleService().addLifecycleListener(e -> {
-      if (e.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
-        lost.countDown();
-      }
-    });
+              @Override
+              public void memberRemoved(MembershipEvent e) {
+                if (e.getMember().getUuid().equals(coordinator.getUuid())) {
+                  lost.countDown();
+                }
+              }
+            });
+    hz.getLifecycleService()
+        .addLifecycleListener(
+            e -> {
+              if (e.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+                lost.countDown();
+              }
+            });
     if (!hz.getCluster().getMembers().contains(coordinator)) {
       return null;
     }
@@ -180,13 +201,19 @@ public final class Worker implements AutoCloseable {
     Member self = hz.getCluster().getLocalMember();
     String me = Coordinator.address(self);
     try {
-      PluginManifest shared = settings.sharedPlugins() == null ? null
-          : PluginManifest.of(settings.sharedPlugins());
-      Calls.Welcome welcome = call(control, new Calls.Hello(new Calls.HelloData(self.getUuid(), me,
-          settings.version(), shared)), coordinator);
+      PluginManifest shared =
+          settings.sharedPlugins() == null ? null : PluginManifest.of(settings.sharedPlugins());
+      Calls.Welcome welcome =
+          call(
+              control,
+              new Calls.Hello(new Calls.HelloData(self.getUuid(), me, settings.version(), shared)),
+              coordinator);
       if (welcome.refusal() != null) {
-        log.accept("refused by the coordinator of matrix " + settings.matrixId() + ": "
-            + welcome.refusal());
+        log.accept(
+            "refused by the coordinator of matrix "
+                + settings.matrixId()
+                + ": "
+                + welcome.refusal());
         return REFUSED;
       }
       PluginManifest has = plugins(control, coordinator, welcome.manifest(), shared);
@@ -194,7 +221,8 @@ public final class Worker implements AutoCloseable {
         return REFUSED;
       }
       runtime.ready(host);
-      String refusal = call(control, new Calls.Ready(self.getUuid(), settings.jobs(), has), coordinator);
+      String refusal =
+          call(control, new Calls.Ready(self.getUuid(), settings.jobs(), has), coordinator);
       if (refusal != null) {
         log.accept("refused by the coordinator of matrix " + settings.matrixId() + ": " + refusal);
         return REFUSED;
@@ -203,32 +231,47 @@ public final class Worker implements AutoCloseable {
       log.accept("lost the coordinator while joining (" + e.getMessage() + "); joining again");
       return null;
     }
-    log.accept("joined matrix " + settings.matrixId() + " as " + me + " (coordinator "
-        + Coordinator.address(coordinator) + "), " + settings.jobs() + " job"
-        + (settings.jobs() == 1 ? "" : "s"));
+    log.accept(
+        "joined matrix "
+            + settings.matrixId()
+            + " as "
+            + me
+            + " (coordinator "
+            + Coordinator.address(coordinator)
+            + "), "
+            + settings.jobs()
+            + " job"
+            + (settings.jobs() == 1 ? "" : "s"));
     while (true) {
       if (runtime.finished().await(200, TimeUnit.MILLISECONDS)) {
-        log.accept("matrix " + settings.matrixId() + " complete; " + runtime.cellsRun()
-            + " cells ran here");
+        log.accept(
+            "matrix "
+                + settings.matrixId()
+                + " complete; "
+                + runtime.cellsRun()
+                + " cells ran here");
         return DONE;
       }
       if (closed.getCount() == 0) {
         return STOPPED;
       }
       if (lost.getCount() == 0) {
-        log.accept("the coordinator left before the matrix was complete; waiting for it to come"
-            + " back (" + runtime.cellsRun() + " cells ran here)");
+        log.accept(
+            "the coordinator left before the matrix was complete; waiting for it to come"
+                + " back ("
+                + runtime.cellsRun()
+                + " cells ran here)");
         return null;
       }
     }
   }
 
   /**
-   * The plugins cells run with: the shared directory, or the coordinator's, received and checked
-   * by hash (kept across memberships while the coordinator's do not change). Null when refused.
+   * The plugins cells run with: the shared directory, or the coordinator's, received and checked by
+   * hash (kept across memberships while the coordinator's do not change). Null when refused.
    */
-  private PluginManifest plugins(IExecutorService control, Member coordinator,
-      PluginManifest expected, PluginManifest shared)
+  private PluginManifest plugins(
+      IExecutorService control, Member coordinator, PluginManifest expected, PluginManifest shared)
       throws ExecutionException, TimeoutException, InterruptedException, IOException {
     if (shared != null) {
       if (host == null) {
@@ -246,11 +289,19 @@ public final class Worker implements AutoCloseable {
     Coordinator.deleteTree(received);
     received = Files.createTempDirectory("schedlab-worker-plugins-");
     for (var e : expected.hashes().entrySet()) {
-      SortedMap<String, byte[]> files = call(control, new Calls.FetchPlugin(e.getKey()), coordinator);
+      SortedMap<String, byte[]> files =
+          call(control, new Calls.FetchPlugin(e.getKey()), coordinator);
       String got = PluginManifest.hash(e.getKey(), files);
       if (!got.equals(e.getValue())) {
-        log.accept("plugin " + e.getKey() + " arrived with SHA-256 " + got + " but the coordinator"
-            + " announced " + e.getValue() + "; not running its cells");
+        log.accept(
+            "plugin "
+                + e.getKey()
+                + " arrived with SHA-256 "
+                + got
+                + " but the coordinator"
+                + " announced "
+                + e.getValue()
+                + "; not running its cells");
         return null;
       }
       PluginManifest.write(received, files);

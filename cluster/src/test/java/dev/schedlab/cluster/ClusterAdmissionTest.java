@@ -44,33 +44,53 @@ class ClusterAdmissionTest {
     int port = ClusterFixture.freePort();
     String id = f.matrixId();
     StringBuffer coordinatorLog = new StringBuffer();
-    Future<MatrixRunner.Outcome> run = f.coordinate(tmp.resolve("cluster"), new Coordinator(
-        ClusterFixture.settings(port, List.of(), ClusterFixture.SECRET), 0, f.plugins,
-        s -> coordinatorLog.append(s).append('\n')), MatrixRunner.Listener.NONE);
-    ClusterSettings member = ClusterFixture.settings(ClusterFixture.freePort(), List.of(port),
-        ClusterFixture.SECRET);
+    Future<MatrixRunner.Outcome> run =
+        f.coordinate(
+            tmp.resolve("cluster"),
+            new Coordinator(
+                ClusterFixture.settings(port, List.of(), ClusterFixture.SECRET),
+                0,
+                f.plugins,
+                s -> coordinatorLog.append(s).append('\n')),
+            MatrixRunner.Listener.NONE);
+    ClusterSettings member =
+        ClusterFixture.settings(ClusterFixture.freePort(), List.of(port), ClusterFixture.SECRET);
 
     StringBuffer oldLog = new StringBuffer();
-    Worker old = new Worker(new Worker.Settings(id, member, 1, null, "0.0.1-old"),
-        s -> oldLog.append(s).append('\n'));
+    Worker old =
+        new Worker(
+            new Worker.Settings(id, member, 1, null, "0.0.1-old"),
+            s -> oldLog.append(s).append('\n'));
     assertThat(f.start(old).get(60, TimeUnit.SECONDS)).isEqualTo(Worker.REFUSED);
-    assertThat(oldLog.toString()).contains("refused by the coordinator of matrix " + id
-        + ": schedlab 0.0.1-old on the worker but " + Version.current() + " on the coordinator");
+    assertThat(oldLog.toString())
+        .contains(
+            "refused by the coordinator of matrix "
+                + id
+                + ": schedlab 0.0.1-old on the worker but "
+                + Version.current()
+                + " on the coordinator");
 
     Path otherPlugins = copyOfPlugins("other-plugins");
     String zip = onlyZip(otherPlugins);
     Files.write(otherPlugins.resolve(zip), new byte[] {0}, StandardOpenOption.APPEND);
     StringBuffer otherLog = new StringBuffer();
-    Worker other = new Worker(new Worker.Settings(id, member, 1, otherPlugins),
-        s -> otherLog.append(s).append('\n'));
+    Worker other =
+        new Worker(
+            new Worker.Settings(id, member, 1, otherPlugins), s -> otherLog.append(s).append('\n'));
     assertThat(f.start(other).get(60, TimeUnit.SECONDS)).isEqualTo(Worker.REFUSED);
-    assertThat(otherLog.toString()).contains("its plugins differ from the coordinator's (" + zip
-        + " has SHA-256 ");
+    assertThat(otherLog.toString())
+        .contains("its plugins differ from the coordinator's (" + zip + " has SHA-256 ");
 
     StringBuffer strangerLog = new StringBuffer();
-    Worker stranger = new Worker(new Worker.Settings(id, ClusterFixture.settings(
-        ClusterFixture.freePort(), List.of(port), "another-secret-0123456789"), 1, null),
-        s -> strangerLog.append(s).append('\n'));
+    Worker stranger =
+        new Worker(
+            new Worker.Settings(
+                id,
+                ClusterFixture.settings(
+                    ClusterFixture.freePort(), List.of(port), "another-secret-0123456789"),
+                1,
+                null),
+            s -> strangerLog.append(s).append('\n'));
     Future<Integer> strangerExit = f.start(stranger);
     while (strangerLog.indexOf("no coordinator of matrix " + id + " answers") < 0) {
       assertThat(strangerExit).isNotDone();
@@ -80,12 +100,14 @@ class ClusterAdmissionTest {
     assertThat(strangerExit.get(60, TimeUnit.SECONDS)).isEqualTo(Worker.STOPPED);
     assertThat(ClusterFixture.digests(tmp.resolve("cluster"))).isEmpty();
 
-    Worker shared = new Worker(new Worker.Settings(id, member, 2, copyOfPlugins("shared")), s -> { });
+    Worker shared =
+        new Worker(new Worker.Settings(id, member, 2, copyOfPlugins("shared")), s -> {});
     assertThat(f.start(shared).get(120, TimeUnit.SECONDS)).isEqualTo(Worker.DONE);
     assertThat(run.get(60, TimeUnit.SECONDS).ran()).isEqualTo(local.size());
     assertThat(ClusterFixture.digests(tmp.resolve("cluster"))).isEqualTo(local);
     String log = coordinatorLog.toString();
-    assertThat(log).contains("schedlab 0.0.1-old on the worker but " + Version.current())
+    assertThat(log)
+        .contains("schedlab 0.0.1-old on the worker but " + Version.current())
         .contains("its plugins differ from the coordinator's (" + zip);
     // Three members joined the coordinator's cluster; the one without the secret never did.
     assertThat(log.lines().filter(l -> l.matches("member .* joined"))).hasSize(3);
@@ -103,7 +125,8 @@ class ClusterAdmissionTest {
 
   private static String onlyZip(Path dir) throws Exception {
     try (Stream<Path> s = Files.list(dir)) {
-      List<String> zips = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".zip")).toList();
+      List<String> zips =
+          s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".zip")).toList();
       assertThat(zips).hasSize(1);
       return zips.get(0);
     }

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.lab.matrix.Cell;
 import dev.schedlab.lab.matrix.CellResult;
 import dev.schedlab.lab.matrix.MatrixRunner;
-import dev.schedlab.engine.plugin.PluginHost;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
@@ -32,11 +32,15 @@ class ClusterPartsTest {
     assertThat(Endpoint.parse(" node-2:5800 ", 5701)).isEqualTo(new Endpoint("node-2", 5800));
     assertThat(Endpoint.parse("[fd00::5]:6000", 5701)).isEqualTo(new Endpoint("fd00::5", 6000));
     assertThat(Endpoint.parse("[fd00::5]:6000", 5701).toString()).isEqualTo("[fd00::5]:6000");
-    assertThat(Endpoint.parseList("a:1,b", 5701)).containsExactly(new Endpoint("a", 1), new Endpoint("b", 5701));
-    assertThatThrownBy(() -> Endpoint.parse("a:70000", 5701)).hasMessageContaining("'a:70000'")
+    assertThat(Endpoint.parseList("a:1,b", 5701))
+        .containsExactly(new Endpoint("a", 1), new Endpoint("b", 5701));
+    assertThatThrownBy(() -> Endpoint.parse("a:70000", 5701))
+        .hasMessageContaining("'a:70000'")
         .hasMessageContaining("not in 1..65535");
-    assertThatThrownBy(() -> Endpoint.parse("a:x", 5701)).hasMessageContaining("expected HOST[:PORT]");
-    assertThatThrownBy(() -> Endpoint.parseList(" , ", 5701)).hasMessageContaining("expected HOST:PORT");
+    assertThatThrownBy(() -> Endpoint.parse("a:x", 5701))
+        .hasMessageContaining("expected HOST[:PORT]");
+    assertThatThrownBy(() -> Endpoint.parseList(" , ", 5701))
+        .hasMessageContaining("expected HOST:PORT");
   }
 
   @Test
@@ -48,9 +52,12 @@ class ClusterPartsTest {
     assertThat(fromFile.origin()).isEqualTo(file.toString());
     assertThat(fromEnv.origin()).isEqualTo("$" + Secret.ENV);
     assertThat(fromFile.toString()).doesNotContain("file-secret");
-    assertThat(fromFile.tag("x")).isEqualTo(Secret.of("file-secret-0123456789", "t").tag("x"))
-        .isNotEqualTo(fromEnv.tag("x")).matches("[0-9a-f]{16}");
-    assertThatThrownBy(() -> Secret.resolve(null, Map.of())).hasMessageContaining("--secret-file")
+    assertThat(fromFile.tag("x"))
+        .isEqualTo(Secret.of("file-secret-0123456789", "t").tag("x"))
+        .isNotEqualTo(fromEnv.tag("x"))
+        .matches("[0-9a-f]{16}");
+    assertThatThrownBy(() -> Secret.resolve(null, Map.of()))
+        .hasMessageContaining("--secret-file")
         .hasMessageContaining(Secret.ENV);
     assertThatThrownBy(() -> Secret.resolve(tmp.resolve("none"), Map.of()))
         .hasMessageContaining("no such file");
@@ -73,7 +80,8 @@ class ClusterPartsTest {
       assertThat(MatrixId.of(cells.subList(1, cells.size()))).isNotEqualTo(id);
       Secret a = Secret.of("secret-a-0123456789", "a");
       Secret b = Secret.of("secret-b-0123456789", "b");
-      assertThat(MatrixId.clusterName(id, a)).startsWith("schedlab-" + id + "-")
+      assertThat(MatrixId.clusterName(id, a))
+          .startsWith("schedlab-" + id + "-")
           .isEqualTo(MatrixId.clusterName(id, Secret.of("secret-a-0123456789", "again")))
           .isNotEqualTo(MatrixId.clusterName(id, b))
           .doesNotContain("secret");
@@ -101,10 +109,13 @@ class ClusterPartsTest {
     Files.writeString(b.resolve("exploded/lib/e.jar"), "other jar");
     Files.write(b.resolve("y.zip"), new byte[] {4});
     Files.delete(b.resolve("x.zip"));
-    assertThat(PluginManifest.of(b).differences(m)).contains("exploded has SHA-256 ")
-        .contains("x.zip is missing here").contains("y.zip is here but not on the coordinator");
+    assertThat(PluginManifest.of(b).differences(m))
+        .contains("exploded has SHA-256 ")
+        .contains("x.zip is missing here")
+        .contains("y.zip is here but not on the coordinator");
     assertThat(PluginManifest.of(null).hashes()).isEmpty();
-    assertThatThrownBy(() -> PluginManifest.write(b, new TreeMap<>(Map.of("../evil.zip", new byte[0]))))
+    assertThatThrownBy(
+            () -> PluginManifest.write(b, new TreeMap<>(Map.of("../evil.zip", new byte[0]))))
         .hasMessageContaining("outside the plugins directory");
   }
 
@@ -137,8 +148,15 @@ class ClusterPartsTest {
   @Test
   void membersBindToTheGivenInterfaceAndJoinByTheListOnly() throws Exception {
     MemberRuntime runtime = new MemberRuntime(tmp, MatrixRunner::runCell, null);
-    Config c = MemberConfig.of("schedlab-x", new Endpoint("localhost", 5801), false,
-        List.of(new Endpoint("127.0.0.1", 5701)), MemberConfig.WORKER, 3, runtime);
+    Config c =
+        MemberConfig.of(
+            "schedlab-x",
+            new Endpoint("localhost", 5801),
+            false,
+            List.of(new Endpoint("127.0.0.1", 5701)),
+            MemberConfig.WORKER,
+            3,
+            runtime);
     JoinConfig j = c.getNetworkConfig().getJoin();
     assertThat(j.getMulticastConfig().isEnabled()).isFalse();
     assertThat(j.getAutoDetectionConfig().isEnabled()).isFalse();
@@ -150,14 +168,22 @@ class ClusterPartsTest {
     assertThat(c.getProperty("hazelcast.phone.home.enabled")).isEqualTo("false");
     assertThat(c.getExecutorConfig(MemberConfig.CELLS).getPoolSize()).isEqualTo(3);
     assertThat(c.getUserContext().get(MemberRuntime.KEY)).isSameAs(runtime);
-    assertThat(c.getSerializationConfig().getJavaSerializationFilterConfig().getWhitelist()
-        .getPrefixes()).contains("dev.schedlab.");
+    assertThat(
+            c.getSerializationConfig()
+                .getJavaSerializationFilterConfig()
+                .getWhitelist()
+                .getPrefixes())
+        .contains("dev.schedlab.");
     assertThat(c.getNetworkConfig().getPort()).isEqualTo(5801);
     // A worker on the coordinator's machine starts past the coordinator's port.
     assertThat(MemberConfig.firstPort("127.0.0.1", 5701, List.of(new Endpoint("localhost", 5701))))
         .isEqualTo(5702);
-    assertThat(MemberConfig.firstPort("127.0.0.1", 5701, List.of(new Endpoint("127.0.0.1", 5750),
-        new Endpoint("127.0.0.1", 5702)))).isEqualTo(5751);
+    assertThat(
+            MemberConfig.firstPort(
+                "127.0.0.1",
+                5701,
+                List.of(new Endpoint("127.0.0.1", 5750), new Endpoint("127.0.0.1", 5702))))
+        .isEqualTo(5751);
     assertThat(MemberConfig.firstPort("127.0.0.1", 5701, List.of(new Endpoint("192.0.2.1", 5701))))
         .isEqualTo(5701);
     assertThatThrownBy(() -> MemberConfig.localAddress("0.0.0.0")).hasMessageContaining("wildcard");
@@ -170,7 +196,8 @@ class ClusterPartsTest {
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(o);
     }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
       return in.readObject();
     }
   }

@@ -1,6 +1,8 @@
 package dev.schedlab.engine;
 
-/** A run failed: a plugin threw, or a model invariant was violated. The message says where and when. */
+/**
+ * A run failed: a plugin threw, or a model invariant was violated. The message says where and when.
+ */
 public final class SimulationException extends Exception {
   private static final long serialVersionUID = 1L;
 

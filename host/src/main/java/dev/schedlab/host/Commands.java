@@ -45,16 +45,18 @@ public final class Commands {
     } catch (IOException e) {
       throw new HostException("cannot create a temporary file: " + e.getMessage(), e);
     }
-    ProcessBuilder pb = new ProcessBuilder(argv).redirectOutput(out.toFile())
-        .redirectError(err.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(argv).redirectOutput(out.toFile()).redirectError(err.toFile());
     Process p = start(pb, argv);
     try {
       if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
         stop(p);
-        throw new HostException(String.join(" ", argv) + ": still running after " + timeoutS
-            + " s; stopped");
+        throw new HostException(
+            String.join(" ", argv) + ": still running after " + timeoutS + " s; stopped");
       }
-      return new Output(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+      return new Output(
+          p.exitValue(),
+          Files.readString(out, StandardCharsets.UTF_8),
           Files.readString(err, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new HostException(String.join(" ", argv) + ": " + e.getMessage(), e);
@@ -75,8 +77,10 @@ public final class Commands {
 
   /** Starts a background command (a hog), its output discarded. */
   public static Process background(List<String> argv) throws HostException {
-    ProcessBuilder pb = new ProcessBuilder(argv).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    ProcessBuilder pb =
+        new ProcessBuilder(argv)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
     return start(pb, argv);
   }
 

@@ -24,18 +24,42 @@ public final class HostDetector {
     kernel.clockevent(notes);
     Sourced<String> preempt = kernel.preempt();
     if (config.on("PREEMPT_DYNAMIC")) {
-      notes.add("preemption: PREEMPT_DYNAMIC (" + config.source() + "); the model switches "
-          + "none/voluntary/full/lazy by name, as preempt= does");
+      notes.add(
+          "preemption: PREEMPT_DYNAMIC ("
+              + config.source()
+              + "); the model switches "
+              + "none/voluntary/full/lazy by name, as preempt= does");
     }
-    Map<String, Sourced<Long>> params = idle.governor().value().equals("haltpoll")
-        ? kernel.haltpollParams() : Map.of();
-    String summary = "Linux " + release + " " + f.text("/proc/sys/kernel/arch").orElse("")
-        + ", " + cpuModel(f) + ", " + topo.nrCpus() + " CPUs";
-    return new HostDescription(summary.replaceAll("\\s+", " "), topo.sockets(),
-        topo.coresPerSocket(), topo.threadsPerCore(), topo.coresPerLlc(),
-        topo.numaNodesPerSocket(), idle.states(), idle.disabled(), idle.governor(), virt,
-        kernel.isolatedCpus(), kernel.mitigations(), kernel.hz(), preempt, kernel.timerSlackNs(),
-        params, notes);
+    Map<String, Sourced<Long>> params =
+        idle.governor().value().equals("haltpoll") ? kernel.haltpollParams() : Map.of();
+    String summary =
+        "Linux "
+            + release
+            + " "
+            + f.text("/proc/sys/kernel/arch").orElse("")
+            + ", "
+            + cpuModel(f)
+            + ", "
+            + topo.nrCpus()
+            + " CPUs";
+    return new HostDescription(
+        summary.replaceAll("\\s+", " "),
+        topo.sockets(),
+        topo.coresPerSocket(),
+        topo.threadsPerCore(),
+        topo.coresPerLlc(),
+        topo.numaNodesPerSocket(),
+        idle.states(),
+        idle.disabled(),
+        idle.governor(),
+        virt,
+        kernel.isolatedCpus(),
+        kernel.mitigations(),
+        kernel.hz(),
+        preempt,
+        kernel.timerSlackNs(),
+        params,
+        notes);
   }
 
   private static String cpuModel(HostFiles f) {

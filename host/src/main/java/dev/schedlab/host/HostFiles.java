@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Read access to a machine's /sys and /proc under a root directory ({@code /}, or a fixture tree
- * in tests). Never throws: a missing or unreadable file (lockdown, no permission) is empty.
+ * Read access to a machine's /sys and /proc under a root directory ({@code /}, or a fixture tree in
+ * tests). Never throws: a missing or unreadable file (lockdown, no permission) is empty.
  */
 public final class HostFiles {
   private final Path root;
@@ -51,13 +51,15 @@ public final class HostFiles {
 
   /** A file holding one integer, or empty. */
   public Optional<Long> number(String path) {
-    return text(path).flatMap(t -> {
-      try {
-        return Optional.of(Long.parseLong(t));
-      } catch (NumberFormatException e) {
-        return Optional.empty();
-      }
-    });
+    return text(path)
+        .flatMap(
+            t -> {
+              try {
+                return Optional.of(Long.parseLong(t));
+              } catch (NumberFormatException e) {
+                return Optional.empty();
+              }
+            });
   }
 
   /** Names of the entries of a directory matching {@code regex}, in natural number order. */
@@ -68,14 +70,15 @@ public final class HostFiles {
     } catch (IOException | RuntimeException e) {
       return out;
     }
-    out.sort((a, b) -> {
-      String na = a.replaceAll("\\D", "");
-      String nb = b.replaceAll("\\D", "");
-      if (!na.isEmpty() && !nb.isEmpty() && na.length() < 10 && nb.length() < 10) {
-        return Long.compare(Long.parseLong(na), Long.parseLong(nb));
-      }
-      return a.compareTo(b);
-    });
+    out.sort(
+        (a, b) -> {
+          String na = a.replaceAll("\\D", "");
+          String nb = b.replaceAll("\\D", "");
+          if (!na.isEmpty() && !nb.isEmpty() && na.length() < 10 && nb.length() < 10) {
+            return Long.compare(Long.parseLong(na), Long.parseLong(nb));
+          }
+          return a.compareTo(b);
+        });
     return out;
   }
 }

@@ -25,7 +25,9 @@ final class KernelConfig {
       return new KernelConfig(gz.get(), "/proc/config.gz");
     }
     String boot = "/boot/config-" + release;
-    return f.text(boot).map(t -> new KernelConfig(t, boot)).orElseGet(() -> new KernelConfig("", ""));
+    return f.text(boot)
+        .map(t -> new KernelConfig(t, boot))
+        .orElseGet(() -> new KernelConfig("", ""));
   }
 
   /** Whether the configuration could be read. */

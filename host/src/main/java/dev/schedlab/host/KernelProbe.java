@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
 
 /**
  * The kernel's configuration as the model needs it: HZ, the preemption model, isolated CPUs, the
- * default timer slack, whether it runs as a VM guest, its mitigations, and the module parameters
- * of the haltpoll governor. Each read falls back to a stated default.
+ * default timer slack, whether it runs as a VM guest, its mitigations, and the module parameters of
+ * the haltpoll governor. Each read falls back to a stated default.
  */
 final class KernelProbe {
   private final HostFiles f;
@@ -31,8 +31,10 @@ final class KernelProbe {
     if (hz.isPresent()) {
       return Sourced.of(Integer.parseInt(hz.get()), config.source() + ": CONFIG_HZ=" + hz.get());
     }
-    return Sourced.fallback(250, "the kernel configuration is unreadable (no /proc/config.gz "
-        + "or /boot/config-RELEASE); 250 is the x86 default");
+    return Sourced.fallback(
+        250,
+        "the kernel configuration is unreadable (no /proc/config.gz "
+            + "or /boot/config-RELEASE); 250 is the x86 default");
   }
 
   /** The preemption model in effect, and a note on whether it is dynamic. */
@@ -50,15 +52,27 @@ final class KernelProbe {
       return Sourced.of(arg.get(), "/proc/cmdline: preempt=" + arg.get());
     }
     if (config.readable()) {
-      String model = config.on("PREEMPT_RT") ? "full"
-          : config.on("PREEMPT_LAZY") && !config.on("PREEMPT") ? "lazy"
-          : config.on("PREEMPT") ? "full"
-          : config.on("PREEMPT_VOLUNTARY") ? "voluntary" : "none";
-      String rt = config.on("PREEMPT_RT")
-          ? "; PREEMPT_RT's sleeping locks are not modelled, full stands in" : "";
-      return Sourced.of(model, config.source() + ": the build's default"
-          + (dynamic.isEmpty() ? "" : " (PREEMPT_DYNAMIC, no preempt= on the command line; "
-              + "/sys/kernel/debug/sched/preempt was unreadable)") + rt);
+      String model =
+          config.on("PREEMPT_RT")
+              ? "full"
+              : config.on("PREEMPT_LAZY") && !config.on("PREEMPT")
+                  ? "lazy"
+                  : config.on("PREEMPT")
+                      ? "full"
+                      : config.on("PREEMPT_VOLUNTARY") ? "voluntary" : "none";
+      String rt =
+          config.on("PREEMPT_RT")
+              ? "; PREEMPT_RT's sleeping locks are not modelled, full stands in"
+              : "";
+      return Sourced.of(
+          model,
+          config.source()
+              + ": the build's default"
+              + (dynamic.isEmpty()
+                  ? ""
+                  : " (PREEMPT_DYNAMIC, no preempt= on the command line; "
+                      + "/sys/kernel/debug/sched/preempt was unreadable)")
+              + rt);
     }
     String version = f.text("/proc/sys/kernel/version").orElse("");
     if (version.contains("PREEMPT_RT") || version.contains("PREEMPT ")) {
@@ -88,8 +102,12 @@ final class KernelProbe {
   Sourced<Long> timerSlackNs() {
     return f.number("/proc/self/timerslack_ns")
         .map(v -> Sourced.of(v, "/proc/self/timerslack_ns (inherited from init)"))
-        .orElseGet(() -> Sourced.fallback(50_000L, "/proc/self/timerslack_ns unreadable; "
-            + "the kernel's default, init_task.timer_slack_ns"));
+        .orElseGet(
+            () ->
+                Sourced.fallback(
+                    50_000L,
+                    "/proc/self/timerslack_ns unreadable; "
+                        + "the kernel's default, init_task.timer_slack_ns"));
   }
 
   /** A VM guest: the CPUID hypervisor bit, as /proc/cpuinfo shows it. */
@@ -102,12 +120,21 @@ final class KernelProbe {
     if (!guest) {
       return Sourced.of(false, "/proc/cpuinfo flags: no hypervisor bit (bare metal)");
     }
-    String clocks = f.text("/sys/devices/system/clocksource/clocksource0/available_clocksource")
-        .orElse("");
-    String kind = clocks.contains("kvm-clock") ? "KVM (kvm-clock)"
-        : clocks.contains("hyperv") ? "Hyper-V" : f.text("/sys/hypervisor/type").orElse("unknown");
-    notes.add("hypervisor: " + kind + (kind.startsWith("KVM") ? "" : "; the model's guest is KVM's "
-        + "(VM exits, host halt polling), which stands in for it"));
+    String clocks =
+        f.text("/sys/devices/system/clocksource/clocksource0/available_clocksource").orElse("");
+    String kind =
+        clocks.contains("kvm-clock")
+            ? "KVM (kvm-clock)"
+            : clocks.contains("hyperv")
+                ? "Hyper-V"
+                : f.text("/sys/hypervisor/type").orElse("unknown");
+    notes.add(
+        "hypervisor: "
+            + kind
+            + (kind.startsWith("KVM")
+                ? ""
+                : "; the model's guest is KVM's "
+                    + "(VM exits, host halt polling), which stands in for it"));
     return Sourced.of(true, "/proc/cpuinfo flags: hypervisor (" + kind + ")");
   }
 
@@ -143,8 +170,8 @@ final class KernelProbe {
     if (!v2.isEmpty()) {
       why.add("spectre_v2: " + v2);
     }
-    for (String k : List.of("mds", "tsx_async_abort", "mmio_stale_data", "reg_file_data_sampling",
-        "tsa")) {
+    for (String k :
+        List.of("mds", "tsx_async_abort", "mmio_stale_data", "reg_file_data_sampling", "tsa")) {
       if (v.getOrDefault(k, "").contains("Clear CPU buffers") && !out.contains("verw")) {
         out.add("verw");
         why.add(k + ": " + v.get(k));
@@ -157,21 +184,30 @@ final class KernelProbe {
         why.add(k + ": " + v.get(k));
       }
     }
-    return Sourced.of(out, dir + ": " + (why.isEmpty() ? "nothing the model charges" : String.join("; ", why)));
+    return Sourced.of(
+        out, dir + ": " + (why.isEmpty() ? "nothing the model charges" : String.join("; ", why)));
   }
 
   /** The haltpoll governor's module parameters, by parameter key. */
   Map<String, Sourced<Long>> haltpollParams() {
     Map<String, Sourced<Long>> out = new LinkedHashMap<>();
     String dir = "/sys/module/haltpoll/parameters/";
-    for (String p : List.of("guest_halt_poll_ns", "guest_halt_poll_grow",
-        "guest_halt_poll_grow_start", "guest_halt_poll_shrink", "guest_halt_poll_allow_shrink")) {
-      f.text(dir + p).ifPresent(t -> {
-        Long value = t.equals("Y") ? Long.valueOf(1) : t.equals("N") ? Long.valueOf(0) : parse(t);
-        if (value != null) {
-          out.put("haltpoll." + p, Sourced.of(value, dir + p));
-        }
-      });
+    for (String p :
+        List.of(
+            "guest_halt_poll_ns",
+            "guest_halt_poll_grow",
+            "guest_halt_poll_grow_start",
+            "guest_halt_poll_shrink",
+            "guest_halt_poll_allow_shrink")) {
+      f.text(dir + p)
+          .ifPresent(
+              t -> {
+                Long value =
+                    t.equals("Y") ? Long.valueOf(1) : t.equals("N") ? Long.valueOf(0) : parse(t);
+                if (value != null) {
+                  out.put("haltpoll." + p, Sourced.of(value, dir + p));
+                }
+              });
     }
     return out;
   }
@@ -179,8 +215,16 @@ final class KernelProbe {
   /** The clockevent device, recorded as a note. */
   void clockevent(List<String> notes) {
     String path = "/sys/devices/system/clockevents/clockevent0/current_device";
-    f.text(path).ifPresent(d -> notes.add("clockevent: " + d + " (" + path + "); the model programs "
-        + "a one-shot per-CPU timer for the tick and hrtimers"));
+    f.text(path)
+        .ifPresent(
+            d ->
+                notes.add(
+                    "clockevent: "
+                        + d
+                        + " ("
+                        + path
+                        + "); the model programs "
+                        + "a one-shot per-CPU timer for the tick and hrtimers"));
   }
 
   private Optional<String> argument(String key) {

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * Writes a machine file: the {@code machine:} and {@code kernel:} sections of a scenario for the
- * described host, every value under a comment that says where it came from, calibrated costs
- * with their measurement and formula.
+ * described host, every value under a comment that says where it came from, calibrated costs with
+ * their measurement and formula.
  */
 public final class MachineFileWriter {
   private final StringBuilder out = new StringBuilder();
@@ -25,8 +25,11 @@ public final class MachineFileWriter {
    * The machine file of {@code host} with calibrated parameters {@code params} and the measured
    * {@code noise} (may be null) folded in.
    */
-  public static String write(HostDescription host, Map<String, Sourced<Long>> params,
-      Sourced<NoiseSpec> noise, String version) {
+  public static String write(
+      HostDescription host,
+      Map<String, Sourced<Long>> params,
+      Sourced<NoiseSpec> noise,
+      String version) {
     MachineFileWriter w = new MachineFileWriter();
     boolean calibrated = !params.isEmpty() || noise != null;
     w.header(host, calibrated, version);
@@ -36,12 +39,17 @@ public final class MachineFileWriter {
   }
 
   private void header(HostDescription h, boolean calibrated, String version) {
-    line("# schedlab machine file, written by `schedlab host" + (calibrated ? " --calibrate" : "")
-        + "` (schedlab " + version + ")");
+    line(
+        "# schedlab machine file, written by `schedlab host"
+            + (calibrated ? " --calibrate" : "")
+            + "` (schedlab "
+            + version
+            + ")");
     line("# " + h.summary());
     line("# Use: schedlab run SCENARIO --machine FILE, or machine: {file: FILE} in a scenario.");
     if (!calibrated) {
-      line("# Costs are the model's defaults; `schedlab host --calibrate` measures this machine's.");
+      line(
+          "# Costs are the model's defaults; `schedlab host --calibrate` measures this machine's.");
     }
     for (String n : h.notes()) {
       comment("", n);
@@ -61,9 +69,17 @@ public final class MachineFileWriter {
     } else {
       line("  idle_states:");
       for (IdleStateSpec s : h.idleStates().value()) {
-        line("    - {name: " + s.name() + ", exit_latency: " + s.exitLatencyNs()
-            + ", target_residency: " + s.targetResidencyNs() + ", polling: " + s.polling()
-            + (s.irqEnable() ? ", irq_enable: true" : "") + "}");
+        line(
+            "    - {name: "
+                + s.name()
+                + ", exit_latency: "
+                + s.exitLatencyNs()
+                + ", target_residency: "
+                + s.targetResidencyNs()
+                + ", polling: "
+                + s.polling()
+                + (s.irqEnable() ? ", irq_enable: true" : "")
+                + "}");
       }
     }
     comment("  ", h.disabledStates().source());
@@ -79,8 +95,13 @@ public final class MachineFileWriter {
       line("  noise:");
       line("    bins:");
       for (NoiseSpec.Bin b : noise.value().bins()) {
-        line(String.format(java.util.Locale.ROOT, "      - {from: %d, to: %d, rate: %.4f}",
-            b.fromNs(), b.toNs(), b.ratePerSecond()));
+        line(
+            String.format(
+                java.util.Locale.ROOT,
+                "      - {from: %d, to: %d, rate: %.4f}",
+                b.fromNs(),
+                b.toNs(),
+                b.ratePerSecond()));
       }
     }
   }

@@ -29,8 +29,8 @@ public final class ModelRunner {
         node = node instanceof Map<?, ?> m ? m.get(key) : null;
       }
       if (!(node instanceof Number n)) {
-        throw new HostException("the model's " + id + " report has no number at "
-            + String.join(".", path));
+        throw new HostException(
+            "the model's " + id + " report has no number at " + String.join(".", path));
       }
       return n.doubleValue();
     }
@@ -68,7 +68,8 @@ public final class ModelRunner {
    * Runs {@code tools} (tool: args pairs, in order) for {@code durationNs} with the parameter
    * overrides {@code params} ({@code key=value}).
    */
-  public Outcome run(String name, List<String[]> tools, long durationNs, long seed, List<String> params)
+  public Outcome run(
+      String name, List<String[]> tools, long durationNs, long seed, List<String> params)
       throws HostException {
     StringBuilder y = new StringBuilder();
     y.append("name: ").append(name).append('\n');
@@ -80,8 +81,8 @@ public final class ModelRunner {
     }
     List<String> sets = params.stream().map(p -> "kernel.params." + p).toList();
     try {
-      return run(ScenarioLoader.parse(name, y.toString(), true, name, Path.of(""), machineFile,
-          sets));
+      return run(
+          ScenarioLoader.parse(name, y.toString(), true, name, Path.of(""), machineFile, sets));
     } catch (ScenarioException e) {
       throw new HostException("the model's " + name + " did not load: " + e.getMessage(), e);
     }

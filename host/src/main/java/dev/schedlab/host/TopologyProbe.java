@@ -11,9 +11,13 @@ import java.util.TreeSet;
 final class TopologyProbe {
   private static final String CPU = "/sys/devices/system/cpu";
 
-  record Result(Sourced<Integer> sockets, Sourced<Integer> coresPerSocket,
-      Sourced<Integer> threadsPerCore, Sourced<Integer> coresPerLlc,
-      Sourced<Integer> numaNodesPerSocket, int nrCpus) {}
+  record Result(
+      Sourced<Integer> sockets,
+      Sourced<Integer> coresPerSocket,
+      Sourced<Integer> threadsPerCore,
+      Sourced<Integer> coresPerLlc,
+      Sourced<Integer> numaNodesPerSocket,
+      int nrCpus) {}
 
   private TopologyProbe() {}
 
@@ -36,23 +40,46 @@ final class TopologyProbe {
     for (int c = online.nextSetBit(0); c >= 0; c = online.nextSetBit(c + 1)) {
       f.number(CPU + "/cpu" + c + "/topology/physical_package_id").ifPresent(packages::add);
     }
-    Sourced<Integer> sockets = packages.isEmpty()
-        ? Sourced.fallback(1, CPU + "/cpuN/topology/physical_package_id unreadable")
-        : Sourced.of(packages.size(), CPU + "/cpu*/topology/physical_package_id: "
-            + packages.size() + " package(s) over " + n + " CPUs (" + cpusSource + ")");
+    Sourced<Integer> sockets =
+        packages.isEmpty()
+            ? Sourced.fallback(1, CPU + "/cpuN/topology/physical_package_id unreadable")
+            : Sourced.of(
+                packages.size(),
+                CPU
+                    + "/cpu*/topology/physical_package_id: "
+                    + packages.size()
+                    + " package(s) over "
+                    + n
+                    + " CPUs ("
+                    + cpusSource
+                    + ")");
     String topo = CPU + "/cpu" + first + "/topology/";
-    int threads = f.text(topo + "thread_siblings_list").or(() -> f.text(topo + "core_cpus_list"))
-        .map(s -> CpuLists.parse(s).cardinality()).orElse(0);
-    Sourced<Integer> smt = threads > 0
-        ? Sourced.of(threads, topo + "thread_siblings_list")
-        : Sourced.fallback(1, topo + "thread_siblings_list unreadable");
+    int threads =
+        f.text(topo + "thread_siblings_list")
+            .or(() -> f.text(topo + "core_cpus_list"))
+            .map(s -> CpuLists.parse(s).cardinality())
+            .orElse(0);
+    Sourced<Integer> smt =
+        threads > 0
+            ? Sourced.of(threads, topo + "thread_siblings_list")
+            : Sourced.fallback(1, topo + "thread_siblings_list unreadable");
     int perSocket = Math.max(1, n / sockets.value() / smt.value());
-    String note = n % (sockets.value() * smt.value()) == 0 ? ""
-        : " (irregular: " + n + " CPUs do not divide evenly; rounded down)";
-    Sourced<Integer> cores = Sourced.of(perSocket,
-        n + " CPUs / " + sockets.value() + " package(s) / " + smt.value() + " thread(s)" + note);
-    return new Result(sockets, cores, smt, llc(f, first, smt.value(), perSocket),
-        numa(f, sockets.value()), n);
+    String note =
+        n % (sockets.value() * smt.value()) == 0
+            ? ""
+            : " (irregular: " + n + " CPUs do not divide evenly; rounded down)";
+    Sourced<Integer> cores =
+        Sourced.of(
+            perSocket,
+            n
+                + " CPUs / "
+                + sockets.value()
+                + " package(s) / "
+                + smt.value()
+                + " thread(s)"
+                + note);
+    return new Result(
+        sockets, cores, smt, llc(f, first, smt.value(), perSocket), numa(f, sockets.value()), n);
   }
 
   /** The cache with the highest level that the CPU has: its sharers are the LLC. */
@@ -79,8 +106,14 @@ final class TopologyProbe {
     int sharers = CpuLists.parse(text.get(0)).cardinality();
     int cores = Math.max(1, sharers / threads);
     int value = cores >= perSocket || perSocket % cores != 0 ? 0 : cores;
-    return Sourced.of(value, path + " (L" + best + "): " + text.get(0)
-        + (value == 0 ? " = the whole package" : " = " + cores + " cores"));
+    return Sourced.of(
+        value,
+        path
+            + " (L"
+            + best
+            + "): "
+            + text.get(0)
+            + (value == 0 ? " = the whole package" : " = " + cores + " cores"));
   }
 
   private static Sourced<Integer> numa(HostFiles f, int sockets) {

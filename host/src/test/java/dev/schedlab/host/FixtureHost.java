@@ -33,9 +33,9 @@ final class FixtureHost {
   }
 
   /**
-   * {@code n} online CPUs in {@code packages} packages: CPU c is core c % cores of its package,
-   * its SMT siblings are c + k * (n / threads) (the x86 server numbering); the L3 is shared by
-   * {@code coresPerLlc} cores.
+   * {@code n} online CPUs in {@code packages} packages: CPU c is core c % cores of its package, its
+   * SMT siblings are c + k * (n / threads) (the x86 server numbering); the L3 is shared by {@code
+   * coresPerLlc} cores.
    */
   FixtureHost cpus(int packages, int coresPerPackage, int threads, int coresPerLlc)
       throws IOException {
@@ -69,16 +69,19 @@ final class FixtureHost {
   }
 
   /** cpuidle state {@code k} of CPU 0 (latency and residency in us). */
-  FixtureHost state(int k, String name, String desc, long latencyUs, long residencyUs,
-      boolean disabled) throws IOException {
+  FixtureHost state(
+      int k, String name, String desc, long latencyUs, long residencyUs, boolean disabled)
+      throws IOException {
     String dir = "/sys/devices/system/cpu/cpu0/cpuidle/state" + k;
-    return file(dir + "/name", name).file(dir + "/desc", desc)
+    return file(dir + "/name", name)
+        .file(dir + "/desc", desc)
         .file(dir + "/latency", Long.toString(latencyUs))
         .file(dir + "/residency", Long.toString(residencyUs))
         .file(dir + "/disable", disabled ? "1" : "0");
   }
 
   FixtureHost cpuinfo(String model, String flags) throws IOException {
-    return file("/proc/cpuinfo", "processor\t: 0\nmodel name\t: " + model + "\nflags\t\t: " + flags);
+    return file(
+        "/proc/cpuinfo", "processor\t: 0\nmodel name\t: " + model + "\nflags\t\t: " + flags);
   }
 }

@@ -31,9 +31,11 @@ class HostDetectorTest {
 
   @Test
   void aKvmGuestWithoutACpuidleDriverHaltsAndStopsTheTick() throws Exception {
-    new FixtureHost(root).cpus(1, 4, 1, 4)
+    new FixtureHost(root)
+        .cpus(1, 4, 1, 4)
         .cpuinfo("AMD EPYC", "fpu pae hypervisor lahf_lm")
-        .file("/sys/devices/system/clocksource/clocksource0/available_clocksource",
+        .file(
+            "/sys/devices/system/clocksource/clocksource0/available_clocksource",
             "kvm-clock tsc acpi_pm")
         .config("CONFIG_HZ_1000=y", "CONFIG_HZ=1000", "CONFIG_PREEMPT_VOLUNTARY=y")
         .file("/proc/sys/kernel/osrelease", "6.1.0-guest")
@@ -54,7 +56,8 @@ class HostDetectorTest {
 
   @Test
   void anIntelIdleServerWithSmtAndTwoPackages() throws Exception {
-    new FixtureHost(root).cpus(2, 4, 2, 4)
+    new FixtureHost(root)
+        .cpus(2, 4, 2, 4)
         .file("/sys/devices/system/node/node0/cpulist", "0-3,8-11")
         .file("/sys/devices/system/node/node1/cpulist", "4-7,12-15")
         .file("/sys/devices/system/cpu/cpuidle/current_driver", "intel_idle")
@@ -65,9 +68,12 @@ class HostDetectorTest {
         .state(3, "C6", "MWAIT 0x20", 133, 600, true)
         .cpuinfo("Intel(R) Xeon(R) Gold 6148", "fpu pcid pti")
         .file("/sys/devices/system/cpu/vulnerabilities/meltdown", "Mitigation: PTI")
-        .file("/sys/devices/system/cpu/vulnerabilities/spectre_v2",
+        .file(
+            "/sys/devices/system/cpu/vulnerabilities/spectre_v2",
             "Mitigation: Retpolines; IBPB: conditional; IBRS_FW; RSB filling")
-        .file("/sys/devices/system/cpu/vulnerabilities/mds", "Mitigation: Clear CPU buffers; SMT vulnerable")
+        .file(
+            "/sys/devices/system/cpu/vulnerabilities/mds",
+            "Mitigation: Clear CPU buffers; SMT vulnerable")
         .config("CONFIG_HZ=250", "CONFIG_PREEMPT_DYNAMIC=y", "CONFIG_PREEMPT_VOLUNTARY=y")
         .file("/sys/kernel/debug/sched/preempt", "none voluntary (full) lazy")
         .file("/proc/self/timerslack_ns", "50000");
@@ -77,15 +83,16 @@ class HostDetectorTest {
     assertThat(h.threadsPerCore().value()).isEqualTo(2);
     assertThat(h.coresPerLlc().value()).isZero(); // the L3 spans the package
     assertThat(h.numaNodesPerSocket().value()).isEqualTo(1);
-    assertThat(h.idleStates().value()).containsExactly(
-        new IdleStateSpec("POLL", 0, 0, true, false),
-        new IdleStateSpec("C1", 2_000, 2_000, true, false),
-        new IdleStateSpec("C1E", 10_000, 20_000, true, false),
-        new IdleStateSpec("C6", 133_000, 600_000, true, false));
+    assertThat(h.idleStates().value())
+        .containsExactly(
+            new IdleStateSpec("POLL", 0, 0, true, false),
+            new IdleStateSpec("C1", 2_000, 2_000, true, false),
+            new IdleStateSpec("C1E", 10_000, 20_000, true, false),
+            new IdleStateSpec("C6", 133_000, 600_000, true, false));
     assertThat(h.disabledStates().value()).containsExactly("C6");
     assertThat(h.virtualized().value()).isFalse();
-    assertThat(h.mitigations().value()).containsExactly("pti", "pcid", "retpoline", "rsb_fill",
-        "verw");
+    assertThat(h.mitigations().value())
+        .containsExactly("pti", "pcid", "retpoline", "rsb_fill", "verw");
     assertThat(h.preempt().value()).isEqualTo("full"); // debugfs names the mode in effect
     MachineSpec m = loaded(h).machine();
     assertThat(m.nrCpus()).isEqualTo(16);
@@ -95,24 +102,28 @@ class HostDetectorTest {
 
   @Test
   void anAcpiIdleAmdMachineWithCcxCaches() throws Exception {
-    new FixtureHost(root).cpus(1, 16, 2, 4)
+    new FixtureHost(root)
+        .cpus(1, 16, 2, 4)
         .file("/sys/devices/system/cpu/cpuidle/current_driver", "acpi_idle")
         .file("/sys/devices/system/cpu/cpuidle/current_governor_ro", "teo")
         .state(0, "POLL", "CPUIDLE CORE POLL IDLE", 0, 0, false)
         .state(1, "C1", "ACPI FFH MWAIT 0x0", 1, 2, false)
         .state(2, "C2", "ACPI IOPORT 0x814", 400, 800, false)
         .cpuinfo("AMD EPYC 7713", "fpu")
-        .file("/sys/devices/system/cpu/vulnerabilities/spectre_v2",
+        .file(
+            "/sys/devices/system/cpu/vulnerabilities/spectre_v2",
             "Mitigation: Retpolines; IBPB: always-on; STIBP: always-on; RSB filling")
-        .file("/sys/devices/system/cpu/vulnerabilities/spec_rstack_overflow", "Mitigation: Safe RET");
+        .file(
+            "/sys/devices/system/cpu/vulnerabilities/spec_rstack_overflow", "Mitigation: Safe RET");
     HostDescription h = HostDetector.describe(root);
     assertThat(h.coresPerLlc().value()).isEqualTo(4);
-    assertThat(h.idleStates().value()).extracting(IdleStateSpec::polling)
+    assertThat(h.idleStates().value())
+        .extracting(IdleStateSpec::polling)
         .containsExactly(true, true, false); // MWAIT polls, the I/O port state does not
     assertThat(h.governor().value()).isEqualTo("menu");
     assertThat(h.governor().source()).contains("teo is not modelled");
-    assertThat(h.mitigations().value()).containsExactly("retpoline", "rsb_fill", "ibpb",
-        "return_thunk");
+    assertThat(h.mitigations().value())
+        .containsExactly("retpoline", "rsb_fill", "ibpb", "return_thunk");
     assertThat(h.hz().source()).startsWith("default:");
     MachineSpec m = loaded(h).machine();
     assertThat(m.coresPerLlc()).isEqualTo(4);
@@ -121,7 +132,8 @@ class HostDetectorTest {
 
   @Test
   void isolatedCpusComeFromTheCommandLine() throws Exception {
-    new FixtureHost(root).cpus(1, 4, 1, 4)
+    new FixtureHost(root)
+        .cpus(1, 4, 1, 4)
         .file("/proc/cmdline", "quiet isolcpus=domain,managed_irq,2-3 nohz_full=2-3 rcu_nocbs=2-3");
     HostDescription h = HostDetector.describe(root);
     assertThat(h.isolatedCpus().value()).isEqualTo("2-3");

@@ -17,11 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What docs/authoring.md promises a plugin author, offline: {@code mvn archetype:generate} for
- * each variant, {@code mvn verify} of the generated projects (their own test-kit tests pass, each
- * leaves a plugin zip), and the zips listed by {@code schedlab plugins}, enabled by
- * {@code schedlab run --plugin} and compared by {@code schedlab matrix}. Maven runs with a local
- * repository of its own holding this build's artifacts (LocalRepo).
+ * What docs/authoring.md promises a plugin author, offline: {@code mvn archetype:generate} for each
+ * variant, {@code mvn verify} of the generated projects (their own test-kit tests pass, each leaves
+ * a plugin zip), and the zips listed by {@code schedlab plugins}, enabled by {@code schedlab run
+ * --plugin} and compared by {@code schedlab matrix}. Maven runs with a local repository of its own
+ * holding this build's artifacts (LocalRepo).
  */
 class ArchetypeIT {
   private static final List<String> VARIANTS =
@@ -33,28 +33,46 @@ class ArchetypeIT {
   @BeforeAll
   static void generateAndBuild() throws Exception {
     String version = System.getProperty("schedlab.it.version");
-    LocalRepo repo = LocalRepo.create(work.resolve("repo"),
-        Path.of(System.getProperty("schedlab.it.outerRepo")),
-        System.getProperty("schedlab.it.artifacts"), version);
+    LocalRepo repo =
+        LocalRepo.create(
+            work.resolve("repo"),
+            Path.of(System.getProperty("schedlab.it.outerRepo")),
+            System.getProperty("schedlab.it.artifacts"),
+            version);
     projects = Files.createDirectories(work.resolve("projects"));
     List<String> modules = new ArrayList<>();
     for (String variant : VARIANTS) {
       String id = "my-" + variant;
-      maven(projects, repo, "org.apache.maven.plugins:maven-archetype-plugin:"
-              + System.getProperty("schedlab.it.archetypeVersion") + ":generate",
-          "-DarchetypeGroupId=dev.schedlab", "-DarchetypeArtifactId=schedlab-plugin-archetype",
-          "-DarchetypeVersion=" + version, "-DarchetypeCatalog=local",
-          "-DgroupId=org.example", "-DartifactId=" + id, "-Dpackage=org.example.sched",
-          "-Dvariant=" + variant, "-DinteractiveMode=false");
+      maven(
+          projects,
+          repo,
+          "org.apache.maven.plugins:maven-archetype-plugin:"
+              + System.getProperty("schedlab.it.archetypeVersion")
+              + ":generate",
+          "-DarchetypeGroupId=dev.schedlab",
+          "-DarchetypeArtifactId=schedlab-plugin-archetype",
+          "-DarchetypeVersion=" + version,
+          "-DarchetypeCatalog=local",
+          "-DgroupId=org.example",
+          "-DartifactId=" + id,
+          "-Dpackage=org.example.sched",
+          "-Dvariant=" + variant,
+          "-DinteractiveMode=false");
       modules.add("    <module>" + id + "</module>");
     }
     // One Maven run builds all three (each is a standalone project; this pom only lists them).
-    Files.writeString(projects.resolve("pom.xml"), String.join("\n",
-        "<project><modelVersion>4.0.0</modelVersion>",
-        "  <groupId>org.example</groupId><artifactId>all</artifactId><version>1</version>",
-        "  <packaging>pom</packaging>",
-        "  <modules>", String.join("\n", modules), "  </modules>",
-        "</project>", ""));
+    Files.writeString(
+        projects.resolve("pom.xml"),
+        String.join(
+            "\n",
+            "<project><modelVersion>4.0.0</modelVersion>",
+            "  <groupId>org.example</groupId><artifactId>all</artifactId><version>1</version>",
+            "  <packaging>pom</packaging>",
+            "  <modules>",
+            String.join("\n", modules),
+            "  </modules>",
+            "</project>",
+            ""));
     maven(projects, repo, "verify");
   }
 
@@ -64,8 +82,12 @@ class ArchetypeIT {
     cmd.addAll(List.of(repo.mavenOptions()));
     cmd.addAll(List.of(args));
     Path log = Files.createTempFile(work, "maven-", ".log");
-    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     if (!p.waitFor(10, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       throw new AssertionError("Maven did not finish: " + cmd);
@@ -84,14 +106,24 @@ class ArchetypeIT {
       Path project = projects.resolve("my-" + variant);
       List<String> sources;
       try (Stream<Path> s = Files.walk(project.resolve("src/main/java"))) {
-        sources = s.filter(Files::isRegularFile).map(f -> f.getFileName().toString()).sorted().toList();
+        sources =
+            s.filter(Files::isRegularFile).map(f -> f.getFileName().toString()).sorted().toList();
       }
-      String kept = Map.of("idle-policy", "MyIdlePolicy.java", "scheduling-class",
-          "MySchedulingClass.java", "hook-override", "MyHook.java").get(variant);
+      String kept =
+          Map.of(
+                  "idle-policy",
+                  "MyIdlePolicy.java",
+                  "scheduling-class",
+                  "MySchedulingClass.java",
+                  "hook-override",
+                  "MyHook.java")
+              .get(variant);
       assertThat(sources).as(variant).containsExactlyInAnyOrder(kept, "MyPlugin.java");
-      Path report = project.resolve(
-          "target/surefire-reports/TEST-org.example.sched.MyPluginTest.xml");
-      assertThat(Files.readString(report)).as(variant).contains("failures=\"0\"")
+      Path report =
+          project.resolve("target/surefire-reports/TEST-org.example.sched.MyPluginTest.xml");
+      assertThat(Files.readString(report))
+          .as(variant)
+          .contains("failures=\"0\"")
           .doesNotContain("tests=\"0\"");
     }
   }
@@ -105,7 +137,8 @@ class ArchetypeIT {
       }
       Cli cli = Cli.run("plugins", "--plugins-dir", zipsOf(variant).toString());
       assertThat(cli.exitCode()).as(cli.err()).isZero();
-      assertThat(cli.out()).containsPattern("my-" + variant + " 1\\.0-SNAPSHOT .*\\[loaded]")
+      assertThat(cli.out())
+          .containsPattern("my-" + variant + " 1\\.0-SNAPSHOT .*\\[loaded]")
           .contains("requires:  >=" + dev.schedlab.api.ApiVersion.CURRENT + " & <");
     }
   }
@@ -114,8 +147,16 @@ class ArchetypeIT {
   void schedlabRunEnablesEachPlugin() throws Exception {
     for (String variant : VARIANTS) {
       Path scenario = projects.resolve("my-" + variant).resolve("scenario.yaml");
-      Cli with = Cli.run("run", scenario.toString(), "--format", "json",
-          "--plugins-dir", zipsOf(variant).toString(), "--plugin", "my-" + variant);
+      Cli with =
+          Cli.run(
+              "run",
+              scenario.toString(),
+              "--format",
+              "json",
+              "--plugins-dir",
+              zipsOf(variant).toString(),
+              "--plugin",
+              "my-" + variant);
       assertThat(with.exitCode()).as(variant + ": " + with.err()).isZero();
       JsonNode r = new ObjectMapper().readTree(with.out());
       assertThat(r.path("plugins").toString()).contains("my-" + variant);
@@ -127,13 +168,21 @@ class ArchetypeIT {
   void schedlabMatrixRunsTheGeneratedMatrix(@TempDir Path out) throws Exception {
     String variant = "scheduling-class";
     Path matrix = projects.resolve("my-" + variant).resolve("matrix.yaml");
-    Cli cli = Cli.run("matrix", matrix.toString(), "--plugins-dir", zipsOf(variant).toString(),
-        "--out", out.toString(), "-j", "1");
+    Cli cli =
+        Cli.run(
+            "matrix",
+            matrix.toString(),
+            "--plugins-dir",
+            zipsOf(variant).toString(),
+            "--out",
+            out.toString(),
+            "-j",
+            "1");
     assertThat(cli.exitCode()).as(cli.err()).isZero();
     List<String> cells = Files.readAllLines(out.resolve("cells.jsonl"));
     assertThat(cells).hasSize(8);
     assertThat(cells.stream().filter(c -> c.contains("\"status\":\"ok\"")).count()).isEqualTo(8);
-    assertThat(cells.stream().filter(c -> c.contains("\"plugins\":\"my-" + variant + "\""))
-        .count()).isEqualTo(4);
+    assertThat(cells.stream().filter(c -> c.contains("\"plugins\":\"my-" + variant + "\"")).count())
+        .isEqualTo(4);
   }
 }

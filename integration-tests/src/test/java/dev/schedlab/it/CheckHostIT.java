@@ -12,14 +12,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code schedlab check-host --quick} on the machine the tests run on: it describes and
- * calibrates the machine, runs the suite with the real tools and in the model, and every row has
- * a real and a simulated number. Whether a figure lies within its tolerance is not asserted: CI
- * machines are shared and noisy (docs/validation.md has the figures of a quiet run).
+ * {@code schedlab check-host --quick} on the machine the tests run on: it describes and calibrates
+ * the machine, runs the suite with the real tools and in the model, and every row has a real and a
+ * simulated number. Whether a figure lies within its tolerance is not asserted: CI machines are
+ * shared and noisy (docs/validation.md has the figures of a quiet run).
  */
 class CheckHostIT {
-  private static final List<String> TOOLS = List.of("cyclictest", "hackbench", "stress-ng", "perf",
-      "rt-app", "cc");
+  private static final List<String> TOOLS =
+      List.of("cyclictest", "hackbench", "stress-ng", "perf", "rt-app", "cc");
 
   private static boolean present(String tool) {
     for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
@@ -35,8 +35,10 @@ class CheckHostIT {
     boolean ci = "true".equals(System.getenv("CI"));
     boolean all = TOOLS.stream().allMatch(CheckHostIT::present);
     if (!ci) {
-      assumeTrue(all, "check-host needs rt-tests, stress-ng, linux-perf, rt-app and a C compiler: "
-          + "apt-get install rt-tests stress-ng linux-perf rt-app gcc to run this test");
+      assumeTrue(
+          all,
+          "check-host needs rt-tests, stress-ng, linux-perf, rt-app and a C compiler: "
+              + "apt-get install rt-tests stress-ng linux-perf rt-app gcc to run this test");
     }
     assertThat(all).as("CI must have " + TOOLS + " (.ci/run installs them)").isTrue();
 
@@ -45,8 +47,15 @@ class CheckHostIT {
     assertThat(host.exitCode()).as(host.err()).isZero();
     assertThat(Files.readString(machine)).contains("calibrated: schedlab-probe");
 
-    Cli check = Cli.run("check-host", "--machine", machine.toString(), "--quick", "--quiet",
-        "--format", "json");
+    Cli check =
+        Cli.run(
+            "check-host",
+            "--machine",
+            machine.toString(),
+            "--quick",
+            "--quiet",
+            "--format",
+            "json");
     assertThat(check.exitCode()).as(check.err()).isZero();
     JsonNode json = new ObjectMapper().readTree(check.out());
     assertThat(json.path("interrupted").asBoolean()).isFalse();
@@ -54,8 +63,12 @@ class CheckHostIT {
     assertThat(rows.size()).isGreaterThanOrEqualTo(43); // 13 workloads, 2 to 7 figures each
     boolean root = "root".equals(System.getProperty("user.name"));
     for (JsonNode r : rows) {
-      String what = r.path("workload").asText() + " " + r.path("figure").asText() + ": "
-          + r.path("verdict").asText();
+      String what =
+          r.path("workload").asText()
+              + " "
+              + r.path("figure").asText()
+              + ": "
+              + r.path("verdict").asText();
       if (!root && r.path("verdict").asText().startsWith("needs root")) {
         continue;
       }

@@ -32,10 +32,13 @@ final class Chromium {
   static void require() {
     boolean present = Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER);
     if (!"true".equals(System.getenv("CI"))) {
-      assumeTrue(present, "Debian's chromium and chromium-driver are not installed: apt-get install -y"
-          + " chromium chromium-driver to run the browser tests");
+      assumeTrue(
+          present,
+          "Debian's chromium and chromium-driver are not installed: apt-get install -y"
+              + " chromium chromium-driver to run the browser tests");
     }
-    assertThat(present).as("chromium and chromedriver must be installed in CI (.ci/run installs them)")
+    assertThat(present)
+        .as("chromium and chromedriver must be installed in CI (.ci/run installs them)")
         .isTrue();
   }
 
@@ -44,17 +47,29 @@ final class Chromium {
     Files.createDirectories(profile);
     ChromeOptions o = new ChromeOptions();
     o.setBinary(BROWSER.toFile());
-    o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--user-data-dir=" + profile.toAbsolutePath(), "--window-size=1200,900",
-        "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>");
+    o.addArguments(
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--user-data-dir=" + profile.toAbsolutePath(),
+        "--window-size=1200,900",
+        "--proxy-server=127.0.0.1:9",
+        "--proxy-bypass-list=<-loopback>");
     LoggingPreferences logs = new LoggingPreferences();
     logs.enable(LogType.BROWSER, Level.ALL);
     o.setCapability("goog:loggingPrefs", logs);
     o.setExperimentalOption("excludeSwitches", java.util.List.of("enable-automation"));
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(new File(DRIVER.toString())).usingAnyFreePort()
-        .withEnvironment(Map.of()).build();
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(new File(DRIVER.toString()))
+            .usingAnyFreePort()
+            .withEnvironment(Map.of())
+            .build();
     return new ChromeDriver(service, o);
   }
 }

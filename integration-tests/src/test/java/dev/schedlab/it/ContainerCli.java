@@ -25,20 +25,23 @@ record ContainerCli(String out, String err) {
   record In(Path host, String container) {}
 
   /**
-   * Runs {@code schedlab ARGS} with {@code in} copied in; each {@code out} entry (container path
-   * to host path) is copied out afterwards.
+   * Runs {@code schedlab ARGS} with {@code in} copied in; each {@code out} entry (container path to
+   * host path) is copied out afterwards.
    */
   static ContainerCli run(List<In> in, Map<String, Path> out, String... args) {
     assertThat(SchedlabImage.name()).as("image built").isNotNull();
-    try (GenericContainer<?> c = new GenericContainer<>(DockerImageName.parse(SchedlabImage.name()))) {
+    try (GenericContainer<?> c =
+        new GenericContainer<>(DockerImageName.parse(SchedlabImage.name()))) {
       c.withCommand(args)
-          .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofMinutes(10)));
+          .withStartupCheckStrategy(
+              new OneShotStartupCheckStrategy().withTimeout(Duration.ofMinutes(10)));
       for (In i : in) {
         c.withCopyFileToContainer(MountableFile.forHostPath(i.host()), i.container());
       }
       c.start();
-      ContainerCli r = new ContainerCli(c.getLogs(OutputFrame.OutputType.STDOUT),
-          c.getLogs(OutputFrame.OutputType.STDERR));
+      ContainerCli r =
+          new ContainerCli(
+              c.getLogs(OutputFrame.OutputType.STDOUT), c.getLogs(OutputFrame.OutputType.STDERR));
       for (Map.Entry<String, Path> e : out.entrySet()) {
         c.copyFileFromContainer(e.getKey(), e.getValue().toString());
       }

@@ -34,12 +34,20 @@ class ContainerClusterIT {
   void exampleMatrixOnThreeMembersWithAWorkerKilledMidRunMatchesTheLocalRun(@TempDir Path tmp)
       throws Exception {
     Path matrix = Cli.root().resolve("examples/matrix.yaml");
-    Cli local = Cli.run("matrix", matrix.toString(), "--out", tmp.resolve("host").toString(),
-        "--plugins-dir", Cli.pluginsDir().toString(), "-q");
+    Cli local =
+        Cli.run(
+            "matrix",
+            matrix.toString(),
+            "--out",
+            tmp.resolve("host").toString(),
+            "--plugins-dir",
+            Cli.pluginsDir().toString(),
+            "-q");
     assertThat(local.exitCode()).as(local.err()).isZero();
     Map<String, String> onHost = ContainerMatrixIT.digests(tmp.resolve("host/cells.jsonl"));
-    Cli list = Cli.run("matrix", matrix.toString(), "--list", "--plugins-dir",
-        Cli.pluginsDir().toString());
+    Cli list =
+        Cli.run(
+            "matrix", matrix.toString(), "--list", "--plugins-dir", Cli.pluginsDir().toString());
     Matcher idMatch = Pattern.compile("id ([0-9a-f]{16}), (\\d+) cells").matcher(list.err());
     assertThat(idMatch.find()).as(list.err()).isTrue();
     String id = idMatch.group(1);
@@ -48,24 +56,46 @@ class ContainerClusterIT {
 
     String app = SchedlabImage.APP;
     try (Network net = Network.newNetwork();
-        GenericContainer<?> coordinator = member(net, "coordinator")
-            .withCopyFileToContainer(MountableFile.forHostPath(matrix), app + "/examples/matrix.yaml")
-            .withCopyFileToContainer(MountableFile.forHostPath(Cli.root().resolve(
-                "examples/quickstart.yaml")), app + "/examples/quickstart.yaml")
-            .withCommand("matrix", app + "/examples/matrix.yaml", "--cluster", "--bind",
-                "coordinator:5701", "-j", "0", "--out", "/work/out");
-        GenericContainer<?> steady = member(net, "worker-1")
-            .withCommand("worker", "--join", "coordinator:5701", "--matrix", id, "-j", "2");
-        GenericContainer<?> doomed = member(net, "worker-2")
-            .withCommand("worker", "--join", "coordinator:5701", "--matrix", id, "-j", "2")) {
+        GenericContainer<?> coordinator =
+            member(net, "coordinator")
+                .withCopyFileToContainer(
+                    MountableFile.forHostPath(matrix), app + "/examples/matrix.yaml")
+                .withCopyFileToContainer(
+                    MountableFile.forHostPath(Cli.root().resolve("examples/quickstart.yaml")),
+                    app + "/examples/quickstart.yaml")
+                .withCommand(
+                    "matrix",
+                    app + "/examples/matrix.yaml",
+                    "--cluster",
+                    "--bind",
+                    "coordinator:5701",
+                    "-j",
+                    "0",
+                    "--out",
+                    "/work/out");
+        GenericContainer<?> steady =
+            member(net, "worker-1")
+                .withCommand("worker", "--join", "coordinator:5701", "--matrix", id, "-j", "2");
+        GenericContainer<?> doomed =
+            member(net, "worker-2")
+                .withCommand("worker", "--join", "coordinator:5701", "--matrix", id, "-j", "2")) {
       coordinator.start();
-      waitFor(() -> err(coordinator).contains("cluster of matrix " + id + ": coordinator on"),
+      waitFor(
+          () -> err(coordinator).contains("cluster of matrix " + id + ": coordinator on"),
           coordinator);
       steady.start();
       doomed.start();
       waitFor(() -> count(err(coordinator), " admitted, 2 jobs") == 2, coordinator);
-      String doomedAddress = doomed.getContainerInfo().getNetworkSettings().getNetworks().values()
-          .iterator().next().getIpAddress() + ":5701";
+      String doomedAddress =
+          doomed
+                  .getContainerInfo()
+                  .getNetworkSettings()
+                  .getNetworks()
+                  .values()
+                  .iterator()
+                  .next()
+                  .getIpAddress()
+              + ":5701";
       assertThat(err(coordinator)).contains("worker " + doomedAddress + " admitted");
       waitFor(() -> count(err(coordinator), " done: #") >= cells / 4, coordinator);
 
@@ -73,8 +103,11 @@ class ContainerClusterIT {
       waitFor(() -> !coordinator.isRunning(), coordinator);
 
       String log = err(coordinator);
-      assertThat(coordinator.getCurrentContainerInfo().getState().getExitCodeLong()).as(log).isZero();
-      assertThat(log).contains("member " + doomedAddress + " left")
+      assertThat(coordinator.getCurrentContainerInfo().getState().getExitCodeLong())
+          .as(log)
+          .isZero();
+      assertThat(log)
+          .contains("member " + doomedAddress + " left")
           .contains("runs again: worker " + doomedAddress + " left before it finished");
       Path fromCluster = tmp.resolve("cluster.jsonl");
       coordinator.copyFileFromContainer("/work/out/cells.jsonl", fromCluster.toString());
@@ -87,7 +120,8 @@ class ContainerClusterIT {
 
   private static GenericContainer<?> member(Network net, String name) {
     return new GenericContainer<>(DockerImageName.parse(SchedlabImage.name()))
-        .withNetwork(net).withNetworkAliases(name)
+        .withNetwork(net)
+        .withNetworkAliases(name)
         .withEnv("SCHEDLAB_CLUSTER_SECRET", SECRET);
   }
 
@@ -104,10 +138,13 @@ class ContainerClusterIT {
   }
 
   /** Polls {@code done} every half second, failing with the container's log after the limit. */
-  private static void waitFor(BooleanSupplier done, GenericContainer<?> c) throws InterruptedException {
+  private static void waitFor(BooleanSupplier done, GenericContainer<?> c)
+      throws InterruptedException {
     long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
     while (!done.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waited %s; log:%n%s", RUN_LIMIT, c.getLogs()).isLessThan(deadline);
+      assertThat(System.nanoTime())
+          .as("waited %s; log:%n%s", RUN_LIMIT, c.getLogs())
+          .isLessThan(deadline);
       Thread.sleep(500);
     }
   }

@@ -22,23 +22,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(SchedlabImage.class)
 class ContainerMatrixIT {
-  static final String SCENARIO = String.join("\n",
-      "duration: 100ms",
-      "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 2}",
-      "workload:",
-      "  tasks:",
-      "    - {name: ext, count: 3, policy: ext, program: [{user: 300us}, {mark: ext_ops}, {sleep: 200us}]}",
-      "    - {name: ticker, count: 2, program: [{sleep_until: {period: 1ms}}, {user: 100us}]}",
-      "");
-  static final String MATRIX = String.join("\n",
-      "name: it",
-      "set: [duration=40ms]",
-      "workloads:",
-      "  - mixed.yaml",
-      "  - {tool: 'ipistorm numipi=300 single=1 offset=1 cpulist=1 wait=1', label: ipistorm}",
-      "plugins: [all]",
-      "seeds: [1, 2]",
-      "");
+  static final String SCENARIO =
+      String.join(
+          "\n",
+          "duration: 100ms",
+          "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 2}",
+          "workload:",
+          "  tasks:",
+          "    - {name: ext, count: 3, policy: ext, program: [{user: 300us}, {mark: ext_ops}, {sleep: 200us}]}",
+          "    - {name: ticker, count: 2, program: [{sleep_until: {period: 1ms}}, {user: 100us}]}",
+          "");
+  static final String MATRIX =
+      String.join(
+          "\n",
+          "name: it",
+          "set: [duration=40ms]",
+          "workloads:",
+          "  - mixed.yaml",
+          "  - {tool: 'ipistorm numipi=300 single=1 offset=1 cpulist=1 wait=1', label: ipistorm}",
+          "plugins: [all]",
+          "seeds: [1, 2]",
+          "");
 
   @Test
   void matrixOverAllowedPluginSetsMatchesTheHost(@TempDir Path tmp) throws Exception {
@@ -49,12 +53,25 @@ class ContainerMatrixIT {
     Map<String, Path> out = new LinkedHashMap<>();
     out.put("/work/out/cells.jsonl", fromContainer.resolve("cells.jsonl"));
     out.put("/work/out/summary.csv", fromContainer.resolve("summary.csv"));
-    ContainerCli c = ContainerCli.run(List.of(new ContainerCli.In(m, "/work/m")), out,
-        "matrix", "/work/m/matrix.yaml", "--out", "/work/out");
+    ContainerCli c =
+        ContainerCli.run(
+            List.of(new ContainerCli.In(m, "/work/m")),
+            out,
+            "matrix",
+            "/work/m/matrix.yaml",
+            "--out",
+            "/work/out");
     assertThat(c.out()).as(c.err()).contains(" 0 failed");
 
-    Cli host = Cli.run("matrix", m.resolve("matrix.yaml").toString(), "--out",
-        tmp.resolve("host").toString(), "--plugins-dir", Cli.pluginsDir().toString(), "-q");
+    Cli host =
+        Cli.run(
+            "matrix",
+            m.resolve("matrix.yaml").toString(),
+            "--out",
+            tmp.resolve("host").toString(),
+            "--plugins-dir",
+            Cli.pluginsDir().toString(),
+            "-q");
     assertThat(host.exitCode()).as(host.err() + host.out()).isZero();
 
     Map<String, String> inContainer = digests(fromContainer.resolve("cells.jsonl"));
@@ -63,11 +80,15 @@ class ContainerMatrixIT {
     try (PluginHost h = PluginHost.open(Cli.pluginsDir())) {
       allowedSets = h.allowedCombinations().size();
     }
-    assertThat(allowedSets).as("sm-idle and weighted-vtime may run together").isGreaterThanOrEqualTo(4);
+    assertThat(allowedSets)
+        .as("sm-idle and weighted-vtime may run together")
+        .isGreaterThanOrEqualTo(4);
     assertThat(inContainer).hasSize(2 * 2 * allowedSets).isEqualTo(onHost);
-    assertThat(Files.readAllLines(fromContainer.resolve("summary.csv"))).hasSize(1 + inContainer.size());
+    assertThat(Files.readAllLines(fromContainer.resolve("summary.csv")))
+        .hasSize(1 + inContainer.size());
     // The plugin sets made a difference somewhere: 2 workloads x 2 seeds give more than 4 digests.
-    assertThat(inContainer.values().stream().map(v -> v.substring(v.lastIndexOf(' ') + 1)).distinct())
+    assertThat(
+            inContainer.values().stream().map(v -> v.substring(v.lastIndexOf(' ') + 1)).distinct())
         .hasSizeGreaterThan(4);
   }
 
@@ -77,7 +98,8 @@ class ContainerMatrixIT {
     for (String line : Files.readAllLines(jsonl)) {
       JsonNode n = json.readTree(line);
       assertThat(n.path("status").asText()).as(line).isEqualTo("ok");
-      out.put(n.path("run_id").asText(), n.path("plugins").asText() + " " + n.path("digest").asText());
+      out.put(
+          n.path("run_id").asText(), n.path("plugins").asText() + " " + n.path("digest").asText());
     }
     return out;
   }

@@ -20,10 +20,9 @@ import org.testcontainers.containers.startupcheck.StartupCheckStrategy;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * Third-party plugins run in the container as docs/plugin-safety.md prescribes: as a non-root
- * user, without network, on a read-only root file system (a tmpfs for /tmp), with memory and CPU
- * limits. A probe plugin reports what its code can reach; a bundled plugin runs under the same
- * limits.
+ * Third-party plugins run in the container as docs/plugin-safety.md prescribes: as a non-root user,
+ * without network, on a read-only root file system (a tmpfs for /tmp), with memory and CPU limits.
+ * A probe plugin reports what its code can reach; a bundled plugin runs under the same limits.
  */
 @ExtendWith(SchedlabImage.class)
 class ContainerPluginSandboxIT {
@@ -32,8 +31,8 @@ class ContainerPluginSandboxIT {
   /** Any exit ends the one-shot container; the test reads the exit code itself. */
   static final class Exited extends StartupCheckStrategy {
     @Override
-    public StartupStatus checkStartupState(com.github.dockerjava.api.DockerClient docker,
-        String containerId) {
+    public StartupStatus checkStartupState(
+        com.github.dockerjava.api.DockerClient docker, String containerId) {
       var state = getCurrentState(docker, containerId);
       return state.getRunning() ? StartupStatus.NOT_YET_KNOWN : StartupStatus.SUCCESSFUL;
     }
@@ -50,22 +49,28 @@ class ContainerPluginSandboxIT {
         Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
       }
     }
-    try (GenericContainer<?> c = new GenericContainer<>(DockerImageName.parse(SchedlabImage.name()))) {
+    try (GenericContainer<?> c =
+        new GenericContainer<>(DockerImageName.parse(SchedlabImage.name()))) {
       c.withCommand(args)
           // a bind mount: Docker copies nothing into a container whose root is read-only
           .withFileSystemBind(plugins.toString(), "/work/plugins", BindMode.READ_ONLY)
           .withTmpFs(Map.of("/tmp", "rw,size=256m"))
           .withStartupCheckStrategy(new Exited().withTimeout(Duration.ofMinutes(10)))
-          .withCreateContainerCmdModifier(cmd -> {
-            cmd.withUser("65534:65534");
-            HostConfig h = cmd.getHostConfig();
-            h.withNetworkMode("none").withReadonlyRootfs(true).withMemory(MEMORY)
-                .withMemorySwap(MEMORY).withNanoCPUs(1_000_000_000L).withPidsLimit(256L);
-          });
+          .withCreateContainerCmdModifier(
+              cmd -> {
+                cmd.withUser("65534:65534");
+                HostConfig h = cmd.getHostConfig();
+                h.withNetworkMode("none")
+                    .withReadonlyRootfs(true)
+                    .withMemory(MEMORY)
+                    .withMemorySwap(MEMORY)
+                    .withNanoCPUs(1_000_000_000L)
+                    .withPidsLimit(256L);
+              });
       c.start();
       long code = c.getCurrentContainerInfo().getState().getExitCodeLong();
-      return new Run(code, c.getLogs(OutputFrame.OutputType.STDOUT),
-          c.getLogs(OutputFrame.OutputType.STDERR));
+      return new Run(
+          code, c.getLogs(OutputFrame.OutputType.STDOUT), c.getLogs(OutputFrame.OutputType.STDERR));
     }
   }
 
@@ -74,11 +79,24 @@ class ContainerPluginSandboxIT {
       throws Exception {
     Path plugins = Files.createDirectories(tmp.resolve("plugins"));
     PluginZip.of("sandbox-probe", SandboxProbePlugin.class).zipInto(plugins);
-    Run r = sandboxed(plugins, "run", "scenarios/cyclictest.yaml", "--plugins-dir",
-        "/work/plugins", "--plugin", "sandbox-probe", "--set", "duration=10ms");
+    Run r =
+        sandboxed(
+            plugins,
+            "run",
+            "scenarios/cyclictest.yaml",
+            "--plugins-dir",
+            "/work/plugins",
+            "--plugin",
+            "sandbox-probe",
+            "--set",
+            "duration=10ms");
     assertThat(r.exitCode()).as(r.err()).isEqualTo(2); // the probe fails its contribute()
-    assertThat(r.err()).contains("plugin sandbox-probe failed in contribute(): sandbox uid=65534",
-        "network=refused", "rootfs=read-only", "cpus=1");
+    assertThat(r.err())
+        .contains(
+            "plugin sandbox-probe failed in contribute(): sandbox uid=65534",
+            "network=refused",
+            "rootfs=read-only",
+            "cpus=1");
     long heapMb = Long.parseLong(r.err().replaceAll("(?s).*max_heap_mb=(\\d+).*", "$1"));
     assertThat(heapMb).isLessThan(MEMORY >> 20); // the JVM sized its heap to the container
   }
@@ -87,10 +105,22 @@ class ContainerPluginSandboxIT {
   void aBundledPluginRunsToTheEndUnderTheSameLimits(@TempDir Path tmp) throws Exception {
     Path plugins = Files.createDirectories(tmp.resolve("plugins"));
     Files.copy(PluginZips.all().get("sm-idle"), plugins.resolve("sm-idle.zip"));
-    Run r = sandboxed(plugins, "run", "scenarios/cyclictest.yaml", "--plugins-dir",
-        "/work/plugins", "--plugin", "sm-idle", "--set", "duration=50ms", "--format", "json");
+    Run r =
+        sandboxed(
+            plugins,
+            "run",
+            "scenarios/cyclictest.yaml",
+            "--plugins-dir",
+            "/work/plugins",
+            "--plugin",
+            "sm-idle",
+            "--set",
+            "duration=50ms",
+            "--format",
+            "json");
     assertThat(r.exitCode()).as(r.err()).isZero();
-    assertThat(r.out()).contains("\"plugins\" : [", "\"sm-idle\"", "\"sim_ns\" : 50000000")
+    assertThat(r.out())
+        .contains("\"plugins\" : [", "\"sm-idle\"", "\"sim_ns\" : 50000000")
         .doesNotContain("\"ejections\"");
   }
 }

@@ -21,11 +21,18 @@ class ContainerPluginsIT {
     for (Map.Entry<String, Path> z : zips.entrySet()) {
       Path dir = Files.createDirectories(tmp.resolve(z.getKey()));
       Files.copy(z.getValue(), dir.resolve(z.getValue().getFileName()));
-      ContainerCli r = ContainerCli.run(List.of(new ContainerCli.In(dir, "/work/plugins")), Map.of(),
-          "plugins", "--plugins-dir", "/work/plugins");
-      assertThat(r.out()).as(z.getKey() + "\n" + r.err())
+      ContainerCli r =
+          ContainerCli.run(
+              List.of(new ContainerCli.In(dir, "/work/plugins")),
+              Map.of(),
+              "plugins",
+              "--plugins-dir",
+              "/work/plugins");
+      assertThat(r.out())
+          .as(z.getKey() + "\n" + r.err())
           .contains("plugins in /work/plugins: 1", "  " + z.getKey() + " ", "[loaded]")
-          .contains("allowed combinations: 2").doesNotContain("FAILED");
+          .contains("allowed combinations: 2")
+          .doesNotContain("FAILED");
     }
   }
 
@@ -38,7 +45,8 @@ class ContainerPluginsIT {
   }
 
   @Test
-  void corruptAndIncompatiblePluginsAreRejectedWhileTheOthersLoad(@TempDir Path tmp) throws Exception {
+  void corruptAndIncompatiblePluginsAreRejectedWhileTheOthersLoad(@TempDir Path tmp)
+      throws Exception {
     Path dir = Files.createDirectories(tmp.resolve("plugins"));
     Map<String, Path> zips = PluginZips.all();
     for (Path z : zips.values()) {
@@ -47,12 +55,20 @@ class ContainerPluginsIT {
     byte[] garbage = new byte[4096];
     new Random(42).nextBytes(garbage);
     Files.write(dir.resolve("broken-plugin.zip"), garbage);
-    PluginZips.withProperties(zips.get("weighted-vtime"), dir.resolve("future-api-plugin.zip"),
+    PluginZips.withProperties(
+        zips.get("weighted-vtime"),
+        dir.resolve("future-api-plugin.zip"),
         Map.of("plugin.id", "future-api", "plugin.requires", ">=2.0.0"));
 
-    ContainerCli r = ContainerCli.run(List.of(new ContainerCli.In(dir, "/work/plugins")), Map.of(),
-        "plugins", "--plugins-dir", "/work/plugins");
-    assertThat(r.out()).as(r.err())
+    ContainerCli r =
+        ContainerCli.run(
+            List.of(new ContainerCli.In(dir, "/work/plugins")),
+            Map.of(),
+            "plugins",
+            "--plugins-dir",
+            "/work/plugins");
+    assertThat(r.out())
+        .as(r.err())
         .contains("plugins in /work/plugins: " + (zips.size() + 2))
         .containsPattern("broken-plugin .*\\[FAILED: corrupt or unreadable zip")
         .containsPattern("future-api .*\\[FAILED: incompatible API: plugin.requires '>=2.0.0'");

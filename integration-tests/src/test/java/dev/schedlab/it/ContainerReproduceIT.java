@@ -2,9 +2,9 @@ package dev.schedlab.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.lab.experiment.Configuration;
 import dev.schedlab.lab.experiment.Experiment;
-import dev.schedlab.engine.config.PluginRef;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,13 +21,18 @@ class ContainerReproduceIT {
     List<String> ran = new ArrayList<>();
     for (Path f : Experiment.find(Cli.root().resolve("scenarios"))) {
       Experiment e = Experiment.load(f);
-      boolean usesAPlugin = e.columns().stream().map(Configuration::plugins).flatMap(List::stream)
-          .map(PluginRef::id).anyMatch(plugins::contains);
+      boolean usesAPlugin =
+          e.columns().stream()
+              .map(Configuration::plugins)
+              .flatMap(List::stream)
+              .map(PluginRef::id)
+              .anyMatch(plugins::contains);
       if (!usesAPlugin) {
         continue;
       }
       // Reduced: one seed, 50 ms of simulated time per run.
-      ContainerCli r = ContainerCli.run("reproduce", e.id(), "--seeds", "1", "--set", "duration=50ms", "-q");
+      ContainerCli r =
+          ContainerCli.run("reproduce", e.id(), "--seeds", "1", "--set", "duration=50ms", "-q");
       assertThat(r.out()).as(r.err()).startsWith("## " + e.id() + ":").contains("| unit");
       ran.add(e.id());
     }

@@ -14,13 +14,15 @@ import org.junit.jupiter.api.io.TempDir;
  * and schedules the scenario's SCHED_EXT tasks.
  */
 class ExamplePluginIT {
-  private static final String SCENARIO = String.join("\n",
-      "duration: 100ms",
-      "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
-      "workload:",
-      "  tasks:",
-      "    - {name: ext, count: 4, policy: ext, program: [{user: 300us}, {mark: ext_ops}, {sleep: 200us}]}",
-      "");
+  private static final String SCENARIO =
+      String.join(
+          "\n",
+          "duration: 100ms",
+          "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
+          "workload:",
+          "  tasks:",
+          "    - {name: ext, count: 4, policy: ext, program: [{user: 300us}, {mark: ext_ops}, {sleep: 200us}]}",
+          "");
 
   @Test
   void pluginIsListed() {
@@ -33,8 +35,16 @@ class ExamplePluginIT {
   void pluginLoadsAndSchedulesExtTasks(@TempDir Path dir) throws Exception {
     Path scenario = dir.resolve("ext.yaml");
     Files.writeString(scenario, SCENARIO);
-    Cli with = Cli.run("run", scenario.toString(), "--format", "json",
-        "--plugins-dir", Cli.pluginsDir().toString(), "--plugin", "weighted-vtime");
+    Cli with =
+        Cli.run(
+            "run",
+            scenario.toString(),
+            "--format",
+            "json",
+            "--plugins-dir",
+            Cli.pluginsDir().toString(),
+            "--plugin",
+            "weighted-vtime");
     assertThat(with.exitCode()).as(with.err()).isZero();
     JsonNode r = new ObjectMapper().readTree(with.out());
     assertThat(r.path("plugins").toString()).contains("weighted-vtime");

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IdlestatIT {
   private static final Pattern CPU = Pattern.compile("^,,cpu(\\d+)$");
-  private static final Pattern STATE = Pattern.compile("^,,,[^,]*,[^,]*,[^,]*,[^,]*,([0-9.]+),(\\d+),.*$");
+  private static final Pattern STATE =
+      Pattern.compile("^,,,[^,]*,[^,]*,[^,]*,[^,]*,([0-9.]+),(\\d+),.*$");
 
   private static boolean idlestatPresent() {
     return Files.isExecutable(Path.of("/usr/bin/idlestat"));
@@ -34,20 +35,27 @@ class IdlestatIT {
   void idlestatAgreesWithTheEnginePerCpu(@TempDir Path dir) throws Exception {
     boolean ci = "true".equals(System.getenv("CI"));
     if (!ci) {
-      assumeTrue(idlestatPresent(), "idlestat is not installed: apt-get install idlestat to run this test");
+      assumeTrue(
+          idlestatPresent(),
+          "idlestat is not installed: apt-get install idlestat to run this test");
     }
-    assertThat(idlestatPresent()).as("idlestat must be installed in CI (.ci/run installs it)").isTrue();
+    assertThat(idlestatPresent())
+        .as("idlestat must be installed in CI (.ci/run installs it)")
+        .isTrue();
 
     Path scenario = dir.resolve("two.yaml");
-    Files.writeString(scenario, String.join("\n",
-        "duration: 50ms",
-        "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
-        "workload:",
-        "  tasks:",
-        "    - {name: ticker, count: 2, program: [{sleep_until: {period: 3ms}}, {user: 200us}]}",
-        "    - {name: pair, program: [{user: 100us}, {wake: q}, {sleep: 2ms}]}",
-        "    - {name: peer, program: [{block: q}, {user: 50us}]}",
-        ""));
+    Files.writeString(
+        scenario,
+        String.join(
+            "\n",
+            "duration: 50ms",
+            "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
+            "workload:",
+            "  tasks:",
+            "    - {name: ticker, count: 2, program: [{sleep_until: {period: 3ms}}, {user: 200us}]}",
+            "    - {name: pair, program: [{user: 100us}, {wake: q}, {sleep: 2ms}]}",
+            "    - {name: peer, program: [{block: q}, {user: 50us}]}",
+            ""));
     Path trace = dir.resolve("trace.txt");
     Cli run = Cli.run("run", scenario.toString(), "--format", "json", "--trace", trace.toString());
     assertThat(run.exitCode()).as(run.err()).isZero();
@@ -59,14 +67,19 @@ class IdlestatIT {
       JsonNode c = perCpu.path(String.format("cpu%03d", cpu));
       long closedNs = c.path("idle_ns").asLong() - c.path("idle_open_ns").asLong();
       assertThat(closedNs).isPositive();
-      assertThat(idleUs.get(cpu) * 1000.0).as("cpu%d idle", cpu).isCloseTo(closedNs, org.assertj.core.data.Offset.offset(1000.0));
+      assertThat(idleUs.get(cpu) * 1000.0)
+          .as("cpu%d idle", cpu)
+          .isCloseTo(closedNs, org.assertj.core.data.Offset.offset(1000.0));
     }
   }
 
   /** Total idle time per CPU from idlestat's CSV C-state table, in microseconds. */
-  private static Map<Integer, Double> idlestat(Path trace) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder("idlestat", "--import", "-f", trace.toString(), "-c", "-C")
-        .redirectErrorStream(false).start();
+  private static Map<Integer, Double> idlestat(Path trace)
+      throws IOException, InterruptedException {
+    Process p =
+        new ProcessBuilder("idlestat", "--import", "-f", trace.toString(), "-c", "-C")
+            .redirectErrorStream(false)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();

@@ -8,8 +8,8 @@ import java.nio.file.StandardCopyOption;
 /**
  * A Maven local repository of its own for a test that runs Maven: this build's schedlab artifacts
  * are installed into it (the files the reactor just built), and everything else comes from the
- * local repository of the build running the test, through a settings file whose only mirror is
- * that directory. No network is involved.
+ * local repository of the build running the test, through a settings file whose only mirror is that
+ * directory. No network is involved.
  */
 final class LocalRepo {
   private final Path dir;
@@ -21,8 +21,9 @@ final class LocalRepo {
   }
 
   /**
-   * A repository at {@code dir} holding {@code artifacts} (entries {@code groupId:artifactId:type=file}
-   * at version {@code version}) and reading the rest from {@code outer}.
+   * A repository at {@code dir} holding {@code artifacts} (entries {@code
+   * groupId:artifactId:type=file} at version {@code version}) and reading the rest from {@code
+   * outer}.
    */
   static LocalRepo create(Path dir, Path outer, String artifacts, String version)
       throws IOException {
@@ -37,29 +38,42 @@ final class LocalRepo {
       if (!Files.isRegularFile(file)) {
         throw new IOException("artifact " + kv[0] + " not built: " + file);
       }
-      Path target = dir.resolve(gat[0].replace('.', '/')).resolve(gat[1]).resolve(version)
-          .resolve(gat[1] + "-" + version + "." + gat[2]);
+      Path target =
+          dir.resolve(gat[0].replace('.', '/'))
+              .resolve(gat[1])
+              .resolve(version)
+              .resolve(gat[1] + "-" + version + "." + gat[2]);
       Files.createDirectories(target.getParent());
       Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
     }
     Path settings = dir.resolve("settings.xml");
-    Files.writeString(settings, String.join("\n",
-        "<settings>",
-        "  <mirrors>",
-        "    <mirror>",
-        "      <id>build-local-repository</id>",
-        "      <mirrorOf>*</mirrorOf>",
-        "      <url>" + outer.toUri() + "</url>",
-        "    </mirror>",
-        "  </mirrors>",
-        "</settings>",
-        ""));
+    Files.writeString(
+        settings,
+        String.join(
+            "\n",
+            "<settings>",
+            "  <mirrors>",
+            "    <mirror>",
+            "      <id>build-local-repository</id>",
+            "      <mirrorOf>*</mirrorOf>",
+            "      <url>" + outer.toUri() + "</url>",
+            "    </mirror>",
+            "  </mirrors>",
+            "</settings>",
+            ""));
     return new LocalRepo(dir, settings);
   }
 
   /** The options that make a Maven run use this repository, offline but for the mirror. */
   String[] mavenOptions() {
-    return new String[] {"-B", "-ntp", "-o", "-Daether.offline.protocols=file",
-        "-s", settings.toString(), "-Dmaven.repo.local=" + dir};
+    return new String[] {
+      "-B",
+      "-ntp",
+      "-o",
+      "-Daether.offline.protocols=file",
+      "-s",
+      settings.toString(),
+      "-Dmaven.repo.local=" + dir
+    };
   }
 }

@@ -17,16 +17,26 @@ class PluginMetadataIT {
   @Test
   void schedlabPluginsShowsWhatPf4jEnforces() throws Exception {
     Map<String, Path> zips = PluginZips.all();
-    assertThat(zips).containsKeys("sm-idle", "ilb-ipi-avoidance", "mm-cid-offload",
-        "preempt-auto-voluntary", "idle-spin", "weighted-vtime");
+    assertThat(zips)
+        .containsKeys(
+            "sm-idle",
+            "ilb-ipi-avoidance",
+            "mm-cid-offload",
+            "preempt-auto-voluntary",
+            "idle-spin",
+            "weighted-vtime");
     Cli cli = Cli.run("plugins", "--plugins-dir", Cli.pluginsDir().toString());
     assertThat(cli.exitCode()).as(cli.err()).isZero();
     for (Map.Entry<String, Path> z : zips.entrySet()) {
       Properties p = PluginZips.properties(z.getValue());
       assertThat(p.getProperty("plugin.version")).isNotBlank().doesNotContain("${");
-      assertThat(cli.out()).as(z.getKey()).containsPattern(Pattern.quote("  " + z.getKey() + " "
-          + p.getProperty("plugin.version") + "  ") + ".*\\[loaded]\\R\\s+requires:  "
-          + Pattern.quote(p.getProperty("plugin.requires")) + "\\R");
+      assertThat(cli.out())
+          .as(z.getKey())
+          .containsPattern(
+              Pattern.quote("  " + z.getKey() + " " + p.getProperty("plugin.version") + "  ")
+                  + ".*\\[loaded]\\R\\s+requires:  "
+                  + Pattern.quote(p.getProperty("plugin.requires"))
+                  + "\\R");
     }
   }
 }

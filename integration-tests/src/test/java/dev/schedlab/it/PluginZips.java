@@ -30,7 +30,8 @@ final class PluginZips {
   }
 
   static Properties properties(Path zip) throws IOException {
-    try (ZipFile z = new ZipFile(zip.toFile()); InputStream in = z.getInputStream(z.getEntry("plugin.properties"))) {
+    try (ZipFile z = new ZipFile(zip.toFile());
+        InputStream in = z.getInputStream(z.getEntry("plugin.properties"))) {
       Properties p = new Properties();
       p.load(in);
       return p;
@@ -39,7 +40,8 @@ final class PluginZips {
 
   /** A copy of {@code zip} whose plugin.properties has {@code changes} applied. */
   static void withProperties(Path zip, Path to, Map<String, String> changes) throws IOException {
-    try (ZipFile in = new ZipFile(zip.toFile()); OutputStream os = Files.newOutputStream(to);
+    try (ZipFile in = new ZipFile(zip.toFile());
+        OutputStream os = Files.newOutputStream(to);
         ZipOutputStream out = new ZipOutputStream(os)) {
       for (ZipEntry e : java.util.Collections.list(in.entries())) {
         byte[] data = in.getInputStream(e).readAllBytes();

@@ -45,7 +45,9 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
     if (!dockerAvailable()) {
       return; // each test is skipped (or fails under CI) in beforeEach, with the reason
     }
-    context.getRoot().getStore(ExtensionContext.Namespace.create(SchedlabImage.class))
+    context
+        .getRoot()
+        .getStore(ExtensionContext.Namespace.create(SchedlabImage.class))
         .getOrComputeIfAbsent("image", k -> build(), Built.class);
   }
 
@@ -62,14 +64,17 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
     boolean available = dockerAvailable();
     if ("true".equals(System.getenv("CI"))) {
       if (!available) {
-        throw new IllegalStateException("CI=true but no Docker engine answers: .ci/run installs"
-            + " docker.io and starts dockerd; see its log (/var/log/schedlab-dockerd.log)");
+        throw new IllegalStateException(
+            "CI=true but no Docker engine answers: .ci/run installs"
+                + " docker.io and starts dockerd; see its log (/var/log/schedlab-dockerd.log)");
       }
       return;
     }
-    assumeTrue(available, "container tests skipped: no Docker engine. To run them: apt-get install"
-        + " docker.io, start dockerd (as .ci/run does) and check `docker info`; they run and must"
-        + " pass under CI=true");
+    assumeTrue(
+        available,
+        "container tests skipped: no Docker engine. To run them: apt-get install"
+            + " docker.io, start dockerd (as .ci/run does) and check `docker info`; they run and must"
+            + " pass under CI=true");
   }
 
   /** Removes the image when the test JVM's tests are done. */
@@ -88,18 +93,28 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
     String image = "schedlab-it:" + System.getProperty("schedlab.it.version", "dev").toLowerCase();
     try {
       Path rootfs = rootfs();
-      String jar = Files.list(rootfs.resolve(APP.substring(1)))
-          .map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jar")).findFirst()
-          .orElseThrow();
+      String jar =
+          Files.list(rootfs.resolve(APP.substring(1)))
+              .map(p -> p.getFileName().toString())
+              .filter(n -> n.endsWith(".jar"))
+              .findFirst()
+              .orElseThrow();
       new ImageFromDockerfile(image, false)
           .withFileFromPath("rootfs", rootfs)
-          .withDockerfileFromBuilder(b -> b.from("scratch")
-              .copy("rootfs/", "/")
-              .workDir(APP)
-              .env("JAVA_HOME", "/opt/java")
-              .entryPoint("/opt/java/bin/java", "-XX:+UseSerialGC", "-Djava.io.tmpdir=/tmp",
-                  "-Dschedlab.plugins.dir=" + APP + "/plugins", "-jar", APP + "/" + jar)
-              .build())
+          .withDockerfileFromBuilder(
+              b ->
+                  b.from("scratch")
+                      .copy("rootfs/", "/")
+                      .workDir(APP)
+                      .env("JAVA_HOME", "/opt/java")
+                      .entryPoint(
+                          "/opt/java/bin/java",
+                          "-XX:+UseSerialGC",
+                          "-Djava.io.tmpdir=/tmp",
+                          "-Dschedlab.plugins.dir=" + APP + "/plugins",
+                          "-jar",
+                          APP + "/" + jar)
+                      .build())
           .get(10, TimeUnit.MINUTES);
     } catch (Exception e) {
       throw new IllegalStateException("cannot build image " + image + ": " + e, e);
@@ -115,8 +130,16 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
     if (!Files.isExecutable(jre.resolve("bin/java")) || !hasModules(jre)) {
       deleteTree(jre);
       Path jlink = Path.of(System.getProperty("java.home"), "bin", "jlink");
-      exec(List.of(jlink.toString(), "--add-modules", MODULES, "--strip-debug", "--no-header-files",
-          "--no-man-pages", "--output", jre.toString()));
+      exec(
+          List.of(
+              jlink.toString(),
+              "--add-modules",
+              MODULES,
+              "--strip-debug",
+              "--no-header-files",
+              "--no-man-pages",
+              "--output",
+              jre.toString()));
     }
     Path root = base.resolve("rootfs");
     deleteTree(root);
@@ -128,16 +151,22 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
     }
     try (Stream<Path> s = Files.walk(root)) {
       for (Path p : s.filter(Files::isRegularFile).toList()) {
-        boolean exec = p.getParent().endsWith("bin") || p.toString().endsWith(".so")
-            || p.toString().contains(".so.") || p.getFileName().toString().equals("jspawnhelper");
-        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(exec ? "rwxr-xr-x" : "rw-r--r--"));
+        boolean exec =
+            p.getParent().endsWith("bin")
+                || p.toString().endsWith(".so")
+                || p.toString().contains(".so.")
+                || p.getFileName().toString().equals("jspawnhelper");
+        Files.setPosixFilePermissions(
+            p, PosixFilePermissions.fromString(exec ? "rwxr-xr-x" : "rw-r--r--"));
       }
     }
     Path app = root.resolve(APP.substring(1));
     Path cli = Path.of(System.getProperty("schedlab.it.cli", "../cli/target"));
     try (Stream<Path> s = Files.list(cli)) {
-      for (Path j : s.filter(p -> p.getFileName().toString().matches("schedlab-cli-.*\\.jar"))
-          .filter(p -> !p.toString().matches(".*-(sources|javadoc|tests)\\.jar")).toList()) {
+      for (Path j :
+          s.filter(p -> p.getFileName().toString().matches("schedlab-cli-.*\\.jar"))
+              .filter(p -> !p.toString().matches(".*-(sources|javadoc|tests)\\.jar"))
+              .toList()) {
         copyTree(j, app.resolve(j.getFileName()));
       }
     }
@@ -158,8 +187,11 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
     if (!Files.exists(release)) {
       return false;
     }
-    String modules = Files.readAllLines(release).stream().filter(l -> l.startsWith("MODULES="))
-        .findFirst().orElse("");
+    String modules =
+        Files.readAllLines(release).stream()
+            .filter(l -> l.startsWith("MODULES="))
+            .findFirst()
+            .orElse("");
     for (String m : MODULES.split(",")) {
       if (!(" " + modules.replace("\"", " ") + " ").contains(" " + m + " ")) {
         return false;
@@ -183,7 +215,8 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
       String path = arrow >= 0 ? t.substring(arrow + 3) : t;
       int paren = path.indexOf(" (");
       path = paren >= 0 ? path.substring(0, paren).trim() : path.trim();
-      if (path.startsWith("/") && !path.startsWith(jre.toAbsolutePath().toString())
+      if (path.startsWith("/")
+          && !path.startsWith(jre.toAbsolutePath().toString())
           && !path.contains("/" + jre.getFileName() + "/")) {
         libs.add(Path.of(path));
       }
@@ -219,13 +252,15 @@ final class SchedlabImage implements BeforeAllCallback, BeforeEachCallback {
       return;
     }
     try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      s.sorted((a, b) -> b.getNameCount() - a.getNameCount())
+          .forEach(
+              p -> {
+                try {
+                  Files.delete(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     }
   }
 }

@@ -17,9 +17,19 @@ class TraceReplayIT {
 
   @Test
   void aPluginsReplayIsReportedBesideTheModels() throws Exception {
-    Cli cli = Cli.run("replay", REAL.resolve("pipe.trace-cmd.txt").toString(),
-        "--machine", REAL.resolve("machine.yaml").toString(), "--format", "json", "-q",
-        "--plugins-dir", Cli.pluginsDir().toString(), "--plugin", "idle-spin");
+    Cli cli =
+        Cli.run(
+            "replay",
+            REAL.resolve("pipe.trace-cmd.txt").toString(),
+            "--machine",
+            REAL.resolve("machine.yaml").toString(),
+            "--format",
+            "json",
+            "-q",
+            "--plugins-dir",
+            Cli.pluginsDir().toString(),
+            "--plugin",
+            "idle-spin");
     assertThat(cli.exitCode()).as(cli.err()).isZero();
     JsonNode r = new ObjectMapper().readTree(cli.out());
     assertThat(r.path("replays")).hasSize(2);

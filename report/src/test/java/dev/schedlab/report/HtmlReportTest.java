@@ -19,15 +19,22 @@ class HtmlReportTest {
   void aRunPageEmbedsItsJsonAndEveryNumberInItIsTheJsonsValue() throws Exception {
     SmallRun run = SmallRun.in(dir);
     Files.writeString(dir.resolve("run.json"), run.json());
-    List<Section> sections = ReportInputs.read(List.of(dir.resolve("run.json"), run.trace()), MatrixView.DEFAULT);
+    List<Section> sections =
+        ReportInputs.read(List.of(dir.resolve("run.json"), run.trace()), MatrixView.DEFAULT);
     String html = HtmlReport.render(sections);
     List<PageCheck.Part> parts = PageCheck.sections(html);
     assertThat(parts).hasSize(1);
     assertThat(parts.get(0).kind()).isEqualTo("run");
     assertThat(parts.get(0).json()).isEqualTo(run.node());
     assertThat(PageCheck.numbersMatch(parts.get(0))).isGreaterThan(100);
-    assertThat(html).contains("data-chart=\"timeline\"", "data-chart=\"percentiles\"",
-        "data-chart=\"histogram\"", "data-chart=\"ipis\"", "data-chart=\"wakeups\"", "data-chart=\"cpu-busy\"");
+    assertThat(html)
+        .contains(
+            "data-chart=\"timeline\"",
+            "data-chart=\"percentiles\"",
+            "data-chart=\"histogram\"",
+            "data-chart=\"ipis\"",
+            "data-chart=\"wakeups\"",
+            "data-chart=\"cpu-busy\"");
     // the page the run writes itself (run --report) is the page made from its files
     String live = HtmlReport.render(List.of(RunSection.of(run.node(), run.json(), run.live())));
     assertThat(live).isEqualTo(html);
@@ -39,9 +46,14 @@ class HtmlReportTest {
     String a = HtmlReport.render(List.of(RunSection.of(run.node(), run.json(), run.live())));
     String b = HtmlReport.render(List.of(RunSection.of(run.node(), run.json(), run.live())));
     assertThat(a).isEqualTo(b);
-    assertThat(a).contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';");
-    assertThat(Pattern.compile("(src|href)\\s*=\\s*\"(?!#)", Pattern.CASE_INSENSITIVE).matcher(a).find())
-        .as("no src or href other than in-page anchors").isFalse();
+    assertThat(a)
+        .contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';");
+    assertThat(
+            Pattern.compile("(src|href)\\s*=\\s*\"(?!#)", Pattern.CASE_INSENSITIVE)
+                .matcher(a)
+                .find())
+        .as("no src or href other than in-page anchors")
+        .isFalse();
     assertThat(a.replace("http://www.w3.org/2000/svg", "")).doesNotContain("http://", "https://");
   }
 

@@ -13,9 +13,11 @@ import java.util.regex.Pattern;
 
 /** Reads a rendered page back: its sections' embedded JSON and the numbers that point into it. */
 final class PageCheck {
-  private static final Pattern SECTION = Pattern.compile(
-      "<section class=\"input\" id=\"(in\\d+)\" data-kind=\"(\\w+)\">(.*?)<script type=\"application/json\""
-          + " class=\"input-json\" id=\"\\1-json\">(.*?)</script></section>", Pattern.DOTALL);
+  private static final Pattern SECTION =
+      Pattern.compile(
+          "<section class=\"input\" id=\"(in\\d+)\" data-kind=\"(\\w+)\">(.*?)<script type=\"application/json\""
+              + " class=\"input-json\" id=\"\\1-json\">(.*?)</script></section>",
+          Pattern.DOTALL);
   private static final Pattern NUMBER = Pattern.compile("data-ptr=\"([^\"]*)\">([^<]*)<");
 
   /**
@@ -43,8 +45,13 @@ final class PageCheck {
     Matcher m = NUMBER.matcher(p.body());
     int n = 0;
     while (m.find()) {
-      String ptr = m.group(1).replace("&quot;", "\"").replace("&amp;", "&").replace("&#39;", "'")
-          .replace("&lt;", "<").replace("&gt;", ">");
+      String ptr =
+          m.group(1)
+              .replace("&quot;", "\"")
+              .replace("&amp;", "&")
+              .replace("&#39;", "'")
+              .replace("&lt;", "<")
+              .replace("&gt;", ">");
       JsonNode v = p.json().at(JsonPointer.compile(ptr));
       assertThat(v.isMissingNode()).as("pointer %s resolves", ptr).isFalse();
       assertThat(m.group(2)).as("number at %s", ptr).isEqualTo(Fmt.json(v));

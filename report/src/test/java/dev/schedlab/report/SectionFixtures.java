@@ -6,7 +6,8 @@ import java.nio.file.Path;
 /** Hand-made inputs in the documented formats of compare, reproduce and matrix. */
 public final class SectionFixtures {
   /** A comparison of a baseline and one plugin set over 3 seeds. */
-  public static final String COMPARE = """
+  public static final String COMPARE =
+      """
       {
         "baseline" : "baseline",
         "configurations" : [ "baseline", "spin" ],
@@ -31,7 +32,8 @@ public final class SectionFixtures {
       """;
 
   /** One experiment with a band on its first row. */
-  public static final String REPRODUCE = """
+  public static final String REPRODUCE =
+      """
       {
         "experiment" : "demo",
         "columns" : [ "baseline", "patched" ],
@@ -63,24 +65,44 @@ public final class SectionFixtures {
           double x = (w.equals("a") ? 10 : 20) + (p.equals("all") ? 1 : 0) + seed / 10.0;
           double y = 100 * x;
           String id = "r" + i;
-          cells.append(i == 0 ? "" : ",\n").append(String.format(java.util.Locale.ROOT,
-              "{\"index\":%d,\"run_id\":\"%s\",\"workload\":\"%s\",\"source\":\"s\",\"machine\":\"scenario\","
-                  + "\"params\":\"-\",\"overrides\":[],\"plugins\":\"%s\",\"seed\":%d,\"status\":\"%s\","
-                  + "\"error\":%s,\"digest\":%s,\"events\":%d,\"sim_ns\":%d,\"values\":{\"metric.x\":%s}}",
-              i, id, w, p, seed, failed ? "failed" : "ok", failed ? "\"run failed: boom\"" : "null",
-              failed ? "null" : "\"d" + i + "\"", failed ? 0 : 1000 + i, failed ? 0 : 5_000_000,
-              failed ? "null" : Double.toString(x)));
+          cells
+              .append(i == 0 ? "" : ",\n")
+              .append(
+                  String.format(
+                      java.util.Locale.ROOT,
+                      "{\"index\":%d,\"run_id\":\"%s\",\"workload\":\"%s\",\"source\":\"s\",\"machine\":\"scenario\","
+                          + "\"params\":\"-\",\"overrides\":[],\"plugins\":\"%s\",\"seed\":%d,\"status\":\"%s\","
+                          + "\"error\":%s,\"digest\":%s,\"events\":%d,\"sim_ns\":%d,\"values\":{\"metric.x\":%s}}",
+                      i,
+                      id,
+                      w,
+                      p,
+                      seed,
+                      failed ? "failed" : "ok",
+                      failed ? "\"run failed: boom\"" : "null",
+                      failed ? "null" : "\"d" + i + "\"",
+                      failed ? 0 : 1000 + i,
+                      failed ? 0 : 5_000_000,
+                      failed ? "null" : Double.toString(x)));
           if (!failed) {
-            log.append(String.format(java.util.Locale.ROOT,
-                "{\"run_id\":\"%s\",\"status\":\"ok\",\"values\":{\"metric.x\":%s,\"metric.y\":%s}}%n",
-                id, Double.toString(x), Double.toString(y)));
+            log.append(
+                String.format(
+                    java.util.Locale.ROOT,
+                    "{\"run_id\":\"%s\",\"status\":\"ok\",\"values\":{\"metric.x\":%s,\"metric.y\":%s}}%n",
+                    id,
+                    Double.toString(x),
+                    Double.toString(y)));
           }
           i++;
         }
       }
     }
-    Files.writeString(dir.resolve("summary.json"), "{\"matrix\":\"demo\",\"version\":\"v\",\"shard\":\"1/1\","
-        + "\"cells_total\":8,\"failed\":1,\"ran\":8,\"reused\":0,\"cells\":[\n" + cells + "]}\n");
+    Files.writeString(
+        dir.resolve("summary.json"),
+        "{\"matrix\":\"demo\",\"version\":\"v\",\"shard\":\"1/1\","
+            + "\"cells_total\":8,\"failed\":1,\"ran\":8,\"reused\":0,\"cells\":[\n"
+            + cells
+            + "]}\n");
     Files.writeString(dir.resolve("cells.jsonl"), log.toString());
     return dir;
   }

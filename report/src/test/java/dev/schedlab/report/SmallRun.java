@@ -3,10 +3,10 @@ package dev.schedlab.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedlab.engine.Simulation;
-import dev.schedlab.lab.output.FtraceWriter;
-import dev.schedlab.lab.output.ResultWriter;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.lab.output.FtraceWriter;
+import dev.schedlab.lab.output.ResultWriter;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioLoader;
 import dev.schedlab.lab.workload.Reports;
@@ -16,8 +16,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A small real run for the tests: 2 CPUs, 30 ms, tasks that switch, sleep and wake each other,
- * and cyclictest with a histogram; its JSON, its trace file and the timeline fed during the run.
+ * A small real run for the tests: 2 CPUs, 30 ms, tasks that switch, sleep and wake each other, and
+ * cyclictest with a histogram; its JSON, its trace file and the timeline fed during the run.
  *
  * @param json the run JSON text (as run --out writes it)
  * @param node the same, parsed
@@ -25,17 +25,19 @@ import java.util.List;
  * @param live the timeline fed by the run itself (finished)
  */
 public record SmallRun(String json, JsonNode node, Path trace, Timeline live) {
-  static final String SCENARIO = String.join("\n",
-      "duration: 30ms",
-      "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
-      "workload:",
-      "  tasks:",
-      "    - {name: ticker, count: 2, program: [{sleep_until: {period: 3ms, sample: tick}}, {user: 200us}]}",
-      "    - {name: pair, program: [{user: 100us}, {wake: q}, {sleep: 2ms}]}",
-      "    - {name: peer, program: [{block: q}, {user: 50us}]}",
-      "  tools:",
-      "    - cyclictest: \"-i 1000 -t 2 -h 200 -q\"",
-      "");
+  static final String SCENARIO =
+      String.join(
+          "\n",
+          "duration: 30ms",
+          "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
+          "workload:",
+          "  tasks:",
+          "    - {name: ticker, count: 2, program: [{sleep_until: {period: 3ms, sample: tick}}, {user: 200us}]}",
+          "    - {name: pair, program: [{user: 100us}, {wake: q}, {sleep: 2ms}]}",
+          "    - {name: peer, program: [{block: q}, {user: 50us}]}",
+          "  tools:",
+          "    - cyclictest: \"-i 1000 -t 2 -h 200 -q\"",
+          "");
 
   /** Runs the scenario, writing its trace into {@code dir}. */
   public static SmallRun in(Path dir) throws Exception {

@@ -1,8 +1,8 @@
 package dev.schedlab.testkit;
 
 /**
- * A baseline run and a run with plugins on the same scenario and seed: the same workload
- * randomness (common random numbers), so every difference comes from the plugins.
+ * A baseline run and a run with plugins on the same scenario and seed: the same workload randomness
+ * (common random numbers), so every difference comes from the plugins.
  *
  * @param baseline the run without plugins
  * @param patched the run with the plugins enabled

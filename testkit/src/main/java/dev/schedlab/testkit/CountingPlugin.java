@@ -38,48 +38,53 @@ final class CountingPlugin implements SchedlabPlugin {
 
   @Override
   public void contribute(Contributions c, PluginOptions options) {
-    plugin.contribute(new Contributions() {
-      @Override
-      public <H> void hook(Class<H> type, H implementation) {
-        c.hook(type, counted(type, implementation));
-      }
+    plugin.contribute(
+        new Contributions() {
+          @Override
+          public <H> void hook(Class<H> type, H implementation) {
+            c.hook(type, counted(type, implementation));
+          }
 
-      @Override
-      public void addSchedulingClass(SchedulingClass schedulingClass) {
-        c.addSchedulingClass(schedulingClass);
-      }
+          @Override
+          public void addSchedulingClass(SchedulingClass schedulingClass) {
+            c.addSchedulingClass(schedulingClass);
+          }
 
-      @Override
-      public void addPreemptionModel(PreemptionModel model) {
-        c.addPreemptionModel(model);
-      }
+          @Override
+          public void addPreemptionModel(PreemptionModel model) {
+            c.addPreemptionModel(model);
+          }
 
-      @Override
-      public void addIdlePolicy(IdlePolicy policy) {
-        c.addIdlePolicy(policy);
-      }
-    }, options);
+          @Override
+          public void addIdlePolicy(IdlePolicy policy) {
+            c.addIdlePolicy(policy);
+          }
+        },
+        options);
   }
 
   @SuppressWarnings("EnumOrdinal") // hook calls counted in an array slot per HookPoint
   private <H> H counted(Class<H> type, H impl) {
-    HookPoint point = Arrays.stream(HookPoint.values()).filter(p -> p.type() == type)
-        .findFirst().orElse(null);
+    HookPoint point =
+        Arrays.stream(HookPoint.values()).filter(p -> p.type() == type).findFirst().orElse(null);
     if (point == null || impl == null || !type.isInterface()) {
       return impl; // the host rejects it with its own message
     }
     int slot = point.ordinal();
-    return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-        (proxy, method, args) -> {
-          if (method.getDeclaringClass() == Object.class) {
-            return method.invoke(impl, args);
-          }
-          calls[slot]++;
-          try {
-            return method.invoke(impl, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        }));
+    return type.cast(
+        Proxy.newProxyInstance(
+            type.getClassLoader(),
+            new Class<?>[] {type},
+            (proxy, method, args) -> {
+              if (method.getDeclaringClass() == Object.class) {
+                return method.invoke(impl, args);
+              }
+              calls[slot]++;
+              try {
+                return method.invoke(impl, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            }));
   }
 }

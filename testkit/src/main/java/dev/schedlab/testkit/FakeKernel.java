@@ -42,27 +42,35 @@ public final class FakeKernel {
   public FakeKernel(int nrCpus) {
     this.nrCpus = nrCpus;
     this.idle = new boolean[nrCpus];
-    this.machine = fake(MachineView.class, (name, args) -> switch (name) {
-      case "nrCpus" -> nrCpus;
-      case "cpu" -> cpu((Integer) args[0]);
-      case "tickNs" -> TICK_NS;
-      case "hz" -> 250;
-      case "virtualized" -> false;
-      default -> unsupported(MachineView.class, name);
-    });
-    this.services = fake(SchedServices.class, (name, args) -> switch (name) {
-      case "resched" -> {
-        resched.add(args[0] + ":" + (ReschedReason) args[1]);
-        yield null;
-      }
-      case "setResched" -> {
-        resched.add(args[0] + ":" + (ReschedBit) args[1]);
-        yield null;
-      }
-      case "machine" -> machine;
-      case "now" -> now;
-      default -> unsupported(SchedServices.class, name);
-    });
+    this.machine =
+        fake(
+            MachineView.class,
+            (name, args) ->
+                switch (name) {
+                  case "nrCpus" -> nrCpus;
+                  case "cpu" -> cpu((Integer) args[0]);
+                  case "tickNs" -> TICK_NS;
+                  case "hz" -> 250;
+                  case "virtualized" -> false;
+                  default -> unsupported(MachineView.class, name);
+                });
+    this.services =
+        fake(
+            SchedServices.class,
+            (name, args) ->
+                switch (name) {
+                  case "resched" -> {
+                    resched.add(args[0] + ":" + (ReschedReason) args[1]);
+                    yield null;
+                  }
+                  case "setResched" -> {
+                    resched.add(args[0] + ":" + (ReschedBit) args[1]);
+                    yield null;
+                  }
+                  case "machine" -> machine;
+                  case "now" -> now;
+                  default -> unsupported(SchedServices.class, name);
+                });
   }
 
   /** The machine view to hand to {@code init}. */
@@ -78,11 +86,14 @@ public final class FakeKernel {
   /** The runqueue of {@code cpu}: its {@code cpu()} and {@code clock()} (the kernel's time). */
   public RqView rq(int cpu) {
     checkCpu(cpu);
-    return fake(RqView.class, (name, args) -> switch (name) {
-      case "cpu" -> cpu;
-      case "clock" -> now;
-      default -> unsupported(RqView.class, name);
-    });
+    return fake(
+        RqView.class,
+        (name, args) ->
+            switch (name) {
+              case "cpu" -> cpu;
+              case "clock" -> now;
+              default -> unsupported(RqView.class, name);
+            });
   }
 
   /** Marks {@code cpu} idle or busy ({@code CpuView.isIdle()}). */
@@ -105,12 +116,15 @@ public final class FakeKernel {
 
   private CpuView cpu(int id) {
     checkCpu(id);
-    return fake(CpuView.class, (name, args) -> switch (name) {
-      case "id" -> id;
-      case "isIdle" -> idle[id];
-      case "rq" -> rq(id);
-      default -> unsupported(CpuView.class, name);
-    });
+    return fake(
+        CpuView.class,
+        (name, args) ->
+            switch (name) {
+              case "id" -> id;
+              case "isIdle" -> idle[id];
+              case "rq" -> rq(id);
+              default -> unsupported(CpuView.class, name);
+            });
   }
 
   private void checkCpu(int cpu) {
@@ -120,8 +134,12 @@ public final class FakeKernel {
   }
 
   private static Object unsupported(Class<?> type, String method) {
-    throw new UnsupportedOperationException("FakeKernel does not model " + type.getSimpleName()
-        + "." + method + "(); test this in a running kernel with PluginKit");
+    throw new UnsupportedOperationException(
+        "FakeKernel does not model "
+            + type.getSimpleName()
+            + "."
+            + method
+            + "(); test this in a running kernel with PluginKit");
   }
 
   private interface Answer {
@@ -130,13 +148,19 @@ public final class FakeKernel {
 
   @SuppressWarnings("unchecked")
   private static <T> T fake(Class<T> type, Answer answer) {
-    return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-        (proxy, m, args) -> switch (m.getName()) {
-          case "toString" -> type.getSimpleName();
-          case "hashCode" -> System.identityHashCode(proxy);
-          case "equals" -> proxy == args[0];
-          default -> m.isDefault() ? java.lang.reflect.InvocationHandler.invokeDefault(proxy, m, args)
-              : answer.answer(m.getName(), args);
-        });
+    return (T)
+        Proxy.newProxyInstance(
+            type.getClassLoader(),
+            new Class<?>[] {type},
+            (proxy, m, args) ->
+                switch (m.getName()) {
+                  case "toString" -> type.getSimpleName();
+                  case "hashCode" -> System.identityHashCode(proxy);
+                  case "equals" -> proxy == args[0];
+                  default ->
+                      m.isDefault()
+                          ? java.lang.reflect.InvocationHandler.invokeDefault(proxy, m, args)
+                          : answer.answer(m.getName(), args);
+                });
   }
 }

@@ -2,17 +2,17 @@ package dev.schedlab.testkit;
 
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.SchedlabPlugin;
-import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.RunOptions;
+import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.SimulationException;
-import dev.schedlab.lab.output.FtraceWriter;
-import dev.schedlab.lab.output.ResultWriter;
+import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.config.PluginRef;
+import dev.schedlab.lab.output.FtraceWriter;
+import dev.schedlab.lab.output.ResultWriter;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.workload.Reports;
 import java.io.IOException;
@@ -81,11 +81,11 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
 
   /**
    * Runs {@code scenario} with the plugins of its own {@code plugins:} list and {@code enable},
-   * each an option line {@code ID[:key=value;key=value]} as for {@code schedlab run --plugin}.
-   * With neither, it is a baseline run.
+   * each an option line {@code ID[:key=value;key=value]} as for {@code schedlab run --plugin}. With
+   * neither, it is a baseline run.
    *
-   * @throws PluginException an unknown plugin or option, a conflict, an API range that excludes
-   *     the host: as {@code schedlab run} reports it
+   * @throws PluginException an unknown plugin or option, a conflict, an API range that excludes the
+   *     host: as {@code schedlab run} reports it
    * @throws SimulationException when a plugin throws during the run or an invariant breaks
    */
   public Run run(TestScenario scenario, String... enable)
@@ -116,11 +116,14 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
       throws PluginException, SimulationException {
     long[] calls = new long[HookPoint.values().length];
     @SuppressWarnings("unchecked")
-    Supplier<SchedlabPlugin>[] counted = plugins.stream()
-        .map(p -> (Supplier<SchedlabPlugin>) () -> new CountingPlugin(p.get(), calls))
-        .toArray(Supplier[]::new);
-    String label = refs.isEmpty() ? "baseline"
-        : String.join(" + ", refs.stream().map(PluginKit::line).toList());
+    Supplier<SchedlabPlugin>[] counted =
+        plugins.stream()
+            .map(p -> (Supplier<SchedlabPlugin>) () -> new CountingPlugin(p.get(), calls))
+            .toArray(Supplier[]::new);
+    String label =
+        refs.isEmpty()
+            ? "baseline"
+            : String.join(" + ", refs.stream().map(PluginKit::line).toList());
     Scenario withPlugins = s.withPlugins(refs);
     RunResult result;
     List<String> trace = List.of();
@@ -138,8 +141,9 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
           deleteQuietly(dir);
         }
       } else {
-        result = Simulation.run(withPlugins.config(), extensions, sink == null ? TraceSink.NONE : sink,
-            FAIL);
+        result =
+            Simulation.run(
+                withPlugins.config(), extensions, sink == null ? TraceSink.NONE : sink, FAIL);
       }
     }
     Map<HookPoint, Long> byPoint = new EnumMap<>(HookPoint.class);
@@ -148,8 +152,14 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
         byPoint.put(p, calls[p.ordinal()]);
       }
     }
-    Run run = new Run(label, result, Reports.json(withPlugins.workload().tools(), result),
-        Reports.text(withPlugins.workload().tools(), result), byPoint, trace);
+    Run run =
+        new Run(
+            label,
+            result,
+            Reports.json(withPlugins.workload().tools(), result),
+            Reports.text(withPlugins.workload().tools(), result),
+            byPoint,
+            trace);
     keep(run);
     return run;
   }
@@ -217,8 +227,12 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
     if (context.getExecutionException().isEmpty() || runs.isEmpty()) {
       return;
     }
-    Path dir = Path.of("target", "schedlab-testkit",
-        context.getRequiredTestClass().getName(), context.getRequiredTestMethod().getName());
+    Path dir =
+        Path.of(
+            "target",
+            "schedlab-testkit",
+            context.getRequiredTestClass().getName(),
+            context.getRequiredTestMethod().getName());
     Files.createDirectories(dir);
     for (int i = 0; i < runs.size(); i++) {
       Run r = runs.get(i);
@@ -228,7 +242,8 @@ public final class PluginKit implements BeforeEachCallback, AfterEachCallback {
         Files.write(dir.resolve(name + ".trace"), r.trace());
       }
     }
-    context.publishReportEntry("schedlab-testkit", "runs of the failed test: " + dir.toAbsolutePath());
+    context.publishReportEntry(
+        "schedlab-testkit", "runs of the failed test: " + dir.toAbsolutePath());
   }
 
   private static Path tempDir() {

@@ -20,8 +20,13 @@ public final class Run {
   private final Map<HookPoint, Long> hookCalls;
   private final List<String> trace;
 
-  Run(String label, RunResult result, Map<String, Object> reports, String reportText,
-      Map<HookPoint, Long> hookCalls, List<String> trace) {
+  Run(
+      String label,
+      RunResult result,
+      Map<String, Object> reports,
+      String reportText,
+      Map<HookPoint, Long> hookCalls,
+      List<String> trace) {
     this.label = label;
     this.result = result;
     this.reports = reports;
@@ -58,12 +63,18 @@ public final class Run {
   public long metric(String name) {
     Object v = result.metrics().get(name);
     if (v == null) {
-      throw new IllegalArgumentException("no metric '" + name + "' in run " + label
-          + "; it has " + similar(name));
+      throw new IllegalArgumentException(
+          "no metric '" + name + "' in run " + label + "; it has " + similar(name));
     }
     if (!(v instanceof Number n)) {
-      throw new IllegalArgumentException("metric '" + name + "' is a series " + v
-          + "; read it with stat(\"" + name + "\", \"p99\") or similar");
+      throw new IllegalArgumentException(
+          "metric '"
+              + name
+              + "' is a series "
+              + v
+              + "; read it with stat(\""
+              + name
+              + "\", \"p99\") or similar");
     }
     return n.longValue();
   }
@@ -73,17 +84,25 @@ public final class Run {
     return result.metrics().containsKey(name) ? metric(name) : 0;
   }
 
-  /** A statistic ({@code count}, {@code mean}, {@code max}, {@code p99}, ...) of series {@code name}. */
+  /**
+   * A statistic ({@code count}, {@code mean}, {@code max}, {@code p99}, ...) of series {@code
+   * name}.
+   */
   public double stat(String name, String stat) {
     Object series = result.metrics().get(name);
     if (!(series instanceof Map<?, ?> m)) {
-      throw new IllegalArgumentException("no series '" + name + "' in run " + label + "; it has "
-          + similar(name));
+      throw new IllegalArgumentException(
+          "no series '" + name + "' in run " + label + "; it has " + similar(name));
     }
     Object v = m.get(stat);
     if (!(v instanceof Number n)) {
-      throw new IllegalArgumentException("series '" + name + "' has no statistic '" + stat
-          + "'; it has " + new TreeSet<>(m.keySet().stream().map(Object::toString).toList()));
+      throw new IllegalArgumentException(
+          "series '"
+              + name
+              + "' has no statistic '"
+              + stat
+              + "'; it has "
+              + new TreeSet<>(m.keySet().stream().map(Object::toString).toList()));
     }
     return n.doubleValue();
   }
@@ -93,8 +112,8 @@ public final class Run {
   public Map<String, Object> report(String toolId) {
     Object one = reports.get(toolId);
     if (!(one instanceof Map<?, ?> m) || !(m.get("report") instanceof Map<?, ?> r)) {
-      throw new IllegalArgumentException("no tool '" + toolId + "' in run " + label
-          + "; tools: " + reports.keySet());
+      throw new IllegalArgumentException(
+          "no tool '" + toolId + "' in run " + label + "; tools: " + reports.keySet());
     }
     return (Map<String, Object>) r;
   }
@@ -127,9 +146,10 @@ public final class Run {
 
   private String similar(String name) {
     String prefix = name.contains(".") ? name.substring(0, name.indexOf('.') + 1) : name;
-    List<String> near = result.metrics().keySet().stream().filter(k -> k.startsWith(prefix))
-        .sorted().toList();
-    return near.isEmpty() ? result.metrics().size() + " metrics: " + new TreeSet<>(result.metrics().keySet())
+    List<String> near =
+        result.metrics().keySet().stream().filter(k -> k.startsWith(prefix)).sorted().toList();
+    return near.isEmpty()
+        ? result.metrics().size() + " metrics: " + new TreeSet<>(result.metrics().keySet())
         : near.stream().collect(Collectors.joining(", ", "[", "]"));
   }
 

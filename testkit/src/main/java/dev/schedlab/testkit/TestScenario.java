@@ -41,7 +41,9 @@ public final class TestScenario {
     return new TestScenario(Objects.requireNonNull(yaml, "yaml"), null, List.of());
   }
 
-  /** A scenario file (YAML, or rt-app JSON); relative paths inside it resolve against its folder. */
+  /**
+   * A scenario file (YAML, or rt-app JSON); relative paths inside it resolve against its folder.
+   */
   public static TestScenario file(Path file) {
     return new TestScenario(null, Objects.requireNonNull(file, "file"), List.of());
   }
@@ -61,11 +63,12 @@ public final class TestScenario {
   /** The loaded scenario; a bad scenario is the test's own error (IllegalArgumentException). */
   Scenario load() {
     try {
-      return file != null ? ScenarioLoader.load(file, overrides)
+      return file != null
+          ? ScenarioLoader.load(file, overrides)
           : ScenarioLoader.parse("test-scenario.yaml", yaml, true, "test", overrides);
     } catch (ScenarioException e) {
-      throw new IllegalArgumentException("bad test scenario: " + e.getMessage()
-          + (yaml != null ? "\n" + yaml : ""), e);
+      throw new IllegalArgumentException(
+          "bad test scenario: " + e.getMessage() + (yaml != null ? "\n" + yaml : ""), e);
     }
   }
 

@@ -42,7 +42,10 @@ public final class TestScenarioBuilder {
     return this;
   }
 
-  /** A {@code machine:} field, e.g. {@code ("preset", "kvm-4vcpu")} or {@code ("idle_governor", "my-policy")}. */
+  /**
+   * A {@code machine:} field, e.g. {@code ("preset", "kvm-4vcpu")} or {@code ("idle_governor",
+   * "my-policy")}.
+   */
   public TestScenarioBuilder machine(String key, Object value) {
     machine.put(key, scalar(value));
     return this;
@@ -111,7 +114,10 @@ public final class TestScenarioBuilder {
       return field("cpus", cpus);
     }
 
-    /** {@code normal}, {@code batch}, {@code idle}, {@code fifo}, {@code rr}, {@code deadline}, {@code ext}. */
+    /**
+     * {@code normal}, {@code batch}, {@code idle}, {@code fifo}, {@code rr}, {@code deadline},
+     * {@code ext}.
+     */
     public Task policy(String policy) {
       return field("policy", policy);
     }
@@ -144,18 +150,22 @@ public final class TestScenarioBuilder {
   }
 
   private static String flow(Map<String, String> m) {
-    return m.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
+    return m.entrySet().stream()
+        .map(e -> e.getKey() + ": " + e.getValue())
         .collect(Collectors.joining(", ", "{", "}"));
   }
 
-  /** Numbers and booleans as they are; strings bare when YAML would read them as the same string. */
+  /**
+   * Numbers and booleans as they are; strings bare when YAML would read them as the same string.
+   */
   private static String scalar(Object v) {
     if (v instanceof Number || v instanceof Boolean) {
       return v.toString();
     }
     String s = v.toString();
-    boolean plain = s.matches("[A-Za-z_][A-Za-z0-9_.+-]*|[0-9.]+(ns|us|ms|s)|\\{.*}|\\[.*]")
-        && !s.matches("(?i)true|false|yes|no|on|off|null|~");
+    boolean plain =
+        s.matches("[A-Za-z_][A-Za-z0-9_.+-]*|[0-9.]+(ns|us|ms|s)|\\{.*}|\\[.*]")
+            && !s.matches("(?i)true|false|yes|no|on|off|null|~");
     return plain ? s : quote(s);
   }
 

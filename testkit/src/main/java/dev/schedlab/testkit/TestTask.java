@@ -95,17 +95,60 @@ public final class TestTask implements TaskView {
     return this;
   }
 
-  @Override public int pid() { return pid; }
-  @Override public String comm() { return comm; }
-  @Override public Policy policy() { return policy; }
-  @Override public int nice() { return nice; }
-  @Override public int weight() { return weight; }
-  @Override public int rtPriority() { return rtPriority; }
-  @Override public long dlRuntimeNs() { return 0; }
-  @Override public long dlDeadlineNs() { return 0; }
-  @Override public long dlPeriodNs() { return 0; }
-  @Override public long customSliceNs() { return 0; }
-  @Override public int cpu() { return cpu; }
+  @Override
+  public int pid() {
+    return pid;
+  }
+
+  @Override
+  public String comm() {
+    return comm;
+  }
+
+  @Override
+  public Policy policy() {
+    return policy;
+  }
+
+  @Override
+  public int nice() {
+    return nice;
+  }
+
+  @Override
+  public int weight() {
+    return weight;
+  }
+
+  @Override
+  public int rtPriority() {
+    return rtPriority;
+  }
+
+  @Override
+  public long dlRuntimeNs() {
+    return 0;
+  }
+
+  @Override
+  public long dlDeadlineNs() {
+    return 0;
+  }
+
+  @Override
+  public long dlPeriodNs() {
+    return 0;
+  }
+
+  @Override
+  public long customSliceNs() {
+    return 0;
+  }
+
+  @Override
+  public int cpu() {
+    return cpu;
+  }
 
   @Override
   public boolean allowedOn(int cpu) {
@@ -120,16 +163,55 @@ public final class TestTask implements TaskView {
     return false;
   }
 
-  @Override public int nrAllowed() { return allowed.length; }
-  @Override public TaskState state() { return state; }
-  @Override public boolean onRq() { return onRq; }
-  @Override public boolean onCpu() { return false; }
-  @Override public boolean isKthread() { return false; }
-  @Override public boolean isIdleTask() { return idleTask; }
-  @Override public int mmId() { return 1; }
-  @Override public long sumExecNs() { return sumExecNs; }
-  @Override public @Nullable Object classData() { return classData; }
-  @Override public void setClassData(@Nullable Object data) { classData = data; }
+  @Override
+  public int nrAllowed() {
+    return allowed.length;
+  }
+
+  @Override
+  public TaskState state() {
+    return state;
+  }
+
+  @Override
+  public boolean onRq() {
+    return onRq;
+  }
+
+  @Override
+  public boolean onCpu() {
+    return false;
+  }
+
+  @Override
+  public boolean isKthread() {
+    return false;
+  }
+
+  @Override
+  public boolean isIdleTask() {
+    return idleTask;
+  }
+
+  @Override
+  public int mmId() {
+    return 1;
+  }
+
+  @Override
+  public long sumExecNs() {
+    return sumExecNs;
+  }
+
+  @Override
+  public @Nullable Object classData() {
+    return classData;
+  }
+
+  @Override
+  public void setClassData(@Nullable Object data) {
+    classData = data;
+  }
 
   @Override
   public String toString() {

@@ -20,7 +20,8 @@ class FakeKernelTest {
     assertThat(k.services().now()).isEqualTo(5_000);
     assertThatThrownBy(() -> k.rq(0).nrRunning())
         .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("RqView.nrRunning()").hasMessageContaining("PluginKit");
+        .hasMessageContaining("RqView.nrRunning()")
+        .hasMessageContaining("PluginKit");
     assertThatThrownBy(() -> k.rq(2)).isInstanceOf(IndexOutOfBoundsException.class);
   }
 

@@ -19,8 +19,13 @@ class PluginKitTest {
   static final class Observer implements SchedlabPlugin {
     @Override
     public PluginDescriptor descriptor() {
-      return new PluginDescriptor("observer", "1.0.0", "test",
-          Set.of(HookPoint.H1_PICK_OVERRIDE), Set.of(), ">=1.0.0 & <2.0.0");
+      return new PluginDescriptor(
+          "observer",
+          "1.0.0",
+          "test",
+          Set.of(HookPoint.H1_PICK_OVERRIDE),
+          Set.of(),
+          ">=1.0.0 & <2.0.0");
     }
 
     @Override
@@ -38,15 +43,22 @@ class PluginKitTest {
   static final class Broken implements SchedlabPlugin {
     @Override
     public PluginDescriptor descriptor() {
-      return new PluginDescriptor("broken", "1.0.0", "test",
-          Set.of(HookPoint.H1_PICK_OVERRIDE), Set.of(), ">=1.0.0 & <2.0.0");
+      return new PluginDescriptor(
+          "broken",
+          "1.0.0",
+          "test",
+          Set.of(HookPoint.H1_PICK_OVERRIDE),
+          Set.of(),
+          ">=1.0.0 & <2.0.0");
     }
 
     @Override
     public void contribute(Contributions c, PluginOptions options) {
-      c.hook(PickOverrideHook.class, (cpu, mode, prev, rq) -> {
-        throw new IllegalStateException("bug");
-      });
+      c.hook(
+          PickOverrideHook.class,
+          (cpu, mode, prev, rq) -> {
+            throw new IllegalStateException("bug");
+          });
     }
   }
 
@@ -61,10 +73,13 @@ class PluginKitTest {
         .hasMessageContaining("bug");
   }
 
-  private static final TestScenario SLEEPERS = TestScenario.builder()
-      .duration("50ms").machine("preset", "small-x86")
-      .task("sleeper", t -> t.count(4).program("{user: 100us}", "{sleep: 1ms}", "{mark: loops}"))
-      .build();
+  private static final TestScenario SLEEPERS =
+      TestScenario.builder()
+          .duration("50ms")
+          .machine("preset", "small-x86")
+          .task(
+              "sleeper", t -> t.count(4).program("{user: 100us}", "{sleep: 1ms}", "{mark: loops}"))
+          .build();
 
   @Test
   void compareRunsTheBaselineAndThePluginOnTheSameWorkload() throws Exception {
@@ -83,7 +98,8 @@ class PluginKitTest {
   @Test
   void runsAreDeterministic() throws Exception {
     assertThat(KIT.run(SLEEPERS).digest()).isEqualTo(KIT.run(SLEEPERS).digest());
-    assertThat(KIT.run(SLEEPERS.set("seed=2")).digest()).isEqualTo(KIT.run(SLEEPERS.set("seed=2")).digest());
+    assertThat(KIT.run(SLEEPERS.set("seed=2")).digest())
+        .isEqualTo(KIT.run(SLEEPERS.set("seed=2")).digest());
   }
 
   @Test
@@ -91,14 +107,17 @@ class PluginKitTest {
     Run r = KIT.tracing().run(SLEEPERS, "observer:mode=x");
     assertThat(r.label()).isEqualTo("observer:mode=x");
     assertThat(r.trace().get(0)).isEqualTo("# tracer: nop");
-    assertThat(r.trace("sched_switch")).isNotEmpty()
+    assertThat(r.trace("sched_switch"))
+        .isNotEmpty()
         .allSatisfy(l -> assertThat(l).contains("prev_comm=").contains("next_comm="));
     assertThat(KIT.run(SLEEPERS).trace()).isEmpty();
   }
 
   @Test
   void toolReportsAndSeries() throws Exception {
-    TestScenario cyclic = TestScenario.yaml("""
+    TestScenario cyclic =
+        TestScenario.yaml(
+            """
         duration: 100ms
         machine: {preset: kvm-4vcpu}
         workload:
@@ -115,13 +134,17 @@ class PluginKitTest {
   void mistakesAreNamed() throws Exception {
     Run r = KIT.run(SLEEPERS);
     assertThatThrownBy(() -> r.metric("mark.lops"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("mark.loops");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("mark.loops");
     assertThat(r.metricOrZero("spin.started")).isZero();
     assertThatThrownBy(() -> KIT.run(SLEEPERS, "observer:speed=3"))
-        .isInstanceOf(PluginException.class).hasMessageContaining("unknown option 'speed'");
+        .isInstanceOf(PluginException.class)
+        .hasMessageContaining("unknown option 'speed'");
     assertThatThrownBy(() -> KIT.run(SLEEPERS, "absent"))
-        .isInstanceOf(PluginException.class).hasMessageContaining("unknown plugin absent");
+        .isInstanceOf(PluginException.class)
+        .hasMessageContaining("unknown plugin absent");
     assertThatThrownBy(() -> KIT.run(TestScenario.yaml("duration: -1s")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("duration");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("duration");
   }
 }

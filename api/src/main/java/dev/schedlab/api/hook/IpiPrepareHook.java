@@ -4,8 +4,8 @@ import dev.schedlab.api.IpiDelivery;
 import dev.schedlab.api.view.CpuView;
 
 /**
- * H13: {@code call_function_single_prep_ipi()}: decides whether a queued cross-CPU call needs a real
- * IPI. The polling shortcut sets NEED_RESCHED on the target's idle task instead.
+ * H13: {@code call_function_single_prep_ipi()}: decides whether a queued cross-CPU call needs a
+ * real IPI. The polling shortcut sets NEED_RESCHED on the target's idle task instead.
  */
 @FunctionalInterface
 public interface IpiPrepareHook {

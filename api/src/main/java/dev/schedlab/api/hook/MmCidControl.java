@@ -14,7 +14,10 @@ public interface MmCidControl {
   /** {@code cpumask_weight(mm_cidmask(mm))}: concurrency IDs in use. */
   int cidWeight(int mmId);
 
-  /** Clears the cids unused for {@code SCHED_MM_CID_PERIOD_NS} ({@code sched_mm_cid_remote_clear_old}). */
+  /**
+   * Clears the cids unused for {@code SCHED_MM_CID_PERIOD_NS} ({@code
+   * sched_mm_cid_remote_clear_old}).
+   */
   void compact(int mmId);
 
   /** Whether {@code pid}'s compaction work is queued ({@code work->next != work}). */

@@ -1,8 +1,9 @@
 package dev.schedlab.api.hook;
 
 /**
- * H8: {@code nohz_newidle_balance()}, called after a newidle balance pulled nothing. {@code jiffies}
- * is the current tick count; {@code migrationCostNs} is {@code sysctl_sched_migration_cost}.
+ * H8: {@code nohz_newidle_balance()}, called after a newidle balance pulled nothing. {@code
+ * jiffies} is the current tick count; {@code migrationCostNs} is {@code
+ * sysctl_sched_migration_cost}.
  */
 @FunctionalInterface
 public interface NewidleFailHook {

@@ -7,19 +7,25 @@ package dev.schedlab.api.hook;
 public interface NohzControl {
   /** {@code NOHZ_BALANCE_KICK}: run load balance on behalf of idle CPUs. */
   int BALANCE_KICK = 1;
+
   /** {@code NOHZ_STATS_KICK}: update blocked load of idle CPUs. */
   int STATS_KICK = 2;
+
   /** {@code NOHZ_NEWILB_KICK}: update blocked load locally before idling. */
   int NEWILB_KICK = 4;
+
   /** {@code NOHZ_NEXT_KICK}: refresh {@code nohz.next_balance}. */
   int NEXT_KICK = 8;
+
   /** {@code NOHZ_KICK_MASK}. */
   int KICK_MASK = BALANCE_KICK | STATS_KICK | NEXT_KICK;
 
   /** Whether {@code cpu} is in {@code nohz.idle_cpus_mask}. */
   boolean inIdleMask(int cpu);
 
-  /** Adds {@code cpu} to the idle mask, sets {@code rq->nohz_tick_stopped}, bumps {@code nr_cpus}. */
+  /**
+   * Adds {@code cpu} to the idle mask, sets {@code rq->nohz_tick_stopped}, bumps {@code nr_cpus}.
+   */
   void addToIdleMask(int cpu);
 
   /** {@code nohz.nr_cpus}. */
@@ -58,7 +64,9 @@ public interface NohzControl {
   /** {@code atomic_or(bits, nohz_flags(cpu))}. */
   void orFlags(int cpu, int bits);
 
-  /** {@code atomic_fetch_andnot(bits, nohz_flags(cpu))}: clears {@code bits}, returns the old flags. */
+  /**
+   * {@code atomic_fetch_andnot(bits, nohz_flags(cpu))}: clears {@code bits}, returns the old flags.
+   */
   int fetchAndClearFlags(int cpu, int bits);
 
   /** Whether {@code cpu}'s current task has NEED_RESCHED set. */

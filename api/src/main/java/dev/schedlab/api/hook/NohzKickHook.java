@@ -1,6 +1,9 @@
 package dev.schedlab.api.hook;
 
-/** H7: the {@code out:} stage of {@code nohz_balancer_kick()}, where NEXT_KICK is OR-ed into the flags. */
+/**
+ * H7: the {@code out:} stage of {@code nohz_balancer_kick()}, where NEXT_KICK is OR-ed into the
+ * flags.
+ */
 @FunctionalInterface
 public interface NohzKickHook {
   /** Mainline: ask for a NEXT kick while {@code nohz.needs_update} is set. */

@@ -3,9 +3,9 @@ package dev.schedlab.api.hook;
 import dev.schedlab.api.view.TaskView;
 
 /**
- * H18: the PELT update's policy decisions, consulted by a class that tracks load (the fair
- * class, through {@link dev.schedlab.api.SchedServices#hook}): the util_est EWMA a task keeps at
- * a sleeping dequeue. Since API 1.2.0.
+ * H18: the PELT update's policy decisions, consulted by a class that tracks load (the fair class,
+ * through {@link dev.schedlab.api.SchedServices#hook}): the util_est EWMA a task keeps at a
+ * sleeping dequeue. Since API 1.2.0.
  */
 @FunctionalInterface
 public interface PeltHook {

@@ -7,9 +7,9 @@ import dev.schedlab.api.view.TaskView;
 import org.jspecify.annotations.Nullable;
 
 /**
- * H1: called in {@code __schedule()} after the block/deactivate stage and before
- * {@code pick_next_task()}. A non-null result becomes {@code next} and skips the pick stage and its
- * costs (pick, newidle balance, put_prev/set_next). Mainline before v6.12 has no override.
+ * H1: called in {@code __schedule()} after the block/deactivate stage and before {@code
+ * pick_next_task()}. A non-null result becomes {@code next} and skips the pick stage and its costs
+ * (pick, newidle balance, put_prev/set_next). Mainline before v6.12 has no override.
  */
 @FunctionalInterface
 public interface PickOverrideHook {

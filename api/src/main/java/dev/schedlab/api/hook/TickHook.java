@@ -5,8 +5,8 @@ import dev.schedlab.api.view.CpuView;
 import dev.schedlab.api.view.TaskView;
 
 /**
- * H5: the {@code task_tick_mm_cid()} stage of {@code sched_tick()}, run after the class's
- * {@code task_tick} and before the balance trigger. The mainline stage queues the mm concurrency-ID
+ * H5: the {@code task_tick_mm_cid()} stage of {@code sched_tick()}, run after the class's {@code
+ * task_tick} and before the balance trigger. The mainline stage queues the mm concurrency-ID
  * compaction as a task_work on {@code curr} (see the engine's mm_cid model).
  */
 @FunctionalInterface

@@ -18,9 +18,9 @@ import dev.schedlab.api.hook.TickHook;
 
 /**
  * The hook points H1-H15 of the kernel model (section 4.4), and H16-H18 (API 1.2.0) for fair
- * placement, load-balance decisions and PELT. Overridable points take one plugin
- * implementation at most; two plugins overriding the same point conflict. H3/H4 are the methods of
- * a {@link PreemptionModel}; H10 and H12 are engine services, not overridable; H15 observers stack.
+ * placement, load-balance decisions and PELT. Overridable points take one plugin implementation at
+ * most; two plugins overriding the same point conflict. H3/H4 are the methods of a {@link
+ * PreemptionModel}; H10 and H12 are engine services, not overridable; H15 observers stack.
  */
 public enum HookPoint {
   /** H1 {@code __schedule} pick override. */

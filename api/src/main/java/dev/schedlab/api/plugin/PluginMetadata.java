@@ -11,13 +11,12 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A plugin's packaging metadata as its build declares it, once: the pom properties
- * {@code plugin.id}, {@code plugin.version} and {@code plugin.requires}. {@code
- * schedlab-plugin-parent} writes them into {@code plugin.properties} at the root of the plugin zip
- * (what PF4J reads and enforces) and into the resource {@value #RESOURCE} beside the plugin's
- * classes (what {@link #of} reads), so a descriptor built with {@link #descriptor} states exactly
- * what the host enforces. The host refuses a plugin whose descriptor disagrees with its
- * {@code plugin.properties}.
+ * A plugin's packaging metadata as its build declares it, once: the pom properties {@code
+ * plugin.id}, {@code plugin.version} and {@code plugin.requires}. {@code schedlab-plugin-parent}
+ * writes them into {@code plugin.properties} at the root of the plugin zip (what PF4J reads and
+ * enforces) and into the resource {@value #RESOURCE} beside the plugin's classes (what {@link #of}
+ * reads), so a descriptor built with {@link #descriptor} states exactly what the host enforces. The
+ * host refuses a plugin whose descriptor disagrees with its {@code plugin.properties}.
  *
  * <pre>{@code
  * private static final PluginMetadata BUILD = PluginMetadata.of(MyPlugin.class);
@@ -37,17 +36,21 @@ public record PluginMetadata(String id, String version, String requires) {
   public static final String RESOURCE = "META-INF/schedlab/plugin.properties";
 
   /**
-   * The metadata in the class-path entry (directory or jar) that holds {@code pluginClass}, so
-   * that several plugins on one class path (tests) each read their own.
+   * The metadata in the class-path entry (directory or jar) that holds {@code pluginClass}, so that
+   * several plugins on one class path (tests) each read their own.
    *
    * @throws IllegalStateException when the resource or one of its keys is missing
    */
   public static PluginMetadata of(Class<?> pluginClass) {
     URL url = find(pluginClass);
     if (url == null) {
-      throw new IllegalStateException(pluginClass.getName() + ": no " + RESOURCE + " beside its"
-          + " classes; build the plugin with schedlab-plugin-parent, which writes it from the"
-          + " pom properties plugin.id, plugin.version and plugin.requires");
+      throw new IllegalStateException(
+          pluginClass.getName()
+              + ": no "
+              + RESOURCE
+              + " beside its"
+              + " classes; build the plugin with schedlab-plugin-parent, which writes it from the"
+              + " pom properties plugin.id, plugin.version and plugin.requires");
     }
     Properties p = new Properties();
     try (InputStream in = url.openStream()) {
@@ -65,8 +68,8 @@ public record PluginMetadata(String id, String version, String requires) {
   }
 
   private static @Nullable URL find(Class<?> c) {
-    ClassLoader loader = c.getClassLoader() != null
-        ? c.getClassLoader() : ClassLoader.getSystemClassLoader();
+    ClassLoader loader =
+        c.getClassLoader() != null ? c.getClassLoader() : ClassLoader.getSystemClassLoader();
     CodeSource source = c.getProtectionDomain().getCodeSource();
     if (source == null || source.getLocation() == null) {
       return loader.getResource(RESOURCE);

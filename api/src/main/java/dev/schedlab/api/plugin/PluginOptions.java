@@ -34,7 +34,11 @@ public final class PluginOptions {
     for (String k : values.keySet()) {
       if (!known.contains(k)) {
         throw new IllegalArgumentException(
-            "plugin " + pluginId + ": unknown option '" + k + "', expected one of "
+            "plugin "
+                + pluginId
+                + ": unknown option '"
+                + k
+                + "', expected one of "
                 + new TreeSet<>(known));
       }
     }

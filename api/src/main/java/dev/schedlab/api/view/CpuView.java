@@ -64,8 +64,8 @@ public interface CpuView {
   }
 
   /**
-   * {@code arch_scale_freq_capacity()}: the current over the highest frequency, scaled to 1024
-   * (the machine runs at a fixed frequency). Since API 1.2.0.
+   * {@code arch_scale_freq_capacity()}: the current over the highest frequency, scaled to 1024 (the
+   * machine runs at a fixed frequency). Since API 1.2.0.
    */
   default long freqCapacity() {
     return 1024;

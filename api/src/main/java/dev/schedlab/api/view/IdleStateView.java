@@ -18,9 +18,9 @@ public interface IdleStateView {
   boolean enabled();
 
   /**
-   * Whether the driver marks the state {@code CPUIDLE_FLAG_POLLING} (a software busy-poll loop
-   * such as x86 POLL). The menu governor avoids such a state unless a timer is due soon. Default:
-   * a polling state with no exit latency.
+   * Whether the driver marks the state {@code CPUIDLE_FLAG_POLLING} (a software busy-poll loop such
+   * as x86 POLL). The menu governor avoids such a state unless a timer is due soon. Default: a
+   * polling state with no exit latency.
    */
   default boolean flagPolling() {
     return polling() && exitLatencyNs() == 0;

@@ -7,32 +7,33 @@ package dev.schedlab.api.view;
  */
 public interface LoadAvgView {
   /** A signal that is always zero (nothing tracked). */
-  LoadAvgView ZERO = new LoadAvgView() {
-    @Override
-    public long loadAvg() {
-      return 0;
-    }
+  LoadAvgView ZERO =
+      new LoadAvgView() {
+        @Override
+        public long loadAvg() {
+          return 0;
+        }
 
-    @Override
-    public long runnableAvg() {
-      return 0;
-    }
+        @Override
+        public long runnableAvg() {
+          return 0;
+        }
 
-    @Override
-    public long utilAvg() {
-      return 0;
-    }
+        @Override
+        public long utilAvg() {
+          return 0;
+        }
 
-    @Override
-    public long utilEst() {
-      return 0;
-    }
+        @Override
+        public long utilEst() {
+          return 0;
+        }
 
-    @Override
-    public long lastUpdateNs() {
-      return 0;
-    }
-  };
+        @Override
+        public long lastUpdateNs() {
+          return 0;
+        }
+      };
 
   /** {@code load_avg}: the weight-scaled runnable average. */
   long loadAvg();
@@ -44,8 +45,8 @@ public interface LoadAvgView {
   long utilAvg();
 
   /**
-   * {@code util_est}: for a task, the EWMA of its utilisation at dequeue (without the
-   * {@code UTIL_AVG_UNCHANGED} flag bit); for a runqueue, the sum over its enqueued tasks.
+   * {@code util_est}: for a task, the EWMA of its utilisation at dequeue (without the {@code
+   * UTIL_AVG_UNCHANGED} flag bit); for a runqueue, the sum over its enqueued tasks.
    */
   long utilEst();
 

@@ -29,14 +29,14 @@ public interface MachineView {
   int llcCpu(int cpu, int i);
 
   /**
-   * How many CPUs of {@code cpu}'s last-level cache are running their idle task: the hint a
-   * wakeup scan uses (like {@code sd_llc_shared}) to skip scanning a fully busy LLC.
+   * How many CPUs of {@code cpu}'s last-level cache are running their idle task: the hint a wakeup
+   * scan uses (like {@code sd_llc_shared}) to skip scanning a fully busy LLC.
    */
   int llcIdleCpus(int cpu);
 
   /**
-   * A value of the run's parameter table by key ({@code haltpoll.guest_halt_poll_ns}), as
-   * {@code SchedServices.param}: module parameters and tunables a policy reads.
+   * A value of the run's parameter table by key ({@code haltpoll.guest_halt_poll_ns}), as {@code
+   * SchedServices.param}: module parameters and tunables a policy reads.
    *
    * @throws IllegalArgumentException for an unknown key
    * @since 1.2.0
@@ -68,7 +68,10 @@ public interface MachineView {
     throw new IndexOutOfBoundsException("no sched domains");
   }
 
-  /** Hardware threads of {@code cpu}'s core ({@code cpu_smt_mask}), itself included. Since API 1.2.0. */
+  /**
+   * Hardware threads of {@code cpu}'s core ({@code cpu_smt_mask}), itself included. Since API
+   * 1.2.0.
+   */
   default int smtWeight(int cpu) {
     return 1;
   }
@@ -97,8 +100,8 @@ public interface MachineView {
   }
 
   /**
-   * {@code sd_llc_shared->nr_idle_scan} of {@code cpu}'s LLC: how many CPUs SIS_UTIL lets a
-   * wakeup scan, from the LLC's utilisation at its last load balance. Since API 1.2.0.
+   * {@code sd_llc_shared->nr_idle_scan} of {@code cpu}'s LLC: how many CPUs SIS_UTIL lets a wakeup
+   * scan, from the LLC's utilisation at its last load balance. Since API 1.2.0.
    */
   default int llcNrIdleScan(int cpu) {
     return llcWeight(cpu);

@@ -27,9 +27,9 @@ public interface RqView {
   boolean ttwuPending();
 
   /**
-   * {@code rq_clock_pelt()}: the clock PELT signals advance on, ns. It runs slower than
-   * {@link #clock()} on a CPU of less than full capacity or frequency (capacity and frequency
-   * invariance) and catches up with it while the CPU is idle. Since API 1.2.0.
+   * {@code rq_clock_pelt()}: the clock PELT signals advance on, ns. It runs slower than {@link
+   * #clock()} on a CPU of less than full capacity or frequency (capacity and frequency invariance)
+   * and catches up with it while the CPU is idle. Since API 1.2.0.
    */
   default long clockPelt() {
     return clock();

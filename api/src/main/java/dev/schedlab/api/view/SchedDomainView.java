@@ -2,9 +2,9 @@ package dev.schedlab.api.view;
 
 /**
  * Read-only view of one level of a CPU's sched-domain hierarchy ({@code struct sched_domain}) and
- * its groups ({@code struct sched_group}): the child level's spans. CPU sets are walked like
- * {@code BitSet.nextSetBit}: {@code for (int c = firstCpu(); c >= 0; c = nextCpu(c + 1))}.
- * Since API 1.2.0.
+ * its groups ({@code struct sched_group}): the child level's spans. CPU sets are walked like {@code
+ * BitSet.nextSetBit}: {@code for (int c = firstCpu(); c >= 0; c = nextCpu(c + 1))}. Since API
+ * 1.2.0.
  */
 public interface SchedDomainView {
   /** Level name as in /proc/schedstat: SMT, MC, PKG or NUMA. */

@@ -5,8 +5,8 @@ import dev.schedlab.api.TaskState;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Read-only view of a task ({@code struct task_struct}). The only mutable part is the
- * {@linkplain #classData() class data} slot, owned by the task's scheduling class.
+ * Read-only view of a task ({@code struct task_struct}). The only mutable part is the {@linkplain
+ * #classData() class data} slot, owned by the task's scheduling class.
  */
 public interface TaskView {
   /** Process id, unique in a run; idle tasks have pid 0 in the trace and negative ids here. */
@@ -69,13 +69,17 @@ public interface TaskView {
   /** Total CPU time consumed so far, ns ({@code se.sum_exec_runtime}). */
   long sumExecNs();
 
-  /** Per-task state of the task's scheduling class (for example an EEVDF entity); null until set. */
+  /**
+   * Per-task state of the task's scheduling class (for example an EEVDF entity); null until set.
+   */
   @Nullable Object classData();
 
   /** Sets the class data slot; only the task's scheduling class may call this. */
   void setClassData(@Nullable Object data);
 
-  /** The id of the task's group ({@link MachineView#taskGroups()}), 0 for the root. Since API 1.2.0. */
+  /**
+   * The id of the task's group ({@link MachineView#taskGroups()}), 0 for the root. Since API 1.2.0.
+   */
   default int taskGroup() {
     return 0;
   }

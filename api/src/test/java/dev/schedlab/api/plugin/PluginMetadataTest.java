@@ -12,8 +12,15 @@ class PluginMetadataTest {
     PluginMetadata m = PluginMetadata.of(PluginMetadataTest.class);
     assertThat(m).isEqualTo(new PluginMetadata("metadata-test", "3.1.4", ">=1.2.0 & <2.0.0"));
     PluginDescriptor d = m.descriptor("lore x", Set.of(HookPoint.H1_PICK_OVERRIDE), Set.of("y"));
-    assertThat(d).isEqualTo(new PluginDescriptor("metadata-test", "3.1.4", "lore x",
-        Set.of(HookPoint.H1_PICK_OVERRIDE), Set.of("y"), ">=1.2.0 & <2.0.0"));
+    assertThat(d)
+        .isEqualTo(
+            new PluginDescriptor(
+                "metadata-test",
+                "3.1.4",
+                "lore x",
+                Set.of(HookPoint.H1_PICK_OVERRIDE),
+                Set.of("y"),
+                ">=1.2.0 & <2.0.0"));
   }
 
   @Test

@@ -10,11 +10,11 @@ import java.util.List;
  * @param weight {@code cpu.weight}, 1..10000 (100 = a nice-0 task's share)
  * @param quotaNs {@code cpu.max} quota per period, or -1 for {@code max} (no limit)
  * @param periodNs {@code cpu.max} period
- * @param tasks the tasks in the group: task names (a group name also matches its members
- *     {@code name/i}), {@code *} matching any characters
+ * @param tasks the tasks in the group: task names (a group name also matches its members {@code
+ *     name/i}), {@code *} matching any characters
  */
-public record CgroupSpec(String name, String parent, int weight, long quotaNs, long periodNs,
-    List<String> tasks) {
+public record CgroupSpec(
+    String name, String parent, int weight, long quotaNs, long periodNs, List<String> tasks) {
   public CgroupSpec {
     tasks = List.copyOf(tasks);
   }

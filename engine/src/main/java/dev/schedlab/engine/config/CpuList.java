@@ -50,7 +50,11 @@ public final class CpuList {
     BitSet cpus = parse(text);
     if (cpus.length() > nrCpus) {
       throw new IllegalArgumentException(
-          "CPU " + (cpus.length() - 1) + " in cpulist '" + text + "' does not exist; expected CPUs 0-"
+          "CPU "
+              + (cpus.length() - 1)
+              + " in cpulist '"
+              + text
+              + "' does not exist; expected CPUs 0-"
               + (nrCpus - 1));
     }
     return cpus;
@@ -77,7 +81,10 @@ public final class CpuList {
     String n = s.trim();
     if (n.isEmpty() || !n.chars().allMatch(Character::isDigit) || n.length() > 6) {
       throw new IllegalArgumentException(
-          "cpulist '" + whole + "' is malformed at '" + s.trim()
+          "cpulist '"
+              + whole
+              + "' is malformed at '"
+              + s.trim()
               + "'; expected CPU numbers and ranges such as 0-3,8,10-11");
     }
     return Integer.parseInt(n);

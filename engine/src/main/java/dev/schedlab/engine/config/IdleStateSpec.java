@@ -8,7 +8,8 @@ package dev.schedlab.engine.config;
  * @param exitLatencyNs sysfs {@code latency}
  * @param targetResidencyNs sysfs {@code residency}
  * @param polling whether the CPU keeps TIF_POLLING_NRFLAG set in the state (POLL, MWAIT states)
- * @param irqEnable whether the state is entered with interrupts on ({@code CPUIDLE_FLAG_IRQ_ENABLE})
+ * @param irqEnable whether the state is entered with interrupts on ({@code
+ *     CPUIDLE_FLAG_IRQ_ENABLE})
  */
 public record IdleStateSpec(
     String name, long exitLatencyNs, long targetResidencyNs, boolean polling, boolean irqEnable) {}

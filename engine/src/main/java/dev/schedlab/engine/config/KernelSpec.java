@@ -9,10 +9,11 @@ import java.util.TreeMap;
  *
  * @param preempt preemption model name (none, voluntary, full, lazy, or one a plugin adds)
  * @param hz tick frequency
- * @param features sched features and engine switches by name (TTWU_QUEUE, POLLING_IPI, ...);
- *     absent names keep their defaults
+ * @param features sched features and engine switches by name (TTWU_QUEUE, POLLING_IPI, ...); absent
+ *     names keep their defaults
  * @param params parameter-table overrides by key, values in the key's unit (durations in ns)
- * @param latencyLimitNs PM QoS CPU latency limit ({@code /dev/cpu_dma_latency}); Long.MAX_VALUE = none
+ * @param latencyLimitNs PM QoS CPU latency limit ({@code /dev/cpu_dma_latency}); Long.MAX_VALUE =
+ *     none
  * @param rt CONFIG_PREEMPT_RT: {@code spinlock_t} and mutexes are rtmutexes (sleeping, with
  *     priority inheritance); needs a preemptible model (full, lazy)
  * @param cgroups cpu-controller cgroups, parents before children
@@ -37,20 +38,35 @@ public record KernelSpec(
   }
 
   /** A kernel without PREEMPT_RT, cgroups or autogroup. */
-  public KernelSpec(String preempt, int hz, Map<String, Boolean> features, Map<String, Long> params,
+  public KernelSpec(
+      String preempt,
+      int hz,
+      Map<String, Boolean> features,
+      Map<String, Long> params,
       long latencyLimitNs) {
     this(preempt, hz, features, params, latencyLimitNs, false);
   }
 
   /** A kernel without cgroups or autogroup. */
-  public KernelSpec(String preempt, int hz, Map<String, Boolean> features, Map<String, Long> params,
-      long latencyLimitNs, boolean rt) {
+  public KernelSpec(
+      String preempt,
+      int hz,
+      Map<String, Boolean> features,
+      Map<String, Long> params,
+      long latencyLimitNs,
+      boolean rt) {
     this(preempt, hz, features, params, latencyLimitNs, rt, java.util.List.of(), false);
   }
 
   /** A kernel without PREEMPT_RT. */
-  public KernelSpec(String preempt, int hz, Map<String, Boolean> features, Map<String, Long> params,
-      long latencyLimitNs, java.util.List<CgroupSpec> cgroups, boolean autogroup) {
+  public KernelSpec(
+      String preempt,
+      int hz,
+      Map<String, Boolean> features,
+      Map<String, Long> params,
+      long latencyLimitNs,
+      java.util.List<CgroupSpec> cgroups,
+      boolean autogroup) {
     this(preempt, hz, features, params, latencyLimitNs, false, cgroups, autogroup);
   }
 }

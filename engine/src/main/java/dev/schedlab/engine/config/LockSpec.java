@@ -17,7 +17,9 @@ public record LockSpec(String name, Kind kind, Scope scope) {
     SPINLOCK,
     /** {@code raw_spinlock_t}: a queued spinlock on every kernel. */
     RAW_SPINLOCK,
-    /** {@code struct mutex}: optimistic spinning, then a wait queue; an rtmutex under PREEMPT_RT. */
+    /**
+     * {@code struct mutex}: optimistic spinning, then a wait queue; an rtmutex under PREEMPT_RT.
+     */
     MUTEX,
     /** {@code struct rw_semaphore}: shared readers, exclusive writers, writers not starved. */
     RWSEM;

@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * Interruptions of a CPU that the model does not produce itself: on a VM guest, the host running
- * something else on the vCPU's physical CPU (steal time); on bare metal, SMIs and firmware. Measured
- * by {@code schedlab host --calibrate}, which spins on every CPU and bins the gaps it sees.
+ * something else on the vCPU's physical CPU (steal time); on bare metal, SMIs and firmware.
+ * Measured by {@code schedlab host --calibrate}, which spins on every CPU and bins the gaps it
+ * sees.
  *
  * @param bins interruptions by length: each bin's lengths and how often they come, per second per
  *     CPU; together a Poisson process whose stall lengths are drawn by bin, uniformly within it

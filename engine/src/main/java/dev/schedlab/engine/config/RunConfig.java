@@ -2,8 +2,8 @@ package dev.schedlab.engine.config;
 
 /**
  * What the model runs: the machine, the kernel configuration and the task programs, with the seed
- * of all workload randomness and the simulated time to run. The lab builds it from a scenario
- * file; the model never sees the file's form.
+ * of all workload randomness and the simulated time to run. The lab builds it from a scenario file;
+ * the model never sees the file's form.
  *
  * @param name run name (the scenario's), recorded in the result
  * @param seed root of all workload randomness

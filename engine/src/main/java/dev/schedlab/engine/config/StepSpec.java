@@ -3,14 +3,16 @@ package dev.schedlab.engine.config;
 import java.util.List;
 
 /**
- * One step of a task program. In YAML each step is a one-key map, for example {@code - user: 100us}.
+ * One step of a task program. In YAML each step is a one-key map, for example {@code - user:
+ * 100us}.
  */
 public sealed interface StepSpec {
   /** {@code user: DUR}: compute in user mode. */
   record User(Dist duration) implements StepSpec {}
 
   /**
-   * {@code kernel: ...}: a syscall-like kernel path: entry, the segments in order, then exit to user.
+   * {@code kernel: ...}: a syscall-like kernel path: entry, the segments in order, then exit to
+   * user.
    */
   record Kernel(List<Segment> segments) implements StepSpec {
     public Kernel {
@@ -22,9 +24,9 @@ public sealed interface StepSpec {
    * {@code syscall: [PART, ...]}: one system call whose kernel path is the parts in order: kernel
    * segments ({@code kernel: ...}), wakeups ({@code wake: ...}) and blocking ({@code block: ...}),
    * for example a pipe write that copies and then wakes the reader ({@code pipe_write()} calls
-   * {@code wake_up_interruptible_sync_poll()} before returning). A part may also be a
-   * {@link Loop} of parts: a kernel loop such as a page walk ({@code __get_user_pages}, {@code
-   * zap_pte_range}) kept as one body and a count rather than one part per page.
+   * {@code wake_up_interruptible_sync_poll()} before returning). A part may also be a {@link Loop}
+   * of parts: a kernel loop such as a page walk ({@code __get_user_pages}, {@code zap_pte_range})
+   * kept as one body and a count rather than one part per page.
    */
   record Syscall(List<StepSpec> parts) implements StepSpec {
     public Syscall {
@@ -41,23 +43,33 @@ public sealed interface StepSpec {
    * @param endsWith NONE, COND_RESCHED or MIGHT_RESCHED: the preemption point at its end
    * @param lock a lock operation instead of computation, or null
    */
-  record Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith,
-      LockAction lock, CacheAction cache) {
+  record Segment(
+      Dist duration,
+      boolean preemptible,
+      boolean irqsOff,
+      String endsWith,
+      LockAction lock,
+      CacheAction cache) {
     /** A plain segment (no lock operation). */
     public Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {
       this(duration, preemptible, irqsOff, endsWith, null, null);
     }
 
     /** A segment or a lock operation. */
-    public Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith,
-        LockAction lock) {
+    public Segment(
+        Dist duration, boolean preemptible, boolean irqsOff, String endsWith, LockAction lock) {
       this(duration, preemptible, irqsOff, endsWith, lock, null);
     }
 
     /** A per-CPU cache operation guarding the next {@code then} items ({@link CacheAction}). */
-    public static Segment cache(String name, boolean put, int count, int batch, int high,
-        int then) {
-      return new Segment(Dist.fixed(0), true, false, "NONE", null,
+    public static Segment cache(
+        String name, boolean put, int count, int batch, int high, int then) {
+      return new Segment(
+          Dist.fixed(0),
+          true,
+          false,
+          "NONE",
+          null,
           new CacheAction(name, put, count, batch, high, then));
     }
 
@@ -66,12 +78,14 @@ public sealed interface StepSpec {
      * {@code down_read}/{@code down_write}); the time it takes is the lock's wait.
      */
     public static Segment lock(String name, boolean irqsOff, boolean read) {
-      return new Segment(Dist.fixed(0), true, false, "NONE", new LockAction(name, true, irqsOff, read));
+      return new Segment(
+          Dist.fixed(0), true, false, "NONE", new LockAction(name, true, irqsOff, read));
     }
 
     /** {@code unlock: NAME}: release the named lock (the matching unlock of the kernel API). */
     public static Segment unlock(String name) {
-      return new Segment(Dist.fixed(0), true, false, "NONE", new LockAction(name, false, false, false));
+      return new Segment(
+          Dist.fixed(0), true, false, "NONE", new LockAction(name, false, false, false));
     }
   }
 
@@ -80,19 +94,19 @@ public sealed interface StepSpec {
    *
    * @param lock the lock's name ({@code workload.locks}, or declared by a tool)
    * @param acquire lock (true) or unlock (false)
-   * @param irqsOff {@code spin_lock_irqsave()}: interrupts off while waiting and holding
-   *     (spinlocks only; a no-op for {@code spinlock_t} under PREEMPT_RT)
+   * @param irqsOff {@code spin_lock_irqsave()}: interrupts off while waiting and holding (spinlocks
+   *     only; a no-op for {@code spinlock_t} under PREEMPT_RT)
    * @param read {@code down_read()} instead of {@code down_write()} (rw_semaphores only)
    */
   record LockAction(String lock, boolean acquire, boolean irqsOff, boolean read) {}
 
   /**
-   * A per-CPU cache with batched refill and drain (the page allocator's pcp lists, the LRU's
-   * folio batches): one count per CPU and name, shared by every task on the CPU. A get takes
-   * {@code count} objects; when the CPU has fewer, the next {@code then} items (the refill, for
-   * example {@code zone->lock} and the work under it) run first and add {@code batch}. A put adds
-   * {@code count}; when the count reaches {@code high}, the next {@code then} items (the drain)
-   * run and remove {@code batch}. Otherwise those items are skipped.
+   * A per-CPU cache with batched refill and drain (the page allocator's pcp lists, the LRU's folio
+   * batches): one count per CPU and name, shared by every task on the CPU. A get takes {@code
+   * count} objects; when the CPU has fewer, the next {@code then} items (the refill, for example
+   * {@code zone->lock} and the work under it) run first and add {@code batch}. A put adds {@code
+   * count}; when the count reaches {@code high}, the next {@code then} items (the drain) run and
+   * remove {@code batch}. Otherwise those items are skipped.
    *
    * @param cache the cache's name
    * @param put put (true) or get (false)
@@ -117,9 +131,9 @@ public sealed interface StepSpec {
   }
 
   /**
-   * {@code sleep: DUR} or {@code sleep: {duration: DUR, sample: NAME}}: relative
-   * {@code clock_nanosleep} on an hrtimer. With {@code sample}, records (back in user space) minus
-   * (step start + duration), as stress-ng --cyclic measures.
+   * {@code sleep: DUR} or {@code sleep: {duration: DUR, sample: NAME}}: relative {@code
+   * clock_nanosleep} on an hrtimer. With {@code sample}, records (back in user space) minus (step
+   * start + duration), as stress-ng --cyclic measures.
    */
   record Sleep(Dist duration, String sample) implements StepSpec {
     /** A sleep without a sample. */
@@ -130,13 +144,15 @@ public sealed interface StepSpec {
 
   /**
    * {@code sleep_until: {period: DUR, ...}}: absolute {@code clock_nanosleep} to the next period
-   * boundary, counted from when the task first reaches this step (cyclictest, timerlat). Each sample names a latency
-   * series measured from the timer's expiry, or is null: {@code sample} to back in user space,
-   * {@code irq_sample} to the hrtimer handler, {@code thread_sample} to the task running again in
-   * the kernel, {@code ret_user_sample} to the task's next kernel entry after its user part.
+   * boundary, counted from when the task first reaches this step (cyclictest, timerlat). Each
+   * sample names a latency series measured from the timer's expiry, or is null: {@code sample} to
+   * back in user space, {@code irq_sample} to the hrtimer handler, {@code thread_sample} to the
+   * task running again in the kernel, {@code ret_user_sample} to the task's next kernel entry after
+   * its user part.
    */
-  record SleepUntil(long periodNs, String sample, String irqSample, String threadSample,
-      String retUserSample) implements StepSpec {
+  record SleepUntil(
+      long periodNs, String sample, String irqSample, String threadSample, String retUserSample)
+      implements StepSpec {
     /** A periodic sleep with only the user-space sample. */
     public SleepUntil(long periodNs, String sample) {
       this(periodNs, sample, null, null, null);
@@ -146,7 +162,9 @@ public sealed interface StepSpec {
   /** {@code block: WAITQ}: sleep on a named wait queue until woken. */
   record Block(String waitQueue) implements StepSpec {}
 
-  /** {@code wake: {waitq: NAME, sync: BOOL}}: wake one sleeper of the wait queue (WF_SYNC if sync). */
+  /**
+   * {@code wake: {waitq: NAME, sync: BOOL}}: wake one sleeper of the wait queue (WF_SYNC if sync).
+   */
   record Wake(String waitQueue, boolean sync) implements StepSpec {}
 
   /** {@code call: {cpu: N, cost: DUR, wait: BOOL}}: {@code smp_call_function_single}. */
@@ -180,8 +198,8 @@ public sealed interface StepSpec {
   record Yield() implements StepSpec {}
 
   /**
-   * {@code sched_setaffinity(0, cpus)} by the task itself ({@code ""} = every CPU): when its CPU
-   * is no longer allowed it is moved to an allowed one.
+   * {@code sched_setaffinity(0, cpus)} by the task itself ({@code ""} = every CPU): when its CPU is
+   * no longer allowed it is moved to an allowed one.
    */
   record Affinity(String cpus) implements StepSpec {}
 
@@ -196,8 +214,15 @@ public sealed interface StepSpec {
    * {@code slackKey} the expiry minus the current time is stamped before the decision, and with
    * {@code wakeKey} the time back in user space minus the expiry after a sleep (see {@link Clock}).
    */
-  record Timer(String ref, long periodNs, boolean relative, boolean perTask, long firstNs,
-      String slackKey, String wakeKey) implements StepSpec {}
+  record Timer(
+      String ref,
+      long periodNs,
+      boolean relative,
+      boolean perTask,
+      long firstNs,
+      String slackKey,
+      String wakeKey)
+      implements StepSpec {}
 
   /**
    * {@code pthread_cond_signal} ({@code all} false) or {@code pthread_cond_broadcast}: wakes one or
@@ -216,31 +241,33 @@ public sealed interface StepSpec {
   record Barrier(String name, int users) implements StepSpec {}
 
   /**
-   * Creates a new task from the workload's task group named {@code template} (a group of count 0
-   * is a template only), named {@code namePrefix + index + "-" + nnnn}: index counts from
-   * {@code firstIndex} over every fork of the run, nnnn the forks of this template (rt-app's
-   * {@code fork}). The clone cost is a separate kernel step.
+   * Creates a new task from the workload's task group named {@code template} (a group of count 0 is
+   * a template only), named {@code namePrefix + index + "-" + nnnn}: index counts from {@code
+   * firstIndex} over every fork of the run, nnnn the forks of this template (rt-app's {@code
+   * fork}). The clone cost is a separate kernel step.
    */
   record Fork(String template, String namePrefix, int firstIndex) implements StepSpec {}
 
   /**
-   * Appends the current time (ns) to the task's time series {@code key} ({@code clock_gettime()}
-   * in user space), found in the result's raw samples as {@code clock/COMM/KEY}. Takes no time.
+   * Appends the current time (ns) to the task's time series {@code key} ({@code clock_gettime()} in
+   * user space), found in the result's raw samples as {@code clock/COMM/KEY}. Takes no time.
    */
   record Clock(String key) implements StepSpec {}
 
-  /** {@code sched_setattr(sched_runtime)} of a fair task: its custom slice from its next enqueue. */
+  /**
+   * {@code sched_setattr(sched_runtime)} of a fair task: its custom slice from its next enqueue.
+   */
   record Slice(long ns) implements StepSpec {}
 
   /**
-   * {@code stamp: NAME}: remember the current time under NAME, for a {@link Since} of any task
-   * (a timestamp written into a pipe).
+   * {@code stamp: NAME}: remember the current time under NAME, for a {@link Since} of any task (a
+   * timestamp written into a pipe).
    */
   record Stamp(String name) implements StepSpec {}
 
   /**
-   * {@code since: {stamp: NAME, sample: SERIES}}: record the time since the last {@link Stamp}
-   * NAME into latency series SERIES (no sample before the first stamp).
+   * {@code since: {stamp: NAME, sample: SERIES}}: record the time since the last {@link Stamp} NAME
+   * into latency series SERIES (no sample before the first stamp).
    */
   record Since(String stamp, String sample) implements StepSpec {}
 

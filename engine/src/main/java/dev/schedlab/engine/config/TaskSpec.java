@@ -13,7 +13,8 @@ import java.util.List;
  * @param dlRuntimeNs deadline runtime
  * @param dlDeadlineNs deadline relative deadline
  * @param dlPeriodNs deadline period (0 = deadline)
- * @param cpus affinity cpulist ("" = all CPUs); with {@code perCpu}, task i is pinned to the i-th listed CPU
+ * @param cpus affinity cpulist ("" = all CPUs); with {@code perCpu}, task i is pinned to the i-th
+ *     listed CPU
  * @param perCpu pin task i of the group to the i-th CPU of {@code cpus}
  * @param kthread whether the tasks are kernel threads (no mm, never exit to user)
  * @param process process (mm) sharing: "own" = each task its own mm, "group" = the group shares one
@@ -43,16 +44,56 @@ public record TaskSpec(
   }
 
   /** Tasks with the kernel's default timer slack. */
-  public TaskSpec(String name, int count, String policy, int nice, int rtPriority, long dlRuntimeNs,
-      long dlDeadlineNs, long dlPeriodNs, String cpus, boolean perCpu, boolean kthread,
-      String process, long startNs, List<StepSpec> program) {
-    this(name, count, policy, nice, rtPriority, dlRuntimeNs, dlDeadlineNs, dlPeriodNs, cpus, perCpu,
-        kthread, process, startNs, program, -1);
+  public TaskSpec(
+      String name,
+      int count,
+      String policy,
+      int nice,
+      int rtPriority,
+      long dlRuntimeNs,
+      long dlDeadlineNs,
+      long dlPeriodNs,
+      String cpus,
+      boolean perCpu,
+      boolean kthread,
+      String process,
+      long startNs,
+      List<StepSpec> program) {
+    this(
+        name,
+        count,
+        policy,
+        nice,
+        rtPriority,
+        dlRuntimeNs,
+        dlDeadlineNs,
+        dlPeriodNs,
+        cpus,
+        perCpu,
+        kthread,
+        process,
+        startNs,
+        program,
+        -1);
   }
 
   /** The same tasks with timer slack {@code ns} ({@code prctl(PR_SET_TIMERSLACK)}). */
   public TaskSpec withTimerSlack(long ns) {
-    return new TaskSpec(name, count, policy, nice, rtPriority, dlRuntimeNs, dlDeadlineNs,
-        dlPeriodNs, cpus, perCpu, kthread, process, startNs, program, ns);
+    return new TaskSpec(
+        name,
+        count,
+        policy,
+        nice,
+        rtPriority,
+        dlRuntimeNs,
+        dlDeadlineNs,
+        dlPeriodNs,
+        cpus,
+        perCpu,
+        kthread,
+        process,
+        startNs,
+        program,
+        ns);
   }
 }

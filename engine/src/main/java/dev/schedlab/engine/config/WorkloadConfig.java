@@ -13,8 +13,8 @@ import java.util.TreeMap;
  *     raw values
  * @param locks the kernel locks the programs take
  */
-public record WorkloadConfig(List<TaskSpec> tasks, Map<String, Integer> sampleCaps,
-    List<LockSpec> locks) {
+public record WorkloadConfig(
+    List<TaskSpec> tasks, Map<String, Integer> sampleCaps, List<LockSpec> locks) {
   public WorkloadConfig {
     tasks = List.copyOf(tasks);
     sampleCaps = Collections.unmodifiableMap(new TreeMap<>(sampleCaps));

@@ -1,26 +1,26 @@
 package dev.schedlab.engine.core;
 
 /**
- * One cache line that two CPUs pass between them, with the coherence protocol reduced to what
- * costs time: a CPU waits one cache-line transfer ({@code latency.cacheline_*}) to read a line it
- * has no valid copy of, and to write a line it does not hold alone (the data comes over, or the
- * other copy is invalidated). Tracks the last writer and one other CPU with a valid copy, which is
- * exact for the two-party exchanges it is used for.
+ * One cache line that two CPUs pass between them, with the coherence protocol reduced to what costs
+ * time: a CPU waits one cache-line transfer ({@code latency.cacheline_*}) to read a line it has no
+ * valid copy of, and to write a line it does not hold alone (the data comes over, or the other copy
+ * is invalidated). Tracks the last writer and one other CPU with a valid copy, which is exact for
+ * the two-party exchanges it is used for.
  *
  * <p>The lines of a cross-CPU call ({@code smp_call_function_single()}, kernel/smp.c):
  *
  * <ul>
- *   <li>the target's {@code call_single_queue} head: {@code llist_add()} on the sender,
- *       {@code llist_del_all()} on the target;
+ *   <li>the target's {@code call_single_queue} head: {@code llist_add()} on the sender, {@code
+ *       llist_del_all()} on the target;
  *   <li>the call's CSD (on the waiting sender's stack): written by the sender when it fills it in,
  *       read by the target for {@code func}, written by its {@code csd_unlock()}, read by the
  *       sender's {@code csd_lock_wait()};
  *   <li>the target idle task's {@code thread_info->flags}: read by {@code set_nr_if_polling()}
- *       (written by its {@code try_cmpxchg()} when POLLING is set, and by
- *       {@code set_nr_and_not_polling()}); read and written by the idle loop all the time;
- *   <li>the target's {@code struct rq} line holding {@code rq->idle}: read by
- *       {@code call_function_single_prep_ipi()}. Up to v6.17 the same line holds {@code rq->clock}
- *       and {@code clock_update_flags}, written by every {@code update_rq_clock()} on the target
+ *       (written by its {@code try_cmpxchg()} when POLLING is set, and by {@code
+ *       set_nr_and_not_polling()}); read and written by the idle loop all the time;
+ *   <li>the target's {@code struct rq} line holding {@code rq->idle}: read by {@code
+ *       call_function_single_prep_ipi()}. Up to v6.17 the same line holds {@code rq->clock} and
+ *       {@code clock_update_flags}, written by every {@code update_rq_clock()} on the target
  *       (kernel/sched/sched.h; Blake Jones's 2025 patch "Reorder some fields in struct rq" moved
  *       the clock fields to their own line).
  * </ul>
@@ -28,6 +28,7 @@ package dev.schedlab.engine.core;
 final class CacheLine {
   /** The CPU that wrote the line last (it has a valid copy). */
   private Cpu writer;
+
   /** Another CPU that read the line since that write, or null. */
   private Cpu reader;
 

@@ -6,8 +6,8 @@ import dev.schedlab.engine.sim.Event;
 
 /**
  * The cost model: every path cost and tunable comes from the run's parameter table, kernel-path
- * costs vary by {@code cost.jitter_pct} from the CPU's own stream, and a guest pays a VM exit for
- * a clockevent reprogram that changes its earliest event.
+ * costs vary by {@code cost.jitter_pct} from the CPU's own stream, and a guest pays a VM exit for a
+ * clockevent reprogram that changes its earliest event.
  */
 final class CostModel {
   private final ParamTable params;
@@ -36,9 +36,9 @@ final class CostModel {
   }
 
   /**
-   * Extra cost of reprogramming {@code cpu}'s clockevent for a timer due at {@code expiresNs}: a
-   * VM exit in a guest when the timer becomes the CPU's earliest event, else nothing (on bare
-   * metal the MSR write is part of the path costs).
+   * Extra cost of reprogramming {@code cpu}'s clockevent for a timer due at {@code expiresNs}: a VM
+   * exit in a guest when the timer becomes the CPU's earliest event, else nothing (on bare metal
+   * the MSR write is part of the path costs).
    */
   long clockeventReprogramCost(Cpu cpu, long expiresNs) {
     if (!virtualized) {
@@ -59,7 +59,9 @@ final class CostModel {
     return wasNext ? p(Param.VM_TIMER_EXIT) : 0;
   }
 
-  /** {@code value} varied uniformly by +-{@code cost.jitter_pct} percent from {@code cpu}'s stream. */
+  /**
+   * {@code value} varied uniformly by +-{@code cost.jitter_pct} percent from {@code cpu}'s stream.
+   */
   long jitter(Cpu cpu, long value) {
     long span = value * jitterPct / 100;
     return span <= 0 ? value : value - span + cpu.rng.nextLong(2 * span + 1);

@@ -7,9 +7,9 @@ import dev.schedlab.engine.sim.Event;
 import java.util.ArrayList;
 
 /**
- * One CPU: its execution phase, pending interrupts, tick, CSD queue and runqueue
- * ({@code struct rq}). The CPU is always in exactly one phase; interrupts are taken only in
- * phases that run with IRQs on, otherwise they are latched until IRQs are re-enabled.
+ * One CPU: its execution phase, pending interrupts, tick, CSD queue and runqueue ({@code struct
+ * rq}). The CPU is always in exactly one phase; interrupts are taken only in phases that run with
+ * IRQs on, otherwise they are latched until IRQs are re-enabled.
  */
 final class Cpu implements CpuView, RqView {
   // phases
@@ -22,16 +22,30 @@ final class Cpu implements CpuView, RqView {
   static final int P_IRQ_ENTRY = 7;
   static final int P_IRQ_BODY = 8;
   static final int P_SPIN = 9;
+
   /** Saved phase only: the idle task is about to (re)start {@code do_idle()}. */
   static final int P_IDLE_TOP = 10;
+
   /** Metric names of the phases, by index (0: before the first phase). */
-  static final String[] PHASE_NAMES = {"start", "task", "sched", "idle_enter", "idle_state",
-      "idle_wake", "idle_exit", "irq_entry", "irq_body", "spin", "idle_top"};
+  static final String[] PHASE_NAMES = {
+    "start",
+    "task",
+    "sched",
+    "idle_enter",
+    "idle_state",
+    "idle_wake",
+    "idle_exit",
+    "irq_entry",
+    "irq_body",
+    "spin",
+    "idle_top"
+  };
 
   // interrupt vectors (pending bits)
   static final int IRQ_TIMER = 1;
   static final int IRQ_RESCHED = 2;
   static final int IRQ_CALL = 4;
+
   /** RCU callbacks due (RCU_SOFTIRQ after a grace period). */
   static final int IRQ_RCU = 8;
 
@@ -55,26 +69,35 @@ final class Cpu implements CpuView, RqView {
   int phase;
   final Event phaseEv;
   long phaseStart;
+
   /** CPU time by phase (index = phase), for the {@code cpu_ns.*} metrics. */
   final long[] phaseNs = new long[PHASE_NAMES.length];
+
   /** The phase being accounted and since when (set only by {@code Kernel.setPhase}). */
   int accountedPhase;
+
   long accountedSince;
+
   /** Whether the running op has IRQs off / is preemptible / runs in user mode. */
   boolean opIrqsOff;
+
   boolean opPreemptible = true;
   boolean opUser;
   int pendingIrqs;
+
   /** The phase an interrupt interrupted, resumed at IRQ exit. */
   int savedPhase;
+
   long savedRemaining;
 
   // idle
   int idleStateIdx = -1;
   long idleEnteredAt;
   long sleepLengthAtEntry;
+
   /** When a busy-loop state gives up ({@code poll_idle()}'s time limit), or -1 for none. */
   long pollDeadline = -1;
+
   /** Up to when the current state's residency has been added to {@link #idleNs}. */
   long idleAccountedAt;
 
@@ -82,9 +105,12 @@ final class Cpu implements CpuView, RqView {
   final Event tickEv;
   boolean tickStopped;
   boolean tickDue;
+
   /** {@code ts->got_idle_tick}: a tick was handled in the idle loop since the last reflect. */
   boolean gotIdleTick;
+
   final ArrayList<HrTimer> expired = new ArrayList<>();
+
   /** Armed hrtimers on this CPU's base (for the governor's next-timer lookup). */
   final ArrayList<HrTimer> timers = new ArrayList<>();
 
@@ -96,10 +122,13 @@ final class Cpu implements CpuView, RqView {
     }
     return next;
   }
+
   final Event ipiResched;
   final Event ipiCall;
+
   /** Until when the CPU is stopped by the host or firmware ({@link HostInterference}). */
   long stalledUntil;
+
   /** When a guest timer expiry deferred for its exit to the host is injected. */
   long timerInjectAt = -1;
 
@@ -109,103 +138,150 @@ final class Cpu implements CpuView, RqView {
 
   // runqueue
   int nrRunning;
+
   /** When a plugin's H1 pick override last chose the next task here (-1: never). */
   long overrideAt = -1;
+
   /** When this CPU last switched tasks. */
   long switchedAt;
+
   /** {@code cfs.h_nr_runnable}: queued fair tasks not kept by a delayed dequeue. */
   int fairNr;
+
   /** {@code rq->misfit_task_load}: the running fair task's load when it needs a bigger CPU. */
   long misfitTaskLoad;
+
   /** {@code rq->active_balance}: a stopper push from this CPU is queued. */
   boolean activeBalance;
+
   /** {@code rq->push_cpu}: where the active balance moves a task. */
   int pushCpu;
+
   /** The CPU stopper kthread ({@code migration/N}), created on first use. */
   Task stopper;
+
   /** Queued tasks (curr included while queued), oldest first. */
   Task queuedHead;
+
   Task queuedTail;
+
   /** sched domains of this CPU, lowest level first (empty for isolated CPUs). */
   SchedDomain[] domains = new SchedDomain[0];
+
   long maxIdleBalanceCost;
+
   /** NOHZ_*_KICK flags ({@code nohz_flags(cpu)}). */
   int nohzFlags;
+
   /** Flags handed to SCHED_SOFTIRQ by nohz_csd_func ({@code rq->nohz_idle_balance}). */
   int nohzIdleBalance;
+
   boolean nohzTickStopped;
   boolean idleBalance;
   boolean hasBlockedLoad;
   long lastBlockedUpdate;
   boolean schedSoftirq;
+
   /** RCU callbacks whose grace period ended, for RCU_SOFTIRQ. */
   final java.util.ArrayDeque<WorkItem> rcuPending = new java.util.ArrayDeque<>();
+
   /** nohz_full: the tick is deferred while one task runs. */
   boolean fullTickStopped;
+
   long ticks;
   long clock;
   long avgIdle;
   long idleStamp;
   long nextBalance;
   boolean ttwuPending;
+
   /** The state the governor chose before a tick stop, entered after it; -1 otherwise. */
   int selectedState = -1;
+
   /** State being entered ({@code call_cpuidle()} to the state's entry), or -1. */
   int enteringState = -1;
+
   /** An interrupt was taken inside an IRQ-enabled state; the exit bookkeeping is still due. */
   boolean exitBookkeepingPending;
+
   /** The state whose reflect waits for the handler taken inside it to return, or -1. */
   int reflectPendingIdx = -1;
+
   /** A vCPU's KVM halt-polling window ({@code vcpu->halt_poll_ns}); see {@link HaltPolling}. */
   long haltPollNs;
 
   // schedule window
   Task schedPrev;
   long spinEnd;
+
   /** CPU time spun so far in the current spin, before its current stretch (IRQs excluded). */
   long spinDone;
+
   /** Whether the current spin's wakeup of prev was already counted. */
   boolean spinWokenCounted;
 
   // SMT throughput sharing
   /** This thread's demand on its core: 1 busy, a fraction when spinning or polling, 0 idle. */
   double smtLoad = 1;
+
   /** Speed of this thread: {@link #speed} x its share of its core (SMT). */
   double rate = 1;
+
   /** Compute speed alone on its core: capacity x frequency / 1024^2 (1 for the biggest CPU). */
   double speed = 1;
+
   /** Whether the current P_TASK phase is compute that runs at {@link #rate}. */
   boolean opScaled;
+
   /** Full-speed work left in the current scaled op at {@link #phaseStart}, ns. */
   double opWork;
+
   /** The CPUs of this CPU's core, itself included. */
   Cpu[] siblings;
 
   // PELT (update_rq_clock_pelt, rq->avg_rt/avg_dl/avg_irq)
   /** {@code arch_scale_cpu_capacity()}. */
   long capacityOrig = 1024;
+
   /** {@code capacity_of()}: left for fair tasks after RT/DL/IRQ ({@code update_cpu_capacity()}). */
   long capacity = 1024;
+
   /** {@code arch_scale_freq_capacity()}. */
   long freqCapacity = 1024;
-  /** The PELT clock at {@link #peltClockAt} (a value of {@link #clock}); see {@link #clockPelt()}. */
+
+  /**
+   * The PELT clock at {@link #peltClockAt} (a value of {@link #clock}); see {@link #clockPelt()}.
+   */
   long peltAt;
+
   long peltClockAt;
   final dev.schedlab.api.SchedAvg avgRt = new dev.schedlab.api.SchedAvg();
   final dev.schedlab.api.SchedAvg avgDl = new dev.schedlab.api.SchedAvg();
   final dev.schedlab.api.SchedAvg avgIrq = new dev.schedlab.api.SchedAvg();
+
   /** IRQ time already folded into {@link #avgIrq}, ns. */
   long irqTimeAccounted;
+
   /** The fair class's load tracking, for {@link #cfsAvg()} (null without one). */
   dev.schedlab.api.LoadTracking fairLoad;
 
   // accounting
   long idleNs;
+
   /** This CPU's stream for kernel-path cost variation (split from the seed). */
   java.util.SplittableRandom rng = new java.util.SplittableRandom(0);
 
-  Cpu(int id, int coreId, int llcId, int pkgId, int nodeId, boolean isolated,
-      Event phaseEv, Event tickEv, Event ipiResched, Event ipiCall) {
+  Cpu(
+      int id,
+      int coreId,
+      int llcId,
+      int pkgId,
+      int nodeId,
+      boolean isolated,
+      Event phaseEv,
+      Event tickEv,
+      Event ipiResched,
+      Event ipiCall) {
     this.id = id;
     this.coreId = coreId;
     this.llcId = llcId;

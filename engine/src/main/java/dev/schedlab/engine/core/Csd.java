@@ -6,14 +6,19 @@ import dev.schedlab.api.IpiPath;
 /** A queued cross-CPU call ({@code call_single_data_t}); pooled per kernel. */
 final class Csd {
   Csd next;
+
   /** The CPU that queued it, which wrote the queue head and a function call's CSD line last. */
   Cpu from;
+
   IpiPath path;
   long costNs;
+
   /** Plugin or engine function, or null. */
   CallFunction fn;
+
   /** A task to activate on the target (wake-list entry), or null. */
   Task wakee;
+
   /** A task spinning in csd_lock_wait() for this call, or null. */
   Task waiter;
 }

@@ -7,14 +7,13 @@ import java.util.BitSet;
 
 /**
  * Deferred work contexts (section 1.11): RCU callbacks run after a grace period in RCU_SOFTIRQ on
- * the CPU that queued them, or, for an offloaded (rcu_nocbs, i.e. isolated) CPU, in the
- * {@code rcuo} kthread on housekeeping CPUs; workqueue items run in a kworker kthread (bound to the
+ * the CPU that queued them, or, for an offloaded (rcu_nocbs, i.e. isolated) CPU, in the {@code
+ * rcuo} kthread on housekeeping CPUs; workqueue items run in a kworker kthread (bound to the
  * queuing CPU, or the unbound pool on housekeeping CPUs); delayed work is queued after its delay.
  * Kthreads are fair tasks, so their work can be preempted by RT tasks.
  *
- * <p>Simplified: one grace-period timer per callback (no callback batching or RCU_LAZY), one
- * {@code rcuo} kthread for all offloaded CPUs, one unbound kworker, bound kworkers created on
- * first use.
+ * <p>Simplified: one grace-period timer per callback (no callback batching or RCU_LAZY), one {@code
+ * rcuo} kthread for all offloaded CPUs, one unbound kworker, bound kworkers created on first use.
  */
 final class Deferred {
   private final Kernel k;
@@ -36,28 +35,31 @@ final class Deferred {
     this.boundWorkers = new Task[k.cpus.length];
     rcuCallbacks = k.metrics.counter("deferred.rcu_callbacks");
     workItems = k.metrics.counter("deferred.work_items");
-    workNsOn = new MetricCounter[] {
-      k.metrics.counter("deferred.work_ns_on_housekeeping_cpus"),
-      k.metrics.counter("deferred.work_ns_on_isolated_cpus")
-    };
+    workNsOn =
+        new MetricCounter[] {
+          k.metrics.counter("deferred.work_ns_on_housekeeping_cpus"),
+          k.metrics.counter("deferred.work_ns_on_isolated_cpus")
+        };
   }
 
   /** H12: submits work through the vehicle {@code kind}. */
   void submit(DeferKind kind, int cpu, long costNs, long delayNs, DeferredWork fn) {
     switch (kind) {
-      case RCU_CALLBACK: {
-        WorkItem w = new WorkItem(costNs, fn, cpu, true);
-        k.queue.schedule(w.due, k.now + k.costs.p(Param.RCU_GP));
-        break;
-      }
+      case RCU_CALLBACK:
+        {
+          WorkItem w = new WorkItem(costNs, fn, cpu, true);
+          k.queue.schedule(w.due, k.now + k.costs.p(Param.RCU_GP));
+          break;
+        }
       case WORKQUEUE:
         queueWork(new WorkItem(costNs, fn, cpu, false));
         break;
-      case DELAYED_WORK: {
-        WorkItem w = new WorkItem(costNs, fn, cpu, false);
-        k.queue.schedule(w.due, k.now + delayNs);
-        break;
-      }
+      case DELAYED_WORK:
+        {
+          WorkItem w = new WorkItem(costNs, fn, cpu, false);
+          k.queue.schedule(w.due, k.now + delayNs);
+          break;
+        }
       default:
         throw new IllegalArgumentException(kind + " is not deferred through this path");
     }

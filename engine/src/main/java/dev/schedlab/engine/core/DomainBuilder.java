@@ -26,9 +26,12 @@ final class DomainBuilder {
       }
       List<SchedDomain> levels = new ArrayList<>();
       BitSet childSpan = single(c.id);
-      childSpan = level(levels, "SMT", cpus, housekeeping, c, i -> cpus[i].coreId, childSpan, true, 110);
-      childSpan = level(levels, "MC", cpus, housekeeping, c, i -> cpus[i].llcId, childSpan, true, 117);
-      childSpan = level(levels, "PKG", cpus, housekeeping, c, i -> cpus[i].pkgId, childSpan, false, 117);
+      childSpan =
+          level(levels, "SMT", cpus, housekeeping, c, i -> cpus[i].coreId, childSpan, true, 110);
+      childSpan =
+          level(levels, "MC", cpus, housekeeping, c, i -> cpus[i].llcId, childSpan, true, 117);
+      childSpan =
+          level(levels, "PKG", cpus, housekeeping, c, i -> cpus[i].pkgId, childSpan, false, 117);
       level(levels, "NUMA", cpus, housekeeping, c, i -> 0, childSpan, false, 125);
       c.domains = levels.toArray(new SchedDomain[0]);
       for (SchedDomain sd : c.domains) {
@@ -48,9 +51,19 @@ final class DomainBuilder {
     return b;
   }
 
-  /** Adds the level grouping CPUs by {@code key} unless it is degenerate; returns the span reached. */
-  private static BitSet level(List<SchedDomain> levels, String name, Cpu[] cpus, BitSet hk, Cpu c,
-      IntUnaryOperator key, BitSet childSpan, boolean shareLlc, int imbalancePct) {
+  /**
+   * Adds the level grouping CPUs by {@code key} unless it is degenerate; returns the span reached.
+   */
+  private static BitSet level(
+      List<SchedDomain> levels,
+      String name,
+      Cpu[] cpus,
+      BitSet hk,
+      Cpu c,
+      IntUnaryOperator key,
+      BitSet childSpan,
+      boolean shareLlc,
+      int imbalancePct) {
     BitSet span = new BitSet();
     int k = key.applyAsInt(c.id);
     for (int i = hk.nextSetBit(0); i >= 0; i = hk.nextSetBit(i + 1)) {
@@ -72,8 +85,14 @@ final class DomainBuilder {
         groups.put(g, Boolean.TRUE);
       }
     }
-    levels.add(new SchedDomain(name, span, groups.keySet().toArray(new BitSet[0]),
-        shareLlc || sameLlc(cpus, span), imbalancePct, BUSY_FACTOR));
+    levels.add(
+        new SchedDomain(
+            name,
+            span,
+            groups.keySet().toArray(new BitSet[0]),
+            shareLlc || sameLlc(cpus, span),
+            imbalancePct,
+            BUSY_FACTOR));
     return span;
   }
 
@@ -88,8 +107,8 @@ final class DomainBuilder {
   }
 
   /** The span CPU {@code i} has at the child level (its own CPU when there is none). */
-  private static BitSet childSpanOf(Cpu[] cpus, BitSet hk, int i, SchedDomain child,
-      List<SchedDomain> levels) {
+  private static BitSet childSpanOf(
+      Cpu[] cpus, BitSet hk, int i, SchedDomain child, List<SchedDomain> levels) {
     if (child == null) {
       return single(i);
     }

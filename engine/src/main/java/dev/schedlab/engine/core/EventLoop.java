@@ -3,9 +3,9 @@ package dev.schedlab.engine.core;
 import dev.schedlab.engine.sim.Event;
 
 /**
- * The event loop: takes the kernel's future events in time order (ties in scheduling order),
- * folds each into the run's digest, and hands it to the mechanism that owns it: a CPU's phase
- * end, a tick, an hrtimer, an IPI, host noise, deferred work, a task's start.
+ * The event loop: takes the kernel's future events in time order (ties in scheduling order), folds
+ * each into the run's digest, and hands it to the mechanism that owns it: a CPU's phase end, a
+ * tick, an hrtimer, an IPI, host noise, deferred work, a task's start.
  */
 final class EventLoop {
   static final int EV_PHASE = 1;
@@ -16,14 +16,20 @@ final class EventLoop {
   static final int EV_TASK_START = 6;
   static final int EV_WORK_DUE = 7;
   static final int EV_NOISE = 8;
+
   /** The plugin watchdog: outside the model, not in the digest. */
   static final int EV_WATCHDOG = 9;
 
   private final Kernel k;
-  /** Steal and firmware stalls, and a guest's timer exits, ahead of the events; set by the builder. */
+
+  /**
+   * Steal and firmware stalls, and a guest's timer exits, ahead of the events; set by the builder.
+   */
   HostInterference host;
+
   /** The plugin watchdog, or null (no plugins, or watchdog.timeout 0). */
   Watchdog watchdog;
+
   private long digest = 0x9E3779B97F4A7C15L;
   private long events;
 

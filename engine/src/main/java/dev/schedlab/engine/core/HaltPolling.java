@@ -4,16 +4,16 @@ import dev.schedlab.engine.params.Param;
 
 /**
  * KVM's host-side halt polling for a guest vCPU that executed HLT ({@code kvm_vcpu_halt()},
- * virt/kvm/kvm_main.c). The host polls for a wake event for up to the vCPU's
- * {@code halt_poll_ns} before it schedules the vCPU thread out. An event caught while polling
- * re-enters the guest without a trip through the host scheduler
- * ({@code latency.vm_halt_poll_wake} instead of {@code latency.vm_halted_wake}).
+ * virt/kvm/kvm_main.c). The host polls for a wake event for up to the vCPU's {@code halt_poll_ns}
+ * before it schedules the vCPU thread out. An event caught while polling re-enters the guest
+ * without a trip through the host scheduler ({@code latency.vm_halt_poll_wake} instead of {@code
+ * latency.vm_halted_wake}).
  *
- * <p>The window adapts per vCPU after each halt: a halt shorter than the host's
- * {@code halt_poll_ns} grows it (times {@code halt_poll_ns_grow}, at least
- * {@code halt_poll_ns_grow_start}); a halt longer than that shrinks it (reset to 0 by the default
- * shrink factor 0). Periodic guest wakeups closer than 200 us are therefore caught by polling,
- * rarer ones are not.
+ * <p>The window adapts per vCPU after each halt: a halt shorter than the host's {@code
+ * halt_poll_ns} grows it (times {@code halt_poll_ns_grow}, at least {@code
+ * halt_poll_ns_grow_start}); a halt longer than that shrinks it (reset to 0 by the default shrink
+ * factor 0). Periodic guest wakeups closer than 200 us are therefore caught by polling, rarer ones
+ * are not.
  *
  * <p>Simplified: the vCPU thread has its host CPU to itself ({@code single_task_running()}), every
  * wakeup is valid, and a halt is measured up to the wake event.
@@ -66,7 +66,8 @@ final class HaltPolling {
     if (factor == 0) {
       return;
     }
-    cpu.haltPollNs = Math.max(cpu.haltPollNs * factor, k.costs.p(Param.KVM_HALT_POLL_NS_GROW_START));
+    cpu.haltPollNs =
+        Math.max(cpu.haltPollNs * factor, k.costs.p(Param.KVM_HALT_POLL_NS_GROW_START));
   }
 
   private void shrink(Cpu cpu) {

@@ -1,31 +1,33 @@
 package dev.schedlab.engine.core;
 
-import dev.schedlab.engine.params.Param;
 import dev.schedlab.engine.config.NoiseSpec;
+import dev.schedlab.engine.params.Param;
 import dev.schedlab.engine.sim.Event;
 import java.util.SplittableRandom;
 
 /**
  * Time a CPU loses to something outside the modelled kernel: a VM guest's vCPU stopped while the
- * host handles an exit or runs something else on its physical CPU (steal time), or a bare-metal
- * CPU in an SMI. While a CPU is stalled nothing on it advances: its current phase is pushed back by
- * the stall, and interrupts that arrive meanwhile are taken when it ends.
+ * host handles an exit or runs something else on its physical CPU (steal time), or a bare-metal CPU
+ * in an SMI. While a CPU is stalled nothing on it advances: its current phase is pushed back by the
+ * stall, and interrupts that arrive meanwhile are taken when it ends.
  *
- * <p>Two sources. In a guest, every expiry of the vCPU's local-APIC timer (tick or hrtimer)
- * exits to the host, which injects the vector {@code latency.vm_timer_delivery} later (KVM's
- * {@code apic_timer_expired()} path): the interrupt is raised when the stall ends, whether the
- * vCPU was running or halted (a halted one then also pays its wake). And the machine's measured
- * noise ({@code machine.noise}, from {@code schedlab host --calibrate}): stalls arriving as a
- * Poisson process per CPU, their lengths drawn by the measured bins' rates and uniformly within
- * the bin, from per-CPU streams split from the seed apart from the workload's.
+ * <p>Two sources. In a guest, every expiry of the vCPU's local-APIC timer (tick or hrtimer) exits
+ * to the host, which injects the vector {@code latency.vm_timer_delivery} later (KVM's {@code
+ * apic_timer_expired()} path): the interrupt is raised when the stall ends, whether the vCPU was
+ * running or halted (a halted one then also pays its wake). And the machine's measured noise
+ * ({@code machine.noise}, from {@code schedlab host --calibrate}): stalls arriving as a Poisson
+ * process per CPU, their lengths drawn by the measured bins' rates and uniformly within the bin,
+ * from per-CPU streams split from the seed apart from the workload's.
  */
 final class HostInterference {
   private final Kernel k;
   private final long timerDeliveryNs;
   private final double meanGapNs;
   private final NoiseSpec.Bin[] bins;
+
   /** Cumulative shares of the bins' rates, for drawing a stall's bin. */
   private final double[] cumulative;
+
   private final SplittableRandom[] rng;
   private final Event[] noiseEv;
   private final MetricCounter stalls;

@@ -10,12 +10,17 @@ import dev.schedlab.engine.sim.Event;
  */
 final class HrTimer implements TimerHandle {
   final Kernel kernel;
+
   /** The CPU whose base holds the timer (a sleep timer moves with its task). */
   int cpu;
+
   final TimerCallback callback;
+
   /** For task sleep timers: the task to wake; else null. */
   final Task sleeper;
+
   final Event event;
+
   /**
    * The requested expiry ({@code _softexpires}); the event fires at the hard expiry, up to the
    * slack later. Any timer interrupt on the CPU from the soft expiry on runs the timer.
@@ -35,7 +40,10 @@ final class HrTimer implements TimerHandle {
     arm(expiresNs, 0);
   }
 
-  /** {@code hrtimer_start_range_ns()}: soft expiry {@code expiresNs}, hard one {@code slackNs} later. */
+  /**
+   * {@code hrtimer_start_range_ns()}: soft expiry {@code expiresNs}, hard one {@code slackNs}
+   * later.
+   */
   void arm(long expiresNs, long slackNs) {
     Cpu c = kernel.cpus[cpu];
     if (!event.scheduled()) {

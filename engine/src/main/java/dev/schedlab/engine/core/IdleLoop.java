@@ -10,10 +10,10 @@ import dev.schedlab.engine.params.Param;
  * governor's state choice and tick stop, hardware idle states with their exit latencies, and the
  * loop exit that flushes queued cross-CPU calls and calls {@code schedule_idle()}.
  *
- * <p>POLLING is set from the top of {@code do_idle()} until the loop exits, except from
- * {@code call_cpuidle()} until the state's entry sets it again (MWAIT, POLL; HLT never does) and
- * from the state's return until {@code cpuidle_idle_call()} is back in the loop (MWAIT and HLT),
- * as in the kernel; while it is set a cross-CPU call or resched needs no IPI.
+ * <p>POLLING is set from the top of {@code do_idle()} until the loop exits, except from {@code
+ * call_cpuidle()} until the state's entry sets it again (MWAIT, POLL; HLT never does) and from the
+ * state's return until {@code cpuidle_idle_call()} is back in the loop (MWAIT and HLT), as in the
+ * kernel; while it is set a cross-CPU call or resched needs no IPI.
  */
 final class IdleLoop {
   private final Kernel k;
@@ -21,8 +21,10 @@ final class IdleLoop {
   private final MetricCounter tickStops;
   private final MetricCounter idleExits;
   private final MetricCounter entriesIrqPending;
+
   /** {@code CPUIDLE_POLL_MIN}, drivers/cpuidle/cpuidle.c. */
   private static final long POLL_MIN_NS = 10_000;
+
   /**
    * How long state 0 busy-loops before the governor chooses again ({@link #pollLimitNs}), unless
    * the governor keeps its own limit ({@code IdlePolicy.pollTimeLimitNs}).
@@ -31,8 +33,10 @@ final class IdleLoop {
 
   /** The idle policy (cpuidle governor) choosing the state. */
   private final IdlePolicy governor;
+
   /** The PM QoS CPU latency limit the governor must respect. */
   private final long latencyLimitNs;
+
   /** The host's halt polling of this guest's vCPUs; null on bare metal. */
   private final HaltPolling haltPolling;
 
@@ -78,8 +82,8 @@ final class IdleLoop {
 
   /**
    * Governor done: stop the tick if asked, then enter the chosen state (or leave the loop). The
-   * tick stop is a phase of its own; the state chosen before it is entered after it. So is the
-   * way into the state ({@code call_cpuidle()} to the state's own entry), with POLLING clear.
+   * tick stop is a phase of its own; the state chosen before it is entered after it. So is the way
+   * into the state ({@code call_cpuidle()} to the state's own entry), with POLLING clear.
    */
   void enterState(Cpu cpu) {
     Task idle = cpu.curr;
@@ -116,15 +120,18 @@ final class IdleLoop {
     // default_idle_call()) up to the state's entry: a call in this window needs a real IPI.
     idle.polling = false;
     cpu.enteringState = idx;
-    k.setPhase(cpu, Cpu.P_IDLE_ENTER,
+    k.setPhase(
+        cpu,
+        Cpu.P_IDLE_ENTER,
         k.costs.p(Param.CPUIDLE_ENTER) + cpu.idleFlagsLine.write(cpu, k.irqs));
   }
 
   /**
-   * The state's own entry: MWAIT and POLL set POLLING again ({@code current_set_polling_and_test()})
-   * and return at once if NEED_RESCHED came meanwhile (a remote resched then also sent an IPI);
-   * HLT leaves POLLING clear and halts until that IPI. A busy loop enables IRQs first, so an
-   * interrupt that arrived on the way in is taken inside it, and the loop goes on after it.
+   * The state's own entry: MWAIT and POLL set POLLING again ({@code
+   * current_set_polling_and_test()}) and return at once if NEED_RESCHED came meanwhile (a remote
+   * resched then also sent an IPI); HLT leaves POLLING clear and halts until that IPI. A busy loop
+   * enables IRQs first, so an interrupt that arrived on the way in is taken inside it, and the loop
+   * goes on after it.
    */
   private void startState(Cpu cpu, int idx) {
     IdleState s = k.idleStates.get(idx);
@@ -151,8 +158,8 @@ final class IdleLoop {
     if (k.trace.enabled()) {
       k.trace.cpuIdle(k.now, cpu.id, "<idle>", 0, idx);
     }
-    cpu.pollDeadline = idx == 0 && s.busyLoop()
-        ? k.now + governor.pollTimeLimitNs(cpu, pollLimitNs) : -1;
+    cpu.pollDeadline =
+        idx == 0 && s.busyLoop() ? k.now + governor.pollTimeLimitNs(cpu, pollLimitNs) : -1;
     k.setPhase(cpu, Cpu.P_IDLE_STATE, pollTimeLeft(cpu));
     if (irqPending) {
       entriesIrqPending.value++;
@@ -209,8 +216,8 @@ final class IdleLoop {
    * entered, and returns at once on the pending interrupt. The governor reflects a residency of
    * about zero ({@code cpuidle_reflect()}), so a run of such entries teaches it that the CPU does
    * not stay idle. As after any wake, an IRQ-enabled state takes the interrupt first (still
-   * polling; its residency then is the handler's time) and does the exit bookkeeping after it;
-   * the others do the bookkeeping first.
+   * polling; its residency then is the handler's time) and does the exit bookkeeping after it; the
+   * others do the bookkeeping first.
    */
   private void enterWithIrqPending(Cpu cpu, int idx) {
     entries[idx].value++;
@@ -226,12 +233,11 @@ final class IdleLoop {
     }
     reflect(cpu, idx, 0);
     cpu.opIrqsOff = true;
-    k.setPhase(cpu, Cpu.P_IDLE_WAKE, k.costs.p(Param.CPUIDLE_EXIT)); // then woke() takes the interrupt
+    k.setPhase(
+        cpu, Cpu.P_IDLE_WAKE, k.costs.p(Param.CPUIDLE_EXIT)); // then woke() takes the interrupt
   }
 
-  /**
-   * {@code cpuidle_reflect()}. {@code tick_nohz_idle_got_tick()} is read there and cleared.
-   */
+  /** {@code cpuidle_reflect()}. {@code tick_nohz_idle_got_tick()} is read there and cleared. */
   private void reflect(Cpu cpu, int idx, long residencyNs) {
     reflect(cpu, idx, residencyNs, false);
   }
@@ -242,11 +248,11 @@ final class IdleLoop {
   }
 
   /**
-   * How long state 0 busy-loops before the governor chooses again. {@code poll_idle()}
-   * ({@code CPUIDLE_FLAG_POLLING}) uses {@code cpuidle_poll_time()} (v5.11+, 7a5bd1279b7b): the
-   * target residency of the first enabled deeper state of at least {@code CPUIDLE_POLL_MIN}
-   * (10 us), capped at {@code CPUIDLE_POLL_MAX} (a sixteenth of a tick). A snooze loop without
-   * the flag (powernv) polls for the next enabled state's target residency, else a tick.
+   * How long state 0 busy-loops before the governor chooses again. {@code poll_idle()} ({@code
+   * CPUIDLE_FLAG_POLLING}) uses {@code cpuidle_poll_time()} (v5.11+, 7a5bd1279b7b): the target
+   * residency of the first enabled deeper state of at least {@code CPUIDLE_POLL_MIN} (10 us),
+   * capped at {@code CPUIDLE_POLL_MAX} (a sixteenth of a tick). A snooze loop without the flag
+   * (powernv) polls for the next enabled state's target residency, else a tick.
    */
   private long pollLimitNs() {
     boolean pollIdle = k.idleStates.get(0).flagPolling();
@@ -350,9 +356,9 @@ final class IdleLoop {
   }
 
   /**
-   * The state's exit latency and {@code cpuidle_enter_state()}'s bookkeeping passed. MWAIT
-   * cleared POLLING on the way out ({@code current_clr_polling()}); {@code cpuidle_idle_call()}
-   * sets it again on its way back to the loop, after any interrupt was handled.
+   * The state's exit latency and {@code cpuidle_enter_state()}'s bookkeeping passed. MWAIT cleared
+   * POLLING on the way out ({@code current_clr_polling()}); {@code cpuidle_idle_call()} sets it
+   * again on its way back to the loop, after any interrupt was handled.
    */
   void woke(Cpu cpu) {
     if (cpu.pendingIrqs != 0) {
@@ -368,7 +374,8 @@ final class IdleLoop {
     leaveState(cpu, true, false, 0);
     cpu.curr.polling = true; // __current_set_polling() in cpuidle_idle_call()
     cpu.opIrqsOff = true;
-    k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.costs.p(Param.CPUIDLE_EXIT) + k.costs.p(Param.IDLE_RESELECT));
+    k.setPhase(
+        cpu, Cpu.P_IDLE_ENTER, k.costs.p(Param.CPUIDLE_EXIT) + k.costs.p(Param.IDLE_RESELECT));
   }
 
   /** IRQ exit back into the idle loop. */
@@ -394,20 +401,24 @@ final class IdleLoop {
   private void reselect(Cpu cpu) {
     cpu.curr.polling = true; // __current_set_polling() in cpuidle_idle_call()
     cpu.opIrqsOff = true;
-    k.setPhase(cpu, Cpu.P_IDLE_ENTER,
+    k.setPhase(
+        cpu,
+        Cpu.P_IDLE_ENTER,
         k.costs.p(Param.IDLE_RESELECT) + cpu.idleFlagsLine.write(cpu, k.irqs));
   }
 
   /**
-   * {@code need_resched()}: leave the loop. POLLING is cleared ({@code __current_clr_polling}),
-   * the tick restarts if it was stopped, and IRQs stay off until {@code schedule_idle()} is done.
+   * {@code need_resched()}: leave the loop. POLLING is cleared ({@code __current_clr_polling}), the
+   * tick restarts if it was stopped, and IRQs stay off until {@code schedule_idle()} is done.
    */
   private void loopExit(Cpu cpu) {
     idleExits.value++;
     cpu.curr.polling = false;
     // need_resched() read, __current_clr_polling() write
-    long cost = k.costs.p(Param.DO_IDLE_EXIT) + cpu.idleFlagsLine.read(cpu, k.irqs)
-        + cpu.idleFlagsLine.write(cpu, k.irqs);
+    long cost =
+        k.costs.p(Param.DO_IDLE_EXIT)
+            + cpu.idleFlagsLine.read(cpu, k.irqs)
+            + cpu.idleFlagsLine.write(cpu, k.irqs);
     if (cpu.tickStopped) {
       cpu.tickStopped = false;
       long boundary = k.nextTickBoundary();

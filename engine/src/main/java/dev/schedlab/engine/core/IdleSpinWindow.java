@@ -70,8 +70,8 @@ final class IdleSpinWindow {
   }
 
   /**
-   * Called from the waker when a task spinning on its CPU is woken: the spin loop sees
-   * {@code prev->state} change one cache-line transfer later, on its own CPU.
+   * Called from the waker when a task spinning on its CPU is woken: the spin loop sees {@code
+   * prev->state} change one cache-line transfer later, on its own CPU.
    */
   void spinnerWoken(Cpu cpu) {
     if (cpu.phase == Cpu.P_SPIN && !cpu.spinWokenCounted) {
@@ -90,7 +90,9 @@ final class IdleSpinWindow {
     Task prev = cpu.curr;
     // rq_lock_irq(); goto idle_spin_end: the rest of __schedule() runs again. Woken, prev is not
     // dequeued and is picked again (no switch); else the normal sleep path (or a preemption).
-    sched.schedule(cpu, prev.state == TaskState.RUNNING && prev.needResched ? SchedMode.PREEMPT
-        : SchedMode.NONE, 0);
+    sched.schedule(
+        cpu,
+        prev.state == TaskState.RUNNING && prev.needResched ? SchedMode.PREEMPT : SchedMode.NONE,
+        0);
   }
 }

@@ -18,15 +18,21 @@ final class Interrupts {
   private final MetricCounter ipiResched;
   private final MetricCounter ipiCall;
   private final MetricCounter csdCalls;
+
   /** Interrupts taken by vector, as /proc/interrupts counts them (LOC, RES, CAL). */
   private final MetricCounter takenTimer;
+
   private final MetricCounter takenResched;
   private final MetricCounter takenCall;
-  /** Per CPU, the vectors whose handlers the running IRQ traced: their exits are traced at IRQ exit. */
+
+  /**
+   * Per CPU, the vectors whose handlers the running IRQ traced: their exits are traced at IRQ exit.
+   */
   private final int[] tracedVectors;
 
   /** Softirqs run, as /proc/softirqs counts them. */
   private final MetricCounter softirqSched;
+
   private final MetricCounter softirqRcu;
 
   Interrupts(Kernel k) {
@@ -47,7 +53,9 @@ final class Interrupts {
     tracedVectors = new int[k.cpus.length];
   }
 
-  /** An interrupt {@code vector} arrives at {@code cpu}: taken now, after an idle exit, or latched. */
+  /**
+   * An interrupt {@code vector} arrives at {@code cpu}: taken now, after an idle exit, or latched.
+   */
   void raise(Cpu cpu, int vector) {
     cpu.pendingIrqs |= vector;
     if (cpu.phase == Cpu.P_IDLE_STATE) {
@@ -99,7 +107,8 @@ final class Interrupts {
       if (t.softExpiry > k.now) {
         return;
       }
-      if (cpu.tickEv.scheduled() && cpu.tickEv.time() > k.now
+      if (cpu.tickEv.scheduled()
+          && cpu.tickEv.time() > k.now
           && cpu.tickEv.time() < t.event.time()) {
         return; // the tick sorts first and is not due
       }
@@ -149,7 +158,8 @@ final class Interrupts {
         }
       }
       cpu.expired.clear();
-      k.pathCost += k.costs.clockeventReprogramCost(); // hrtimer_interrupt(): program the next event
+      k.pathCost +=
+          k.costs.clockeventReprogramCost(); // hrtimer_interrupt(): program the next event
     }
     if ((vectors & Cpu.IRQ_RCU) != 0 && k.trace.enabled()) {
       k.trace.irqEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0, "timer");
@@ -159,7 +169,8 @@ final class Interrupts {
     }
     if ((vectors & Cpu.IRQ_CALL) != 0) {
       if (k.trace.enabled()) {
-        k.trace.ipiEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), "Function call interrupts");
+        k.trace.ipiEntry(
+            k.now, cpu.id, cur.traceComm(), cur.tracePid(), "Function call interrupts");
       }
       flushCsd(cpu);
     }
@@ -170,7 +181,9 @@ final class Interrupts {
     k.setPhase(cpu, Cpu.P_IRQ_BODY, k.pathCost + k.costs.p(Param.IRQ_EXIT));
   }
 
-  /** IRQ exit: more latched interrupts are handled at once; else resume with the preemption check. */
+  /**
+   * IRQ exit: more latched interrupts are handled at once; else resume with the preemption check.
+   */
   void exit(Cpu cpu) {
     if (tracedVectors[cpu.id] != 0) {
       traceExits(cpu, tracedVectors[cpu.id]);
@@ -220,8 +233,12 @@ final class Interrupts {
   /** {@code smp_send_reschedule} / {@code arch_send_call_function_single_ipi} from {@code from}. */
   void sendIpi(Cpu from, Cpu target, int vector, IpiPath path) {
     k.pathCost += k.costs.p(Param.IPI_SEND) + (k.virtualized ? k.costs.p(Param.VM_IPI_EXIT) : 0);
-    long latency = k.costs.jitter(from,
-        from.pkgId == target.pkgId ? k.costs.p(Param.IPI_SAME_SOCKET) : k.costs.p(Param.IPI_CROSS_SOCKET));
+    long latency =
+        k.costs.jitter(
+            from,
+            from.pkgId == target.pkgId
+                ? k.costs.p(Param.IPI_SAME_SOCKET)
+                : k.costs.p(Param.IPI_CROSS_SOCKET));
     var ev = vector == Cpu.IRQ_RESCHED ? target.ipiResched : target.ipiCall;
     if (!ev.scheduled()) {
       k.queue.schedule(ev, k.now + latency);
@@ -230,7 +247,12 @@ final class Interrupts {
     (vector == Cpu.IRQ_RESCHED ? ipiResched : ipiCall).value++;
     if (k.trace.enabled()) {
       Task cur = from.curr;
-      k.trace.ipiSend(k.now, from.id, cur.traceComm(), cur.tracePid(), target.id,
+      k.trace.ipiSend(
+          k.now,
+          from.id,
+          cur.traceComm(),
+          cur.tracePid(),
+          target.id,
           vector == Cpu.IRQ_RESCHED ? "resched" : "call_function_single");
     }
   }
@@ -249,7 +271,9 @@ final class Interrupts {
 
   // ---------------- cross-CPU calls ----------------
 
-  /** Queues a CSD on {@code target}; the first entry of an empty queue needs an IPI or the shortcut. */
+  /**
+   * Queues a CSD on {@code target}; the first entry of an empty queue needs an IPI or the shortcut.
+   */
   void callFunction(Cpu from, Cpu target, long costNs, CallFunction fn, Task waiter, IpiPath path) {
     Csd c = obtain();
     c.path = path;
@@ -314,11 +338,11 @@ final class Interrupts {
 
   /**
    * {@code flush_smp_call_function_queue()}: runs every queued CSD on {@code cpu} now, adding their
-   * cost to {@link Kernel#pathCost}; a waiting sender sees its CSD unlocked when the function is done.
-   * The queue head and a function call's CSD are lines the queuing CPUs wrote last
-   * ({@link CacheLine}): {@code llist_del_all()} pulls the head, reading {@code csd->func} pulls
-   * the CSD, and {@code csd_unlock()} of a waited-for call takes the CSD back from the spinning
-   * sender. (A wake-list entry's task lines are in {@code cost.ttwu_local}.)
+   * cost to {@link Kernel#pathCost}; a waiting sender sees its CSD unlocked when the function is
+   * done. The queue head and a function call's CSD are lines the queuing CPUs wrote last ({@link
+   * CacheLine}): {@code llist_del_all()} pulls the head, reading {@code csd->func} pulls the CSD,
+   * and {@code csd_unlock()} of a waited-for call takes the CSD back from the spinning sender. (A
+   * wake-list entry's task lines are in {@code cost.ttwu_local}.)
    */
   void flushCsd(Cpu cpu) {
     Csd c = cpu.csdHead;
@@ -353,7 +377,9 @@ final class Interrupts {
     if (c.wakee != null) {
       return 0;
     }
-    return c.waiter != null ? k.cpus[c.waiter.cpu].syncCsdLine.read(cpu, this) : cacheline(cpu, c.from);
+    return c.waiter != null
+        ? k.cpus[c.waiter.cpu].syncCsdLine.read(cpu, this)
+        : cacheline(cpu, c.from);
   }
 
   /** Latency of one cache-line transfer between {@code a} and {@code b}. */
@@ -361,7 +387,11 @@ final class Interrupts {
     if (a == b) {
       return 0;
     }
-    return k.costs.jitter(a, a.llcId == b.llcId ? k.costs.p(Param.CACHELINE_SAME_LLC) : k.costs.p(Param.CACHELINE_CROSS_LLC));
+    return k.costs.jitter(
+        a,
+        a.llcId == b.llcId
+            ? k.costs.p(Param.CACHELINE_SAME_LLC)
+            : k.costs.p(Param.CACHELINE_CROSS_LLC));
   }
 
   private Csd obtain() {

@@ -5,22 +5,29 @@ import java.util.ArrayDeque;
 /**
  * One lock instance (a {@code zone->lock} of one node, the {@code mmap_lock} of one mm): its owner
  * or readers, the tasks spinning for it in arrival order (the qspinlock MCS queue, or the
- * optimistic spinners of a mutex or rwsem), the tasks sleeping on its wait list, and the cache
- * line of its lock word. The mechanism is {@link Locks}.
+ * optimistic spinners of a mutex or rwsem), the tasks sleeping on its wait list, and the cache line
+ * of its lock word. The mechanism is {@link Locks}.
  */
 final class KLock {
   final LockClass cls;
+
   /** Address printed by the lock tracepoints (stable per class and instance). */
   final long addr;
+
   /** The lock word: taken, released and spun on, so each handoff moves it between CPUs. */
   final CacheLine line;
+
   /** Exclusive holder (spinlock, mutex, rwsem writer), or a woken waiter it was handed to. */
   Task owner;
+
   /** Readers holding an rw_semaphore. */
   int readers;
+
   final ArrayDeque<Task> spinners = new ArrayDeque<>();
+
   /** Wait list: FIFO, or by priority for an rtmutex (rt_mutex_waiter_less()). */
   final ArrayDeque<Task> sleepers = new ArrayDeque<>();
+
   /** The CPU that took the lock last, for lock_stat's bounces; -1 before the first. */
   int lastCpu = -1;
 

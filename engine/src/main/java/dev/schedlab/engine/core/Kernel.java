@@ -7,8 +7,8 @@ import dev.schedlab.engine.machine.IdleState;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.engine.sim.EventQueue;
 import dev.schedlab.engine.plugin.PluginSupervisor;
+import dev.schedlab.engine.sim.EventQueue;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +25,16 @@ import java.util.TreeMap;
 public final class Kernel {
   /** What classes and plugins are handed: the services and views of the API. */
   final KernelServices services = new KernelServices(this);
+
   /** Runs the future-event list and keeps the run's digest. */
   final EventLoop loop = new EventLoop(this);
+
   final EventQueue queue = new EventQueue();
   long now;
+
   /** The CPU whose code is running in the current event (smp_processor_id()). */
   int thisCpu;
+
   /** CPU time accumulated by the path being executed, charged by the caller. */
   long pathCost;
 
@@ -39,54 +43,81 @@ public final class Kernel {
   final int hz;
   final long tickNs;
   final boolean virtualized;
+
   /** Path costs and tunables from the parameter table. */
   final CostModel costs;
+
   final Extensions ext;
   final PreemptionModel model;
+
   /** The classes in pick order; an ejected plugin's leave it ({@link PluginEjector}). */
   SchedulingClass[] classes;
+
   /** The supervision of this run's plugins, and the checks at their boundary. */
   final PluginSupervisor supervisor;
+
   final PluginChecks checks;
+
   /** The fair class's PELT (the load balancer's source), or null when it keeps none. */
   final dev.schedlab.api.LoadTracking fairLoad;
+
   final TraceSink trace;
   final Metrics metrics = new Metrics();
 
   final BitSet housekeeping;
+
   /** SMT throughput sharing, or null when every core has one thread. */
   final SmtSharing smt;
+
   final Scheduler sched;
   final LoadBalancer balancer;
   final Nohz nohz;
   final MmCid mmCid;
   Deferred deferred;
+
   /** The declared kernel locks (set by the builder before the programs are compiled). */
   Locks locks;
+
   /** Creates the workload's tasks, at start and on fork steps. */
   TaskFactory taskFactory;
+
   final Interrupts irqs;
   final IdleLoop idleLoop;
   final TaskExec exec;
 
   /** {@code sd_llc_shared} of each LLC. */
   final LlcShared llcShared;
+
   /** {@code sched_asym_cpucap_active()}. */
   final boolean asymCapacity;
+
   /** Task groups (root first); only the root without cgroups or autogroup. */
   final java.util.List<TaskGroup> taskGroups = new java.util.ArrayList<>();
+
   /** The scenario's cgroups and autogroup setting, and the autogroup of each session. */
   java.util.List<dev.schedlab.engine.config.CgroupSpec> cgroupSpecs = java.util.List.of();
+
   boolean autogroup;
   final java.util.Map<String, Integer> autogroupSessions = new java.util.HashMap<>();
+
   /** The workload's tasks in creation order. */
   final java.util.ArrayList<Task> tasks = new java.util.ArrayList<>();
+
   /** Workload tasks not yet exited; a run with tasks ends early when it reaches zero. */
   int liveTasks = -1;
 
-  Kernel(Cpu[] cpus, List<IdleState> idleStates, int hz, boolean virtualized, long latencyLimitNs,
-      ParamTable params, Extensions ext, PreemptionModel model, IdlePolicy governor,
-      TraceSink trace, BitSet housekeeping) {
+  Kernel(
+      Cpu[] cpus,
+      List<IdleState> idleStates,
+      int hz,
+      boolean virtualized,
+      long latencyLimitNs,
+      ParamTable params,
+      Extensions ext,
+      PreemptionModel model,
+      IdlePolicy governor,
+      TraceSink trace,
+      BitSet housekeeping) {
     this.cpus = cpus;
     this.idleStates = idleStates;
     this.hz = hz;
@@ -110,7 +141,8 @@ public final class Kernel {
     this.asymCapacity = asym;
     dev.schedlab.api.LoadTracking fairLoad = null;
     for (SchedulingClass c : classes) {
-      if (fairLoad == null && c.handles(dev.schedlab.api.Policy.NORMAL)
+      if (fairLoad == null
+          && c.handles(dev.schedlab.api.Policy.NORMAL)
           && c instanceof dev.schedlab.api.LoadTracking lt) {
         fairLoad = lt;
       }
@@ -161,7 +193,8 @@ public final class Kernel {
       queue.cancel(cpu.phaseEv);
     } else if (cpu.opScaled) {
       cpu.opWork = duration;
-      queue.schedule(cpu.phaseEv, now + (cpu.rate == 1.0 ? duration : (long) Math.ceil(duration / cpu.rate)));
+      queue.schedule(
+          cpu.phaseEv, now + (cpu.rate == 1.0 ? duration : (long) Math.ceil(duration / cpu.rate)));
     } else if (phase == Cpu.P_SPIN || phase == Cpu.P_IDLE_STATE) {
       // A spin or poll limit is a deadline on local_clock(), not a path cost: no cost variation.
       queue.schedule(cpu.phaseEv, now + duration);

@@ -4,6 +4,11 @@ import dev.schedlab.api.IdlePolicy;
 import dev.schedlab.api.Policy;
 import dev.schedlab.api.PreemptionModel;
 import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.engine.config.CpuList;
+import dev.schedlab.engine.config.IdleStateSpec;
+import dev.schedlab.engine.config.MachineSpec;
+import dev.schedlab.engine.config.RunConfig;
+import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.machine.IdleState;
 import dev.schedlab.engine.machine.IdleStateTables;
 import dev.schedlab.engine.machine.Topology;
@@ -11,11 +16,6 @@ import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.params.Mitigations;
 import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.engine.config.CpuList;
-import dev.schedlab.engine.config.IdleStateSpec;
-import dev.schedlab.engine.config.MachineSpec;
-import dev.schedlab.engine.config.RunConfig;
-import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.sim.Event;
 import java.util.BitSet;
 import java.util.List;
@@ -34,30 +34,49 @@ final class KernelBuilder {
     MachineSpec m = sc.machine();
     Topology topo = new Topology(m);
     List<IdleState> states = idleStates(m);
-    ParamTable params = ParamTable.of(Mitigations.defaults(m.mitigations(), sc.kernel().params()),
-        sc.kernel().params(), sc.kernel().features());
+    ParamTable params =
+        ParamTable.of(
+            Mitigations.defaults(m.mitigations(), sc.kernel().params()),
+            sc.kernel().params(),
+            sc.kernel().features());
     PreemptionModel model = ext.preemptionModels().get(sc.kernel().preempt());
     if (model == null) {
-      throw new IllegalArgumentException("kernel.preempt: unknown preemption model '"
-          + sc.kernel().preempt() + "'; available: " + new TreeSet<>(ext.preemptionModels().keySet()));
+      throw new IllegalArgumentException(
+          "kernel.preempt: unknown preemption model '"
+              + sc.kernel().preempt()
+              + "'; available: "
+              + new TreeSet<>(ext.preemptionModels().keySet()));
     }
     IdlePolicy governor = ext.idlePolicies().get(m.idleGovernor());
     if (governor == null) {
-      throw new IllegalArgumentException("machine.idle_governor: unknown idle policy '"
-          + m.idleGovernor() + "'; available: " + new TreeSet<>(ext.idlePolicies().keySet()));
+      throw new IllegalArgumentException(
+          "machine.idle_governor: unknown idle policy '"
+              + m.idleGovernor()
+              + "'; available: "
+              + new TreeSet<>(ext.idlePolicies().keySet()));
     }
     BitSet isolated = CpuList.parse(m.isolatedCpus(), topo.nrCpus());
     BitSet housekeeping = new BitSet();
     housekeeping.set(0, topo.nrCpus());
     housekeeping.andNot(isolated);
     if (housekeeping.isEmpty()) {
-      throw new IllegalArgumentException("machine.isolated_cpus: at least one housekeeping CPU must remain");
+      throw new IllegalArgumentException(
+          "machine.isolated_cpus: at least one housekeeping CPU must remain");
     }
     Cpu[] cpus = new Cpu[topo.nrCpus()];
     for (int i = 0; i < cpus.length; i++) {
-      cpus[i] = new Cpu(i, topo.core(i), topo.llc(i), topo.pkg(i), topo.node(i), isolated.get(i),
-          new Event(EventLoop.EV_PHASE, i, null), new Event(EventLoop.EV_TICK, i, null),
-          new Event(EventLoop.EV_IPI_RESCHED, i, null), new Event(EventLoop.EV_IPI_CALL, i, null));
+      cpus[i] =
+          new Cpu(
+              i,
+              topo.core(i),
+              topo.llc(i),
+              topo.pkg(i),
+              topo.node(i),
+              isolated.get(i),
+              new Event(EventLoop.EV_PHASE, i, null),
+              new Event(EventLoop.EV_TICK, i, null),
+              new Event(EventLoop.EV_IPI_RESCHED, i, null),
+              new Event(EventLoop.EV_IPI_CALL, i, null));
     }
     for (Cpu c : cpus) {
       c.capacityOrig = m.capacityOf(c.id);
@@ -66,8 +85,19 @@ final class KernelBuilder {
       c.speed = c.capacityOrig * c.freqCapacity / (1024.0 * 1024.0);
       c.rate = c.speed;
     }
-    Kernel k = new Kernel(cpus, states, sc.kernel().hz(), m.virtualized(),
-        sc.kernel().latencyLimitNs(), params, ext, model, governor, trace, housekeeping);
+    Kernel k =
+        new Kernel(
+            cpus,
+            states,
+            sc.kernel().hz(),
+            m.virtualized(),
+            sc.kernel().latencyLimitNs(),
+            params,
+            ext,
+            model,
+            governor,
+            trace,
+            housekeeping);
     DomainBuilder.build(cpus, housekeeping);
     for (Cpu c : cpus) {
       c.avgIdle = 2 * params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);
@@ -78,8 +108,22 @@ final class KernelBuilder {
     for (Cpu c : cpus) {
       BitSet only = new BitSet();
       only.set(c.id);
-      Task idle = new Task(-1 - c.id, "swapper/" + c.id, Policy.NORMAL, 0, 0, 0, 0, 0, only, true,
-          true, -1, new Op[0], new SplittableRandom(0));
+      Task idle =
+          new Task(
+              -1 - c.id,
+              "swapper/" + c.id,
+              Policy.NORMAL,
+              0,
+              0,
+              0,
+              0,
+              0,
+              only,
+              true,
+              true,
+              -1,
+              new Op[0],
+              new SplittableRandom(0));
       idle.sclass = idleClass;
       idle.classRank = idleClass.rank();
       idle.cpu = c.id;
@@ -95,7 +139,12 @@ final class KernelBuilder {
     for (TaskSpec ts : sc.workload().tasks()) {
       for (int i = 0; i < ts.count(); i++) {
         String comm = ts.count() == 1 ? ts.name() : ts.name() + "/" + i;
-        TaskGroup.groupOf(k.taskGroups, sc.kernel().cgroups(), sc.kernel().autogroup(), ts, comm,
+        TaskGroup.groupOf(
+            k.taskGroups,
+            sc.kernel().cgroups(),
+            sc.kernel().autogroup(),
+            ts,
+            comm,
             k.autogroupSessions);
       }
     }
@@ -106,22 +155,42 @@ final class KernelBuilder {
     k.liveTasks = sc.workload().tasks().isEmpty() ? -1 : 0;
     int[] kpid = {2};
     SchedulingClass fair = classFor(List.of(k.classes), Policy.NORMAL);
-    k.deferred = new Deferred(k, (comm, allowed) -> {
-      Op loop = new Op(Op.KWORK);
-      Task t = new Task(kpid[0]++, comm, Policy.NORMAL, 0, 0, 0, 0, 0, allowed, true, false, -1,
-          new Op[] {loop}, new SplittableRandom(0));
-      t.sclass = fair;
-      t.classRank = fair.rank();
-      t.cpu = allowed.nextSetBit(0);
-      t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
-      t.workQueue = new java.util.ArrayDeque<>();
-      t.sleepTimer = new HrTimer(k, t.cpu, null, t);
-      return t;
-    });
-    if (sc.kernel().rt() && !model.honours(dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL,
-        dev.schedlab.api.ReschedBit.NR)) {
-      throw new IllegalArgumentException("kernel.rt: PREEMPT_RT needs a preemptible kernel "
-          + "(kernel.preempt full or lazy), got " + sc.kernel().preempt());
+    k.deferred =
+        new Deferred(
+            k,
+            (comm, allowed) -> {
+              Op loop = new Op(Op.KWORK);
+              Task t =
+                  new Task(
+                      kpid[0]++,
+                      comm,
+                      Policy.NORMAL,
+                      0,
+                      0,
+                      0,
+                      0,
+                      0,
+                      allowed,
+                      true,
+                      false,
+                      -1,
+                      new Op[] {loop},
+                      new SplittableRandom(0));
+              t.sclass = fair;
+              t.classRank = fair.rank();
+              t.cpu = allowed.nextSetBit(0);
+              t.state = dev.schedlab.api.TaskState.INTERRUPTIBLE;
+              t.workQueue = new java.util.ArrayDeque<>();
+              t.sleepTimer = new HrTimer(k, t.cpu, null, t);
+              return t;
+            });
+    if (sc.kernel().rt()
+        && !model.honours(
+            dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL, dev.schedlab.api.ReschedBit.NR)) {
+      throw new IllegalArgumentException(
+          "kernel.rt: PREEMPT_RT needs a preemptible kernel "
+              + "(kernel.preempt full or lazy), got "
+              + sc.kernel().preempt());
     }
     k.locks = new Locks(k, sc.workload().locks(), sc.kernel().rt());
     createTasks(k, sc);
@@ -152,8 +221,15 @@ final class KernelBuilder {
     }
     List<IdleState> own = new java.util.ArrayList<>();
     for (IdleStateSpec s : m.customIdleStates()) {
-      own.add(new IdleState(s.name(), s.exitLatencyNs(), s.targetResidencyNs(), s.polling(), true,
-          s.polling() && s.exitLatencyNs() == 0, s.irqEnable()));
+      own.add(
+          new IdleState(
+              s.name(),
+              s.exitLatencyNs(),
+              s.targetResidencyNs(),
+              s.polling(),
+              true,
+              s.polling() && s.exitLatencyNs() == 0,
+              s.irqEnable()));
     }
     return IdleStateTables.custom(own, m.disabledStates());
   }
@@ -172,12 +248,14 @@ final class KernelBuilder {
 
   /**
    * The class for {@code policy}: the highest-ranked class that handles it, except that an EXT task
-   * goes to an extension class (ranked between fair and idle) when one is loaded, as with sched_ext.
+   * goes to an extension class (ranked between fair and idle) when one is loaded, as with
+   * sched_ext.
    */
   static SchedulingClass classFor(List<SchedulingClass> classes, Policy policy) {
     if (policy == Policy.EXT) {
       for (SchedulingClass c : classes) {
-        if (c.handles(policy) && c.rank() < SchedulingClass.RANK_FAIR
+        if (c.handles(policy)
+            && c.rank() < SchedulingClass.RANK_FAIR
             && c.rank() > SchedulingClass.RANK_IDLE) {
           return c;
         }

@@ -1,8 +1,8 @@
 package dev.schedlab.engine.core;
 
+import dev.schedlab.engine.config.RunConfig;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.engine.config.RunConfig;
 import java.util.Map;
 
 /** One run of the model: build, run to the scenario's duration, report. */

@@ -57,22 +57,22 @@ final class KernelServices implements SchedServices, MachineView {
 
   @Override
   public void callFunction(int target, long costNs, CallFunction fn) {
-    k.irqs.callFunction(k.cpus[k.thisCpu], k.cpus[target], costNs, fn, null,
-        IpiPath.CALL_FUNCTION);
+    k.irqs.callFunction(k.cpus[k.thisCpu], k.cpus[target], costNs, fn, null, IpiPath.CALL_FUNCTION);
   }
 
   @Override
-  public void defer(DeferKind kind, TaskView owner, int cpu, long costNs, long delayNs,
-      DeferredWork work) {
+  public void defer(
+      DeferKind kind, TaskView owner, int cpu, long costNs, long delayNs, DeferredWork work) {
     if (kind != DeferKind.TASK_WORK) {
       k.deferred.submit(kind, cpu, costNs, delayNs, work);
       return;
     }
     Task t = (Task) owner;
-    t.addTaskWork((task, c) -> {
-      work.run(c);
-      return costNs;
-    });
+    t.addTaskWork(
+        (task, c) -> {
+          work.run(c);
+          return costNs;
+        });
   }
 
   @Override
@@ -99,8 +99,8 @@ final class KernelServices implements SchedServices, MachineView {
   public void completeDelayedDequeue(TaskView p) {
     Task t = (Task) p;
     if (!t.onRq || !t.delayed) {
-      throw new IllegalStateException("completeDelayedDequeue of a task not "
-          + (t.onRq ? "delayed" : "queued") + ": " + t);
+      throw new IllegalStateException(
+          "completeDelayedDequeue of a task not " + (t.onRq ? "delayed" : "queued") + ": " + t);
     }
     t.onRq = false;
     k.sched.removeQueued(k.cpus[t.cpu], t); // still delayed: no longer counted as runnable
@@ -210,8 +210,8 @@ final class KernelServices implements SchedServices, MachineView {
   public void migrateQueued(TaskView p, int dstCpu) {
     Task t = (Task) p;
     if (!t.onRq || t.onCpu || t.delayed || !t.allowed.get(dstCpu)) {
-      throw new IllegalStateException("migrateQueued: " + t + " is not a queued, waiting task"
-          + " allowed on cpu " + dstCpu);
+      throw new IllegalStateException(
+          "migrateQueued: " + t + " is not a queued, waiting task" + " allowed on cpu " + dstCpu);
     }
     k.pathCost += k.costs.p(Param.LB_PER_TASK);
     k.sched.moveQueued(t, k.cpus[t.cpu], k.cpus[dstCpu]);

@@ -8,12 +8,16 @@ package dev.schedlab.engine.core;
 final class LatencyProbe {
   /** Series recorded at return to user after the sleep, or null. */
   SampleSeries pendingUser;
+
   /** Reference time of {@link #pendingUser}: the expiry, or step start + requested sleep. */
   long userBase;
+
   /** timerlat's IRQ, Thread and Ret-user series of the current period, or null. */
   SampleSeries pendingIrq;
+
   SampleSeries pendingThread;
   SampleSeries pendingRetUser;
+
   /** cyclictest's next absolute expiry ({@code TIMER_ABSTIME}), 0 before the first period. */
   long nextPeriod;
 

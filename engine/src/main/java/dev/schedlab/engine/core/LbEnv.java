@@ -6,21 +6,21 @@ import dev.schedlab.api.view.LoadAvgView;
 import java.util.BitSet;
 
 /**
- * The decisions of one {@code sched_balance_rq()} pass ({@code struct lb_env} and
- * {@code struct sd_lb_stats}): group statistics from PELT, the busiest group, the imbalance and its
- * migration type, and the busiest runqueue. The {@link LoadBalancer} moves the tasks.
+ * The decisions of one {@code sched_balance_rq()} pass ({@code struct lb_env} and {@code struct
+ * sd_lb_stats}): group statistics from PELT, the busiest group, the imbalance and its migration
+ * type, and the busiest runqueue. The {@link LoadBalancer} moves the tasks.
  *
  * <p>Models: {@code update_sg_lb_stats()} (fair load, util = max(util_avg, util_est), runnable,
- * task counts, idle CPUs, misfit load on asymmetric-capacity domains, group capacity as the sum
- * of {@code capacity_of()}), {@code group_classify()}, {@code update_sd_pick_busiest()},
- * {@code sched_balance_find_src_group()} with its balanced exits, {@code calculate_imbalance()}
- * with the migration types load, util, task and misfit (prefer-sibling spreading by
- * {@code sibling_imbalance()}, even idle CPUs otherwise, NUMA imbalance allowance left out), and
- * {@code sched_balance_find_src_rq()}.
+ * task counts, idle CPUs, misfit load on asymmetric-capacity domains, group capacity as the sum of
+ * {@code capacity_of()}), {@code group_classify()}, {@code update_sd_pick_busiest()}, {@code
+ * sched_balance_find_src_group()} with its balanced exits, {@code calculate_imbalance()} with the
+ * migration types load, util, task and misfit (prefer-sibling spreading by {@code
+ * sibling_imbalance()}, even idle CPUs otherwise, NUMA imbalance allowance left out), and {@code
+ * sched_balance_find_src_rq()}.
  *
  * <p>Does not model: asym packing and SMT balance (no CPU priorities), the imbalanced group type
- * (the pinned-task retry with another dst CPU), NUMA balancing classes ({@code fbq_type}),
- * {@code imb_numa_nr}, EAS's overutilised gate, group capacity's time-based refresh.
+ * (the pinned-task retry with another dst CPU), NUMA balancing classes ({@code fbq_type}), {@code
+ * imb_numa_nr}, EAS's overutilised gate, group capacity's time-based refresh.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c}.
  */
@@ -29,6 +29,7 @@ final class LbEnv {
   static final int MIGRATE_UTIL = 1;
   static final int MIGRATE_TASK = 2;
   static final int MIGRATE_MISFIT = 3;
+
   /** Names of the migration types, by value. */
   static final String[] MIGRATION_NAMES = {"load", "util", "task", "misfit"};
 
@@ -120,7 +121,8 @@ final class LbEnv {
     if (s.hNrRunning == 0) {
       return false;
     }
-    if (sd.asymCapacity && s.type == GroupStats.MISFIT_TASK
+    if (sd.asymCapacity
+        && s.type == GroupStats.MISFIT_TASK
         && (!capacityGreater(dst.capacity, maxCapacity(sd.groups[g]))
             || local.type != GroupStats.HAS_SPARE)) {
       return false; // a misfit task we cannot help
@@ -156,7 +158,8 @@ final class LbEnv {
 
   /** A group of bigger CPUs with at most one task each stays: moving would lose throughput. */
   private boolean pickOverDstCapacity(int g, GroupStats s) {
-    return !(sd.asymCapacity && s.type <= GroupStats.FULLY_BUSY
+    return !(sd.asymCapacity
+        && s.type <= GroupStats.FULLY_BUSY
         && capacityGreater(minCapacity(sd.groups[g]), dst.capacity));
   }
 
@@ -176,14 +179,23 @@ final class LbEnv {
   }
 
   /**
-   * {@code sched_balance_find_src_group()}: the busiest group, or -1 when balanced; sets
-   * {@link #imbalance} and {@link #migrationType}, as hook H17 finally decides.
+   * {@code sched_balance_find_src_group()}: the busiest group, or -1 when balanced; sets {@link
+   * #imbalance} and {@link #migrationType}, as hook H17 finally decides.
    */
   int findSrcGroup() {
     int g = findSrcGroupMainline();
     long mainline = g < 0 ? 0 : imbalance;
-    imbalance = k.ext.loadBalance().imbalance(dst, sd, idle, local,
-        busiestGroup < 0 ? null : busiest, migrationType, mainline); // H17
+    imbalance =
+        k.ext
+            .loadBalance()
+            .imbalance(
+                dst,
+                sd,
+                idle,
+                local,
+                busiestGroup < 0 ? null : busiest,
+                migrationType,
+                mainline); // H17
     return imbalance > 0 && busiestGroup >= 0 ? busiestGroup : -1;
   }
 
@@ -273,8 +285,13 @@ final class LbEnv {
       }
     }
     migrationType = MIGRATE_LOAD;
-    imbalance = Math.max(0, Math.min((busiest.avgLoad - avg) * busiest.capacity,
-        (avg - local.avgLoad) * local.capacity) / SchedAvg.CAPACITY_SCALE);
+    imbalance =
+        Math.max(
+            0,
+            Math.min(
+                    (busiest.avgLoad - avg) * busiest.capacity,
+                    (avg - local.avgLoad) * local.capacity)
+                / SchedAvg.CAPACITY_SCALE);
   }
 
   /** {@code sibling_imbalance()}: even out tasks per core between the two groups. */
@@ -285,8 +302,8 @@ final class LbEnv {
     if (busiestCores == localCores) {
       return Math.max(0, busiest.nrRunning - local.nrRunning);
     }
-    long imb = Math.max(0, (long) localCores * busiest.nrRunning
-        - (long) busiestCores * local.nrRunning);
+    long imb =
+        Math.max(0, (long) localCores * busiest.nrRunning - (long) busiestCores * local.nrRunning);
     imb = (2 * imb + localCores + busiestCores) / (localCores + busiestCores);
     if (imb <= 1 && local.nrRunning == 0 && busiest.nrRunning > 1) {
       imb = 2;
@@ -312,27 +329,29 @@ final class LbEnv {
         continue;
       }
       switch (migrationType) {
-        case MIGRATE_LOAD: {
-          long load = cfsAvg(c).loadAvg();
-          if (nr == 1 && load > imbalance && !checkCpuCapacity(c, sd)) {
+        case MIGRATE_LOAD:
+          {
+            long load = cfsAvg(c).loadAvg();
+            if (nr == 1 && load > imbalance && !checkCpuCapacity(c, sd)) {
+              break;
+            }
+            if (load * bestCapacity > bestLoad * capacity) {
+              bestLoad = load;
+              bestCapacity = capacity;
+              best = c;
+            }
             break;
           }
-          if (load * bestCapacity > bestLoad * capacity) {
-            bestLoad = load;
-            bestCapacity = capacity;
-            best = c;
+        case MIGRATE_UTIL:
+          {
+            LoadAvgView a = cfsAvg(c);
+            long util = Math.min(Math.max(a.utilAvg(), a.utilEst()), c.capacityOrig);
+            if (nr > 1 && bestUtil < util) {
+              bestUtil = util;
+              best = c;
+            }
+            break;
           }
-          break;
-        }
-        case MIGRATE_UTIL: {
-          LoadAvgView a = cfsAvg(c);
-          long util = Math.min(Math.max(a.utilAvg(), a.utilEst()), c.capacityOrig);
-          if (nr > 1 && bestUtil < util) {
-            bestUtil = util;
-            best = c;
-          }
-          break;
-        }
         case MIGRATE_TASK:
           if (bestNr < nr) {
             bestNr = nr;

@@ -11,14 +11,16 @@ import java.util.BitSet;
  * run starts as on a machine that has been idle: every core idle, and a scan depth of the LLC's
  * housekeeping CPUs (what {@code update_idle_cpu_scan()} gives an LLC without utilisation).
  *
- * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code __update_idle_core},
- * {@code set_idle_cores}, {@code update_idle_cpu_scan}).
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code __update_idle_core}, {@code
+ * set_idle_cores}, {@code update_idle_cpu_scan}).
  */
 final class LlcShared {
   final boolean[] hasIdleCores;
   final int[] nrIdleScan;
+
   /** CPUs of each LLC, ascending, and how many of them run their idle task. */
   final int[][] llcCpus;
+
   final int[] llcIdle;
   private final boolean smt;
 
@@ -38,7 +40,8 @@ final class LlcShared {
     this.llcCpus = new int[llcs][];
     for (int l = 0; l < llcs; l++) {
       final int id = l;
-      llcCpus[l] = java.util.Arrays.stream(cpus).filter(c -> c.llcId == id).mapToInt(c -> c.id).toArray();
+      llcCpus[l] =
+          java.util.Arrays.stream(cpus).filter(c -> c.llcId == id).mapToInt(c -> c.id).toArray();
       llcIdle[l] = llcCpus[l].length;
     }
   }

@@ -1,21 +1,19 @@
 package dev.schedlab.engine.core;
 
-import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.engine.params.Param;
-import java.util.BitSet;
 
 /**
  * Load balancing of fair tasks (kernel/sched/fair.c): the tick's {@code sched_balance_trigger()},
- * SCHED_SOFTIRQ's {@code sched_balance_domains()} per domain when its interval is due,
- * {@code sched_balance_rq()} (busiest group and runqueue, detach/attach up to
- * {@code sched_nr_migrate} tasks that are allowed and not cache hot), and
- * {@code sched_balance_newidle()} gated by {@code avg_idle} and {@code max_newidle_lb_cost}.
+ * SCHED_SOFTIRQ's {@code sched_balance_domains()} per domain when its interval is due, {@code
+ * sched_balance_rq()} (busiest group and runqueue, detach/attach up to {@code sched_nr_migrate}
+ * tasks that are allowed and not cache hot), and {@code sched_balance_newidle()} gated by {@code
+ * avg_idle} and {@code max_newidle_lb_cost}.
  *
- * <p>The decisions of a pass are {@link LbEnv}'s (v6.12: PELT load and util, group types,
- * migration types); this class runs the passes, detaches and attaches tasks, and pushes a running
- * task through the source CPU's stopper (active balance). Does not model: NUMA balancing,
- * {@code SD_SERIALIZE}, the LBF_DST_PINNED retry with another destination CPU.
+ * <p>The decisions of a pass are {@link LbEnv}'s (v6.12: PELT load and util, group types, migration
+ * types); this class runs the passes, detaches and attaches tasks, and pushes a running task
+ * through the source CPU's stopper (active balance). Does not model: NUMA balancing, {@code
+ * SD_SERIALIZE}, the LBF_DST_PINNED retry with another destination CPU.
  */
 final class LoadBalancer {
   static final int CPU_IDLE = 0;
@@ -31,6 +29,7 @@ final class LoadBalancer {
   private final MetricCounter activeBalances;
   private final MetricCounter activePushes;
   private final LbEnv env;
+
   /** CPUs with two or more runnable tasks ({@code rd->overloaded} is "any"). */
   int overloadedCpus;
 
@@ -83,9 +82,9 @@ final class LoadBalancer {
   }
 
   /**
-   * {@code sched_balance_update_blocked_averages()}: brings {@code cpu}'s PELT signals (RT, DL,
-   * IRQ and the fair class's, with the blocked load of sleeping tasks) up to now before they are
-   * read. Returns whether fair blocked load remains.
+   * {@code sched_balance_update_blocked_averages()}: brings {@code cpu}'s PELT signals (RT, DL, IRQ
+   * and the fair class's, with the blocked load of sleeping tasks) up to now before they are read.
+   * Returns whether fair blocked load remains.
    */
   boolean updateBlockedAverages(Cpu cpu) {
     cpu.clock = k.now;
@@ -132,9 +131,8 @@ final class LoadBalancer {
   /**
    * {@code sched_balance_rq()} for {@code dst} at {@code sd}: find the busiest group and runqueue
    * ({@link LbEnv}), then detach up to the imbalance; when nothing could move, maybe push the
-   * running task through the source CPU's stopper (active balance). Returns whether any task
-   * moved. The caller charges the per-domain cost (periodic and newidle balancing cost
-   * differently).
+   * running task through the source CPU's stopper (active balance). Returns whether any task moved.
+   * The caller charges the per-domain cost (periodic and newidle balancing cost differently).
    */
   private boolean balanceRq(Cpu dst, SchedDomain sd, int idle) {
     balances.value++;
@@ -150,7 +148,8 @@ final class LoadBalancer {
     if (src == null) {
       // out_balanced: grow the interval (not for newidle or misfit passes)
       sd.nrBalanceFailed = 0;
-      if (idle != CPU_NEWLY_IDLE && env.migrationType != LbEnv.MIGRATE_MISFIT
+      if (idle != CPU_NEWLY_IDLE
+          && env.migrationType != LbEnv.MIGRATE_MISFIT
           && sd.balanceIntervalMs < sd.maxIntervalMs) {
         sd.balanceIntervalMs *= 2;
       }
@@ -165,8 +164,10 @@ final class LoadBalancer {
       if (idle != CPU_NEWLY_IDLE && env.migrationType != LbEnv.MIGRATE_MISFIT) {
         sd.nrBalanceFailed++;
       }
-      if (needActiveBalance(src, dst, sd, idle) && src.curr.allowed.get(dst.id)
-          && !src.curr.idleTask && !src.activeBalance) {
+      if (needActiveBalance(src, dst, sd, idle)
+          && src.curr.allowed.get(dst.id)
+          && !src.curr.idleTask
+          && !src.activeBalance) {
         src.activeBalance = true;
         src.pushCpu = dst.id;
         active = true;
@@ -182,9 +183,9 @@ final class LoadBalancer {
   }
 
   /**
-   * {@code update_idle_cpu_scan()}: when balancing the LLC's domain, SIS_UTIL's scan depth
-   * {@code nr_idle_scan} = llc_weight x (1 - x^2 pct^2 / 10000), x = the LLC's utilisation per
-   * CPU over 1024: the scan shrinks as the LLC fills and stops at 100 / imbalance_pct (85 %).
+   * {@code update_idle_cpu_scan()}: when balancing the LLC's domain, SIS_UTIL's scan depth {@code
+   * nr_idle_scan} = llc_weight x (1 - x^2 pct^2 / 10000), x = the LLC's utilisation per CPU over
+   * 1024: the scan shrinks as the LLC fills and stops at 100 / imbalance_pct (85 %).
    */
   private void updateIdleCpuScan(Cpu dst, SchedDomain sd, long sumUtil) {
     if (!k.costs.on(Param.SIS_UTIL) || !sd.shareLlc) {
@@ -206,16 +207,19 @@ final class LoadBalancer {
   }
 
   /**
-   * {@code update_misfit_status()}: on an asymmetric machine, the load of a fair task that does
-   * not fit its CPU and could run on a bigger one, for the balancer; 0 otherwise.
+   * {@code update_misfit_status()}: on an asymmetric machine, the load of a fair task that does not
+   * fit its CPU and could run on a bigger one, for the balancer; 0 otherwise.
    */
   void updateMisfit(Cpu cpu, Task p) {
     if (!k.asymCapacity) {
       return;
     }
     long load = 0;
-    if (p != null && p.classRank == SchedulingClass.RANK_FAIR && p.nrAllowed > 1
-        && k.fairLoad != null && cpu.capacityOrig < maxAllowedCapacity(p)) {
+    if (p != null
+        && p.classRank == SchedulingClass.RANK_FAIR
+        && p.nrAllowed > 1
+        && k.fairLoad != null
+        && cpu.capacityOrig < maxAllowedCapacity(p)) {
       dev.schedlab.api.view.LoadAvgView a = p.loadAvg();
       long util = Math.max(a.utilAvg(), a.utilEst());
       if (util * 1280 >= cpu.capacity * 1024) { // !fits_capacity()
@@ -236,11 +240,12 @@ final class LoadBalancer {
 
   /** {@code need_active_balance()}. */
   private boolean needActiveBalance(Cpu src, Cpu dst, SchedDomain sd, int idle) {
-    if (env.migrationType == LbEnv.MIGRATE_TASK
-        && sd.nrBalanceFailed > cacheNiceTries(sd) + 2) {
+    if (env.migrationType == LbEnv.MIGRATE_TASK && sd.nrBalanceFailed > cacheNiceTries(sd) + 2) {
       return true; // imbalanced_active_balance(): spreading keeps failing
     }
-    if (idle != CPU_NOT_IDLE && src.fairNr == 1 && LbEnv.checkCpuCapacity(src, sd)
+    if (idle != CPU_NOT_IDLE
+        && src.fairNr == 1
+        && LbEnv.checkCpuCapacity(src, sd)
         && src.capacity * sd.imbalancePct < dst.capacity * 100) {
       return true; // the only task of a CPU whose capacity RT/IRQ took: more is left here
     }
@@ -253,8 +258,8 @@ final class LoadBalancer {
 
   /**
    * {@code detach_tasks()} + {@code attach_tasks()}: the oldest queued tasks first, each checked by
-   * {@code can_migrate_task()} and weighed by the migration type against the imbalance (its
-   * load relaxed by the failed-balance count).
+   * {@code can_migrate_task()} and weighed by the migration type against the imbalance (its load
+   * relaxed by the failed-balance count).
    */
   private int detachAttach(Cpu src, Cpu dst, SchedDomain sd, int idle) {
     int moved = 0;
@@ -272,8 +277,9 @@ final class LoadBalancer {
       if (canMigrate(t, src, dst, sd, false) && takes(t, src, sd)) {
         migrate(t, src, dst);
         moved++;
-        if (idle == CPU_NEWLY_IDLE && k.model.honours(dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL,
-            dev.schedlab.api.ReschedBit.NR)) {
+        if (idle == CPU_NEWLY_IDLE
+            && k.model.honours(
+                dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL, dev.schedlab.api.ReschedBit.NR)) {
           break; // CONFIG_PREEMPTION: a newidle pull stops after one task
         }
       }
@@ -286,45 +292,51 @@ final class LoadBalancer {
   private boolean takes(Task t, Cpu src, SchedDomain sd) {
     int shift = Math.min(sd.nrBalanceFailed, 63);
     switch (env.migrationType) {
-      case LbEnv.MIGRATE_LOAD: {
-        long load = Math.max(1, k.fairLoad == null ? 1 : k.fairLoad.taskHLoad(t));
-        if (k.costs.on(Param.LB_MIN) && load < 16 && sd.nrBalanceFailed == 0) {
-          return false;
+      case LbEnv.MIGRATE_LOAD:
+        {
+          long load = Math.max(1, k.fairLoad == null ? 1 : k.fairLoad.taskHLoad(t));
+          if (k.costs.on(Param.LB_MIN) && load < 16 && sd.nrBalanceFailed == 0) {
+            return false;
+          }
+          if ((load >> shift) > env.imbalance) {
+            return false;
+          }
+          env.imbalance -= load;
+          return true;
         }
-        if ((load >> shift) > env.imbalance) {
-          return false;
+      case LbEnv.MIGRATE_UTIL:
+        {
+          dev.schedlab.api.view.LoadAvgView a = t.loadAvg();
+          long util = Math.max(a.utilAvg(), a.utilEst());
+          if ((util >> shift) > env.imbalance) {
+            return false;
+          }
+          env.imbalance -= util;
+          return true;
         }
-        env.imbalance -= load;
-        return true;
-      }
-      case LbEnv.MIGRATE_UTIL: {
-        dev.schedlab.api.view.LoadAvgView a = t.loadAvg();
-        long util = Math.max(a.utilAvg(), a.utilEst());
-        if ((util >> shift) > env.imbalance) {
-          return false;
-        }
-        env.imbalance -= util;
-        return true;
-      }
       case LbEnv.MIGRATE_TASK:
         env.imbalance--;
         return true;
-      default: {
-        dev.schedlab.api.view.LoadAvgView a = t.loadAvg();
-        long util = Math.max(a.utilAvg(), a.utilEst());
-        if (util * 1280 < src.capacity * 1024) {
-          return false; // fits its CPU: not the misfit task
+      default:
+        {
+          dev.schedlab.api.view.LoadAvgView a = t.loadAvg();
+          long util = Math.max(a.utilAvg(), a.utilEst());
+          if (util * 1280 < src.capacity * 1024) {
+            return false; // fits its CPU: not the misfit task
+          }
+          env.imbalance = 0;
+          return true;
         }
-        env.imbalance = 0;
-        return true;
-      }
     }
   }
 
   /** {@code can_migrate_task()}: {@code active} is LBF_ACTIVE_LB (cache hotness ignored). */
   private boolean canMigrate(Task t, Cpu src, Cpu dst, SchedDomain sd, boolean active) {
-    if (t == src.curr || t.onCpu || t.classRank != SchedulingClass.RANK_FAIR
-        || t.state != dev.schedlab.api.TaskState.RUNNING || !t.allowed.get(dst.id)
+    if (t == src.curr
+        || t.onCpu
+        || t.classRank != SchedulingClass.RANK_FAIR
+        || t.state != dev.schedlab.api.TaskState.RUNNING
+        || !t.allowed.get(dst.id)
         || (t.kthread && t.nrAllowed == 1)
         || (k.fairLoad != null && k.fairLoad.throttled(t))) {
       return false;
@@ -356,8 +368,10 @@ final class LoadBalancer {
     if (src.stopper == null) {
       src.stopper = newStopper(src);
     }
-    k.deferred.queueKthreadWork(src.stopper, new WorkItem(k.costs.p(Param.LB_PER_TASK),
-        c -> activeBalanceStop(k.cpus[c]), src.id, false));
+    k.deferred.queueKthreadWork(
+        src.stopper,
+        new WorkItem(
+            k.costs.p(Param.LB_PER_TASK), c -> activeBalanceStop(k.cpus[c]), src.id, false));
   }
 
   /** A CPU's stopper kthread ({@code migration/N}): stop class, bound to the CPU. */
@@ -365,9 +379,22 @@ final class LoadBalancer {
     java.util.BitSet one = new java.util.BitSet();
     one.set(cpu.id);
     SchedulingClass stop = KernelBuilder.classFor(k.ext.classes(), dev.schedlab.api.Policy.STOP);
-    Task t = new Task(1_000_000 + cpu.id, "migration/" + cpu.id, dev.schedlab.api.Policy.STOP, 0,
-        0, 0, 0, 0, one, true, false, -1, new Op[] {new Op(Op.KWORK)},
-        new java.util.SplittableRandom(0));
+    Task t =
+        new Task(
+            1_000_000 + cpu.id,
+            "migration/" + cpu.id,
+            dev.schedlab.api.Policy.STOP,
+            0,
+            0,
+            0,
+            0,
+            0,
+            one,
+            true,
+            false,
+            -1,
+            new Op[] {new Op(Op.KWORK)},
+            new java.util.SplittableRandom(0));
     t.sclass = stop;
     t.classRank = stop.rank();
     t.cpu = cpu.id;
@@ -416,7 +443,9 @@ final class LoadBalancer {
     k.sched.moveQueued(t, src, dst);
   }
 
-  /** One {@code sched_balance_rq()} pass over {@code sd}: a fixed part plus every CPU's statistics. */
+  /**
+   * One {@code sched_balance_rq()} pass over {@code sd}: a fixed part plus every CPU's statistics.
+   */
   private long scanCost(SchedDomain sd) {
     return k.costs.p(Param.LB_DOMAIN_BASE) + sd.weight * k.costs.p(Param.LB_PER_CPU_SCANNED);
   }
@@ -435,8 +464,10 @@ final class LoadBalancer {
       return false;
     }
     SchedDomain top = cpu.domains[0];
-    long gate = k.costs.on(Param.NEWIDLE_MIGRATION_COST_GATE)
-        ? k.costs.p(Param.MIGRATION_COST) : top.maxNewidleLbCost;
+    long gate =
+        k.costs.on(Param.NEWIDLE_MIGRATION_COST_GATE)
+            ? k.costs.p(Param.MIGRATION_COST)
+            : top.maxNewidleLbCost;
     if (overloadedCpus == 0 || cpu.avgIdle < gate) {
       k.pathCost += k.costs.p(Param.NEWIDLE_EARLY_EXIT);
       next = Math.min(next, top.lastBalance + intervalJiffies(top, false));

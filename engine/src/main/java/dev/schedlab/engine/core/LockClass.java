@@ -30,8 +30,8 @@ final class LockClass {
     for (Cpu c : cpus) {
       n = Math.max(n, c.nodeId + 1);
     }
-    this.fixed = new KLock[scope == LockSpec.Scope.CPU ? cpus.length
-        : scope == LockSpec.Scope.NODE ? n : 1];
+    this.fixed =
+        new KLock[scope == LockSpec.Scope.CPU ? cpus.length : scope == LockSpec.Scope.NODE ? n : 1];
   }
 
   /** The instance {@code t} takes on {@code cpu}. */
@@ -59,7 +59,8 @@ final class LockClass {
 
   private KLock create(int instance, Cpu home) {
     // A kernel-looking address: class in bits 16+, instance in 64-byte steps.
-    return new KLock(this, 0xffff888100000000L + ((long) index << 20) + ((long) instance << 6), home);
+    return new KLock(
+        this, 0xffff888100000000L + ((long) index << 20) + ((long) instance << 6), home);
   }
 
   private Cpu firstOfNode(int node) {

@@ -12,41 +12,41 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Kernel locks: taking, waiting for, handing off and releasing them, for the LOCK and UNLOCK ops
- * of task programs ({@link TaskExec}).
+ * Kernel locks: taking, waiting for, handing off and releasing them, for the LOCK and UNLOCK ops of
+ * task programs ({@link TaskExec}).
  *
  * <p><b>Models.</b>
+ *
  * <ul>
  *   <li>Queued spinlocks ({@code spinlock_t}, {@code raw_spinlock_t}; kernel/locking/qspinlock.c):
- *       preemption off from the first attempt to the unlock, interrupts too for
- *       {@code spin_lock_irqsave()}; an uncontended lock is one write of its lock word; waiters
- *       queue in arrival order (the MCS queue) and spin; each release hands the lock to the queue
- *       head, which sees the release one cache-line transfer later and takes the line for its own
- *       write ({@link CacheLine}: two transfers between different CPUs). The unlock's
- *       {@code preempt_enable()} is a preemption point.
- *   <li>Mutexes (kernel/locking/mutex.c): {@code might_sleep()} first; a contended lock whose
- *       owner is running is spun for with preemption off ({@code mutex_optimistic_spin()}), until
- *       the lock is handed over, the owner leaves its CPU or the spinner's NEED_RESCHED is set;
- *       then the waiter sleeps on the wait list (TASK_UNINTERRUPTIBLE). A release hands the lock
- *       to the first spinner, else to the first sleeper and wakes it (the MUTEX_FLAG_HANDOFF
- *       path).
- *   <li>rw_semaphores (kernel/locking/rwsem.c, v5.11+): readers take the lock while no writer
- *       holds it and nobody waits, so a waiting writer holds back new readers; writers spin on a
- *       running writer owner like mutexes; a release with no readers left hands the lock to a
- *       writer spinner, else to the first sleeper, or to every queued reader when the first is a
- *       reader ({@code rwsem_mark_wake()}, up to 256).
+ *       preemption off from the first attempt to the unlock, interrupts too for {@code
+ *       spin_lock_irqsave()}; an uncontended lock is one write of its lock word; waiters queue in
+ *       arrival order (the MCS queue) and spin; each release hands the lock to the queue head,
+ *       which sees the release one cache-line transfer later and takes the line for its own write
+ *       ({@link CacheLine}: two transfers between different CPUs). The unlock's {@code
+ *       preempt_enable()} is a preemption point.
+ *   <li>Mutexes (kernel/locking/mutex.c): {@code might_sleep()} first; a contended lock whose owner
+ *       is running is spun for with preemption off ({@code mutex_optimistic_spin()}), until the
+ *       lock is handed over, the owner leaves its CPU or the spinner's NEED_RESCHED is set; then
+ *       the waiter sleeps on the wait list (TASK_UNINTERRUPTIBLE). A release hands the lock to the
+ *       first spinner, else to the first sleeper and wakes it (the MUTEX_FLAG_HANDOFF path).
+ *   <li>rw_semaphores (kernel/locking/rwsem.c, v5.11+): readers take the lock while no writer holds
+ *       it and nobody waits, so a waiting writer holds back new readers; writers spin on a running
+ *       writer owner like mutexes; a release with no readers left hands the lock to a writer
+ *       spinner, else to the first sleeper, or to every queued reader when the first is a reader
+ *       ({@code rwsem_mark_wake()}, up to 256).
  *   <li>PREEMPT_RT ({@code kernel.rt}): {@code spinlock_t} and mutexes are rtmutexes
  *       (kernel/locking/rtmutex.c, spinlock_rt.c): no preempt or IRQ disabling, adaptive spinning
- *       as above, a wait list ordered by priority, and priority inheritance ({@link PiBoost}):
- *       a blocked waiter of higher priority lends the owner its priority along the chain of
- *       owners. {@code raw_spinlock_t} spins as on any kernel.
- *   <li>Statistics per lock class as {@code /proc/lock_stat}, and the
- *       {@code lock:contention_begin/end} tracepoints.
+ *       as above, a wait list ordered by priority, and priority inheritance ({@link PiBoost}): a
+ *       blocked waiter of higher priority lends the owner its priority along the chain of owners.
+ *       {@code raw_spinlock_t} spins as on any kernel.
+ *   <li>Statistics per lock class as {@code /proc/lock_stat}, and the {@code
+ *       lock:contention_begin/end} tracepoints.
  * </ul>
  *
  * <p><b>Does not model.</b> Lock stealing by a new arrival ahead of the qspinlock queue (pending
- * bit), rwsem reader optimistic spinning on reader owners (removed in v5.11) and its writer spin
- * on reader owners, spinning on an rtmutex by a waiter that is not the top waiter, rwsems under
+ * bit), rwsem reader optimistic spinning on reader owners (removed in v5.11) and its writer spin on
+ * reader owners, spinning on an rtmutex by a waiter that is not the top waiter, rwsems under
  * PREEMPT_RT (rwbase_rt: modelled as on other kernels), lockdep, the cache lines of the protected
  * data (part of the hold times the workloads give).
  *
@@ -59,8 +59,10 @@ final class Locks {
   private static final int MAX_READERS_WAKEUP = 0x100;
 
   private final Kernel k;
+
   /** CONFIG_PREEMPT_RT. */
   final boolean rt;
+
   private final Map<String, LockClass> classes = new TreeMap<>();
   private final PiBoost pi;
 
@@ -80,8 +82,8 @@ final class Locks {
   LockClass cls(String name) {
     LockClass c = classes.get(name);
     if (c == null) {
-      throw new IllegalArgumentException("lock " + name + " is not declared (known: "
-          + String.join(", ", classes.keySet()) + ")");
+      throw new IllegalArgumentException(
+          "lock " + name + " is not declared (known: " + String.join(", ", classes.keySet()) + ")");
     }
     return c;
   }
@@ -98,7 +100,8 @@ final class Locks {
     TaskLocks tl = t.locks;
     if (tl.waiting != null) {
       if (!tl.granted) {
-        throw new IllegalStateException(t + " runs again waiting for " + tl.waiting + " without it");
+        throw new IllegalStateException(
+            t + " runs again waiting for " + tl.waiting + " without it");
       }
       KLock l = tl.waiting;
       endWait(cpu, t, l, op);
@@ -118,8 +121,8 @@ final class Locks {
         tl.irqsOff++;
       }
     }
-    boolean free = l.spinners.isEmpty() && l.sleepers.isEmpty()
-        && (op.lockRead ? l.owner == null : l.free());
+    boolean free =
+        l.spinners.isEmpty() && l.sleepers.isEmpty() && (op.lockRead ? l.owner == null : l.free());
     if (free) {
       long cost = l.line.write(cpu, k.irqs);
       take(l, t, op.lockRead);
@@ -132,8 +135,8 @@ final class Locks {
       c.stat.conBounces++;
     }
     if (k.trace.enabled()) {
-      k.trace.lockContentionBegin(k.now, cpu.id, t.traceComm(), t.tracePid(), l.addr,
-          flags(c, op.lockRead));
+      k.trace.lockContentionBegin(
+          k.now, cpu.id, t.traceComm(), t.tracePid(), l.addr, flags(c, op.lockRead));
     }
     tl.waiting = l;
     tl.granted = false;
@@ -254,14 +257,15 @@ final class Locks {
   // ---------------- unlock ----------------
 
   /**
-   * The UNLOCK op starts: release, hand off, wake. Interrupts come back on here (the
-   * {@code _irqrestore}); preemption at the op's end ({@link #unlockDone}).
+   * The UNLOCK op starts: release, hand off, wake. Interrupts come back on here (the {@code
+   * _irqrestore}); preemption at the op's end ({@link #unlockDone}).
    */
   void unlock(Cpu cpu, Task t, Op op) {
     TaskLocks tl = t.locks;
     int i = tl.find(op.lockClass);
     if (i < 0) {
-      throw new IllegalStateException(t + " unlocks " + op.lockClass.name + ", which it does not hold");
+      throw new IllegalStateException(
+          t + " unlocks " + op.lockClass.name + ", which it does not hold");
     }
     KLock l = tl.held[i];
     boolean read = tl.heldRead[i];
@@ -284,7 +288,10 @@ final class Locks {
     k.exec.runLockOp(cpu, t, op, k.pathCost);
   }
 
-  /** The UNLOCK op's time is over: the spinlock's preempt_enable(). Returns whether t is preemptible. */
+  /**
+   * The UNLOCK op's time is over: the spinlock's preempt_enable(). Returns whether t is
+   * preemptible.
+   */
   boolean unlockDone(Task t, Op op) {
     if (!sleeping(op.lockClass)) {
       t.locks.preemptCount--;
@@ -347,7 +354,9 @@ final class Locks {
 
   // ---------------- spinners watching owners ----------------
 
-  /** {@code prev} left its CPU: optimistic spinners on its sleeping locks stop one transfer later. */
+  /**
+   * {@code prev} left its CPU: optimistic spinners on its sleeping locks stop one transfer later.
+   */
   void ownerLeftCpu(Cpu cpu, Task prev) {
     TaskLocks tl = prev.locks;
     for (int i = 0; i < tl.nrHeld; i++) {

@@ -8,13 +8,16 @@ import java.util.BitSet;
  */
 final class Mm {
   final int id;
+
   /** CPUs whose per-CPU cid of this mm is allocated ({@code mm_cidmask} as CPUs). */
   final BitSet allocated = new BitSet();
+
   /**
    * Last time a task of this mm ran on each CPU ({@code pcpu_cid->time}), up to the highest CPU it
    * ran on (grown on use: most processes run on a few CPUs of a large machine).
    */
   private long[] lastUsed = new long[0];
+
   /** {@code mm->mm_cid_next_scan}, jiffies. */
   long nextScan;
 

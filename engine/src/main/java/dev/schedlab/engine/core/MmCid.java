@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * The mainline mm concurrency-ID compaction (v6.4-v6.18, section 3.1): {@code task_tick_mm_cid()}
- * queues {@code task_mm_cid_work()} as a task_work on the current task at most once per
- * {@code MM_CID_SCAN_DELAY} per mm; the work runs at that task's next exit to user and scans every
+ * queues {@code task_mm_cid_work()} as a task_work on the current task at most once per {@code
+ * MM_CID_SCAN_DELAY} per mm; the work runs at that task's next exit to user and scans every
  * possible CPU twice ({@code sched_mm_cid_remote_clear_old} and {@code _clear_weight}), costing
  * {@code 2 * nr_cpus * cost.mm_cid_per_cpu_check} whatever the process uses.
  */
@@ -18,10 +18,13 @@ final class MmCid implements MmCidControl {
   private final MetricCounter scans;
   private final MetricCounter scanNs;
   private final MetricCounter scanNsIsolated;
+
   /** {@code curr->cid_work}: one callback object for every task, so queuing allocates nothing. */
   private final TaskWorkItem cidWork = this::work;
+
   /** Address spaces by id, and tasks by pid, for plugins. */
   private final List<Mm> mms = new ArrayList<>();
+
   private final java.util.Map<Integer, Task> tasks = new java.util.HashMap<>();
 
   void register(Mm mm) {

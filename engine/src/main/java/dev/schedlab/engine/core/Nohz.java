@@ -9,9 +9,9 @@ import java.util.BitSet;
  * nohz idle load balancing (section 1.10; fair.c): the global {@code nohz} state, the per-runqueue
  * {@code nohz_flags}, {@code nohz_balance_enter_idle()} (hook H6), {@code nohz_balancer_kick()}
  * with its NEXT_KICK stage (H7), {@code kick_ilb()} and {@code find_new_ilb()} sending the kick as
- * a cross-CPU call (IPI or polling shortcut, counted under the ILB_KICK path),
- * {@code nohz_csd_func()}, {@code _nohz_idle_balance()} (H10), {@code nohz_newidle_balance()} (H8)
- * and {@code nohz_run_idle_balance()} (H9). Plugins reach it through {@link NohzControl}.
+ * a cross-CPU call (IPI or polling shortcut, counted under the ILB_KICK path), {@code
+ * nohz_csd_func()}, {@code _nohz_idle_balance()} (H10), {@code nohz_newidle_balance()} (H8) and
+ * {@code nohz_run_idle_balance()} (H9). Plugins reach it through {@link NohzControl}.
  *
  * <p>Simplified: blocked load is a flag per runqueue that clears once the CPU has been idle for
  * {@code latency.blocked_load_decay} (PELT decaying to zero); no capacity/misfit/asym kick reasons.
@@ -33,6 +33,7 @@ final class Nohz implements NohzControl {
   private final MetricCounter ilbRuns;
   private final MetricCounter localIlbRuns;
   private final MetricCounter csdWithoutKick;
+
   /** {@code rq->nohz_csd}'s function. */
   private final dev.schedlab.api.CallFunction nohzCsd = c -> csdFunc(cpuOf(c));
 
@@ -107,20 +108,20 @@ final class Nohz implements NohzControl {
 
   /**
    * The reasons {@code nohz_balancer_kick()} asks for a balance: a waiting task; a fair task on a
-   * CPU whose capacity RT/DL/IRQ time reduced; on an asymmetric-capacity machine a misfit task
-   * (and nothing else: there the LLC test does not apply); else another busy CPU in the LLC.
+   * CPU whose capacity RT/DL/IRQ time reduced; on an asymmetric-capacity machine a misfit task (and
+   * nothing else: there the LLC test does not apply); else another busy CPU in the LLC.
    */
   private boolean needsBalance(Cpu cpu) {
     if (cpu.nrRunning >= 2) {
       return true;
     }
-    if (cpu.domains.length > 0 && cpu.fairNr >= 1
-        && LbEnv.checkCpuCapacity(cpu, cpu.domains[0])) {
+    if (cpu.domains.length > 0 && cpu.fairNr >= 1 && LbEnv.checkCpuCapacity(cpu, cpu.domains[0])) {
       return true;
     }
     if (k.asymCapacity) {
-      return cpu.misfitTaskLoad != 0 && (cpu.capacityOrig < maxCapacity
-          || (cpu.domains.length > 0 && LbEnv.checkCpuCapacity(cpu, cpu.domains[0])));
+      return cpu.misfitTaskLoad != 0
+          && (cpu.capacityOrig < maxCapacity
+              || (cpu.domains.length > 0 && LbEnv.checkCpuCapacity(cpu, cpu.domains[0])));
     }
     return llcBusy[cpu.llcId] > 1;
   }

@@ -18,32 +18,45 @@ final class Op {
   static final int LOOP_END = 10;
   static final int MARK = 11;
   static final int EXIT = 12;
+
   /** Kthread loop: run the next queued work item, or sleep until one is queued. */
   static final int KWORK = 13;
+
   /** Compute until a wall-clock end (rt-app runtime). */
   static final int USER_WALL = 16;
+
   static final int YIELD = 17;
   static final int AFFINITY = 18;
+
   /** Absolute sleep to {@link #atNs}, skipped when already past. */
   static final int SLEEP_ABS = 19;
+
   /** Periodic timer decision: sets the task's timer target, or skips its sleep when missed. */
   static final int TIMER_ARM = 20;
+
   /** Absolute sleep to the target {@link #TIMER_ARM} chose. */
   static final int TIMER_SLEEP = 21;
+
   /** Wake one or all sleepers, no memory. */
   static final int SIGNAL = 22;
+
   static final int COND_WAIT = 23;
   static final int BARRIER = 24;
   static final int FORK = 25;
   static final int CLOCK = 26;
   static final int SLICE = 27;
+
   /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
   static final int STAMP = 14;
+
   static final int SINCE = 15;
+
   /** Take a kernel lock ({@link Locks}); may spin or sleep. */
   static final int LOCK = 40;
+
   /** Release a kernel lock. */
   static final int UNLOCK = 41;
+
   /** A per-CPU cache get or put; runs or skips the refill/drain items after it. */
   static final int CACHE = 42;
 
@@ -51,48 +64,70 @@ final class Op {
   Dist dist;
   boolean preemptible = true;
   boolean irqsOff;
+
   /** Preemption point at the end of a kernel segment, or null. */
   PreemptPoint endsWith;
+
   long periodNs;
   int count;
+
   /** Relative: LOOP_END back to its LOOP_START, CACHE past its items, TIMER_ARM past the sleep. */
   int jump;
+
   int cpu;
   long costNs;
   boolean flag;
   WaitQueue waitQueue;
   MetricCounter counter;
+
   /** MARK: occurrences before this time are not counted (a tool's warm-up). */
   long countFromNs;
+
   /** Series recorded at return to user after this sleep, or null. */
   SampleSeries sample;
+
   /** Timer-stage series of a periodic sleep (timerlat's IRQ, Thread, Ret user), or null. */
   SampleSeries irqSample;
+
   SampleSeries threadSample;
   SampleSeries retUserSample;
+
   /** SLEEP_ABS: the absolute time. */
   long atNs;
+
   /** AFFINITY: the new mask. */
   java.util.BitSet cpus;
+
   /** TIMER_ARM: the timer and how to use it. */
   RtTimer timer;
+
   boolean relative;
   long firstNs;
+
   /** COND_WAIT: the mutex released while waiting on {@link #waitQueue}. */
   WaitQueue mutex;
+
   BarrierState barrier;
+
   /** FORK: the template, the child's name prefix and the first index. */
   String template;
+
   String namePrefix;
+
   /** CLOCK's series, or TIMER_ARM's slack series; TIMER_ARM's wake series. */
   TimeSeries times;
+
   TimeSeries times2;
+
   /** STAMP and SINCE: the named timestamp (one slot, shared by the scenario's tasks). */
   long[] stamp;
+
   /** LOCK, UNLOCK: the lock, and the API variant ({@code _irqsave}, {@code down_read}). */
   LockClass lockClass;
+
   boolean lockIrqs;
   boolean lockRead;
+
   /** CACHE: the per-CPU cache and the get or put; {@link #jump} is the skip target. */
   CacheOp cache;
 

@@ -12,12 +12,12 @@ import java.util.Set;
 /**
  * Invariants checked where the engine takes a plugin's answer (cheap enough to stay on): a picked
  * task must be a runnable task of this runqueue (not one queued or running on another CPU), of the
- * picking class and allowed here; a CPU chosen for a waking task must exist and be in its affinity mask; a task is never
- * enqueued twice. A violation by a plugin goes to the {@link PluginSupervisor} (ejection, or a
- * failed run); by a built-in it is a model bug and throws. With {@code --check} the costly checks
- * run too: after each enqueue and dequeue of a plugin class its count must match the engine's, and
- * at each watchdog scan no task may be lost (runnable but neither running, queued nor on a wake
- * list).
+ * picking class and allowed here; a CPU chosen for a waking task must exist and be in its affinity
+ * mask; a task is never enqueued twice. A violation by a plugin goes to the {@link
+ * PluginSupervisor} (ejection, or a failed run); by a built-in it is a model bug and throws. With
+ * {@code --check} the costly checks run too: after each enqueue and dequeue of a plugin class its
+ * count must match the engine's, and at each watchdog scan no task may be lost (runnable but
+ * neither running, queued nor on a wake list).
  */
 final class PluginChecks {
   private final Kernel k;
@@ -71,16 +71,25 @@ final class PluginChecks {
     if (target >= 0 && target < k.cpus.length && p.allowed.get(target)) {
       return true;
     }
-    violated(sup.ownerOf(p.sclass), "class " + p.sclass.name() + ".selectCpu",
-        "chose cpu " + target + " for " + p + (target < 0 || target >= k.cpus.length
-            ? ", which does not exist" : ", outside its affinity mask " + p.allowed));
+    violated(
+        sup.ownerOf(p.sclass),
+        "class " + p.sclass.name() + ".selectCpu",
+        "chose cpu "
+            + target
+            + " for "
+            + p
+            + (target < 0 || target >= k.cpus.length
+                ? ", which does not exist"
+                : ", outside its affinity mask " + p.allowed));
     return false;
   }
 
   /** {@code p} is about to be enqueued; it must not be queued already. */
   void enqueuing(Task p) {
     if (p.onRq) {
-      violated(sup.ownerOf(p.sclass), "class " + p.sclass.name() + ".enqueue",
+      violated(
+          sup.ownerOf(p.sclass),
+          "class " + p.sclass.name() + ".enqueue",
           "enqueue of " + p + ", which is already queued on cpu " + p.cpu);
     }
   }
@@ -98,9 +107,20 @@ final class PluginChecks {
     }
     int own = c.nrQueued(cpu);
     if (own != engine && sup.ownerOf(c) != null) {
-      violated(owner, "class " + c.name() + "." + op, "after " + op + " of " + p + " it counts "
-          + own + " queued tasks on cpu " + cpu.id + " where the engine has " + engine
-          + " (a task lost or duplicated)");
+      violated(
+          owner,
+          "class " + c.name() + "." + op,
+          "after "
+              + op
+              + " of "
+              + p
+              + " it counts "
+              + own
+              + " queued tasks on cpu "
+              + cpu.id
+              + " where the engine has "
+              + engine
+              + " (a task lost or duplicated)");
     }
   }
 
@@ -115,10 +135,14 @@ final class PluginChecks {
       }
     }
     for (Task t : k.tasks) {
-      if (t.started && t.state == TaskState.RUNNING && !t.onRq && !t.onCpu
-          && !waking.contains(t)) {
-        violated(sup.ownerOf(t.sclass), "class " + t.sclass.name(), "task " + t + " is lost:"
-            + " runnable, but neither running, queued nor on a wake list");
+      if (t.started && t.state == TaskState.RUNNING && !t.onRq && !t.onCpu && !waking.contains(t)) {
+        violated(
+            sup.ownerOf(t.sclass),
+            "class " + t.sclass.name(),
+            "task "
+                + t
+                + " is lost:"
+                + " runnable, but neither running, queued nor on a wake list");
       }
     }
   }

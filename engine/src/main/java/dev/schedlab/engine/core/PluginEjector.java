@@ -13,19 +13,19 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Carries out the ejection of a plugin, as sched_ext's {@code scx_disable_workfn()} does when a
- * BPF scheduler is disabled: every task of the plugin's classes is switched to its policy's
- * built-in class (SCHED_EXT to fair), queued there if it was queued, and every CPU with work is
- * made to reschedule; the plugin's classes leave the pick order. The plugin itself is not called:
- * its queues are simply abandoned. Its hooks, model and idle policy revert in their guards.
+ * Carries out the ejection of a plugin, as sched_ext's {@code scx_disable_workfn()} does when a BPF
+ * scheduler is disabled: every task of the plugin's classes is switched to its policy's built-in
+ * class (SCHED_EXT to fair), queued there if it was queued, and every CPU with work is made to
+ * reschedule; the plugin's classes leave the pick order. The plugin itself is not called: its
+ * queues are simply abandoned. Its hooks, model and idle policy revert in their guards.
  *
  * <p>Models: the class switch of queued, running and sleeping tasks; a resched of each busy CPU;
- * the runqueue dump of {@code scx_dump_state()} in the trace ({@code sched_ext_dump} lines).
- * Does not model: the cost of the switch (it takes no simulated time) or the bypass mode sched_ext
+ * the runqueue dump of {@code scx_dump_state()} in the trace ({@code sched_ext_dump} lines). Does
+ * not model: the cost of the switch (it takes no simulated time) or the bypass mode sched_ext
  * enters while it disables.
  *
- * <p>Kernel reference: {@code kernel/sched/ext.c} ({@code scx_disable_workfn},
- * {@code scx_dump_state}, {@code __setscheduler_class}).
+ * <p>Kernel reference: {@code kernel/sched/ext.c} ({@code scx_disable_workfn}, {@code
+ * scx_dump_state}, {@code __setscheduler_class}).
  */
 final class PluginEjector implements PluginSupervisor.Engine {
   private final Kernel k;
@@ -48,8 +48,9 @@ final class PluginEjector implements PluginSupervisor.Engine {
   public String runqueueDump() {
     StringBuilder b = new StringBuilder();
     for (Cpu c : k.cpus) {
-      b.append(String.format(Locale.ROOT, "cpu%d curr=%s nr_running=%d", c.id, label(c.curr),
-          c.nrRunning));
+      b.append(
+          String.format(
+              Locale.ROOT, "cpu%d curr=%s nr_running=%d", c.id, label(c.curr), c.nrRunning));
       if (c.curr.needResched) {
         b.append(" need_resched");
       }
@@ -128,7 +129,8 @@ final class PluginEjector implements PluginSupervisor.Engine {
 
   /** The class of {@code policy} among those left; SCHED_EXT goes to fair, as in sched_ext. */
   private SchedulingClass builtinClassFor(Policy policy) {
-    return KernelBuilder.classFor(List.of(k.classes), policy == Policy.EXT ? Policy.NORMAL : policy);
+    return KernelBuilder.classFor(
+        List.of(k.classes), policy == Policy.EXT ? Policy.NORMAL : policy);
   }
 
   @Override

@@ -10,25 +10,30 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Compiles a task's {@link StepSpec} program into {@link Op}s: syscall-shaped steps become
- * entry, kernel part, and exit to user; loops become jumps. Wait queues and metric names are
- * resolved here, once, so running a program looks nothing up. Ops are immutable and hold no
- * position (jumps are relative), so equal steps share one op and tasks with equal programs share
- * one compiled program: a task costs its own state, not its program's length.
+ * Compiles a task's {@link StepSpec} program into {@link Op}s: syscall-shaped steps become entry,
+ * kernel part, and exit to user; loops become jumps. Wait queues and metric names are resolved
+ * here, once, so running a program looks nothing up. Ops are immutable and hold no position (jumps
+ * are relative), so equal steps share one op and tasks with equal programs share one compiled
+ * program: a task costs its own state, not its program's length.
  */
 final class ProgramCompiler {
   private final Kernel k;
   private final Map<String, WaitQueue> waitQueues;
   private final Map<String, RtTimer> timers = new HashMap<>();
   private final Map<String, BarrierState> barriers = new HashMap<>();
+
   /** The task being compiled (names its time series and private timers). */
   private String comm = "";
+
   private final Map<String, long[]> stamps = new java.util.HashMap<>();
   private final Map<String, int[]> caches = new java.util.HashMap<>();
+
   /** Shared ops by the step (or segment) they compile from. */
   private final Map<Object, Op> shared = new HashMap<>();
+
   /** Compiled programs that name nothing of their task, by program. */
   private final Map<List<StepSpec>, Op[]> programs = new HashMap<>();
+
   /** The program being compiled names its task (its time series, its own timers). */
   private boolean ownNames;
 
@@ -75,11 +80,14 @@ final class ProgramCompiler {
   private void emit(List<StepSpec> steps, List<Op> out) {
     for (StepSpec s : steps) {
       if (s instanceof StepSpec.User u) {
-        out.add(op(u, () -> {
-          Op op = new Op(Op.USER);
-          op.dist = u.duration();
-          return op;
-        }));
+        out.add(
+            op(
+                u,
+                () -> {
+                  Op op = new Op(Op.USER);
+                  op.dist = u.duration();
+                  return op;
+                }));
       } else if (s instanceof StepSpec.Kernel kern) {
         out.add(plain(Op.SYSCALL_ENTER));
         segments(kern, out);
@@ -162,29 +170,35 @@ final class ProgramCompiler {
         parts(l.body(), out);
         loopEnd(start, out);
       } else {
-        throw new IllegalArgumentException("a syscall's parts are kernel, wake, block and loops: "
-            + part);
+        throw new IllegalArgumentException(
+            "a syscall's parts are kernel, wake, block and loops: " + part);
       }
     }
   }
 
   private int loopStart(StepSpec.Loop l, List<Op> out) {
-    out.add(op(List.of(Op.LOOP_START, l.count()), () -> {
-      Op begin = new Op(Op.LOOP_START);
-      begin.count = l.count();
-      return begin;
-    }));
+    out.add(
+        op(
+            List.of(Op.LOOP_START, l.count()),
+            () -> {
+              Op begin = new Op(Op.LOOP_START);
+              begin.count = l.count();
+              return begin;
+            }));
     return out.size() - 1;
   }
 
   /** The loop's end: {@code jump} is the distance back to its start. */
   private void loopEnd(int start, List<Op> out) {
     int back = out.size() - start;
-    out.add(op(List.of(Op.LOOP_END, back), () -> {
-      Op end = new Op(Op.LOOP_END);
-      end.jump = back;
-      return end;
-    }));
+    out.add(
+        op(
+            List.of(Op.LOOP_END, back),
+            () -> {
+              Op end = new Op(Op.LOOP_END);
+              end.jump = back;
+              return end;
+            }));
   }
 
   /** A CPU mask of this machine. */
@@ -210,8 +224,8 @@ final class ProgramCompiler {
   BarrierState barrier(String name, int users) {
     BarrierState b = barriers.computeIfAbsent(name, n -> new BarrierState(n, users));
     if (b.users != users) {
-      throw new IllegalArgumentException("barrier " + name + ": " + users + " users, earlier "
-          + b.users);
+      throw new IllegalArgumentException(
+          "barrier " + name + ": " + users + " users, earlier " + b.users);
     }
     return b;
   }
@@ -226,8 +240,13 @@ final class ProgramCompiler {
     if (seg.cache() != null) {
       StepSpec.CacheAction c = seg.cache();
       Op op = new Op(Op.CACHE);
-      op.cache = new Op.CacheOp(caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]),
-          c.put(), c.count(), c.batch(), c.high());
+      op.cache =
+          new Op.CacheOp(
+              caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]),
+              c.put(),
+              c.count(),
+              c.batch(),
+              c.high());
       op.jump = 1 + c.then(); // skips its items, one op each
       return op;
     }
@@ -285,7 +304,8 @@ final class ProgramCompiler {
       case "":
         return null;
       default:
-        throw new IllegalArgumentException("ends: expected none, cond_resched or might_resched, got " + endsWith);
+        throw new IllegalArgumentException(
+            "ends: expected none, cond_resched or might_resched, got " + endsWith);
     }
   }
 

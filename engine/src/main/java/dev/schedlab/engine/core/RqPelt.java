@@ -8,17 +8,16 @@ import dev.schedlab.api.SchedulingClass;
  * <p>Models: {@code update_other_load_avgs()}: {@code rq->avg_rt} and {@code rq->avg_dl} accrue
  * while a task of that class runs (load = runnable = running = 1, on the PELT clock), at every
  * context switch, tick and blocked-load update; {@code rq->avg_irq} from the CPU time spent in
- * interrupt entry and handlers since the last update, scaled by frequency and capacity and
- * counted as if it had just happened ({@code update_irq_load_avg()}, as with
- * {@code CONFIG_IRQ_TIME_ACCOUNTING}); {@code update_cpu_capacity()} with
- * {@code scale_rt_capacity()}.
+ * interrupt entry and handlers since the last update, scaled by frequency and capacity and counted
+ * as if it had just happened ({@code update_irq_load_avg()}, as with {@code
+ * CONFIG_IRQ_TIME_ACCOUNTING}); {@code update_cpu_capacity()} with {@code scale_rt_capacity()}.
  *
  * <p>Does not model: hardware (thermal) pressure; the IRQ signal's more frequent updates from
  * {@code update_rq_clock_task()}; IRQ time is still charged to the interrupted task.
  *
- * <p>Kernel reference: {@code kernel/sched/pelt.c} ({@code update_rt_rq_load_avg},
- * {@code update_dl_rq_load_avg}, {@code update_irq_load_avg}, {@code update_other_load_avgs}),
- * {@code kernel/sched/fair.c} ({@code scale_rt_capacity}, {@code update_cpu_capacity}).
+ * <p>Kernel reference: {@code kernel/sched/pelt.c} ({@code update_rt_rq_load_avg}, {@code
+ * update_dl_rq_load_avg}, {@code update_irq_load_avg}, {@code update_other_load_avgs}), {@code
+ * kernel/sched/fair.c} ({@code scale_rt_capacity}, {@code update_cpu_capacity}).
  */
 final class RqPelt {
   private RqPelt() {}

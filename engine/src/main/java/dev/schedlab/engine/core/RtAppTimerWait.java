@@ -4,6 +4,7 @@ package dev.schedlab.engine.core;
 final class RtAppTimerWait {
   /** TIMER_SLEEP: the expiry chosen by the timer op. */
   long target;
+
   /** The series of the wake latency, or null. */
   TimeSeries pendingWakeTimes;
 

@@ -9,10 +9,13 @@ import java.util.BitSet;
 final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   /** Level names as in /proc/schedstat. */
   final String name;
+
   final BitSet span;
   final int weight;
+
   /** The groups of this level: the child level's spans (one CPU each at the lowest level). */
   final BitSet[] groups;
+
   final boolean shareLlc;
   final int imbalancePct;
   final int busyFactor;
@@ -23,12 +26,19 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   int nrBalanceFailed;
   long maxNewidleLbCost;
   long lastDecayMaxLbCost;
+
   /** {@code SD_ASYM_CPUCAPACITY}: CPUs of the span differ in capacity. */
   boolean asymCapacity;
+
   /** The machine's CPUs (for the groups' capacities). */
   Cpu[] cpus;
 
-  SchedDomain(String name, BitSet span, BitSet[] groups, boolean shareLlc, int imbalancePct,
+  SchedDomain(
+      String name,
+      BitSet span,
+      BitSet[] groups,
+      boolean shareLlc,
+      int imbalancePct,
       int busyFactor) {
     this.name = name;
     this.span = span;

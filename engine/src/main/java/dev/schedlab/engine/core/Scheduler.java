@@ -22,14 +22,20 @@ final class Scheduler {
   private final MetricCounter wakeups;
   private final MetricCounter wakeRunnable;
   private final MetricCounter wakeRemoteQueued;
-  /** perf's cpu-migrations: a task set to another CPU (set_task_cpu), not a new task's placement. */
+
+  /**
+   * perf's cpu-migrations: a task set to another CPU (set_task_cpu), not a new task's placement.
+   */
   private final MetricCounter migrations;
+
   private final MetricCounter busyTicks;
   private final MetricCounter schedIdleCalls;
   private final MetricCounter pickOverrides;
   private final MetricCounter newidle;
+
   /** The pre-idle spin window of hook H2. */
   final IdleSpinWindow spinWindow;
+
   /** The H5 tick stage: a plugin's, else mainline's task_mm_cid_work scheduling. */
   private final dev.schedlab.api.hook.TickHook tickStage;
 
@@ -90,7 +96,8 @@ final class Scheduler {
       }
       deactivate(cpu, prev);
     }
-    dev.schedlab.api.view.TaskView override = k.ext.pickOverride().pickOverride(cpu, mode, prev, cpu);
+    dev.schedlab.api.view.TaskView override =
+        k.ext.pickOverride().pickOverride(cpu, mode, prev, cpu);
     Task next = override == null ? null : k.checks.picked(cpu, null, override);
     if (next != null) {
       pickOverrides.value++;
@@ -117,8 +124,16 @@ final class Scheduler {
       prev.sclass.putPrev(cpu, prev);
       next.sclass.setNext(cpu, next);
       if (k.trace.enabled()) {
-        k.trace.schedSwitch(k.now, cpu.id, prev.comm, prev.tracePid(), prev.prio(),
-            stateChar(prev), next.comm, next.tracePid(), next.prio());
+        k.trace.schedSwitch(
+            k.now,
+            cpu.id,
+            prev.comm,
+            prev.tracePid(),
+            prev.prio(),
+            stateChar(prev),
+            next.comm,
+            next.tracePid(),
+            next.prio());
       }
     }
     cpu.schedPrev = prev;
@@ -302,15 +317,20 @@ final class Scheduler {
 
   // ---------------- tick ----------------
 
-  /** {@code sched_tick()}, in the timer interrupt: model upgrade, class tick, H5 stage; re-arms the tick. */
+  /**
+   * {@code sched_tick()}, in the timer interrupt: model upgrade, class tick, H5 stage; re-arms the
+   * tick.
+   */
   void tick(Cpu cpu) {
     cpu.ticks++;
     if (!cpu.tickStopped) {
       cpu.fullTickStopped = cpu.isolated && canStopFullTick(cpu);
-      long next = cpu.fullTickStopped ? k.now + k.costs.p(Param.NOHZ_FULL_MAX_DEFER) : k.nextTickBoundary();
+      long next =
+          cpu.fullTickStopped ? k.now + k.costs.p(Param.NOHZ_FULL_MAX_DEFER) : k.nextTickBoundary();
       k.queue.schedule(cpu.tickEv, next);
     }
-    k.pathCost += k.costs.p(Param.TICK_HANDLER) + cpu.rqIdleLine.write(cpu, k.irqs); // update_rq_clock()
+    k.pathCost +=
+        k.costs.p(Param.TICK_HANDLER) + cpu.rqIdleLine.write(cpu, k.irqs); // update_rq_clock()
     Task curr = cpu.curr;
     cpu.clock = k.now;
     RqPelt.updateOthers(cpu);
@@ -356,7 +376,9 @@ final class Scheduler {
 
   // ---------------- wakeups ----------------
 
-  /** {@code try_to_wake_up()} from {@code k.thisCpu}; its cost is added to {@link Kernel#pathCost}. */
+  /**
+   * {@code try_to_wake_up()} from {@code k.thisCpu}; its cost is added to {@link Kernel#pathCost}.
+   */
   void wakeUp(Task p, int wakeFlags) {
     if (p.state == TaskState.RUNNING || p.state == TaskState.DEAD) {
       return;
@@ -365,8 +387,8 @@ final class Scheduler {
     Cpu waker = k.cpus[k.thisCpu];
     if (k.trace.enabled()) {
       Task cur = waker.curr;
-      k.trace.schedWaking(k.now, waker.id, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
-          p.prio(), p.cpu);
+      k.trace.schedWaking(
+          k.now, waker.id, cur.traceComm(), cur.tracePid(), p.comm, p.pid, p.prio(), p.cpu);
     }
     p.state = TaskState.RUNNING;
     if (p.onRq) {
@@ -392,7 +414,8 @@ final class Scheduler {
     }
     int target = selectCpu(p, waker.id, wakeFlags | SchedFlags.WF_TTWU);
     Cpu t = k.cpus[target];
-    if (k.costs.on(Param.TTWU_QUEUE) && target != waker.id
+    if (k.costs.on(Param.TTWU_QUEUE)
+        && target != waker.id
         && (waker.llcId != t.llcId || t.nrRunning == 0)) {
       wakeRemoteQueued.value++;
       if (p.cpu != target) {
@@ -419,7 +442,10 @@ final class Scheduler {
     if (!k.checks.cpuChosen(p, c)) {
       return selectCpu(p, wakerCpu, wakeFlags); // its plugin was ejected: the task is fair's now
     }
-    c = k.ext.selectTaskRq().selectTaskRq(p, p.cpu, wakerCpu, wakeFlags, c); // H16, checked in its guard
+    c =
+        k.ext
+            .selectTaskRq()
+            .selectTaskRq(p, p.cpu, wakerCpu, wakeFlags, c); // H16, checked in its guard
     if (c < 0 || c >= k.cpus.length || !p.allowed.get(c)) {
       throw new IllegalStateException("H16 selected cpu " + c + " outside the affinity of " + p);
     }
@@ -466,11 +492,11 @@ final class Scheduler {
     if (k.trace.enabled()) {
       Task cur = k.cpus[k.thisCpu].curr;
       if ((flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
-        k.trace.schedWakeupNew(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
-            p.prio(), cpu.id);
+        k.trace.schedWakeupNew(
+            k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid, p.prio(), cpu.id);
       } else {
-        k.trace.schedWakeup(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid,
-            p.prio(), cpu.id);
+        k.trace.schedWakeup(
+            k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), p.comm, p.pid, p.prio(), cpu.id);
       }
     }
   }
@@ -488,7 +514,9 @@ final class Scheduler {
     }
   }
 
-  /** {@code move_queued_task()}: dequeue from {@code src}, enqueue on {@code dst}, preempt check. */
+  /**
+   * {@code move_queued_task()}: dequeue from {@code src}, enqueue on {@code dst}, preempt check.
+   */
   void moveQueued(Task t, Cpu src, Cpu dst) {
     account(src);
     if (!t.sclass.dequeue(src, t, SchedFlags.DEQUEUE_MIGRATING)) {

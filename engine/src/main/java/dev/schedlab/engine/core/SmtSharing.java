@@ -43,7 +43,9 @@ final class SmtSharing {
     if (!any) {
       return null;
     }
-    return new SmtSharing(k, params.get(Param.SMT_EXTRA_THREAD_GAIN) / 1000.0,
+    return new SmtSharing(
+        k,
+        params.get(Param.SMT_EXTRA_THREAD_GAIN) / 1000.0,
         params.get(Param.SMT_SPIN_WEIGHT) / 1000.0);
   }
 
@@ -53,10 +55,11 @@ final class SmtSharing {
         return 0;
       case Cpu.P_SPIN:
         return spinWeight;
-      case Cpu.P_IDLE_STATE: {
-        var s = k.idleStates.get(cpu.idleStateIdx);
-        return s.busyLoop() ? spinWeight : 0;
-      }
+      case Cpu.P_IDLE_STATE:
+        {
+          var s = k.idleStates.get(cpu.idleStateIdx);
+          return s.busyLoop() ? spinWeight : 0;
+        }
       default:
         return 1;
     }

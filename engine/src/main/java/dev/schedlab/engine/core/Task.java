@@ -18,40 +18,53 @@ final class Task implements TaskView {
   final long dlRuntime;
   final long dlDeadline;
   final long dlPeriod;
+
   /** Affinity; replaced (never mutated) by sched_setaffinity. */
   BitSet allowed;
+
   int nrAllowed;
   final boolean kthread;
   final boolean idleTask;
   final int mmId;
+
   /** The compiled program, shared with every task of an equal program. */
   final Op[] program;
+
   /** Iterations left of the loops being run, innermost last ({@link #loopDepth} of them). */
   final int[] loopLeft;
+
   int loopDepth;
   final SplittableRandom rng;
+
   /** The class the task belongs to. */
   SchedulingClass sclass;
+
   int classRank;
+
   /** Kernel locks held and waited for. */
   final TaskLocks locks = new TaskLocks();
+
   /**
    * The rtmutex waiter lending this task its priority (priority inheritance, PREEMPT_RT), or null:
    * {@link #policy()}, {@link #rtPriority()} and the deadline parameters are then the donor's.
    */
   Task boost;
+
   /** Class data of the classes the task left while boosted, restored when it returns. */
   java.util.Map<SchedulingClass, Object> parkedClassData;
 
   TaskState state = TaskState.RUNNING;
   boolean onRq;
   boolean onCpu;
+
   /** Its class kept it queued on a blocking dequeue ({@code se.sched_delayed}). */
   boolean delayed;
+
   int cpu;
   long sumExec;
   long execStart;
   Object classData;
+
   /** Its task group (0: the root). */
   int taskGroup;
 
@@ -64,55 +77,93 @@ final class Task implements TaskView {
   // program interpreter state
   int pc;
   boolean inKernel;
+
   /** Time left of the interrupted timed op, or -1 when the op at pc has not started. */
   long opRemaining = -1;
+
   /** Expiry of the last sleep timer armed. */
   long timerExpiry;
-  /** {@code current->timer_slack_ns}, or -1 for the kernel's default ({@code sched.timer_slack}). */
+
+  /**
+   * {@code current->timer_slack_ns}, or -1 for the kernel's default ({@code sched.timer_slack}).
+   */
   long timerSlackNs = -1;
+
   /** When the current syscall-shaped step entered the kernel. */
   long syscallStart;
+
   /** The latency figures cyclictest and timerlat steps wait to record. */
   final LatencyProbe latency = new LatencyProbe();
+
   /** The sleep hrtimer (created by the kernel after the task). */
   HrTimer sleepTimer;
+
   /** User-mode time left when an IRQ exit ran task_work first, or -1. */
   long userResume = -1;
+
   /** Whether SYSCALL_EXIT is being re-run after a reschedule. */
   boolean inTaskWork;
+
   /** Queued task_works (TIF_NOTIFY_RESUME), run at the next exit to user. */
   TaskWorkItem[] works = new TaskWorkItem[2];
+
   int nrWorks;
+
   /** {@code curr->cid_work} is queued. */
   boolean cidWorkQueued;
+
   /** Set while waiting in csd_lock_wait(). */
   boolean csdWaiting;
+
   /** The CALL op at pc has queued its CSD (the queueing part is done). */
   boolean csdQueued;
+
   /** Links in its runqueue's list of queued tasks (for load balancing). */
   Task rqPrev;
+
   Task rqNext;
+
   /** Its address space (null for kernel threads). */
   Mm mm;
+
   /** When it last became runnable or was last put back while runnable (the watchdog's clock). */
   long runnableAt;
+
   /** Whether its start event has come ({@code wake_up_new_task()}). */
   boolean started;
+
   /** Work queue of an engine kthread (rcuo, kworker), else null. */
   java.util.ArrayDeque<WorkItem> workQueue;
+
   WorkItem currentWork;
+
   /** Custom slice ({@code sched_attr.sched_runtime} of a fair task), 0 = the base slice. */
   long customSlice;
+
   /** USER_WALL: the wall-clock time the running compute op ends. */
   long wallEnd;
+
   /** An rt-app timer event's wait. */
   final RtAppTimerWait timerWait = new RtAppTimerWait();
+
   /** Its affinity excluded its CPU: move it once it is switched out. */
   boolean migrateWhenOff;
 
-  Task(int pid, String comm, Policy policy, int nice, int rtPriority, long dlRuntime,
-      long dlDeadline, long dlPeriod, BitSet allowed, boolean kthread, boolean idleTask,
-      int mmId, Op[] program, SplittableRandom rng) {
+  Task(
+      int pid,
+      String comm,
+      Policy policy,
+      int nice,
+      int rtPriority,
+      long dlRuntime,
+      long dlDeadline,
+      long dlPeriod,
+      BitSet allowed,
+      boolean kthread,
+      boolean idleTask,
+      int mmId,
+      Op[] program,
+      SplittableRandom rng) {
     this.pid = pid;
     this.comm = comm;
     this.policy = policy;
@@ -131,7 +182,9 @@ final class Task implements TaskView {
     this.rng = rng;
   }
 
-  /** Kernel priority as printed by sched_switch (prio 120 = nice 0; RT: 99 - rt_priority; DL: -1). */
+  /**
+   * Kernel priority as printed by sched_switch (prio 120 = nice 0; RT: 99 - rt_priority; DL: -1).
+   */
   int prio() {
     switch (policy()) {
       case DEADLINE:
@@ -303,7 +356,8 @@ final class Task implements TaskView {
   @Override
   public dev.schedlab.api.view.LoadAvgView loadAvg() {
     return sclass instanceof dev.schedlab.api.LoadTracking lt
-        ? lt.taskAvg(this) : dev.schedlab.api.view.LoadAvgView.ZERO;
+        ? lt.taskAvg(this)
+        : dev.schedlab.api.view.LoadAvgView.ZERO;
   }
 
   @Override

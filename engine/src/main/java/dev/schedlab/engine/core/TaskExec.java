@@ -5,8 +5,8 @@ import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
-import dev.schedlab.engine.params.Param;
 import dev.schedlab.engine.config.Dist;
+import dev.schedlab.engine.params.Param;
 
 /**
  * Runs task programs on their CPU: user computation, syscalls made of kernel segments with their
@@ -16,11 +16,13 @@ import dev.schedlab.engine.config.Dist;
 final class TaskExec {
   /** {@code Task.opRemaining} while waiting in {@code csd_lock_wait()} with no end yet. */
   private static final long WAITING = -2;
+
   /** Kernel priorities below this are RT or DL ({@code rt_prio()}). */
   private static final int MAX_RT_PRIO = 100;
 
   private final Kernel k;
   private final MetricCounter taskWorksRun;
+
   /** The thread-level ops (yield, affinity, timers, condition variables, fork, ...). */
   final ThreadOps threads;
 
@@ -154,14 +156,15 @@ final class TaskExec {
           }
           run(cpu, t, op, exitToUserCost(cpu, t));
           return;
-        case Op.SLEEP: {
-          long d = draw(t, op.dist);
-          t.latency.pendingUser = op.sample;
-          t.latency.userBase = (t.kthread ? k.now : t.syscallStart) + d;
-          t.pc++;
-          sleepUntil(cpu, t, k.now + d);
-          return;
-        }
+        case Op.SLEEP:
+          {
+            long d = draw(t, op.dist);
+            t.latency.pendingUser = op.sample;
+            t.latency.userBase = (t.kthread ? k.now : t.syscallStart) + d;
+            t.pc++;
+            sleepUntil(cpu, t, k.now + d);
+            return;
+          }
         case Op.SLEEP_UNTIL:
           if (t.latency.nextPeriod == 0) {
             // The first absolute expiry counts from when the task first gets here (cyclictest:
@@ -187,29 +190,34 @@ final class TaskExec {
           t.state = TaskState.INTERRUPTIBLE;
           k.sched.schedule(cpu, SchedMode.NONE, 0);
           return;
-        case Op.WAKE: {
-          Task w = op.waitQueue.sleepers.poll();
-          k.pathCost = 0;
-          if (w == null) {
-            op.waitQueue.pendingWakeups++;
-          } else {
-            k.sched.wakeUp(w, op.flag ? SchedFlags.WF_SYNC : 0);
+        case Op.WAKE:
+          {
+            Task w = op.waitQueue.sleepers.poll();
+            k.pathCost = 0;
+            if (w == null) {
+              op.waitQueue.pendingWakeups++;
+            } else {
+              k.sched.wakeUp(w, op.flag ? SchedFlags.WF_SYNC : 0);
+            }
+            run(cpu, t, op, k.pathCost);
+            return;
           }
-          run(cpu, t, op, k.pathCost);
-          return;
-        }
-        case Op.CALL: {
-          // smp_call_function_single(): fill in the CSD (on this stack with wait=1, where the
-          // target's csd_unlock() wrote it last), llist_add() it to the target's queue, then
-          // call_function_single_prep_ipi() reads rq->idle and set_nr_if_polling() the idle
-          // task's flags, before deciding whether an IPI is needed.
-          Cpu target = k.cpus[op.cpu];
-          t.csdQueued = false;
-          long wait = cpu.syncCsdLine.write(cpu, k.irqs) + target.callQueueLine.write(cpu, k.irqs)
-              + target.rqIdleLine.read(cpu, k.irqs) + target.idleFlagsLine.read(cpu, k.irqs);
-          run(cpu, t, op, wait);
-          return;
-        }
+        case Op.CALL:
+          {
+            // smp_call_function_single(): fill in the CSD (on this stack with wait=1, where the
+            // target's csd_unlock() wrote it last), llist_add() it to the target's queue, then
+            // call_function_single_prep_ipi() reads rq->idle and set_nr_if_polling() the idle
+            // task's flags, before deciding whether an IPI is needed.
+            Cpu target = k.cpus[op.cpu];
+            t.csdQueued = false;
+            long wait =
+                cpu.syncCsdLine.write(cpu, k.irqs)
+                    + target.callQueueLine.write(cpu, k.irqs)
+                    + target.rqIdleLine.read(cpu, k.irqs)
+                    + target.idleFlagsLine.read(cpu, k.irqs);
+            run(cpu, t, op, wait);
+            return;
+          }
         case Op.LOOP_START:
           t.loopLeft[t.loopDepth++] = op.count;
           t.pc++;
@@ -241,42 +249,44 @@ final class TaskExec {
         case Op.EXIT:
           exit(cpu, t);
           return;
-        case Op.CACHE: {
-          // per-CPU batching: run the refill/drain items that follow, or jump past them
-          Op.CacheOp c = op.cache;
-          int[] n = c.counts();
-          boolean run;
-          if (c.put()) {
-            n[cpu.id] += c.count();
-            run = n[cpu.id] >= c.high();
-            if (run) {
-              n[cpu.id] -= c.batch();
+        case Op.CACHE:
+          {
+            // per-CPU batching: run the refill/drain items that follow, or jump past them
+            Op.CacheOp c = op.cache;
+            int[] n = c.counts();
+            boolean run;
+            if (c.put()) {
+              n[cpu.id] += c.count();
+              run = n[cpu.id] >= c.high();
+              if (run) {
+                n[cpu.id] -= c.batch();
+              }
+            } else {
+              run = n[cpu.id] < c.count();
+              n[cpu.id] += (run ? c.batch() : 0) - c.count();
             }
-          } else {
-            run = n[cpu.id] < c.count();
-            n[cpu.id] += (run ? c.batch() : 0) - c.count();
+            t.pc += run ? 1 : op.jump;
+            continue;
           }
-          t.pc += run ? 1 : op.jump;
-          continue;
-        }
         case Op.LOCK:
           k.locks.lock(cpu, t, op);
           return;
         case Op.UNLOCK:
           k.locks.unlock(cpu, t, op);
           return;
-        case Op.KWORK: {
-          WorkItem w = t.workQueue.poll();
-          if (w == null) {
-            t.state = TaskState.INTERRUPTIBLE;
-            k.sched.schedule(cpu, SchedMode.NONE, 0);
+        case Op.KWORK:
+          {
+            WorkItem w = t.workQueue.poll();
+            if (w == null) {
+              t.state = TaskState.INTERRUPTIBLE;
+              k.sched.schedule(cpu, SchedMode.NONE, 0);
+              return;
+            }
+            t.currentWork = w;
+            // a stopper's work (an active balance) has no callback overhead of its own
+            run(cpu, t, op, (t.stopper() ? 0 : k.costs.p(Param.RCU_CB_OVERHEAD)) + w.costNs);
             return;
           }
-          t.currentWork = w;
-          // a stopper's work (an active balance) has no callback overhead of its own
-          run(cpu, t, op, (t.stopper() ? 0 : k.costs.p(Param.RCU_CB_OVERHEAD)) + w.costNs);
-          return;
-        }
         default:
           if (threads.start(cpu, t, op)) {
             continue;
@@ -311,9 +321,12 @@ final class TaskExec {
     t.sleepTimer.cpu = cpu.id;
     // hrtimer_nanosleep(): rt_task() (prio below MAX_RT_PRIO: RT and DL) sleeps to the
     // nanosecond, other tasks get the timer slack.
-    long slack = t.prio() < MAX_RT_PRIO ? 0
-        : t.timerSlackNs >= 0 ? t.timerSlackNs : k.costs.p(Param.TIMER_SLACK);
-    long reprogram = k.costs.clockeventReprogramCost(cpu, expiry + slack); // hrtimer_start(): earliest?
+    long slack =
+        t.prio() < MAX_RT_PRIO
+            ? 0
+            : t.timerSlackNs >= 0 ? t.timerSlackNs : k.costs.p(Param.TIMER_SLACK);
+    long reprogram =
+        k.costs.clockeventReprogramCost(cpu, expiry + slack); // hrtimer_start(): earliest?
     t.sleepTimer.arm(expiry, slack);
     t.state = TaskState.INTERRUPTIBLE;
     k.sched.schedule(cpu, SchedMode.NONE, reprogram);
@@ -363,7 +376,9 @@ final class TaskExec {
     k.irqs.takePending(cpu);
   }
 
-  /** A lock op that takes {@code cost} ns (an uncontended acquisition, a release and its wakeups). */
+  /**
+   * A lock op that takes {@code cost} ns (an uncontended acquisition, a release and its wakeups).
+   */
   void runLockOp(Cpu cpu, Task t, Op op, long cost) {
     run(cpu, t, op, cost);
   }
@@ -416,8 +431,9 @@ final class TaskExec {
         // A locked span ends with its unlock (preempt_enable) before the point that follows it
         // (spin_unlock then cond_resched: zap_pte_range, change_pte_range).
         boolean atomic = t.locks.preemptCount > 0; // inside a spinlock: no point acts here
-        if (!atomic && ((!op.preemptible && k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t))
-            || (op.endsWith != null && k.sched.wants(op.endsWith, t)))) {
+        if (!atomic
+            && ((!op.preemptible && k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t))
+                || (op.endsWith != null && k.sched.wants(op.endsWith, t)))) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
           return;
         }
@@ -432,19 +448,20 @@ final class TaskExec {
         recordSample(t);
         t.pc++;
         break;
-      case Op.KWORK: {
-        WorkItem w = t.currentWork;
-        t.currentWork = null;
-        if (!t.stopper()) {
-          k.deferred.account(cpu.id, k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+      case Op.KWORK:
+        {
+          WorkItem w = t.currentWork;
+          t.currentWork = null;
+          if (!t.stopper()) {
+            k.deferred.account(cpu.id, k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs);
+          }
+          w.fn.run(cpu.id);
+          if (k.sched.wants(PreemptPoint.COND_RESCHED, t)) {
+            k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+            return;
+          }
+          break;
         }
-        w.fn.run(cpu.id);
-        if (k.sched.wants(PreemptPoint.COND_RESCHED, t)) {
-          k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
-          return;
-        }
-        break;
-      }
       case Op.CALL:
         if (!t.csdQueued) {
           t.csdQueued = true;
@@ -462,7 +479,8 @@ final class TaskExec {
           return; // gave up spinning and went to sleep on the wait list
         }
         t.pc++;
-        if (k.locks.sleeping(op.lockClass) && t.locks.preemptCount == 0
+        if (k.locks.sleeping(op.lockClass)
+            && t.locks.preemptCount == 0
             && k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0); // preempt_enable() after the spin
           return;
@@ -494,8 +512,10 @@ final class TaskExec {
   void irqExitToTask(Cpu cpu) {
     Task t = cpu.curr;
     long remaining = cpu.savedRemaining;
-    t.opRemaining = remaining >= 0 ? remaining
-        : (t.csdWaiting || t.locks.spinWaiting ? WAITING : t.opRemaining);
+    t.opRemaining =
+        remaining >= 0
+            ? remaining
+            : (t.csdWaiting || t.locks.spinWaiting ? WAITING : t.opRemaining);
     if (k.locks.spinnerSeesResched(t)) {
       t.opRemaining = 0; // mutex_spin_on_owner(): need_resched() ends the spin
     }

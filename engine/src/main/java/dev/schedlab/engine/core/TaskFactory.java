@@ -14,8 +14,8 @@ import java.util.SplittableRandom;
 
 /**
  * Creates the workload's tasks: those of the scenario at their start time, and later the children
- * of fork steps from a task group used as a template ({@code copy_process()} +
- * {@code wake_up_new_task()}). Pids count up from 100 in creation order.
+ * of fork steps from a task group used as a template ({@code copy_process()} + {@code
+ * wake_up_new_task()}). Pids count up from 100 in creation order.
  */
 final class TaskFactory {
   private final Kernel k;
@@ -31,7 +31,10 @@ final class TaskFactory {
     this.compiler = new ProgramCompiler(k, new HashMap<>());
   }
 
-  /** Creates every task of {@code ts} (none for a template of count 0), each starting at its start time. */
+  /**
+   * Creates every task of {@code ts} (none for a template of count 0), each starting at its start
+   * time.
+   */
   void createGroup(TaskSpec ts, SplittableRandom root) {
     templates.putIfAbsent(ts.name(), ts);
     BitSet allowed = allowedOf(ts);
@@ -53,8 +56,9 @@ final class TaskFactory {
       int mmId = ts.kthread() ? -1 : group ? groupMm : (i == 0 ? groupMm : mm++);
       Mm taskMm = ts.kthread() ? null : group || i == 0 ? sharedMm : newMm(mmId);
       Task t = newTask(ts, comm, aff, mmId, taskMm, root.split());
-      t.taskGroup = TaskGroup.groupOf(k.taskGroups, k.cgroupSpecs, k.autogroup, ts, comm,
-          k.autogroupSessions);
+      t.taskGroup =
+          TaskGroup.groupOf(
+              k.taskGroups, k.cgroupSpecs, k.autogroup, ts, comm, k.autogroupSessions);
       k.queue.schedule(new Event(EventLoop.EV_TASK_START, -1, t), ts.startNs());
     }
   }
@@ -69,8 +73,9 @@ final class TaskFactory {
     int nth = forksOf.merge(op.template, 1, Integer::sum) - 1;
     String comm = op.namePrefix + index + "-" + String.format(Locale.ROOT, "%04d", nth);
     int mmId = ts.kthread() ? -1 : mm++;
-    Task t = newTask(ts, comm, allowedOf(ts), mmId, ts.kthread() ? null : newMm(mmId),
-        parent.rng.split());
+    Task t =
+        newTask(
+            ts, comm, allowedOf(ts), mmId, ts.kthread() ? null : newMm(mmId), parent.rng.split());
     t.taskGroup = parent.taskGroup; // a child starts in its parent's cgroup
     k.queue.schedule(new Event(EventLoop.EV_TASK_START, -1, t), k.now);
   }
@@ -83,14 +88,27 @@ final class TaskFactory {
     return allowed;
   }
 
-  private Task newTask(TaskSpec ts, String comm, BitSet aff, int mmId, Mm taskMm,
-      SplittableRandom rng) {
+  private Task newTask(
+      TaskSpec ts, String comm, BitSet aff, int mmId, Mm taskMm, SplittableRandom rng) {
     Policy policy = Policy.valueOf(ts.policy().toUpperCase(Locale.ROOT));
     SchedulingClass cls = KernelBuilder.classFor(java.util.List.of(k.classes), policy);
     String name = comm.replace(' ', '_');
-    Task t = new Task(pid++, name, policy, ts.nice(), ts.rtPriority(), ts.dlRuntimeNs(),
-        ts.dlDeadlineNs(), ts.dlPeriodNs() == 0 ? ts.dlDeadlineNs() : ts.dlPeriodNs(), aff,
-        ts.kthread(), false, mmId, compiler.compile(ts.program(), name), rng);
+    Task t =
+        new Task(
+            pid++,
+            name,
+            policy,
+            ts.nice(),
+            ts.rtPriority(),
+            ts.dlRuntimeNs(),
+            ts.dlDeadlineNs(),
+            ts.dlPeriodNs() == 0 ? ts.dlDeadlineNs() : ts.dlPeriodNs(),
+            aff,
+            ts.kthread(),
+            false,
+            mmId,
+            compiler.compile(ts.program(), name),
+            rng);
     t.sclass = cls;
     t.classRank = cls.rank();
     t.timerSlackNs = ts.timerSlackNs();
@@ -106,8 +124,8 @@ final class TaskFactory {
 
   /** A new mm: {@code mm_init_cid()} sets the first scan one scan delay after creation. */
   private Mm newMm(int id) {
-    long delayJiffies = k.costs.p(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz
-        / 1_000_000_000L;
+    long delayJiffies =
+        k.costs.p(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz / 1_000_000_000L;
     Mm m = new Mm(id, delayJiffies);
     k.mmCid.register(m);
     return m;

@@ -11,14 +11,14 @@ import java.util.Map;
 /**
  * A task group of the run: a cpu-controller cgroup from {@code kernel.cgroups}, or an autogroup.
  *
- * <p>Models: the group tree and each task's group; {@code cpu.weight} as shares
- * ({@code sched_weight_from_cgroup()}: weight x 1024 / 100); {@code cpu.max}; autogroup
- * ({@code CONFIG_SCHED_AUTOGROUP}): with {@code kernel.autogroup}, tasks left in the root cgroup
- * go to their session's autogroup (nice 0: 1024 shares), each workload entry (a task group or a
- * tool) counting as one session, as if started from its own terminal.
+ * <p>Models: the group tree and each task's group; {@code cpu.weight} as shares ({@code
+ * sched_weight_from_cgroup()}: weight x 1024 / 100); {@code cpu.max}; autogroup ({@code
+ * CONFIG_SCHED_AUTOGROUP}): with {@code kernel.autogroup}, tasks left in the root cgroup go to
+ * their session's autogroup (nice 0: 1024 shares), each workload entry (a task group or a tool)
+ * counting as one session, as if started from its own terminal.
  *
- * <p>Kernel reference: {@code kernel/sched/core.c} ({@code cpu_weight_write_u64},
- * {@code cpu_max_write}), {@code kernel/sched/autogroup.c}.
+ * <p>Kernel reference: {@code kernel/sched/core.c} ({@code cpu_weight_write_u64}, {@code
+ * cpu_max_write}), {@code kernel/sched/autogroup.c}.
  */
 record TaskGroup(int id, String name, int parentId, long shares, long quotaNs, long periodNs)
     implements TaskGroupView {
@@ -33,8 +33,9 @@ record TaskGroup(int id, String name, int parentId, long shares, long quotaNs, l
     Map<String, Integer> ids = new HashMap<>();
     for (CgroupSpec c : cgroups) {
       int parent = c.parent().isEmpty() ? 0 : ids.get(c.parent());
-      TaskGroup g = new TaskGroup(out.size(), c.name(), parent, c.weight() * 1024L / 100,
-          c.quotaNs(), c.periodNs());
+      TaskGroup g =
+          new TaskGroup(
+              out.size(), c.name(), parent, c.weight() * 1024L / 100, c.quotaNs(), c.periodNs());
       ids.put(c.name(), g.id);
       out.add(g);
     }
@@ -42,8 +43,13 @@ record TaskGroup(int id, String name, int parentId, long shares, long quotaNs, l
   }
 
   /** The group a task of {@code spec} named {@code comm} joins; adds autogroups as needed. */
-  static int groupOf(List<TaskGroup> groups, List<CgroupSpec> cgroups, boolean autogroup,
-      TaskSpec spec, String comm, Map<String, Integer> sessions) {
+  static int groupOf(
+      List<TaskGroup> groups,
+      List<CgroupSpec> cgroups,
+      boolean autogroup,
+      TaskSpec spec,
+      String comm,
+      Map<String, Integer> sessions) {
     for (int i = 0; i < cgroups.size(); i++) {
       if (cgroups.get(i).matches(comm)) {
         return i + 1;
@@ -52,13 +58,18 @@ record TaskGroup(int id, String name, int parentId, long shares, long quotaNs, l
     if (!autogroup) {
       return 0;
     }
-    String session = spec.name().contains("/") ? spec.name().substring(0, spec.name().indexOf('/'))
-        : spec.name();
-    return sessions.computeIfAbsent(session, s -> {
-      TaskGroup g = new TaskGroup(groups.size(), "autogroup-" + (sessions.size() + 1), 0, 1024,
-          -1, 100_000_000L);
-      groups.add(g);
-      return g.id;
-    });
+    String session =
+        spec.name().contains("/")
+            ? spec.name().substring(0, spec.name().indexOf('/'))
+            : spec.name();
+    return sessions.computeIfAbsent(
+        session,
+        s -> {
+          TaskGroup g =
+              new TaskGroup(
+                  groups.size(), "autogroup-" + (sessions.size() + 1), 0, 1024, -1, 100_000_000L);
+          groups.add(g);
+          return g.id;
+        });
   }
 }

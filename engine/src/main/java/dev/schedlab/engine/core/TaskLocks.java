@@ -7,8 +7,10 @@ package dev.schedlab.engine.core;
 final class TaskLocks {
   /** Spinlocks held or being spun on: preemption is off while this is above zero. */
   int preemptCount;
+
   /** {@code _irqsave} spinlocks held or being spun on: interrupts are off while above zero. */
   int irqsOff;
+
   KLock[] held = new KLock[4];
   long[] heldSince = new long[4];
   boolean[] heldRead = new boolean[4];
@@ -17,14 +19,19 @@ final class TaskLocks {
 
   /** The lock being waited for (spinning or sleeping), or null. */
   KLock waiting;
+
   /** The wait is a spin whose end is not known yet (the CPU spins until a handoff or an abort). */
   boolean spinWaiting;
+
   /** The lock was handed to this task (or, for readers, granted). */
   boolean granted;
+
   /** When the wait began (lock_contended). */
   long waitStart;
+
   /** Whether this task currently spins on {@link #waiting} (as opposed to sleeping). */
   boolean spinning;
+
   /** The wait is a {@code down_read()}. */
   boolean waitRead;
 

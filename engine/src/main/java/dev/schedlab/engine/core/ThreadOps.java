@@ -7,21 +7,22 @@ import dev.schedlab.api.TaskState;
 /**
  * Runs the ops of {@link ThreadSteps} for {@link TaskExec}.
  *
- * <p>Models: {@code sched_yield()} ({@code yield_task_rt()}'s requeue at the tail of the
- * priority list, then {@code schedule()}); {@code sched_setaffinity()} on oneself (the new mask,
- * and when it excludes the current CPU a move to an allowed CPU once switched out); absolute
- * {@code clock_nanosleep()}; rt-app's periodic timer (next expiry, slack, missed periods);
- * condition variables with the futex wait queued before the mutex is released; a barrier whose
- * last arrival wakes every waiter; {@code fork} of a task from a template; clock reads into per-task time series.
+ * <p>Models: {@code sched_yield()} ({@code yield_task_rt()}'s requeue at the tail of the priority
+ * list, then {@code schedule()}); {@code sched_setaffinity()} on oneself (the new mask, and when it
+ * excludes the current CPU a move to an allowed CPU once switched out); absolute {@code
+ * clock_nanosleep()}; rt-app's periodic timer (next expiry, slack, missed periods); condition
+ * variables with the futex wait queued before the mutex is released; a barrier whose last arrival
+ * wakes every waiter; {@code fork} of a task from a template; clock reads into per-task time
+ * series.
  *
  * <p>Does not model: the fair and deadline classes' {@code yield_task} (EEVDF's deadline push,
  * SCHED_DEADLINE's throttling to the next period: a yield of those tasks only reschedules); the
- * stopper thread that migrates a task whose affinity excludes its CPU (a block and wakeup
- * stand for it); futex hash-bucket locking; the barrier's internal mutex.
+ * stopper thread that migrates a task whose affinity excludes its CPU (a block and wakeup stand for
+ * it); futex hash-bucket locking; the barrier's internal mutex.
  *
- * <p>Kernel reference: {@code do_sched_yield()}, {@code yield_task_rt()},
- * {@code __set_cpus_allowed_ptr()} and {@code affine_move_task()} (kernel/sched/core.c, rt.c);
- * {@code futex_wait()}/{@code futex_wake()} behind glibc's condition variables and barriers.
+ * <p>Kernel reference: {@code do_sched_yield()}, {@code yield_task_rt()}, {@code
+ * __set_cpus_allowed_ptr()} and {@code affine_move_task()} (kernel/sched/core.c, rt.c); {@code
+ * futex_wait()}/{@code futex_wake()} behind glibc's condition variables and barriers.
  */
 final class ThreadOps {
   private final Kernel k;
@@ -38,12 +39,13 @@ final class ThreadOps {
    */
   boolean start(Cpu cpu, Task t, Op op) {
     switch (op.code) {
-      case Op.USER_WALL: {
-        long d = exec.draw(t, op.dist);
-        t.wallEnd = k.now + d;
-        exec.run(cpu, t, op, d);
-        return false;
-      }
+      case Op.USER_WALL:
+        {
+          long d = exec.draw(t, op.dist);
+          t.wallEnd = k.now + d;
+          exec.run(cpu, t, op, d);
+          return false;
+        }
       case Op.YIELD:
         t.pc++;
         if (t.onRq && (t.policy == Policy.FIFO || t.policy == Policy.RR)) {

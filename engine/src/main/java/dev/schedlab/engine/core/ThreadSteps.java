@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Compiles the thread-level steps (wall-clock compute, yield, affinity, absolute and periodic
- * timers, condition variables, barriers, fork, clock reads, slice) into {@link Op}s run by
- * {@link ThreadOps}. Syscall-shaped steps get entry and exit to user around their op.
+ * timers, condition variables, barriers, fork, clock reads, slice) into {@link Op}s run by {@link
+ * ThreadOps}. Syscall-shaped steps get entry and exit to user around their op.
  */
 final class ThreadSteps {
   private ThreadSteps() {}

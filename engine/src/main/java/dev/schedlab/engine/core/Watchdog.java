@@ -23,8 +23,8 @@ import java.util.Locale;
  * <p>Does not model: sched_ext's periodic scan every timeout/2 (detection here is exact), the
  * per-scheduler {@code ops.timeout_ms}, the tick-side check that the watchdog itself runs.
  *
- * <p>Kernel reference: {@code kernel/sched/ext.c} ({@code scx_watchdog_workfn},
- * {@code check_rq_for_timeouts}, {@code SCX_WATCHDOG_MAX_TIMEOUT}).
+ * <p>Kernel reference: {@code kernel/sched/ext.c} ({@code scx_watchdog_workfn}, {@code
+ * check_rq_for_timeouts}, {@code SCX_WATCHDOG_MAX_TIMEOUT}).
  */
 final class Watchdog {
   private final Kernel k;
@@ -77,9 +77,15 @@ final class Watchdog {
 
   private void eject(Task t) {
     Cpu cpu = k.cpus[t.cpu];
-    String what = String.format(Locale.ROOT,
-        "runnable task %s (class %s) failed to run for %.3f s on cpu %d (watchdog.timeout %.3f s)",
-        t, t.sclass.name(), (k.now - t.runnableAt) / 1e9, cpu.id, timeoutNs / 1e9);
+    String what =
+        String.format(
+            Locale.ROOT,
+            "runnable task %s (class %s) failed to run for %.3f s on cpu %d (watchdog.timeout %.3f s)",
+            t,
+            t.sclass.name(),
+            (k.now - t.runnableAt) / 1e9,
+            cpu.id,
+            timeoutNs / 1e9);
     String owner = k.supervisor.ownerOf(t.sclass);
     if (owner != null) {
       k.supervisor.violation(owner, "watchdog: class " + t.sclass.name(), what);
@@ -91,7 +97,9 @@ final class Watchdog {
       return;
     }
     owner = k.supervisor.ownerOfModel(k.model);
-    if (owner != null && cpu.switchedAt <= t.runnableAt && !cpu.curr.idleTask
+    if (owner != null
+        && cpu.switchedAt <= t.runnableAt
+        && !cpu.curr.idleTask
         && cpu.curr.classRank <= t.classRank) {
       k.supervisor.violation(owner, "watchdog: model " + k.model.name(), what);
     }

@@ -7,10 +7,13 @@ import dev.schedlab.engine.sim.Event;
 final class WorkItem {
   final long costNs;
   final DeferredWork fn;
+
   /** The CPU that queued it (RCU callbacks run there unless it is offloaded). */
   final int cpu;
+
   /** Fires at the end of the grace period, or of a delayed work's delay. */
   final Event due;
+
   final boolean rcu;
 
   WorkItem(long costNs, DeferredWork fn, int cpu, boolean rcu) {

@@ -10,15 +10,15 @@ import dev.schedlab.api.view.MachineView;
  * adaptive window ({@code dev->poll_limit_ns}) before it halts, so a wakeup that comes soon after
  * the vCPU went idle avoids the exit to the host.
  *
- * <p>Models, per CPU: {@code haltpoll_select()}: poll (tick kept) while the PM QoS limit is 0;
- * halt (tick stopped) while the window is 0; after a poll that reached its time limit, halt; after
- * a poll that was interrupted or after a halt, poll again. {@code haltpoll_reflect()}: after a
- * halt, {@code adjust_poll_limit()} grows the window (x {@code guest_halt_poll_grow}, at least
- * {@code guest_halt_poll_grow_start}, at most {@code guest_halt_poll_ns}) when the halt lasted
- * longer than the window but not longer than {@code guest_halt_poll_ns}, and shrinks it (/
- * {@code guest_halt_poll_shrink}, to 0 below the grow start) when it lasted longer. The window is
- * the poll time limit ({@code cpuidle_poll_time()} returns {@code dev->poll_limit_ns}); while it is
- * 0 the first poll caches the driver's default there, as the kernel does.
+ * <p>Models, per CPU: {@code haltpoll_select()}: poll (tick kept) while the PM QoS limit is 0; halt
+ * (tick stopped) while the window is 0; after a poll that reached its time limit, halt; after a
+ * poll that was interrupted or after a halt, poll again. {@code haltpoll_reflect()}: after a halt,
+ * {@code adjust_poll_limit()} grows the window (x {@code guest_halt_poll_grow}, at least {@code
+ * guest_halt_poll_grow_start}, at most {@code guest_halt_poll_ns}) when the halt lasted longer than
+ * the window but not longer than {@code guest_halt_poll_ns}, and shrinks it (/ {@code
+ * guest_halt_poll_shrink}, to 0 below the grow start) when it lasted longer. The window is the poll
+ * time limit ({@code cpuidle_poll_time()} returns {@code dev->poll_limit_ns}); while it is 0 the
+ * first poll caches the driver's default there, as the kernel does.
  *
  * <p>Does not model: the host's halt polling, which is the engine's (core/HaltPolling).
  */

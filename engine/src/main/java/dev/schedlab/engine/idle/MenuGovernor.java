@@ -15,14 +15,14 @@ import java.util.List;
  *
  * <ul>
  *   <li>the prediction: the sleep length scaled by the correction factor of its order-of-magnitude
- *       bucket, or the repeating-interval detector's average of the last eight idle durations
- *       (kept in whole microseconds, upside outliers dropped until the spread is small) if lower;
+ *       bucket, or the repeating-interval detector's average of the last eight idle durations (kept
+ *       in whole microseconds, upside outliers dropped until the spread is small) if lower;
  *   <li>the latency limit: the PM QoS limit, capped by the prediction itself while the tick runs
  *       (the interactivity limit; {@code performance_multiplier()} is 1 without iowaiters), so a
  *       prediction shorter than C1's exit latency keeps the CPU in the polling state;
  *   <li>the state walk: a polling state gives way to the next physical one if that one's exit
- *       latency fits the limit, unless a timer is due within its target residency; then
- *       {@code stop_tick}, with the retained-tick fix-up;
+ *       latency fits the limit, unless a timer is due within its target residency; then {@code
+ *       stop_tick}, with the retained-tick fix-up;
  *   <li>the update after a wake: the measured residency less the state's exit latency (halved when
  *       shorter than twice that latency), a tick wake-up taken as a long idle period, a poll time
  *       limit as the sleep length; the correction factor's running average.
@@ -38,6 +38,7 @@ public final class MenuGovernor implements IdlePolicy {
   private static final long MAX_INTERESTING = 50_000L * 1_000; // 50 ms
   private static final long UINT_MAX = 0xFFFF_FFFFL;
   private static final long NS_PER_US = 1_000;
+
   /** The correction factor's fixed point, in ns per us of prediction. */
   private static final long SCALE = (long) RESOLUTION * DECAY * NS_PER_US;
 
@@ -122,8 +123,8 @@ public final class MenuGovernor implements IdlePolicy {
       variance = Long.divideUnsigned(variance, divisor);
       // stddev <= 20 us, or small against the mean (avg > 6 stddev) with 3/4 of the samples left
       if (Long.compareUnsigned(variance, Long.divideUnsigned(-1L, 36)) <= 0) {
-        boolean tight = Long.compareUnsigned(avg * avg, variance * 36) > 0
-            && divisor * 4 >= INTERVALS * 3;
+        boolean tight =
+            Long.compareUnsigned(avg * avg, variance * 36) > 0 && divisor * 4 >= INTERVALS * 3;
         if (tight || Long.compareUnsigned(variance, 400) <= 0) {
           return avg;
         }
@@ -147,7 +148,8 @@ public final class MenuGovernor implements IdlePolicy {
     d.nextTimerNs = Math.max(sleepLengthNs, 0);
     d.bucket = whichBucket(d.nextTimerNs);
     d.stopTick = true;
-    if (states.size() <= 1 || latencyReq == 0
+    if (states.size() <= 1
+        || latencyReq == 0
         || ((d.nextTimerNs < states.get(1).targetResidencyNs()
                 || latencyReq < states.get(1).exitLatencyNs())
             && states.get(0).enabled())) {
@@ -177,7 +179,8 @@ public final class MenuGovernor implements IdlePolicy {
       }
       if (s.targetResidencyNs() > predictedNs) {
         // A physical state rather than busy polling, unless a timer is due soon enough.
-        if (states.get(idx).flagPolling() && s.exitLatencyNs() <= latencyReq
+        if (states.get(idx).flagPolling()
+            && s.exitLatencyNs() <= latencyReq
             && s.targetResidencyNs() <= d.nextTimerNs) {
           predictedNs = s.targetResidencyNs();
           idx = i;

@@ -12,25 +12,34 @@ import dev.schedlab.api.view.IdleStateView;
  * @param enabled whether the governor may choose it
  * @param flagPolling whether the driver table marks it {@code CPUIDLE_FLAG_POLLING}
  * @param irqEnable whether it is entered with interrupts on ({@code CPUIDLE_FLAG_IRQ_ENABLE},
- *     {@code intel_idle_irq()}): an interrupt is handled as soon as MWAIT wakes, before
- *     {@code cpuidle_enter_state()}'s bookkeeping and with POLLING still set
+ *     {@code intel_idle_irq()}): an interrupt is handled as soon as MWAIT wakes, before {@code
+ *     cpuidle_enter_state()}'s bookkeeping and with POLLING still set
  */
 public record IdleState(
-    String name, long exitLatencyNs, long targetResidencyNs, boolean polling, boolean enabled,
-    boolean flagPolling, boolean irqEnable)
+    String name,
+    long exitLatencyNs,
+    long targetResidencyNs,
+    boolean polling,
+    boolean enabled,
+    boolean flagPolling,
+    boolean irqEnable)
     implements IdleStateView {
 
   /** A state entered with interrupts off. */
-  public IdleState(String name, long exitLatencyNs, long targetResidencyNs, boolean polling,
-      boolean enabled, boolean flagPolling) {
+  public IdleState(
+      String name,
+      long exitLatencyNs,
+      long targetResidencyNs,
+      boolean polling,
+      boolean enabled,
+      boolean flagPolling) {
     this(name, exitLatencyNs, targetResidencyNs, polling, enabled, flagPolling, false);
   }
 
   /** A state whose {@code CPUIDLE_FLAG_POLLING} follows the default (POLL-like states). */
-  public IdleState(String name, long exitLatencyNs, long targetResidencyNs, boolean polling,
-      boolean enabled) {
-    this(name, exitLatencyNs, targetResidencyNs, polling, enabled,
-        polling && exitLatencyNs == 0);
+  public IdleState(
+      String name, long exitLatencyNs, long targetResidencyNs, boolean polling, boolean enabled) {
+    this(name, exitLatencyNs, targetResidencyNs, polling, enabled, polling && exitLatencyNs == 0);
   }
 
   /**
@@ -43,7 +52,7 @@ public record IdleState(
 
   /** The same state, enabled or not. */
   public IdleState withEnabled(boolean on) {
-    return new IdleState(name, exitLatencyNs, targetResidencyNs, polling, on, flagPolling,
-        irqEnable);
+    return new IdleState(
+        name, exitLatencyNs, targetResidencyNs, polling, on, flagPolling, irqEnable);
   }
 }

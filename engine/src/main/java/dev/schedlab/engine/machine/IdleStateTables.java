@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The cpuidle state tables of the model (section 2.2). Every x86 table starts with POLL
- * ({@code poll_state.c}); MWAIT-entered C-states are polling for the scheduler. {@code hlt-only}
- * (a VM guest without haltpoll, or arm64 WFI) has one non-polling state.
+ * The cpuidle state tables of the model (section 2.2). Every x86 table starts with POLL ({@code
+ * poll_state.c}); MWAIT-entered C-states are polling for the scheduler. {@code hlt-only} (a VM
+ * guest without haltpoll, or arm64 WFI) has one non-polling state.
  */
 public final class IdleStateTables {
   private static final IdleState POLL = new IdleState("POLL", 0, 0, true, true);
@@ -22,7 +22,8 @@ public final class IdleStateTables {
           "icx", List.of(POLL, mwaitIrqOn("C1", 1, 1), mwait("C1E", 4, 4), mwait("C6", 170, 600)),
           // [src] intel_idle.c spr_cstates
           "spr", List.of(POLL, mwait("C1", 1, 1), mwait("C1E", 2, 4), mwait("C6", 290, 800)),
-          // [src] acpi_idle on EPYC: C1 via MWAIT/FFH, C2 via I/O port (non-polling), FreeBSD D47444
+          // [src] acpi_idle on EPYC: C1 via MWAIT/FFH, C2 via I/O port (non-polling), FreeBSD
+          // D47444
           "amd-acpi",
               List.of(POLL, mwait("C1", 1, 2), new IdleState("C2", 400_000, 800_000, false, true)),
           // [src] POWER9 powernv: snooze polls, stop states do not [estimate: latencies]. The
@@ -56,7 +57,10 @@ public final class IdleStateTables {
     List<IdleState> t = TABLES.get(name);
     if (t == null) {
       throw new IllegalArgumentException(
-          "unknown idle_states '" + name + "'; expected one of " + new java.util.TreeSet<>(names()));
+          "unknown idle_states '"
+              + name
+              + "'; expected one of "
+              + new java.util.TreeSet<>(names()));
     }
     return withDisabled(name, t, disabled);
   }
@@ -66,7 +70,8 @@ public final class IdleStateTables {
     return withDisabled("custom", states, disabled);
   }
 
-  private static List<IdleState> withDisabled(String name, List<IdleState> t, List<String> disabled) {
+  private static List<IdleState> withDisabled(
+      String name, List<IdleState> t, List<String> disabled) {
     List<IdleState> out = new ArrayList<>(t.size());
     for (IdleState s : t) {
       boolean off = disabled.contains(s.name());
@@ -74,7 +79,8 @@ public final class IdleStateTables {
     }
     for (String d : disabled) {
       if (t.stream().noneMatch(s -> s.name().equals(d))) {
-        throw new IllegalArgumentException("disabled_states: table '" + name + "' has no state " + d);
+        throw new IllegalArgumentException(
+            "disabled_states: table '" + name + "' has no state " + d);
       }
     }
     return List.copyOf(out);

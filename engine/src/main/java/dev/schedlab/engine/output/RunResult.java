@@ -37,16 +37,43 @@ public record RunResult(
   }
 
   /** A result without ejections. */
-  public RunResult(String schedlabVersion, String scenario, long seed, List<String> plugins,
-      String digest, long events, long simNs, long wallNs, Map<String, Object> metrics,
+  public RunResult(
+      String schedlabVersion,
+      String scenario,
+      long seed,
+      List<String> plugins,
+      String digest,
+      long events,
+      long simNs,
+      long wallNs,
+      Map<String, Object> metrics,
       Map<String, long[]> rawSamples) {
-    this(schedlabVersion, scenario, seed, plugins, digest, events, simNs, wallNs, metrics,
-        rawSamples, List.of());
+    this(
+        schedlabVersion,
+        scenario,
+        seed,
+        plugins,
+        digest,
+        events,
+        simNs,
+        wallNs,
+        metrics,
+        rawSamples,
+        List.of());
   }
 
   /** A result without raw samples or ejections. */
-  public RunResult(String schedlabVersion, String scenario, long seed, List<String> plugins,
-      String digest, long events, long simNs, long wallNs, Map<String, Object> metrics) {
-    this(schedlabVersion, scenario, seed, plugins, digest, events, simNs, wallNs, metrics, Map.of());
+  public RunResult(
+      String schedlabVersion,
+      String scenario,
+      long seed,
+      List<String> plugins,
+      String digest,
+      long events,
+      long simNs,
+      long wallNs,
+      Map<String, Object> metrics) {
+    this(
+        schedlabVersion, scenario, seed, plugins, digest, events, simNs, wallNs, metrics, Map.of());
   }
 }

@@ -14,24 +14,36 @@ public interface TraceSink extends AutoCloseable {
   }
 
   /** {@code sched_switch}. {@code prevState} is R, S, D or X. */
-  default void schedSwitch(long t, int cpu, String prevComm, int prevPid, int prevPrio,
-      char prevState, String nextComm, int nextPid, int nextPrio) {}
+  default void schedSwitch(
+      long t,
+      int cpu,
+      String prevComm,
+      int prevPid,
+      int prevPrio,
+      char prevState,
+      String nextComm,
+      int nextPid,
+      int nextPrio) {}
 
   /** {@code sched_waking} (on the waker's CPU). */
-  default void schedWaking(long t, int cpu, String curComm, int curPid,
-      String comm, int pid, int prio, int targetCpu) {}
+  default void schedWaking(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {}
 
   /** {@code sched_wakeup} (when the task is queued on {@code targetCpu}). */
-  default void schedWakeup(long t, int cpu, String curComm, int curPid,
-      String comm, int pid, int prio, int targetCpu) {}
+  default void schedWakeup(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {}
 
-  /** {@code sched_wakeup_new} (a new task queued for the first time, {@code wake_up_new_task()}). */
-  default void schedWakeupNew(long t, int cpu, String curComm, int curPid, String comm, int pid,
-      int prio, int targetCpu) {
+  /**
+   * {@code sched_wakeup_new} (a new task queued for the first time, {@code wake_up_new_task()}).
+   */
+  default void schedWakeupNew(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {
     schedWakeup(t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
   }
 
-  /** {@code cpu_idle}: {@code state} is the idle-state index, or -1 on exit (printed 4294967295). */
+  /**
+   * {@code cpu_idle}: {@code state} is the idle-state index, or -1 on exit (printed 4294967295).
+   */
   default void cpuIdle(long t, int cpu, String curComm, int curPid, int state) {}
 
   /** {@code ipi_entry}/{@code ipi_exit}: {@code reason} like "Rescheduling interrupts". */
@@ -49,7 +61,10 @@ public interface TraceSink extends AutoCloseable {
   /** {@code ipi_send_cpu}: an IPI sent from {@code cpu} to {@code target}. */
   default void ipiSend(long t, int cpu, String curComm, int curPid, int target, String reason) {}
 
-  /** {@code sched_wake_idle_without_ipi}: {@code cpu} woke the polling idle {@code target} by a flag write. */
+  /**
+   * {@code sched_wake_idle_without_ipi}: {@code cpu} woke the polling idle {@code target} by a flag
+   * write.
+   */
   default void wakeIdleWithoutIpi(long t, int cpu, String curComm, int curPid, int target) {}
 
   /**
@@ -62,8 +77,8 @@ public interface TraceSink extends AutoCloseable {
    * {@code lock:contention_begin}: the task on {@code cpu} found the lock at {@code lockAddr} taken
    * and waits; {@code flags} as the tracepoint prints them (SPIN, MUTEX, READ, WRITE, RT).
    */
-  default void lockContentionBegin(long t, int cpu, String curComm, int curPid, long lockAddr,
-      String flags) {}
+  default void lockContentionBegin(
+      long t, int cpu, String curComm, int curPid, long lockAddr, String flags) {}
 
   /** {@code lock:contention_end}: the wait for the lock at {@code lockAddr} is over (ret=0). */
   default void lockContentionEnd(long t, int cpu, String curComm, int curPid, long lockAddr) {}

@@ -11,34 +11,38 @@ import java.util.TreeMap;
  * measured on that machine, mitigations included.
  *
  * <p>Names, from /sys/devices/system/cpu/vulnerabilities and /proc/cpuinfo: {@code pti} (meltdown
- * "Mitigation: PTI"), {@code pcid} (the CPU flag; PTI without it flushes the TLB),
- * {@code retpoline}, {@code rsb_fill}, {@code ibpb} (spectre_v2 "IBPB: always-on"), {@code verw}
- * ("Clear CPU buffers"), {@code return_thunk} (retbleed/SRSO thunks).
+ * "Mitigation: PTI"), {@code pcid} (the CPU flag; PTI without it flushes the TLB), {@code
+ * retpoline}, {@code rsb_fill}, {@code ibpb} (spectre_v2 "IBPB: always-on"), {@code verw} ("Clear
+ * CPU buffers"), {@code return_thunk} (retbleed/SRSO thunks).
  */
 public final class Mitigations {
   private Mitigations() {}
 
   /**
-   * Adjusted defaults for {@code mitigations}: a map of parameter keys to values, to apply
-   * beneath {@code explicit} (which keeps every key it sets).
+   * Adjusted defaults for {@code mitigations}: a map of parameter keys to values, to apply beneath
+   * {@code explicit} (which keeps every key it sets).
    */
   public static Map<String, Long> defaults(List<String> mitigations, Map<String, Long> explicit) {
     Map<String, Long> out = new TreeMap<>();
     if (mitigations.isEmpty()) {
       return out;
     }
-    long pct = (mitigations.contains("retpoline") ? value(Param.MITIGATION_RETPOLINE_PCT, explicit) : 0)
-        + (mitigations.contains("return_thunk")
-            ? value(Param.MITIGATION_RETURN_THUNK_PCT, explicit) : 0);
+    long pct =
+        (mitigations.contains("retpoline") ? value(Param.MITIGATION_RETPOLINE_PCT, explicit) : 0)
+            + (mitigations.contains("return_thunk")
+                ? value(Param.MITIGATION_RETURN_THUNK_PCT, explicit)
+                : 0);
     for (Param p : Param.values()) {
       if (pct > 0 && isKernelPathCost(p)) {
         out.put(p.key(), p.defaultValue() + p.defaultValue() * pct / 100);
       }
     }
     if (mitigations.contains("pti")) {
-      long perCrossing = value(Param.MITIGATION_PTI, explicit)
-          + (mitigations.contains("pcid") ? 0 : value(Param.MITIGATION_PTI_NOPCID, explicit));
-      for (Param p : List.of(Param.SYSCALL_ENTRY, Param.EXIT_TO_USER, Param.IRQ_ENTRY, Param.IRQ_EXIT)) {
+      long perCrossing =
+          value(Param.MITIGATION_PTI, explicit)
+              + (mitigations.contains("pcid") ? 0 : value(Param.MITIGATION_PTI_NOPCID, explicit));
+      for (Param p :
+          List.of(Param.SYSCALL_ENTRY, Param.EXIT_TO_USER, Param.IRQ_ENTRY, Param.IRQ_EXIT)) {
         add(out, p, perCrossing);
       }
     }
@@ -67,8 +71,10 @@ public final class Mitigations {
    * host's side of a VM exit.
    */
   static boolean isKernelPathCost(Param p) {
-    return p.key().startsWith("cost.") && p.unit() == Param.Unit.NS
-        && !p.key().startsWith("cost.mitigation_") && !p.key().startsWith("cost.vm_");
+    return p.key().startsWith("cost.")
+        && p.unit() == Param.Unit.NS
+        && !p.key().startsWith("cost.mitigation_")
+        && !p.key().startsWith("cost.vm_");
   }
 
   private static long value(Param p, Map<String, Long> explicit) {

@@ -4,87 +4,289 @@ package dev.schedlab.engine.params;
  * The one parameter table: every cost and tunable of the model with its default, unit and source.
  * Sources: [src] kernel source or public documentation; [seed] a seed e-mail; [derived] computed
  * from cited numbers; [estimate] an engineering estimate, a calibration knob. Scenarios override by
- * key ({@code kernel.params}); features are 0/1 under {@code feature.NAME} ({@code kernel.features}).
+ * key ({@code kernel.params}); features are 0/1 under {@code feature.NAME} ({@code
+ * kernel.features}).
  */
 public enum Param {
   // --- scheduler tunables ---
-  BASE_SLICE("sched.base_slice", 750_000, Unit.NS, "[src] fair.c sysctl_sched_base_slice (normalized; scaled by 1+ilog2(min(ncpus,8)))"),
-  MIGRATION_COST("sched.migration_cost", 500_000, Unit.NS, "[src] fair.c sysctl_sched_migration_cost"),
+  BASE_SLICE(
+      "sched.base_slice",
+      750_000,
+      Unit.NS,
+      "[src] fair.c sysctl_sched_base_slice (normalized; scaled by 1+ilog2(min(ncpus,8)))"),
+  MIGRATION_COST(
+      "sched.migration_cost", 500_000, Unit.NS, "[src] fair.c sysctl_sched_migration_cost"),
   NR_MIGRATE("sched.nr_migrate", 32, Unit.COUNT, "[src] core.c sysctl_sched_nr_migrate"),
-  TIMER_SLACK("sched.timer_slack", 50_000, Unit.NS, "[src] init_task timer_slack_ns: hrtimer_nanosleep() lets a task that is neither RT nor DL expire up to this late (hrtimer_set_expires_range_ns), to batch wakeups"),
+  TIMER_SLACK(
+      "sched.timer_slack",
+      50_000,
+      Unit.NS,
+      "[src] init_task timer_slack_ns: hrtimer_nanosleep() lets a task that is neither RT nor DL expire up to this late (hrtimer_set_expires_range_ns), to batch wakeups"),
   RR_TIMESLICE("sched.rr_timeslice", 100_000_000, Unit.NS, "[src] RR_TIMESLICE"),
   RT_PERIOD("sched.rt_period", 1_000_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_period"),
   RT_RUNTIME("sched.rt_runtime", 950_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_runtime"),
   // --- plugin supervision (docs/plugin-safety.md) ---
-  WATCHDOG_TIMEOUT("watchdog.timeout", 30_000_000_000L, Unit.NS, "[src] kernel/sched/ext.c SCX_WATCHDOG_MAX_TIMEOUT (30 * HZ), the default and largest ops.timeout_ms: a runnable task that has not run for this long ejects the plugin involved; 0 turns the watchdog off"),
-  PLUGIN_HOOK_BUDGET("plugin.hook_budget", 10_000_000_000L, Unit.NS, "[estimate] wall-clock time (not simulated) one plugin call may take before the run is stopped; hooks take microseconds, so this only catches a call that never returns, with room for a loaded machine; 0 turns the budget off. Outside the model: it never changes a result"),
+  WATCHDOG_TIMEOUT(
+      "watchdog.timeout",
+      30_000_000_000L,
+      Unit.NS,
+      "[src] kernel/sched/ext.c SCX_WATCHDOG_MAX_TIMEOUT (30 * HZ), the default and largest ops.timeout_ms: a runnable task that has not run for this long ejects the plugin involved; 0 turns the watchdog off"),
+  PLUGIN_HOOK_BUDGET(
+      "plugin.hook_budget",
+      10_000_000_000L,
+      Unit.NS,
+      "[estimate] wall-clock time (not simulated) one plugin call may take before the run is stopped; hooks take microseconds, so this only catches a call that never returns, with room for a loaded machine; 0 turns the budget off. Outside the model: it never changes a result"),
   // --- scheduler path costs (CPU time on the CPU running the path) ---
-  SCHED_BASE("cost.sched_base", 200, Unit.NS, "[estimate] __schedule() fixed part: rq lock, clock update, rcu note, flag clears (range 150-500 ns)"),
+  SCHED_BASE(
+      "cost.sched_base",
+      200,
+      Unit.NS,
+      "[estimate] __schedule() fixed part: rq lock, clock update, rcu note, flag clears (range 150-500 ns)"),
   PICK_FAIR("cost.pick_fair", 100, Unit.NS, "[estimate] pick_next_task_fair() with tasks"),
-  CTX_SWITCH("cost.ctx_switch", 600, Unit.NS, "[estimate] context_switch() between tasks of different mm"),
-  CTX_SWITCH_LIGHT("cost.ctx_switch_light", 300, Unit.NS, "[estimate] context_switch() to/from idle or within one mm"),
-  NEWIDLE_EARLY_EXIT("cost.newidle_early_exit", 300, Unit.NS, "[estimate] newidle balance that exits early (not overloaded / avg_idle small)"),
-  TTWU_LOCAL("cost.ttwu_local", 500, Unit.NS, "[estimate] try_to_wake_up() enqueue + wakeup_preempt"),
-  TTWU_RUNNABLE("cost.ttwu_runnable", 300, Unit.NS, "[seed 004] ttwu_runnable() for a task still queued"),
-  SELECT_RQ("cost.select_rq", 150, Unit.NS, "[estimate] select_task_rq() without the LLC scan: wake_affine and the probes of target, prev and recent_used_cpu (~5 CPUs at cost.sis_per_cpu); the scan adds cost.sis_per_cpu per CPU probed"),
-  SIS_PER_CPU("cost.sis_per_cpu", 30, Unit.NS, "[estimate] select_idle_cpu()/select_idle_core() per CPU probed: its rq's curr, nr_running and ttwu_pending, one cache line (latency.cacheline_same_llc) at most"),
+  CTX_SWITCH(
+      "cost.ctx_switch", 600, Unit.NS, "[estimate] context_switch() between tasks of different mm"),
+  CTX_SWITCH_LIGHT(
+      "cost.ctx_switch_light",
+      300,
+      Unit.NS,
+      "[estimate] context_switch() to/from idle or within one mm"),
+  NEWIDLE_EARLY_EXIT(
+      "cost.newidle_early_exit",
+      300,
+      Unit.NS,
+      "[estimate] newidle balance that exits early (not overloaded / avg_idle small)"),
+  TTWU_LOCAL(
+      "cost.ttwu_local", 500, Unit.NS, "[estimate] try_to_wake_up() enqueue + wakeup_preempt"),
+  TTWU_RUNNABLE(
+      "cost.ttwu_runnable", 300, Unit.NS, "[seed 004] ttwu_runnable() for a task still queued"),
+  SELECT_RQ(
+      "cost.select_rq",
+      150,
+      Unit.NS,
+      "[estimate] select_task_rq() without the LLC scan: wake_affine and the probes of target, prev and recent_used_cpu (~5 CPUs at cost.sis_per_cpu); the scan adds cost.sis_per_cpu per CPU probed"),
+  SIS_PER_CPU(
+      "cost.sis_per_cpu",
+      30,
+      Unit.NS,
+      "[estimate] select_idle_cpu()/select_idle_core() per CPU probed: its rq's curr, nr_running and ttwu_pending, one cache line (latency.cacheline_same_llc) at most"),
   SYSCALL_ENTRY("cost.syscall_entry", 100, Unit.NS, "[estimate] kernel entry from user"),
   EXIT_TO_USER("cost.exit_to_user", 100, Unit.NS, "[estimate] exit_to_user_mode() without work"),
-  DO_IDLE_ENTER("cost.do_idle_enter", 300, Unit.NS, "[estimate] do_idle() entry up to call_cpuidle(): polling set, nohz enter, governor select (with cost.cpuidle_enter the 0.5 us entry half of the ~1 us do_idle() enter+exit, kernel-model.md 2.1)"),
-  DO_IDLE_EXIT("cost.do_idle_exit", 200, Unit.NS, "[estimate] do_idle() loop exit: preempt_set_need_resched, tick_nohz_idle_exit, polling clear (enter+exit ~1 us with cpuidle_exit)"),
-  CPUIDLE_ENTER("cost.cpuidle_enter", 200, Unit.NS, "[estimate] call_cpuidle() to the state's own entry: cpuidle_enter_state() accounting, trace and RCU idle entry (default_idle_call() likewise), with POLLING clear until MWAIT or poll_idle() sets it again; the rest of cost.do_idle_enter's 0.5 us entry half"),
-  CPUIDLE_EXIT("cost.cpuidle_exit", 300, Unit.NS, "[estimate] leaving an idle state: cpuidle_enter_state() accounting and the governor's reflect"),
-  IDLE_RESELECT("cost.idle_reselect", 300, Unit.NS, "[estimate] one more idle-loop iteration after an IRQ that set no resched"),
-  TICK_HANDLER("cost.tick_handler", 1_500, Unit.NS, "[estimate] sched_tick + timekeeping + softirq raise"),
-  TICK_STOP("cost.tick_stop", 1_500, Unit.NS, "[estimate] tick_nohz_stop_tick(): next event, hrtimer reprogram"),
+  DO_IDLE_ENTER(
+      "cost.do_idle_enter",
+      300,
+      Unit.NS,
+      "[estimate] do_idle() entry up to call_cpuidle(): polling set, nohz enter, governor select (with cost.cpuidle_enter the 0.5 us entry half of the ~1 us do_idle() enter+exit, kernel-model.md 2.1)"),
+  DO_IDLE_EXIT(
+      "cost.do_idle_exit",
+      200,
+      Unit.NS,
+      "[estimate] do_idle() loop exit: preempt_set_need_resched, tick_nohz_idle_exit, polling clear (enter+exit ~1 us with cpuidle_exit)"),
+  CPUIDLE_ENTER(
+      "cost.cpuidle_enter",
+      200,
+      Unit.NS,
+      "[estimate] call_cpuidle() to the state's own entry: cpuidle_enter_state() accounting, trace and RCU idle entry (default_idle_call() likewise), with POLLING clear until MWAIT or poll_idle() sets it again; the rest of cost.do_idle_enter's 0.5 us entry half"),
+  CPUIDLE_EXIT(
+      "cost.cpuidle_exit",
+      300,
+      Unit.NS,
+      "[estimate] leaving an idle state: cpuidle_enter_state() accounting and the governor's reflect"),
+  IDLE_RESELECT(
+      "cost.idle_reselect",
+      300,
+      Unit.NS,
+      "[estimate] one more idle-loop iteration after an IRQ that set no resched"),
+  TICK_HANDLER(
+      "cost.tick_handler", 1_500, Unit.NS, "[estimate] sched_tick + timekeeping + softirq raise"),
+  TICK_STOP(
+      "cost.tick_stop",
+      1_500,
+      Unit.NS,
+      "[estimate] tick_nohz_stop_tick(): next event, hrtimer reprogram"),
   TICK_RESTART("cost.tick_restart", 1_000, Unit.NS, "[estimate] tick restart on idle exit"),
-  LB_DOMAIN_BASE("cost.lb_domain_base", 1_000, Unit.NS, "[estimate] sched_balance_rq() fixed part per domain: env setup, find_busiest_group() bookkeeping (kernel-model.md 2.1: 2-20 us per domain, growing with its span)"),
-  LB_PER_CPU_SCANNED("cost.lb_per_cpu_scanned", 100, Unit.NS, "[estimate] update_sg_lb_stats() per CPU of the domain: its rq and cfs_rq load, util and nr_running, about one remote cache-line miss (latency.cacheline_*)"),
-  LB_PER_TASK("cost.lb_per_task", 2_000, Unit.NS, "[estimate] detach + attach of one migrated task (1-3 us)"),
-  BLOCKED_LOAD_DECAY("latency.blocked_load_decay", 345_000_000, Unit.NS, "[src] PELT: an idle runqueue's load decays to zero in ~LOAD_AVG_MAX_N (345) periods"),
-  NOHZ_STATS_PER_CPU("cost.nohz_stats_per_cpu", 300, Unit.NS, "[estimate] _nohz_idle_balance() per idle CPU, blocked load only"),
+  LB_DOMAIN_BASE(
+      "cost.lb_domain_base",
+      1_000,
+      Unit.NS,
+      "[estimate] sched_balance_rq() fixed part per domain: env setup, find_busiest_group() bookkeeping (kernel-model.md 2.1: 2-20 us per domain, growing with its span)"),
+  LB_PER_CPU_SCANNED(
+      "cost.lb_per_cpu_scanned",
+      100,
+      Unit.NS,
+      "[estimate] update_sg_lb_stats() per CPU of the domain: its rq and cfs_rq load, util and nr_running, about one remote cache-line miss (latency.cacheline_*)"),
+  LB_PER_TASK(
+      "cost.lb_per_task",
+      2_000,
+      Unit.NS,
+      "[estimate] detach + attach of one migrated task (1-3 us)"),
+  BLOCKED_LOAD_DECAY(
+      "latency.blocked_load_decay",
+      345_000_000,
+      Unit.NS,
+      "[src] PELT: an idle runqueue's load decays to zero in ~LOAD_AVG_MAX_N (345) periods"),
+  NOHZ_STATS_PER_CPU(
+      "cost.nohz_stats_per_cpu",
+      300,
+      Unit.NS,
+      "[estimate] _nohz_idle_balance() per idle CPU, blocked load only"),
   IPI_SEND("cost.ipi_send", 150, Unit.NS, "[estimate] x2APIC ICR write on the sender"),
-  IPI_SAME_SOCKET("latency.ipi_same_socket", 800, Unit.NS, "[estimate] IPI delivery latency within a socket"),
-  IPI_CROSS_SOCKET("latency.ipi_cross_socket", 1_500, Unit.NS, "[estimate] IPI delivery latency across sockets"),
+  IPI_SAME_SOCKET(
+      "latency.ipi_same_socket", 800, Unit.NS, "[estimate] IPI delivery latency within a socket"),
+  IPI_CROSS_SOCKET(
+      "latency.ipi_cross_socket", 1_500, Unit.NS, "[estimate] IPI delivery latency across sockets"),
   IRQ_ENTRY("cost.irq_entry", 250, Unit.NS, "[estimate] half of IRQ entry+exit overhead (500 ns)"),
   IRQ_EXIT("cost.irq_exit", 250, Unit.NS, "[estimate] half of IRQ entry+exit overhead (500 ns)"),
   CSD_FN("cost.csd_fn", 50, Unit.NS, "[estimate] one CSD dequeue + call + unlock"),
-  CACHELINE_SAME_LLC("latency.cacheline_same_llc", 60, Unit.NS, "[estimate] core-to-core cache-line transfer within an LLC (public core-to-core latency charts: ~50-90 ns on a server mesh)"),
-  CACHELINE_CROSS_LLC("latency.cacheline_cross_llc", 110, Unit.NS, "[estimate] cache-line transfer between LLCs of one socket (e.g. Zen 3 cross-CCX ~90-120 ns)"),
-  POLL_WAKE("latency.poll_wake", 100, Unit.NS, "[estimate] poll_idle() noticing the NEED_RESCHED write"),
-  TASK_WORK_OVERHEAD("cost.task_work_overhead", 200, Unit.NS, "[estimate] task_work_run() excluding the work"),
-  MM_CID_PER_CPU("cost.mm_cid_per_cpu_check", 125, Unit.NS, "[derived] seed 001: 30-35 us over 2 x 128 CPUs"),
-  MM_CID_SCAN_DELAY("sched.mm_cid_scan_delay", 100_000_000, Unit.NS, "[src] sched.h MM_CID_SCAN_DELAY (v6.4-v6.18)"),
-  MM_CID_PERIOD("sched.mm_cid_period", 100_000_000, Unit.NS, "[src] sched.h SCHED_MM_CID_PERIOD_NS (v6.4-v6.18)"),
+  CACHELINE_SAME_LLC(
+      "latency.cacheline_same_llc",
+      60,
+      Unit.NS,
+      "[estimate] core-to-core cache-line transfer within an LLC (public core-to-core latency charts: ~50-90 ns on a server mesh)"),
+  CACHELINE_CROSS_LLC(
+      "latency.cacheline_cross_llc",
+      110,
+      Unit.NS,
+      "[estimate] cache-line transfer between LLCs of one socket (e.g. Zen 3 cross-CCX ~90-120 ns)"),
+  POLL_WAKE(
+      "latency.poll_wake", 100, Unit.NS, "[estimate] poll_idle() noticing the NEED_RESCHED write"),
+  TASK_WORK_OVERHEAD(
+      "cost.task_work_overhead", 200, Unit.NS, "[estimate] task_work_run() excluding the work"),
+  MM_CID_PER_CPU(
+      "cost.mm_cid_per_cpu_check", 125, Unit.NS, "[derived] seed 001: 30-35 us over 2 x 128 CPUs"),
+  MM_CID_SCAN_DELAY(
+      "sched.mm_cid_scan_delay",
+      100_000_000,
+      Unit.NS,
+      "[src] sched.h MM_CID_SCAN_DELAY (v6.4-v6.18)"),
+  MM_CID_PERIOD(
+      "sched.mm_cid_period",
+      100_000_000,
+      Unit.NS,
+      "[src] sched.h SCHED_MM_CID_PERIOD_NS (v6.4-v6.18)"),
   VM_IPI_EXIT("cost.vm_ipi_exit", 1_500, Unit.NS, "[estimate] guest VM exit to send an IPI"),
-  VM_TIMER_EXIT("cost.vm_timer_exit", 1_500, Unit.NS, "[estimate] guest write of the local-APIC timer (TSC-deadline MSR or LVTT) to reprogram its clockevent traps to the host, like cost.vm_ipi_exit"),
-  VM_HALTED_WAKE("latency.vm_halted_wake", 10_000, Unit.NS, "[estimate] host wakeup of a halted vCPU whose thread the host scheduled out"),
-  VM_HALT_POLL_WAKE("latency.vm_halt_poll_wake", 4_000, Unit.NS, "[derived] host wakeup of a halted vCPU caught by KVM halt polling: latency.vm_halted_wake less the 5-7 us polling saves (kvm_main.c comment of aca6ff29c406)"),
-  KVM_HALT_POLL_NS("kvm.halt_poll_ns", 200_000, Unit.NS, "[src] host KVM module parameter halt_poll_ns, x86 KVM_HALT_POLL_NS_DEFAULT; 0 disables halt polling"),
-  KVM_HALT_POLL_NS_GROW("kvm.halt_poll_ns_grow", 2, Unit.COUNT, "[src] kvm_main.c halt_poll_ns_grow (factor per grow)"),
-  KVM_HALT_POLL_NS_GROW_START("kvm.halt_poll_ns_grow_start", 10_000, Unit.NS, "[src] kvm_main.c halt_poll_ns_grow_start"),
-  KVM_HALT_POLL_NS_SHRINK("kvm.halt_poll_ns_shrink", 0, Unit.COUNT, "[src] kvm_main.c halt_poll_ns_shrink (divisor; 0 resets the window, the default of hosts of 2023)"),
-  VM_TIMER_DELIVERY("latency.vm_timer_delivery", 1_500, Unit.NS, "[estimate] guest timer interrupt: from the expiry of the guest's local-APIC timer (emulated by the host with the VMX preemption timer or an hrtimer) to the vector's injection; a running vCPU is stopped meanwhile (the exit, KVM's handling, the entry), a halted one is woken after it. About one exit/entry round trip on a bare-metal host; far more in nested guests: schedlab host --calibrate measures it"),
+  VM_TIMER_EXIT(
+      "cost.vm_timer_exit",
+      1_500,
+      Unit.NS,
+      "[estimate] guest write of the local-APIC timer (TSC-deadline MSR or LVTT) to reprogram its clockevent traps to the host, like cost.vm_ipi_exit"),
+  VM_HALTED_WAKE(
+      "latency.vm_halted_wake",
+      10_000,
+      Unit.NS,
+      "[estimate] host wakeup of a halted vCPU whose thread the host scheduled out"),
+  VM_HALT_POLL_WAKE(
+      "latency.vm_halt_poll_wake",
+      4_000,
+      Unit.NS,
+      "[derived] host wakeup of a halted vCPU caught by KVM halt polling: latency.vm_halted_wake less the 5-7 us polling saves (kvm_main.c comment of aca6ff29c406)"),
+  KVM_HALT_POLL_NS(
+      "kvm.halt_poll_ns",
+      200_000,
+      Unit.NS,
+      "[src] host KVM module parameter halt_poll_ns, x86 KVM_HALT_POLL_NS_DEFAULT; 0 disables halt polling"),
+  KVM_HALT_POLL_NS_GROW(
+      "kvm.halt_poll_ns_grow",
+      2,
+      Unit.COUNT,
+      "[src] kvm_main.c halt_poll_ns_grow (factor per grow)"),
+  KVM_HALT_POLL_NS_GROW_START(
+      "kvm.halt_poll_ns_grow_start", 10_000, Unit.NS, "[src] kvm_main.c halt_poll_ns_grow_start"),
+  KVM_HALT_POLL_NS_SHRINK(
+      "kvm.halt_poll_ns_shrink",
+      0,
+      Unit.COUNT,
+      "[src] kvm_main.c halt_poll_ns_shrink (divisor; 0 resets the window, the default of hosts of 2023)"),
+  VM_TIMER_DELIVERY(
+      "latency.vm_timer_delivery",
+      1_500,
+      Unit.NS,
+      "[estimate] guest timer interrupt: from the expiry of the guest's local-APIC timer (emulated by the host with the VMX preemption timer or an hrtimer) to the vector's injection; a running vCPU is stopped meanwhile (the exit, KVM's handling, the entry), a halted one is woken after it. About one exit/entry round trip on a bare-metal host; far more in nested guests: schedlab host --calibrate measures it"),
   // --- speculative-execution mitigations (machine.mitigations; each adds to the default costs) ---
-  MITIGATION_PTI("cost.mitigation_pti", 100, Unit.NS, "[estimate] page-table isolation: the CR3 switch at every kernel entry and exit (SWITCH_TO_KERNEL_CR3, arch/x86/entry/calling.h), with PCID so no TLB flush; added to syscall entry and exit and IRQ entry and exit"),
-  MITIGATION_PTI_NOPCID("cost.mitigation_pti_nopcid", 300, Unit.NS, "[estimate] page-table isolation without PCID: each CR3 switch also flushes the TLB and the code after it refills it; added on top of cost.mitigation_pti when the CPU lacks pcid"),
-  MITIGATION_VERW("cost.mitigation_verw", 250, Unit.NS, "[estimate] MDS/TAA/MMIO/RFDS 'Clear CPU buffers': VERW on every return to user (x86_clear_cpu_buffers in the exit path); added to exit to user"),
-  MITIGATION_RSB_FILL("cost.mitigation_rsb_fill", 20, Unit.NS, "[estimate] spectre_v2 'Filling RSB on context switch': 32 RSB-stuffing calls in __switch_to_asm; added to every context switch"),
-  MITIGATION_IBPB("cost.mitigation_ibpb", 2_000, Unit.NS, "[estimate] spectre_v2 'IBPB: always-on': an indirect branch prediction barrier when switching to another mm (cond_mitigation() in arch/x86/mm/tlb.c); added to cost.ctx_switch"),
-  MITIGATION_RETPOLINE_PCT("cost.mitigation_retpoline_pct", 5, Unit.COUNT, "[estimate] spectre_v2 'Retpolines': every indirect call and jump in the kernel becomes a retpoline; percent added to every kernel path cost (cost.* in ns)"),
-  MITIGATION_RETURN_THUNK_PCT("cost.mitigation_return_thunk_pct", 10, Unit.COUNT, "[estimate] retbleed/SRSO return thunks (untrained return thunk, 'Safe RET'): every kernel return goes through a thunk; percent added to every kernel path cost (cost.* in ns)"),
-  // --- the haltpoll cpuidle governor's module parameters (drivers/cpuidle/governors/haltpoll.c) ---
-  HALTPOLL_GUEST_HALT_POLL_NS("haltpoll.guest_halt_poll_ns", 200_000, Unit.NS, "[src] haltpoll.c guest_halt_poll_ns: the largest poll window"),
-  HALTPOLL_GROW("haltpoll.guest_halt_poll_grow", 2, Unit.COUNT, "[src] haltpoll.c guest_halt_poll_grow"),
-  HALTPOLL_GROW_START("haltpoll.guest_halt_poll_grow_start", 50_000, Unit.NS, "[src] haltpoll.c guest_halt_poll_grow_start"),
-  HALTPOLL_SHRINK("haltpoll.guest_halt_poll_shrink", 2, Unit.COUNT, "[src] haltpoll.c guest_halt_poll_shrink (divisor)"),
-  HALTPOLL_ALLOW_SHRINK("haltpoll.guest_halt_poll_allow_shrink", 1, Unit.BOOL, "[src] haltpoll.c guest_halt_poll_allow_shrink"),
+  MITIGATION_PTI(
+      "cost.mitigation_pti",
+      100,
+      Unit.NS,
+      "[estimate] page-table isolation: the CR3 switch at every kernel entry and exit (SWITCH_TO_KERNEL_CR3, arch/x86/entry/calling.h), with PCID so no TLB flush; added to syscall entry and exit and IRQ entry and exit"),
+  MITIGATION_PTI_NOPCID(
+      "cost.mitigation_pti_nopcid",
+      300,
+      Unit.NS,
+      "[estimate] page-table isolation without PCID: each CR3 switch also flushes the TLB and the code after it refills it; added on top of cost.mitigation_pti when the CPU lacks pcid"),
+  MITIGATION_VERW(
+      "cost.mitigation_verw",
+      250,
+      Unit.NS,
+      "[estimate] MDS/TAA/MMIO/RFDS 'Clear CPU buffers': VERW on every return to user (x86_clear_cpu_buffers in the exit path); added to exit to user"),
+  MITIGATION_RSB_FILL(
+      "cost.mitigation_rsb_fill",
+      20,
+      Unit.NS,
+      "[estimate] spectre_v2 'Filling RSB on context switch': 32 RSB-stuffing calls in __switch_to_asm; added to every context switch"),
+  MITIGATION_IBPB(
+      "cost.mitigation_ibpb",
+      2_000,
+      Unit.NS,
+      "[estimate] spectre_v2 'IBPB: always-on': an indirect branch prediction barrier when switching to another mm (cond_mitigation() in arch/x86/mm/tlb.c); added to cost.ctx_switch"),
+  MITIGATION_RETPOLINE_PCT(
+      "cost.mitigation_retpoline_pct",
+      5,
+      Unit.COUNT,
+      "[estimate] spectre_v2 'Retpolines': every indirect call and jump in the kernel becomes a retpoline; percent added to every kernel path cost (cost.* in ns)"),
+  MITIGATION_RETURN_THUNK_PCT(
+      "cost.mitigation_return_thunk_pct",
+      10,
+      Unit.COUNT,
+      "[estimate] retbleed/SRSO return thunks (untrained return thunk, 'Safe RET'): every kernel return goes through a thunk; percent added to every kernel path cost (cost.* in ns)"),
+  // --- the haltpoll cpuidle governor's module parameters (drivers/cpuidle/governors/haltpoll.c)
+  // ---
+  HALTPOLL_GUEST_HALT_POLL_NS(
+      "haltpoll.guest_halt_poll_ns",
+      200_000,
+      Unit.NS,
+      "[src] haltpoll.c guest_halt_poll_ns: the largest poll window"),
+  HALTPOLL_GROW(
+      "haltpoll.guest_halt_poll_grow", 2, Unit.COUNT, "[src] haltpoll.c guest_halt_poll_grow"),
+  HALTPOLL_GROW_START(
+      "haltpoll.guest_halt_poll_grow_start",
+      50_000,
+      Unit.NS,
+      "[src] haltpoll.c guest_halt_poll_grow_start"),
+  HALTPOLL_SHRINK(
+      "haltpoll.guest_halt_poll_shrink",
+      2,
+      Unit.COUNT,
+      "[src] haltpoll.c guest_halt_poll_shrink (divisor)"),
+  HALTPOLL_ALLOW_SHRINK(
+      "haltpoll.guest_halt_poll_allow_shrink",
+      1,
+      Unit.BOOL,
+      "[src] haltpoll.c guest_halt_poll_allow_shrink"),
   RCU_GP("latency.rcu_gp", 10_000_000, Unit.NS, "[estimate] RCU grace period (2-30 ms typical)"),
-  RCU_CB_OVERHEAD("cost.rcu_cb_overhead", 100, Unit.NS, "[estimate] invoking one RCU callback (rcu_do_batch per callback)"),
-  NOHZ_FULL_MAX_DEFER("latency.nohz_full_max_defer", 1_000_000_000, Unit.NS, "[src] nohz_full: the tick is deferred by at most 1 s with one task running (residual 1 Hz tick, sched_tick_remote)"),
-  SMT_EXTRA_THREAD_GAIN("smt.extra_thread_gain_pm", 300, Unit.COUNT, "[estimate] per mille of a core's single-thread throughput each further busy SMT thread adds (SMT2 ~1.2-1.3x, POWER9 SMT4 ~1.9-2.2x a single thread)"),
-  SMT_SPIN_WEIGHT("smt.spin_weight_pm", 250, Unit.COUNT, "[estimate] per mille of a busy thread's demand that a spinning or polling thread takes from its core (pause / HMT_low)"),
-  COST_JITTER("cost.jitter_pct", 20, Unit.COUNT, "[estimate] kernel path costs and hardware latencies vary by cache state: each use draws uniformly within +-this percent of its value"),
+  RCU_CB_OVERHEAD(
+      "cost.rcu_cb_overhead",
+      100,
+      Unit.NS,
+      "[estimate] invoking one RCU callback (rcu_do_batch per callback)"),
+  NOHZ_FULL_MAX_DEFER(
+      "latency.nohz_full_max_defer",
+      1_000_000_000,
+      Unit.NS,
+      "[src] nohz_full: the tick is deferred by at most 1 s with one task running (residual 1 Hz tick, sched_tick_remote)"),
+  SMT_EXTRA_THREAD_GAIN(
+      "smt.extra_thread_gain_pm",
+      300,
+      Unit.COUNT,
+      "[estimate] per mille of a core's single-thread throughput each further busy SMT thread adds (SMT2 ~1.2-1.3x, POWER9 SMT4 ~1.9-2.2x a single thread)"),
+  SMT_SPIN_WEIGHT(
+      "smt.spin_weight_pm",
+      250,
+      Unit.COUNT,
+      "[estimate] per mille of a busy thread's demand that a spinning or polling thread takes from its core (pause / HMT_low)"),
+  COST_JITTER(
+      "cost.jitter_pct",
+      20,
+      Unit.COUNT,
+      "[estimate] kernel path costs and hardware latencies vary by cache state: each use draws uniformly within +-this percent of its value"),
   // --- sched features (features.h) and engine switches, 1 = on ---
   PLACE_LAG("feature.PLACE_LAG", 1, Unit.BOOL, "[src] features.h"),
   PLACE_DEADLINE_INITIAL("feature.PLACE_DEADLINE_INITIAL", 1, Unit.BOOL, "[src] features.h"),
@@ -97,15 +299,43 @@ public enum Param {
   DELAY_ZERO("feature.DELAY_ZERO", 1, Unit.BOOL, "[src] features.h (v6.12+)"),
   WAKEUP_PREEMPTION("feature.WAKEUP_PREEMPTION", 1, Unit.BOOL, "[src] features.h"),
   TTWU_QUEUE("feature.TTWU_QUEUE", 1, Unit.BOOL, "[src] features.h (off on PREEMPT_RT)"),
-  SIS_UTIL("feature.SIS_UTIL", 1, Unit.BOOL, "[src] features.h: the wakeup scan's depth follows the LLC's utilisation (70fb5ccf2ebb, v6.0)"),
-  LB_MIN("feature.LB_MIN", 0, Unit.BOOL, "[src] features.h: detach_tasks() skips tasks of load below 16 until a balance failed"),
+  SIS_UTIL(
+      "feature.SIS_UTIL",
+      1,
+      Unit.BOOL,
+      "[src] features.h: the wakeup scan's depth follows the LLC's utilisation (70fb5ccf2ebb, v6.0)"),
+  LB_MIN(
+      "feature.LB_MIN",
+      0,
+      Unit.BOOL,
+      "[src] features.h: detach_tasks() skips tasks of load below 16 until a balance failed"),
   WA_IDLE("feature.WA_IDLE", 1, Unit.BOOL, "[src] features.h: wake_affine_idle()"),
   WA_WEIGHT("feature.WA_WEIGHT", 1, Unit.BOOL, "[src] features.h: wake_affine_weight()"),
-  WA_BIAS("feature.WA_BIAS", 1, Unit.BOOL, "[src] features.h: wake_affine_weight() favours prev by half the imbalance_pct"),
-  POLLING_IPI("feature.POLLING_IPI", 1, Unit.BOOL, "[src] b2a02fc43a1f smp: send no IPI to a polling idle CPU (v5.8)"),
-  SMT_CACHE_HOT("feature.SMT_CACHE_HOT", 0, Unit.BOOL, "[src] 1 = before v5.10: task_hot() holds a recently run task back from its SMT sibling too; 0 = v5.10+ (ec73240b1627 'sched/fair: Ignore cache hotness for SMT migration': siblings share their caches)"),
-  NEWIDLE_MIGRATION_COST_GATE("feature.NEWIDLE_MIGRATION_COST_GATE", 0, Unit.BOOL, "[src] 1 = before v5.16: idle_balance() is skipped while avg_idle < sysctl_sched_migration_cost; 0 = v5.16+ (c5b0a7eefc70 'sched/fair: Remove sysctl_sched_migration_cost condition'): only the per-domain max_newidle_lb_cost gate"),
-  ILB_SKIP_IF_NEED_RESCHED("feature.ILB_SKIP_IF_NEED_RESCHED", 0, Unit.BOOL, "[src] 1 = v6.6-v6.12: nohz_csd_func() skips the ILB when need_resched(), which a polling-shortcut kick always sets; 0 = v6.13+ (ea9cffc0a154)");
+  WA_BIAS(
+      "feature.WA_BIAS",
+      1,
+      Unit.BOOL,
+      "[src] features.h: wake_affine_weight() favours prev by half the imbalance_pct"),
+  POLLING_IPI(
+      "feature.POLLING_IPI",
+      1,
+      Unit.BOOL,
+      "[src] b2a02fc43a1f smp: send no IPI to a polling idle CPU (v5.8)"),
+  SMT_CACHE_HOT(
+      "feature.SMT_CACHE_HOT",
+      0,
+      Unit.BOOL,
+      "[src] 1 = before v5.10: task_hot() holds a recently run task back from its SMT sibling too; 0 = v5.10+ (ec73240b1627 'sched/fair: Ignore cache hotness for SMT migration': siblings share their caches)"),
+  NEWIDLE_MIGRATION_COST_GATE(
+      "feature.NEWIDLE_MIGRATION_COST_GATE",
+      0,
+      Unit.BOOL,
+      "[src] 1 = before v5.16: idle_balance() is skipped while avg_idle < sysctl_sched_migration_cost; 0 = v5.16+ (c5b0a7eefc70 'sched/fair: Remove sysctl_sched_migration_cost condition'): only the per-domain max_newidle_lb_cost gate"),
+  ILB_SKIP_IF_NEED_RESCHED(
+      "feature.ILB_SKIP_IF_NEED_RESCHED",
+      0,
+      Unit.BOOL,
+      "[src] 1 = v6.6-v6.12: nohz_csd_func() skips the ILB when need_resched(), which a polling-shortcut kick always sets; 0 = v6.13+ (ea9cffc0a154)");
 
   /** Units of parameter values. */
   public enum Unit {

@@ -46,8 +46,8 @@ public final class ParamTable {
    *
    * @throws IllegalArgumentException naming an unknown key
    */
-  public static ParamTable of(Map<String, Long> machineDefaults, Map<String, Long> params,
-      Map<String, Boolean> features) {
+  public static ParamTable of(
+      Map<String, Long> machineDefaults, Map<String, Long> params, Map<String, Boolean> features) {
     long[] v = new long[Param.values().length];
     for (Param p : Param.values()) {
       v[p.ordinal()] = p.defaultValue();
@@ -59,8 +59,13 @@ public final class ParamTable {
       Param p = lookup(e.getKey());
       // Costs, counts and flags are never negative; a negative value is a typo, not a model.
       if (e.getValue() < 0) {
-        throw new IllegalArgumentException("parameter '" + e.getKey() + "': expected a value >= 0 ("
-            + p.unit().name().toLowerCase(java.util.Locale.ROOT) + "), got " + e.getValue());
+        throw new IllegalArgumentException(
+            "parameter '"
+                + e.getKey()
+                + "': expected a value >= 0 ("
+                + p.unit().name().toLowerCase(java.util.Locale.ROOT)
+                + "), got "
+                + e.getValue());
       }
       v[p.ordinal()] = e.getValue();
     }
@@ -78,8 +83,7 @@ public final class ParamTable {
   private static Param lookup(String key) {
     Param p = BY_KEY.get(key);
     if (p == null) {
-      throw new IllegalArgumentException(
-          "unknown parameter '" + key + "'; known: " + keys());
+      throw new IllegalArgumentException("unknown parameter '" + key + "'; known: " + keys());
     }
     return p;
   }

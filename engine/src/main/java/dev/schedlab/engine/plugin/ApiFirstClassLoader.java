@@ -7,8 +7,8 @@ import org.pf4j.PluginManager;
 /**
  * A plugin class loader that loads the schedlab API and PF4J from the host (parent-first) and
  * everything else plugin-first; its parent ({@link PluginParentLoader}) shows nothing else of the
- * host. A plugin that bundles its own copy of the API therefore still sees
- * the host's {@code SchedlabPlugin} and its extensions are found (pf4j/pf4j#64, #519).
+ * host. A plugin that bundles its own copy of the API therefore still sees the host's {@code
+ * SchedlabPlugin} and its extensions are found (pf4j/pf4j#64, #519).
  *
  * <p>The extension index is read from the plugin alone: PF4J's default lookup falls back to the
  * application class path, which would make a plugin without an index report the host's extensions.

@@ -15,17 +15,20 @@ final class Compatibility {
   /** Why {@code a} and {@code b} declare a conflict (either direction), if they do. */
   static Optional<String> declaredConflict(PluginDescriptor a, PluginDescriptor b) {
     if (a.conflicts().contains(b.id())) {
-      return Optional.of("plugins " + a.id() + " and " + b.id() + " conflict (declared by "
-          + a.id() + ")");
+      return Optional.of(
+          "plugins " + a.id() + " and " + b.id() + " conflict (declared by " + a.id() + ")");
     }
     if (b.conflicts().contains(a.id())) {
-      return Optional.of("plugins " + a.id() + " and " + b.id() + " conflict (declared by "
-          + b.id() + ")");
+      return Optional.of(
+          "plugins " + a.id() + " and " + b.id() + " conflict (declared by " + b.id() + ")");
     }
     return Optional.empty();
   }
 
-  /** Why {@code a} and {@code b} cannot run together: a declared conflict or a shared exclusive hook. */
+  /**
+   * Why {@code a} and {@code b} cannot run together: a declared conflict or a shared exclusive
+   * hook.
+   */
   static Optional<String> clash(PluginDescriptor a, PluginDescriptor b) {
     Optional<String> declared = declaredConflict(a, b);
     if (declared.isPresent()) {
@@ -39,8 +42,13 @@ final class Compatibility {
     }
     return shared.isEmpty()
         ? Optional.empty()
-        : Optional.of("plugins " + a.id() + " and " + b.id() + " both use the exclusive hook "
-            + shared.first());
+        : Optional.of(
+            "plugins "
+                + a.id()
+                + " and "
+                + b.id()
+                + " both use the exclusive hook "
+                + shared.first());
   }
 
   /**
@@ -63,8 +71,13 @@ final class Compatibility {
     return List.copyOf(out);
   }
 
-  private static void extend(List<PluginDescriptor> all, boolean[][] ok, int from,
-      List<Integer> chosen, List<String> ids, List<List<String>> out) {
+  private static void extend(
+      List<PluginDescriptor> all,
+      boolean[][] ok,
+      int from,
+      List<Integer> chosen,
+      List<String> ids,
+      List<List<String>> out) {
     out.add(List.copyOf(ids));
     for (int k = from; k < all.size(); k++) {
       boolean fits = true;

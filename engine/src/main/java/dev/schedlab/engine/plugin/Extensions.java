@@ -22,9 +22,9 @@ import java.util.Map;
 
 /**
  * Everything the engine runs with for one run: built-in providers plus what the enabled plugins
- * contributed, hooks already resolved (mainline where no plugin overrides) and guarded so a plugin that
- * throws or misbehaves is reported by name and ejected or stopped by the {@link PluginSupervisor}.
- * Built by the plugin host, fresh for every run.
+ * contributed, hooks already resolved (mainline where no plugin overrides) and guarded so a plugin
+ * that throws or misbehaves is reported by name and ejected or stopped by the {@link
+ * PluginSupervisor}. Built by the plugin host, fresh for every run.
  *
  * @param classes scheduling classes, highest rank first
  * @param preemptionModels models by name
@@ -68,35 +68,107 @@ public record Extensions(
     PluginSupervisor supervisor) {
 
   /** Extensions with H1-H18 and no supervised plugin (tests, embedding). */
-  public Extensions(List<SchedulingClass> classes, Map<String, PreemptionModel> preemptionModels,
-      Map<String, IdlePolicy> idlePolicies, PickOverrideHook pickOverride,
-      BeforeDeactivateHook beforeDeactivate, TickHook tick, NohzIdleEnterHook nohzEnterIdle,
-      NohzKickHook nohzKick, NewidleFailHook newidleFail, IdleTopHook idleTop,
-      ExitToUserHook exitToUser, IpiPrepareHook ipiPrepare, RunnableWakeHook runnableWake,
-      List<MetricsHook> metrics, List<LoadedPlugin> plugins, SelectTaskRqHook selectTaskRq,
-      LoadBalanceHook loadBalance, PeltHook pelt) {
-    this(classes, preemptionModels, idlePolicies, pickOverride, beforeDeactivate, tick,
-        nohzEnterIdle, nohzKick, newidleFail, idleTop, exitToUser, ipiPrepare, runnableWake,
-        metrics, plugins, selectTaskRq, loadBalance, pelt, PluginSupervisor.none());
+  public Extensions(
+      List<SchedulingClass> classes,
+      Map<String, PreemptionModel> preemptionModels,
+      Map<String, IdlePolicy> idlePolicies,
+      PickOverrideHook pickOverride,
+      BeforeDeactivateHook beforeDeactivate,
+      TickHook tick,
+      NohzIdleEnterHook nohzEnterIdle,
+      NohzKickHook nohzKick,
+      NewidleFailHook newidleFail,
+      IdleTopHook idleTop,
+      ExitToUserHook exitToUser,
+      IpiPrepareHook ipiPrepare,
+      RunnableWakeHook runnableWake,
+      List<MetricsHook> metrics,
+      List<LoadedPlugin> plugins,
+      SelectTaskRqHook selectTaskRq,
+      LoadBalanceHook loadBalance,
+      PeltHook pelt) {
+    this(
+        classes,
+        preemptionModels,
+        idlePolicies,
+        pickOverride,
+        beforeDeactivate,
+        tick,
+        nohzEnterIdle,
+        nohzKick,
+        newidleFail,
+        idleTop,
+        exitToUser,
+        ipiPrepare,
+        runnableWake,
+        metrics,
+        plugins,
+        selectTaskRq,
+        loadBalance,
+        pelt,
+        PluginSupervisor.none());
   }
 
   /** Extensions with mainline H16-H18 and no supervised plugin. */
-  public Extensions(List<SchedulingClass> classes, Map<String, PreemptionModel> preemptionModels,
-      Map<String, IdlePolicy> idlePolicies, PickOverrideHook pickOverride,
-      BeforeDeactivateHook beforeDeactivate, TickHook tick, NohzIdleEnterHook nohzEnterIdle,
-      NohzKickHook nohzKick, NewidleFailHook newidleFail, IdleTopHook idleTop,
-      ExitToUserHook exitToUser, IpiPrepareHook ipiPrepare, RunnableWakeHook runnableWake,
-      List<MetricsHook> metrics, List<LoadedPlugin> plugins) {
-    this(classes, preemptionModels, idlePolicies, pickOverride, beforeDeactivate, tick,
-        nohzEnterIdle, nohzKick, newidleFail, idleTop, exitToUser, ipiPrepare, runnableWake,
-        metrics, plugins, SelectTaskRqHook.MAINLINE, LoadBalanceHook.MAINLINE, PeltHook.MAINLINE);
+  public Extensions(
+      List<SchedulingClass> classes,
+      Map<String, PreemptionModel> preemptionModels,
+      Map<String, IdlePolicy> idlePolicies,
+      PickOverrideHook pickOverride,
+      BeforeDeactivateHook beforeDeactivate,
+      TickHook tick,
+      NohzIdleEnterHook nohzEnterIdle,
+      NohzKickHook nohzKick,
+      NewidleFailHook newidleFail,
+      IdleTopHook idleTop,
+      ExitToUserHook exitToUser,
+      IpiPrepareHook ipiPrepare,
+      RunnableWakeHook runnableWake,
+      List<MetricsHook> metrics,
+      List<LoadedPlugin> plugins) {
+    this(
+        classes,
+        preemptionModels,
+        idlePolicies,
+        pickOverride,
+        beforeDeactivate,
+        tick,
+        nohzEnterIdle,
+        nohzKick,
+        newidleFail,
+        idleTop,
+        exitToUser,
+        ipiPrepare,
+        runnableWake,
+        metrics,
+        plugins,
+        SelectTaskRqHook.MAINLINE,
+        LoadBalanceHook.MAINLINE,
+        PeltHook.MAINLINE);
   }
 
   /** These extensions with H16-H18 replaced (for tests and the host). */
-  public Extensions withFairHooks(SelectTaskRqHook select, LoadBalanceHook balance,
-      PeltHook peltHook) {
-    return new Extensions(classes, preemptionModels, idlePolicies, pickOverride, beforeDeactivate,
-        tick, nohzEnterIdle, nohzKick, newidleFail, idleTop, exitToUser, ipiPrepare, runnableWake,
-        metrics, plugins, select, balance, peltHook, supervisor);
+  public Extensions withFairHooks(
+      SelectTaskRqHook select, LoadBalanceHook balance, PeltHook peltHook) {
+    return new Extensions(
+        classes,
+        preemptionModels,
+        idlePolicies,
+        pickOverride,
+        beforeDeactivate,
+        tick,
+        nohzEnterIdle,
+        nohzKick,
+        newidleFail,
+        idleTop,
+        exitToUser,
+        ipiPrepare,
+        runnableWake,
+        metrics,
+        plugins,
+        select,
+        balance,
+        peltHook,
+        supervisor);
   }
 }

@@ -29,15 +29,20 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Collects built-ins and plugin contributions for one run and resolves them into
- * {@link Extensions}. Violations of the contribution rules are raised as {@link Rejected} from
- * inside {@code contribute()} and turned into a {@link PluginException} by the host.
+ * Collects built-ins and plugin contributions for one run and resolves them into {@link
+ * Extensions}. Violations of the contribution rules are raised as {@link Rejected} from inside
+ * {@code contribute()} and turned into a {@link PluginException} by the host.
  */
 final class ExtensionsBuilder {
   private static final String BUILTIN = "builtin";
+
   /** What an ejected plugin's preemption model falls back to: the scenario default. */
   static final String DEFAULT_PREEMPT = dev.schedlab.engine.config.KernelSpec.DEFAULT_PREEMPT;
-  /** What an ejected plugin's idle policy falls back to: the scenario default (machine.idle_governor). */
+
+  /**
+   * What an ejected plugin's idle policy falls back to: the scenario default
+   * (machine.idle_governor).
+   */
   static final String DEFAULT_GOVERNOR = "menu";
 
   /** A contribution that breaks a rule; carries the user-facing message. */
@@ -64,17 +69,23 @@ final class ExtensionsBuilder {
     builtins.policies().forEach(p -> put(policies, "idle policy", p.name(), BUILTIN, p));
   }
 
-  /** A {@link Contributions} for {@code descriptor}'s plugin; {@link PluginContributions#close} ends it. */
+  /**
+   * A {@link Contributions} for {@code descriptor}'s plugin; {@link PluginContributions#close} ends
+   * it.
+   */
   PluginContributions contributionsFor(PluginDescriptor descriptor) {
     return new PluginContributions(descriptor);
   }
 
   Extensions build(List<LoadedPlugin> plugins) {
-    List<SchedulingClass> ordered = classes.values().stream()
-        .map(Owned::value)
-        .sorted(Comparator.comparingInt(SchedulingClass::rank).reversed()
-            .thenComparing(SchedulingClass::name))
-        .toList();
+    List<SchedulingClass> ordered =
+        classes.values().stream()
+            .map(Owned::value)
+            .sorted(
+                Comparator.comparingInt(SchedulingClass::rank)
+                    .reversed()
+                    .thenComparing(SchedulingClass::name))
+            .toList();
     return new Extensions(
         ordered,
         byName(models),
@@ -122,8 +133,14 @@ final class ExtensionsBuilder {
     }
     Owned<T> prev = map.get(name);
     if (prev != null) {
-      throw new Rejected(kind + " '" + name + "' is provided by both " + label(prev.owner())
-          + " and " + label(owner));
+      throw new Rejected(
+          kind
+              + " '"
+              + name
+              + "' is provided by both "
+              + label(prev.owner())
+              + " and "
+              + label(owner));
     }
     map.put(name, new Owned<>(owner, value));
   }
@@ -174,8 +191,11 @@ final class ExtensionsBuilder {
     public <H> void hook(Class<H> type, H implementation) {
       open();
       if (type == null || implementation == null || !type.isInstance(implementation)) {
-        throw reject("plugin " + id + ": hook(type, implementation) needs a non-null "
-            + "implementation of the given hook interface");
+        throw reject(
+            "plugin "
+                + id
+                + ": hook(type, implementation) needs a non-null "
+                + "implementation of the given hook interface");
       }
       HookPoint point;
       if (type == MetricsHook.class) {
@@ -188,8 +208,13 @@ final class ExtensionsBuilder {
         }
       }
       if (!descriptor.hooks().contains(point)) {
-        throw reject("plugin " + id + " overrides hook " + point
-            + " but its descriptor does not declare it in hooks " + descriptor.hooks());
+        throw reject(
+            "plugin "
+                + id
+                + " overrides hook "
+                + point
+                + " but its descriptor does not declare it in hooks "
+                + descriptor.hooks());
       }
       Object guarded = HookGuards.guard(point, slot, implementation);
       if (point == HookPoint.H15_METRICS) {
@@ -198,10 +223,18 @@ final class ExtensionsBuilder {
       }
       Owned<Object> prev = hooks.get(point);
       if (prev != null) {
-        throw reject(prev.owner().equals(id)
-            ? "plugin " + id + " overrides the exclusive hook " + point + " twice"
-            : "plugins " + prev.owner() + " and " + id + " both override the exclusive hook "
-                + point + " (" + type.getSimpleName() + ")");
+        throw reject(
+            prev.owner().equals(id)
+                ? "plugin " + id + " overrides the exclusive hook " + point + " twice"
+                : "plugins "
+                    + prev.owner()
+                    + " and "
+                    + id
+                    + " both override the exclusive hook "
+                    + point
+                    + " ("
+                    + type.getSimpleName()
+                    + ")");
       }
       hooks.put(point, new Owned<>(id, guarded));
       supervisor.ownsHook(slot, point);
@@ -221,8 +254,10 @@ final class ExtensionsBuilder {
     public void addPreemptionModel(PreemptionModel model) {
       open();
       requireNonNull(model, "addPreemptionModel");
-      GuardedPreemptionModel g = slot.track(guard(() -> new GuardedPreemptionModel(slot, model,
-          builtin(models, DEFAULT_PREEMPT))));
+      GuardedPreemptionModel g =
+          slot.track(
+              guard(
+                  () -> new GuardedPreemptionModel(slot, model, builtin(models, DEFAULT_PREEMPT))));
       putRecorded(models, "preemption model", g.name(), g);
     }
 
@@ -230,8 +265,10 @@ final class ExtensionsBuilder {
     public void addIdlePolicy(IdlePolicy policy) {
       open();
       requireNonNull(policy, "addIdlePolicy");
-      GuardedIdlePolicy g = slot.track(guard(() -> new GuardedIdlePolicy(slot, policy,
-          builtin(policies, DEFAULT_GOVERNOR))));
+      GuardedIdlePolicy g =
+          slot.track(
+              guard(
+                  () -> new GuardedIdlePolicy(slot, policy, builtin(policies, DEFAULT_GOVERNOR))));
       putRecorded(policies, "idle policy", g.name(), g);
     }
 

@@ -6,8 +6,8 @@ import dev.schedlab.api.view.MachineView;
 
 /**
  * A plugin's idle policy behind a guard; the name is read once. A selected state outside the
- * machine's table is a violation. Once its plugin is ejected it answers as the built-in
- * {@code fallback} governor (the scenario default), set up at that moment.
+ * machine's table is a violation. Once its plugin is ejected it answers as the built-in {@code
+ * fallback} governor (the scenario default), set up at that moment.
  */
 final class GuardedIdlePolicy implements IdlePolicy, PluginSlot.Releasable {
   private final PluginSlot slot;
@@ -25,8 +25,8 @@ final class GuardedIdlePolicy implements IdlePolicy, PluginSlot.Releasable {
     try {
       this.name = delegate.name();
     } catch (RuntimeException | Error e) {
-      throw new PluginFailure(slot.id(), "idle policy " + delegate.getClass().getName() + ".name",
-          e);
+      throw new PluginFailure(
+          slot.id(), "idle policy " + delegate.getClass().getName() + ".name", e);
     }
     this.label = "idle policy " + name + ".";
   }
@@ -82,8 +82,10 @@ final class GuardedIdlePolicy implements IdlePolicy, PluginSlot.Releasable {
       }
       int states = machine.idleStates().size();
       if (!slot.ejected() && (state < 0 || state >= states)) {
-        slot.fault(label + "select", "invariant violated: selected idle state " + state
-            + " of a table of " + states, null);
+        slot.fault(
+            label + "select",
+            "invariant violated: selected idle state " + state + " of a table of " + states,
+            null);
       }
       if (!slot.ejected()) {
         return state;

@@ -28,8 +28,8 @@ final class GuardedSchedulingClass implements SchedulingClass, PluginSlot.Releas
       this.name = delegate.name();
       this.rank = delegate.rank();
     } catch (RuntimeException | Error e) {
-      throw new PluginFailure(slot.id(), "class " + delegate.getClass().getName() + ".name/rank",
-          e);
+      throw new PluginFailure(
+          slot.id(), "class " + delegate.getClass().getName() + ".name/rank", e);
     }
     this.label = "class " + name + ".";
   }

@@ -35,16 +35,24 @@ final class GuardedServices implements SchedServices {
   /** Whether the call may go on: false when the plugin was ejected for it (or before). */
   private boolean cpuOk(String call, int cpu) {
     if (cpu < 0 || cpu >= s.machine().nrCpus()) {
-      slot.fault(call, "invariant violated: CPU " + cpu + " does not exist (0.."
-          + (s.machine().nrCpus() - 1) + ")", null);
+      slot.fault(
+          call,
+          "invariant violated: CPU "
+              + cpu
+              + " does not exist (0.."
+              + (s.machine().nrCpus() - 1)
+              + ")",
+          null);
     }
     return !slot.ejected();
   }
 
   private boolean notBackwards(String call, String what, long ns) {
     if (ns < 0) {
-      slot.fault(call, "invariant violated: simulated time going backwards: " + what + " " + ns
-          + " ns", null);
+      slot.fault(
+          call,
+          "invariant violated: simulated time going backwards: " + what + " " + ns + " ns",
+          null);
     }
     return !slot.ejected();
   }
@@ -77,38 +85,48 @@ final class GuardedServices implements SchedServices {
   public void callFunction(int target, long costNs, CallFunction fn) {
     if (cpuOk("services.callFunction", target)
         && notBackwards("services.callFunction", "cost", costNs)) {
-      s.callFunction(target, costNs, cpu -> {
-        if (!slot.ejected()) {
-          slot.enter("callFunction callback");
-          try {
-            fn.run(cpu);
-          } catch (RuntimeException | Error e) {
-            slot.threw("callFunction callback", e);
-          } finally {
-            slot.exit();
-          }
-        }
-      });
+      s.callFunction(
+          target,
+          costNs,
+          cpu -> {
+            if (!slot.ejected()) {
+              slot.enter("callFunction callback");
+              try {
+                fn.run(cpu);
+              } catch (RuntimeException | Error e) {
+                slot.threw("callFunction callback", e);
+              } finally {
+                slot.exit();
+              }
+            }
+          });
     }
   }
 
   @Override
-  public void defer(DeferKind kind, TaskView owner, int cpu, long costNs, long delayNs,
-      DeferredWork work) {
-    if (cpuOk("services.defer", cpu) && notBackwards("services.defer", "cost", costNs)
+  public void defer(
+      DeferKind kind, TaskView owner, int cpu, long costNs, long delayNs, DeferredWork work) {
+    if (cpuOk("services.defer", cpu)
+        && notBackwards("services.defer", "cost", costNs)
         && notBackwards("services.defer", "delay", delayNs)) {
-      s.defer(kind, owner, cpu, costNs, delayNs, c -> {
-        if (!slot.ejected()) {
-          slot.enter("deferred work " + kind);
-          try {
-            work.run(c);
-          } catch (RuntimeException | Error e) {
-            slot.threw("deferred work " + kind, e);
-          } finally {
-            slot.exit();
-          }
-        }
-      });
+      s.defer(
+          kind,
+          owner,
+          cpu,
+          costNs,
+          delayNs,
+          c -> {
+            if (!slot.ejected()) {
+              slot.enter("deferred work " + kind);
+              try {
+                work.run(c);
+              } catch (RuntimeException | Error e) {
+                slot.threw("deferred work " + kind, e);
+              } finally {
+                slot.exit();
+              }
+            }
+          });
     }
   }
 
@@ -128,18 +146,21 @@ final class GuardedServices implements SchedServices {
       cpuOk("services.newTimer", cpu);
       cpu = 0; // ejected (or failing): a timer that is never armed by live plugin code
     }
-    TimerHandle h = s.newTimer(cpu, (c, now) -> {
-      if (!slot.ejected()) {
-        slot.enter("timer callback");
-        try {
-          callback.expired(c, now);
-        } catch (RuntimeException | Error e) {
-          slot.threw("timer callback", e);
-        } finally {
-          slot.exit();
-        }
-      }
-    });
+    TimerHandle h =
+        s.newTimer(
+            cpu,
+            (c, now) -> {
+              if (!slot.ejected()) {
+                slot.enter("timer callback");
+                try {
+                  callback.expired(c, now);
+                } catch (RuntimeException | Error e) {
+                  slot.threw("timer callback", e);
+                } finally {
+                  slot.exit();
+                }
+              }
+            });
     return new TimerHandle() {
       @Override
       public void arm(long expiresNs) {

@@ -7,10 +7,10 @@ import java.util.function.Consumer;
  * The wall-clock budget of one plugin call ({@code plugin.hook_budget}). The simulation is
  * single-threaded and deterministic, so the budget cannot live in it: this daemon thread watches
  * the {@link HookCalls} the simulation thread writes around each plugin call, and when one call has
- * been running for longer than the budget it hands an {@link Overrun} (plugin, hook, simulated time)
- * to the runner's action, which stops the run (the CLI reports it and exits; a matrix fails that
- * cell alone). It only reads; nothing it sees or measures reaches the model, its results or its
- * digest. This is the one class of the plugin package that reads the wall clock.
+ * been running for longer than the budget it hands an {@link Overrun} (plugin, hook, simulated
+ * time) to the runner's action, which stops the run (the CLI reports it and exits; a matrix fails
+ * that cell alone). It only reads; nothing it sees or measures reaches the model, its results or
+ * its digest. This is the one class of the plugin package that reads the wall clock.
  */
 public final class HookBudget implements AutoCloseable {
   /**
@@ -24,9 +24,15 @@ public final class HookBudget implements AutoCloseable {
   public record Overrun(String plugin, String hook, long simNs, long budgetNs) {
     /** One line for the user. */
     public String message() {
-      return String.format(Locale.ROOT, "plugin %s did not return from hook %s within its"
-          + " wall-clock budget of %.3f s (plugin.hook_budget) at simulated time %d ns; the run"
-          + " was stopped", plugin, hook, budgetNs / 1e9, simNs);
+      return String.format(
+          Locale.ROOT,
+          "plugin %s did not return from hook %s within its"
+              + " wall-clock budget of %.3f s (plugin.hook_budget) at simulated time %d ns; the run"
+              + " was stopped",
+          plugin,
+          hook,
+          budgetNs / 1e9,
+          simNs);
     }
   }
 
@@ -35,7 +41,8 @@ public final class HookBudget implements AutoCloseable {
 
   private HookBudget(PluginSupervisor s, long budgetNs, Consumer<Overrun> action) {
     long pollMs = Math.max(1, Math.min(250, budgetNs / 8_000_000));
-    thread = new Thread(() -> watch(s.calls(), s, budgetNs, pollMs, action), "schedlab-hook-budget");
+    thread =
+        new Thread(() -> watch(s.calls(), s, budgetNs, pollMs, action), "schedlab-hook-budget");
     thread.setDaemon(true);
   }
 
@@ -46,8 +53,8 @@ public final class HookBudget implements AutoCloseable {
     return b;
   }
 
-  private void watch(HookCalls calls, PluginSupervisor s, long budgetNs, long pollMs,
-      Consumer<Overrun> action) {
+  private void watch(
+      HookCalls calls, PluginSupervisor s, long budgetNs, long pollMs, Consumer<Overrun> action) {
     long seenEntries = -1;
     long since = 0;
     while (!closed) {
@@ -59,8 +66,9 @@ public final class HookBudget implements AutoCloseable {
         since = now;
       } else if (now - since >= budgetNs) {
         if (!closed) {
-          action.accept(new Overrun(calls.slotAt(depth - 1).id(), calls.hookAt(depth - 1),
-              s.now(), budgetNs));
+          action.accept(
+              new Overrun(
+                  calls.slotAt(depth - 1).id(), calls.hookAt(depth - 1), s.now(), budgetNs));
         }
         return;
       }

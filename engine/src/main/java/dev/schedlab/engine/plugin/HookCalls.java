@@ -6,8 +6,8 @@ import java.util.Arrays;
 
 /**
  * The plugin calls in progress on the simulation thread, innermost last. The simulation thread
- * writes it around every guarded call (plain stores with release ordering: no fence on x86);
- * {@link HookBudget}'s thread reads it to find a call that does not return.
+ * writes it around every guarded call (plain stores with release ordering: no fence on x86); {@link
+ * HookBudget}'s thread reads it to find a call that does not return.
  */
 final class HookCalls {
   private static final VarHandle DEPTH;
@@ -25,8 +25,10 @@ final class HookCalls {
 
   private volatile PluginSlot[] slots = new PluginSlot[8];
   private volatile String[] hooks = new String[8];
+
   @SuppressWarnings("unused") // accessed through DEPTH
   private int depth;
+
   @SuppressWarnings("unused") // accessed through ENTRIES
   private long entries;
 

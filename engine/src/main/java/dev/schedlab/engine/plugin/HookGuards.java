@@ -36,23 +36,24 @@ final class HookGuards {
 
   /** {@code impl} of {@code point} guarded for {@code slot}'s plugin. */
   static Object guard(HookPoint point, PluginSlot slot, Object impl) {
-    return slot.track(switch (point) {
-      case H1_PICK_OVERRIDE -> new PickOverride(slot, (PickOverrideHook) impl);
-      case H2_BEFORE_DEACTIVATE -> new BeforeDeactivate(slot, (BeforeDeactivateHook) impl);
-      case H5_TICK -> new Tick(slot, (TickHook) impl);
-      case H6_NOHZ_ENTER_IDLE -> new NohzEnterIdle(slot, (NohzIdleEnterHook) impl);
-      case H7_NOHZ_KICK -> new NohzKick(slot, (NohzKickHook) impl);
-      case H8_NEWIDLE_FAIL -> new NewidleFail(slot, (NewidleFailHook) impl);
-      case H9_IDLE_TOP -> new IdleTop(slot, (IdleTopHook) impl);
-      case H11_EXIT_TO_USER -> new ExitToUser(slot, (ExitToUserHook) impl);
-      case H13_IPI_PREPARE -> new IpiPrepare(slot, (IpiPrepareHook) impl);
-      case H14_RUNNABLE_WAKE -> new RunnableWake(slot, (RunnableWakeHook) impl);
-      case H15_METRICS -> new Metrics(slot, (MetricsHook) impl);
-      case H16_SELECT_TASK_RQ -> new SelectTaskRq(slot, (SelectTaskRqHook) impl);
-      case H17_LOAD_BALANCE -> new LoadBalance(slot, (LoadBalanceHook) impl);
-      case H18_PELT -> new Pelt(slot, (PeltHook) impl);
-      default -> throw new IllegalArgumentException(point + " is not an overridable hook");
-    });
+    return slot.track(
+        switch (point) {
+          case H1_PICK_OVERRIDE -> new PickOverride(slot, (PickOverrideHook) impl);
+          case H2_BEFORE_DEACTIVATE -> new BeforeDeactivate(slot, (BeforeDeactivateHook) impl);
+          case H5_TICK -> new Tick(slot, (TickHook) impl);
+          case H6_NOHZ_ENTER_IDLE -> new NohzEnterIdle(slot, (NohzIdleEnterHook) impl);
+          case H7_NOHZ_KICK -> new NohzKick(slot, (NohzKickHook) impl);
+          case H8_NEWIDLE_FAIL -> new NewidleFail(slot, (NewidleFailHook) impl);
+          case H9_IDLE_TOP -> new IdleTop(slot, (IdleTopHook) impl);
+          case H11_EXIT_TO_USER -> new ExitToUser(slot, (ExitToUserHook) impl);
+          case H13_IPI_PREPARE -> new IpiPrepare(slot, (IpiPrepareHook) impl);
+          case H14_RUNNABLE_WAKE -> new RunnableWake(slot, (RunnableWakeHook) impl);
+          case H15_METRICS -> new Metrics(slot, (MetricsHook) impl);
+          case H16_SELECT_TASK_RQ -> new SelectTaskRq(slot, (SelectTaskRqHook) impl);
+          case H17_LOAD_BALANCE -> new LoadBalance(slot, (LoadBalanceHook) impl);
+          case H18_PELT -> new Pelt(slot, (PeltHook) impl);
+          default -> throw new IllegalArgumentException(point + " is not an overridable hook");
+        });
   }
 
   /** A guard of one hook implementation. */
@@ -115,8 +116,12 @@ final class HookGuards {
           slot.exit();
         }
         if (limit > Long.MAX_VALUE - Math.max(0, slot.now())) {
-          slot.fault(HOOK, "invariant violated: a spin limit of " + limit
-              + " ns ends past the largest simulated time", null);
+          slot.fault(
+              HOOK,
+              "invariant violated: a spin limit of "
+                  + limit
+                  + " ns ends past the largest simulated time",
+              null);
         }
         if (!slot.ejected()) {
           return limit;
@@ -368,8 +373,14 @@ final class HookGuards {
         }
         if (!slot.ejected()
             && (cpu < 0 || cpu >= slot.nrCpus() || (p != null && !p.allowedOn(cpu)))) {
-          slot.fault(HOOK, "invariant violated: chose cpu " + cpu + " for " + p
-              + ", which does not exist or is outside its affinity mask", null);
+          slot.fault(
+              HOOK,
+              "invariant violated: chose cpu "
+                  + cpu
+                  + " for "
+                  + p
+                  + ", which does not exist or is outside its affinity mask",
+              null);
         }
         if (!slot.ejected()) {
           return cpu;
@@ -387,8 +398,14 @@ final class HookGuards {
     }
 
     @Override
-    public long imbalance(CpuView dst, SchedDomainView sd, int idle, GroupStats local,
-        GroupStats busiest, int migrationType, long imbalance) {
+    public long imbalance(
+        CpuView dst,
+        SchedDomainView sd,
+        int idle,
+        GroupStats local,
+        GroupStats busiest,
+        int migrationType,
+        long imbalance) {
       if (!slot.ejected()) {
         slot.enter(HOOK);
         try {
@@ -411,8 +428,8 @@ final class HookGuards {
     }
 
     @Override
-    public long utilEst(TaskView p, long ewma, long dequeued, long runnable, long capacity,
-        long mainline) {
+    public long utilEst(
+        TaskView p, long ewma, long dequeued, long runnable, long capacity, long mainline) {
       if (!slot.ejected()) {
         slot.enter(HOOK);
         try {

@@ -19,47 +19,49 @@ import java.util.stream.Stream;
  * threads or processes, break encapsulation by reflection ({@code setAccessible}, {@code Unsafe}),
  * or read the wall clock (results would no longer be deterministic). It reads the constant pool of
  * every class (in {@code classes/} and in the jars of {@code lib/}) for the classes and members
- * referred to; it does not run or load anything. Code reached only by reflection on names it
- * builds at run time escapes it: in-process plugins remain trusted code (docs/plugin-safety.md).
+ * referred to; it does not run or load anything. Code reached only by reflection on names it builds
+ * at run time escapes it: in-process plugins remain trusted code (docs/plugin-safety.md).
  */
 final class PluginCodeCheck {
   /** A forbidden use: a class, or a member of it ({@code null} member: any use of the class). */
   private record Rule(String owner, String member, String why) {}
 
-  private static final List<Rule> RULES = List.of(
-      new Rule("java/lang/System", "exit", "ends the JVM"),
-      new Rule("java/lang/Runtime", "exit", "ends the JVM"),
-      new Rule("java/lang/Runtime", "halt", "ends the JVM"),
-      new Rule("java/lang/Runtime", "exec", "starts processes"),
-      new Rule("java/lang/ProcessBuilder", null, "starts processes"),
-      new Rule("java/lang/Thread", "<init>", "starts threads"),
-      new Rule("java/lang/Thread", "start", "starts threads"),
-      new Rule("java/lang/Thread", "startVirtualThread", "starts threads"),
-      new Rule("java/lang/Thread", "ofPlatform", "starts threads"),
-      new Rule("java/lang/Thread", "ofVirtual", "starts threads"),
-      new Rule("java/util/concurrent/Executors", null, "starts threads"),
-      new Rule("java/util/concurrent/ThreadPoolExecutor", null, "starts threads"),
-      new Rule("java/util/concurrent/ScheduledThreadPoolExecutor", null, "starts threads"),
-      new Rule("java/util/concurrent/ForkJoinPool", null, "starts threads"),
-      new Rule("java/util/Timer", null, "starts threads"),
-      new Rule("java/lang/reflect/AccessibleObject", "setAccessible", "breaks encapsulation"),
-      new Rule("java/lang/reflect/AccessibleObject", "trySetAccessible", "breaks encapsulation"),
-      new Rule("java/lang/reflect/Field", "setAccessible", "breaks encapsulation"),
-      new Rule("java/lang/reflect/Method", "setAccessible", "breaks encapsulation"),
-      new Rule("java/lang/reflect/Constructor", "setAccessible", "breaks encapsulation"),
-      new Rule("java/lang/invoke/MethodHandles", "privateLookupIn", "breaks encapsulation"),
-      new Rule("sun/misc/Unsafe", null, "uses JVM internals"),
-      new Rule("jdk/internal/misc/Unsafe", null, "uses JVM internals"),
-      new Rule("java/lang/System", "currentTimeMillis", "reads the wall clock"),
-      new Rule("java/lang/System", "nanoTime", "reads the wall clock"),
-      new Rule("java/time/Instant", "now", "reads the wall clock"),
-      new Rule("java/time/Clock", null, "reads the wall clock"));
+  private static final List<Rule> RULES =
+      List.of(
+          new Rule("java/lang/System", "exit", "ends the JVM"),
+          new Rule("java/lang/Runtime", "exit", "ends the JVM"),
+          new Rule("java/lang/Runtime", "halt", "ends the JVM"),
+          new Rule("java/lang/Runtime", "exec", "starts processes"),
+          new Rule("java/lang/ProcessBuilder", null, "starts processes"),
+          new Rule("java/lang/Thread", "<init>", "starts threads"),
+          new Rule("java/lang/Thread", "start", "starts threads"),
+          new Rule("java/lang/Thread", "startVirtualThread", "starts threads"),
+          new Rule("java/lang/Thread", "ofPlatform", "starts threads"),
+          new Rule("java/lang/Thread", "ofVirtual", "starts threads"),
+          new Rule("java/util/concurrent/Executors", null, "starts threads"),
+          new Rule("java/util/concurrent/ThreadPoolExecutor", null, "starts threads"),
+          new Rule("java/util/concurrent/ScheduledThreadPoolExecutor", null, "starts threads"),
+          new Rule("java/util/concurrent/ForkJoinPool", null, "starts threads"),
+          new Rule("java/util/Timer", null, "starts threads"),
+          new Rule("java/lang/reflect/AccessibleObject", "setAccessible", "breaks encapsulation"),
+          new Rule(
+              "java/lang/reflect/AccessibleObject", "trySetAccessible", "breaks encapsulation"),
+          new Rule("java/lang/reflect/Field", "setAccessible", "breaks encapsulation"),
+          new Rule("java/lang/reflect/Method", "setAccessible", "breaks encapsulation"),
+          new Rule("java/lang/reflect/Constructor", "setAccessible", "breaks encapsulation"),
+          new Rule("java/lang/invoke/MethodHandles", "privateLookupIn", "breaks encapsulation"),
+          new Rule("sun/misc/Unsafe", null, "uses JVM internals"),
+          new Rule("jdk/internal/misc/Unsafe", null, "uses JVM internals"),
+          new Rule("java/lang/System", "currentTimeMillis", "reads the wall clock"),
+          new Rule("java/lang/System", "nanoTime", "reads the wall clock"),
+          new Rule("java/time/Instant", "now", "reads the wall clock"),
+          new Rule("java/time/Clock", null, "reads the wall clock"));
 
   private PluginCodeCheck() {}
 
   /**
-   * What the plugin exploded at {@code pluginDir} must not do, one line each ({@code class:
-   * calls member (why)}), sorted; empty when it passes.
+   * What the plugin exploded at {@code pluginDir} must not do, one line each ({@code class: calls
+   * member (why)}), sorted; empty when it passes.
    */
   static List<String> problems(Path pluginDir) throws IOException {
     TreeSet<String> found = new TreeSet<>();
@@ -130,7 +132,8 @@ final class PluginCodeCheck {
           }
           case 7 -> classNameIndex[i] = in.readUnsignedShort();
           case 8, 16, 19, 20 -> in.readUnsignedShort();
-          case 9, 10, 11 -> memberRef[i] = new int[] {in.readUnsignedShort(), in.readUnsignedShort()};
+          case 9, 10, 11 ->
+              memberRef[i] = new int[] {in.readUnsignedShort(), in.readUnsignedShort()};
           case 12 -> {
             nameAndTypeName[i] = in.readUnsignedShort();
             in.readUnsignedShort();

@@ -46,8 +46,12 @@ final class PluginDirectory implements AutoCloseable {
     try {
       work = Files.createTempDirectory("schedlab-plugins-");
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a directory to expand plugins into under "
-          + System.getProperty("java.io.tmpdir") + " (java.io.tmpdir): " + e, e);
+      throw new UncheckedIOException(
+          "cannot create a directory to expand plugins into under "
+              + System.getProperty("java.io.tmpdir")
+              + " (java.io.tmpdir): "
+              + e,
+          e);
     }
     List<Candidate> found = new ArrayList<>();
     if (pluginsDir != null && Files.isDirectory(pluginsDir)) {

@@ -42,12 +42,18 @@ public final class PluginHost implements AutoCloseable {
   private final SchedlabPluginManager manager;
   private final List<PluginStatus> statuses;
   private final Map<String, LoadedPlugin> loaded;
+
   /** Plugins given as classes in this JVM (tests, embedding), by id; empty for a PF4J host. */
   private final Map<String, Supplier<SchedlabPlugin>> inProcess;
+
   private boolean closed;
 
-  private PluginHost(Path pluginsDir, PluginDirectory directory, SchedlabPluginManager manager,
-      List<PluginStatus> statuses, Map<String, LoadedPlugin> loaded) {
+  private PluginHost(
+      Path pluginsDir,
+      PluginDirectory directory,
+      SchedlabPluginManager manager,
+      List<PluginStatus> statuses,
+      Map<String, LoadedPlugin> loaded) {
     this.pluginsDir = pluginsDir;
     this.directory = directory;
     this.manager = manager;
@@ -56,7 +62,9 @@ public final class PluginHost implements AutoCloseable {
     this.inProcess = Map.of();
   }
 
-  private PluginHost(List<PluginStatus> statuses, Map<String, LoadedPlugin> loaded,
+  private PluginHost(
+      List<PluginStatus> statuses,
+      Map<String, LoadedPlugin> loaded,
       Map<String, Supplier<SchedlabPlugin>> inProcess) {
     this.pluginsDir = null;
     this.directory = null;
@@ -67,9 +75,9 @@ public final class PluginHost implements AutoCloseable {
   }
 
   /**
-   * A host whose plugins are classes on this JVM's class path rather than zips: for plugin
-   * authors' tests and for embedding. Each supplier must return a new instance; the same rules
-   * (API range, descriptor, options, hook conflicts, guards) apply as for loaded plugins.
+   * A host whose plugins are classes on this JVM's class path rather than zips: for plugin authors'
+   * tests and for embedding. Each supplier must return a new instance; the same rules (API range,
+   * descriptor, options, hook conflicts, guards) apply as for loaded plugins.
    */
   @SafeVarargs
   public static PluginHost inProcess(Supplier<? extends SchedlabPlugin>... plugins) {
@@ -78,11 +86,22 @@ public final class PluginHost implements AutoCloseable {
     List<PluginStatus> statuses = new ArrayList<>();
     for (Supplier<? extends SchedlabPlugin> s : plugins) {
       PluginDescriptor d = s.get().descriptor();
-      String problem = SchedlabPluginManager.apiCompatible(d.requiresApi()) ? null
-          : "incompatible API: plugin.requires '" + d.requiresApi()
-              + "' does not admit the schedlab API " + ApiVersion.CURRENT + " of this host";
-      statuses.add(new PluginStatus(d.id(), d.version(), d.requiresApi(), "in-process",
-          problem == null ? d : null, problem));
+      String problem =
+          SchedlabPluginManager.apiCompatible(d.requiresApi())
+              ? null
+              : "incompatible API: plugin.requires '"
+                  + d.requiresApi()
+                  + "' does not admit the schedlab API "
+                  + ApiVersion.CURRENT
+                  + " of this host";
+      statuses.add(
+          new PluginStatus(
+              d.id(),
+              d.version(),
+              d.requiresApi(),
+              "in-process",
+              problem == null ? d : null,
+              problem));
       if (problem == null) {
         loaded.put(d.id(), new LoadedPlugin(d, "in-process"));
         suppliers.put(d.id(), s::get);
@@ -92,7 +111,10 @@ public final class PluginHost implements AutoCloseable {
     return new PluginHost(statuses, loaded, suppliers);
   }
 
-  /** Opens the host on {@code pluginsDir} (may be null or missing: built-ins only). Never throws for a bad plugin. */
+  /**
+   * Opens the host on {@code pluginsDir} (may be null or missing: built-ins only). Never throws for
+   * a bad plugin.
+   */
   public static PluginHost open(Path pluginsDir) {
     PluginDirectory directory = PluginDirectory.scan(pluginsDir);
     if (directory.candidates().isEmpty()) {
@@ -125,7 +147,10 @@ public final class PluginHost implements AutoCloseable {
     return statuses;
   }
 
-  /** Resolves the extensions for {@code enabled}; unknown ids, failed plugins and conflicts are errors. */
+  /**
+   * Resolves the extensions for {@code enabled}; unknown ids, failed plugins and conflicts are
+   * errors.
+   */
   public Extensions extensionsFor(List<PluginRef> enabled) throws PluginException {
     return extensionsFor(enabled, Builtins.load(PluginHost.class.getClassLoader()));
   }
@@ -140,8 +165,9 @@ public final class PluginHost implements AutoCloseable {
     List<LoadedPlugin> selected = select(enabled);
     for (int i = 0; i < selected.size(); i++) {
       for (int j = i + 1; j < selected.size(); j++) {
-        var conflict = Compatibility.declaredConflict(
-            selected.get(i).descriptor(), selected.get(j).descriptor());
+        var conflict =
+            Compatibility.declaredConflict(
+                selected.get(i).descriptor(), selected.get(j).descriptor());
         if (conflict.isPresent()) {
           throw new PluginException(conflict.get() + ": enable at most one of them");
         }
@@ -169,14 +195,16 @@ public final class PluginHost implements AutoCloseable {
       }
       LoadedPlugin p = loaded.get(id);
       if (p == null) {
-        String available = loaded.isEmpty()
-            ? "no plugins are loaded (plugins directory: " + pluginsDir + ")"
-            : "available plugins: " + loaded.keySet();
+        String available =
+            loaded.isEmpty()
+                ? "no plugins are loaded (plugins directory: " + pluginsDir + ")"
+                : "available plugins: " + loaded.keySet();
         PluginStatus failed =
             statuses.stream().filter(s -> s.id().equals(id)).findFirst().orElse(null);
-        throw new PluginException(failed != null
-            ? "plugin " + id + " did not load (" + failed.problem() + "); " + available
-            : "unknown plugin " + id + "; " + available);
+        throw new PluginException(
+            failed != null
+                ? "plugin " + id + " did not load (" + failed.problem() + "); " + available
+                : "unknown plugin " + id + "; " + available);
       }
       selected.add(p);
     }
@@ -207,8 +235,11 @@ public final class PluginHost implements AutoCloseable {
       if (c.rejection() != null) {
         throw new PluginException(c.rejection().getMessage());
       }
-      throw new PluginException("plugin " + id + " failed in contribute(): "
-          + (e.getMessage() != null ? e.getMessage() : e.toString()));
+      throw new PluginException(
+          "plugin "
+              + id
+              + " failed in contribute(): "
+              + (e.getMessage() != null ? e.getMessage() : e.toString()));
     } finally {
       c.close();
     }

@@ -34,24 +34,38 @@ final class PluginLoading {
   void loadAll(List<PluginDirectory.Candidate> candidates) {
     List<Pending> pending = new ArrayList<>();
     for (PluginDirectory.Candidate c : candidates) {
-      String refusal = c.problem() == null && c.dir() != null
-          && Files.isRegularFile(c.dir().resolve("plugin.properties")) ? refused(c) : null;
+      String refusal =
+          c.problem() == null
+                  && c.dir() != null
+                  && Files.isRegularFile(c.dir().resolve("plugin.properties"))
+              ? refused(c)
+              : null;
       if (c.problem() != null) {
         fail(c, fileId(c.source()), "", c.problem());
       } else if (!Files.isRegularFile(c.dir().resolve("plugin.properties"))) {
-        fail(c, fileId(c.source()), "", "missing plugin.properties at the plugin root "
-            + "(expected plugin.id, plugin.version, plugin.requires)");
+        fail(
+            c,
+            fileId(c.source()),
+            "",
+            "missing plugin.properties at the plugin root "
+                + "(expected plugin.id, plugin.version, plugin.requires)");
       } else if (refusal != null) {
         Properties p = properties(c.dir());
-        fail(c, p.getProperty("plugin.id", fileId(c.source())), p.getProperty("plugin.version", ""),
+        fail(
+            c,
+            p.getProperty("plugin.id", fileId(c.source())),
+            p.getProperty("plugin.version", ""),
             refusal);
       } else {
         try {
           pending.add(new Pending(c, manager.loadPlugin(c.dir())));
         } catch (RuntimeException | LinkageError e) {
           Properties p = properties(c.dir());
-          fail(c, p.getProperty("plugin.id", fileId(c.source())),
-              p.getProperty("plugin.version", ""), p.getProperty("plugin.requires", ""),
+          fail(
+              c,
+              p.getProperty("plugin.id", fileId(c.source())),
+              p.getProperty("plugin.version", ""),
+              p.getProperty("plugin.requires", ""),
               "cannot load: " + message(e));
         }
       }
@@ -79,19 +93,35 @@ final class PluginLoading {
     try {
       compatible = manager.apiCompatible(w);
     } catch (RuntimeException e) {
-      fail(c, p.id(), version, requires,
+      fail(
+          c,
+          p.id(),
+          version,
+          requires,
           "unreadable plugin.requires '" + requires + "': " + message(e));
       return;
     }
     if (!compatible) {
-      fail(c, p.id(), version, requires, "incompatible API: plugin.requires '" + requires
-          + "' does not admit the schedlab API " + ApiVersion.CURRENT + " of this host");
+      fail(
+          c,
+          p.id(),
+          version,
+          requires,
+          "incompatible API: plugin.requires '"
+              + requires
+              + "' does not admit the schedlab API "
+              + ApiVersion.CURRENT
+              + " of this host");
       return;
     }
     if (w.getPluginState() != PluginState.STARTED) {
       Throwable t = w.getFailedException();
-      fail(c, p.id(), version, requires, "not started (" + w.getPluginState() + ")"
-          + (t == null ? "" : ": " + message(t)));
+      fail(
+          c,
+          p.id(),
+          version,
+          requires,
+          "not started (" + w.getPluginState() + ")" + (t == null ? "" : ": " + message(t)));
       return;
     }
     String problem;
@@ -100,20 +130,27 @@ final class PluginLoading {
     try {
       found = manager.getExtensions(SchedlabPlugin.class, p.id());
     } catch (RuntimeException | LinkageError e) {
-      fail(c, p.id(), version, requires,
+      fail(
+          c,
+          p.id(),
+          version,
+          requires,
           "cannot instantiate its SchedlabPlugin extension: " + message(e));
       return;
     }
     if (found.isEmpty()) {
-      problem = "no SchedlabPlugin extension found: annotate the class with @Extension and list it"
-          + " in META-INF/extensions.idx (put org.pf4j:pf4j in annotationProcessorPaths)";
+      problem =
+          "no SchedlabPlugin extension found: annotate the class with @Extension and list it"
+              + " in META-INF/extensions.idx (put org.pf4j:pf4j in annotationProcessorPaths)";
     } else if (found.size() > 1) {
-      problem = "more than one SchedlabPlugin extension: "
-          + found.stream().map(x -> x.getClass().getName()).sorted().toList();
+      problem =
+          "more than one SchedlabPlugin extension: "
+              + found.stream().map(x -> x.getClass().getName()).sorted().toList();
     } else {
       try {
         d = found.get(0).descriptor();
-        problem = d == null ? "descriptor() returned null" : disagreement(d, p.id(), version, requires);
+        problem =
+            d == null ? "descriptor() returned null" : disagreement(d, p.id(), version, requires);
       } catch (RuntimeException | LinkageError e) {
         problem = "descriptor() threw " + e;
       }
@@ -129,8 +166,10 @@ final class PluginLoading {
   private static String refused(PluginDirectory.Candidate c) {
     try {
       List<String> problems = PluginCodeCheck.problems(c.dir());
-      return problems.isEmpty() ? null : "refused by the plugin code check (docs/plugin-safety.md): "
-          + String.join("; ", problems);
+      return problems.isEmpty()
+          ? null
+          : "refused by the plugin code check (docs/plugin-safety.md): "
+              + String.join("; ", problems);
     } catch (IOException e) {
       return "refused: unreadable class file: " + message(e);
     }
@@ -142,16 +181,25 @@ final class PluginLoading {
    */
   static String disagreement(PluginDescriptor d, String id, String version, String requires) {
     if (!d.id().equals(id)) {
-      return "descriptor id '" + d.id() + "' differs from plugin.id '" + id
+      return "descriptor id '"
+          + d.id()
+          + "' differs from plugin.id '"
+          + id
           + "' in plugin.properties";
     }
     if (!d.version().equals(version)) {
-      return "descriptor version '" + d.version() + "' differs from plugin.version '" + version
+      return "descriptor version '"
+          + d.version()
+          + "' differs from plugin.version '"
+          + version
           + "' in plugin.properties (build the descriptor with PluginMetadata.of)";
     }
     if (!d.requiresApi().equals(requires)) {
-      return "descriptor API range '" + d.requiresApi() + "' differs from plugin.requires '"
-          + requires + "' in plugin.properties (build the descriptor with PluginMetadata.of)";
+      return "descriptor API range '"
+          + d.requiresApi()
+          + "' differs from plugin.requires '"
+          + requires
+          + "' in plugin.properties (build the descriptor with PluginMetadata.of)";
     }
     return null;
   }
@@ -160,8 +208,8 @@ final class PluginLoading {
     fail(c, id, version, "", problem);
   }
 
-  private void fail(PluginDirectory.Candidate c, String id, String version, String requires,
-      String problem) {
+  private void fail(
+      PluginDirectory.Candidate c, String id, String version, String requires, String problem) {
     statuses.add(new PluginStatus(id, version, requires, c.source().toString(), null, problem));
   }
 

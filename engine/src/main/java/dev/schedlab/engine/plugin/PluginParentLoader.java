@@ -50,7 +50,8 @@ final class PluginParentLoader extends ClassLoader {
 
   @Override
   public Enumeration<URL> getResources(String name) throws IOException {
-    return visible(name, VISIBLE_RESOURCES) ? host.getResources(name)
+    return visible(name, VISIBLE_RESOURCES)
+        ? host.getResources(name)
         : name.isEmpty() ? Collections.emptyEnumeration() : super.getResources(name);
   }
 }

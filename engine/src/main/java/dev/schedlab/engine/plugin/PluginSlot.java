@@ -89,7 +89,8 @@ final class PluginSlot {
    */
   void threw(String hook, Throwable thrown) {
     if (thrown instanceof VirtualMachineError vme
-        && !(vme instanceof OutOfMemoryError) && !(vme instanceof StackOverflowError)) {
+        && !(vme instanceof OutOfMemoryError)
+        && !(vme instanceof StackOverflowError)) {
       throw vme;
     }
     if (thrown instanceof PluginFailure other) {
@@ -100,8 +101,8 @@ final class PluginSlot {
 
   /**
    * A fault of this plugin in {@code hook}: under {@link PluginSupervisor.OnError#FAIL} (or before
-   * the engine is attached) a {@link PluginFailure}; else the plugin is ejected and this returns, so
-   * the guard can answer as mainline would. A fault of an ejected plugin is not reported again.
+   * the engine is attached) a {@link PluginFailure}; else the plugin is ejected and this returns,
+   * so the guard can answer as mainline would. A fault of an ejected plugin is not reported again.
    */
   void fault(String hook, String reason, Throwable cause) {
     if (ejected) {

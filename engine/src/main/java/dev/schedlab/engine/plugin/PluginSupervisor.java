@@ -16,8 +16,8 @@ import java.util.Map;
  * Supervises the plugins of one run, as sched_ext's error exit does for a BPF scheduler: a plugin
  * that throws, breaks an invariant at the plugin boundary or leaves a task starving is either
  * ejected ({@link OnError#EJECT}: its classes' tasks move to the fair class, its hooks, preemption
- * model and idle policy revert to mainline, the run goes on) or stops the run
- * ({@link OnError#FAIL}: a {@link PluginFailure}). Every ejection is recorded with a runqueue dump.
+ * model and idle policy revert to mainline, the run goes on) or stops the run ({@link
+ * OnError#FAIL}: a {@link PluginFailure}). Every ejection is recorded with a runqueue dump.
  *
  * <p>The guards report to it; the engine registers itself as the {@link Engine} that carries an
  * ejection out. It also keeps the stack of plugin calls in progress ({@link HookCalls}) that the
@@ -169,7 +169,8 @@ public final class PluginSupervisor {
 
   /** Records and carries out the ejection of {@code s}; called by the slot once it is marked. */
   void eject(PluginSlot s, String hook, String reason) {
-    PluginEjection e = new PluginEjection(s.id(), hook, engine.now(), reason, engine.runqueueDump());
+    PluginEjection e =
+        new PluginEjection(s.id(), hook, engine.now(), reason, engine.runqueueDump());
     ejections.add(e);
     engine.eject(e, s.classes());
   }

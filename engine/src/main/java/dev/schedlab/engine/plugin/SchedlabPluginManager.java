@@ -19,8 +19,8 @@ import org.pf4j.PropertiesPluginDescriptorFinder;
  * PF4J configured for schedlab: {@code plugin.properties} descriptors only, exploded plugin
  * directories (zips are expanded by {@link PluginDirectory}), the API loaded parent-first and
  * nothing of the host visible but the JDK, the API and PF4J ({@link PluginParentLoader}), the
- * extension index ({@code META-INF/extensions.idx}) as the only extension finder, and
- * {@code systemVersion} = {@link ApiVersion#CURRENT} so PF4J enforces {@code plugin.requires}.
+ * extension index ({@code META-INF/extensions.idx}) as the only extension finder, and {@code
+ * systemVersion} = {@link ApiVersion#CURRENT} so PF4J enforces {@code plugin.requires}.
  *
  * <p>The host loads each candidate with {@link #loadPlugin} itself (to attribute every failure to
  * its file), so the repository is empty.
@@ -55,7 +55,9 @@ final class SchedlabPluginManager extends DefaultPluginManager {
       @Override
       protected PluginClassLoader createPluginClassLoader(
           Path pluginPath, org.pf4j.PluginDescriptor descriptor) {
-        return new ApiFirstClassLoader(pluginManager, descriptor,
+        return new ApiFirstClassLoader(
+            pluginManager,
+            descriptor,
             new PluginParentLoader(SchedlabPluginManager.class.getClassLoader()));
       }
     };

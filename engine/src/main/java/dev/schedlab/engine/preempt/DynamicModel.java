@@ -11,8 +11,8 @@ import dev.schedlab.api.view.TaskView;
  * The PREEMPT_DYNAMIC models none, voluntary, full and lazy (section 1.6, the static-call table
  * above {@code __sched_dynamic_update()} in core.c, and tip commit 7c70cb94d29c for lazy).
  *
- * <p>Models: which preemption points act on NEED_RESCHED; under lazy, fair wakeups and slice
- * expiry set the LAZY bit (acted on at exit to user, promoted by the tick) while RT/DL use NR.
+ * <p>Models: which preemption points act on NEED_RESCHED; under lazy, fair wakeups and slice expiry
+ * set the LAZY bit (acted on at exit to user, promoted by the tick) while RT/DL use NR.
  * PREEMPT_RT's sleeping locks are core/Locks' ({@code kernel.rt}). Kernel reference:
  * kernel/sched/core.c ({@code resched_curr_lazy}, {@code sched_tick}), include/linux/preempt.h.
  */
@@ -23,8 +23,8 @@ public final class DynamicModel implements PreemptionModel {
   private final boolean irqPreempt;
   private final boolean lazy;
 
-  private DynamicModel(String name, boolean condResched, boolean mightResched, boolean irqPreempt,
-      boolean lazy) {
+  private DynamicModel(
+      String name, boolean condResched, boolean mightResched, boolean irqPreempt, boolean lazy) {
     this.name = name;
     this.condResched = condResched;
     this.mightResched = mightResched;
@@ -63,12 +63,13 @@ public final class DynamicModel implements PreemptionModel {
       return ReschedBit.NR;
     }
     // resched_curr_lazy() is used by fair.c only: same-class fair wakeups and slice expiry.
-    boolean fairRequest = reason == ReschedReason.WAKEUP_SAME_CLASS
-        || reason == ReschedReason.SLICE_EXPIRY_TICK;
-    boolean fairCurr = curr.policy() == dev.schedlab.api.Policy.NORMAL
-        || curr.policy() == dev.schedlab.api.Policy.BATCH
-        || curr.policy() == dev.schedlab.api.Policy.IDLE
-        || curr.policy() == dev.schedlab.api.Policy.EXT;
+    boolean fairRequest =
+        reason == ReschedReason.WAKEUP_SAME_CLASS || reason == ReschedReason.SLICE_EXPIRY_TICK;
+    boolean fairCurr =
+        curr.policy() == dev.schedlab.api.Policy.NORMAL
+            || curr.policy() == dev.schedlab.api.Policy.BATCH
+            || curr.policy() == dev.schedlab.api.Policy.IDLE
+            || curr.policy() == dev.schedlab.api.Policy.EXT;
     return fairRequest && fairCurr ? ReschedBit.LAZY : ReschedBit.NR;
   }
 

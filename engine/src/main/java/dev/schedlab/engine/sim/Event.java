@@ -7,14 +7,19 @@ package dev.schedlab.engine.sim;
  */
 public final class Event {
   long time;
+
   /** Bucket in the radix heap, or -1 when not scheduled. */
   int bucket = -1;
+
   Event prev;
   Event next;
+
   /** What the event means to the engine. */
   public final int type;
+
   /** The CPU the event concerns, or -1. */
   public final int cpu;
+
   /** The owning object (task, timer, ...), or null. */
   public final Object owner;
 

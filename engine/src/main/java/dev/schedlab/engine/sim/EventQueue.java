@@ -16,10 +16,13 @@ package dev.schedlab.engine.sim;
 public final class EventQueue {
   /** Times are non-negative, so {@code t ^ last} has at most 63 significant bits: buckets 0..63. */
   private static final int BUCKETS = 64;
+
   private final Event[] heads = new Event[BUCKETS];
   private final Event[] tails = new Event[BUCKETS];
+
   /** Bit b set when bucket b is non-empty. */
   private long nonEmpty;
+
   private long last;
   private int size;
 
@@ -40,7 +43,8 @@ public final class EventQueue {
    */
   public void schedule(Event e, long time) {
     if (time < last || time < 0) {
-      throw new IllegalArgumentException("event at " + time + " ns is before now (" + last + " ns)");
+      throw new IllegalArgumentException(
+          "event at " + time + " ns is before now (" + last + " ns)");
     }
     if (e.bucket >= 0) {
       unlink(e);
@@ -113,7 +117,9 @@ public final class EventQueue {
     return 64 - Long.numberOfLeadingZeros(time ^ last);
   }
 
-  /** Empties bucket {@code b} into lower ones around its minimum {@code min}, the new {@code last}. */
+  /**
+   * Empties bucket {@code b} into lower ones around its minimum {@code min}, the new {@code last}.
+   */
   private void settle(int b, long min) {
     last = min;
     Event e = heads[b];

@@ -21,63 +21,92 @@ class ArchitectureTest {
 
   @BeforeAll
   static void importClasses() {
-    production = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("dev.schedlab.api", "dev.schedlab.classes", "dev.schedlab.engine");
+    production =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.schedlab.api", "dev.schedlab.classes", "dev.schedlab.engine");
   }
 
   @Test
   void apiDependsOnlyOnTheJdkAndPf4j() {
-    ArchRule rule = classes().that().resideInAPackage("dev.schedlab.api..")
-        .should().onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", "org.pf4j..", "dev.schedlab.api..")
-        .because("plugins compile against the api jar alone: move other code to engine");
+    ArchRule rule =
+        classes()
+            .that()
+            .resideInAPackage("dev.schedlab.api..")
+            .should()
+            .onlyDependOnClassesThat()
+            .resideInAnyPackage("java..", "org.pf4j..", "dev.schedlab.api..")
+            .because("plugins compile against the api jar alone: move other code to engine");
     rule.check(production);
   }
 
   @Test
   void apiDoesNotReferenceGuice() {
-    ArchRule rule = noClasses().that().resideInAPackage("dev.schedlab.api..")
-        .should().dependOnClassesThat().resideInAPackage("com.google.inject..")
-        .because("Guice assembles the application in cli; plugins never see it");
+    ArchRule rule =
+        noClasses()
+            .that()
+            .resideInAPackage("dev.schedlab.api..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("com.google.inject..")
+            .because("Guice assembles the application in cli; plugins never see it");
     rule.check(production);
   }
 
   @Test
   void builtinClassesDependOnlyOnTheJdkAndTheApi() {
-    ArchRule rule = classes().that().resideInAPackage("dev.schedlab.classes..")
-        .should().onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", "dev.schedlab.api..", "dev.schedlab.classes..")
-        .allowEmptyShould(true)
-        .because("built-in scheduling classes are written like plugins: against the API only");
+    ArchRule rule =
+        classes()
+            .that()
+            .resideInAPackage("dev.schedlab.classes..")
+            .should()
+            .onlyDependOnClassesThat()
+            .resideInAnyPackage("java..", "dev.schedlab.api..", "dev.schedlab.classes..")
+            .allowEmptyShould(true)
+            .because("built-in scheduling classes are written like plugins: against the API only");
     rule.check(production);
   }
 
   @Test
   void modelCodeUsesNoWallClockUnseededRandomOrThreads() {
-    ArchRule rule = noClasses()
-        .that().resideInAnyPackage(
-            "dev.schedlab.api..", "dev.schedlab.classes..", "dev.schedlab.engine.core..")
-        .should().callMethod(System.class, "currentTimeMillis")
-        .orShould().callMethod(System.class, "nanoTime")
-        .orShould().callConstructor(Random.class)
-        .orShould().dependOnClassesThat().belongToAnyOf(Thread.class, Executors.class)
-        .allowEmptyShould(true)
-        .because("the model is deterministic: read time from the simulated clock (services.now()),"
-            + " derive randomness from the scenario seed, and run on the simulation thread only");
+    ArchRule rule =
+        noClasses()
+            .that()
+            .resideInAnyPackage(
+                "dev.schedlab.api..", "dev.schedlab.classes..", "dev.schedlab.engine.core..")
+            .should()
+            .callMethod(System.class, "currentTimeMillis")
+            .orShould()
+            .callMethod(System.class, "nanoTime")
+            .orShould()
+            .callConstructor(Random.class)
+            .orShould()
+            .dependOnClassesThat()
+            .belongToAnyOf(Thread.class, Executors.class)
+            .allowEmptyShould(true)
+            .because(
+                "the model is deterministic: read time from the simulated clock (services.now()),"
+                    + " derive randomness from the scenario seed, and run on the simulation thread only");
     rule.check(production);
   }
 
   @Test
   void inThePluginHostOnlyTheHookBudgetReadsTheWallClockOrStartsThreads() {
-    ArchRule rule = noClasses()
-        .that().resideInAPackage("dev.schedlab.engine.plugin..")
-        .and().doNotHaveSimpleName("HookBudget")
-        .should().callMethod(System.class, "currentTimeMillis")
-        .orShould().callMethod(System.class, "nanoTime")
-        .orShould().callConstructor(Thread.class, Runnable.class, String.class)
-        .because("guards run on the simulation thread and must stay deterministic; the wall-clock"
-            + " budget of a plugin call is watched from HookBudget's own thread (docs/plugin-safety.md)");
+    ArchRule rule =
+        noClasses()
+            .that()
+            .resideInAPackage("dev.schedlab.engine.plugin..")
+            .and()
+            .doNotHaveSimpleName("HookBudget")
+            .should()
+            .callMethod(System.class, "currentTimeMillis")
+            .orShould()
+            .callMethod(System.class, "nanoTime")
+            .orShould()
+            .callConstructor(Thread.class, Runnable.class, String.class)
+            .because(
+                "guards run on the simulation thread and must stay deterministic; the wall-clock"
+                    + " budget of a plugin call is watched from HookBudget's own thread (docs/plugin-safety.md)");
     rule.check(production);
   }
 }

@@ -15,24 +15,42 @@ class HaltpollGovernorTest {
   private static final long US = 1_000;
   private static final long NONE = Long.MAX_VALUE;
   private static final long POLL_TIME = 250 * US; // cpuidle_poll_time() at HZ 250
-  private final CpuView cpu0 = (CpuView) Proxy.newProxyInstance(CpuView.class.getClassLoader(),
-      new Class<?>[] {CpuView.class}, (p, m, a) -> {
-        if (m.getName().equals("id")) {
-          return 0;
-        }
-        throw new UnsupportedOperationException(m.getName());
-      });
+  private final CpuView cpu0 =
+      (CpuView)
+          Proxy.newProxyInstance(
+              CpuView.class.getClassLoader(),
+              new Class<?>[] {CpuView.class},
+              (p, m, a) -> {
+                if (m.getName().equals("id")) {
+                  return 0;
+                }
+                throw new UnsupportedOperationException(m.getName());
+              });
 
   private static HaltpollGovernor governor(long haltPollNs) {
-    Map<String, Long> params = Map.of("haltpoll.guest_halt_poll_ns", haltPollNs,
-        "haltpoll.guest_halt_poll_grow", 2L, "haltpoll.guest_halt_poll_grow_start", 50 * US,
-        "haltpoll.guest_halt_poll_shrink", 2L, "haltpoll.guest_halt_poll_allow_shrink", 1L);
-    MachineView m = (MachineView) Proxy.newProxyInstance(MachineView.class.getClassLoader(),
-        new Class<?>[] {MachineView.class}, (p, method, a) -> switch (method.getName()) {
-          case "nrCpus" -> 1;
-          case "param" -> params.get((String) a[0]);
-          default -> throw new UnsupportedOperationException(method.getName());
-        });
+    Map<String, Long> params =
+        Map.of(
+            "haltpoll.guest_halt_poll_ns",
+            haltPollNs,
+            "haltpoll.guest_halt_poll_grow",
+            2L,
+            "haltpoll.guest_halt_poll_grow_start",
+            50 * US,
+            "haltpoll.guest_halt_poll_shrink",
+            2L,
+            "haltpoll.guest_halt_poll_allow_shrink",
+            1L);
+    MachineView m =
+        (MachineView)
+            Proxy.newProxyInstance(
+                MachineView.class.getClassLoader(),
+                new Class<?>[] {MachineView.class},
+                (p, method, a) ->
+                    switch (method.getName()) {
+                      case "nrCpus" -> 1;
+                      case "param" -> params.get((String) a[0]);
+                      default -> throw new UnsupportedOperationException(method.getName());
+                    });
     HaltpollGovernor g = new HaltpollGovernor();
     g.init(m);
     return g;

@@ -37,8 +37,8 @@ class MenuGovernorTest {
   }
 
   /** Idle periods in {@code state}, each as long as cpuidle measured it, one per entry. */
-  private static MenuGovernor afterIdlePeriods(List<IdleState> states, int state,
-      long... residencyNs) {
+  private static MenuGovernor afterIdlePeriods(
+      List<IdleState> states, int state, long... residencyNs) {
     MenuGovernor g = governor(states);
     for (long r : residencyNs) {
       g.select(cpu(false, false), NO_TIMER, TICK, Long.MAX_VALUE);
@@ -49,8 +49,17 @@ class MenuGovernorTest {
 
   /** Eight idle periods in {@code state}, each {@code residencyNs} long. */
   private static MenuGovernor learned(List<IdleState> states, int state, long residencyNs) {
-    return afterIdlePeriods(states, state, residencyNs, residencyNs, residencyNs, residencyNs,
-        residencyNs, residencyNs, residencyNs, residencyNs);
+    return afterIdlePeriods(
+        states,
+        state,
+        residencyNs,
+        residencyNs,
+        residencyNs,
+        residencyNs,
+        residencyNs,
+        residencyNs,
+        residencyNs,
+        residencyNs);
   }
 
   @Test
@@ -84,15 +93,17 @@ class MenuGovernorTest {
 
   @Test
   void upsideOutliersAreDroppedFromTheTypicalInterval() {
-    MenuGovernor g = afterIdlePeriods(icx, 2,
-        54 * US, 54 * US, 5_000 * US, 54 * US, 54 * US, 5_000 * US, 54 * US, 54 * US);
+    MenuGovernor g =
+        afterIdlePeriods(
+            icx, 2, 54 * US, 54 * US, 5_000 * US, 54 * US, 54 * US, 5_000 * US, 54 * US, 54 * US);
     assertEquals(2, g.select(cpu0, NO_TIMER, TICK, Long.MAX_VALUE));
   }
 
   @Test
   void aSpreadOutHistoryLeavesTheSleepLengthToDecide() {
-    MenuGovernor g = afterIdlePeriods(icx, 2,
-        3 * US, 900 * US, 40 * US, 300 * US, 7 * US, 600 * US, 90 * US, 200 * US);
+    MenuGovernor g =
+        afterIdlePeriods(
+            icx, 2, 3 * US, 900 * US, 40 * US, 300 * US, 7 * US, 600 * US, 90 * US, 200 * US);
     assertEquals(3, g.select(cpu0, NO_TIMER, TICK, Long.MAX_VALUE));
     assertTrue(g.stopTick(cpu0, 3, NO_TIMER));
   }
@@ -126,13 +137,17 @@ class MenuGovernorTest {
 
   @SuppressWarnings("unchecked")
   private static <T> T stub(Class<T> type, Object... answers) {
-    return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (p, m, args) -> {
-      for (int i = 0; i < answers.length; i += 2) {
-        if (answers[i].equals(m.getName())) {
-          return answers[i + 1];
-        }
-      }
-      throw new UnsupportedOperationException(m.getName());
-    });
+    return (T)
+        Proxy.newProxyInstance(
+            type.getClassLoader(),
+            new Class<?>[] {type},
+            (p, m, args) -> {
+              for (int i = 0; i < answers.length; i += 2) {
+                if (answers[i].equals(m.getName())) {
+                  return answers[i + 1];
+                }
+              }
+              throw new UnsupportedOperationException(m.getName());
+            });
   }
 }

@@ -25,8 +25,9 @@ class MitigationsTest {
 
   @Test
   void retpolinesAndReturnThunksLengthenEveryKernelPathByTheirPercentages() {
-    long pct = Param.MITIGATION_RETPOLINE_PCT.defaultValue()
-        + Param.MITIGATION_RETURN_THUNK_PCT.defaultValue();
+    long pct =
+        Param.MITIGATION_RETPOLINE_PCT.defaultValue()
+            + Param.MITIGATION_RETURN_THUNK_PCT.defaultValue();
     long sched = Param.SCHED_BASE.defaultValue();
     assertThat(value(List.of("retpoline", "return_thunk"), Map.of(), Param.SCHED_BASE))
         .isEqualTo(sched + sched * pct / 100);

@@ -35,18 +35,25 @@ class PluginHostTest {
 
   @Test
   void goodPluginLoadsAndItsHookIsUsed() throws Exception {
-    Path zip = plugin("alpha").with("hooks", "H1_PICK_OVERRIDE")
-        .with("override", "H1_PICK_OVERRIDE").zipInto(dir);
+    Path zip =
+        plugin("alpha")
+            .with("hooks", "H1_PICK_OVERRIDE")
+            .with("override", "H1_PICK_OVERRIDE")
+            .zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
-      assertThat(host.plugins()).singleElement().satisfies(s -> {
-        assertThat(s.loaded()).isTrue();
-        assertThat(s.id()).isEqualTo("alpha");
-        assertThat(s.version()).isEqualTo("1.0.0");
-        assertThat(s.source()).isEqualTo(zip.toString());
-        assertThat(s.descriptor().id()).isEqualTo("alpha");
-      });
+      assertThat(host.plugins())
+          .singleElement()
+          .satisfies(
+              s -> {
+                assertThat(s.loaded()).isTrue();
+                assertThat(s.id()).isEqualTo("alpha");
+                assertThat(s.version()).isEqualTo("1.0.0");
+                assertThat(s.source()).isEqualTo(zip.toString());
+                assertThat(s.descriptor().id()).isEqualTo("alpha");
+              });
       Extensions ext = host.extensionsFor(List.of(ref("alpha")), Builtins.none());
-      assertThat(ext.pickOverride()).isNotSameAs(PickOverrideHook.MAINLINE)
+      assertThat(ext.pickOverride())
+          .isNotSameAs(PickOverrideHook.MAINLINE)
           .isInstanceOf(HookGuards.PickOverride.class);
       assertThat(ext.pickOverride().pickOverride(null, SchedMode.NONE, null, null)).isNull();
       assertThat(ext.beforeDeactivate()).isSameAs(BeforeDeactivateHook.MAINLINE);
@@ -77,7 +84,8 @@ class PluginHostTest {
       assertThat(broken.problem()).contains("corrupt");
       assertThatThrownBy(() -> host.extensionsFor(List.of(ref("broken")), Builtins.none()))
           .isInstanceOf(PluginException.class)
-          .hasMessageContaining("broken").hasMessageContaining("did not load")
+          .hasMessageContaining("broken")
+          .hasMessageContaining("did not load")
           .hasMessageContaining("[alpha]");
     }
   }
@@ -97,11 +105,14 @@ class PluginHostTest {
     try (PluginHost host = PluginHost.open(dir)) {
       PluginStatus future = status(host, "future");
       assertThat(future.loaded()).isFalse();
-      assertThat(future.problem()).contains("incompatible API").contains(">=2.0.0 & <3.0.0")
+      assertThat(future.problem())
+          .contains("incompatible API")
+          .contains(">=2.0.0 & <3.0.0")
           .contains(ApiVersion.CURRENT);
       assertThat(status(host, "alpha").loaded()).isTrue();
       assertThatThrownBy(() -> host.extensionsFor(List.of(ref("future")), Builtins.none()))
-          .isInstanceOf(PluginException.class).hasMessageContaining("incompatible API");
+          .isInstanceOf(PluginException.class)
+          .hasMessageContaining("incompatible API");
     }
   }
 
@@ -119,7 +130,8 @@ class PluginHostTest {
       assertThat(wide.loaded()).isFalse();
       assertThat(wide.requires()).isEqualTo(">=1.0.0");
       assertThat(wide.problem())
-          .contains("descriptor API range '>=1.0.0 & <2.0.0' differs from plugin.requires '>=1.0.0'");
+          .contains(
+              "descriptor API range '>=1.0.0 & <2.0.0' differs from plugin.requires '>=1.0.0'");
     }
   }
 
@@ -127,26 +139,29 @@ class PluginHostTest {
   void statusShowsTheRangePf4jEnforces() throws Exception {
     plugin("alpha").zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
-      assertThat(status(host, "alpha").requires()).isEqualTo(">=1.0.0 & <2.0.0")
+      assertThat(status(host, "alpha").requires())
+          .isEqualTo(">=1.0.0 & <2.0.0")
           .isEqualTo(status(host, "alpha").descriptor().requiresApi());
     }
   }
 
   @Test
   void inProcessPluginOutsideItsApiRangeDoesNotLoad() {
-    SchedlabPlugin future = new SchedlabPlugin() {
-      @Override
-      public PluginDescriptor descriptor() {
-        return new PluginDescriptor("future", "1.0.0", "test", Set.of(), Set.of(), ">=9.0.0");
-      }
+    SchedlabPlugin future =
+        new SchedlabPlugin() {
+          @Override
+          public PluginDescriptor descriptor() {
+            return new PluginDescriptor("future", "1.0.0", "test", Set.of(), Set.of(), ">=9.0.0");
+          }
 
-      @Override
-      public void contribute(Contributions c, PluginOptions o) {}
-    };
+          @Override
+          public void contribute(Contributions c, PluginOptions o) {}
+        };
     try (PluginHost host = PluginHost.inProcess(() -> future)) {
       assertThat(status(host, "future").problem()).contains("incompatible API");
       assertThatThrownBy(() -> host.extensionsFor(List.of(ref("future")), Builtins.none()))
-          .isInstanceOf(PluginException.class).hasMessageContaining("did not load");
+          .isInstanceOf(PluginException.class)
+          .hasMessageContaining("did not load");
     }
   }
 
@@ -172,7 +187,8 @@ class PluginHostTest {
     plugin("alpha").with("throw", "descriptor").zipInto(dir);
     plugin("beta").zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
-      assertThat(status(host, "alpha").problem()).contains("descriptor() threw")
+      assertThat(status(host, "alpha").problem())
+          .contains("descriptor() threw")
           .contains("descriptor exploded");
       assertThat(status(host, "beta").loaded()).isTrue();
     }
@@ -180,8 +196,11 @@ class PluginHostTest {
 
   @Test
   void pluginBundlingItsOwnApiCopyStillLoads() throws Exception {
-    plugin("alpha").bundlingApi().with("hooks", "H1_PICK_OVERRIDE")
-        .with("override", "H1_PICK_OVERRIDE").zipInto(dir);
+    plugin("alpha")
+        .bundlingApi()
+        .with("hooks", "H1_PICK_OVERRIDE")
+        .with("override", "H1_PICK_OVERRIDE")
+        .zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
       assertThat(status(host, "alpha").loaded()).isTrue();
       assertThat(host.extensionsFor(List.of(ref("alpha")), Builtins.none()).pickOverride())
@@ -191,15 +210,20 @@ class PluginHostTest {
 
   @Test
   void twoPluginsOverridingAnExclusiveHookAreRefused() {
-    plugin("alpha").with("hooks", "H1_PICK_OVERRIDE").with("override", "H1_PICK_OVERRIDE")
+    plugin("alpha")
+        .with("hooks", "H1_PICK_OVERRIDE")
+        .with("override", "H1_PICK_OVERRIDE")
         .zipInto(dir);
-    plugin("beta").with("hooks", "H1_PICK_OVERRIDE").with("override", "H1_PICK_OVERRIDE")
+    plugin("beta")
+        .with("hooks", "H1_PICK_OVERRIDE")
+        .with("override", "H1_PICK_OVERRIDE")
         .zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
       assertThatThrownBy(
               () -> host.extensionsFor(List.of(ref("alpha"), ref("beta")), Builtins.none()))
           .isInstanceOf(PluginException.class)
-          .hasMessageContaining("alpha").hasMessageContaining("beta")
+          .hasMessageContaining("alpha")
+          .hasMessageContaining("beta")
           .hasMessageContaining("H1_PICK_OVERRIDE");
     }
   }
@@ -210,7 +234,8 @@ class PluginHostTest {
     try (PluginHost host = PluginHost.open(dir)) {
       assertThatThrownBy(() -> host.extensionsFor(List.of(ref("alpha")), Builtins.none()))
           .isInstanceOf(PluginException.class)
-          .hasMessageContaining("alpha").hasMessageContaining("H5_TICK")
+          .hasMessageContaining("alpha")
+          .hasMessageContaining("H5_TICK")
           .hasMessageContaining("does not declare");
     }
   }
@@ -220,11 +245,12 @@ class PluginHostTest {
     plugin("alpha").with("conflicts", "beta").zipInto(dir);
     plugin("beta").zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
-      for (List<PluginRef> order : List.of(List.of(ref("alpha"), ref("beta")),
-          List.of(ref("beta"), ref("alpha")))) {
+      for (List<PluginRef> order :
+          List.of(List.of(ref("alpha"), ref("beta")), List.of(ref("beta"), ref("alpha")))) {
         assertThatThrownBy(() -> host.extensionsFor(order, Builtins.none()))
             .isInstanceOf(PluginException.class)
-            .hasMessageContaining("alpha").hasMessageContaining("beta")
+            .hasMessageContaining("alpha")
+            .hasMessageContaining("beta")
             .hasMessageContaining("conflict");
       }
     }
@@ -234,13 +260,18 @@ class PluginHostTest {
   void unknownOptionKeyIsRefusedAndKnownOneAccepted() throws Exception {
     plugin("alpha").with("options", "slice").zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
-      assertThatThrownBy(() -> host.extensionsFor(
-              List.of(new PluginRef("alpha", Map.of("bogus", "1"))), Builtins.none()))
+      assertThatThrownBy(
+              () ->
+                  host.extensionsFor(
+                      List.of(new PluginRef("alpha", Map.of("bogus", "1"))), Builtins.none()))
           .isInstanceOf(PluginException.class)
-          .hasMessageContaining("alpha").hasMessageContaining("bogus")
+          .hasMessageContaining("alpha")
+          .hasMessageContaining("bogus")
           .hasMessageContaining("slice");
-      assertThat(host.extensionsFor(
-          List.of(new PluginRef("alpha", Map.of("slice", "5ms"))), Builtins.none()).plugins())
+      assertThat(
+              host.extensionsFor(
+                      List.of(new PluginRef("alpha", Map.of("slice", "5ms"))), Builtins.none())
+                  .plugins())
           .hasSize(1);
     }
   }
@@ -252,46 +283,62 @@ class PluginHostTest {
     try (PluginHost host = PluginHost.open(dir)) {
       assertThatThrownBy(() -> host.extensionsFor(List.of(ref("gamma")), Builtins.none()))
           .isInstanceOf(PluginException.class)
-          .hasMessageContaining("unknown plugin gamma").hasMessageContaining("[alpha, beta]");
+          .hasMessageContaining("unknown plugin gamma")
+          .hasMessageContaining("[alpha, beta]");
     }
   }
 
   @Test
   void throwingHookSurfacesAsPluginFailureNamingPluginAndHook() throws Exception {
-    plugin("alpha").with("hooks", "H1_PICK_OVERRIDE").with("override", "H1_PICK_OVERRIDE")
-        .with("class", "tclass:100").with("throw", "H1,class").zipInto(dir);
+    plugin("alpha")
+        .with("hooks", "H1_PICK_OVERRIDE")
+        .with("override", "H1_PICK_OVERRIDE")
+        .with("class", "tclass:100")
+        .with("throw", "H1,class")
+        .zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
       Extensions ext = host.extensionsFor(List.of(ref("alpha")), Builtins.none());
       assertThatThrownBy(() -> ext.pickOverride().pickOverride(null, SchedMode.NONE, null, null))
-          .isInstanceOfSatisfying(PluginFailure.class, f -> {
-            assertThat(f.pluginId()).isEqualTo("alpha");
-            assertThat(f.hook()).isEqualTo("H1 pickOverride");
-            assertThat(f.getCause()).hasMessage("H1 exploded");
-          });
+          .isInstanceOfSatisfying(
+              PluginFailure.class,
+              f -> {
+                assertThat(f.pluginId()).isEqualTo("alpha");
+                assertThat(f.hook()).isEqualTo("H1 pickOverride");
+                assertThat(f.getCause()).hasMessage("H1 exploded");
+              });
       assertThatThrownBy(() -> ext.classes().get(0).pickNext(null))
-          .isInstanceOfSatisfying(PluginFailure.class, f -> {
-            assertThat(f.pluginId()).isEqualTo("alpha");
-            assertThat(f.hook()).isEqualTo("class tclass.pickNext");
-          });
+          .isInstanceOfSatisfying(
+              PluginFailure.class,
+              f -> {
+                assertThat(f.pluginId()).isEqualTo("alpha");
+                assertThat(f.hook()).isEqualTo("class tclass.pickNext");
+              });
     }
   }
 
   @Test
   void aPlacementHookFromAPluginIsGuardedAndUsed() throws Exception {
-    plugin("alpha").with("hooks", "H16_SELECT_TASK_RQ").with("override", "H16_SELECT_TASK_RQ")
+    plugin("alpha")
+        .with("hooks", "H16_SELECT_TASK_RQ")
+        .with("override", "H16_SELECT_TASK_RQ")
         .zipInto(dir);
-    plugin("beta").with("hooks", "H16_SELECT_TASK_RQ").with("override", "H16_SELECT_TASK_RQ")
-        .with("throw", "H16").zipInto(dir);
+    plugin("beta")
+        .with("hooks", "H16_SELECT_TASK_RQ")
+        .with("override", "H16_SELECT_TASK_RQ")
+        .with("throw", "H16")
+        .zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
       Extensions ext = host.extensionsFor(List.of(ref("alpha")), Builtins.none());
       assertThat(ext.selectTaskRq().selectTaskRq(null, 3, 1, 0, 2)).isEqualTo(3);
       assertThat(ext.loadBalance()).isSameAs(dev.schedlab.api.hook.LoadBalanceHook.MAINLINE);
       Extensions bad = host.extensionsFor(List.of(ref("beta")), Builtins.none());
       assertThatThrownBy(() -> bad.selectTaskRq().selectTaskRq(null, 3, 1, 0, 2))
-          .isInstanceOfSatisfying(PluginFailure.class, f -> {
-            assertThat(f.pluginId()).isEqualTo("beta");
-            assertThat(f.hook()).isEqualTo("H16 selectTaskRq");
-          });
+          .isInstanceOfSatisfying(
+              PluginFailure.class,
+              f -> {
+                assertThat(f.pluginId()).isEqualTo("beta");
+                assertThat(f.hook()).isEqualTo("H16 selectTaskRq");
+              });
     }
   }
 
@@ -299,16 +346,20 @@ class PluginHostTest {
   void classesAreOrderedByRankAndDuplicatesRefused() throws Exception {
     plugin("alpha").with("class", "ext:100").zipInto(dir);
     plugin("beta").with("class", "fair:150").zipInto(dir);
-    Builtins builtins = new Builtins(
-        List.of(new FakeClass("idle", 0), new FakeClass("fair", 200), new FakeClass("rt", 300)),
-        List.of(), List.of());
+    Builtins builtins =
+        new Builtins(
+            List.of(new FakeClass("idle", 0), new FakeClass("fair", 200), new FakeClass("rt", 300)),
+            List.of(),
+            List.of());
     try (PluginHost host = PluginHost.open(dir)) {
       Extensions ext = host.extensionsFor(List.of(ref("alpha")), builtins);
-      assertThat(ext.classes()).extracting(SchedulingClass::name)
+      assertThat(ext.classes())
+          .extracting(SchedulingClass::name)
           .containsExactly("rt", "fair", "ext", "idle");
       assertThatThrownBy(() -> host.extensionsFor(List.of(ref("beta")), builtins))
           .isInstanceOf(PluginException.class)
-          .hasMessageContaining("'fair'").hasMessageContaining("built-ins")
+          .hasMessageContaining("'fair'")
+          .hasMessageContaining("built-ins")
           .hasMessageContaining("beta");
     }
   }
@@ -320,11 +371,17 @@ class PluginHostTest {
     plugin("gamma").with("hooks", "H1_PICK_OVERRIDE,H15_METRICS").zipInto(dir);
     plugin("delta").with("hooks", "H1_PICK_OVERRIDE").zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
-      assertThat(host.allowedCombinations()).containsExactly(
-          List.of(),
-          List.of("alpha"), List.of("beta"), List.of("delta"), List.of("gamma"),
-          List.of("alpha", "delta"), List.of("alpha", "gamma"),
-          List.of("beta", "delta"), List.of("beta", "gamma"));
+      assertThat(host.allowedCombinations())
+          .containsExactly(
+              List.of(),
+              List.of("alpha"),
+              List.of("beta"),
+              List.of("delta"),
+              List.of("gamma"),
+              List.of("alpha", "delta"),
+              List.of("alpha", "gamma"),
+              List.of("beta", "delta"),
+              List.of("beta", "gamma"));
     }
   }
 
@@ -337,7 +394,8 @@ class PluginHostTest {
       assertThat(ext.pickOverride()).isSameAs(PickOverrideHook.MAINLINE);
       assertThat(ext.metrics()).isEmpty();
       assertThatThrownBy(() -> host.extensionsFor(List.of(ref("alpha"))))
-          .isInstanceOf(PluginException.class).hasMessageContaining("no plugins are loaded");
+          .isInstanceOf(PluginException.class)
+          .hasMessageContaining("no plugins are loaded");
     }
   }
 

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.engine.plugin.testplugins.ConfigurablePlugin;
 import dev.schedlab.engine.plugin.testplugins.ExitingPlugin;
 import dev.schedlab.engine.plugin.testplugins.FaultPlugin;
 import dev.schedlab.engine.plugin.testplugins.LoopingPlugin;
 import dev.schedlab.engine.plugin.testplugins.ReflectingPlugin;
 import dev.schedlab.engine.plugin.testplugins.ThreadStartingPlugin;
-import dev.schedlab.engine.config.PluginRef;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -38,14 +38,21 @@ class PluginIsolationTest {
       assertThat(loader.loadClass(SchedulingClass.class.getName())).isSameAs(SchedulingClass.class);
       assertThat(loader.loadClass(Extension.class.getName())).isSameAs(Extension.class);
       assertThat(loader.loadClass("java.util.List")).isSameAs(List.class);
-      assertThat(loader.loadClass("java.sql.Timestamp")).isNotNull(); // JDK modules beyond java.base
+      assertThat(loader.loadClass("java.sql.Timestamp"))
+          .isNotNull(); // JDK modules beyond java.base
       Class<?> own = loader.loadClass(ConfigurablePlugin.class.getName());
       assertThat(own.getClassLoader()).isSameAs(loader);
-      for (String hidden : List.of("dev.schedlab.engine.Simulation",
-          "dev.schedlab.engine.core.Kernel", "dev.schedlab.classes.FairClass",
-          "com.google.inject.Guice", "com.fasterxml.jackson.databind.ObjectMapper",
-          "org.slf4j.LoggerFactory", "org.junit.jupiter.api.Test")) {
-        assertThatThrownBy(() -> loader.loadClass(hidden)).as(hidden)
+      for (String hidden :
+          List.of(
+              "dev.schedlab.engine.Simulation",
+              "dev.schedlab.engine.core.Kernel",
+              "dev.schedlab.classes.FairClass",
+              "com.google.inject.Guice",
+              "com.fasterxml.jackson.databind.ObjectMapper",
+              "org.slf4j.LoggerFactory",
+              "org.junit.jupiter.api.Test")) {
+        assertThatThrownBy(() -> loader.loadClass(hidden))
+            .as(hidden)
             .isInstanceOf(ClassNotFoundException.class);
         assertThat(loader.getResource(hidden.replace('.', '/') + ".class")).as(hidden).isNull();
       }
@@ -64,15 +71,18 @@ class PluginIsolationTest {
     PluginZip.plugin("alpha").zipInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {
       assertThat(status(host, "alpha").loaded()).isTrue();
-      assertThat(status(host, "exiting").problem()).startsWith("refused by the plugin code check")
+      assertThat(status(host, "exiting").problem())
+          .startsWith("refused by the plugin code check")
           .contains(ExitingPlugin.class.getName() + " uses java.lang.System.exit (ends the JVM)");
       assertThat(status(host, "thread-starting").problem())
-          .contains(" uses java.lang.Thread.<init> (starts threads)",
+          .contains(
+              " uses java.lang.Thread.<init> (starts threads)",
               " uses java.lang.Thread.start (starts threads)",
               " uses java.util.concurrent.Executors (starts threads)");
       assertThat(status(host, "reflecting").problem())
-          .contains(ReflectingPlugin.class.getName()
-              + " uses java.lang.reflect.Field.setAccessible (breaks encapsulation)");
+          .contains(
+              ReflectingPlugin.class.getName()
+                  + " uses java.lang.reflect.Field.setAccessible (breaks encapsulation)");
       assertThatThrownBy(() -> host.extensionsFor(List.of(new PluginRef("exiting", Map.of()))))
           .isInstanceOf(PluginException.class)
           .hasMessageContaining("plugin exiting did not load (refused by the plugin code check");

@@ -128,7 +128,8 @@ public final class PluginZip {
     }
     m.put("classes/" + ConfigurablePlugin.CONFIG, bytes(testProps));
     if (index) {
-      m.put("classes/META-INF/extensions.idx",
+      m.put(
+          "classes/META-INF/extensions.idx",
           (pluginClass.getName() + "\n").getBytes(StandardCharsets.UTF_8));
     }
     String pkg = pluginClass.getPackageName().replace('.', '/');
@@ -145,8 +146,14 @@ public final class PluginZip {
       }
     }
     if (bundleApi) {
-      for (Class<?> c : new Class<?>[] {SchedlabPlugin.class, PluginDescriptor.class,
-          Contributions.class, PluginOptions.class, HookPoint.class}) {
+      for (Class<?> c :
+          new Class<?>[] {
+            SchedlabPlugin.class,
+            PluginDescriptor.class,
+            Contributions.class,
+            PluginOptions.class,
+            HookPoint.class
+          }) {
         String path = c.getName().replace('.', '/') + ".class";
         try (InputStream in = c.getClassLoader().getResourceAsStream(path)) {
           m.put("classes/" + path, in.readAllBytes());
@@ -158,8 +165,7 @@ public final class PluginZip {
 
   private Path testClassesRoot() {
     try {
-      return Path.of(
-          pluginClass.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return Path.of(pluginClass.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }

@@ -62,8 +62,8 @@ class EventQueueTest {
       events.add(new Event(0, i, null));
     }
     Map<Event, Long> order = new IdentityHashMap<>();
-    TreeSet<Event> ref = new TreeSet<>(
-        Comparator.comparingLong(Event::time).thenComparingLong(order::get));
+    TreeSet<Event> ref =
+        new TreeSet<>(Comparator.comparingLong(Event::time).thenComparingLong(order::get));
     long now = 0;
     long seq = 0;
     for (int step = 0; step < 300_000; step++) {

@@ -1,8 +1,7 @@
 package dev.schedlab.host.calibrate;
 
-import dev.schedlab.host.Sourced;
-
 import dev.schedlab.engine.config.NoiseSpec;
+import dev.schedlab.host.Sourced;
 import java.util.List;
 import java.util.Map;
 
@@ -16,8 +15,8 @@ import java.util.Map;
  * @param noise the measured noise profile, or null when not measured
  * @param checks the micro-benchmarks, real and modelled after calibration
  */
-public record Calibration(Map<String, Sourced<Long>> params, Sourced<NoiseSpec> noise,
-    List<Check> checks) {
+public record Calibration(
+    Map<String, Sourced<Long>> params, Sourced<NoiseSpec> noise, List<Check> checks) {
   public Calibration {
     params = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(params));
     checks = List.copyOf(checks);

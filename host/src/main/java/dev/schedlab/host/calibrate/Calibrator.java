@@ -1,5 +1,6 @@
 package dev.schedlab.host.calibrate;
 
+import dev.schedlab.engine.config.NoiseSpec;
 import dev.schedlab.host.CpuLists;
 import dev.schedlab.host.HostDescription;
 import dev.schedlab.host.HostException;
@@ -7,8 +8,6 @@ import dev.schedlab.host.HostFiles;
 import dev.schedlab.host.MachineFileWriter;
 import dev.schedlab.host.ModelRunner;
 import dev.schedlab.host.Sourced;
-
-import dev.schedlab.engine.config.NoiseSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -21,8 +20,8 @@ import java.util.Map;
  * probe's micro-benchmarks here and their twins (the {@code schedlab-probe} workload tool) in the
  * model. Each step inverts the model for one figure: with the parameter at 0 the model gives S0,
  * and the parameter is the real figure R less S0, divided by how often the path runs per figure
- * (kernel reasoning in each step). Steps run in order, each on the parameters the earlier ones
- * set. No validation workload of {@code check-host} sets anything.
+ * (kernel reasoning in each step). Steps run in order, each on the parameters the earlier ones set.
+ * No validation workload of {@code check-host} sets anything.
  */
 public final class Calibrator {
   /** Progress of the steps, for the command line. */
@@ -34,6 +33,7 @@ public final class Calibrator {
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
+
   /** The shortest gap the noise probe records: well above its loop's clock reads. */
   private static final long NOISE_MIN_NS = 3_000;
 
@@ -48,12 +48,19 @@ public final class Calibrator {
   private final double noiseSeconds;
   private final Map<String, Sourced<Long>> params = new LinkedHashMap<>();
   private final List<Calibration.Check> checks = new ArrayList<>();
+
   /** The host's figures by probe arguments, all measured before the model runs. */
   private final Map<List<String>, Map<String, String>> measured = new LinkedHashMap<>();
+
   private int done;
 
-  private Calibrator(HostDescription host, Bench probe, ModelRunner model, Progress progress,
-      int hostB, boolean quick) {
+  private Calibrator(
+      HostDescription host,
+      Bench probe,
+      ModelRunner model,
+      Progress progress,
+      int hostB,
+      boolean quick) {
     this.host = host;
     this.probe = probe;
     this.model = model;
@@ -66,25 +73,38 @@ public final class Calibrator {
   }
 
   /** Calibrates the machine {@code host} describes, which must be the one this runs on. */
-  public static Calibration calibrate(HostDescription host, String version, boolean quick,
-      Progress progress) throws HostException {
-    return calibrate(host, Probe.build(), ModelRunner.on(MachineFileWriter.write(host, version)),
-        secondCpu(), quick, progress);
+  public static Calibration calibrate(
+      HostDescription host, String version, boolean quick, Progress progress) throws HostException {
+    return calibrate(
+        host,
+        Probe.build(),
+        ModelRunner.on(MachineFileWriter.write(host, version)),
+        secondCpu(),
+        quick,
+        progress);
   }
 
   /** Calibrates against {@code bench}'s figures, {@code hostB} its second CPU. */
-  static Calibration calibrate(HostDescription host, Bench bench, ModelRunner model, int hostB,
-      boolean quick, Progress progress) throws HostException {
+  static Calibration calibrate(
+      HostDescription host,
+      Bench bench,
+      ModelRunner model,
+      int hostB,
+      boolean quick,
+      Progress progress)
+      throws HostException {
     return new Calibrator(host, bench, model, progress, hostB, quick).run();
   }
 
   /** A CPU that is not CPU 0's SMT sibling, for the cross-CPU probes (or 0 on one CPU). */
   private static int secondCpu() {
     HostFiles f = new HostFiles(Path.of("/"));
-    BitSet siblings = f.text("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list")
-        .map(CpuLists::parse).orElseGet(BitSet::new);
-    BitSet online = f.text("/sys/devices/system/cpu/online").map(CpuLists::parse)
-        .orElseGet(BitSet::new);
+    BitSet siblings =
+        f.text("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list")
+            .map(CpuLists::parse)
+            .orElseGet(BitSet::new);
+    BitSet online =
+        f.text("/sys/devices/system/cpu/online").map(CpuLists::parse).orElseGet(BitSet::new);
     for (int c = online.nextSetBit(1); c >= 0; c = online.nextSetBit(c + 1)) {
       if (!siblings.get(c)) {
         return c;
@@ -160,41 +180,57 @@ public final class Calibrator {
   }
 
   /**
-   * The noise probe's arguments: every gap of 3 us or more; the tick's own are told apart later
-   * by their phase ({@link NoiseProfile}).
+   * The noise probe's arguments: every gap of 3 us or more; the tick's own are told apart later by
+   * their phase ({@link NoiseProfile}).
    */
   private String[] noiseArgs() {
     return new String[] {"noise", Double.toString(noiseSeconds), Long.toString(NOISE_MIN_NS)};
   }
 
   /**
-   * getppid() round trip: one kernel entry and one exit per call, so each is half of what the
-   * model lacks with both at 0 (mitigations on the entry path included).
+   * getppid() round trip: one kernel entry and one exit per call, so each is half of what the model
+   * lacks with both at 0 (mitigations on the entry path included).
    */
   private void syscall() throws HostException {
     progress("model: system call entry and exit");
     long r = Probe.number(real("syscall", "1000000"), "ns_per_call");
     long s0 = model("syscall 20000", "ns_per_call", "cost.syscall_entry=0", "cost.exit_to_user=0");
     long each = Math.max(0, (r - s0) / 2);
-    String why = "schedlab-probe syscall: getppid() " + r + " ns; the model without entry and exit "
-        + s0 + " ns; (R - S0) / 2 for each";
+    String why =
+        "schedlab-probe syscall: getppid() "
+            + r
+            + " ns; the model without entry and exit "
+            + s0
+            + " ns; (R - S0) / 2 for each";
     set("cost.syscall_entry", each, why);
     set("cost.exit_to_user", each, why);
-    check("syscall: ns per getppid()", r, model("syscall 20000", "ns_per_call"), "cost.syscall_entry");
+    check(
+        "syscall: ns per getppid()",
+        r,
+        model("syscall 20000", "ns_per_call"),
+        "cost.syscall_entry");
   }
 
   /**
-   * Pipe ping-pong on one CPU: a round trip switches between the two processes twice
-   * (write wakes the reader, the writer blocks in read), so the switch costs half the gap.
+   * Pipe ping-pong on one CPU: a round trip switches between the two processes twice (write wakes
+   * the reader, the writer blocks in read), so the switch costs half the gap.
    */
   private void pipeSameCpu() throws HostException {
     progress("model: context switch");
     long r = Probe.number(real("pipe", "0", "0", "50000"), "ns_per_roundtrip");
     long s0 = model("pipe 0 0 5000", "ns_per_roundtrip", "cost.ctx_switch=0");
-    set("cost.ctx_switch", Math.max(0, (r - s0) / 2), "schedlab-probe pipe 0 0: " + r
-        + " ns per round trip; the model without the switch cost " + s0
-        + " ns; two process switches per round trip: (R - S0) / 2");
-    check("pipe on one CPU: ns per round trip", r, model("pipe 0 0 5000", "ns_per_roundtrip"),
+    set(
+        "cost.ctx_switch",
+        Math.max(0, (r - s0) / 2),
+        "schedlab-probe pipe 0 0: "
+            + r
+            + " ns per round trip; the model without the switch cost "
+            + s0
+            + " ns; two process switches per round trip: (R - S0) / 2");
+    check(
+        "pipe on one CPU: ns per round trip",
+        r,
+        model("pipe 0 0 5000", "ns_per_roundtrip"),
         "cost.ctx_switch");
   }
 
@@ -207,10 +243,18 @@ public final class Calibrator {
     String args = wakeArgs(1);
     long r = Probe.number(real(hostArgs("wake", args)), "p50");
     long s0 = model("wake 0 " + modelB + " " + args, "p50", "latency.ipi_same_socket=0");
-    set("latency.ipi_same_socket", Math.max(0, r - s0), "schedlab-probe wake, busy target: median "
-        + r + " ns from the write to the reader back in user space; the model with an instant IPI "
-        + s0 + " ns; R - S0");
-    check("wake a busy CPU: median ns", r, model("wake 0 " + modelB + " " + args, "p50"),
+    set(
+        "latency.ipi_same_socket",
+        Math.max(0, r - s0),
+        "schedlab-probe wake, busy target: median "
+            + r
+            + " ns from the write to the reader back in user space; the model with an instant IPI "
+            + s0
+            + " ns; R - S0");
+    check(
+        "wake a busy CPU: median ns",
+        r,
+        model("wake 0 " + modelB + " " + args, "p50"),
         "latency.ipi_same_socket");
   }
 
@@ -223,10 +267,20 @@ public final class Calibrator {
     String args = samples + " " + SLEEP_NS + " 1";
     long r = Probe.number(real(hostArgs("timer", args)), "p50");
     long s0 = model("timer " + modelB + " " + args, "p50", "latency.vm_timer_delivery=0");
-    set("latency.vm_timer_delivery", Math.max(0, r - s0), "schedlab-probe timer, busy vCPU: "
-        + "median " + r + " ns late; the model with an instant injection " + s0 + " ns; R - S0");
-    check("timer on a busy vCPU: median ns late", r,
-        model("timer " + modelB + " " + args, "p50"), "latency.vm_timer_delivery");
+    set(
+        "latency.vm_timer_delivery",
+        Math.max(0, r - s0),
+        "schedlab-probe timer, busy vCPU: "
+            + "median "
+            + r
+            + " ns late; the model with an instant injection "
+            + s0
+            + " ns; R - S0");
+    check(
+        "timer on a busy vCPU: median ns late",
+        r,
+        model("timer " + modelB + " " + args, "p50"),
+        "latency.vm_timer_delivery");
   }
 
   /** Wakeup of a halted vCPU: the IPI, then the host wakes the vCPU's thread. */
@@ -235,10 +289,19 @@ public final class Calibrator {
     String args = wakeArgs(0);
     long r = Probe.number(real(hostArgs("wake", args)), "p50");
     long s0 = model("wake 0 " + modelB + " " + args, "p50", "latency.vm_halted_wake=0");
-    set("latency.vm_halted_wake", Math.max(0, r - s0), "schedlab-probe wake, idle target (1 ms "
-        + "apart, so it halts): median " + r + " ns; the model with an instant host wake " + s0
-        + " ns; R - S0");
-    check("wake a halted vCPU: median ns", r, model("wake 0 " + modelB + " " + args, "p50"),
+    set(
+        "latency.vm_halted_wake",
+        Math.max(0, r - s0),
+        "schedlab-probe wake, idle target (1 ms "
+            + "apart, so it halts): median "
+            + r
+            + " ns; the model with an instant host wake "
+            + s0
+            + " ns; R - S0");
+    check(
+        "wake a halted vCPU: median ns",
+        r,
+        model("wake 0 " + modelB + " " + args, "p50"),
         "latency.vm_halted_wake");
   }
 
@@ -267,27 +330,48 @@ public final class Calibrator {
     }
     long tickNs = 1_000_000_000L / host.hz().value();
     NoiseProfile.Result r = NoiseProfile.of(perCpu, seconds, tickNs, NOISE_MIN_NS);
-    String how = "1".equals(o.get("fifo")) ? "a SCHED_FIFO 99 task spinning on each of the " + cpus
-        + " CPUs at once" : "a SCHED_OTHER task spinning on each of the " + cpus
-        + " CPUs in turn (no root: other tasks may show as noise)";
-    return Sourced.of(r.noise(), "schedlab-probe noise: " + how + " for " + noiseSeconds
-        + " s saw " + r.tickGaps() + " gaps at its tick's phase (median " + r.tickGapMedianNs()
-        + " ns; the model makes those itself) and " + r.otherGaps() + " others of 3 us or more, "
-        + "binned by length (factors of 2), rates per second per CPU");
+    String how =
+        "1".equals(o.get("fifo"))
+            ? "a SCHED_FIFO 99 task spinning on each of the " + cpus + " CPUs at once"
+            : "a SCHED_OTHER task spinning on each of the "
+                + cpus
+                + " CPUs in turn (no root: other tasks may show as noise)";
+    return Sourced.of(
+        r.noise(),
+        "schedlab-probe noise: "
+            + how
+            + " for "
+            + noiseSeconds
+            + " s saw "
+            + r.tickGaps()
+            + " gaps at its tick's phase (median "
+            + r.tickGapMedianNs()
+            + " ns; the model makes those itself) and "
+            + r.otherGaps()
+            + " others of 3 us or more, "
+            + "binned by length (factors of 2), rates per second per CPU");
   }
 
   /** Figures no parameter was set from: what the calibrated model predicts. */
   private void predictions(boolean two) throws HostException {
     progress("model: predictions (pipe across CPUs, timer on an idle CPU)");
     if (two) {
-      long r = Probe.number(real("pipe", Integer.toString(hostA), Integer.toString(hostB),
-          "10000"), "ns_per_roundtrip");
-      check("pipe across two CPUs: ns per round trip", r,
-          model("pipe 0 " + modelB + " 2000", "ns_per_roundtrip"), "");
+      long r =
+          Probe.number(
+              real("pipe", Integer.toString(hostA), Integer.toString(hostB), "10000"),
+              "ns_per_roundtrip");
+      check(
+          "pipe across two CPUs: ns per round trip",
+          r,
+          model("pipe 0 " + modelB + " 2000", "ns_per_roundtrip"),
+          "");
     }
     String args = samples + " " + SLEEP_NS + " 0";
     long r = Probe.number(real(hostArgs("timer", args)), "p50");
-    check("timer on an idle CPU: median ns late", r, model("timer " + modelB + " " + args, "p50"),
+    check(
+        "timer on an idle CPU: median ns late",
+        r,
+        model("timer " + modelB + " " + args, "p50"),
         "");
   }
 
@@ -311,8 +395,13 @@ public final class Calibrator {
     List<String> sets = new ArrayList<>();
     params.forEach((k, v) -> sets.add(k + "=" + v.value()));
     sets.addAll(List.of(extra));
-    ModelRunner.Outcome o = model.run("calibrate", List.<String[]>of(
-        new String[] {"schedlab-probe", probeArgs}), MODEL_RUN_NS, 1, sets);
+    ModelRunner.Outcome o =
+        model.run(
+            "calibrate",
+            List.<String[]>of(new String[] {"schedlab-probe", probeArgs}),
+            MODEL_RUN_NS,
+            1,
+            sets);
     return Math.round(o.report("schedlab-probe", key));
   }
 

@@ -6,10 +6,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The noise profile from the gaps a spinning task saw on each CPU: the gaps of the tick, which
- * the model makes itself, are told apart by their phase (they recur every tick at the same
- * offset of a CPU's jiffies), and the others are binned by length in factors of two, each bin
- * with its rate per second per CPU.
+ * The noise profile from the gaps a spinning task saw on each CPU: the gaps of the tick, which the
+ * model makes itself, are told apart by their phase (they recur every tick at the same offset of a
+ * CPU's jiffies), and the others are binned by length in factors of two, each bin with its rate per
+ * second per CPU.
  */
 final class NoiseProfile {
   /** How far from its CPU's tick phase a gap may start and still be the tick's (ns). */
@@ -46,8 +46,8 @@ final class NoiseProfile {
       }
     }
     long[] t = ticks.stream().mapToLong(Long::longValue).sorted().toArray();
-    return new Result(new NoiseSpec(bins), t.length, t.length == 0 ? 0 : t[t.length / 2],
-        other.size());
+    return new Result(
+        new NoiseSpec(bins), t.length, t.length == 0 ? 0 : t[t.length / 2], other.size());
   }
 
   /**

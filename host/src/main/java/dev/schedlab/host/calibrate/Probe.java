@@ -2,7 +2,6 @@ package dev.schedlab.host.calibrate;
 
 import dev.schedlab.host.Commands;
 import dev.schedlab.host.HostException;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -18,8 +17,8 @@ import java.util.Map;
 
 /**
  * The calibration micro-benchmarks: {@code schedlab-probe.c}, shipped in this jar, compiled once
- * with the host's C compiler ({@code $CC}, else {@code cc}) into the user's cache directory and
- * run per measurement. Its output is {@code key=value} lines.
+ * with the host's C compiler ({@code $CC}, else {@code cc}) into the user's cache directory and run
+ * per measurement. Its output is {@code key=value} lines.
  */
 final class Probe implements Bench {
   private static final String SOURCE = "schedlab-probe.c";
@@ -47,15 +46,18 @@ final class Probe implements Bench {
     }
     String cc = System.getenv().getOrDefault("CC", "cc");
     if (Commands.which(cc).isEmpty()) {
-      throw new HostException("calibration compiles a small C program and needs a C compiler: '"
-          + cc + "' is not on the PATH (Debian: apt install gcc; or set CC)");
+      throw new HostException(
+          "calibration compiles a small C program and needs a C compiler: '"
+              + cc
+              + "' is not on the PATH (Debian: apt install gcc; or set CC)");
     }
     try {
       Files.createDirectories(dir);
       Path src = Files.createTempFile(dir, "schedlab-probe", ".c");
       Files.write(src, source);
       Path tmp = Files.createTempFile(dir, "schedlab-probe", ".bin");
-      Commands.Output o = Commands.run(List.of(cc, "-O2", "-o", tmp.toString(), src.toString()), 120);
+      Commands.Output o =
+          Commands.run(List.of(cc, "-O2", "-o", tmp.toString(), src.toString()), 120);
       Files.deleteIfExists(src);
       if (o.exit() != 0) {
         Files.deleteIfExists(tmp);
@@ -76,8 +78,13 @@ final class Probe implements Bench {
     argv.addAll(List.of(args));
     Commands.Output o = Commands.run(argv, 600);
     if (o.exit() != 0) {
-      throw new HostException("schedlab-probe " + String.join(" ", args) + " failed (exit "
-          + o.exit() + "): " + o.stderr().strip());
+      throw new HostException(
+          "schedlab-probe "
+              + String.join(" ", args)
+              + " failed (exit "
+              + o.exit()
+              + "): "
+              + o.stderr().strip());
     }
     Map<String, String> out = new LinkedHashMap<>();
     for (String line : o.stdout().split("\n")) {
@@ -104,8 +111,10 @@ final class Probe implements Bench {
 
   private static Path cacheDir() {
     String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg)
-        : Path.of(System.getProperty("user.home"), ".cache");
+    Path base =
+        xdg != null && !xdg.isBlank()
+            ? Path.of(xdg)
+            : Path.of(System.getProperty("user.home"), ".cache");
     return base.resolve("schedlab");
   }
 

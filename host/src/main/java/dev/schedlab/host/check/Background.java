@@ -12,6 +12,7 @@ enum Background {
 
   /** The stress-ng arguments the model's tool line takes, "" for none. */
   final String modelArgs;
+
   private final List<String> argv;
 
   Background(String modelArgs, List<String> argv) {

@@ -9,11 +9,11 @@ import java.util.Map;
 
 /**
  * {@code schedlab check-host}: the validation suite. Each workload runs with the real tools here
- * and as the same tools in the model on the calibrated machine file; every figure is compared
- * with the tolerance written beside it. A missing tool skips its rows with the install hint; a
- * missing privilege marks them; a workload that fails on either side marks its rows and the suite
- * goes on. The host's figures reach the listener as soon as they are measured, so nothing
- * measured is lost when a run is interrupted.
+ * and as the same tools in the model on the calibrated machine file; every figure is compared with
+ * the tolerance written beside it. A missing tool skips its rows with the install hint; a missing
+ * privilege marks them; a workload that fails on either side marks its rows and the suite goes on.
+ * The host's figures reach the listener as soon as they are measured, so nothing measured is lost
+ * when a run is interrupted.
  */
 public final class CheckHost {
   /** Hears of each step: the host's figures as soon as measured, then each workload's rows. */
@@ -58,21 +58,26 @@ public final class CheckHost {
   }
 
   /**
-   * As {@link #run(List, ModelRunner, Env, Listener)}, the host's figures taken from
-   * {@code earlier} (workload name to figure to value, an earlier run's rows) instead of measured
-   * again when it is not null: the same measurements against another machine file.
+   * As {@link #run(List, ModelRunner, Env, Listener)}, the host's figures taken from {@code
+   * earlier} (workload name to figure to value, an earlier run's rows) instead of measured again
+   * when it is not null: the same measurements against another machine file.
    */
-  public static List<Row> run(List<Check> suite, ModelRunner model, Env env,
-      Map<String, Map<String, Double>> earlier, Listener listener) {
+  public static List<Row> run(
+      List<Check> suite,
+      ModelRunner model,
+      Env env,
+      Map<String, Map<String, Double>> earlier,
+      Listener listener) {
     int total = 2 * suite.size();
     List<Map<String, Double>> real = new ArrayList<>();
     List<String> why = new ArrayList<>();
     for (int i = 0; i < suite.size(); i++) {
       Check c = suite.get(i);
       listener.starting(i, total, "host: " + c.name());
-      String reason = earlier != null
-          ? (earlier.containsKey(c.name()) ? null : "not in the earlier run")
-          : unavailable(c, env);
+      String reason =
+          earlier != null
+              ? (earlier.containsKey(c.name()) ? null : "not in the earlier run")
+              : unavailable(c, env);
       Map<String, Double> figures = Map.of();
       if (reason == null && earlier != null) {
         figures = earlier.get(c.name());
@@ -91,8 +96,10 @@ public final class CheckHost {
     for (int i = 0; i < suite.size(); i++) {
       Check c = suite.get(i);
       listener.starting(suite.size() + i, total, "model: " + c.name());
-      List<Row> rows = why.get(i) != null ? rows(c, real.get(i), Map.of(), why.get(i))
-          : modelled(c, real.get(i), model, env);
+      List<Row> rows =
+          why.get(i) != null
+              ? rows(c, real.get(i), Map.of(), why.get(i))
+              : modelled(c, real.get(i), model, env);
       all.addAll(rows);
       listener.rows(rows);
     }
@@ -116,8 +123,7 @@ public final class CheckHost {
     return null;
   }
 
-  private static List<Row> modelled(Check c, Map<String, Double> real, ModelRunner model,
-      Env env) {
+  private static List<Row> modelled(Check c, Map<String, Double> real, ModelRunner model, Env env) {
     try {
       return rows(c, real, c.model(model, env), null);
     } catch (HostException e) {
@@ -125,15 +131,18 @@ public final class CheckHost {
     }
   }
 
-  private static List<Row> rows(Check c, Map<String, Double> real, Map<String, Double> sim,
-      String why) {
+  private static List<Row> rows(
+      Check c, Map<String, Double> real, Map<String, Double> sim, String why) {
     List<Row> out = new ArrayList<>();
     for (Figure f : c.figures()) {
       double r = real.getOrDefault(f.name(), Double.NaN);
       double s = sim.getOrDefault(f.name(), Double.NaN);
-      String verdict = why != null ? why
-          : Double.isNaN(r) ? "not measured on the host"
-          : f.tolerance().accepts(r, s) ? Row.OK : Row.OUTSIDE;
+      String verdict =
+          why != null
+              ? why
+              : Double.isNaN(r)
+                  ? "not measured on the host"
+                  : f.tolerance().accepts(r, s) ? Row.OK : Row.OUTSIDE;
       out.add(new Row(c.name(), f.name(), f.unit(), r, s, f.tolerance(), verdict));
     }
     return out;

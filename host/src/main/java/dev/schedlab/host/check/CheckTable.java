@@ -14,17 +14,33 @@ public final class CheckTable {
 
   /** The column header. */
   public static String header() {
-    return String.format(Locale.ROOT, FORMAT, "workload", "figure", "real", "simulated", "ratio",
-        "tolerance", "verdict");
+    return String.format(
+        Locale.ROOT,
+        FORMAT,
+        "workload",
+        "figure",
+        "real",
+        "simulated",
+        "ratio",
+        "tolerance",
+        "verdict");
   }
 
   /** Text lines for {@code rows}. */
   public static String text(List<Row> rows) {
     StringBuilder sb = new StringBuilder();
     for (Row r : rows) {
-      sb.append(String.format(Locale.ROOT, FORMAT, r.workload(), r.figure() + " (" + r.unit() + ")",
-          num(r.real()), num(r.simulated()), Double.isNaN(r.ratio()) ? "-"
-              : String.format(Locale.ROOT, "%.2f", r.ratio()), r.tolerance(), r.verdict()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              FORMAT,
+              r.workload(),
+              r.figure() + " (" + r.unit() + ")",
+              num(r.real()),
+              num(r.simulated()),
+              Double.isNaN(r.ratio()) ? "-" : String.format(Locale.ROOT, "%.2f", r.ratio()),
+              r.tolerance(),
+              r.verdict()));
     }
     return sb.toString();
   }
@@ -33,10 +49,19 @@ public final class CheckTable {
   public static String summary(List<Row> rows) {
     long measured = rows.stream().filter(Row::measured).count();
     long ok = rows.stream().filter(r -> r.verdict().equals(Row.OK)).count();
-    long in2x = rows.stream().filter(Row::measured)
-        .filter(r -> Tolerance.within2x(r.real(), r.simulated())).count();
-    return String.format(Locale.ROOT, "%d of %d figures measured; %d within tolerance (%s), "
-        + "%d within a factor 2 (%s)%n", measured, rows.size(), ok, pct(ok, measured), in2x,
+    long in2x =
+        rows.stream()
+            .filter(Row::measured)
+            .filter(r -> Tolerance.within2x(r.real(), r.simulated()))
+            .count();
+    return String.format(
+        Locale.ROOT,
+        "%d of %d figures measured; %d within tolerance (%s), " + "%d within a factor 2 (%s)%n",
+        measured,
+        rows.size(),
+        ok,
+        pct(ok, measured),
+        in2x,
         pct(in2x, measured));
   }
 
@@ -51,8 +76,9 @@ public final class CheckTable {
       m.put("real", Double.isNaN(r.real()) ? null : r.real());
       m.put("simulated", Double.isNaN(r.simulated()) ? null : r.simulated());
       m.put("ratio", Double.isNaN(r.ratio()) ? null : r.ratio());
-      m.put("tolerance", Map.of("factor", r.tolerance().factor(), "absolute",
-          r.tolerance().absolute()));
+      m.put(
+          "tolerance",
+          Map.of("factor", r.tolerance().factor(), "absolute", r.tolerance().absolute()));
       m.put("verdict", r.verdict());
       out.add(m);
     }
@@ -63,7 +89,8 @@ public final class CheckTable {
     if (Double.isNaN(v)) {
       return "-";
     }
-    return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%.0f", v)
+    return Math.abs(v) >= 100
+        ? String.format(Locale.ROOT, "%.0f", v)
         : String.format(Locale.ROOT, "%.3g", v);
   }
 

@@ -42,7 +42,8 @@ final class CyclicCheck implements Check {
 
   @Override
   public List<Figure> figures() {
-    return List.of(new Figure("p50", "us", Tolerance.factor(1.5)),
+    return List.of(
+        new Figure("p50", "us", Tolerance.factor(1.5)),
         new Figure("p99", "us", Tolerance.factor(2)),
         new Figure("max", "us", Tolerance.factor(3)));
   }
@@ -56,8 +57,11 @@ final class CyclicCheck implements Check {
     try {
       Commands.Output o = Commands.run(argv, env.seconds() + 60L);
       if (o.exit() != 0) {
-        throw new HostException("stress-ng --cyclic failed (exit " + o.exit() + "): "
-            + (o.stderr() + o.stdout()).strip());
+        throw new HostException(
+            "stress-ng --cyclic failed (exit "
+                + o.exit()
+                + "): "
+                + (o.stderr() + o.stdout()).strip());
       }
       Map<String, Double> ns = RealOutputs.stressCyclic(o.stdout() + "\n" + o.stderr());
       return figures(ns.get("50.00"), ns.get("99.00"), ns.get("max"));
@@ -71,9 +75,10 @@ final class CyclicCheck implements Check {
     List<String[]> tools = new ArrayList<>();
     tools.add(new String[] {"stress-ng", ARGS});
     tools.addAll(background.modelTools());
-    ModelRunner.Outcome o = model.run("check-cyclic", tools, env.seconds() * 1_000_000_000L, 1,
-        List.of());
-    return figures(o.report("stress-ng", "cyclic", "percentiles", "50.00"),
+    ModelRunner.Outcome o =
+        model.run("check-cyclic", tools, env.seconds() * 1_000_000_000L, 1, List.of());
+    return figures(
+        o.report("stress-ng", "cyclic", "percentiles", "50.00"),
         o.report("stress-ng", "cyclic", "percentiles", "99.00"),
         o.report("stress-ng", "cyclic", "max"));
   }

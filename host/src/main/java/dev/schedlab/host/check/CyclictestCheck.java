@@ -29,7 +29,8 @@ final class CyclictestCheck implements Check {
 
   @Override
   public List<String> programs() {
-    return background == Background.QUIET ? List.of("cyclictest")
+    return background == Background.QUIET
+        ? List.of("cyclictest")
         : List.of("cyclictest", "stress-ng");
   }
 
@@ -45,7 +46,8 @@ final class CyclictestCheck implements Check {
 
   @Override
   public List<Figure> figures() {
-    return List.of(new Figure("p50", "us", Tolerance.factor(1.5)),
+    return List.of(
+        new Figure("p50", "us", Tolerance.factor(1.5)),
         new Figure("p99", "us", Tolerance.factor(2)),
         new Figure("max", "us", Tolerance.factor(3)));
   }
@@ -77,15 +79,15 @@ final class CyclictestCheck implements Check {
     List<String[]> tools = new ArrayList<>();
     tools.add(new String[] {"cyclictest", args(env)});
     tools.addAll(background.modelTools());
-    ModelRunner.Outcome o = model.run("check-cyclictest", tools, env.seconds() * 1_000_000_000L,
-        1, List.of());
+    ModelRunner.Outcome o =
+        model.run("check-cyclictest", tools, env.seconds() * 1_000_000_000L, 1, List.of());
     return figures(modelLatencies(o));
   }
 
   /** The model's cyclictest histogram, summed over the threads like the real one. */
   static Latencies modelLatencies(ModelRunner.Outcome o) throws HostException {
-    Object threads = ((Map<?, ?>) ((Map<?, ?>) o.reports().get("cyclictest")).get("report"))
-        .get("threads");
+    Object threads =
+        ((Map<?, ?>) ((Map<?, ?>) o.reports().get("cyclictest")).get("report")).get("threads");
     List<Long> counts = new ArrayList<>();
     long overflows = 0;
     if (threads instanceof List<?> list) {

@@ -36,7 +36,8 @@ final class HackbenchCheck implements Check {
 
   @Override
   public List<Figure> figures() {
-    return List.of(new Figure("time g=1", "s", Tolerance.factor(1.5)),
+    return List.of(
+        new Figure("time g=1", "s", Tolerance.factor(1.5)),
         new Figure("time g=2 / g=1", "ratio", Tolerance.factor(1.25)),
         new Figure("time g=4 / g=1", "ratio", Tolerance.factor(1.25)));
   }
@@ -49,8 +50,11 @@ final class HackbenchCheck implements Check {
   public Map<String, Double> real(Env env) throws HostException {
     double[] t = new double[GROUPS.length];
     for (int i = 0; i < GROUPS.length; i++) {
-      Commands.Output o = Commands.run(List.of("hackbench", "-g", Integer.toString(GROUPS[i]),
-          "-l", Long.toString(loops(env))), 600);
+      Commands.Output o =
+          Commands.run(
+              List.of(
+                  "hackbench", "-g", Integer.toString(GROUPS[i]), "-l", Long.toString(loops(env))),
+              600);
       if (o.exit() != 0) {
         throw new HostException("hackbench failed (exit " + o.exit() + "): " + o.stderr().strip());
       }
@@ -63,8 +67,14 @@ final class HackbenchCheck implements Check {
   public Map<String, Double> model(ModelRunner model, Env env) throws HostException {
     double[] t = new double[GROUPS.length];
     for (int i = 0; i < GROUPS.length; i++) {
-      ModelRunner.Outcome o = model.run("check-hackbench", List.<String[]>of(new String[] {
-          "hackbench", "-g " + GROUPS[i] + " -l " + loops(env)}), 600_000_000_000L, 1, List.of());
+      ModelRunner.Outcome o =
+          model.run(
+              "check-hackbench",
+              List.<String[]>of(
+                  new String[] {"hackbench", "-g " + GROUPS[i] + " -l " + loops(env)}),
+              600_000_000_000L,
+              1,
+              List.of());
       t[i] = o.report("hackbench", "time_s");
     }
     return figures(t);

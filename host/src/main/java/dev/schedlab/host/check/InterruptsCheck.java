@@ -12,9 +12,9 @@ import java.util.Map;
 
 /**
  * Interrupts and softirqs per second, summed over the CPUs, while a quiet machine runs cyclictest
- * (one SCHED_FIFO thread per CPU at 1 ms; SCHED_OTHER without root): /proc/interrupts' LOC,
- * RES, CAL, TLB and /proc/softirqs' TIMER, SCHED, RCU against the model's counts of the same.
- * The rest of the system (kworkers, daemons) runs on the host and is not in the model.
+ * (one SCHED_FIFO thread per CPU at 1 ms; SCHED_OTHER without root): /proc/interrupts' LOC, RES,
+ * CAL, TLB and /proc/softirqs' TIMER, SCHED, RCU against the model's counts of the same. The rest
+ * of the system (kworkers, daemons) runs on the host and is not in the model.
  */
 final class InterruptsCheck implements Check {
   /** Figure, its /proc row, and the model's counter ("" when the model has none). */
@@ -83,8 +83,9 @@ final class InterruptsCheck implements Check {
   }
 
   private static Map<String, Long> counts(HostFiles proc) throws HostException {
-    String irqs = proc.text("/proc/interrupts").orElseThrow(
-        () -> new HostException("/proc/interrupts is unreadable"));
+    String irqs =
+        proc.text("/proc/interrupts")
+            .orElseThrow(() -> new HostException("/proc/interrupts is unreadable"));
     Map<String, Long> m = new LinkedHashMap<>(RealOutputs.procCounts(irqs));
     proc.text("/proc/softirqs").ifPresent(t -> m.putAll(RealOutputs.procCounts(t)));
     return m;
@@ -92,8 +93,13 @@ final class InterruptsCheck implements Check {
 
   @Override
   public Map<String, Double> model(ModelRunner model, Env env) throws HostException {
-    ModelRunner.Outcome o = model.run("check-interrupts", List.<String[]>of(
-        new String[] {"cyclictest", args(env)}), env.seconds() * 1_000_000_000L, 1, List.of());
+    ModelRunner.Outcome o =
+        model.run(
+            "check-interrupts",
+            List.<String[]>of(new String[] {"cyclictest", args(env)}),
+            env.seconds() * 1_000_000_000L,
+            1,
+            List.of());
     Map<String, Double> m = new LinkedHashMap<>();
     for (String[] r : ROWS) {
       m.put(r[0], r[2].isEmpty() ? 0.0 : o.metric(r[2]) / env.seconds());

@@ -3,8 +3,8 @@ package dev.schedlab.host.check;
 import java.util.List;
 
 /**
- * A latency histogram in microsecond buckets (the last bucket holds the overflows) and the
- * largest latency seen, as cyclictest reports them.
+ * A latency histogram in microsecond buckets (the last bucket holds the overflows) and the largest
+ * latency seen, as cyclictest reports them.
  */
 record Latencies(List<Long> counts, long maxUs) {
   Latencies {

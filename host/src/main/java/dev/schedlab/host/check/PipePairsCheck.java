@@ -44,7 +44,8 @@ final class PipePairsCheck implements Check {
 
   @Override
   public List<Figure> figures() {
-    return List.of(new Figure("usecs/op", "us", Tolerance.factor(1.5)),
+    return List.of(
+        new Figure("usecs/op", "us", Tolerance.factor(1.5)),
         new Figure("migrations/10k ops", "count", new Tolerance(3, 5)));
   }
 
@@ -54,14 +55,25 @@ final class PipePairsCheck implements Check {
 
   @Override
   public Map<String, Double> real(Env env) throws HostException {
-    String script = "for i in $(seq " + pairs + "); do perf bench sched pipe -l " + loops(env)
-        + " & done; wait";
-    Commands.Output o = Commands.run(List.of("perf", "stat", "-x", ",", "-e", "cpu-migrations",
-        "--", "sh", "-c", script), 900);
+    String script =
+        "for i in $(seq "
+            + pairs
+            + "); do perf bench sched pipe -l "
+            + loops(env)
+            + " & done; wait";
+    Commands.Output o =
+        Commands.run(
+            List.of("perf", "stat", "-x", ",", "-e", "cpu-migrations", "--", "sh", "-c", script),
+            900);
     List<Double> usecs = RealOutputs.perfUsecsPerOp(o.stdout());
     if (o.exit() != 0 || usecs.size() != pairs) {
-      throw new HostException("perf bench sched pipe x" + pairs + " failed (exit " + o.exit()
-          + "): " + o.stderr().strip());
+      throw new HostException(
+          "perf bench sched pipe x"
+              + pairs
+              + " failed (exit "
+              + o.exit()
+              + "): "
+              + o.stderr().strip());
     }
     double migrations = RealOutputs.perfStat(o.stderr(), "cpu-migrations");
     return figures(usecs, migrations, env);

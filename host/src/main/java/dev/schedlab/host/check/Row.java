@@ -11,8 +11,14 @@ package dev.schedlab.host.check;
  * @param tolerance the tolerance
  * @param verdict {@code ok}, {@code outside}, or why the row was not measured
  */
-public record Row(String workload, String figure, String unit, double real, double simulated,
-    Tolerance tolerance, String verdict) {
+public record Row(
+    String workload,
+    String figure,
+    String unit,
+    double real,
+    double simulated,
+    Tolerance tolerance,
+    String verdict) {
   static final String OK = "ok";
   static final String OUTSIDE = "outside";
 

@@ -1,13 +1,13 @@
 package dev.schedlab.host.check;
 
+import dev.schedlab.host.Commands;
+import dev.schedlab.host.HostException;
+import dev.schedlab.host.ModelRunner;
 import dev.schedlab.lab.rtapp.LogParser;
 import dev.schedlab.lab.rtapp.LogRow;
 import dev.schedlab.lab.rtapp.LogStats;
 import dev.schedlab.lab.rtapp.RtAppReport;
 import dev.schedlab.lab.workload.ToolRun;
-import dev.schedlab.host.Commands;
-import dev.schedlab.host.HostException;
-import dev.schedlab.host.ModelRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,17 +19,17 @@ import java.util.stream.Stream;
 
 /**
  * One rt-app file run by the real rt-app and by the model, compared on rt-app's own log columns:
- * the threads compute with {@code runtime} (wall time, so rt-app's loop calibration, which need
- * not converge on a busy machine, plays no part):
- * two periodic threads (10 % and 30 % of a CPU), a thread that resumes another every 20 ms, and
- * two threads sharing a mutex. The file and its log columns are rt-app's (doc/tutorial.txt); the
- * tolerances are those of latencies (x1.5 at the median, x2 at the 99th percentile).
+ * the threads compute with {@code runtime} (wall time, so rt-app's loop calibration, which need not
+ * converge on a busy machine, plays no part): two periodic threads (10 % and 30 % of a CPU), a
+ * thread that resumes another every 20 ms, and two threads sharing a mutex. The file and its log
+ * columns are rt-app's (doc/tutorial.txt); the tolerances are those of latencies (x1.5 at the
+ * median, x2 at the 99th percentile).
  */
 final class RtAppCheck implements Check {
   /**
    * Figure: thread, column, percentile. {@code wu_lat} is how late the timer woke the thread,
-   * {@code run} how long a loop's runtime events took (the configured wall time, longer when
-   * the thread was preempted across its end).
+   * {@code run} how long a loop's runtime events took (the configured wall time, longer when the
+   * thread was preempted across its end).
    */
   private static final String[][] FIGURES = {
     {"light wu_lat p50", "light", "wu_lat", "50"},
@@ -61,13 +61,18 @@ final class RtAppCheck implements Check {
 
   @Override
   public List<Figure> figures() {
-    return Stream.of(FIGURES).map(f -> new Figure(f[0], "us",
-        f[3].equals("50") ? Tolerance.factor(1.5) : Tolerance.factor(2))).toList();
+    return Stream.of(FIGURES)
+        .map(
+            f ->
+                new Figure(
+                    f[0], "us", f[3].equals("50") ? Tolerance.factor(1.5) : Tolerance.factor(2)))
+        .toList();
   }
 
   /** The rt-app file, its logs in its own directory. */
   private static String file(int seconds) {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "{",
         "  \"tasks\": {",
         "    \"light\": {\"loop\": -1, \"runtime\": 1000, \"timer\": {\"ref\": \"light\", \"period\": 10000}},",
@@ -102,13 +107,23 @@ final class RtAppCheck implements Check {
   public Map<String, Double> real(Env env) throws HostException {
     Path f = write(env);
     // rt-app runs in the file's directory (logdir ./); timeout stops it if it overstays.
-    Commands.Output o = Commands.run(List.of("sh", "-c", "cd '" + f.getParent() + "' && exec "
-        + "timeout -s INT " + (env.seconds() + 30) + " rt-app check.json"), env.seconds() + 60L);
+    Commands.Output o =
+        Commands.run(
+            List.of(
+                "sh",
+                "-c",
+                "cd '"
+                    + f.getParent()
+                    + "' && exec "
+                    + "timeout -s INT "
+                    + (env.seconds() + 30)
+                    + " rt-app check.json"),
+            env.seconds() + 60L);
     try {
       Map<String, LogParser.LogFile> logs = LogParser.readAll(f.getParent(), "check");
       if (logs.isEmpty()) {
-        throw new HostException("rt-app wrote no logs (exit " + o.exit() + "): "
-            + (o.stderr() + o.stdout()).strip());
+        throw new HostException(
+            "rt-app wrote no logs (exit " + o.exit() + "): " + (o.stderr() + o.stdout()).strip());
       }
       Map<String, List<LogRow>> rows = new LinkedHashMap<>();
       logs.forEach((thread, log) -> rows.put(thread, log.rows()));
@@ -129,13 +144,15 @@ final class RtAppCheck implements Check {
     throw new HostException("the model's rt-app run has no rt-app report");
   }
 
-  private static Map<String, Double> figures(Map<String, List<LogRow>> rows)
-      throws HostException {
+  private static Map<String, Double> figures(Map<String, List<LogRow>> rows) throws HostException {
     Map<String, Double> m = new LinkedHashMap<>();
     for (String[] f : FIGURES) {
-      List<LogRow> thread = rows.entrySet().stream()
-          .filter(e -> e.getKey().equals(f[1]) || e.getKey().startsWith(f[1] + "-"))
-          .map(Map.Entry::getValue).findFirst().orElse(List.of());
+      List<LogRow> thread =
+          rows.entrySet().stream()
+              .filter(e -> e.getKey().equals(f[1]) || e.getKey().startsWith(f[1] + "-"))
+              .map(Map.Entry::getValue)
+              .findFirst()
+              .orElse(List.of());
       if (thread.isEmpty()) {
         throw new HostException("rt-app's logs have no rows of thread " + f[1]);
       }

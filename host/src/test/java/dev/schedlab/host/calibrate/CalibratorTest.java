@@ -23,10 +23,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CalibratorTest {
   /** The costs of the pretend host. */
-  private static final Map<String, Long> TRUTH = Map.of(
-      "cost.syscall_entry", 140L, "cost.exit_to_user", 140L, "cost.ctx_switch", 1_300L,
-      "latency.ipi_same_socket", 6_000L, "latency.vm_timer_delivery", 9_000L,
-      "latency.vm_halted_wake", 15_000L);
+  private static final Map<String, Long> TRUTH =
+      Map.of(
+          "cost.syscall_entry",
+          140L,
+          "cost.exit_to_user",
+          140L,
+          "cost.ctx_switch",
+          1_300L,
+          "latency.ipi_same_socket",
+          6_000L,
+          "latency.vm_timer_delivery",
+          9_000L,
+          "latency.vm_halted_wake",
+          15_000L);
 
   @TempDir Path root;
 
@@ -70,17 +80,31 @@ class CalibratorTest {
           cpu.append(t == 0 ? "" : ",").append(1_000_000 + t * 4_000_000L).append(":20000");
         }
         cpu.append(",2500000:50000,6600000:60000,9300000:7000000");
-        return Map.of("cpus", "2", "seconds", "1", "fifo", "1", "cpu0", cpu.toString(),
-            "cpu1", cpu.toString());
+        return Map.of(
+            "cpus",
+            "2",
+            "seconds",
+            "1",
+            "fifo",
+            "1",
+            "cpu0",
+            cpu.toString(),
+            "cpu1",
+            cpu.toString());
       }
       List<String> a = new ArrayList<>(List.of(args));
       int n = args[0].equals("syscall") ? 1 : args[0].equals("pipe") ? 3 : 2;
       a.set(n, Long.toString(Math.min(Long.parseLong(a.get(n)), 2_000)));
-      ModelRunner.Outcome o = model.run("host", List.<String[]>of(new String[] {
-          "schedlab-probe", String.join(" ", a)}), 20_000_000_000L, 7, truth);
+      ModelRunner.Outcome o =
+          model.run(
+              "host",
+              List.<String[]>of(new String[] {"schedlab-probe", String.join(" ", a)}),
+              20_000_000_000L,
+              7,
+              truth);
       Map<String, String> out = new LinkedHashMap<>();
-      for (Object e : ((Map<?, ?>) ((Map<?, ?>) o.reports().get("schedlab-probe")).get("report"))
-          .entrySet()) {
+      for (Object e :
+          ((Map<?, ?>) ((Map<?, ?>) o.reports().get("schedlab-probe")).get("report")).entrySet()) {
         Map.Entry<?, ?> kv = (Map.Entry<?, ?>) e;
         out.put((String) kv.getKey(), String.valueOf(kv.getValue()));
       }
@@ -93,12 +117,15 @@ class CalibratorTest {
     HostDescription h = guest();
     ModelRunner model = ModelRunner.on(MachineFileWriter.write(h, "test"));
     List<String> steps = new ArrayList<>();
-    Calibration c = Calibrator.calibrate(h, modelHost(model), model, 1, true,
-        (done, total, what) -> steps.add(what));
+    Calibration c =
+        Calibrator.calibrate(
+            h, modelHost(model), model, 1, true, (done, total, what) -> steps.add(what));
     for (Map.Entry<String, Long> e : TRUTH.entrySet()) {
       long got = c.params().get(e.getKey()).value();
-      assertThat(got).as(e.getKey()).isCloseTo(e.getValue(),
-          org.assertj.core.data.Offset.offset(Math.max(100, e.getValue() / 20)));
+      assertThat(got)
+          .as(e.getKey())
+          .isCloseTo(
+              e.getValue(), org.assertj.core.data.Offset.offset(Math.max(100, e.getValue() / 20)));
     }
     assertThat(c.params().get("cost.ctx_switch").source())
         .startsWith("calibrated: schedlab-probe pipe 0 0");

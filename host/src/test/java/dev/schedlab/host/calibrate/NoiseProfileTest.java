@@ -14,8 +14,20 @@ class NoiseProfileTest {
   void ticksRecurAtOnePhaseAndAreLeftOut() {
     // Ticks at phase 3.99 ms (the gap starts just before the boundary), one wrapping past it.
     long[] gaps = {
-      3_990_000, 30_000, 7_990_000, 31_000, 12_000_010, 29_000, 15_990_000, 28_000,
-      5_000_000, 40_000, 9_500_000, 3_500, 14_100_000, 900_000,
+      3_990_000,
+      30_000,
+      7_990_000,
+      31_000,
+      12_000_010,
+      29_000,
+      15_990_000,
+      28_000,
+      5_000_000,
+      40_000,
+      9_500_000,
+      3_500,
+      14_100_000,
+      900_000,
     };
     boolean[] tick = NoiseProfile.tickGaps(gaps, TICK);
     assertThat(tick).containsExactly(true, true, true, true, false, false, false);
@@ -23,9 +35,11 @@ class NoiseProfileTest {
     assertThat(r.tickGaps()).isEqualTo(4);
     assertThat(r.tickGapMedianNs()).isEqualTo(30_000);
     assertThat(r.otherGaps()).isEqualTo(3);
-    assertThat(r.noise().bins()).containsExactly(
-        new NoiseSpec.Bin(3_000, 6_000, 0.5), new NoiseSpec.Bin(24_000, 48_000, 0.5),
-        new NoiseSpec.Bin(768_000, 1_536_000, 0.5));
+    assertThat(r.noise().bins())
+        .containsExactly(
+            new NoiseSpec.Bin(3_000, 6_000, 0.5),
+            new NoiseSpec.Bin(24_000, 48_000, 0.5),
+            new NoiseSpec.Bin(768_000, 1_536_000, 0.5));
   }
 
   @Test

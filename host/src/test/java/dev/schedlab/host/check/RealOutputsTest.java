@@ -11,21 +11,23 @@ import org.junit.jupiter.api.Test;
 class RealOutputsTest {
   @Test
   void cyclictestHistogramsAreSummedOverThreads() throws Exception {
-    String out = String.join("\n",
-        "# /dev/cpu_dma_latency set to 0us",
-        "# Histogram",
-        "000000 000000\t000000",
-        "000001 000002\t000001",
-        "000002 000005\t000001",
-        "000003 000000\t000001",
-        "# Total: 000000007 000000003",
-        "# Min Latencies: 00001 00001",
-        "# Avg Latencies: 00002 00002",
-        "# Max Latencies: 00002 00250",
-        "# Histogram Overflows: 00000 00001",
-        "# Histogram Overflow at cycle number:",
-        "# Thread 0:",
-        "# Thread 1: 00017");
+    String out =
+        String.join(
+            "\n",
+            "# /dev/cpu_dma_latency set to 0us",
+            "# Histogram",
+            "000000 000000\t000000",
+            "000001 000002\t000001",
+            "000002 000005\t000001",
+            "000003 000000\t000001",
+            "# Total: 000000007 000000003",
+            "# Min Latencies: 00001 00001",
+            "# Avg Latencies: 00002 00002",
+            "# Max Latencies: 00002 00250",
+            "# Histogram Overflows: 00000 00001",
+            "# Histogram Overflow at cycle number:",
+            "# Thread 0:",
+            "# Thread 1: 00017");
     Latencies l = RealOutputs.cyclictest(out);
     assertThat(l.counts()).containsExactly(0L, 3L, 6L, 1L, 1L); // the last bucket: overflows
     assertThat(l.maxUs()).isEqualTo(250);
@@ -35,28 +37,34 @@ class RealOutputsTest {
 
   @Test
   void stressNgCyclicPercentilesAndMaximum() throws Exception {
-    String out = String.join("\n",
-        "stress-ng: info:  [3492] cyclic: sched SCHED_DEADLINE: 100000 ns delay, 10000 samples",
-        "stress-ng: info:  [3492] cyclic:   mean: 33905.21 ns, mode: 29162 ns",
-        "stress-ng: info:  [3492] cyclic:   min: 7009 ns, max: 486642 ns, std.dev. 12562.84",
-        "stress-ng: info:  [3492] cyclic: latency percentiles:",
-        "stress-ng: info:  [3492] cyclic:   25.00%:      27700 ns",
-        "stress-ng: info:  [3492] cyclic:   50.00%:      29833 ns",
-        "stress-ng: info:  [3492] cyclic:   99.00%:      74480 ns");
+    String out =
+        String.join(
+            "\n",
+            "stress-ng: info:  [3492] cyclic: sched SCHED_DEADLINE: 100000 ns delay, 10000 samples",
+            "stress-ng: info:  [3492] cyclic:   mean: 33905.21 ns, mode: 29162 ns",
+            "stress-ng: info:  [3492] cyclic:   min: 7009 ns, max: 486642 ns, std.dev. 12562.84",
+            "stress-ng: info:  [3492] cyclic: latency percentiles:",
+            "stress-ng: info:  [3492] cyclic:   25.00%:      27700 ns",
+            "stress-ng: info:  [3492] cyclic:   50.00%:      29833 ns",
+            "stress-ng: info:  [3492] cyclic:   99.00%:      74480 ns");
     var m = RealOutputs.stressCyclic(out);
-    assertThat(m).containsEntry("50.00", 29833.0).containsEntry("99.00", 74480.0)
+    assertThat(m)
+        .containsEntry("50.00", 29833.0)
+        .containsEntry("99.00", 74480.0)
         .containsEntry("max", 486642.0);
     assertThatThrownBy(() -> RealOutputs.stressCyclic("stress-ng: info: dispatching hogs"))
-        .isInstanceOf(HostException.class).hasMessageContaining("no latency percentiles");
+        .isInstanceOf(HostException.class)
+        .hasMessageContaining("no latency percentiles");
   }
 
   @Test
   void hackbenchPerfAndPerfStat() throws Exception {
     assertThat(RealOutputs.hackbench("Running in process mode with 1 groups ...\nTime: 0.598\n"))
         .isEqualTo(0.598);
-    String perf = "# Running 'sched/pipe' benchmark:\n     Total time: 0.933 [sec]\n\n"
-        + "       6.139720 usecs/op\n         162873 ops/sec\n"
-        + "       7.523480 usecs/op\n         132917 ops/sec\n";
+    String perf =
+        "# Running 'sched/pipe' benchmark:\n     Total time: 0.933 [sec]\n\n"
+            + "       6.139720 usecs/op\n         162873 ops/sec\n"
+            + "       7.523480 usecs/op\n         132917 ops/sec\n";
     assertThat(RealOutputs.perfUsecsPerOp(perf)).containsExactly(6.13972, 7.52348);
     assertThat(RealOutputs.perfStat("2,,cpu-migrations,1867339207,100.00,,\n", "cpu-migrations"))
         .isEqualTo(2);
@@ -66,15 +74,21 @@ class RealOutputsTest {
 
   @Test
   void procInterruptsAndSoftirqsAreSummedOverCpus() {
-    String irqs = String.join("\n",
-        "           CPU0       CPU1       ",
-        " 26:          0         14  IO-APIC   4-edge      ttyS0",
-        "LOC:       4695       4850   Local timer interrupts",
-        "RES:       1419       3301   Rescheduling interrupts");
-    assertThat(RealOutputs.procCounts(irqs)).containsEntry("LOC", 9545L).containsEntry("RES", 4720L)
+    String irqs =
+        String.join(
+            "\n",
+            "           CPU0       CPU1       ",
+            " 26:          0         14  IO-APIC   4-edge      ttyS0",
+            "LOC:       4695       4850   Local timer interrupts",
+            "RES:       1419       3301   Rescheduling interrupts");
+    assertThat(RealOutputs.procCounts(irqs))
+        .containsEntry("LOC", 9545L)
+        .containsEntry("RES", 4720L)
         .containsEntry("26", 14L);
-    assertThat(RealOutputs.procCounts("                    CPU0       CPU1\n"
-        + "      SCHED:       2366       2366\n")).containsEntry("SCHED", 4732L);
+    assertThat(
+            RealOutputs.procCounts(
+                "                    CPU0       CPU1\n" + "      SCHED:       2366       2366\n"))
+        .containsEntry("SCHED", 4732L);
   }
 
   @Test

@@ -14,15 +14,15 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Packed as a zip and run in the container: reports what a third-party plugin's code can reach,
- * by failing its {@code contribute()} with a message the test reads (the user it runs as, whether
- * it can open a connection, write to the root file system, and how much heap the JVM has).
+ * Packed as a zip and run in the container: reports what a third-party plugin's code can reach, by
+ * failing its {@code contribute()} with a message the test reads (the user it runs as, whether it
+ * can open a connection, write to the root file system, and how much heap the JVM has).
  */
 public final class SandboxProbePlugin implements SchedlabPlugin {
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor("sandbox-probe", "1.0.0", "sandbox probe", Set.of(), Set.of(),
-        ">=1.0.0 & <2.0.0");
+    return new PluginDescriptor(
+        "sandbox-probe", "1.0.0", "sandbox probe", Set.of(), Set.of(), ">=1.0.0 & <2.0.0");
   }
 
   @Override

@@ -3,11 +3,11 @@ package dev.schedlab.lab.experiment;
 import dev.schedlab.engine.RunOptions;
 import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.SimulationException;
+import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.lab.scenario.ScenarioLoader;
@@ -25,10 +25,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs one scenario under several configurations over the same seeds (seed s, s+1, ...: common
- * random numbers, since every task's stream is split from the seed in creation order). The runs
- * are independent, so they run in parallel ({@link Pool}); each run's result depends on its
- * scenario and seed alone and results come back in configuration and seed order, so the output
- * is the same whatever the number of threads.
+ * random numbers, since every task's stream is split from the seed in creation order). The runs are
+ * independent, so they run in parallel ({@link Pool}); each run's result depends on its scenario
+ * and seed alone and results come back in configuration and seed order, so the output is the same
+ * whatever the number of threads.
  */
 public final class Batch {
   private static final RunOptions FAIL =
@@ -40,10 +40,12 @@ public final class Batch {
    * @param config configuration name
    * @param seed seed
    * @param digest event-stream digest
-   * @param values numeric results: {@code metric.PATH} (metrics) and {@code report.ID.PATH} (tool reports)
+   * @param values numeric results: {@code metric.PATH} (metrics) and {@code report.ID.PATH} (tool
+   *     reports)
    * @param simNs simulated time
    */
-  public record Run(String config, long seed, String digest, Map<String, Double> values, long simNs) {}
+  public record Run(
+      String config, long seed, String digest, Map<String, Double> values, long simNs) {}
 
   /** Told about every finished run (progress display). */
   public interface Progress {
@@ -51,24 +53,39 @@ public final class Batch {
     void done(int finished, int total, Run run);
 
     /** No progress display. */
-    Progress NONE = (f, t, r) -> { };
+    Progress NONE = (f, t, r) -> {};
   }
 
   private Batch() {}
 
   /**
-   * Runs {@code scenario} (with {@code sets} applied first) under each configuration, seeds
-   * {@code firstSeed .. firstSeed + seeds - 1}; results grouped by configuration, in order.
+   * Runs {@code scenario} (with {@code sets} applied first) under each configuration, seeds {@code
+   * firstSeed .. firstSeed + seeds - 1}; results grouped by configuration, in order.
    */
-  public static Map<String, List<Run>> run(Path scenario, List<String> sets,
-      List<Configuration> configs, long firstSeed, int seeds, Path pluginsDir, Progress progress)
+  public static Map<String, List<Run>> run(
+      Path scenario,
+      List<String> sets,
+      List<Configuration> configs,
+      long firstSeed,
+      int seeds,
+      Path pluginsDir,
+      Progress progress)
       throws ScenarioException, PluginException, SimulationException {
     return run(scenario, null, sets, configs, firstSeed, seeds, pluginsDir, progress);
   }
 
-  /** As {@link #run(Path, List, List, long, int, Path, Progress)} on machine file {@code machine}. */
-  public static Map<String, List<Run>> run(Path scenario, Path machine, List<String> sets,
-      List<Configuration> configs, long firstSeed, int seeds, Path pluginsDir, Progress progress)
+  /**
+   * As {@link #run(Path, List, List, long, int, Path, Progress)} on machine file {@code machine}.
+   */
+  public static Map<String, List<Run>> run(
+      Path scenario,
+      Path machine,
+      List<String> sets,
+      List<Configuration> configs,
+      long firstSeed,
+      int seeds,
+      Path pluginsDir,
+      Progress progress)
       throws ScenarioException, PluginException, SimulationException {
     try (Pool pool = new Pool(Pool.allCores(), pluginsDir)) {
       Tally tally = new Tally(progress, configs.size() * seeds);
@@ -105,11 +122,14 @@ public final class Batch {
       }
       this.host = PluginHost.open(pluginsDir);
       AtomicInteger n = new AtomicInteger();
-      this.threads = Executors.newFixedThreadPool(jobs, r -> {
-        Thread t = new Thread(r, "schedlab-run-" + n.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-      });
+      this.threads =
+          Executors.newFixedThreadPool(
+              jobs,
+              r -> {
+                Thread t = new Thread(r, "schedlab-run-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+              });
     }
 
     /** One thread per core of this machine. */
@@ -121,8 +141,14 @@ public final class Batch {
      * Loads {@code scenario} under each configuration (errors in the files are reported now) and
      * queues its runs, seeds {@code firstSeed .. firstSeed + seeds - 1}.
      */
-    public Pending submit(Path scenario, Path machine, List<String> sets,
-        List<Configuration> configs, long firstSeed, int seeds, Tally tally)
+    public Pending submit(
+        Path scenario,
+        Path machine,
+        List<String> sets,
+        List<Configuration> configs,
+        long firstSeed,
+        int seeds,
+        Tally tally)
         throws ScenarioException {
       Map<String, List<Future<Run>>> out = new LinkedHashMap<>();
       for (Configuration c : configs) {
@@ -148,10 +174,12 @@ public final class Batch {
         throws PluginException, SimulationException {
       // Fresh extensions per run: scheduling classes and policies keep per-run state. A
       // misbehaving plugin fails the comparison: an ejection would mix mainline into its figures.
-      RunResult r = Simulation.run(s.config(), host.extensionsFor(s.plugins()), TraceSink.NONE, FAIL);
+      RunResult r =
+          Simulation.run(s.config(), host.extensionsFor(s.plugins()), TraceSink.NONE, FAIL);
       Map<String, Double> values = new LinkedHashMap<>(Flat.numbers("metric", r.metrics()));
       Map<String, Object> reports = new LinkedHashMap<>();
-      Reports.json(s.workload().tools(), r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
+      Reports.json(s.workload().tools(), r)
+          .forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
       values.putAll(Flat.numbers("report", reports));
       Run run = new Run(config, s.seed(), r.digest(), values, r.simNs());
       tally.done(run);

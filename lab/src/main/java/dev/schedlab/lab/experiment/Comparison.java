@@ -9,22 +9,27 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The result of {@code schedlab compare}: per metric and configuration the mean over seeds, its
- * 95% confidence interval and the change normalised to the first configuration (the baseline),
- * printed like the seeds' tables ({@code 0.80 [-20.51%]}).
+ * The result of {@code schedlab compare}: per metric and configuration the mean over seeds, its 95%
+ * confidence interval and the change normalised to the first configuration (the baseline), printed
+ * like the seeds' tables ({@code 0.80 [-20.51%]}).
  */
 public final class Comparison {
   private final Map<String, List<Batch.Run>> runs;
   private final List<String> metrics;
 
-  /** Compares {@code runs} (first entry = baseline) over the metrics matching any of {@code filters}. */
+  /**
+   * Compares {@code runs} (first entry = baseline) over the metrics matching any of {@code
+   * filters}.
+   */
   public Comparison(Map<String, List<Batch.Run>> runs, List<String> filters) {
     this.runs = runs;
     TreeSet<String> names = new TreeSet<>();
     runs.values().forEach(l -> l.forEach(r -> names.addAll(r.values().keySet())));
     List<Pattern> ps = filters.stream().map(Pattern::compile).toList();
-    this.metrics = names.stream()
-        .filter(n -> ps.isEmpty() || ps.stream().anyMatch(p -> p.matcher(n).find())).toList();
+    this.metrics =
+        names.stream()
+            .filter(n -> ps.isEmpty() || ps.stream().anyMatch(p -> p.matcher(n).find()))
+            .toList();
   }
 
   /** The summary of {@code metric} under {@code config}. */
@@ -105,22 +110,35 @@ public final class Comparison {
       for (String c : configs) {
         Summary s = summary(c, metric);
         double norm = normalised(c, metric);
-        String change = c.equals(baseline()) ? "1.00"
-            : Double.isNaN(norm) ? "n/a"
-            : String.format(Locale.ROOT, "%.2f [%+.2f%%]", norm, (norm - 1) * 100);
+        String change =
+            c.equals(baseline())
+                ? "1.00"
+                : Double.isNaN(norm)
+                    ? "n/a"
+                    : String.format(Locale.ROOT, "%.2f [%+.2f%%]", norm, (norm - 1) * 100);
         row.add(String.format(Locale.ROOT, "%s ±%s (%s)", num(s.mean()), num(s.ci95()), change));
       }
       rows.add(row);
     }
     StringBuilder sb = new StringBuilder();
     int n = runs.get(baseline()).size();
-    sb.append(String.format(Locale.ROOT,
-        "# %d seed(s) per configuration (%s); mean ±95%% CI (Student t); (mean / baseline mean)%n",
-        n, runs.get(baseline()).stream().map(r -> Long.toString(r.seed())).reduce((a, b) -> a + "," + b).orElse("")));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "# %d seed(s) per configuration (%s); mean ±95%% CI (Student t); (mean / baseline mean)%n",
+            n,
+            runs.get(baseline()).stream()
+                .map(r -> Long.toString(r.seed()))
+                .reduce((a, b) -> a + "," + b)
+                .orElse("")));
     for (String c : configs) {
       if (!c.equals(baseline())) {
-        sb.append(String.format(Locale.ROOT, "# %s: digests %s the baseline's%n", c,
-            sameDigests(c) ? "identical to" : "differ from"));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "# %s: digests %s the baseline's%n",
+                c,
+                sameDigests(c) ? "identical to" : "differ from"));
       }
     }
     sb.append(Tables.render(rows));
@@ -134,7 +152,8 @@ public final class Comparison {
     if (v == Math.rint(v) && Math.abs(v) < 1e15) {
       return String.format(Locale.ROOT, "%d", (long) v);
     }
-    return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%.1f", v)
+    return Math.abs(v) >= 100
+        ? String.format(Locale.ROOT, "%.1f", v)
         : String.format(Locale.ROOT, "%.4g", v);
   }
 }

@@ -12,7 +12,8 @@ import java.util.List;
  * @param sets overrides applied after the scenario file ({@code kernel.preempt=full})
  * @param scenario another scenario file for this configuration, or null for the common one
  */
-public record Configuration(String name, List<PluginRef> plugins, List<String> sets, String scenario) {
+public record Configuration(
+    String name, List<PluginRef> plugins, List<String> sets, String scenario) {
   public Configuration {
     plugins = List.copyOf(plugins);
     sets = List.copyOf(sets);
@@ -24,9 +25,9 @@ public record Configuration(String name, List<PluginRef> plugins, List<String> s
   }
 
   /**
-   * A plugin set: comma-separated plugin ids, each with an optional option line
-   * ({@code sm-idle}, {@code a,b:k=v;k2=v2}); a comma-separated {@code k=v} word without a colon
-   * continues the previous plugin's options ({@code b:k=v,k2=v2}). Named after the set.
+   * A plugin set: comma-separated plugin ids, each with an optional option line ({@code sm-idle},
+   * {@code a,b:k=v;k2=v2}); a comma-separated {@code k=v} word without a colon continues the
+   * previous plugin's options ({@code b:k=v,k2=v2}). Named after the set.
    */
   public static Configuration pluginSet(String text) {
     List<String> lines = new ArrayList<>();
@@ -39,7 +40,8 @@ public record Configuration(String name, List<PluginRef> plugins, List<String> s
       int eq = w.indexOf('=');
       if (eq >= 0 && (colon < 0 || eq < colon)) {
         if (lines.isEmpty()) {
-          throw new IllegalArgumentException("plugin set '" + text + "': option '" + w + "' before any plugin id");
+          throw new IllegalArgumentException(
+              "plugin set '" + text + "': option '" + w + "' before any plugin id");
         }
         String last = lines.remove(lines.size() - 1);
         lines.add(last + (last.indexOf(':') < 0 ? ":" : ";") + w); // continues its options
@@ -65,13 +67,15 @@ public record Configuration(String name, List<PluginRef> plugins, List<String> s
   public static Configuration named(String text) {
     int colon = text.indexOf(':');
     if (colon <= 0) {
-      throw new IllegalArgumentException("--config '" + text + "': expected NAME:key=value[,key=value]");
+      throw new IllegalArgumentException(
+          "--config '" + text + "': expected NAME:key=value[,key=value]");
     }
     List<String> sets = new ArrayList<>();
     for (String kv : text.substring(colon + 1).split(",")) {
       if (!kv.isBlank()) {
         if (kv.indexOf('=') <= 0) {
-          throw new IllegalArgumentException("--config '" + text + "': expected key=value, got '" + kv + "'");
+          throw new IllegalArgumentException(
+              "--config '" + text + "': expected key=value, got '" + kv + "'");
         }
         sets.add(kv.trim());
       }

@@ -12,7 +12,8 @@ public final class ExperimentResult {
   private final Map<java.nio.file.Path, Map<String, List<Batch.Run>>> runs;
 
   /** Results of {@code exp}: per scenario of {@link Experiment#scenarios()}, runs by column. */
-  public ExperimentResult(Experiment exp, Map<java.nio.file.Path, Map<String, List<Batch.Run>>> runs) {
+  public ExperimentResult(
+      Experiment exp, Map<java.nio.file.Path, Map<String, List<Batch.Run>>> runs) {
     this.exp = exp;
     this.runs = runs;
   }
@@ -30,7 +31,8 @@ public final class ExperimentResult {
   private double mean(Experiment.Row row, String col) {
     String key = row.value().replaceFirst(":", ".");
     List<Double> vals = new ArrayList<>();
-    for (Batch.Run r : runs.get(row.scenario() == null ? exp.scenario() : row.scenario()).get(col)) {
+    for (Batch.Run r :
+        runs.get(row.scenario() == null ? exp.scenario() : row.scenario()).get(col)) {
       Double x = r.values().get(key);
       if (x == null) {
         return Double.NaN;
@@ -44,8 +46,13 @@ public final class ExperimentResult {
 
   private List<String> notes() {
     List<String> n = new ArrayList<>(exp.notes());
-    n.add(String.format(Locale.ROOT, "seeds %d..%d (%d per column); simulated = mean over seeds unless a row says max",
-        exp.firstSeed(), exp.firstSeed() + exp.seeds() - 1, exp.seeds()));
+    n.add(
+        String.format(
+            Locale.ROOT,
+            "seeds %d..%d (%d per column); simulated = mean over seeds unless a row says max",
+            exp.firstSeed(),
+            exp.firstSeed() + exp.seeds() - 1,
+            exp.seeds()));
     boolean fullLength = exp.sets().equals(exp.full().sets()) && exp.seeds() >= exp.full().seeds();
     if (!exp.sets().isEmpty()) {
       n.add((fullLength ? "run with: " : "reduced for run time: ") + String.join(", ", exp.sets()));
@@ -78,7 +85,8 @@ public final class ExperimentResult {
       row.put("simulated", sim);
       row.put("published", r.published());
       if (r.hasBand()) {
-        row.put("band", r.band().stream().map(b -> b == null ? null : List.of(b[0], b[1])).toList());
+        row.put(
+            "band", r.band().stream().map(b -> b == null ? null : List.of(b[0], b[1])).toList());
       }
       rows.add(row);
     }
@@ -99,10 +107,14 @@ public final class ExperimentResult {
       for (int i = 0; i < cols.size(); i++) {
         Double pub = r.published().get(i);
         double[] band = r.hasBand() ? r.band().get(i) : null;
-        row.add(Comparison.num(simulated(r, cols.get(i)))
-            + " (published " + (pub == null ? "-" : Comparison.num(pub))
-            + (band == null ? "" : ", band " + Comparison.num(band[0]) + "-" + Comparison.num(band[1]))
-            + ")");
+        row.add(
+            Comparison.num(simulated(r, cols.get(i)))
+                + " (published "
+                + (pub == null ? "-" : Comparison.num(pub))
+                + (band == null
+                    ? ""
+                    : ", band " + Comparison.num(band[0]) + "-" + Comparison.num(band[1]))
+                + ")");
       }
       rows.add(row);
     }

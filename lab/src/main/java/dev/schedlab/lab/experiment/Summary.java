@@ -10,9 +10,11 @@ import java.util.List;
  * @param ci95 half-width of the 95% confidence interval (0 for n &lt; 2)
  */
 public record Summary(int n, double mean, double ci95) {
-  private static final double[] T975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-      2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-      2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  private static final double[] T975 = {
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042
+  };
 
   /** The 0.975 quantile of Student's t with {@code df} degrees of freedom. */
   static double t975(int df) {

@@ -20,8 +20,15 @@ import java.util.stream.Collectors;
  * @param seed the seed, or null to keep the scenario's
  * @param globalSets the matrix's overrides for every cell, applied first
  */
-public record Cell(int index, String runId, Workload workload, String machine, ParamSet params,
-    List<PluginRef> plugins, Long seed, List<String> globalSets) {
+public record Cell(
+    int index,
+    String runId,
+    Workload workload,
+    String machine,
+    ParamSet params,
+    List<PluginRef> plugins,
+    Long seed,
+    List<String> globalSets) {
   public Cell {
     plugins = plugins == null ? null : List.copyOf(plugins);
     globalSets = List.copyOf(globalSets);
@@ -51,7 +58,9 @@ public record Cell(int index, String runId, Workload workload, String machine, P
     return machine == null ? "scenario" : machine;
   }
 
-  /** The plugins column: ids with options joined by {@code +}, {@code none}, or {@code scenario}. */
+  /**
+   * The plugins column: ids with options joined by {@code +}, {@code none}, or {@code scenario}.
+   */
   public String pluginsLabel() {
     return pluginsLabel(plugins);
   }
@@ -70,8 +79,11 @@ public record Cell(int index, String runId, Workload workload, String machine, P
     if (r.options().isEmpty()) {
       return r.id();
     }
-    return r.id() + ":" + r.options().entrySet().stream()
-        .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";"));
+    return r.id()
+        + ":"
+        + r.options().entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(";"));
   }
 
   /** The seed column: the seed, or {@code scenario}. */
@@ -81,7 +93,14 @@ public record Cell(int index, String runId, Workload workload, String machine, P
 
   /** A one-line description: workload, machine, params, plugins, seed. */
   public String describe() {
-    return workload.label() + " " + machineLabel() + " [" + params.label() + "] "
-        + pluginsLabel() + " seed " + seedLabel();
+    return workload.label()
+        + " "
+        + machineLabel()
+        + " ["
+        + params.label()
+        + "] "
+        + pluginsLabel()
+        + " seed "
+        + seedLabel();
   }
 }

@@ -61,8 +61,9 @@ public final class CellLog implements AutoCloseable {
         }
       }
     }
-    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.APPEND);
+    FileChannel ch =
+        FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
     return new CellLog(file, finished, dropped, ch);
   }
 

@@ -27,8 +27,16 @@ import java.util.TreeMap;
  * @param ejections the plugins ejected during the run, one summary each (the cell completed, part
  *     of it on mainline)
  */
-public record CellResult(String runId, Long seed, String digest, long events, long simNs,
-    long wallMs, String error, Map<String, Double> values, List<String> ejections)
+public record CellResult(
+    String runId,
+    Long seed,
+    String digest,
+    long events,
+    long simNs,
+    long wallMs,
+    String error,
+    Map<String, Double> values,
+    List<String> ejections)
     implements Serializable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -38,8 +46,15 @@ public record CellResult(String runId, Long seed, String digest, long events, lo
   }
 
   /** A result without ejections. */
-  public CellResult(String runId, Long seed, String digest, long events, long simNs, long wallMs,
-      String error, Map<String, Double> values) {
+  public CellResult(
+      String runId,
+      Long seed,
+      String digest,
+      long events,
+      long simNs,
+      long wallMs,
+      String error,
+      Map<String, Double> values) {
     this(runId, seed, digest, events, simNs, wallMs, error, values, List.of());
   }
 
@@ -96,14 +111,21 @@ public record CellResult(String runId, Long seed, String digest, long events, lo
       throw new IOException("not a cell line");
     }
     Map<String, Double> values = new TreeMap<>();
-    n.path("values").fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().asDouble()));
+    n.path("values")
+        .fields()
+        .forEachRemaining(e -> values.put(e.getKey(), e.getValue().asDouble()));
     boolean ok = !"failed".equals(n.path("status").asText());
     List<String> ejections = new ArrayList<>();
     n.path("ejections").forEach(e -> ejections.add(e.asText()));
-    return new CellResult(n.get("run_id").asText(),
+    return new CellResult(
+        n.get("run_id").asText(),
         n.path("seed").isIntegralNumber() ? n.get("seed").asLong() : null,
-        ok ? n.path("digest").asText() : null, n.path("events").asLong(), n.path("sim_ns").asLong(),
-        n.path("wall_ms").asLong(), ok ? null : n.path("error").asText("failed"), values,
+        ok ? n.path("digest").asText() : null,
+        n.path("events").asLong(),
+        n.path("sim_ns").asLong(),
+        n.path("wall_ms").asLong(),
+        ok ? null : n.path("error").asText("failed"),
+        values,
         ejections);
   }
 }

@@ -6,10 +6,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * Runs cells on this machine, {@code jobs} at a time, each on a thread of its own
- * ({@link MatrixRunner#start}). A cell whose plugin call exceeds its wall-clock budget counts as
- * finished (failed) at once and the next cell starts, so the others go on at the same parallelism
- * while the stuck thread is abandoned.
+ * Runs cells on this machine, {@code jobs} at a time, each on a thread of its own ({@link
+ * MatrixRunner#start}). A cell whose plugin call exceeds its wall-clock budget counts as finished
+ * (failed) at once and the next cell starts, so the others go on at the same parallelism while the
+ * stuck thread is abandoned.
  */
 public final class LocalCellExecutor implements CellExecutor {
   private final int jobs;

@@ -12,9 +12,20 @@ import java.util.List;
 
 /** Reads a matrix file (YAML or JSON; the format is in {@code docs/matrix.md}), strictly. */
 public final class MatrixFile {
-  private static final List<String> TOP = List.of("name", "out", "set", "workloads", "machines",
-      "params", "plugins", "seeds", "cells", "values");
-  private static final List<String> AXES = List.of("workloads", "machines", "params", "plugins", "seeds");
+  private static final List<String> TOP =
+      List.of(
+          "name",
+          "out",
+          "set",
+          "workloads",
+          "machines",
+          "params",
+          "plugins",
+          "seeds",
+          "cells",
+          "values");
+  private static final List<String> AXES =
+      List.of("workloads", "machines", "params", "plugins", "seeds");
 
   private final Path file;
   private final Path dir;
@@ -43,12 +54,13 @@ public final class MatrixFile {
 
   private MatrixSpec spec(JsonNode root) throws ScenarioException {
     if (root == null || !root.isObject()) {
-      throw error("", "expected a map with workloads (and machines, params, plugins, seeds) or cells");
+      throw error(
+          "", "expected a map with workloads (and machines, params, plugins, seeds) or cells");
     }
     only(root, "", TOP);
     String fileName = file.getFileName().toString();
-    String name = root.has("name") ? text(root.get("name"), "name")
-        : fileName.replaceFirst("\\.[^.]*$", "");
+    String name =
+        root.has("name") ? text(root.get("name"), "name") : fileName.replaceFirst("\\.[^.]*$", "");
     Path out = root.has("out") ? dir.resolve(text(root.get("out"), "out")) : null;
     List<MatrixSpec.Axes> blocks = new ArrayList<>();
     if (root.has("cells")) {
@@ -64,29 +76,53 @@ public final class MatrixFile {
         if (!c.has("workload")) {
           throw error(at, "missing field workload");
         }
-        blocks.add(axes(one(c.get("workload")), c.get("machine"), one(c.get("params")),
-            one(c.get("plugins")), c.get("seed"), at + "."));
+        blocks.add(
+            axes(
+                one(c.get("workload")),
+                c.get("machine"),
+                one(c.get("params")),
+                one(c.get("plugins")),
+                c.get("seed"),
+                at + "."));
       }
     } else {
       if (!root.has("workloads")) {
         throw error("workloads", "missing: list scenario files or tool lines (or give cells)");
       }
-      blocks.add(axes(root.get("workloads"), root.get("machines"), root.get("params"),
-          root.get("plugins"), root.get("seeds"), ""));
+      blocks.add(
+          axes(
+              root.get("workloads"),
+              root.get("machines"),
+              root.get("params"),
+              root.get("plugins"),
+              root.get("seeds"),
+              ""));
     }
-    return new MatrixSpec(name, file, out, strings(root.get("set"), "set"), blocks,
+    return new MatrixSpec(
+        name,
+        file,
+        out,
+        strings(root.get("set"), "set"),
+        blocks,
         strings(root.get("values"), "values"));
   }
 
-  private MatrixSpec.Axes axes(JsonNode workloads, JsonNode machines, JsonNode params,
-      JsonNode plugins, JsonNode seeds, String prefix) throws ScenarioException {
+  private MatrixSpec.Axes axes(
+      JsonNode workloads,
+      JsonNode machines,
+      JsonNode params,
+      JsonNode plugins,
+      JsonNode seeds,
+      String prefix)
+      throws ScenarioException {
     List<Workload> w = new ArrayList<>();
     int i = 0;
     for (JsonNode n : list(workloads, prefix + "workloads")) {
       w.add(workload(n, prefix + "workloads[" + i++ + "]"));
     }
     List<String> m = new ArrayList<>();
-    for (String s : machines == null ? List.of("scenario") : strings(machines, prefix + "machines")) {
+    for (String s :
+        machines == null ? List.of("scenario") : strings(machines, prefix + "machines")) {
       m.add(s.equals("scenario") ? null : s);
     }
     List<ParamSet> p = new ArrayList<>();
@@ -110,7 +146,9 @@ public final class MatrixFile {
 
   /** A cell's single value as a one-entry axis (null stays null: the axis's default). */
   private static JsonNode one(JsonNode n) {
-    return n == null ? null : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add(n);
+    return n == null
+        ? null
+        : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add(n);
   }
 
   private Workload workload(JsonNode n, String at) throws ScenarioException {
@@ -130,7 +168,9 @@ public final class MatrixFile {
     }
     String line = text(n.get("tool"), at + ".tool");
     String tool = line.trim().split("\\s+")[0];
-    return Workload.ofTool(label != null ? label : tool, line,
+    return Workload.ofTool(
+        label != null ? label : tool,
+        line,
         n.has("duration") ? text(n.get("duration"), at + ".duration") : null);
   }
 
@@ -150,7 +190,9 @@ public final class MatrixFile {
     if (n.isObject()) {
       only(n, at, List.of("label", "set"));
       List<String> sets = strings(n.get("set"), at + ".set");
-      return n.has("label") ? new ParamSet(text(n.get("label"), at + ".label"), sets) : ParamSet.of(sets);
+      return n.has("label")
+          ? new ParamSet(text(n.get("label"), at + ".label"), sets)
+          : ParamSet.of(sets);
     }
     return ParamSet.of(strings(n, at));
   }
@@ -182,7 +224,8 @@ public final class MatrixFile {
     } else {
       int i = 0;
       for (JsonNode s : n.isArray() ? list(n, at) : List.of(n)) {
-        out.add(s.isTextual() && s.asText().equals("scenario") ? null : integer(s, at + "[" + i + "]"));
+        out.add(
+            s.isTextual() && s.asText().equals("scenario") ? null : integer(s, at + "[" + i + "]"));
         i++;
       }
     }

@@ -17,7 +17,8 @@ public final class MatrixPlan {
   /**
    * The cells of {@code spec}, in order, with the engine's version in their run ids.
    *
-   * @param allowed the plugin combinations that may run (from {@code PluginHost.allowedCombinations()})
+   * @param allowed the plugin combinations that may run (from {@code
+   *     PluginHost.allowedCombinations()})
    * @throws ScenarioException when a plugin set is not allowed or two cells have the same inputs
    */
   public static List<Cell> cells(MatrixSpec spec, List<List<String>> allowed)
@@ -47,9 +48,17 @@ public final class MatrixPlan {
                 Cell c = new Cell(out.size(), id, w, m, p, plugins, seed, spec.sets());
                 Cell twin = byId.putIfAbsent(id, c);
                 if (twin != null) {
-                  throw new ScenarioException(spec.file() + ": cells " + twin.index() + " ("
-                      + twin.describe() + ") and " + c.index() + " (" + c.describe()
-                      + ") have the same inputs; list each combination once");
+                  throw new ScenarioException(
+                      spec.file()
+                          + ": cells "
+                          + twin.index()
+                          + " ("
+                          + twin.describe()
+                          + ") and "
+                          + c.index()
+                          + " ("
+                          + c.describe()
+                          + ") have the same inputs; list each combination once");
                 }
                 out.add(c);
               }
@@ -62,8 +71,8 @@ public final class MatrixPlan {
   }
 
   /** The axis's plugin sets, keywords expanded, duplicates dropped, each checked. */
-  private static List<List<PluginRef>> pluginSets(MatrixSpec spec, MatrixSpec.Axes a,
-      List<List<String>> allowed) throws ScenarioException {
+  private static List<List<PluginRef>> pluginSets(
+      MatrixSpec spec, MatrixSpec.Axes a, List<List<String>> allowed) throws ScenarioException {
     Map<String, List<PluginRef>> sets = new LinkedHashMap<>();
     for (PluginChoice c : a.plugins()) {
       if (c == null) {
@@ -88,14 +97,25 @@ public final class MatrixPlan {
     allowed.forEach(loaded::addAll);
     for (String id : ids) {
       if (!loaded.contains(id)) {
-        throw new ScenarioException(where + ": unknown plugin " + id + " in plugin set "
-            + ids + "; loaded plugins: " + (loaded.isEmpty() ? "none (check --plugins-dir)" : loaded));
+        throw new ScenarioException(
+            where
+                + ": unknown plugin "
+                + id
+                + " in plugin set "
+                + ids
+                + "; loaded plugins: "
+                + (loaded.isEmpty() ? "none (check --plugins-dir)" : loaded));
       }
     }
     if (!allowed.contains(new ArrayList<>(new TreeSet<>(ids)))) {
-      throw new ScenarioException(where + ": plugin set " + ids + " is not allowed (a declared"
-          + " conflict or an exclusive hook used twice); allowed combinations: " + allowed
-          + " (schedlab plugins explains why)");
+      throw new ScenarioException(
+          where
+              + ": plugin set "
+              + ids
+              + " is not allowed (a declared"
+              + " conflict or an exclusive hook used twice); allowed combinations: "
+              + allowed
+              + " (schedlab plugins explains why)");
     }
   }
 }

@@ -9,8 +9,8 @@ import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.HookBudget;
 import dev.schedlab.engine.plugin.PluginEjection;
 import dev.schedlab.engine.plugin.PluginException;
-import dev.schedlab.engine.plugin.PluginSupervisor;
 import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.engine.plugin.PluginSupervisor;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.lab.workload.Reports;
@@ -27,11 +27,11 @@ import java.util.function.Consumer;
 
 /**
  * Runs the cells of a matrix that the log does not hold yet, with a {@link CellExecutor} (this
- * machine's cores, or a cluster). Each cell is an independent, single-threaded
- * {@link Simulation#run} with its own fresh extensions; only whole cells run in parallel, so every
- * digest is the one a lone {@code schedlab run} gives. A cell that fails is recorded with its error
- * and the others go on; a misbehaving plugin is ejected and the cell completes on mainline,
- * recorded as {@code ejected}. Each result is appended to the log as soon as the cell finishes.
+ * machine's cores, or a cluster). Each cell is an independent, single-threaded {@link
+ * Simulation#run} with its own fresh extensions; only whole cells run in parallel, so every digest
+ * is the one a lone {@code schedlab run} gives. A cell that fails is recorded with its error and
+ * the others go on; a misbehaving plugin is ejected and the cell completes on mainline, recorded as
+ * {@code ejected}. Each result is appended to the log as soon as the cell finishes.
  */
 public final class MatrixRunner {
   /** Told about every cell that finishes in this invocation (progress display). */
@@ -40,7 +40,7 @@ public final class MatrixRunner {
     void finished(int done, int total, Cell cell, CellResult result);
 
     /** No progress display. */
-    Listener NONE = (d, t, c, r) -> { };
+    Listener NONE = (d, t, c, r) -> {};
   }
 
   /**
@@ -64,8 +64,15 @@ public final class MatrixRunner {
    * Runs the {@code cells} missing from {@code log} (and the failed ones when {@code retryFailed})
    * on {@code jobs} threads of this machine.
    */
-  public static Outcome run(String matrix, List<Cell> cells, PluginHost host, CellLog log,
-      int jobs, boolean retryFailed, Listener listener) throws IOException, InterruptedException {
+  public static Outcome run(
+      String matrix,
+      List<Cell> cells,
+      PluginHost host,
+      CellLog log,
+      int jobs,
+      boolean retryFailed,
+      Listener listener)
+      throws IOException, InterruptedException {
     return run(matrix, cells, host, log, new LocalCellExecutor(jobs), retryFailed, listener);
   }
 
@@ -74,8 +81,14 @@ public final class MatrixRunner {
    * with {@code executor}. Each run id is recorded at most once per invocation, whatever the
    * executor hands back.
    */
-  public static Outcome run(String matrix, List<Cell> cells, PluginHost host, CellLog log,
-      CellExecutor executor, boolean retryFailed, Listener listener)
+  public static Outcome run(
+      String matrix,
+      List<Cell> cells,
+      PluginHost host,
+      CellLog log,
+      CellExecutor executor,
+      boolean retryFailed,
+      Listener listener)
       throws IOException, InterruptedException {
     Map<String, CellResult> before = log.finished();
     List<Cell> todo = new ArrayList<>();
@@ -89,16 +102,18 @@ public final class MatrixRunner {
     todo.forEach(c -> wanted.add(c.runId()));
     Set<String> recorded = new HashSet<>();
     String version = Version.current();
-    executor.execute(new CellExecutor.Job(matrix, cells, todo, host), (c, r) -> {
-      if (!wanted.contains(c.runId()) || !recorded.add(c.runId())) {
-        return; // not asked for, or recorded already: cells.jsonl holds each cell once
-      }
-      log.append(r, r.toJsonLine(c, matrix, version));
-      listener.finished(recorded.size(), todo.size(), c, r);
-    });
+    executor.execute(
+        new CellExecutor.Job(matrix, cells, todo, host),
+        (c, r) -> {
+          if (!wanted.contains(c.runId()) || !recorded.add(c.runId())) {
+            return; // not asked for, or recorded already: cells.jsonl holds each cell once
+          }
+          log.append(r, r.toJsonLine(c, matrix, version));
+          listener.finished(recorded.size(), todo.size(), c, r);
+        });
     if (recorded.size() != todo.size()) {
-      throw new IllegalStateException("the executor returned with " + (todo.size() - recorded.size())
-          + " cell(s) not run");
+      throw new IllegalStateException(
+          "the executor returned with " + (todo.size() - recorded.size()) + " cell(s) not run");
     }
     Map<String, CellResult> all = log.finished();
     Map<String, CellResult> results = new LinkedHashMap<>();
@@ -109,25 +124,41 @@ public final class MatrixRunner {
   private static final AtomicInteger THREADS = new AtomicInteger();
 
   /**
-   * Starts {@code cell} on a thread of its own. The future completes with the cell's result, or
-   * at once with a failed result when a plugin call exceeds its wall-clock budget: the thread,
-   * stuck in the plugin, is then abandoned (a daemon, it ends with the process; what it might
-   * still produce is dropped), so whoever waits goes on. Every executor runs cells through here,
-   * on this machine or on a cluster member.
+   * Starts {@code cell} on a thread of its own. The future completes with the cell's result, or at
+   * once with a failed result when a plugin call exceeds its wall-clock budget: the thread, stuck
+   * in the plugin, is then abandoned (a daemon, it ends with the process; what it might still
+   * produce is dropped), so whoever waits goes on. Every executor runs cells through here, on this
+   * machine or on a cluster member.
    */
   public static CompletableFuture<CellResult> start(Cell cell, PluginHost host) {
     CompletableFuture<CellResult> result = new CompletableFuture<>();
     long start = System.nanoTime();
-    Thread t = new Thread(() -> {
-      CellResult r;
-      try {
-        r = runCell(cell, host, overrun -> result.complete(CellResult.failed(cell.runId(),
-            cell.seed(), "run failed: " + overrun.message(), millis(start))));
-      } catch (Throwable x) { // an Error runCell lets through: the cell fails, the matrix goes on
-        r = CellResult.failed(cell.runId(), cell.seed(), "internal error: " + x, millis(start));
-      }
-      result.complete(r); // no effect after an overrun
-    }, "schedlab-matrix-" + THREADS.incrementAndGet());
+    Thread t =
+        new Thread(
+            () -> {
+              CellResult r;
+              try {
+                r =
+                    runCell(
+                        cell,
+                        host,
+                        overrun ->
+                            result.complete(
+                                CellResult.failed(
+                                    cell.runId(),
+                                    cell.seed(),
+                                    "run failed: " + overrun.message(),
+                                    millis(start))));
+              } catch (
+                  Throwable
+                      x) { // an Error runCell lets through: the cell fails, the matrix goes on
+                r =
+                    CellResult.failed(
+                        cell.runId(), cell.seed(), "internal error: " + x, millis(start));
+              }
+              result.complete(r); // no effect after an overrun
+            },
+            "schedlab-matrix-" + THREADS.incrementAndGet());
     t.setDaemon(true);
     t.start();
     return result;
@@ -149,22 +180,34 @@ public final class MatrixRunner {
       Scenario s = cell.scenario();
       seed = s.seed();
       RunOptions options = new RunOptions(PluginSupervisor.OnError.EJECT, false, onOverrun);
-      RunResult r = Simulation.run(s.config(), host.extensionsFor(s.plugins()), TraceSink.NONE, options);
+      RunResult r =
+          Simulation.run(s.config(), host.extensionsFor(s.plugins()), TraceSink.NONE, options);
       Map<String, Double> values = new LinkedHashMap<>();
       flatten("metric", r.metrics(), values);
       Map<String, Object> reports = new LinkedHashMap<>();
-      Reports.json(s.workload().tools(), r).forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
+      Reports.json(s.workload().tools(), r)
+          .forEach((id, v) -> reports.put(id, ((Map<?, ?>) v).get("report")));
       flatten("report", reports, values);
-      return new CellResult(cell.runId(), seed, r.digest(), r.events(), r.simNs(), millis(start),
-          null, values, r.ejections().stream().map(PluginEjection::summary).toList());
+      return new CellResult(
+          cell.runId(),
+          seed,
+          r.digest(),
+          r.events(),
+          r.simNs(),
+          millis(start),
+          null,
+          values,
+          r.ejections().stream().map(PluginEjection::summary).toList());
     } catch (ScenarioException e) {
-      return CellResult.failed(cell.runId(), seed, "bad scenario: " + e.getMessage(), millis(start));
+      return CellResult.failed(
+          cell.runId(), seed, "bad scenario: " + e.getMessage(), millis(start));
     } catch (PluginException e) {
       return CellResult.failed(cell.runId(), seed, "plugins: " + e.getMessage(), millis(start));
     } catch (SimulationException e) {
       return CellResult.failed(cell.runId(), seed, "run failed: " + e.getMessage(), millis(start));
     } catch (IllegalArgumentException e) {
-      return CellResult.failed(cell.runId(), seed, "bad scenario: " + e.getMessage(), millis(start));
+      return CellResult.failed(
+          cell.runId(), seed, "bad scenario: " + e.getMessage(), millis(start));
     } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
       return CellResult.failed(cell.runId(), seed, "internal error: " + e, millis(start));
     }

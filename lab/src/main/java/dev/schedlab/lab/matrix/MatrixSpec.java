@@ -4,19 +4,20 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A parsed matrix file. The cells are the union of {@code blocks}, each a cartesian product of
- * its axes: one block for the {@code axes} form, one block of single values per entry of
- * {@code cells:} for the explicit form.
+ * A parsed matrix file. The cells are the union of {@code blocks}, each a cartesian product of its
+ * axes: one block for the {@code axes} form, one block of single values per entry of {@code cells:}
+ * for the explicit form.
  *
  * @param name matrix name (the file name without extension when not given)
  * @param file the matrix file
  * @param out output directory from the file, or null
  * @param sets overrides for every cell, applied first
  * @param blocks products of axes whose cells make the matrix, in order
- * @param values value keys shown as columns of the summary ({@code metric.PATH}, {@code report.ID.PATH})
+ * @param values value keys shown as columns of the summary ({@code metric.PATH}, {@code
+ *     report.ID.PATH})
  */
-public record MatrixSpec(String name, Path file, Path out, List<String> sets, List<Axes> blocks,
-    List<String> values) {
+public record MatrixSpec(
+    String name, Path file, Path out, List<String> sets, List<Axes> blocks, List<String> values) {
   public MatrixSpec {
     sets = List.copyOf(sets);
     blocks = List.copyOf(blocks);
@@ -27,6 +28,10 @@ public record MatrixSpec(String name, Path file, Path out, List<String> sets, Li
    * The axes of one product. A null element in {@code machines}, {@code plugins} or {@code seeds}
    * keeps the scenario's own value.
    */
-  record Axes(List<Workload> workloads, List<String> machines, List<ParamSet> params,
-      List<PluginChoice> plugins, List<Long> seeds) {}
+  record Axes(
+      List<Workload> workloads,
+      List<String> machines,
+      List<ParamSet> params,
+      List<PluginChoice> plugins,
+      List<Long> seeds) {}
 }

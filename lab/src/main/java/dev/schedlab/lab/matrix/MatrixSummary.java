@@ -15,12 +15,23 @@ import java.util.Map;
 
 /**
  * The summary of a matrix (or of one shard): one row per cell in matrix order, as a text table,
- * {@code summary.csv} (RFC 4180) and {@code summary.json}. The columns are fixed, then the
- * matrix's {@code values}.
+ * {@code summary.csv} (RFC 4180) and {@code summary.json}. The columns are fixed, then the matrix's
+ * {@code values}.
  */
 public final class MatrixSummary {
-  static final List<String> COLUMNS = List.of("index", "run_id", "workload", "machine", "params",
-      "plugins", "seed", "status", "digest", "events", "sim_ms");
+  static final List<String> COLUMNS =
+      List.of(
+          "index",
+          "run_id",
+          "workload",
+          "machine",
+          "params",
+          "plugins",
+          "seed",
+          "status",
+          "digest",
+          "events",
+          "sim_ms");
 
   private final String matrix;
   private final Shard shard;
@@ -28,7 +39,8 @@ public final class MatrixSummary {
   private final MatrixRunner.Outcome outcome;
 
   /** The summary of {@code outcome} with the {@code values} columns. */
-  public MatrixSummary(String matrix, Shard shard, List<String> values, MatrixRunner.Outcome outcome) {
+  public MatrixSummary(
+      String matrix, Shard shard, List<String> values, MatrixRunner.Outcome outcome) {
     this.matrix = matrix;
     this.shard = shard;
     this.values = List.copyOf(values);
@@ -40,11 +52,20 @@ public final class MatrixSummary {
     List<List<String>> rows = new ArrayList<>();
     for (Cell c : outcome.cells()) {
       CellResult r = outcome.results().get(c.runId());
-      List<String> row = new ArrayList<>(List.of(Integer.toString(c.index()), c.runId(),
-          c.workload().label(), c.machineLabel(), c.params().label(), c.pluginsLabel(),
-          r.seed() == null ? c.seedLabel() : r.seed().toString(), r.ok() ? r.status() : "FAILED",
-          r.ok() ? r.digest() : "-", r.ok() ? Long.toString(r.events()) : "-",
-          r.ok() ? number(r.simNs() / 1e6) : "-"));
+      List<String> row =
+          new ArrayList<>(
+              List.of(
+                  Integer.toString(c.index()),
+                  c.runId(),
+                  c.workload().label(),
+                  c.machineLabel(),
+                  c.params().label(),
+                  c.pluginsLabel(),
+                  r.seed() == null ? c.seedLabel() : r.seed().toString(),
+                  r.ok() ? r.status() : "FAILED",
+                  r.ok() ? r.digest() : "-",
+                  r.ok() ? Long.toString(r.events()) : "-",
+                  r.ok() ? number(r.simNs() / 1e6) : "-"));
       for (String v : values) {
         Double x = r.values().get(v);
         row.add(x == null ? "-" : number(x));
@@ -80,9 +101,17 @@ public final class MatrixSummary {
       }
     }
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "matrix %s%s: %d cells (%d run now, %d from %s), %d failed%n",
-        matrix, shard.equals(Shard.ALL) ? "" : " shard " + shard, outcome.cells().size(),
-        outcome.ran(), outcome.reused(), CellLog.FILE, outcome.failed()));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "matrix %s%s: %d cells (%d run now, %d from %s), %d failed%n",
+            matrix,
+            shard.equals(Shard.ALL) ? "" : " shard " + shard,
+            outcome.cells().size(),
+            outcome.ran(),
+            outcome.reused(),
+            CellLog.FILE,
+            outcome.failed()));
     line(sb, h, width);
     List<String> rule = new ArrayList<>();
     for (int w : width) {
@@ -92,8 +121,13 @@ public final class MatrixSummary {
     rows.forEach(r -> line(sb, r, width));
     for (List<String> r : rows()) {
       if (!r.get(r.size() - 1).isEmpty()) {
-        sb.append("cell ").append(r.get(0)).append(" (").append(r.get(1)).append(") failed: ")
-            .append(r.get(r.size() - 1)).append('\n');
+        sb.append("cell ")
+            .append(r.get(0))
+            .append(" (")
+            .append(r.get(1))
+            .append(") failed: ")
+            .append(r.get(r.size() - 1))
+            .append('\n');
       }
     }
     return sb.toString();
@@ -165,8 +199,9 @@ public final class MatrixSummary {
   /** Writes {@code summary.csv} and {@code summary.json} into {@code dir}, each atomically. */
   public void write(Path dir) throws IOException {
     AtomicFiles.write(dir.resolve("summary.csv"), csv().getBytes(StandardCharsets.UTF_8));
-    String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-        .writeValueAsString(json()) + "\n";
+    String json =
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json())
+            + "\n";
     AtomicFiles.write(dir.resolve("summary.json"), json.getBytes(StandardCharsets.UTF_8));
   }
 

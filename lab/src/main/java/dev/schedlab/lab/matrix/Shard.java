@@ -15,7 +15,8 @@ public record Shard(int index, int count) {
 
   public Shard {
     if (count < 1 || index < 1 || index > count) {
-      throw new IllegalArgumentException("shard must be i/N with 1 <= i <= N, got " + index + "/" + count);
+      throw new IllegalArgumentException(
+          "shard must be i/N with 1 <= i <= N, got " + index + "/" + count);
     }
   }
 

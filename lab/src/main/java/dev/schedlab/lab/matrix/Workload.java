@@ -43,7 +43,9 @@ public record Workload(String label, Path file, String toolLine, String duration
       String line = toolLine;
       int space = line.indexOf(' ');
       ObjectNode tool = JsonNodeFactory.instance.objectNode();
-      tool.put(space < 0 ? line : line.substring(0, space), space < 0 ? "" : line.substring(space + 1).trim());
+      tool.put(
+          space < 0 ? line : line.substring(0, space),
+          space < 0 ? "" : line.substring(space + 1).trim());
       ObjectNode root = JsonNodeFactory.instance.objectNode();
       root.put("name", label);
       if (duration != null) {
@@ -81,8 +83,8 @@ public record Workload(String label, Path file, String toolLine, String duration
     if (file != null) {
       return ScenarioLoader.load(file, overrides);
     }
-    return ScenarioLoader.parse("tool line '" + toolLine + "'", tree().toString(), true, label,
-        overrides);
+    return ScenarioLoader.parse(
+        "tool line '" + toolLine + "'", tree().toString(), true, label, overrides);
   }
 
   /**

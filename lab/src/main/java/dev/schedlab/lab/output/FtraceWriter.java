@@ -12,11 +12,10 @@ import java.nio.file.Path;
  * A {@link TraceSink} writing ftrace text as the tracefs {@code trace} file does, readable by
  * Perfetto (systrace text importer), idlestat ({@code --import}) and traceshark. The header is
  * {@code # tracer: nop} and a last comment line ending in {@code #P:<ncpus>} (idlestat resets the
- * CPU count on any comment line after it). Lines are
- * {@code %16s-%-7d [%03d] d... %5d.%09d: <event>: <fields>} (comm, pid, CPU, seconds,
- * nanoseconds: the simulation is exact to the ns, and every reader accepts 9 decimals where the
- * kernel's default clock prints 6); spaces in comms become
- * {@code _}.
+ * CPU count on any comment line after it). Lines are {@code %16s-%-7d [%03d] d... %5d.%09d:
+ * <event>: <fields>} (comm, pid, CPU, seconds, nanoseconds: the simulation is exact to the ns, and
+ * every reader accepts 9 decimals where the kernel's default clock prints 6); spaces in comms
+ * become {@code _}.
  *
  * <p>The trace goes to a temporary file beside the target; {@link #close()} moves it into place
  * atomically, {@link #abort()} deletes it, so a failed run leaves no trace file behind. Write
@@ -41,8 +40,10 @@ public final class FtraceWriter implements TraceSink {
     BufferedWriter out = Files.newBufferedWriter(temp, StandardCharsets.UTF_8);
     FtraceWriter w = new FtraceWriter(target, temp, out);
     try {
-      out.write("# tracer: nop\n#\n# schedlab simulated trace, times in simulated seconds   #P:"
-          + nrCpus + "\n");
+      out.write(
+          "# tracer: nop\n#\n# schedlab simulated trace, times in simulated seconds   #P:"
+              + nrCpus
+              + "\n");
     } catch (IOException e) {
       w.abort();
       throw e;
@@ -56,46 +57,81 @@ public final class FtraceWriter implements TraceSink {
   }
 
   @Override
-  public void schedSwitch(long t, int cpu, String prevComm, int prevPid, int prevPrio,
-      char prevState, String nextComm, int nextPid, int nextPrio) {
+  public void schedSwitch(
+      long t,
+      int cpu,
+      String prevComm,
+      int prevPid,
+      int prevPrio,
+      char prevState,
+      String nextComm,
+      int nextPid,
+      int nextPrio) {
     StringBuilder b = begin(t, cpu, prevComm, prevPid, "sched_switch");
-    b.append("prev_comm=").append(comm(prevComm)).append(" prev_pid=").append(prevPid)
-        .append(" prev_prio=").append(prevPrio).append(" prev_state=").append(prevState)
-        .append(" ==> next_comm=").append(comm(nextComm)).append(" next_pid=").append(nextPid)
-        .append(" next_prio=").append(nextPrio);
+    b.append("prev_comm=")
+        .append(comm(prevComm))
+        .append(" prev_pid=")
+        .append(prevPid)
+        .append(" prev_prio=")
+        .append(prevPrio)
+        .append(" prev_state=")
+        .append(prevState)
+        .append(" ==> next_comm=")
+        .append(comm(nextComm))
+        .append(" next_pid=")
+        .append(nextPid)
+        .append(" next_prio=")
+        .append(nextPrio);
     emit();
   }
 
   @Override
-  public void schedWaking(long t, int cpu, String curComm, int curPid, String comm, int pid,
-      int prio, int targetCpu) {
+  public void schedWaking(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {
     wake("sched_waking", t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
   }
 
   @Override
-  public void schedWakeup(long t, int cpu, String curComm, int curPid, String comm, int pid,
-      int prio, int targetCpu) {
+  public void schedWakeup(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {
     wake("sched_wakeup", t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
   }
 
   @Override
-  public void schedWakeupNew(long t, int cpu, String curComm, int curPid, String comm, int pid,
-      int prio, int targetCpu) {
+  public void schedWakeupNew(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {
     wake("sched_wakeup_new", t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
   }
 
-  private void wake(String ev, long t, int cpu, String curComm, int curPid, String comm, int pid,
-      int prio, int targetCpu) {
-    begin(t, cpu, curComm, curPid, ev).append("comm=").append(comm(comm)).append(" pid=").append(pid)
-        .append(" prio=").append(prio).append(" target_cpu=");
+  private void wake(
+      String ev,
+      long t,
+      int cpu,
+      String curComm,
+      int curPid,
+      String comm,
+      int pid,
+      int prio,
+      int targetCpu) {
+    begin(t, cpu, curComm, curPid, ev)
+        .append("comm=")
+        .append(comm(comm))
+        .append(" pid=")
+        .append(pid)
+        .append(" prio=")
+        .append(prio)
+        .append(" target_cpu=");
     pad(line, targetCpu, 3);
     emit();
   }
 
   @Override
   public void cpuIdle(long t, int cpu, String curComm, int curPid, int state) {
-    begin(t, cpu, curComm, curPid, "cpu_idle").append("state=").append(state & 0xffffffffL)
-        .append(" cpu_id=").append(cpu);
+    begin(t, cpu, curComm, curPid, "cpu_idle")
+        .append("state=")
+        .append(state & 0xffffffffL)
+        .append(" cpu_id=")
+        .append(cpu);
     emit();
   }
 
@@ -113,22 +149,31 @@ public final class FtraceWriter implements TraceSink {
 
   @Override
   public void irqEntry(long t, int cpu, String curComm, int curPid, int irq, String name) {
-    begin(t, cpu, curComm, curPid, "irq_handler_entry").append("irq=").append(irq)
-        .append(" name=").append(comm(name));
+    begin(t, cpu, curComm, curPid, "irq_handler_entry")
+        .append("irq=")
+        .append(irq)
+        .append(" name=")
+        .append(comm(name));
     emit();
   }
 
   @Override
   public void irqExit(long t, int cpu, String curComm, int curPid, int irq) {
-    begin(t, cpu, curComm, curPid, "irq_handler_exit").append("irq=").append(irq)
+    begin(t, cpu, curComm, curPid, "irq_handler_exit")
+        .append("irq=")
+        .append(irq)
         .append(" ret=handled");
     emit();
   }
 
   @Override
   public void ipiSend(long t, int cpu, String curComm, int curPid, int target, String reason) {
-    begin(t, cpu, curComm, curPid, "ipi_send_cpu").append("cpu=").append(target)
-        .append(" callsite=").append(comm(reason)).append(" callback=0x0");
+    begin(t, cpu, curComm, curPid, "ipi_send_cpu")
+        .append("cpu=")
+        .append(target)
+        .append(" callsite=")
+        .append(comm(reason))
+        .append(" callback=0x0");
     emit();
   }
 
@@ -145,16 +190,22 @@ public final class FtraceWriter implements TraceSink {
   }
 
   @Override
-  public void lockContentionBegin(long t, int cpu, String curComm, int curPid, long lockAddr,
-      String flags) {
-    begin(t, cpu, curComm, curPid, "contention_begin").append("0x")
-        .append(Long.toHexString(lockAddr)).append(" (flags=").append(flags).append(')');
+  public void lockContentionBegin(
+      long t, int cpu, String curComm, int curPid, long lockAddr, String flags) {
+    begin(t, cpu, curComm, curPid, "contention_begin")
+        .append("0x")
+        .append(Long.toHexString(lockAddr))
+        .append(" (flags=")
+        .append(flags)
+        .append(')');
     emit();
   }
 
   @Override
   public void lockContentionEnd(long t, int cpu, String curComm, int curPid, long lockAddr) {
-    begin(t, cpu, curComm, curPid, "contention_end").append("0x").append(Long.toHexString(lockAddr))
+    begin(t, cpu, curComm, curPid, "contention_end")
+        .append("0x")
+        .append(Long.toHexString(lockAddr))
         .append(" (ret=0)");
     emit();
   }

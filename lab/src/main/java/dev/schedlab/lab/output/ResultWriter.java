@@ -29,9 +29,8 @@ public final class ResultWriter {
     DefaultPrettyPrinter pretty =
         new DefaultPrettyPrinter().withObjectIndenter(indent).withArrayIndenter(indent);
     // Top-level order is fixed below; metric maps are sorted by sorted(), not by the mapper.
-    JSON = new ObjectMapper()
-        .disable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-        .writer(pretty);
+    JSON =
+        new ObjectMapper().disable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).writer(pretty);
   }
 
   private ResultWriter() {}
@@ -43,7 +42,8 @@ public final class ResultWriter {
 
   /**
    * The JSON text with a {@code reports} object (tool id to its structured report) after the
-   * metrics, when {@code reports} is not empty; the other fields are as in {@link #toJson(RunResult)}.
+   * metrics, when {@code reports} is not empty; the other fields are as in {@link
+   * #toJson(RunResult)}.
    */
   public static String toJson(RunResult r, Map<String, Object> reports) {
     Map<String, Object> top = new LinkedHashMap<>();
@@ -65,7 +65,8 @@ public final class ResultWriter {
     try {
       return JSON.writeValueAsString(top) + "\n";
     } catch (IOException e) {
-      throw new IllegalArgumentException("metrics hold a value JSON cannot represent: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "metrics hold a value JSON cannot represent: " + e.getMessage(), e);
     }
   }
 
@@ -85,7 +86,8 @@ public final class ResultWriter {
   }
 
   /** Writes the JSON with tool reports to {@code target} atomically. */
-  public static void writeJson(RunResult r, Map<String, Object> reports, Path target) throws IOException {
+  public static void writeJson(RunResult r, Map<String, Object> reports, Path target)
+      throws IOException {
     AtomicFiles.write(target, toJson(r, reports).getBytes(StandardCharsets.UTF_8));
   }
 
@@ -94,7 +96,10 @@ public final class ResultWriter {
     StringBuilder sb = new StringBuilder();
     row(sb, "scenario", r.scenario());
     row(sb, "seed", Long.toString(r.seed()));
-    row(sb, "plugins", r.plugins() == null || r.plugins().isEmpty() ? "-" : String.join(",", r.plugins()));
+    row(
+        sb,
+        "plugins",
+        r.plugins() == null || r.plugins().isEmpty() ? "-" : String.join(",", r.plugins()));
     row(sb, "simulated", String.format(Locale.ROOT, "%.6f s", r.simNs() / 1e9));
     row(sb, "events", Long.toString(r.events()));
     row(sb, "wall", String.format(Locale.ROOT, "%.3f s", r.wallNs() / 1e9));
@@ -121,7 +126,8 @@ public final class ResultWriter {
 
   private static void flatten(String prefix, Object v, Map<String, String> out) {
     if (v instanceof Map) {
-      ((Map<?, ?>) v).forEach((k, x) -> flatten(prefix.isEmpty() ? k.toString() : prefix + "." + k, x, out));
+      ((Map<?, ?>) v)
+          .forEach((k, x) -> flatten(prefix.isEmpty() ? k.toString() : prefix + "." + k, x, out));
     } else if (v instanceof Double || v instanceof Float) {
       out.put(prefix, String.format(Locale.ROOT, "%.3f", ((Number) v).doubleValue()));
     } else {

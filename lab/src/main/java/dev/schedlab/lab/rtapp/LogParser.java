@@ -13,9 +13,9 @@ import java.util.TreeMap;
 
 /**
  * Reads rt-app thread logs, the real tool's and schedlab's: comment lines start with {@code #}
- * (rt-app 1.0 writes a {@code # Policy : ...} line before the header); the header line
- * {@code #idx perf run ...} names the columns; each other line is one row of whitespace-separated
- * integers. The columns must be rt-app's eleven, in its order.
+ * (rt-app 1.0 writes a {@code # Policy : ...} line before the header); the header line {@code #idx
+ * perf run ...} names the columns; each other line is one row of whitespace-separated integers. The
+ * columns must be rt-app's eleven, in its order.
  */
 public final class LogParser {
   private LogParser() {}
@@ -42,29 +42,48 @@ public final class LogParser {
       if (line.startsWith("#idx")) {
         List<String> cols = Arrays.asList(line.substring(1).trim().split("\\s+"));
         if (!cols.equals(Arrays.asList(LogRow.COLUMNS))) {
-          throw new IllegalArgumentException(source + ":" + (i + 1) + ": columns " + cols
-              + " are not rt-app's " + Arrays.toString(LogRow.COLUMNS));
+          throw new IllegalArgumentException(
+              source
+                  + ":"
+                  + (i + 1)
+                  + ": columns "
+                  + cols
+                  + " are not rt-app's "
+                  + Arrays.toString(LogRow.COLUMNS));
         }
         header = true;
       } else if (line.startsWith("#")) {
         comments.add(line);
       } else {
         if (!header) {
-          throw new IllegalArgumentException(source + ":" + (i + 1) + ": a row before the"
-              + " #idx header line");
+          throw new IllegalArgumentException(
+              source + ":" + (i + 1) + ": a row before the" + " #idx header line");
         }
         String[] f = line.split("\\s+");
         if (f.length != LogRow.COLUMNS.length) {
-          throw new IllegalArgumentException(source + ":" + (i + 1) + ": " + f.length
-              + " fields, expected " + LogRow.COLUMNS.length);
+          throw new IllegalArgumentException(
+              source
+                  + ":"
+                  + (i + 1)
+                  + ": "
+                  + f.length
+                  + " fields, expected "
+                  + LogRow.COLUMNS.length);
         }
         long[] v = new long[f.length];
         for (int c = 0; c < f.length; c++) {
           try {
             v[c] = Long.parseLong(f[c]);
           } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(source + ":" + (i + 1) + ": column "
-                + LogRow.COLUMNS[c] + ": not an integer: " + f[c], e);
+            throw new IllegalArgumentException(
+                source
+                    + ":"
+                    + (i + 1)
+                    + ": column "
+                    + LogRow.COLUMNS[c]
+                    + ": not an integer: "
+                    + f[c],
+                e);
           }
         }
         rows.add(LogRow.of(v));
@@ -76,7 +95,10 @@ public final class LogParser {
     return new LogFile(thread, comments, rows);
   }
 
-  /** Reads {@code file} ({@code BASENAME-THREAD.log}); the thread is the name after {@code basename-}. */
+  /**
+   * Reads {@code file} ({@code BASENAME-THREAD.log}); the thread is the name after {@code
+   * basename-}.
+   */
   public static LogFile read(Path file, String basename) throws IOException {
     String name = file.getFileName().toString();
     String thread = name.substring(0, name.length() - ".log".length());

@@ -1,8 +1,8 @@
 package dev.schedlab.lab.rtapp;
 
 /**
- * One row of an rt-app thread log: one execution of a phase (doc/tutorial.txt, "Log and
- * gnuplot"). Times are µs.
+ * One row of an rt-app thread log: one execution of a phase (doc/tutorial.txt, "Log and gnuplot").
+ * Times are µs.
  *
  * @param idx the thread's index
  * @param perf work done by its run events, in units of 1000 calibration loops
@@ -16,11 +16,32 @@ package dev.schedlab.lab.rtapp;
  * @param cPeriod configured periods of its timers
  * @param wuLat wake-up latencies after its timers (reset by a missed timer)
  */
-public record LogRow(long idx, long perf, long run, long period, long start, long end,
-    long relSt, long slack, long cDuration, long cPeriod, long wuLat) {
+public record LogRow(
+    long idx,
+    long perf,
+    long run,
+    long period,
+    long start,
+    long end,
+    long relSt,
+    long slack,
+    long cDuration,
+    long cPeriod,
+    long wuLat) {
   /** The column names, in file order, as rt-app's header line names them. */
-  public static final String[] COLUMNS = {"idx", "perf", "run", "period", "start", "end",
-      "rel_st", "slack", "c_duration", "c_period", "wu_lat"};
+  public static final String[] COLUMNS = {
+    "idx",
+    "perf",
+    "run",
+    "period",
+    "start",
+    "end",
+    "rel_st",
+    "slack",
+    "c_duration",
+    "c_period",
+    "wu_lat"
+  };
 
   /** A row from its values in {@link #COLUMNS} order. */
   public static LogRow of(long[] v) {

@@ -9,19 +9,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Rebuilds a thread's log rows from the stamps its program recorded, the way rt-app's
- * {@code thread_body()} and {@code run_event()} fill {@code log_data_t}: per phase execution,
- * the start and end, the wall time of each run event (truncated to µs each), and per timer the
- * slack (expiry minus now, floored to µs; summed with {@code cumulative_slack}) and, when it
- * slept, the wake-up latency (a missed timer resets the sum to 0). Only phases that ended are
- * rows (rt-app's file mode drops the one cut by the end of the run).
+ * Rebuilds a thread's log rows from the stamps its program recorded, the way rt-app's {@code
+ * thread_body()} and {@code run_event()} fill {@code log_data_t}: per phase execution, the start
+ * and end, the wall time of each run event (truncated to µs each), and per timer the slack (expiry
+ * minus now, floored to µs; summed with {@code cumulative_slack}) and, when it slept, the wake-up
+ * latency (a missed timer resets the sum to 0). Only phases that ended are rows (rt-app's file mode
+ * drops the one cut by the end of the run).
  */
 public final class LogRows {
   private LogRows() {}
 
   /** The rows of thread {@code comm} (shaped by {@code t}) with index {@code idx}. */
-  public static List<LogRow> of(RtAppPlan plan, ThreadPlan t, String comm, long idx,
-      Map<String, long[]> raw) {
+  public static List<LogRow> of(
+      RtAppPlan plan, ThreadPlan t, String comm, long idx, Map<String, long[]> raw) {
     long[] start = stamps(raw, comm, RtAppPlan.START);
     long[] end = stamps(raw, comm, RtAppPlan.END);
     long[] runB = stamps(raw, comm, RtAppPlan.RUN_BEGIN);
@@ -44,8 +44,10 @@ public final class LogRows {
           case RUN, RUNTIME -> {
             run += (runE[ri] - runB[ri]) / 1000;
             ri++;
-            perf += e.kind() == RtAppPlan.Kind.RUN ? e.us() / plan.nsPerLoop()
-                : (e.us() + 31) / 32 * (32 / plan.nsPerLoop());
+            perf +=
+                e.kind() == RtAppPlan.Kind.RUN
+                    ? e.us() / plan.nsPerLoop()
+                    : (e.us() + 31) / 32 * (32 / plan.nsPerLoop());
           }
           case TIMER -> {
             long s = Math.floorDiv(slack[si++], 1000);
@@ -59,8 +61,19 @@ public final class LogRows {
           default -> throw new IllegalStateException();
         }
       }
-      rows.add(new LogRow(idx, perf, run, (end[r] - start[r]) / 1000, start[r] / 1000,
-          end[r] / 1000, start[r] / 1000, slackUs, p.cDurationUs(), p.cPeriodUs(), wu));
+      rows.add(
+          new LogRow(
+              idx,
+              perf,
+              run,
+              (end[r] - start[r]) / 1000,
+              start[r] / 1000,
+              end[r] / 1000,
+              start[r] / 1000,
+              slackUs,
+              p.cDurationUs(),
+              p.cPeriodUs(),
+              wu));
       if (plan.log().ringRows() > 0 && rows.size() > plan.log().ringRows()) {
         rows.removeFirst(); // rt-app's circular buffer keeps the newest rows
       }
@@ -73,7 +86,10 @@ public final class LogRows {
     return v == null ? new long[0] : v;
   }
 
-  /** The phases a thread runs, in order: each phase {@code loop} times, the whole {@code loop} times. */
+  /**
+   * The phases a thread runs, in order: each phase {@code loop} times, the whole {@code loop}
+   * times.
+   */
   private static final class PhaseWalk {
     private final ThreadPlan t;
     private int phase;

@@ -11,8 +11,12 @@ import java.util.Map;
  * value that occurred.
  */
 public final class LogStats {
-  /** The columns compared by default: wake-up latency, slack, run time and their configured share. */
-  public static final List<String> COLUMNS = List.of("wu_lat", "slack", "run", "c_duration", "period");
+  /**
+   * The columns compared by default: wake-up latency, slack, run time and their configured share.
+   */
+  public static final List<String> COLUMNS =
+      List.of("wu_lat", "slack", "run", "c_duration", "period");
+
   /** The percentiles reported by default. */
   public static final double[] PERCENTILES = {50, 90, 99, 100};
 

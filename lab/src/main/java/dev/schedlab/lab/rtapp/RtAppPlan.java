@@ -3,10 +3,10 @@ package dev.schedlab.lab.rtapp;
 import java.util.List;
 
 /**
- * What a run needs to know about an rt-app file after it became task programs: the static shape
- * of every thread (phases and their timed events, to rebuild rt-app's per-phase log rows from the
- * run's stamps), the log settings, and the notes of the import (keys without meaning in the
- * model, dialect rewrites).
+ * What a run needs to know about an rt-app file after it became task programs: the static shape of
+ * every thread (phases and their timed events, to rebuild rt-app's per-phase log rows from the
+ * run's stamps), the log settings, and the notes of the import (keys without meaning in the model,
+ * dialect rewrites).
  *
  * @param file the file as named on the command line or in the scenario
  * @param log log settings
@@ -15,8 +15,13 @@ import java.util.List;
  * @param threads threads in rt-app's creation order, then templates of forked threads
  * @param notes one line each
  */
-public record RtAppPlan(String file, LogSpec log, long nsPerLoop, boolean cumulativeSlack,
-    List<ThreadPlan> threads, List<String> notes) {
+public record RtAppPlan(
+    String file,
+    LogSpec log,
+    long nsPerLoop,
+    boolean cumulativeSlack,
+    List<ThreadPlan> threads,
+    List<String> notes) {
   public RtAppPlan {
     threads = List.copyOf(threads);
     notes = List.copyOf(notes);
@@ -49,6 +54,7 @@ public record RtAppPlan(String file, LogSpec log, long nsPerLoop, boolean cumula
 
   /** Keys of the time series the task programs record ({@code clock/COMM/KEY}). */
   public static final String START = "start";
+
   public static final String END = "end";
   public static final String RUN_BEGIN = "run_b";
   public static final String RUN_END = "run_e";
@@ -66,8 +72,14 @@ public record RtAppPlan(String file, LogSpec log, long nsPerLoop, boolean cumula
    * @param loop thread loop count (-1 = forever, 0 = none)
    * @param phases its phases in order
    */
-  public record ThreadPlan(String key, String name, int index, boolean template, String policy,
-      long loop, List<PhasePlan> phases) {
+  public record ThreadPlan(
+      String key,
+      String name,
+      int index,
+      boolean template,
+      String policy,
+      long loop,
+      List<PhasePlan> phases) {
     public ThreadPlan {
       phases = List.copyOf(phases);
     }
@@ -96,7 +108,11 @@ public record RtAppPlan(String file, LogSpec log, long nsPerLoop, boolean cumula
   }
 
   /** The events that enter a log row. */
-  public enum Kind { RUN, RUNTIME, TIMER }
+  public enum Kind {
+    RUN,
+    RUNTIME,
+    TIMER
+  }
 
   /**
    * A run or runtime event (its duration) or a timer event (its period), µs.

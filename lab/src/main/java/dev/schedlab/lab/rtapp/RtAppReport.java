@@ -1,7 +1,7 @@
 package dev.schedlab.lab.rtapp;
 
-import dev.schedlab.lab.output.AtomicFiles;
 import dev.schedlab.engine.output.RunResult;
+import dev.schedlab.lab.output.AtomicFiles;
 import dev.schedlab.lab.rtapp.RtAppPlan.ThreadPlan;
 import dev.schedlab.lab.workload.ToolReport;
 import java.io.IOException;
@@ -17,9 +17,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The rt-app part of a run: the notes of the import, per-thread statistics of rt-app's log
- * columns, and the log files rt-app would have written ({@code LOGDIR/BASENAME-THREAD.log}, and
- * with {@code gnuplot} the {@code .plot} scripts).
+ * The rt-app part of a run: the notes of the import, per-thread statistics of rt-app's log columns,
+ * and the log files rt-app would have written ({@code LOGDIR/BASENAME-THREAD.log}, and with {@code
+ * gnuplot} the {@code .plot} scripts).
  */
 public final class RtAppReport implements ToolReport {
   private final RtAppPlan plan;
@@ -44,8 +44,9 @@ public final class RtAppReport implements ToolReport {
         out.add(new Ran(t, t.name(), t.index()));
         continue;
       }
-      Pattern p = Pattern.compile("clock/(" + Pattern.quote(comm(t.key())) + "-(\\d+)-\\d{4})/"
-          + RtAppPlan.START);
+      Pattern p =
+          Pattern.compile(
+              "clock/(" + Pattern.quote(comm(t.key())) + "-(\\d+)-\\d{4})/" + RtAppPlan.START);
       for (String k : r.rawSamples().keySet()) {
         Matcher m = p.matcher(k);
         if (m.matches()) {
@@ -98,8 +99,15 @@ public final class RtAppReport implements ToolReport {
     if (!plan.log().enabled()) {
       return sb.append("(logging off: no per-phase statistics)\n").toString();
     }
-    sb.append(String.format(Locale.ROOT, "%-24s %6s %24s %24s %16s%n", "thread", "rows",
-        "wu_lat p50/p99/max us", "slack p50/p1(min) us", "run p50 us"));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%-24s %6s %24s %24s %16s%n",
+            "thread",
+            "rows",
+            "wu_lat p50/p99/max us",
+            "slack p50/p1(min) us",
+            "run p50 us"));
     for (Map.Entry<String, List<LogRow>> e : rows(result).entrySet()) {
       List<LogRow> rows = e.getValue();
       if (rows.isEmpty()) {
@@ -109,11 +117,21 @@ public final class RtAppReport implements ToolReport {
       long[] wu = LogStats.column(rows, "wu_lat");
       long[] slack = LogStats.column(rows, "slack");
       long[] run = LogStats.column(rows, "run");
-      sb.append(String.format(Locale.ROOT, "%-24s %6d %24s %24s %16d%n", e.getKey(), rows.size(),
-          LogStats.percentile(wu, 50) + "/" + LogStats.percentile(wu, 99) + "/"
-              + LogStats.percentile(wu, 100),
-          LogStats.percentile(slack, 50) + "/" + java.util.Arrays.stream(slack).min().orElseThrow(),
-          LogStats.percentile(run, 50)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%-24s %6d %24s %24s %16d%n",
+              e.getKey(),
+              rows.size(),
+              LogStats.percentile(wu, 50)
+                  + "/"
+                  + LogStats.percentile(wu, 99)
+                  + "/"
+                  + LogStats.percentile(wu, 100),
+              LogStats.percentile(slack, 50)
+                  + "/"
+                  + java.util.Arrays.stream(slack).min().orElseThrow(),
+              LogStats.percentile(run, 50)));
     }
     return sb.toString().replace(System.lineSeparator(), "\n");
   }
@@ -156,8 +174,8 @@ public final class RtAppReport implements ToolReport {
    */
   public List<Path> writeLogs(RunResult r, Path dir) throws IOException {
     if (!Files.isDirectory(dir)) {
-      throw new IOException("log directory " + dir + " does not exist (rt-app requires an"
-          + " existing logdir)");
+      throw new IOException(
+          "log directory " + dir + " does not exist (rt-app requires an" + " existing logdir)");
     }
     Map<Path, Path> staged = new LinkedHashMap<>();
     try {

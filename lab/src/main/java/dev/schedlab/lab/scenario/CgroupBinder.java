@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Binds {@code kernel.cgroups}: {@code NAME: {parent: NAME, weight: 1..10000, max: "QUOTA
- * PERIOD", tasks: [NAME, ...]}}, where {@code max} is written as cgroup v2's {@code cpu.max}
- * ({@code max}, {@code max PERIOD}, {@code QUOTA} or {@code QUOTA PERIOD}; plain numbers are
- * microseconds as in the file, or durations with a unit).
+ * Binds {@code kernel.cgroups}: {@code NAME: {parent: NAME, weight: 1..10000, max: "QUOTA PERIOD",
+ * tasks: [NAME, ...]}}, where {@code max} is written as cgroup v2's {@code cpu.max} ({@code max},
+ * {@code max PERIOD}, {@code QUOTA} or {@code QUOTA PERIOD}; plain numbers are microseconds as in
+ * the file, or durations with a unit).
  */
 final class CgroupBinder {
   private static final long DEFAULT_PERIOD_NS = 100_000_000L;
@@ -30,8 +30,8 @@ final class CgroupBinder {
       Obj g = groups.get(name).object("parent", "weight", "max", "tasks");
       String parent = g.text("parent", "");
       if (!parent.isEmpty() && !defined.contains(parent)) {
-        throw g.get("parent").error("unknown cgroup '" + parent
-            + "'; a parent must be defined before its children");
+        throw g.get("parent")
+            .error("unknown cgroup '" + parent + "'; a parent must be defined before its children");
       }
       int weight = g.integer("weight", 100, 1, 10_000);
       long quota = -1;
@@ -39,7 +39,8 @@ final class CgroupBinder {
       if (g.has("max")) {
         String[] parts = g.get("max").text().trim().split("\\s+");
         if (parts.length > 2 || parts[0].isEmpty()) {
-          throw g.get("max").error("expected \"QUOTA PERIOD\", \"QUOTA\", \"max\" or \"max PERIOD\"");
+          throw g.get("max")
+              .error("expected \"QUOTA PERIOD\", \"QUOTA\", \"max\" or \"max PERIOD\"");
         }
         if (parts.length == 2) {
           period = time(g.get("max"), parts[1]);

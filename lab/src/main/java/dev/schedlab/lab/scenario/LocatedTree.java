@@ -17,26 +17,30 @@ import java.util.Map;
 
 /**
  * A JSON tree read token by token so that every field path ({@code workload.tasks[0].policy})
- * remembers the line and column where it was written. Values replaced by {@code --set} point at
- * the override instead.
+ * remembers the line and column where it was written. Values replaced by {@code --set} point at the
+ * override instead.
  */
 final class LocatedTree {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final JsonFactory JSON =
       JsonFactory.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
   private static final YAMLFactory YAML = new YAMLFactory();
+
   /** rt-app's json-c reader: also trailing commas and single-quoted strings. */
-  private static final JsonFactory RTAPP_JSON = JsonFactory.builder()
-      .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
-      .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
-      .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES)
-      .build();
+  private static final JsonFactory RTAPP_JSON =
+      JsonFactory.builder()
+          .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+          .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
+          .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES)
+          .build();
 
   private final String source;
   private final Map<String, SourceLocation> locations = new HashMap<>();
   private JsonNode root;
+
   /** rt-app files: repeated keys get workgen's numbered names instead of an error. */
   private boolean numberRepeatedKeys;
+
   private final java.util.List<String> renamed = new java.util.ArrayList<>();
 
   private LocatedTree(String source) {
@@ -55,10 +59,12 @@ final class LocatedTree {
       }
       tree.root = tree.read(p, "");
       if (!yaml && p.nextToken() != null) {
-        throw ScenarioException.at(tree.loc(p.currentTokenLocation()), "", "unexpected content after the document");
+        throw ScenarioException.at(
+            tree.loc(p.currentTokenLocation()), "", "unexpected content after the document");
       }
     } catch (JsonProcessingException e) {
-      SourceLocation where = e.getLocation() == null ? SourceLocation.of(source) : tree.loc(e.getLocation());
+      SourceLocation where =
+          e.getLocation() == null ? SourceLocation.of(source) : tree.loc(e.getLocation());
       throw new ScenarioException(where + ": syntax error: " + e.getOriginalMessage(), e);
     } catch (IOException e) {
       throw new ScenarioException(source + ": cannot read: " + e.getMessage(), e);
@@ -67,9 +73,9 @@ final class LocatedTree {
   }
 
   /**
-   * Parses an rt-app file as rt-app's workgen and json-c read it: C comments, trailing commas,
-   * and a key repeated in an object kept in order under workgen's numbered name ({@code run},
-   * {@code run1}, {@code run2}). {@link #renamedKeys()} lists the renamed paths.
+   * Parses an rt-app file as rt-app's workgen and json-c read it: C comments, trailing commas, and
+   * a key repeated in an object kept in order under workgen's numbered name ({@code run}, {@code
+   * run1}, {@code run2}). {@link #renamedKeys()} lists the renamed paths.
    */
   static LocatedTree parseRtApp(String source, String text) throws ScenarioException {
     LocatedTree tree = new LocatedTree(source);
@@ -80,12 +86,17 @@ final class LocatedTree {
       }
       tree.root = tree.read(p, "");
       if (p.nextToken() != null) {
-        throw ScenarioException.at(tree.loc(p.currentTokenLocation()), "", "unexpected content after the document");
+        throw ScenarioException.at(
+            tree.loc(p.currentTokenLocation()), "", "unexpected content after the document");
       }
     } catch (JsonProcessingException e) {
-      SourceLocation where = e.getLocation() == null ? SourceLocation.of(source) : tree.loc(e.getLocation());
-      throw new ScenarioException(where + ": invalid JSON (rt-app's json-c parser rejects it too): "
-          + e.getOriginalMessage(), e);
+      SourceLocation where =
+          e.getLocation() == null ? SourceLocation.of(source) : tree.loc(e.getLocation());
+      throw new ScenarioException(
+          where
+              + ": invalid JSON (rt-app's json-c parser rejects it too): "
+              + e.getOriginalMessage(),
+          e);
     } catch (IOException e) {
       throw new ScenarioException(source + ": cannot read: " + e.getMessage(), e);
     }
@@ -130,11 +141,12 @@ final class LocatedTree {
   /** The recorded locations of {@code path} and everything under it. */
   Map<String, SourceLocation> locationsUnder(String path) {
     Map<String, SourceLocation> out = new HashMap<>();
-    locations.forEach((k, v) -> {
-      if (k.equals(path) || k.startsWith(path + ".") || k.startsWith(path + "[")) {
-        out.put(k, v);
-      }
-    });
+    locations.forEach(
+        (k, v) -> {
+          if (k.equals(path) || k.startsWith(path + ".") || k.startsWith(path + "[")) {
+            out.put(k, v);
+          }
+        });
     return out;
   }
 
@@ -151,38 +163,40 @@ final class LocatedTree {
     JsonToken t = p.currentToken();
     locations.putIfAbsent(path, loc(p.currentTokenLocation()));
     switch (t) {
-      case START_OBJECT: {
-        ObjectNode o = NODES.objectNode();
-        int nextId = 1; // workgen's per-object counter for renamed keys
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String name = p.currentName();
-          String child = path.isEmpty() ? name : path + "." + name;
-          SourceLocation at = loc(p.currentTokenLocation());
-          if (o.has(name) && numberRepeatedKeys) {
-            while (o.has(name + nextId)) {
-              nextId++;
+      case START_OBJECT:
+        {
+          ObjectNode o = NODES.objectNode();
+          int nextId = 1; // workgen's per-object counter for renamed keys
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            String child = path.isEmpty() ? name : path + "." + name;
+            SourceLocation at = loc(p.currentTokenLocation());
+            if (o.has(name) && numberRepeatedKeys) {
+              while (o.has(name + nextId)) {
+                nextId++;
+              }
+              name = name + nextId;
+              child = path.isEmpty() ? name : path + "." + name;
+              renamed.add(child + " (line " + at.line() + ")");
             }
-            name = name + nextId;
-            child = path.isEmpty() ? name : path + "." + name;
-            renamed.add(child + " (line " + at.line() + ")");
+            if (o.has(name)) {
+              throw ScenarioException.at(at, child, "duplicate field");
+            }
+            locations.put(child, at);
+            p.nextToken();
+            o.set(name, read(p, child));
           }
-          if (o.has(name)) {
-            throw ScenarioException.at(at, child, "duplicate field");
+          return o;
+        }
+      case START_ARRAY:
+        {
+          ArrayNode a = NODES.arrayNode();
+          int i = 0;
+          while (p.nextToken() != JsonToken.END_ARRAY) {
+            a.add(read(p, path + "[" + i++ + "]"));
           }
-          locations.put(child, at);
-          p.nextToken();
-          o.set(name, read(p, child));
+          return a;
         }
-        return o;
-      }
-      case START_ARRAY: {
-        ArrayNode a = NODES.arrayNode();
-        int i = 0;
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-          a.add(read(p, path + "[" + i++ + "]"));
-        }
-        return a;
-      }
       case VALUE_STRING:
         return NODES.textNode(p.getText());
       case VALUE_NUMBER_INT:

@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * Checks the lock operations of a program against the declared locks, with the rules the kernel's
  * lockdep and might_sleep() debugging enforce at run time: a spinlock is released in the kernel
- * path that took it (never held in user mode), nothing sleeps or reschedules while one is held,
- * and the API variant fits the lock ({@code mode: read} on rw_semaphores, {@code irqs_off} on
+ * path that took it (never held in user mode), nothing sleeps or reschedules while one is held, and
+ * the API variant fits the lock ({@code mode: read} on rw_semaphores, {@code irqs_off} on
  * spinlocks).
  */
 public final class LockCheck {
@@ -49,30 +49,50 @@ public final class LockCheck {
       StepSpec.LockAction a = seg.lock();
       if (a == null) {
         if (!spinHeld.isEmpty() && !"NONE".equals(seg.endsWith())) {
-          throw new IllegalArgumentException("a segment ends in " + seg.endsWith().toLowerCase(
-              java.util.Locale.ROOT) + " while spinlock " + spinHeld.get(spinHeld.size() - 1)
-              + " is held (a point that may sleep, in atomic context)");
+          throw new IllegalArgumentException(
+              "a segment ends in "
+                  + seg.endsWith().toLowerCase(java.util.Locale.ROOT)
+                  + " while spinlock "
+                  + spinHeld.get(spinHeld.size() - 1)
+                  + " is held (a point that may sleep, in atomic context)");
         }
         continue;
       }
       LockSpec l = locks.get(a.lock());
       if (l == null) {
-        throw new IllegalArgumentException("lock " + a.lock() + " is not declared; declare it under "
-            + "workload.locks (known: " + String.join(", ", locks.keySet()) + ")");
+        throw new IllegalArgumentException(
+            "lock "
+                + a.lock()
+                + " is not declared; declare it under "
+                + "workload.locks (known: "
+                + String.join(", ", locks.keySet())
+                + ")");
       }
       boolean spin = l.kind() == LockSpec.Kind.SPINLOCK || l.kind() == LockSpec.Kind.RAW_SPINLOCK;
       if (a.read() && l.kind() != LockSpec.Kind.RWSEM) {
-        throw new IllegalArgumentException("lock " + l.name() + ": mode read applies to rwsem only ("
-            + l.name() + " is a " + l.kind().label() + ")");
+        throw new IllegalArgumentException(
+            "lock "
+                + l.name()
+                + ": mode read applies to rwsem only ("
+                + l.name()
+                + " is a "
+                + l.kind().label()
+                + ")");
       }
       if (a.irqsOff() && !spin) {
-        throw new IllegalArgumentException("lock " + l.name() + ": irqs_off applies to spinlocks only ("
-            + l.name() + " is a " + l.kind().label() + ")");
+        throw new IllegalArgumentException(
+            "lock "
+                + l.name()
+                + ": irqs_off applies to spinlocks only ("
+                + l.name()
+                + " is a "
+                + l.kind().label()
+                + ")");
       }
       if (!a.acquire()) {
         if (spin && !spinHeld.remove(l.name())) {
-          throw new IllegalArgumentException("unlock of spinlock " + l.name()
-              + " that this kernel path did not take");
+          throw new IllegalArgumentException(
+              "unlock of spinlock " + l.name() + " that this kernel path did not take");
         }
         continue;
       }
@@ -80,16 +100,20 @@ public final class LockCheck {
         throw new IllegalArgumentException("spinlock " + l.name() + " taken twice (self-deadlock)");
       }
       if (!spin && !spinHeld.isEmpty()) {
-        throw new IllegalArgumentException("sleeping lock " + l.name() + " taken while spinlock "
-            + spinHeld.get(spinHeld.size() - 1) + " is held");
+        throw new IllegalArgumentException(
+            "sleeping lock "
+                + l.name()
+                + " taken while spinlock "
+                + spinHeld.get(spinHeld.size() - 1)
+                + " is held");
       }
       if (spin) {
         spinHeld.add(l.name());
       }
     }
     if (!spinHeld.isEmpty()) {
-      throw new IllegalArgumentException("spinlock " + spinHeld.get(0)
-          + " is still held when the kernel path returns to user");
+      throw new IllegalArgumentException(
+          "spinlock " + spinHeld.get(0) + " is still held when the kernel path returns to user");
     }
   }
 }

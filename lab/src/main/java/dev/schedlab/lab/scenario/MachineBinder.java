@@ -30,9 +30,22 @@ final class MachineBinder {
       List.of("pti", "pcid", "retpoline", "rsb_fill", "ibpb", "verw", "return_thunk");
 
   static final String[] FIELDS = {
-    "preset", "file", "sockets", "cores_per_socket", "threads_per_core", "cores_per_llc",
-    "numa_nodes_per_socket", "idle_states", "disabled_states", "idle_governor", "virtualized",
-    "isolated_cpus", "mitigations", "noise", "cpu_capacity", "frequency_pct"
+    "preset",
+    "file",
+    "sockets",
+    "cores_per_socket",
+    "threads_per_core",
+    "cores_per_llc",
+    "numa_nodes_per_socket",
+    "idle_states",
+    "disabled_states",
+    "idle_governor",
+    "virtualized",
+    "isolated_cpus",
+    "mitigations",
+    "noise",
+    "cpu_capacity",
+    "frequency_pct"
   };
   private static final String[] STATE_FIELDS = {
     "name", "exit_latency", "target_residency", "polling", "irq_enable"
@@ -41,13 +54,14 @@ final class MachineBinder {
   private MachineBinder() {}
 
   static MachineSpec bind(Val machine) throws ScenarioException {
-    Obj user = machine.node() == null || machine.node().isNull()
-        ? null : machine.object(FIELDS);
-    String preset = user == null ? ScenarioLoader.DEFAULT_PRESET
-        : user.name("preset", ScenarioLoader.DEFAULT_PRESET);
+    Obj user = machine.node() == null || machine.node().isNull() ? null : machine.object(FIELDS);
+    String preset =
+        user == null
+            ? ScenarioLoader.DEFAULT_PRESET
+            : user.name("preset", ScenarioLoader.DEFAULT_PRESET);
     if (!PRESETS.contains(preset)) {
-      throw user.get("preset").error(
-          "unknown preset " + preset + "; expected one of " + String.join(", ", PRESETS));
+      throw user.get("preset")
+          .error("unknown preset " + preset + "; expected one of " + String.join(", ", PRESETS));
     }
     ObjectNode merged = preset(preset).deepCopy();
     if (user != null) {
@@ -59,16 +73,18 @@ final class MachineBinder {
     }
     Obj m = new Val(machine.tree(), machine.path(), merged).object(FIELDS);
     if (m.has("file")) {
-      throw m.get("file").error("a machine file is read with the scenario file; give it in the "
-          + "scenario (machine: {file: PATH}) or as --machine FILE, not through --set");
+      throw m.get("file")
+          .error(
+              "a machine file is read with the scenario file; give it in the "
+                  + "scenario (machine: {file: PATH}) or as --machine FILE, not through --set");
     }
     int sockets = m.integer("sockets", 1, 1, 64);
     int cores = m.integer("cores_per_socket", 1, 1, 1024);
     int threads = m.integer("threads_per_core", 1, 1, 8);
     int perLlc = m.integer("cores_per_llc", 0, 0, cores);
     if (perLlc > 0 && cores % perLlc != 0) {
-      throw m.get("cores_per_llc").error(
-          "expected a divisor of cores_per_socket (" + cores + "), got " + perLlc);
+      throw m.get("cores_per_llc")
+          .error("expected a divisor of cores_per_socket (" + cores + "), got " + perLlc);
     }
     int numa = m.integer("numa_nodes_per_socket", 1, 1, cores);
     String idle = "skx";
@@ -99,8 +115,8 @@ final class MachineBinder {
       for (Val v : m.get("mitigations").list()) {
         String name = v.name();
         if (!MITIGATIONS.contains(name)) {
-          throw v.error("unknown mitigation " + name + "; expected one of "
-              + String.join(", ", MITIGATIONS));
+          throw v.error(
+              "unknown mitigation " + name + "; expected one of " + String.join(", ", MITIGATIONS));
         }
         mitigations.add(name);
       }
@@ -108,8 +124,23 @@ final class MachineBinder {
     NoiseSpec noise = m.has("noise") ? noise(m.get("noise")) : NoiseSpec.NONE;
     List<Integer> capacity = capacities(m, nrCpus);
     int freq = m.integer("frequency_pct", 100, 1, 100);
-    return new MachineSpec(preset, sockets, cores, threads, perLlc, numa, idle, disabled, governor,
-        virt, isolated, custom, mitigations, noise, capacity, freq);
+    return new MachineSpec(
+        preset,
+        sockets,
+        cores,
+        threads,
+        perLlc,
+        numa,
+        idle,
+        disabled,
+        governor,
+        virt,
+        isolated,
+        custom,
+        mitigations,
+        noise,
+        capacity,
+        freq);
   }
 
   /** A machine file's own idle-state table, shallowest first. */
@@ -118,9 +149,13 @@ final class MachineBinder {
     for (Val v : list.list()) {
       Obj s = v.object(STATE_FIELDS);
       String name = s.required("name").name();
-      out.add(new IdleStateSpec(name, s.durationNs("exit_latency", 0),
-          s.durationNs("target_residency", 0), s.bool("polling", false),
-          s.bool("irq_enable", false)));
+      out.add(
+          new IdleStateSpec(
+              name,
+              s.durationNs("exit_latency", 0),
+              s.durationNs("target_residency", 0),
+              s.bool("polling", false),
+              s.bool("irq_enable", false)));
     }
     if (out.isEmpty()) {
       throw list.error("expected at least one idle state");
@@ -176,7 +211,8 @@ final class MachineBinder {
     String res = "presets/" + name + ".yaml";
     try (InputStream in = MachineBinder.class.getResourceAsStream(res)) {
       if (in == null) {
-        throw new ScenarioException("preset " + name + ": resource " + res + " missing from the engine jar");
+        throw new ScenarioException(
+            "preset " + name + ": resource " + res + " missing from the engine jar");
       }
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       return LocatedTree.parse("preset " + name, text, true).root();

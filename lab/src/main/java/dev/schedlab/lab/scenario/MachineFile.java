@@ -12,10 +12,10 @@ import java.util.Map;
 
 /**
  * A machine file: the {@code machine:} and {@code kernel:} sections of a scenario on their own, as
- * {@code schedlab host} writes them for the machine it runs on. A scenario takes one with
- * {@code machine: {file: PATH}} (the file's fields first, the scenario's over them, in both
- * sections) and the command line with {@code --machine FILE} (the file's machine replaces the
- * scenario's, and its kernel fields win; {@code --set} still comes last).
+ * {@code schedlab host} writes them for the machine it runs on. A scenario takes one with {@code
+ * machine: {file: PATH}} (the file's fields first, the scenario's over them, in both sections) and
+ * the command line with {@code --machine FILE} (the file's machine replaces the scenario's, and its
+ * kernel fields win; {@code --set} still comes last).
  */
 final class MachineFile {
   private static final String[] TOP = {"machine", "kernel"};
@@ -81,8 +81,8 @@ final class MachineFile {
    * scenario's {@code kernel.params} adds to a file's), anything else replaced; {@code fileWins}
    * says which side keeps a field both give.
    */
-  private static void graft(LocatedTree scenario, LocatedTree file, String section,
-      boolean fileWins) {
+  private static void graft(
+      LocatedTree scenario, LocatedTree file, String section, boolean fileWins) {
     JsonNode fromFile = file.root().get(section);
     if (fromFile == null || fromFile.isNull()) {
       return;
@@ -96,15 +96,17 @@ final class MachineFile {
       return;
     }
     Map<String, SourceLocation> ownLocs = scenario.locationsUnder(section);
-    JsonNode merged = fileWins ? merge((ObjectNode) own, (ObjectNode) fromFile)
-        : merge((ObjectNode) fromFile, (ObjectNode) own);
+    JsonNode merged =
+        fileWins
+            ? merge((ObjectNode) own, (ObjectNode) fromFile)
+            : merge((ObjectNode) fromFile, (ObjectNode) own);
     root.set(section, merged);
     scenario.putLocations(fileWins ? fileLocs : withoutOwn(fileLocs, ownLocs));
   }
 
   /** The file's locations for paths the scenario does not give itself. */
-  private static Map<String, SourceLocation> withoutOwn(Map<String, SourceLocation> file,
-      Map<String, SourceLocation> own) {
+  private static Map<String, SourceLocation> withoutOwn(
+      Map<String, SourceLocation> file, Map<String, SourceLocation> own) {
     Map<String, SourceLocation> out = new java.util.HashMap<>(file);
     out.keySet().removeAll(own.keySet());
     return out;

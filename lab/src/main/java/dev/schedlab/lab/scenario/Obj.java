@@ -84,7 +84,8 @@ final class Obj {
     }
     String v = get(name).text();
     if (!List.of(choices).contains(v)) {
-      throw get(name).error("expected one of " + String.join(", ", choices) + ", got " + get(name).shown());
+      throw get(name)
+          .error("expected one of " + String.join(", ", choices) + ", got " + get(name).shown());
     }
     return v;
   }

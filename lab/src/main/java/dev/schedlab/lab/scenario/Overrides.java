@@ -11,9 +11,10 @@ import java.util.regex.Pattern;
 
 /**
  * Applies {@code --set key=value} overrides to the parsed tree before binding. Keys are dotted
- * paths ({@code kernel.hz}, {@code workload.tasks[0].nice}); everything after {@code kernel.params.}
- * or {@code kernel.features.} is one key, dots included. Values are read as YAML
- * ({@code 250} is a number, {@code true} a boolean, {@code [C2, C6]} a list, {@code 400ns} a string).
+ * paths ({@code kernel.hz}, {@code workload.tasks[0].nice}); everything after {@code
+ * kernel.params.} or {@code kernel.features.} is one key, dots included. Values are read as YAML
+ * ({@code 250} is a number, {@code true} a boolean, {@code [C2, C6]} a list, {@code 400ns} a
+ * string).
  */
 final class Overrides {
   private static final Pattern SEGMENT = Pattern.compile("([A-Za-z0-9_\\-]+)((?:\\[\\d+\\])*)");
@@ -55,15 +56,19 @@ final class Overrides {
           o.set(f, value);
         } else {
           if (!o.has(f) || o.get(f).isNull()) {
-            o.set(f, path.get(i + 1) instanceof String
-                ? JsonNodeFactory.instance.objectNode() : JsonNodeFactory.instance.arrayNode());
+            o.set(
+                f,
+                path.get(i + 1) instanceof String
+                    ? JsonNodeFactory.instance.objectNode()
+                    : JsonNodeFactory.instance.arrayNode());
           }
           node = o.get(f);
         }
       } else {
         int idx = (Integer) seg;
         if (!node.isArray() || idx >= node.size()) {
-          throw new ScenarioException(where + ": " + at + "[" + idx + "] does not exist in the scenario");
+          throw new ScenarioException(
+              where + ": " + at + "[" + idx + "] does not exist in the scenario");
         }
         at.append('[').append(idx).append(']');
         if (last) {
@@ -89,8 +94,11 @@ final class Overrides {
     for (String seg : key.split("\\.", -1)) {
       Matcher m = SEGMENT.matcher(seg);
       if (!m.matches()) {
-        throw new ScenarioException(where + ": malformed key '" + key
-            + "'; expected a dotted path such as kernel.hz or workload.tasks[0].nice");
+        throw new ScenarioException(
+            where
+                + ": malformed key '"
+                + key
+                + "'; expected a dotted path such as kernel.hz or workload.tasks[0].nice");
       }
       out.add(m.group(1));
       Matcher ix = INDEX.matcher(m.group(2));
@@ -98,8 +106,8 @@ final class Overrides {
         try {
           out.add(Integer.parseInt(ix.group(1)));
         } catch (NumberFormatException e) {
-          throw new ScenarioException(where + ": index [" + ix.group(1) + "] out of range in '"
-              + key + "'");
+          throw new ScenarioException(
+              where + ": index [" + ix.group(1) + "] out of range in '" + key + "'");
         }
       }
     }

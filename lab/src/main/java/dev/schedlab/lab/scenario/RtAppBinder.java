@@ -7,7 +7,6 @@ import dev.schedlab.engine.config.MachineSpec;
 import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
-import dev.schedlab.lab.rtapp.LogSpec;
 import dev.schedlab.lab.rtapp.RtAppParams;
 import dev.schedlab.lab.rtapp.RtAppPlan;
 import dev.schedlab.lab.rtapp.RtAppReport;
@@ -27,17 +26,17 @@ import java.util.regex.Pattern;
 /**
  * Runs rt-app files (scheduler-tools/rt-app, doc/tutorial.txt) as rt-app with workgen runs them:
  * the dialect ({@link LocatedTree#parseRtApp}, bare {@code "suspend"} lines), the {@code global}
- * object ({@link RtAppGlobal}), every thread property ({@link RtAppThread}) and event
- * ({@link RtAppEvents}). Each thread instance becomes a task named as rt-app names it
- * ({@code KEY-INDEX}); forked tasks come from templates. The result carries an rt-app report
- * ({@link RtAppReport}): the import's notes, per-thread statistics and the log files.
+ * object ({@link RtAppGlobal}), every thread property ({@link RtAppThread}) and event ({@link
+ * RtAppEvents}). Each thread instance becomes a task named as rt-app names it ({@code KEY-INDEX});
+ * forked tasks come from templates. The result carries an rt-app report ({@link RtAppReport}): the
+ * import's notes, per-thread statistics and the log files.
  */
 final class RtAppBinder {
   private static final List<String> TOP = List.of("tasks", "global", "resources");
   private static final List<String> SCHEDLAB_TOP =
       List.of("machine", "kernel", "seed", "name", "plugins", "duration");
-  private static final List<String> RESOURCE_TYPES = List.of("mutex", "signal", "wait",
-      "broadcast", "sync", "sleep", "run", "timer");
+  private static final List<String> RESOURCE_TYPES =
+      List.of("mutex", "signal", "wait", "broadcast", "sync", "sleep", "run", "timer");
   private static final Pattern BARE_SUSPEND =
       Pattern.compile("^(\\s*)\"(suspend[^\"]*)\"\\s*(,?)\\s*$", Pattern.MULTILINE);
 
@@ -53,7 +52,10 @@ final class RtAppBinder {
     this.params = params;
   }
 
-  /** Whether {@code root} is an rt-app file: a {@code tasks}, {@code global} or {@code resources} key. */
+  /**
+   * Whether {@code root} is an rt-app file: a {@code tasks}, {@code global} or {@code resources}
+   * key.
+   */
   static boolean isRtApp(JsonNode root) {
     return root != null && root.isObject() && TOP.stream().anyMatch(root::has);
   }
@@ -66,25 +68,33 @@ final class RtAppBinder {
     int bare = 0;
     while (m.find()) {
       bare++;
-      m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + "\"" + m.group(2) + "\" : \"\""
-          + m.group(3)));
+      m.appendReplacement(
+          sb, Matcher.quoteReplacement(m.group(1) + "\"" + m.group(2) + "\" : \"\"" + m.group(3)));
     }
     m.appendTail(sb);
     LocatedTree tree = LocatedTree.parseRtApp(source, sb.toString());
     if (bare > 0) {
-      notes.add(bare + " bare \"suspend\" line(s) completed as the Debian workgen does"
-          + " (the thread suspends on its own name)");
+      notes.add(
+          bare
+              + " bare \"suspend\" line(s) completed as the Debian workgen does"
+              + " (the thread suspends on its own name)");
     }
     List<String> renamed = tree.renamedKeys();
     if (!renamed.isEmpty()) {
-      notes.add(renamed.size() + " repeated key(s) kept in order under workgen's numbered names"
-          + " (rt-app alone keeps the last value only): " + String.join(", ",
-          renamed.subList(0, Math.min(4, renamed.size()))) + (renamed.size() > 4 ? ", ..." : ""));
+      notes.add(
+          renamed.size()
+              + " repeated key(s) kept in order under workgen's numbered names"
+              + " (rt-app alone keeps the last value only): "
+              + String.join(", ", renamed.subList(0, Math.min(4, renamed.size())))
+              + (renamed.size() > 4 ? ", ..." : ""));
     }
     return tree;
   }
 
-  /** A whole scenario from an rt-app file; {@code --set} may add machine, kernel, seed, plugins, duration. */
+  /**
+   * A whole scenario from an rt-app file; {@code --set} may add machine, kernel, seed, plugins,
+   * duration.
+   */
   static Scenario scenario(LocatedTree tree, String defaultName, List<String> parseNotes)
       throws ScenarioException {
     Obj top = new Val(tree, "", tree.root()).object();
@@ -97,16 +107,28 @@ final class RtAppBinder {
     if (bound.global().durationS() > 0) {
       duration = bound.global().durationS() * 1_000_000_000L;
     } else if (!top.has("duration")) {
-      b.notes.add("duration " + bound.global().durationS() + " (until the threads end): the run"
-          + " stops at " + duration / 1_000_000_000L + " s unless --set duration=... says more");
+      b.notes.add(
+          "duration "
+              + bound.global().durationS()
+              + " (until the threads end): the run"
+              + " stops at "
+              + duration / 1_000_000_000L
+              + " s unless --set duration=... says more");
     }
     duration = top.durationNs("duration", duration);
     if (duration <= 0) {
       throw top.get("duration").error("expected a duration > 0");
     }
-    List<PluginRef> plugins = top.has("plugins") ? ScenarioLoader.plugins(top.get("plugins")) : List.of();
-    return new Scenario(top.name("name", defaultName), top.integer("seed", ScenarioLoader.DEFAULT_SEED),
-        duration, machine, kernel, bound.workload(b.notes), plugins);
+    List<PluginRef> plugins =
+        top.has("plugins") ? ScenarioLoader.plugins(top.get("plugins")) : List.of();
+    return new Scenario(
+        top.name("name", defaultName),
+        top.integer("seed", ScenarioLoader.DEFAULT_SEED),
+        duration,
+        machine,
+        kernel,
+        bound.workload(b.notes),
+        plugins);
   }
 
   /** {@code workload: {rtapp: FILE}} or {@code {rtapp: {file: FILE, params: {...}}}}. */
@@ -119,10 +141,23 @@ final class RtAppBinder {
       if (o.has("params")) {
         Obj p = o.get("params").object();
         for (String n : p.names()) {
-          ToolParam tp = RtAppParams.all().stream().filter(x -> x.name().equals(n)).findFirst()
-              .orElseThrow(() -> p.get(n).error("unknown rt-app parameter; expected one of "
-                  + String.join(", ", RtAppParams.all().stream().map(ToolParam::name).toList())));
-          params.put(n, tp.unit().equals("ns") ? p.get(n).durationNs() : p.get(n).integer(0, Long.MAX_VALUE));
+          ToolParam tp =
+              RtAppParams.all().stream()
+                  .filter(x -> x.name().equals(n))
+                  .findFirst()
+                  .orElseThrow(
+                      () ->
+                          p.get(n)
+                              .error(
+                                  "unknown rt-app parameter; expected one of "
+                                      + String.join(
+                                          ", ",
+                                          RtAppParams.all().stream()
+                                              .map(ToolParam::name)
+                                              .toList())));
+          params.put(
+              n,
+              tp.unit().equals("ns") ? p.get(n).durationNs() : p.get(n).integer(0, Long.MAX_VALUE));
         }
       }
     }
@@ -147,18 +182,22 @@ final class RtAppBinder {
   }
 
   /** The tasks and the report of one file. */
-  private record Bound(RtAppGlobal global, List<TaskSpec> tasks, String file, RtAppPlan.Builder plan) {
+  private record Bound(
+      RtAppGlobal global, List<TaskSpec> tasks, String file, RtAppPlan.Builder plan) {
     WorkloadSpec workload(List<String> notes) {
       RtAppReport report = new RtAppReport(plan.build(notes));
-      return new WorkloadSpec(tasks, Map.of(), List.of(new ToolRun("rt-app", "rt-app", file, report)));
+      return new WorkloadSpec(
+          tasks, Map.of(), List.of(new ToolRun("rt-app", "rt-app", file, report)));
     }
   }
 
   private Bound bind(Obj top, String file) throws ScenarioException {
     for (String k : top.names()) {
       if (!TOP.contains(k) && !SCHEDLAB_TOP.contains(k)) {
-        notes.add(RtAppNotes.where(top.get(k)) + ": unknown top-level key ignored, as rt-app"
-            + " ignores it");
+        notes.add(
+            RtAppNotes.where(top.get(k))
+                + ": unknown top-level key ignored, as rt-app"
+                + " ignores it");
       }
     }
     if (!top.has("tasks")) {
@@ -177,8 +216,8 @@ final class RtAppBinder {
       nrThreads += t.instances;
     }
     RtAppMutexes mutexes = new RtAppMutexes();
-    RtAppEvents events = new RtAppEvents(mutexes, global, this::param, global.log().enabled(),
-        notes);
+    RtAppEvents events =
+        new RtAppEvents(mutexes, global, this::param, global.log().enabled(), notes);
     for (RtAppThread t : threads.values()) {
       for (RtAppThread.Phase p : t.phases) {
         for (RtAppEvents.Event e : p.events()) {
@@ -188,8 +227,8 @@ final class RtAppBinder {
     }
     RtAppTasks programs = new RtAppTasks(events, notes, global.log().enabled());
     List<TaskSpec> specs = new ArrayList<>();
-    RtAppPlan.Builder plan = new RtAppPlan.Builder(file, global.log(), events.nsPerLoop(),
-        global.cumulativeSlack());
+    RtAppPlan.Builder plan =
+        new RtAppPlan.Builder(file, global.log(), events.nsPerLoop(), global.cumulativeSlack());
     int index = 0;
     for (RtAppThread t : threads.values()) {
       for (int i = 0; i < t.instances; i++) {
@@ -199,10 +238,14 @@ final class RtAppBinder {
     }
     for (RtAppThread t : threads.values()) {
       if (forked.contains(t.key)) {
-        if (t.phases.stream().flatMap(p -> p.events().stream())
+        if (t.phases.stream()
+            .flatMap(p -> p.events().stream())
             .anyMatch(e -> RtAppEvents.kind(e.key()).equals("barrier"))) {
-          throw tasks.get(t.key).error("a forked task cannot use a barrier: rt-app counts"
-              + " barrier users when it parses the file");
+          throw tasks
+              .get(t.key)
+              .error(
+                  "a forked task cannot use a barrier: rt-app counts"
+                      + " barrier users when it parses the file");
         }
         specs.add(programs.task(t, t.key, true, plan, -1));
       }
@@ -212,7 +255,9 @@ final class RtAppBinder {
     return new Bound(global, all, file, plan);
   }
 
-  /** The legacy {@code resources} object: each resource's type is checked; they are created on use. */
+  /**
+   * The legacy {@code resources} object: each resource's type is checked; they are created on use.
+   */
   private void resources(Val v) throws ScenarioException {
     if (v.node() == null || v.node().isNull() || !v.node().isObject()) {
       return;
@@ -223,8 +268,13 @@ final class RtAppBinder {
       if (res.node().isObject() && res.node().has("type")) {
         String type = res.object().get("type").text();
         if (!RESOURCE_TYPES.contains(type)) {
-          throw res.object().get("type").error("invalid type of resource " + type
-              + "; expected one of " + String.join(", ", RESOURCE_TYPES));
+          throw res.object()
+              .get("type")
+              .error(
+                  "invalid type of resource "
+                      + type
+                      + "; expected one of "
+                      + String.join(", ", RESOURCE_TYPES));
         }
       }
     }
@@ -233,8 +283,11 @@ final class RtAppBinder {
   /** The steps of a fork event: the clone cost, then the new thread. */
   List<StepSpec> fork(String target, Val where, long costNs) throws ScenarioException {
     if (!threads.containsKey(target)) {
-      throw where.error("fork of unknown task " + target + "; expected one of "
-          + String.join(", ", threads.keySet()));
+      throw where.error(
+          "fork of unknown task "
+              + target
+              + "; expected one of "
+              + String.join(", ", threads.keySet()));
     }
     if (!forked.contains(target)) {
       forked.add(target);

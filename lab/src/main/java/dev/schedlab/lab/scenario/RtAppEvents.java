@@ -21,9 +21,28 @@ import java.util.function.ToLongFunction;
  */
 final class RtAppEvents {
   /** rt-app's event names (its {@code events[]} table). */
-  static final List<String> NAMES = List.of("lock", "unlock", "wait", "signal", "broad", "sync",
-      "sleep", "runtime", "run", "timer", "suspend", "resume", "memrun", "mem", "iorun", "yield",
-      "barrier", "fork", "sem_post", "sem_wait");
+  static final List<String> NAMES =
+      List.of(
+          "lock",
+          "unlock",
+          "wait",
+          "signal",
+          "broad",
+          "sync",
+          "sleep",
+          "runtime",
+          "run",
+          "timer",
+          "suspend",
+          "resume",
+          "memrun",
+          "mem",
+          "iorun",
+          "yield",
+          "barrier",
+          "fork",
+          "sem_post",
+          "sem_wait");
 
   /** One event of a phase: its key and value. */
   record Event(String key, Val value) {}
@@ -32,16 +51,23 @@ final class RtAppEvents {
   private final RtAppGlobal global;
   private final ToLongFunction<ToolParam> params;
   private final boolean stamps;
+
   /** Users of each barrier: the instances of every task, once per event naming it (rt-app). */
   final Map<String, Integer> barrierUsers = new HashMap<>();
+
   /** Timers some event sets to absolute mode (a timer resource has one mode). */
   private final Map<String, Boolean> absoluteTimers = new HashMap<>();
+
   private final Map<String, String> memrunShapes = new HashMap<>();
   private final java.util.Set<String> noted = new java.util.HashSet<>();
   private final List<String> notes;
 
-  RtAppEvents(RtAppMutexes mutexes, RtAppGlobal global, ToLongFunction<ToolParam> params,
-      boolean stamps, List<String> notes) {
+  RtAppEvents(
+      RtAppMutexes mutexes,
+      RtAppGlobal global,
+      ToLongFunction<ToolParam> params,
+      boolean stamps,
+      List<String> notes) {
     this.notes = notes;
     this.mutexes = mutexes;
     this.global = global;
@@ -55,9 +81,28 @@ final class RtAppEvents {
 
   /** The kind rt-app gives {@code key} (first match in its parser's order). */
   static String kind(String key) {
-    for (String k : List.of("sleep", "runtime", "run", "memrun", "mem", "iorun", "lock", "unlock",
-        "signal", "broad", "wait", "sync", "barrier", "timer", "resume", "suspend", "yield", "fork",
-        "sem_post", "sem_wait")) {
+    for (String k :
+        List.of(
+            "sleep",
+            "runtime",
+            "run",
+            "memrun",
+            "mem",
+            "iorun",
+            "lock",
+            "unlock",
+            "signal",
+            "broad",
+            "wait",
+            "sync",
+            "barrier",
+            "timer",
+            "resume",
+            "suspend",
+            "yield",
+            "fork",
+            "sem_post",
+            "sem_wait")) {
       if (key.startsWith(k)) {
         return k;
       }
@@ -80,20 +125,31 @@ final class RtAppEvents {
     } else if (kind.equals("memrun") && v.node().isObject()) {
       Obj o = v.object();
       if (o.has("ref")) {
-        String shape = o.has("type") ? o.get("type").text() + "/" + o.get("size").node() + "/"
-            + o.get("stride").node() + "/" + o.get("pattern").node() : "";
+        String shape =
+            o.has("type")
+                ? o.get("type").text()
+                    + "/"
+                    + o.get("size").node()
+                    + "/"
+                    + o.get("stride").node()
+                    + "/"
+                    + o.get("pattern").node()
+                : "";
         String before = memrunShapes.putIfAbsent(o.get("ref").text(), shape);
         if (before != null && !before.equals(shape)) {
-          throw v.error("memrun buffer '" + o.get("ref").text() + "' shared with mismatched"
-              + " params: events naming the same ref must agree on size, stride and pattern");
+          throw v.error(
+              "memrun buffer '"
+                  + o.get("ref").text()
+                  + "' shared with mismatched"
+                  + " params: events naming the same ref must agree on size, stride and pattern");
         }
       }
     }
   }
 
   /**
-   * The steps of event {@code e} of thread {@code key}; adds a run, runtime or timer to
-   * {@code timed} (the log row's shape).
+   * The steps of event {@code e} of thread {@code key}; adds a run, runtime or timer to {@code
+   * timed} (the log row's shape).
    */
   List<StepSpec> steps(Event e, RtAppThread thread, List<TimedEvent> timed)
       throws ScenarioException {
@@ -101,15 +157,18 @@ final class RtAppEvents {
     String kind = kind(e.key());
     List<StepSpec> out = new ArrayList<>();
     switch (kind) {
-      case "run", "runtime": {
-        long us = micros(e);
-        timed.add(new TimedEvent(kind.equals("run") ? Kind.RUN : Kind.RUNTIME, us));
-        stamp(out, RtAppPlan.RUN_BEGIN);
-        out.add(kind.equals("run") ? new StepSpec.User(Dist.fixed(runNs(us)))
-            : new StepSpec.UserWall(Dist.fixed(us * 1000)));
-        stamp(out, RtAppPlan.RUN_END);
-        return out;
-      }
+      case "run", "runtime":
+        {
+          long us = micros(e);
+          timed.add(new TimedEvent(kind.equals("run") ? Kind.RUN : Kind.RUNTIME, us));
+          stamp(out, RtAppPlan.RUN_BEGIN);
+          out.add(
+              kind.equals("run")
+                  ? new StepSpec.User(Dist.fixed(runNs(us)))
+                  : new StepSpec.UserWall(Dist.fixed(us * 1000)));
+          stamp(out, RtAppPlan.RUN_END);
+          return out;
+        }
       case "sleep":
         return List.of(new StepSpec.Sleep(Dist.fixed(micros(e) * 1000)));
       case "timer":
@@ -122,33 +181,37 @@ final class RtAppEvents {
         return List.of(new StepSpec.Signal(cond(string(e)), false));
       case "broad":
         return List.of(new StepSpec.Signal(cond(string(e)), true));
-      case "wait", "sync": {
-        String ref = field(v, "ref", "unknown");
-        String mutex = field(v, "mutex", "unknown");
-        if (kind.equals("sync")) {
-          out.add(new StepSpec.Signal(cond(ref), false));
+      case "wait", "sync":
+        {
+          String ref = field(v, "ref", "unknown");
+          String mutex = field(v, "mutex", "unknown");
+          if (kind.equals("sync")) {
+            out.add(new StepSpec.Signal(cond(ref), false));
+          }
+          out.addAll(mutexes.condWait(cond(ref), mutex));
+          return out;
         }
-        out.addAll(mutexes.condWait(cond(ref), mutex));
-        return out;
-      }
-      case "barrier": {
-        String b = string(e);
-        return List.of(new StepSpec.Barrier("rtapp/barrier/" + b, barrierUsers.get(b)));
-      }
-      case "suspend": {
-        String on = suspendName(e, thread);
-        out.addAll(mutexes.lock(on));
-        out.addAll(mutexes.condWait(cond(on), on));
-        out.addAll(mutexes.unlock(on));
-        return out;
-      }
-      case "resume": {
-        String target = string(e);
-        out.addAll(mutexes.lock(target));
-        out.add(new StepSpec.Signal(cond(target), true));
-        out.addAll(mutexes.unlock(target));
-        return out;
-      }
+      case "barrier":
+        {
+          String b = string(e);
+          return List.of(new StepSpec.Barrier("rtapp/barrier/" + b, barrierUsers.get(b)));
+        }
+      case "suspend":
+        {
+          String on = suspendName(e, thread);
+          out.addAll(mutexes.lock(on));
+          out.addAll(mutexes.condWait(cond(on), on));
+          out.addAll(mutexes.unlock(on));
+          return out;
+        }
+      case "resume":
+        {
+          String target = string(e);
+          out.addAll(mutexes.lock(target));
+          out.add(new StepSpec.Signal(cond(target), true));
+          out.addAll(mutexes.unlock(target));
+          return out;
+        }
       case "yield":
         return List.of(new StepSpec.Yield());
       case "fork":
@@ -157,11 +220,12 @@ final class RtAppEvents {
         return List.of(new StepSpec.Wake("rtapp/sem/" + string(e), false));
       case "sem_wait":
         return List.of(new StepSpec.Block("rtapp/sem/" + string(e)));
-      case "mem": {
-        long bytes = micros(e);
-        long bw = params.applyAsLong(RtAppParams.MEMSET_BYTES_PER_US);
-        return List.of(new StepSpec.User(Dist.fixed(Math.max(0, bytes * 1000 / bw))));
-      }
+      case "mem":
+        {
+          long bytes = micros(e);
+          long bw = params.applyAsLong(RtAppParams.MEMSET_BYTES_PER_US);
+          return List.of(new StepSpec.User(Dist.fixed(Math.max(0, bytes * 1000 / bw))));
+        }
       case "iorun":
         return iorun(e);
       default: // memrun
@@ -171,9 +235,9 @@ final class RtAppEvents {
 
   /**
    * What a suspend waits on: its string value, as rt-app 1.0 (Debian) and the Android use cases of
-   * doc/examples have it (several threads suspended on one name); an empty value, as workgen
-   * fills a bare {@code "suspend"}, is the thread's own task name. Upstream rt-app since
-   * 32fcddf (2025) always uses the task name: a value naming something else is noted.
+   * doc/examples have it (several threads suspended on one name); an empty value, as workgen fills
+   * a bare {@code "suspend"}, is the thread's own task name. Upstream rt-app since 32fcddf (2025)
+   * always uses the task name: a value naming something else is noted.
    */
   private String suspendName(Event e, RtAppThread thread) {
     Val v = e.value();
@@ -182,9 +246,14 @@ final class RtAppEvents {
       return thread.key;
     }
     if (noted.add(thread.key + "/" + value)) {
-      notes.add(RtAppNotes.where(v) + ": suspend on \"" + value + "\" as rt-app 1.0 does;"
-          + " upstream rt-app (since 2025) suspends the thread on its own name \"" + thread.key
-          + "\" instead");
+      notes.add(
+          RtAppNotes.where(v)
+              + ": suspend on \""
+              + value
+              + "\" as rt-app 1.0 does;"
+              + " upstream rt-app (since 2025) suspends the thread on its own name \""
+              + thread.key
+              + "\" instead");
     }
     return value;
   }
@@ -204,23 +273,41 @@ final class RtAppEvents {
     timed.add(new TimedEvent(Kind.TIMER, period));
     boolean unique = ref.startsWith("unique");
     boolean relative = !absoluteTimers.getOrDefault(ref, false);
-    return List.of(new StepSpec.Timer("rtapp/timer/" + ref, period * 1000, relative, unique,
-        thread.firstNs(), stamps ? RtAppPlan.SLACK : null, stamps ? RtAppPlan.WAKE : null));
+    return List.of(
+        new StepSpec.Timer(
+            "rtapp/timer/" + ref,
+            period * 1000,
+            relative,
+            unique,
+            thread.firstNs(),
+            stamps ? RtAppPlan.SLACK : null,
+            stamps ? RtAppPlan.WAKE : null));
   }
 
   private List<StepSpec> iorun(Event e) throws ScenarioException {
     long bytes = micros(e);
     if (!global.ioDevice().equals("/dev/null")) {
-      throw e.value().error("iorun to " + global.ioDevice() + " cannot be modelled (only writes"
-          + " to /dev/null are: a file or device needs a storage model)");
+      throw e.value()
+          .error(
+              "iorun to "
+                  + global.ioDevice()
+                  + " cannot be modelled (only writes"
+                  + " to /dev/null are: a file or device needs a storage model)");
     }
     long chunks = bytes == 0 ? 0 : (bytes + global.memBufferSize() - 1) / global.memBufferSize();
     if (chunks == 0) {
       return List.of();
     }
-    StepSpec write = new StepSpec.Kernel(List.of(new StepSpec.Segment(
-        Dist.fixed(params.applyAsLong(RtAppParams.DEVNULL_WRITE)), true, false, "NONE")));
-    return chunks == 1 ? List.of(write)
+    StepSpec write =
+        new StepSpec.Kernel(
+            List.of(
+                new StepSpec.Segment(
+                    Dist.fixed(params.applyAsLong(RtAppParams.DEVNULL_WRITE)),
+                    true,
+                    false,
+                    "NONE")));
+    return chunks == 1
+        ? List.of(write)
         : List.of(new StepSpec.Loop((int) Math.min(chunks, Integer.MAX_VALUE), List.of(write)));
   }
 
@@ -236,7 +323,8 @@ final class RtAppEvents {
   }
 
   long nsPerLoop() {
-    return global.calibrationNs() > 0 ? global.calibrationNs()
+    return global.calibrationNs() > 0
+        ? global.calibrationNs()
         : params.applyAsLong(RtAppParams.NS_PER_LOOP);
   }
 
@@ -281,7 +369,16 @@ final class RtAppEvents {
   }
 
   static ScenarioException mismatch(Event e, String expected) {
-    return e.value().error("expected " + expected + " for a " + kind(e.key()) + " event, got "
-        + e.value().shown() + " (rt-app: Unknown or mismatch " + e.key() + " event type)");
+    return e.value()
+        .error(
+            "expected "
+                + expected
+                + " for a "
+                + kind(e.key())
+                + " event, got "
+                + e.value().shown()
+                + " (rt-app: Unknown or mismatch "
+                + e.key()
+                + " event type)");
   }
 }

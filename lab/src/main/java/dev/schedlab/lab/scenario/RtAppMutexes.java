@@ -9,10 +9,9 @@ import java.util.Set;
 
 /**
  * The one place where rt-app's pthread mutexes become steps. Today a mutex is a wait queue holding
- * one token (a kthread {@code rt-app-init} puts the tokens there at start): lock takes the token
- * or sleeps, unlock gives it back or wakes the first sleeper. Priority inheritance and the
- * kernel's futex paths are not modelled; when the engine has real mutexes, only this class
- * changes.
+ * one token (a kthread {@code rt-app-init} puts the tokens there at start): lock takes the token or
+ * sleeps, unlock gives it back or wakes the first sleeper. Priority inheritance and the kernel's
+ * futex paths are not modelled; when the engine has real mutexes, only this class changes.
  */
 final class RtAppMutexes {
   private final Set<String> used = new LinkedHashSet<>();
@@ -32,7 +31,10 @@ final class RtAppMutexes {
     return List.of(new StepSpec.Wake(queue(mutex), false));
   }
 
-  /** {@code pthread_cond_wait(cond, mutex)}: sleep on the condition releasing the mutex, then retake it. */
+  /**
+   * {@code pthread_cond_wait(cond, mutex)}: sleep on the condition releasing the mutex, then retake
+   * it.
+   */
   List<StepSpec> condWait(String condQueue, String mutex) {
     List<StepSpec> out = new ArrayList<>();
     out.add(new StepSpec.CondWait(condQueue, queue(mutex)));
@@ -50,7 +52,7 @@ final class RtAppMutexes {
       init.add(new StepSpec.Wake("rtapp/mutex/" + m, false));
     }
     init.add(new StepSpec.Exit());
-    return List.of(new TaskSpec("rt-app-init", 1, "normal", 0, 0, 0, 0, 0, "", false, true, "own",
-        0, init));
+    return List.of(
+        new TaskSpec("rt-app-init", 1, "normal", 0, 0, 0, 0, 0, "", false, true, "own", 0, init));
   }
 }

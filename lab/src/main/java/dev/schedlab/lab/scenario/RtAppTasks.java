@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds the task of one rt-app thread: its attributes, then the program rt-app's
- * {@code thread_body()} runs: the custom slice, the initial delay (absolute, from the start),
- * then the thread loop over the phases, each phase repeated {@code loop} times with its affinity
- * set when it changes, and stamps around the phase and its run events for the log rows.
+ * Builds the task of one rt-app thread: its attributes, then the program rt-app's {@code
+ * thread_body()} runs: the custom slice, the initial delay (absolute, from the start), then the
+ * thread loop over the phases, each phase repeated {@code loop} times with its affinity set when it
+ * changes, and stamps around the phase and its run events for the log rows.
  */
 final class RtAppTasks {
   private final RtAppEvents events;
@@ -54,8 +54,10 @@ final class RtAppTasks {
     if (t.dlRuntimeUs > 0 && (policy.equals("normal") || policy.equals("batch"))) {
       program.add(new StepSpec.Slice(t.dlRuntimeUs * 1000));
       if (!t.obj.has("dl-runtime") && index <= 0) {
-        notes.add(RtAppNotes.where(t.obj.get("runtime")) + ": the legacy task-level runtime key"
-            + " also sets the thread's custom slice, as rt-app does");
+        notes.add(
+            RtAppNotes.where(t.obj.get("runtime"))
+                + ": the legacy task-level runtime key"
+                + " also sets the thread's custom slice, as rt-app does");
       }
     }
     if (t.delayUs > 0) {
@@ -78,9 +80,21 @@ final class RtAppTasks {
     }
     boolean rt = policy.equals("fifo") || policy.equals("rr");
     boolean dl = policy.equals("deadline");
-    return new TaskSpec(name, template ? 0 : 1, policy, rt || dl ? 0 : t.priority,
-        rt ? t.priority : 0, dl ? t.dlRuntimeUs * 1000 : 0, dl ? t.dlDeadlineUs * 1000 : 0,
-        dl ? t.dlPeriodUs * 1000 : 0, t.cpusOf(t.phases.get(0)), false, false, "own", 0, program);
+    return new TaskSpec(
+        name,
+        template ? 0 : 1,
+        policy,
+        rt || dl ? 0 : t.priority,
+        rt ? t.priority : 0,
+        dl ? t.dlRuntimeUs * 1000 : 0,
+        dl ? t.dlDeadlineUs * 1000 : 0,
+        dl ? t.dlPeriodUs * 1000 : 0,
+        t.cpusOf(t.phases.get(0)),
+        false,
+        false,
+        "own",
+        0,
+        program);
   }
 
   /** {@code steps} run {@code loop} times (0 or less: forever, as rt-app's phase loop). */
@@ -98,7 +112,8 @@ final class RtAppTasks {
       if (s instanceof StepSpec.Clock) {
         continue;
       }
-      out.add(s instanceof StepSpec.Loop l ? new StepSpec.Loop(l.count(), withoutStamps(l.body())) : s);
+      out.add(
+          s instanceof StepSpec.Loop l ? new StepSpec.Loop(l.count(), withoutStamps(l.body())) : s);
     }
     return out;
   }

@@ -9,17 +9,42 @@ import java.util.List;
 /**
  * One task object of an rt-app file, read as rt-app's {@code parse_task_data()} reads it: its
  * scheduling attributes (with the legacy {@code runtime}, {@code period}, {@code deadline}), CPU
- * and memory binding, task group, delay, instances, loop, and phases (a task without
- * {@code phases} is one phase). Keys that are neither properties nor events are ignored, as rt-app
- * ignores them, and noted.
+ * and memory binding, task group, delay, instances, loop, and phases (a task without {@code phases}
+ * is one phase). Keys that are neither properties nor events are ignored, as rt-app ignores them,
+ * and noted.
  */
 final class RtAppThread {
-  static final List<String> PROPERTIES = List.of("instance", "delay", "loop", "phases", "policy",
-      "priority", "dl-runtime", "dl-period", "dl-deadline", "period", "deadline", "cpus",
-      "nodes_membind", "util_min", "util_max", "taskgroup");
-  private static final List<String> PHASE_PROPERTIES = List.of("loop", "policy", "priority",
-      "dl-runtime", "dl-period", "dl-deadline", "cpus", "nodes_membind", "util_min", "util_max",
-      "taskgroup");
+  static final List<String> PROPERTIES =
+      List.of(
+          "instance",
+          "delay",
+          "loop",
+          "phases",
+          "policy",
+          "priority",
+          "dl-runtime",
+          "dl-period",
+          "dl-deadline",
+          "period",
+          "deadline",
+          "cpus",
+          "nodes_membind",
+          "util_min",
+          "util_max",
+          "taskgroup");
+  private static final List<String> PHASE_PROPERTIES =
+      List.of(
+          "loop",
+          "policy",
+          "priority",
+          "dl-runtime",
+          "dl-period",
+          "dl-deadline",
+          "cpus",
+          "nodes_membind",
+          "util_min",
+          "util_max",
+          "taskgroup");
 
   /** One phase: its loop count, events, and CPU list ({@code null}: the task's). */
   record Phase(long loop, List<RtAppEvents.Event> events, String cpus) {}
@@ -48,8 +73,11 @@ final class RtAppThread {
     this.obj = v.object();
     instances = (int) intOf(obj, "instance", 1, Integer.MIN_VALUE);
     if (instances < 0) {
-      throw obj.get("instance").error("invalid num_instances value " + instances
-          + "; expected 0 (a template for fork events) or more");
+      throw obj.get("instance")
+          .error(
+              "invalid num_instances value "
+                  + instances
+                  + "; expected 0 (a template for fork events) or more");
     }
     delayUs = intOf(obj, "delay", 0, 0);
     policy = obj.has("policy") ? policyOf(obj.get("policy")) : global.defaultPolicy();
@@ -88,8 +116,10 @@ final class RtAppThread {
       loop = intOf(obj, "loop", -1, Integer.MIN_VALUE);
       for (String k : obj.names()) {
         if (RtAppEvents.isEvent(k) && !(k.equals("runtime") && runtime > 0)) {
-          notes.add(RtAppNotes.where(obj.get(k)) + ": event outside \"phases\" ignored, as"
-              + " rt-app ignores it when a task has phases");
+          notes.add(
+              RtAppNotes.where(obj.get(k))
+                  + ": event outside \"phases\" ignored, as"
+                  + " rt-app ignores it when a task has phases");
         }
       }
       if (this.phases.isEmpty()) {
@@ -149,16 +179,21 @@ final class RtAppThread {
       if (!o.has(k)) {
         continue;
       }
-      boolean same = switch (k) {
-        case "policy" -> policyOf(o.get(k)).equals(policy);
-        case "priority" -> intOf(o, k, 0, Integer.MIN_VALUE) == priority;
-        case "dl-runtime" -> intOf(o, k, 0, 0) == dlRuntimeUs;
-        case "dl-period" -> intOf(o, k, 0, 0) == dlPeriodUs;
-        default -> intOf(o, k, 0, 0) == dlDeadlineUs;
-      };
+      boolean same =
+          switch (k) {
+            case "policy" -> policyOf(o.get(k)).equals(policy);
+            case "priority" -> intOf(o, k, 0, Integer.MIN_VALUE) == priority;
+            case "dl-runtime" -> intOf(o, k, 0, 0) == dlRuntimeUs;
+            case "dl-period" -> intOf(o, k, 0, 0) == dlPeriodUs;
+            default -> intOf(o, k, 0, 0) == dlDeadlineUs;
+          };
       if (!same) {
-        throw o.get(k).error("a phase changing " + k + " cannot be modelled: the model has no"
-            + " sched_setattr() of a running task (set it on the task instead)");
+        throw o.get(k)
+            .error(
+                "a phase changing "
+                    + k
+                    + " cannot be modelled: the model has no"
+                    + " sched_setattr() of a running task (set it on the task instead)");
       }
     }
   }
@@ -171,8 +206,12 @@ final class RtAppThread {
         if (v > 1024) {
           throw o.get(k).error("invalid " + k + " " + v + " (> 1024)");
         }
-        notes.add(RtAppNotes.where(o.get(k)) + ": " + k + ": no effect (utilization clamping"
-            + " acts on CPU frequency and capacity, which the model does not have)");
+        notes.add(
+            RtAppNotes.where(o.get(k))
+                + ": "
+                + k
+                + ": no effect (utilization clamping"
+                + " acts on CPU frequency and capacity, which the model does not have)");
       }
     }
     if (o.has("nodes_membind")) {
@@ -184,12 +223,14 @@ final class RtAppThread {
       for (Val x : n.list()) {
         long node = x.node().asLong();
         if (node < 0 || node >= nodes) {
-          throw x.error("invalid node " + node + " in nodes_membind; the machine has " + nodes
-              + " node(s)");
+          throw x.error(
+              "invalid node " + node + " in nodes_membind; the machine has " + nodes + " node(s)");
         }
       }
-      notes.add(RtAppNotes.where(n) + ": nodes_membind: no effect (the model has no memory"
-          + " placement)");
+      notes.add(
+          RtAppNotes.where(n)
+              + ": nodes_membind: no effect (the model has no memory"
+              + " placement)");
     }
     if (o.has("taskgroup")) {
       Val tg = o.get("taskgroup");
@@ -204,8 +245,12 @@ final class RtAppThread {
         if (!List.of("SCHED_OTHER", "SCHED_BATCH", "SCHED_IDLE").contains(policy)) {
           throw tg.error("no taskgroup support for policy " + policy);
         }
-        notes.add(RtAppNotes.where(tg) + ": taskgroup " + name + ": not yet modelled (the fair"
-            + " class has no task groups); the thread runs in the root group");
+        notes.add(
+            RtAppNotes.where(tg)
+                + ": taskgroup "
+                + name
+                + ": not yet modelled (the fair"
+                + " class has no task groups); the thread runs in the root group");
       }
     }
   }
@@ -215,16 +260,26 @@ final class RtAppThread {
     switch (policy) {
       case "SCHED_FIFO", "SCHED_RR" -> {
         if (priority < 1 || priority > 99) {
-          throw at.error("priority " + priority + " is not valid for " + policy
-              + " (1-99; the kernel refuses it with EINVAL)");
+          throw at.error(
+              "priority "
+                  + priority
+                  + " is not valid for "
+                  + policy
+                  + " (1-99; the kernel refuses it with EINVAL)");
         }
       }
       case "SCHED_DEADLINE" -> {
         Val dl = o.has("dl-runtime") ? o.get("dl-runtime") : at;
         if (dlRuntimeUs <= 0 || dlRuntimeUs > dlDeadlineUs || dlDeadlineUs > dlPeriodUs) {
-          throw dl.error("SCHED_DEADLINE needs 0 < dl-runtime <= dl-deadline <= dl-period, got "
-              + dlRuntimeUs + ", " + dlDeadlineUs + ", " + dlPeriodUs + " us (the kernel refuses"
-              + " it with EINVAL)");
+          throw dl.error(
+              "SCHED_DEADLINE needs 0 < dl-runtime <= dl-deadline <= dl-period, got "
+                  + dlRuntimeUs
+                  + ", "
+                  + dlDeadlineUs
+                  + ", "
+                  + dlPeriodUs
+                  + " us (the kernel refuses"
+                  + " it with EINVAL)");
         }
       }
       default -> {
@@ -247,8 +302,12 @@ final class RtAppThread {
     for (Val x : c.list()) {
       long cpu = x.node().asLong();
       if (cpu < 0 || cpu >= binder.nrCpus()) {
-        throw x.error("invalid cpu " + cpu + " in cpus; the machine has " + binder.nrCpus()
-            + " CPUs (set another with --set machine.preset=...)");
+        throw x.error(
+            "invalid cpu "
+                + cpu
+                + " in cpus; the machine has "
+                + binder.nrCpus()
+                + " CPUs (set another with --set machine.preset=...)");
       }
       set.set((int) cpu);
     }
@@ -264,8 +323,8 @@ final class RtAppThread {
     }
     String p = v.node().textValue();
     if (!RtAppGlobal.POLICIES.contains(p)) {
-      throw v.error("invalid policy " + p + "; expected one of "
-          + String.join(", ", RtAppGlobal.POLICIES));
+      throw v.error(
+          "invalid policy " + p + "; expected one of " + String.join(", ", RtAppGlobal.POLICIES));
     }
     return p;
   }

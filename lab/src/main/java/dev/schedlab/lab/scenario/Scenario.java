@@ -33,7 +33,12 @@ public record Scenario(
 
   /** What the model runs: this scenario without its plugin list and tool reports. */
   public RunConfig config() {
-    return new RunConfig(name, seed, durationNs, machine, kernel,
+    return new RunConfig(
+        name,
+        seed,
+        durationNs,
+        machine,
+        kernel,
         new WorkloadConfig(workload.tasks(), workload.sampleCaps(), workload.locks()));
   }
 

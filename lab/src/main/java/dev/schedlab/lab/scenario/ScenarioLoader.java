@@ -24,20 +24,25 @@ import java.util.Map;
 public final class ScenarioLoader {
   /** Default seed. */
   public static final long DEFAULT_SEED = 1;
+
   /** Default simulated duration: 1 s. */
   public static final long DEFAULT_DURATION_NS = 1_000_000_000L;
+
   /** Default machine preset. */
   public static final String DEFAULT_PRESET = "small-x86";
+
   /** Default preemption model. */
   public static final String DEFAULT_PREEMPT = KernelSpec.DEFAULT_PREEMPT;
+
   /** Default tick rate. */
   public static final int DEFAULT_HZ = 1000;
 
   private static final String[] TOP = {
     "name", "seed", "duration", "machine", "kernel", "workload", "plugins"
   };
-  static final String[] KERNEL = {"preempt", "hz", "features", "params", "latency_limit", "rt",
-    "cgroups", "autogroup"};
+  static final String[] KERNEL = {
+    "preempt", "hz", "features", "params", "latency_limit", "rt", "cgroups", "autogroup"
+  };
 
   private ScenarioLoader() {}
 
@@ -62,7 +67,8 @@ public final class ScenarioLoader {
     int dot = fileName.lastIndexOf('.');
     String ext = dot < 0 ? "" : fileName.substring(dot + 1).toLowerCase(Locale.ROOT);
     if (!ext.equals("yaml") && !ext.equals("yml") && !ext.equals("json")) {
-      throw new ScenarioException(source + ": unsupported file type; expected .yaml, .yml or .json");
+      throw new ScenarioException(
+          source + ": unsupported file type; expected .yaml, .yml or .json");
     }
     String text;
     try {
@@ -73,8 +79,14 @@ public final class ScenarioLoader {
       throw new ScenarioException(source + ": cannot read: " + e, e);
     }
     Path dir = file.toAbsolutePath().getParent();
-    return parse(source, text, !ext.equals("json"), dot < 0 ? fileName : fileName.substring(0, dot),
-        dir == null ? Path.of("") : dir, machineFile, overrides);
+    return parse(
+        source,
+        text,
+        !ext.equals("json"),
+        dot < 0 ? fileName : fileName.substring(0, dot),
+        dir == null ? Path.of("") : dir,
+        machineFile,
+        overrides);
   }
 
   /**
@@ -85,8 +97,9 @@ public final class ScenarioLoader {
    * @param defaultName scenario name when the text has none
    * @param overrides {@code key=value} overrides
    */
-  public static Scenario parse(String source, String text, boolean yaml, String defaultName,
-      List<String> overrides) throws ScenarioException {
+  public static Scenario parse(
+      String source, String text, boolean yaml, String defaultName, List<String> overrides)
+      throws ScenarioException {
     return parse(source, text, yaml, defaultName, Path.of(""), null, overrides);
   }
 
@@ -94,8 +107,15 @@ public final class ScenarioLoader {
    * Parses scenario {@code text}: a {@code machine.file} resolves against {@code baseDir}, then
    * {@code machineFile} ({@code --machine}, may be null) and the overrides apply, in that order.
    */
-  public static Scenario parse(String source, String text, boolean yaml, String defaultName,
-      Path baseDir, Path machineFile, List<String> overrides) throws ScenarioException {
+  public static Scenario parse(
+      String source,
+      String text,
+      boolean yaml,
+      String defaultName,
+      Path baseDir,
+      Path machineFile,
+      List<String> overrides)
+      throws ScenarioException {
     List<String> rtAppNotes = new ArrayList<>();
     LocatedTree tree = yaml ? null : rtApp(source, text, rtAppNotes);
     if (tree == null) {
@@ -128,8 +148,8 @@ public final class ScenarioLoader {
   }
 
   /**
-   * A JSON file read in rt-app's dialect when it is an rt-app file; null for another JSON
-   * scenario (read strictly). An rt-app file that is not even valid in the dialect is refused here.
+   * A JSON file read in rt-app's dialect when it is an rt-app file; null for another JSON scenario
+   * (read strictly). An rt-app file that is not even valid in the dialect is refused here.
    */
   private static LocatedTree rtApp(String source, String text, List<String> notes)
       throws ScenarioException {
@@ -150,9 +170,17 @@ public final class ScenarioLoader {
     for (long r : requests) {
       limit = Math.min(limit, r);
     }
-    return limit == k.latencyLimitNs() ? k
-        : new KernelSpec(k.preempt(), k.hz(), k.features(), k.params(), limit, k.rt(),
-            k.cgroups(), k.autogroup());
+    return limit == k.latencyLimitNs()
+        ? k
+        : new KernelSpec(
+            k.preempt(),
+            k.hz(),
+            k.features(),
+            k.params(),
+            limit,
+            k.rt(),
+            k.cgroups(),
+            k.autogroup());
   }
 
   static KernelSpec kernel(Val v) throws ScenarioException {
@@ -182,24 +210,36 @@ public final class ScenarioLoader {
       for (String n : p.names()) {
         Val pv = p.get(n);
         known(pv, n, "parameter");
-        params.put(n, pv.node().isIntegralNumber() ? pv.integer(0, Long.MAX_VALUE) : pv.durationNs());
+        params.put(
+            n, pv.node().isIntegralNumber() ? pv.integer(0, Long.MAX_VALUE) : pv.durationNs());
       }
     }
     long limit = Long.MAX_VALUE;
     if (k.has("latency_limit") && !"none".equals(k.get("latency_limit").node().asText())) {
       limit = k.get("latency_limit").durationNs();
     }
-    return new KernelSpec(preempt, hz, features, params, limit, k.bool("rt", false),
-        CgroupBinder.bind(k), k.bool("autogroup", false));
+    return new KernelSpec(
+        preempt,
+        hz,
+        features,
+        params,
+        limit,
+        k.bool("rt", false),
+        CgroupBinder.bind(k),
+        k.bool("autogroup", false));
   }
 
   /** Refuses a key the parameter table does not have, naming the ones it does. */
   private static void known(Val v, String key, String what) throws ScenarioException {
     if (!ParamTable.isKnown(key)) {
-      throw v.error("unknown " + what + "; expected one of " + ParamTable.keys().stream()
-          .filter(x -> x.startsWith("feature.") == what.equals("feature"))
-          .map(x -> what.equals("feature") ? x.substring("feature.".length()) : x)
-          .collect(java.util.stream.Collectors.joining(", ")));
+      throw v.error(
+          "unknown "
+              + what
+              + "; expected one of "
+              + ParamTable.keys().stream()
+                  .filter(x -> x.startsWith("feature.") == what.equals("feature"))
+                  .map(x -> what.equals("feature") ? x.substring("feature.".length()) : x)
+                  .collect(java.util.stream.Collectors.joining(", ")));
     }
   }
 

@@ -7,15 +7,31 @@ import java.util.List;
 /** Binds task programs: lists of one-key step maps (or the bare string {@code exit}). */
 final class StepBinder {
   static final String[] STEPS = {
-    "user", "kernel", "syscall", "sleep", "sleep_until", "block", "wake", "call", "loop", "mark",
-    "stamp", "since", "lock", "unlock", "exit"
+    "user",
+    "kernel",
+    "syscall",
+    "sleep",
+    "sleep_until",
+    "block",
+    "wake",
+    "call",
+    "loop",
+    "mark",
+    "stamp",
+    "since",
+    "lock",
+    "unlock",
+    "exit"
   };
 
   private static String optionalName(Obj o, String key) throws ScenarioException {
     return o.has(key) ? o.get(key).name() : null;
   }
 
-  /** Whether {@code v} is a distribution written as a map ({@code {uniform: [a, b]}} or {@code {exp: m}}). */
+  /**
+   * Whether {@code v} is a distribution written as a map ({@code {uniform: [a, b]}} or {@code {exp:
+   * m}}).
+   */
   private static boolean isDistObject(Val v) {
     return v.node().has("uniform") || v.node().has("exp");
   }
@@ -42,12 +58,16 @@ final class StepBinder {
       if (v.node().textValue().equals("exit")) {
         return new StepSpec.Exit();
       }
-      throw v.error("expected a one-key map such as user: 100us, or the word exit; got " + v.shown());
+      throw v.error(
+          "expected a one-key map such as user: 100us, or the word exit; got " + v.shown());
     }
     Obj o = v.object(STEPS);
     if (o.size() != 1) {
-      throw v.error("expected exactly one step kind per list item (" + String.join(", ", STEPS)
-          + "), got " + String.join(", ", o.names()));
+      throw v.error(
+          "expected exactly one step kind per list item ("
+              + String.join(", ", STEPS)
+              + "), got "
+              + String.join(", ", o.names()));
     }
     String kind = o.names().get(0);
     Val arg = o.get(kind);
@@ -58,23 +78,28 @@ final class StepBinder {
         return kernel(arg);
       case "syscall":
         return new StepSpec.Syscall(syscallParts(arg));
-      case "sleep": {
-        if (!arg.node().isObject() || isDistObject(arg)) {
-          return new StepSpec.Sleep(arg.dist());
+      case "sleep":
+        {
+          if (!arg.node().isObject() || isDistObject(arg)) {
+            return new StepSpec.Sleep(arg.dist());
+          }
+          Obj s = arg.object("duration", "sample");
+          return new StepSpec.Sleep(s.required("duration").dist(), optionalName(s, "sample"));
         }
-        Obj s = arg.object("duration", "sample");
-        return new StepSpec.Sleep(s.required("duration").dist(), optionalName(s, "sample"));
-      }
-      case "sleep_until": {
-        Obj s = arg.object("period", "sample", "irq_sample", "thread_sample", "ret_user_sample");
-        long period = s.required("period").durationNs();
-        if (period <= 0) {
-          throw s.get("period").error("expected a period > 0");
+      case "sleep_until":
+        {
+          Obj s = arg.object("period", "sample", "irq_sample", "thread_sample", "ret_user_sample");
+          long period = s.required("period").durationNs();
+          if (period <= 0) {
+            throw s.get("period").error("expected a period > 0");
+          }
+          return new StepSpec.SleepUntil(
+              period,
+              optionalName(s, "sample"),
+              optionalName(s, "irq_sample"),
+              optionalName(s, "thread_sample"),
+              optionalName(s, "ret_user_sample"));
         }
-        return new StepSpec.SleepUntil(period, optionalName(s, "sample"),
-            optionalName(s, "irq_sample"), optionalName(s, "thread_sample"),
-            optionalName(s, "ret_user_sample"));
-      }
       case "block":
         return new StepSpec.Block(arg.name());
       case "wake":
@@ -83,33 +108,37 @@ final class StepBinder {
         }
         Obj w = arg.object("waitq", "sync");
         return new StepSpec.Wake(w.required("waitq").name(), w.bool("sync", false));
-      case "call": {
-        Obj c = arg.object("cpu", "cost", "wait");
-        int cpu = c.required("cpu").integer(0, nrCpus - 1);
-        return new StepSpec.Call(cpu, c.durationNs("cost", 0), c.bool("wait", false));
-      }
-      case "loop": {
-        Obj l = arg.object("count", "body");
-        int count = l.required("count").integer(1, Integer.MAX_VALUE);
-        return new StepSpec.Loop(count, program(l.required("body")));
-      }
+      case "call":
+        {
+          Obj c = arg.object("cpu", "cost", "wait");
+          int cpu = c.required("cpu").integer(0, nrCpus - 1);
+          return new StepSpec.Call(cpu, c.durationNs("cost", 0), c.bool("wait", false));
+        }
+      case "loop":
+        {
+          Obj l = arg.object("count", "body");
+          int count = l.required("count").integer(1, Integer.MAX_VALUE);
+          return new StepSpec.Loop(count, program(l.required("body")));
+        }
       case "mark":
         return new StepSpec.Mark(arg.name());
-      case "lock": {
-        if (!arg.node().isObject()) {
-          return StepSpec.lockStep(arg.name(), false);
+      case "lock":
+        {
+          if (!arg.node().isObject()) {
+            return StepSpec.lockStep(arg.name(), false);
+          }
+          Obj l = arg.object("name", "mode");
+          return StepSpec.lockStep(l.required("name").name(), read(l));
         }
-        Obj l = arg.object("name", "mode");
-        return StepSpec.lockStep(l.required("name").name(), read(l));
-      }
       case "unlock":
         return StepSpec.unlockStep(arg.name());
       case "stamp":
         return new StepSpec.Stamp(arg.name());
-      case "since": {
-        Obj o2 = arg.object("stamp", "sample");
-        return new StepSpec.Since(o2.required("stamp").name(), o2.required("sample").name());
-      }
+      case "since":
+        {
+          Obj o2 = arg.object("stamp", "sample");
+          return new StepSpec.Since(o2.required("stamp").name(), o2.required("sample").name());
+        }
       default: // "exit" written as a map key
         if (!arg.node().isNull()) {
           throw arg.error("exit takes no value; write the bare word exit");
@@ -130,21 +159,32 @@ final class StepBinder {
       }
       if (s.node().has("cache")) {
         Obj c = s.object("cache", "op", "count", "batch", "high", "then");
-        boolean put = c.choice("op", null, "get", "put") != null
-            && c.choice("op", null, "get", "put").equals("put");
+        boolean put =
+            c.choice("op", null, "get", "put") != null
+                && c.choice("op", null, "get", "put").equals("put");
         if (!c.has("op")) {
           throw s.error("missing field 'op' (get or put)");
         }
         int batch = c.required("batch").integer(1, 1 << 20);
         int high = put ? c.required("high").integer(batch, 1 << 24) : 0;
-        segs.add(StepSpec.Segment.cache(c.required("cache").name(), put,
-            c.integer("count", 1, 1, batch), batch, high, c.required("then").integer(1, 1000)));
+        segs.add(
+            StepSpec.Segment.cache(
+                c.required("cache").name(),
+                put,
+                c.integer("count", 1, 1, batch),
+                batch,
+                high,
+                c.required("then").integer(1, 1000)));
         continue;
       }
       Obj o = s.object("duration", "preemptible", "irqs_off", "ends");
       String ends = o.choice("ends", "none", "none", "cond_resched", "might_resched");
-      segs.add(new StepSpec.Segment(o.required("duration").dist(), o.bool("preemptible", true),
-          o.bool("irqs_off", false), ends.toUpperCase(java.util.Locale.ROOT)));
+      segs.add(
+          new StepSpec.Segment(
+              o.required("duration").dist(),
+              o.bool("preemptible", true),
+              o.bool("irqs_off", false),
+              ends.toUpperCase(java.util.Locale.ROOT)));
     }
     if (segs.isEmpty()) {
       throw arg.error("expected at least one segment");
@@ -152,7 +192,9 @@ final class StepBinder {
     for (int i = 0; i < segs.size(); i++) {
       StepSpec.CacheAction c = segs.get(i).cache();
       if (c != null && i + c.then() >= segs.size()) {
-        throw arg.list().get(i).error("then: " + c.then() + " items do not follow this one in the kernel path");
+        throw arg.list()
+            .get(i)
+            .error("then: " + c.then() + " items do not follow this one in the kernel path");
       }
     }
     return new StepSpec.Kernel(segs);
@@ -164,12 +206,15 @@ final class StepBinder {
     for (Val p : arg.list()) {
       if (p.node().isObject() && p.node().has("loop")) {
         Obj l = p.object("loop").get("loop").object("count", "body");
-        parts.add(new StepSpec.Loop(l.required("count").integer(1, Integer.MAX_VALUE),
-            syscallParts(l.required("body"))));
+        parts.add(
+            new StepSpec.Loop(
+                l.required("count").integer(1, Integer.MAX_VALUE),
+                syscallParts(l.required("body"))));
         continue;
       }
       StepSpec part = step(p);
-      if (!(part instanceof StepSpec.Kernel || part instanceof StepSpec.Wake
+      if (!(part instanceof StepSpec.Kernel
+          || part instanceof StepSpec.Wake
           || part instanceof StepSpec.Block)) {
         throw p.error("a syscall's parts are kernel, wake, block and loop steps");
       }
@@ -181,7 +226,10 @@ final class StepBinder {
     return parts;
   }
 
-  /** A kernel-path item {@code {lock: NAME, irqs_off: BOOL, mode: read|write}} or {@code {unlock: NAME}}. */
+  /**
+   * A kernel-path item {@code {lock: NAME, irqs_off: BOOL, mode: read|write}} or {@code {unlock:
+   * NAME}}.
+   */
   private static StepSpec.Segment lockItem(Val s) throws ScenarioException {
     if (s.node().has("unlock")) {
       Obj o = s.object("unlock");

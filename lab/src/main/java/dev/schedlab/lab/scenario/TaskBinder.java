@@ -5,20 +5,33 @@ import dev.schedlab.engine.config.LockSpec;
 import dev.schedlab.engine.config.MachineSpec;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
+import dev.schedlab.lab.workload.ToolRun;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Set;
-import dev.schedlab.lab.workload.ToolRun;
+import java.util.TreeMap;
 
 /** Binds {@code workload: {tasks: [...]}} with the task defaults of docs/scenarios.md. */
 final class TaskBinder {
   static final String[] FIELDS = {
-    "name", "count", "policy", "nice", "rt_priority", "dl_runtime", "dl_deadline", "dl_period",
-    "cpus", "per_cpu", "kthread", "process", "start", "program", "timer_slack"
+    "name",
+    "count",
+    "policy",
+    "nice",
+    "rt_priority",
+    "dl_runtime",
+    "dl_deadline",
+    "dl_period",
+    "cpus",
+    "per_cpu",
+    "kthread",
+    "process",
+    "start",
+    "program",
+    "timer_slack"
   };
   static final String[] POLICIES = {"normal", "batch", "idle", "fifo", "rr", "deadline", "ext"};
 
@@ -104,10 +117,14 @@ final class TaskBinder {
     if (name.isEmpty() || name.chars().anyMatch(c -> Character.isWhitespace(c) || c == '.')) {
       throw v.error("lock name '" + name + "': expected a name without spaces or dots");
     }
-    String[] kinds = java.util.Arrays.stream(LockSpec.Kind.values()).map(LockSpec.Kind::label)
-        .toArray(String[]::new);
-    String[] scopes = java.util.Arrays.stream(LockSpec.Scope.values()).map(LockSpec.Scope::label)
-        .toArray(String[]::new);
+    String[] kinds =
+        java.util.Arrays.stream(LockSpec.Kind.values())
+            .map(LockSpec.Kind::label)
+            .toArray(String[]::new);
+    String[] scopes =
+        java.util.Arrays.stream(LockSpec.Scope.values())
+            .map(LockSpec.Scope::label)
+            .toArray(String[]::new);
     if (!v.node().isObject()) {
       String k = v.text();
       if (!java.util.List.of(kinds).contains(k)) {
@@ -121,7 +138,9 @@ final class TaskBinder {
       throw v.error("missing field 'kind' (one of " + String.join(", ", kinds) + ")");
     }
     String per = o.choice("per", "machine", scopes);
-    return new LockSpec(name, LockSpec.Kind.valueOf(k.toUpperCase(java.util.Locale.ROOT)),
+    return new LockSpec(
+        name,
+        LockSpec.Kind.valueOf(k.toUpperCase(java.util.Locale.ROOT)),
         LockSpec.Scope.valueOf(per.toUpperCase(java.util.Locale.ROOT)));
   }
 
@@ -130,8 +149,17 @@ final class TaskBinder {
       throws ScenarioException {
     LockSpec before = locks.putIfAbsent(l.name(), l);
     if (before != null && !before.equals(l)) {
-      throw where.error("lock " + l.name() + " is declared twice, as " + before.kind().label() + " per "
-          + before.scope().label() + " and as " + l.kind().label() + " per " + l.scope().label());
+      throw where.error(
+          "lock "
+              + l.name()
+              + " is declared twice, as "
+              + before.kind().label()
+              + " per "
+              + before.scope().label()
+              + " and as "
+              + l.kind().label()
+              + " per "
+              + l.scope().label());
     }
   }
 
@@ -164,10 +192,17 @@ final class TaskBinder {
       deadline = t.required("dl_deadline").durationNs();
       period = t.durationNs("dl_period", 0);
       if (runtime <= 0 || runtime > deadline) {
-        throw t.get("dl_runtime").error("expected 0 < dl_runtime <= dl_deadline (" + deadline + "ns), got " + runtime + "ns");
+        throw t.get("dl_runtime")
+            .error(
+                "expected 0 < dl_runtime <= dl_deadline ("
+                    + deadline
+                    + "ns), got "
+                    + runtime
+                    + "ns");
       }
       if (period != 0 && deadline > period) {
-        throw t.get("dl_deadline").error("expected dl_deadline <= dl_period (" + period + "ns), got " + deadline + "ns");
+        throw t.get("dl_deadline")
+            .error("expected dl_deadline <= dl_period (" + period + "ns), got " + deadline + "ns");
       }
     } else {
       for (String f : new String[] {"dl_runtime", "dl_deadline", "dl_period"}) {
@@ -189,14 +224,29 @@ final class TaskBinder {
     boolean perCpu = t.bool("per_cpu", false);
     int available = set.isEmpty() ? nrCpus : set.cardinality();
     if (perCpu && count > available) {
-      throw t.get("per_cpu").error("count " + count + " exceeds the " + available + " CPUs to pin to");
+      throw t.get("per_cpu")
+          .error("count " + count + " exceeds the " + available + " CPUs to pin to");
     }
     boolean kthread = t.bool("kthread", false);
     String process = t.choice("process", "own", "own", "group");
     long start = t.durationNs("start", 0);
     List<StepSpec> program = steps.program(t.required("program"));
     long slack = t.has("timer_slack") ? t.get("timer_slack").durationNs() : -1;
-    return new TaskSpec(name, count, policy, nice, prio, runtime, deadline, period,
-        set.isEmpty() ? "" : CpuList.format(set), perCpu, kthread, process, start, program, slack);
+    return new TaskSpec(
+        name,
+        count,
+        policy,
+        nice,
+        prio,
+        runtime,
+        deadline,
+        period,
+        set.isEmpty() ? "" : CpuList.format(set),
+        perCpu,
+        kthread,
+        process,
+        start,
+        program,
+        slack);
   }
 }

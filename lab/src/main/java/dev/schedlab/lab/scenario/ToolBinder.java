@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Binds {@code workload.tools}: a list of one-key maps, tool name to its argument string
- * ({@code - cyclictest: "-i 100 -t"}) or to {@code {args: STRING, params: {KEY: VALUE}}}, and
- * expands each tool at load time into tasks (see docs/workloads.md).
+ * Binds {@code workload.tools}: a list of one-key maps, tool name to its argument string ({@code -
+ * cyclictest: "-i 100 -t"}) or to {@code {args: STRING, params: {KEY: VALUE}}}, and expands each
+ * tool at load time into tasks (see docs/workloads.md).
  */
 final class ToolBinder {
   /** One bound tool: where it was written, what it expanded into, its report. */
@@ -41,8 +41,10 @@ final class ToolBinder {
       }
       String name = o.names().get(0);
       Val v = o.get(name);
-      WorkloadTool tool = Tools.find(name).orElseThrow(() ->
-          v.error("unknown tool " + name + "; expected one of " + Tools.names()));
+      WorkloadTool tool =
+          Tools.find(name)
+              .orElseThrow(
+                  () -> v.error("unknown tool " + name + "; expected one of " + Tools.names()));
       String args;
       Map<String, Long> params = new LinkedHashMap<>();
       if (v.node().isObject()) {
@@ -51,12 +53,23 @@ final class ToolBinder {
         if (spec.has("params")) {
           Obj p = spec.get("params").object();
           for (String key : p.names()) {
-            ToolParam tp = tool.params().stream().filter(x -> x.name().equals(key)).findFirst()
-                .orElseThrow(() -> p.get(key).error("unknown parameter of " + name
-                    + "; expected one of " + String.join(", ",
-                        tool.params().stream().map(ToolParam::name).toList())));
+            ToolParam tp =
+                tool.params().stream()
+                    .filter(x -> x.name().equals(key))
+                    .findFirst()
+                    .orElseThrow(
+                        () ->
+                            p.get(key)
+                                .error(
+                                    "unknown parameter of "
+                                        + name
+                                        + "; expected one of "
+                                        + String.join(
+                                            ", ",
+                                            tool.params().stream().map(ToolParam::name).toList())));
             Val pv = p.get(key);
-            params.put(key, tp.unit().equals("ns") ? pv.durationNs() : pv.integer(0, Long.MAX_VALUE));
+            params.put(
+                key, tp.unit().equals("ns") ? pv.durationNs() : pv.integer(0, Long.MAX_VALUE));
           }
         }
       } else {
@@ -74,5 +87,4 @@ final class ToolBinder {
     }
     return out;
   }
-
 }

@@ -56,8 +56,10 @@ record Val(LocatedTree tree, String path, JsonNode node) {
 
   /** A number (integer or decimal) from {@code min} to {@code max}. */
   double number(double min, double max) throws ScenarioException {
-    if (!node.isNumber() || !Double.isFinite(node.doubleValue())
-        || node.doubleValue() < min || node.doubleValue() > max) {
+    if (!node.isNumber()
+        || !Double.isFinite(node.doubleValue())
+        || node.doubleValue() < min
+        || node.doubleValue() > max) {
       throw expected("a number from " + min + " to " + max);
     }
     return node.doubleValue();

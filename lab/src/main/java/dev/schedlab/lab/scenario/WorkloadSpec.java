@@ -18,7 +18,10 @@ import java.util.TreeMap;
  *     with their report formatters
  * @param locks the kernel locks the programs take ({@code workload.locks} and the tools' own)
  */
-public record WorkloadSpec(List<TaskSpec> tasks, Map<String, Integer> sampleCaps, List<ToolRun> tools,
+public record WorkloadSpec(
+    List<TaskSpec> tasks,
+    Map<String, Integer> sampleCaps,
+    List<ToolRun> tools,
     List<LockSpec> locks) {
   public WorkloadSpec {
     tasks = List.copyOf(tasks);

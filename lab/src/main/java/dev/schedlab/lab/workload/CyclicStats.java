@@ -9,7 +9,13 @@ import java.util.Map;
  * frequent exact value; the smallest on ties), min, max, population standard deviation, and
  * percentiles taken as {@code sorted[floor(N * p / 100)]}.
  */
-record CyclicStats(int n, double mean, long mode, long min, long max, double stddev,
+record CyclicStats(
+    int n,
+    double mean,
+    long mode,
+    long min,
+    long max,
+    double stddev,
     Map<String, Long> percentiles) {
   /** The percentile list stress-ng prints. */
   static final double[] PERCENTILES = {25.0, 50.0, 75.0, 90.0, 95.40, 99.0, 99.5, 99.9, 99.99};

@@ -19,43 +19,51 @@ import java.util.TreeMap;
  * to the next multiple of their interval and record expiry-to-user-space latency.
  *
  * <p>Models: thread k with interval {@code i + k*d} (the same interval for all with {@code -h}),
- * policy from {@code -p}/{@code --policy} (priority 0 = SCHED_OTHER), thread k pinned to the
- * (k mod n)-th CPU of {@code -a}'s list or of all CPUs (rt-tests 2.x pins the threads also
- * without {@code -a}; the main thread is not pinned),
- * {@code -t}, {@code -l}, {@code -D}, PM QoS {@code --latency} (0 when not given, as cyclictest
- * writes 0 to {@code /dev/cpu_dma_latency}); after each wakeup the thread's own user work
- * (clock_gettime, statistics); the main thread, waking every 10 ms ({@code usleep(10000)}) to look
- * at the statistics. Does not model: {@code -m} (mlockall: no page faults are modelled anyway),
- * signals/timer modes other than clock_nanosleep, tracing options, the main thread's output
- * without {@code -q}.
+ * policy from {@code -p}/{@code --policy} (priority 0 = SCHED_OTHER), thread k pinned to the (k mod
+ * n)-th CPU of {@code -a}'s list or of all CPUs (rt-tests 2.x pins the threads also without {@code
+ * -a}; the main thread is not pinned), {@code -t}, {@code -l}, {@code -D}, PM QoS {@code --latency}
+ * (0 when not given, as cyclictest writes 0 to {@code /dev/cpu_dma_latency}); after each wakeup the
+ * thread's own user work (clock_gettime, statistics); the main thread, waking every 10 ms ({@code
+ * usleep(10000)}) to look at the statistics. Does not model: {@code -m} (mlockall: no page faults
+ * are modelled anyway), signals/timer modes other than clock_nanosleep, tracing options, the main
+ * thread's output without {@code -q}.
  */
 public final class Cyclictest implements WorkloadTool {
-  static final ToolParam USER_WORK = ToolParam.ns("user_work", 1_500,
-      "[estimate] clock_gettime (vDSO) + statistics update + loop, ~1-2 us",
-      "user-space work per cycle after the wakeup");
+  static final ToolParam USER_WORK =
+      ToolParam.ns(
+          "user_work",
+          1_500,
+          "[estimate] clock_gettime (vDSO) + statistics update + loop, ~1-2 us",
+          "user-space work per cycle after the wakeup");
 
-  static final ToolParam MAIN_WORK = ToolParam.ns("main_work", 2_000,
-      "[estimate] the main thread's loop: checks each thread's statistics (print_stat(), which "
-          + "prints nothing with -q), then usleep(10000)", "main thread's work per 10 ms");
+  static final ToolParam MAIN_WORK =
+      ToolParam.ns(
+          "main_work",
+          2_000,
+          "[estimate] the main thread's loop: checks each thread's statistics (print_stat(), which "
+              + "prints nothing with -q), then usleep(10000)",
+          "main thread's work per 10 ms");
+
   /** rt-tests cyclictest.c main(): {@code usleep(10000)} between passes over the threads. */
   static final long MAIN_PERIOD_NS = 10_000_000;
 
-  static final List<ToolArgs.Opt> OPTS = List.of(
-      ToolArgs.Opt.of("i", "interval", REQUIRED),
-      ToolArgs.Opt.of("d", "distance", REQUIRED),
-      ToolArgs.Opt.of("t", "threads", OPTIONAL),
-      ToolArgs.Opt.of("p", "priority", REQUIRED),
-      ToolArgs.Opt.of(null, "policy", REQUIRED),
-      ToolArgs.Opt.of("a", "affinity", OPTIONAL),
-      ToolArgs.Opt.of("m", "mlockall", NONE),
-      ToolArgs.Opt.of(null, "latency", REQUIRED),
-      ToolArgs.Opt.of("l", "loops", REQUIRED),
-      ToolArgs.Opt.of("D", "duration", REQUIRED),
-      ToolArgs.Opt.of("h", "histogram", REQUIRED),
-      ToolArgs.Opt.of("q", "quiet", NONE),
-      ToolArgs.Opt.of("n", "nanosleep", NONE),
-      ToolArgs.Opt.of("N", "nsecs", NONE),
-      ToolArgs.Opt.of("S", "smp", NONE));
+  static final List<ToolArgs.Opt> OPTS =
+      List.of(
+          ToolArgs.Opt.of("i", "interval", REQUIRED),
+          ToolArgs.Opt.of("d", "distance", REQUIRED),
+          ToolArgs.Opt.of("t", "threads", OPTIONAL),
+          ToolArgs.Opt.of("p", "priority", REQUIRED),
+          ToolArgs.Opt.of(null, "policy", REQUIRED),
+          ToolArgs.Opt.of("a", "affinity", OPTIONAL),
+          ToolArgs.Opt.of("m", "mlockall", NONE),
+          ToolArgs.Opt.of(null, "latency", REQUIRED),
+          ToolArgs.Opt.of("l", "loops", REQUIRED),
+          ToolArgs.Opt.of("D", "duration", REQUIRED),
+          ToolArgs.Opt.of("h", "histogram", REQUIRED),
+          ToolArgs.Opt.of("q", "quiet", NONE),
+          ToolArgs.Opt.of("n", "nanosleep", NONE),
+          ToolArgs.Opt.of("N", "nsecs", NONE),
+          ToolArgs.Opt.of("S", "smp", NONE));
 
   @Override
   public String name() {
@@ -85,8 +93,16 @@ public final class Cyclictest implements WorkloadTool {
       threads = t.isEmpty() ? ncpus : (int) a.integerOf("-t", t, 1, 4096);
     }
     int prio = (int) a.integer("priority", 0, 0, 99);
-    String policy = a.choice("policy", prio > 0 ? "fifo" : "other", "other", "normal", "batch",
-        "idle", "fifo", "rr");
+    String policy =
+        a.choice(
+            "policy",
+            prio > 0 ? "fifo" : "other",
+            "other",
+            "normal",
+            "batch",
+            "idle",
+            "fifo",
+            "rr");
     if (policy.equals("other")) {
       policy = "normal";
     }
@@ -128,22 +144,33 @@ public final class Cyclictest implements WorkloadTool {
         cycles = cycles == 0 ? byDur : Math.min(cycles, byDur);
       }
       String series = series(ctx.id(), k);
-      List<StepSpec> body = List.of(
-          new StepSpec.SleepUntil(periodNs, series), Tasks.user(work));
+      List<StepSpec> body = List.of(new StepSpec.SleepUntil(periodNs, series), Tasks.user(work));
       List<StepSpec> program = new ArrayList<>();
       // Threads start at an arbitrary phase relative to the tick (next = now + interval at thread
       // start): a first wait drawn from the thread's own stream, within one tick period.
       program.add(new StepSpec.Sleep(new Dist(Dist.Kind.UNIFORM, 0, START_PHASE_MAX_NS)));
-      program.addAll(cycles > 0 ? Tasks.runThenExit(cycles, body) : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body)));
+      program.addAll(
+          cycles > 0
+              ? Tasks.runThenExit(cycles, body)
+              : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body)));
       String cpu = Integer.toString(pinTo.get(k % pinTo.size()));
-      tasks.add(Tasks.withPolicy(ctx.id() + "/" + k, policy, 0, rt ? prio : 0, cpu, false, program));
-      int cap = cycles > 0 ? (int) Math.min(cycles, Raw.MAX_RAW)
-          : Raw.periodicCap(ctx.durationNs(), periodNs);
+      tasks.add(
+          Tasks.withPolicy(ctx.id() + "/" + k, policy, 0, rt ? prio : 0, cpu, false, program));
+      int cap =
+          cycles > 0
+              ? (int) Math.min(cycles, Raw.MAX_RAW)
+              : Raw.periodicCap(ctx.durationNs(), periodNs);
       caps.put(series, cap);
     }
     tasks.add(mainThread(ctx, threadsEndNs(loops, durNs, intervals)));
-    Report report = new Report(ctx.id(), intervals, rt ? prio : 0, histUs, a.has("nsecs"),
-        a.has("latency") ? latency / 1000 : 0);
+    Report report =
+        new Report(
+            ctx.id(),
+            intervals,
+            rt ? prio : 0,
+            histUs,
+            a.has("nsecs"),
+            a.has("latency") ? latency / 1000 : 0);
     return new ToolExpansion(tasks, caps, latency, report);
   }
 
@@ -152,11 +179,12 @@ public final class Cyclictest implements WorkloadTool {
    * their statistics and {@code usleep(10000)}s until they are done; it exits with them.
    */
   private static TaskSpec mainThread(ToolContext ctx, long endNs) {
-    List<StepSpec> body = List.of(new StepSpec.Sleep(Dist.fixed(MAIN_PERIOD_NS)),
-        Tasks.user(ctx.param(MAIN_WORK)));
-    List<StepSpec> program = endNs > 0
-        ? Tasks.runThenExit(endNs / MAIN_PERIOD_NS + 1, body)
-        : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body));
+    List<StepSpec> body =
+        List.of(new StepSpec.Sleep(Dist.fixed(MAIN_PERIOD_NS)), Tasks.user(ctx.param(MAIN_WORK)));
+    List<StepSpec> program =
+        endNs > 0
+            ? Tasks.runThenExit(endNs / MAIN_PERIOD_NS + 1, body)
+            : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body));
     return Tasks.withPolicy(ctx.id() + "/main", "normal", 0, 0, "", false, program);
   }
 
@@ -183,8 +211,9 @@ public final class Cyclictest implements WorkloadTool {
   }
 
   /** Per-thread statistics and the optional histogram, as cyclictest prints them. */
-  record Report(String id, List<Long> intervals, int prio, long histUs, boolean nsecs,
-      long latencyUs) implements ToolReport {
+  record Report(
+      String id, List<Long> intervals, int prio, long histUs, boolean nsecs, long latencyUs)
+      implements ToolReport {
     @Override
     public Map<String, Object> json(dev.schedlab.engine.output.RunResult r) {
       Map<String, Object> m = new TreeMap<>();
@@ -250,17 +279,23 @@ public final class Cyclictest implements WorkloadTool {
         line(sb, "# Histogram Overflows:", stats, s -> String.format(" %05d", s.overflows(histUs)));
         return sb.toString();
       }
-      String fmt = nsecs ? "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%8d Avg:%8d Max:%8d%n"
-          : "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%5d Avg:%5d Max:%8d%n";
+      String fmt =
+          nsecs
+              ? "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%8d Avg:%8d Max:%8d%n"
+              : "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%5d Avg:%5d Max:%8d%n";
       for (int k = 0; k < stats.size(); k++) {
         Stat s = stats.get(k);
-        sb.append(String.format(fmt, k, 1000 + k, prio, intervals.get(k), s.cycles, s.min, s.act,
-            s.avg, s.max));
+        sb.append(
+            String.format(
+                fmt, k, 1000 + k, prio, intervals.get(k), s.cycles, s.min, s.act, s.avg, s.max));
       }
       return sb.toString();
     }
 
-    private static void line(StringBuilder sb, String head, List<Stat> stats,
+    private static void line(
+        StringBuilder sb,
+        String head,
+        List<Stat> stats,
         java.util.function.Function<Stat, String> f) {
       sb.append(head);
       stats.forEach(s -> sb.append(f.apply(s)));

@@ -3,9 +3,9 @@ package dev.schedlab.lab.workload;
 import static dev.schedlab.lab.workload.ToolArgs.Arg.NONE;
 import static dev.schedlab.lab.workload.ToolArgs.Arg.REQUIRED;
 
-import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
+import dev.schedlab.engine.output.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,38 +13,47 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * hackbench (rt-tests): groups of {@code -f} senders and {@code -f} receivers (default 20 + 20,
- * 10 groups); each sender writes {@code -l} messages of {@code -s} bytes to every receiver of its
- * group over a socketpair (default) or a pipe ({@code -p}); processes (default) or threads
- * ({@code -T}).
+ * hackbench (rt-tests): groups of {@code -f} senders and {@code -f} receivers (default 20 + 20, 10
+ * groups); each sender writes {@code -l} messages of {@code -s} bytes to every receiver of its
+ * group over a socketpair (default) or a pipe ({@code -p}); processes (default) or threads ({@code
+ * -T}).
  *
- * <p>Models: each write as a syscall (copy + queue) that wakes the receiver with WF_SYNC, as
- * {@code pipe_write()} and a unix socket's {@code sock_def_readable()} do
- * ({@code wake_up_interruptible_sync_poll()}; a sender waking many receivers is then kept from
- * affine wakeups by {@code wake_wide()}); each
- * receiver blocks until a message is queued, then reads it; everyone exits when done, and Time is
- * when the last task exits. Does not model: the start-up barrier and fork cost, a writer blocking
- * on a full socket buffer, threads sharing one mm across the sender and receiver groups (see
- * docs/fidelity.md).
+ * <p>Models: each write as a syscall (copy + queue) that wakes the receiver with WF_SYNC, as {@code
+ * pipe_write()} and a unix socket's {@code sock_def_readable()} do ({@code
+ * wake_up_interruptible_sync_poll()}; a sender waking many receivers is then kept from affine
+ * wakeups by {@code wake_wide()}); each receiver blocks until a message is queued, then reads it;
+ * everyone exits when done, and Time is when the last task exits. Does not model: the start-up
+ * barrier and fork cost, a writer blocking on a full socket buffer, threads sharing one mm across
+ * the sender and receiver groups (see docs/fidelity.md).
  */
 public final class Hackbench implements WorkloadTool {
-  static final ToolParam SOCK_WRITE = ToolParam.ns("socket_write", 1_500,
-      "[estimate] unix_stream_sendmsg: skb alloc, copy, queue", "write path, socket mode");
-  static final ToolParam PIPE_WRITE = ToolParam.ns("pipe_write", 800,
-      "[estimate] pipe_write: copy into the pipe buffer", "write path, pipe mode");
-  static final ToolParam SOCK_READ = ToolParam.ns("socket_read", 1_200,
-      "[estimate] unix_stream_recvmsg", "read path, socket mode");
-  static final ToolParam PIPE_READ = ToolParam.ns("pipe_read", 700,
-      "[estimate] pipe_read", "read path, pipe mode");
+  static final ToolParam SOCK_WRITE =
+      ToolParam.ns(
+          "socket_write",
+          1_500,
+          "[estimate] unix_stream_sendmsg: skb alloc, copy, queue",
+          "write path, socket mode");
+  static final ToolParam PIPE_WRITE =
+      ToolParam.ns(
+          "pipe_write",
+          800,
+          "[estimate] pipe_write: copy into the pipe buffer",
+          "write path, pipe mode");
+  static final ToolParam SOCK_READ =
+      ToolParam.ns(
+          "socket_read", 1_200, "[estimate] unix_stream_recvmsg", "read path, socket mode");
+  static final ToolParam PIPE_READ =
+      ToolParam.ns("pipe_read", 700, "[estimate] pipe_read", "read path, pipe mode");
 
-  static final List<ToolArgs.Opt> OPTS = List.of(
-      ToolArgs.Opt.of("p", "pipe", NONE),
-      ToolArgs.Opt.of("s", "datasize", REQUIRED),
-      ToolArgs.Opt.of("l", "loops", REQUIRED),
-      ToolArgs.Opt.of("g", "groups", REQUIRED),
-      ToolArgs.Opt.of("f", "fds", REQUIRED),
-      ToolArgs.Opt.of("T", "threads", NONE),
-      ToolArgs.Opt.of("P", "process", NONE));
+  static final List<ToolArgs.Opt> OPTS =
+      List.of(
+          ToolArgs.Opt.of("p", "pipe", NONE),
+          ToolArgs.Opt.of("s", "datasize", REQUIRED),
+          ToolArgs.Opt.of("l", "loops", REQUIRED),
+          ToolArgs.Opt.of("g", "groups", REQUIRED),
+          ToolArgs.Opt.of("f", "fds", REQUIRED),
+          ToolArgs.Opt.of("T", "threads", NONE),
+          ToolArgs.Opt.of("P", "process", NONE));
 
   @Override
   public String name() {
@@ -84,19 +93,37 @@ public final class Hackbench implements WorkloadTool {
         body.add(new StepSpec.Wake(queue(ctx, g, r), true));
       }
       List<StepSpec> sender = Tasks.runThenExit(loops, body);
-      tasks.add(new TaskSpec(ctx.id() + "/g" + g + "-sender", fds, "normal", 0, 0, 0, 0, 0, "",
-          false, false, process, 0, sender));
+      tasks.add(
+          new TaskSpec(
+              ctx.id() + "/g" + g + "-sender",
+              fds,
+              "normal",
+              0,
+              0,
+              0,
+              0,
+              0,
+              "",
+              false,
+              false,
+              process,
+              0,
+              sender));
       for (int r = 0; r < fds; r++) {
-        List<StepSpec> receiver = Tasks.runThenExit((long) fds * loops, List.of(
-            new StepSpec.Block(queue(ctx, g, r)),
-            Tasks.kernel(Tasks.seg(read, "MIGHT_RESCHED")),
-            new StepSpec.Mark(ctx.id() + ".messages")));
-        tasks.add(Tasks.withPolicy(ctx.id() + "/g" + g + "-receiver" + r, "normal", 0, 0, "", false,
-            receiver));
+        List<StepSpec> receiver =
+            Tasks.runThenExit(
+                (long) fds * loops,
+                List.of(
+                    new StepSpec.Block(queue(ctx, g, r)),
+                    Tasks.kernel(Tasks.seg(read, "MIGHT_RESCHED")),
+                    new StepSpec.Mark(ctx.id() + ".messages")));
+        tasks.add(
+            Tasks.withPolicy(
+                ctx.id() + "/g" + g + "-receiver" + r, "normal", 0, 0, "", false, receiver));
       }
     }
-    return new ToolExpansion(tasks, Map.of(), -1,
-        new Report(ctx.id(), pipe, threads, groups, fds, loops, size));
+    return new ToolExpansion(
+        tasks, Map.of(), -1, new Report(ctx.id(), pipe, threads, groups, fds, loops, size));
   }
 
   private static String queue(ToolContext ctx, int group, int receiver) {
@@ -122,12 +149,19 @@ public final class Hackbench implements WorkloadTool {
     @Override
     public String text(RunResult r) {
       StringBuilder sb = new StringBuilder();
-      sb.append(String.format(Locale.ROOT,
-          "Running in %s mode with %d groups using %d file descriptors each (== %d tasks)%n",
-          threads ? "threaded" : "process", groups, 2 * fds, groups * fds * 2));
-      sb.append(String.format(Locale.ROOT, "Each sender will pass %d messages of %d bytes%n",
-          loops, size));
-      sb.append(String.format(Locale.ROOT, "Time: %.3f%n", Raw.counter(r, "task.last_exit_ns") / 1e9));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "Running in %s mode with %d groups using %d file descriptors each (== %d tasks)%n",
+              threads ? "threaded" : "process",
+              groups,
+              2 * fds,
+              groups * fds * 2));
+      sb.append(
+          String.format(
+              Locale.ROOT, "Each sender will pass %d messages of %d bytes%n", loops, size));
+      sb.append(
+          String.format(Locale.ROOT, "Time: %.3f%n", Raw.counter(r, "task.last_exit_ns") / 1e9));
       return sb.toString();
     }
   }

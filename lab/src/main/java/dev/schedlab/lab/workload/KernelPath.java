@@ -8,14 +8,16 @@ import java.util.List;
 /**
  * One syscall's kernel path under construction: segments in order, and repeated chunks (a page's
  * fault, a PMD's zap, a batch's free) kept once with a count, so that a path over N pages is as
- * large as its distinct steps, not as N. A chunk repeated right after an identical one extends
- * the same loop. Unrolled, the path is the same sequence of segments as one written out in full.
+ * large as its distinct steps, not as N. A chunk repeated right after an identical one extends the
+ * same loop. Unrolled, the path is the same sequence of segments as one written out in full.
  */
 final class KernelPath {
   private final List<StepSpec> parts = new ArrayList<>();
   private List<Segment> straight = new ArrayList<>();
+
   /** The chunk being repeated and how often, or null. */
   private List<StepSpec> run;
+
   private long runCount;
 
   /** Appends segments. */

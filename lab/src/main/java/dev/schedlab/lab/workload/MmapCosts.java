@@ -4,136 +4,290 @@ import java.util.List;
 
 /**
  * The per-operation costs of the stress-ng {@code --mmap} model ({@link MmapPaths}), one named
- * parameter each, for an x86-64 machine with 4 KiB pages. A cost under a lock is the hold time
- * of an uncontended holder; the waits for {@code zone->lock}, {@code lruvec->lru_lock} and the
- * others come from the engine's locks (core/Locks), not from these numbers.
+ * parameter each, for an x86-64 machine with 4 KiB pages. A cost under a lock is the hold time of
+ * an uncontended holder; the waits for {@code zone->lock}, {@code lruvec->lru_lock} and the others
+ * come from the engine's locks (core/Locks), not from these numbers.
  */
 final class MmapCosts {
   private MmapCosts() {}
 
-  static final ToolParam PAGE_SIZE = ToolParam.num("mmap_page_size", 4096, "bytes",
-      "[src] x86-64/arm64 4K base pages", "page size");
-  static final ToolParam SPREAD = ToolParam.num("mmap_cost_spread", 50, "percent",
-      "[estimate] per-op costs vary with cache state; each segment draws uniform mean*(1 +- spread)",
-      "spread of every mmap cost below (task's own random stream)");
-  static final ToolParam MMAP_VMA = ToolParam.ns("mmap_vma", 1_000,
-      "[estimate] do_mmap/mmap_region for a new anonymous VMA: mmap_write_lock_killable, "
-          + "get_unmapped_area, vm_area_alloc, maple-tree store, perf_event_mmap (~1 us order)",
-      "mmap(): VMA set-up (ends at a might_sleep point)");
-  static final ToolParam MMAP_FIXED_VMA = ToolParam.ns("mmap_fixed_vma", 1_500,
-      "[estimate] MAP_FIXED one-page mmap: do_vmi_munmap of the (empty) target, vma_merge/expand "
-          + "with the neighbour under anon_vma lock, perf_event_mmap",
-      "step-2 per-page mmap(): VMA part");
-  static final ToolParam MMAP_FAIL = ToolParam.ns("mmap_hugetlb_fail", 1_500,
-      "[estimate] hugetlb_file_setup then hugetlb_reserve_pages failing (no pool): -ENOMEM",
-      "mmap(MAP_HUGETLB) failing");
-  static final ToolParam MUNMAP_VMA = ToolParam.ns("munmap_vma", 1_000,
-      "[estimate] mmap_write_lock_killable, VMA detach (vms_gather_munmap_vmas), lock downgrade",
-      "munmap(): VMA part before the zap");
-  static final ToolParam MUNMAP_TAIL = ToolParam.ns("munmap_tail", 500,
-      "[estimate] remove_vma, vm_area_free, mmap_read_unlock", "munmap(): after the pages are freed");
-  static final ToolParam MUNMAP_EMPTY = ToolParam.ns("munmap_empty", 300,
-      "[estimate] munmap of a range with no VMA: lock, maple-tree lookup, unlock",
-      "munmap() of an unmapped range");
-  static final ToolParam MADVISE_ENTRY = ToolParam.ns("madvise_entry", 300,
-      "[estimate] madvise: mmap_read_lock, madvise_populate set-up", "madvise(MADV_POPULATE_READ) entry");
-  static final ToolParam GUP_STEP = ToolParam.ns("gup_step", 60,
-      "[estimate] __get_user_pages loop body around follow_page_mask (loop top has cond_resched)",
-      "GUP per page, preemptible part");
-  static final ToolParam FOLLOW_PTE = ToolParam.ns("follow_pte", 40,
-      "[estimate] follow_page_pte: pte_offset_map_lock, check, unlock", "GUP per present page, PTL held");
-  static final ToolParam FAULT_ANON = ToolParam.ns("fault_anon", 400,
-      "[estimate] handle_mm_fault -> do_anonymous_page write: folio alloc (might_alloc = might_sleep), "
-          + "mem_cgroup_charge",
-      "write fault: preemptible part before clear_page");
-  static final ToolParam CLEAR_PAGE = ToolParam.ns("clear_page", 500,
-      "[estimate] clear_page_erms 4 KiB at ~8-16 GB/s: 0.25-0.5 us (brief: 0.3-1 us)",
-      "write fault: clear_user_highpage()");
-  static final ToolParam PTE_INSTALL = ToolParam.ns("pte_install", 150,
-      "[estimate] set_pte_at, folio_add_new_anon_rmap, folio_add_lru_vma, update_mmu_cache",
-      "write fault: PTL held");
-  static final ToolParam LRU_ADD = ToolParam.ns("lru_add", 30,
-      "[estimate] folio_batch_move_lru: lruvec_add_folio per folio under lru_lock (IRQs off)",
-      "write fault: per folio when the per-CPU lru_add batch (15) drains");
-  static final ToolParam WP_FLUSH = ToolParam.ns("wp_flush", 150,
-      "[estimate] wp_page_copy: ptep_clear_flush of the zero-page PTE, one invlpg",
-      "write fault on a zero-page PTE: extra time under the PTL");
-  static final ToolParam ZERO_FAULT = ToolParam.ns("zero_fault", 200,
-      "[estimate] handle_mm_fault -> do_anonymous_page read: zero-page pfn, no allocation",
-      "read fault: preemptible part");
-  static final ToolParam ZERO_PTE = ToolParam.ns("zero_pte", 60,
-      "[estimate] set_pte_at of the zero page", "read fault: PTL held");
-  static final ToolParam PTE_ALLOC = ToolParam.ns("pte_alloc", 500,
-      "[estimate] __pte_alloc: GFP_KERNEL page-table page (might_sleep) + clear",
-      "first fault in a PMD after the tables were freed");
-  static final ToolParam ZAP_PER_PTE = ToolParam.ns("zap_per_pte", 25,
-      "[estimate] zap_pte_range per anon PTE: ptep_get_and_clear_full, folio_remove_rmap_pte, "
-          + "__tlb_remove_page, rss",
-      "munmap: per present page, PTL held (512 per PMD)");
-  static final ToolParam ZAP_ZERO_PTE = ToolParam.ns("zap_zero_pte", 8,
-      "[estimate] zap_pte_range per zero-page PTE (vm_normal_page NULL: no rmap, not gathered)",
-      "munmap: per zero-page PTE, PTL held");
-  static final ToolParam ZAP_PMD_STEP = ToolParam.ns("zap_pmd_step", 50,
-      "[estimate] zap_pmd_range loop: pmd checks, pte_offset_map_lock", "munmap: per PMD, before the PTL");
-  static final ToolParam TLB_FLUSH = ToolParam.ns("tlb_flush", 300,
-      "[src] arch/x86/mm/tlb.c: > tlb_single_page_flush_ceiling (33) pages -> full local flush, no IPI "
-          + "(single-threaded mm); cost [estimate]",
-      "tlb_flush_mmu_tlbonly: TLB flush, preemption off");
-  static final ToolParam FREE_LRU = ToolParam.ns("free_lru", 25,
-      "[estimate] release_pages: folio_ref_sub_and_test, lruvec_del_folio under lruvec->lru_lock "
-          + "(folio_lruvec_relock_irqsave: IRQs off)",
-      "page freeing: per page under the lru lock");
-  static final ToolParam FREE_PCP = ToolParam.ns("free_pcp", 40,
-      "[estimate] free_unref_page_list: free_unref_page_commit under pcp->lock (preemption off)",
-      "page freeing: per page under the pcp lock");
-  static final ToolParam FREE_OTHER = ToolParam.ns("free_other", 35,
-      "[estimate] free_swap_cache check, mem_cgroup_uncharge_list, free_unref_page_prepare "
-          + "(total free 100 ns/page)",
-      "page freeing: per page, preemptible");
-  static final ToolParam FREE_PGTABLES = ToolParam.ns("free_pgtables", 100,
-      "[estimate] free_pgtables per PTE-table page (tlb_remove_table)", "munmap: per PMD");
-  static final ToolParam PCP_ALLOC = ToolParam.ns("pcp_alloc", 40,
-      "[estimate] rmqueue_pcplist: pcp_spin_trylock, list_del of the first page, counters",
-      "page allocation from the per-CPU list, pcp->lock held");
-  static final ToolParam ZONE_PER_PAGE = ToolParam.ns("zone_per_page", 60,
-      "[estimate] __rmqueue_smallest / __free_one_page per page under zone->lock: free-list "
-          + "operations and buddy split/merge, a struct page cache miss or two (~50-100 ns)",
-      "page refill or bulk free: per page, zone->lock held (IRQs off)");
-  static final ToolParam PCP_BATCH = ToolParam.num("pcp_batch", 63, "pages",
-      "[src] mm/page_alloc.c zone_batchsize(): 63 for zones above ~1 GB; rmqueue_bulk refills and "
-          + "free_pcppages_bulk frees a batch per zone->lock hold",
-      "per-CPU page list refill and drain size");
-  static final ToolParam PCP_HIGH = ToolParam.num("pcp_high", 252, "pages",
-      "[src] mm/page_alloc.c zone_highsize() (v6.8): low watermark split over the node's and the "
-          + "online CPUs, at least 4 x batch (252) on large machines; the v6.7 auto-tuning that "
-          + "raises it for CPUs freeing continuously is not modelled",
-      "per-CPU page list high mark: a free beyond it drains a batch to the zone");
-  static final ToolParam MPROTECT_VMA = ToolParam.ns("mprotect_vma", 800,
-      "[estimate] mprotect_fixup: mmap_write_lock, VMA split/merge", "mprotect(): VMA part");
-  static final ToolParam CHANGE_PTE = ToolParam.ns("change_pte", 10,
-      "[estimate] change_pte_range per present PTE", "mprotect: per page, PTL held");
-  static final ToolParam SMALL_SYSCALL = ToolParam.ns("small_syscall", 500,
-      "[estimate] an invalid or zero-length mmap/munmap/mprotect rejected early, or a one-page one",
-      "the calls of steps 5-10 and the invalid --mmap-mprotect calls");
-  static final ToolParam USER_SYSCALL = ToolParam.ns("user_per_syscall", 50,
-      "[estimate] libc wrapper, loop and bookkeeping between two syscalls",
-      "user time before each syscall");
-  static final ToolParam USER_PER_PAGE = ToolParam.ns("user_per_page", 10,
-      "[estimate] index init/shuffle (stress_mwc32modn) and mapped[] checks, per page and pass",
-      "user-space loops over the page arrays");
-  static final ToolParam NO_MEM_SLEEP = ToolParam.ns("no_mem_sleep", 100_000_000,
-      "[src] stress-mmap.c: shim_usleep(100000) when no_mem_retries > 1",
-      "sleep after a second mmap failure in a row");
-  static final ToolParam STEADY_ATTEMPTS = ToolParam.num("mmap_attempts_drawn", 32, "count",
-      "[estimate] how many random mmap_flags draws are laid out after MAP_POPULATE is dropped "
-          + "(the program then repeats them)",
-      "length of the drawn flag sequence");
+  static final ToolParam PAGE_SIZE =
+      ToolParam.num(
+          "mmap_page_size", 4096, "bytes", "[src] x86-64/arm64 4K base pages", "page size");
+  static final ToolParam SPREAD =
+      ToolParam.num(
+          "mmap_cost_spread",
+          50,
+          "percent",
+          "[estimate] per-op costs vary with cache state; each segment draws uniform mean*(1 +- spread)",
+          "spread of every mmap cost below (task's own random stream)");
+  static final ToolParam MMAP_VMA =
+      ToolParam.ns(
+          "mmap_vma",
+          1_000,
+          "[estimate] do_mmap/mmap_region for a new anonymous VMA: mmap_write_lock_killable, "
+              + "get_unmapped_area, vm_area_alloc, maple-tree store, perf_event_mmap (~1 us order)",
+          "mmap(): VMA set-up (ends at a might_sleep point)");
+  static final ToolParam MMAP_FIXED_VMA =
+      ToolParam.ns(
+          "mmap_fixed_vma",
+          1_500,
+          "[estimate] MAP_FIXED one-page mmap: do_vmi_munmap of the (empty) target, vma_merge/expand "
+              + "with the neighbour under anon_vma lock, perf_event_mmap",
+          "step-2 per-page mmap(): VMA part");
+  static final ToolParam MMAP_FAIL =
+      ToolParam.ns(
+          "mmap_hugetlb_fail",
+          1_500,
+          "[estimate] hugetlb_file_setup then hugetlb_reserve_pages failing (no pool): -ENOMEM",
+          "mmap(MAP_HUGETLB) failing");
+  static final ToolParam MUNMAP_VMA =
+      ToolParam.ns(
+          "munmap_vma",
+          1_000,
+          "[estimate] mmap_write_lock_killable, VMA detach (vms_gather_munmap_vmas), lock downgrade",
+          "munmap(): VMA part before the zap");
+  static final ToolParam MUNMAP_TAIL =
+      ToolParam.ns(
+          "munmap_tail",
+          500,
+          "[estimate] remove_vma, vm_area_free, mmap_read_unlock",
+          "munmap(): after the pages are freed");
+  static final ToolParam MUNMAP_EMPTY =
+      ToolParam.ns(
+          "munmap_empty",
+          300,
+          "[estimate] munmap of a range with no VMA: lock, maple-tree lookup, unlock",
+          "munmap() of an unmapped range");
+  static final ToolParam MADVISE_ENTRY =
+      ToolParam.ns(
+          "madvise_entry",
+          300,
+          "[estimate] madvise: mmap_read_lock, madvise_populate set-up",
+          "madvise(MADV_POPULATE_READ) entry");
+  static final ToolParam GUP_STEP =
+      ToolParam.ns(
+          "gup_step",
+          60,
+          "[estimate] __get_user_pages loop body around follow_page_mask (loop top has cond_resched)",
+          "GUP per page, preemptible part");
+  static final ToolParam FOLLOW_PTE =
+      ToolParam.ns(
+          "follow_pte",
+          40,
+          "[estimate] follow_page_pte: pte_offset_map_lock, check, unlock",
+          "GUP per present page, PTL held");
+  static final ToolParam FAULT_ANON =
+      ToolParam.ns(
+          "fault_anon",
+          400,
+          "[estimate] handle_mm_fault -> do_anonymous_page write: folio alloc (might_alloc = might_sleep), "
+              + "mem_cgroup_charge",
+          "write fault: preemptible part before clear_page");
+  static final ToolParam CLEAR_PAGE =
+      ToolParam.ns(
+          "clear_page",
+          500,
+          "[estimate] clear_page_erms 4 KiB at ~8-16 GB/s: 0.25-0.5 us (brief: 0.3-1 us)",
+          "write fault: clear_user_highpage()");
+  static final ToolParam PTE_INSTALL =
+      ToolParam.ns(
+          "pte_install",
+          150,
+          "[estimate] set_pte_at, folio_add_new_anon_rmap, folio_add_lru_vma, update_mmu_cache",
+          "write fault: PTL held");
+  static final ToolParam LRU_ADD =
+      ToolParam.ns(
+          "lru_add",
+          30,
+          "[estimate] folio_batch_move_lru: lruvec_add_folio per folio under lru_lock (IRQs off)",
+          "write fault: per folio when the per-CPU lru_add batch (15) drains");
+  static final ToolParam WP_FLUSH =
+      ToolParam.ns(
+          "wp_flush",
+          150,
+          "[estimate] wp_page_copy: ptep_clear_flush of the zero-page PTE, one invlpg",
+          "write fault on a zero-page PTE: extra time under the PTL");
+  static final ToolParam ZERO_FAULT =
+      ToolParam.ns(
+          "zero_fault",
+          200,
+          "[estimate] handle_mm_fault -> do_anonymous_page read: zero-page pfn, no allocation",
+          "read fault: preemptible part");
+  static final ToolParam ZERO_PTE =
+      ToolParam.ns(
+          "zero_pte", 60, "[estimate] set_pte_at of the zero page", "read fault: PTL held");
+  static final ToolParam PTE_ALLOC =
+      ToolParam.ns(
+          "pte_alloc",
+          500,
+          "[estimate] __pte_alloc: GFP_KERNEL page-table page (might_sleep) + clear",
+          "first fault in a PMD after the tables were freed");
+  static final ToolParam ZAP_PER_PTE =
+      ToolParam.ns(
+          "zap_per_pte",
+          25,
+          "[estimate] zap_pte_range per anon PTE: ptep_get_and_clear_full, folio_remove_rmap_pte, "
+              + "__tlb_remove_page, rss",
+          "munmap: per present page, PTL held (512 per PMD)");
+  static final ToolParam ZAP_ZERO_PTE =
+      ToolParam.ns(
+          "zap_zero_pte",
+          8,
+          "[estimate] zap_pte_range per zero-page PTE (vm_normal_page NULL: no rmap, not gathered)",
+          "munmap: per zero-page PTE, PTL held");
+  static final ToolParam ZAP_PMD_STEP =
+      ToolParam.ns(
+          "zap_pmd_step",
+          50,
+          "[estimate] zap_pmd_range loop: pmd checks, pte_offset_map_lock",
+          "munmap: per PMD, before the PTL");
+  static final ToolParam TLB_FLUSH =
+      ToolParam.ns(
+          "tlb_flush",
+          300,
+          "[src] arch/x86/mm/tlb.c: > tlb_single_page_flush_ceiling (33) pages -> full local flush, no IPI "
+              + "(single-threaded mm); cost [estimate]",
+          "tlb_flush_mmu_tlbonly: TLB flush, preemption off");
+  static final ToolParam FREE_LRU =
+      ToolParam.ns(
+          "free_lru",
+          25,
+          "[estimate] release_pages: folio_ref_sub_and_test, lruvec_del_folio under lruvec->lru_lock "
+              + "(folio_lruvec_relock_irqsave: IRQs off)",
+          "page freeing: per page under the lru lock");
+  static final ToolParam FREE_PCP =
+      ToolParam.ns(
+          "free_pcp",
+          40,
+          "[estimate] free_unref_page_list: free_unref_page_commit under pcp->lock (preemption off)",
+          "page freeing: per page under the pcp lock");
+  static final ToolParam FREE_OTHER =
+      ToolParam.ns(
+          "free_other",
+          35,
+          "[estimate] free_swap_cache check, mem_cgroup_uncharge_list, free_unref_page_prepare "
+              + "(total free 100 ns/page)",
+          "page freeing: per page, preemptible");
+  static final ToolParam FREE_PGTABLES =
+      ToolParam.ns(
+          "free_pgtables",
+          100,
+          "[estimate] free_pgtables per PTE-table page (tlb_remove_table)",
+          "munmap: per PMD");
+  static final ToolParam PCP_ALLOC =
+      ToolParam.ns(
+          "pcp_alloc",
+          40,
+          "[estimate] rmqueue_pcplist: pcp_spin_trylock, list_del of the first page, counters",
+          "page allocation from the per-CPU list, pcp->lock held");
+  static final ToolParam ZONE_PER_PAGE =
+      ToolParam.ns(
+          "zone_per_page",
+          60,
+          "[estimate] __rmqueue_smallest / __free_one_page per page under zone->lock: free-list "
+              + "operations and buddy split/merge, a struct page cache miss or two (~50-100 ns)",
+          "page refill or bulk free: per page, zone->lock held (IRQs off)");
+  static final ToolParam PCP_BATCH =
+      ToolParam.num(
+          "pcp_batch",
+          63,
+          "pages",
+          "[src] mm/page_alloc.c zone_batchsize(): 63 for zones above ~1 GB; rmqueue_bulk refills and "
+              + "free_pcppages_bulk frees a batch per zone->lock hold",
+          "per-CPU page list refill and drain size");
+  static final ToolParam PCP_HIGH =
+      ToolParam.num(
+          "pcp_high",
+          252,
+          "pages",
+          "[src] mm/page_alloc.c zone_highsize() (v6.8): low watermark split over the node's and the "
+              + "online CPUs, at least 4 x batch (252) on large machines; the v6.7 auto-tuning that "
+              + "raises it for CPUs freeing continuously is not modelled",
+          "per-CPU page list high mark: a free beyond it drains a batch to the zone");
+  static final ToolParam MPROTECT_VMA =
+      ToolParam.ns(
+          "mprotect_vma",
+          800,
+          "[estimate] mprotect_fixup: mmap_write_lock, VMA split/merge",
+          "mprotect(): VMA part");
+  static final ToolParam CHANGE_PTE =
+      ToolParam.ns(
+          "change_pte",
+          10,
+          "[estimate] change_pte_range per present PTE",
+          "mprotect: per page, PTL held");
+  static final ToolParam SMALL_SYSCALL =
+      ToolParam.ns(
+          "small_syscall",
+          500,
+          "[estimate] an invalid or zero-length mmap/munmap/mprotect rejected early, or a one-page one",
+          "the calls of steps 5-10 and the invalid --mmap-mprotect calls");
+  static final ToolParam USER_SYSCALL =
+      ToolParam.ns(
+          "user_per_syscall",
+          50,
+          "[estimate] libc wrapper, loop and bookkeeping between two syscalls",
+          "user time before each syscall");
+  static final ToolParam USER_PER_PAGE =
+      ToolParam.ns(
+          "user_per_page",
+          10,
+          "[estimate] index init/shuffle (stress_mwc32modn) and mapped[] checks, per page and pass",
+          "user-space loops over the page arrays");
+  static final ToolParam NO_MEM_SLEEP =
+      ToolParam.ns(
+          "no_mem_sleep",
+          100_000_000,
+          "[src] stress-mmap.c: shim_usleep(100000) when no_mem_retries > 1",
+          "sleep after a second mmap failure in a row");
+  static final ToolParam STEADY_ATTEMPTS =
+      ToolParam.num(
+          "mmap_attempts_drawn",
+          32,
+          "count",
+          "[estimate] how many random mmap_flags draws are laid out after MAP_POPULATE is dropped "
+              + "(the program then repeats them)",
+          "length of the drawn flag sequence");
 
-  static final List<ToolParam> PARAMS = List.of(PAGE_SIZE, SPREAD, MMAP_VMA, MMAP_FIXED_VMA,
-      MMAP_FAIL, MUNMAP_VMA, MUNMAP_TAIL, MUNMAP_EMPTY, MADVISE_ENTRY, GUP_STEP, FOLLOW_PTE,
-      FAULT_ANON, CLEAR_PAGE, PTE_INSTALL, LRU_ADD, PCP_ALLOC, ZONE_PER_PAGE, PCP_BATCH, PCP_HIGH,
-      WP_FLUSH, ZERO_FAULT, ZERO_PTE, PTE_ALLOC,
-      ZAP_PER_PTE, ZAP_ZERO_PTE, ZAP_PMD_STEP, TLB_FLUSH, FREE_LRU, FREE_PCP, FREE_OTHER,
-      FREE_PGTABLES, MPROTECT_VMA, CHANGE_PTE, SMALL_SYSCALL, USER_SYSCALL, USER_PER_PAGE,
-      NO_MEM_SLEEP, STEADY_ATTEMPTS);
+  static final List<ToolParam> PARAMS =
+      List.of(
+          PAGE_SIZE,
+          SPREAD,
+          MMAP_VMA,
+          MMAP_FIXED_VMA,
+          MMAP_FAIL,
+          MUNMAP_VMA,
+          MUNMAP_TAIL,
+          MUNMAP_EMPTY,
+          MADVISE_ENTRY,
+          GUP_STEP,
+          FOLLOW_PTE,
+          FAULT_ANON,
+          CLEAR_PAGE,
+          PTE_INSTALL,
+          LRU_ADD,
+          PCP_ALLOC,
+          ZONE_PER_PAGE,
+          PCP_BATCH,
+          PCP_HIGH,
+          WP_FLUSH,
+          ZERO_FAULT,
+          ZERO_PTE,
+          PTE_ALLOC,
+          ZAP_PER_PTE,
+          ZAP_ZERO_PTE,
+          ZAP_PMD_STEP,
+          TLB_FLUSH,
+          FREE_LRU,
+          FREE_PCP,
+          FREE_OTHER,
+          FREE_PGTABLES,
+          MPROTECT_VMA,
+          CHANGE_PTE,
+          SMALL_SYSCALL,
+          USER_SYSCALL,
+          USER_PER_PAGE,
+          NO_MEM_SLEEP,
+          STEADY_ATTEMPTS);
 }

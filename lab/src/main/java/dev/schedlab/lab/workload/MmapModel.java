@@ -18,17 +18,17 @@ import java.util.SplittableRandom;
 /**
  * The stress-ng {@code --mmap} worker ({@code stress_mmap_child()}) as the syscalls and faults it
  * issues, each a kernel path from {@link MmapPaths}. Source read: ColinIanKing/stress-ng
- * stress-mmap.c @22a7c1de145e82012c5f4f1467e3637babd3a293 and core-mincore.c
- * @10d6a0e7007080bf2d5f2bf7759f2b73c407ee86 (no V0.17.x file is in the index; the 2020 file
- * @01afb213 has the same flags, MAP_POPULATE default and retry logic). One attempt over
+ * stress-mmap.c @22a7c1de145e82012c5f4f1467e3637babd3a293 and
+ * core-mincore.c @10d6a0e7007080bf2d5f2bf7759f2b73c407ee86 (no V0.17.x file is in the index; the
+ * 2020 file @01afb213 has the same flags, MAP_POPULATE default and retry logic). One attempt over
  * {@code P = sz / 4096} pages, default options:
  *
  * <ol>
  *   <li>{@code mmap(sz, PRIVATE|ANONYMOUS|POPULATE|rnd_flag)}: populate = __mm_populate ->
  *       __get_user_pages inside the syscall, a write fault per page between cond_resched()s; no
- *       return to user until all P pages are in. The first failing mmap (a MAP_HUGETLB variant
- *       with no hugepage pool) clears MAP_POPULATE for the rest of the run; two failures in a row
- *       sleep 100 ms; MAP_NONBLOCK skips the populate; MAP_LOCKED always populates.
+ *       return to user until all P pages are in. The first failing mmap (a MAP_HUGETLB variant with
+ *       no hugepage pool) clears MAP_POPULATE for the rest of the run; two failures in a row sleep
+ *       100 ms; MAP_NONBLOCK skips the populate; MAP_LOCKED always populates.
  *   <li>stress_mincore_touch_pages = madvise(MADV_POPULATE_READ), twice (zero page on absent
  *       pages); with --mmap-write-check a write to every page in between.
  *   <li>step 1 (per page only with --mmap-mprotect), fast munmap of the contiguous region, then
@@ -45,16 +45,24 @@ import java.util.SplittableRandom;
 final class MmapModel {
   /** stress-ng's DEFAULT_MMAP_BYTES (256 MB), shared by the instances. */
   static final long DEFAULT_BYTES = 256L << 20;
+
   static final List<ToolParam> PARAMS = MmapCosts.PARAMS;
 
-  /** [src] mmap_flags[] on x86-64 Linux/glibc: HUGE_2MB|HUGETLB, HUGE_1GB|HUGETLB, HUGETLB, NONBLOCK,
-   * GROWSDOWN, LOCKED, 32BIT, NORESERVE, STACK, EXECUTABLE, UNINITIALIZED, DENYWRITE, SYNC, 0. */
+  /**
+   * [src] mmap_flags[] on x86-64 Linux/glibc: HUGE_2MB|HUGETLB, HUGE_1GB|HUGETLB, HUGETLB,
+   * NONBLOCK, GROWSDOWN, LOCKED, 32BIT, NORESERVE, STACK, EXECUTABLE, UNINITIALIZED, DENYWRITE,
+   * SYNC, 0.
+   */
   static final int N_FLAGS = 14;
+
   static final int HUGETLB_FLAGS = 3;
   static final int FLAG_NONBLOCK = 3;
   static final int FLAG_LOCKED = 5;
-  /** [src] steps 5-10: 6 x 2 invalid mmaps (libc rejects the third), 2 invalid munmaps, the
-   * step-7 and step-8 mmap/munmap pairs with open/close, steps 9-10 mmap/prctl/mprotect/munmap. */
+
+  /**
+   * [src] steps 5-10: 6 x 2 invalid mmaps (libc rejects the third), 2 invalid munmaps, the step-7
+   * and step-8 mmap/munmap pairs with open/close, steps 9-10 mmap/prctl/mprotect/munmap.
+   */
   static final int MISC_SYSCALLS = 12 + 2 + 2 + 4 + 4 + 4;
 
   record Options(boolean mprotect, boolean slowMunmap, boolean writeCheck) {}
@@ -166,8 +174,12 @@ final class MmapModel {
     it.addAll(Tasks.repeat(pages, remapOne(fixedPop)));
     Pages fixedState = fixedPop || opt.writeCheck() ? Pages.ANON : Pages.ZERO;
     munmapAll(it, fixedState); // step 3
-    it.addAll(Tasks.repeat(MISC_SYSCALLS, List.of(Tasks.user(ctx.param(USER_SYSCALL)),
-        Tasks.kernel(k.seg(ctx.param(SMALL_SYSCALL), "MIGHT_RESCHED")))));
+    it.addAll(
+        Tasks.repeat(
+            MISC_SYSCALLS,
+            List.of(
+                Tasks.user(ctx.param(USER_SYSCALL)),
+                Tasks.kernel(k.seg(ctx.param(SMALL_SYSCALL), "MIGHT_RESCHED")))));
     it.add(k.writeFault(Pages.ABSENT)); // step 9: *buf64 = val
     return it;
   }
@@ -211,8 +223,12 @@ final class MmapModel {
 
   /** stress_mmap_mprotect(): 6 invalid or zero-length calls, then 5 over the range. */
   private void mprotect(List<StepSpec> out, long n) {
-    out.addAll(Tasks.repeat(6, List.of(Tasks.user(ctx.param(USER_SYSCALL)),
-        Tasks.kernel(k.seg(ctx.param(SMALL_SYSCALL), "MIGHT_RESCHED")))));
+    out.addAll(
+        Tasks.repeat(
+            6,
+            List.of(
+                Tasks.user(ctx.param(USER_SYSCALL)),
+                Tasks.kernel(k.seg(ctx.param(SMALL_SYSCALL), "MIGHT_RESCHED")))));
     out.addAll(Tasks.repeat(5, List.of(Tasks.user(ctx.param(USER_SYSCALL)), k.mprotect(n))));
   }
 

@@ -38,57 +38,71 @@ import java.util.List;
 
 /**
  * The kernel paths stress-mmap.c reaches, as segments of the v6.8-era mm code (the kernel the
- * PREEMPT_AUTO series was based on). Each segment stands for a kernel function and says whether
- * it runs with preemption on, and which point ends it: {@code COND_RESCHED}, {@code
- * MIGHT_RESCHED} (might_sleep in an allocation or a sleeping lock) or {@code NONE}; a locked
- * segment also ends with its unlock (preempt_enable). A {@link StepSpec.Kernel} returns to user
- * after its last segment. Sources: mm/mmu_gather.c @06d07429 (tlb_batch_pages_flush,
- * __tlb_remove_page_size, tlb_next_batch), mm/gup.c __get_user_pages (cond_resched at the loop
- * top, per page); zap_pmd_range/zap_pte_range (mm/memory.c), release_pages and
- * free_unref_page_list (mm/swap.c, mm/page_alloc.c) as of v6.8.
+ * PREEMPT_AUTO series was based on). Each segment stands for a kernel function and says whether it
+ * runs with preemption on, and which point ends it: {@code COND_RESCHED}, {@code MIGHT_RESCHED}
+ * (might_sleep in an allocation or a sleeping lock) or {@code NONE}; a locked segment also ends
+ * with its unlock (preempt_enable). A {@link StepSpec.Kernel} returns to user after its last
+ * segment. Sources: mm/mmu_gather.c @06d07429 (tlb_batch_pages_flush, __tlb_remove_page_size,
+ * tlb_next_batch), mm/gup.c __get_user_pages (cond_resched at the loop top, per page);
+ * zap_pmd_range/zap_pte_range (mm/memory.c), release_pages and free_unref_page_list (mm/swap.c,
+ * mm/page_alloc.c) as of v6.8.
  *
  * <p>The locks are the kernel's ({@link #LOCKS}): {@code mmap_lock} (written by mmap, munmap and
- * mprotect, read by populate, madvise and faults; v6.4+ faults first try the per-VMA lock, which
- * is as uncontended here), the page-table lock around PTE updates, {@code pcp->lock} around the
- * per-CPU page lists, {@code zone->lock} (IRQs off) when a list is refilled
- * ({@code rmqueue_bulk}) or drained past its high mark ({@code free_pcppages_bulk}), and the
- * lruvec's {@code lru_lock} (IRQs off) when the per-CPU folio batch moves to the LRU
- * ({@code folio_batch_move_lru}, every 15 folios) and in {@code release_pages} (every 32). The
- * pcp lists and folio batches are per-CPU counts ({@code cache} items) shared by every worker on
- * the CPU. Workers are separate processes (fork), so mmap_lock and the page-table locks are
- * theirs alone; zone->lock and lru_lock are per NUMA node and shared (one memory cgroup).
+ * mprotect, read by populate, madvise and faults; v6.4+ faults first try the per-VMA lock, which is
+ * as uncontended here), the page-table lock around PTE updates, {@code pcp->lock} around the
+ * per-CPU page lists, {@code zone->lock} (IRQs off) when a list is refilled ({@code rmqueue_bulk})
+ * or drained past its high mark ({@code free_pcppages_bulk}), and the lruvec's {@code lru_lock}
+ * (IRQs off) when the per-CPU folio batch moves to the LRU ({@code folio_batch_move_lru}, every 15
+ * folios) and in {@code release_pages} (every 32). The pcp lists and folio batches are per-CPU
+ * counts ({@code cache} items) shared by every worker on the CPU. Workers are separate processes
+ * (fork), so mmap_lock and the page-table locks are theirs alone; zone->lock and lru_lock are per
+ * NUMA node and shared (one memory cgroup).
  */
 final class MmapPaths {
   /** Page-table state of a range, which decides the per-page kernel work. */
-  enum Pages { ABSENT, ZERO, ANON }
+  enum Pages {
+    ABSENT,
+    ZERO,
+    ANON
+  }
 
   /** [src] PTRS_PER_PTE, x86-64 4K: PTEs zapped under one PTL hold, then cond_resched(). */
   static final int PTES_PER_PMD = 512;
+
   /** [src] include/asm-generic/tlb.h MMU_GATHER_BUNDLE: the on-stack first gather batch. */
   static final int GATHER_BUNDLE = 8;
-  /** [derived] MAX_GATHER_BATCH = (PAGE_SIZE - sizeof(struct mmu_gather_batch)) / sizeof(void *). */
+
+  /**
+   * [derived] MAX_GATHER_BATCH = (PAGE_SIZE - sizeof(struct mmu_gather_batch)) / sizeof(void *).
+   */
   static final int GATHER_BATCH = (4096 - 16) / 8;
+
   /** [src] MAX_GATHER_BATCH_COUNT = 10000 / MAX_GATHER_BATCH extra batches, then a forced flush. */
   static final int GATHER_BATCHES = 10_000 / GATHER_BATCH;
+
   /** [src] tlb_batch_pages_flush: min(512U, batch->nr) pages freed between cond_resched()s. */
   static final int FREE_CHUNK = 512;
+
   /** [src] SWAP_CLUSTER_MAX: release_pages / free_unref_page_list drop their lock every 32. */
   static final int LOCK_BATCH = 32;
+
   /** [src] PAGEVEC_SIZE (v6.8 folio_batch): folio_add_lru drains to the LRU every 15 folios. */
   static final int LRU_ADD_BATCH = 15;
 
   /** The kernel locks these paths take. */
   static final String MMAP_LOCK = "mmap_lock";
+
   static final String PTL = "ptl";
   static final String PCP_LOCK = "pcp->lock";
   static final String ZONE_LOCK = "zone->lock";
   static final String LRU_LOCK = "lru_lock";
-  static final List<LockSpec> LOCKS = List.of(
-      new LockSpec(MMAP_LOCK, LockSpec.Kind.RWSEM, LockSpec.Scope.PROCESS),
-      new LockSpec(PTL, LockSpec.Kind.SPINLOCK, LockSpec.Scope.PROCESS),
-      new LockSpec(PCP_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.CPU),
-      new LockSpec(ZONE_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE),
-      new LockSpec(LRU_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE));
+  static final List<LockSpec> LOCKS =
+      List.of(
+          new LockSpec(MMAP_LOCK, LockSpec.Kind.RWSEM, LockSpec.Scope.PROCESS),
+          new LockSpec(PTL, LockSpec.Kind.SPINLOCK, LockSpec.Scope.PROCESS),
+          new LockSpec(PCP_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.CPU),
+          new LockSpec(ZONE_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE),
+          new LockSpec(LRU_LOCK, LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE));
   // The lock items are immutable: one instance each, shared by every path (fewer objects).
   private static final Segment MMAP_WRITE = Segment.lock(MMAP_LOCK, false, false);
   private static final Segment MMAP_READ = Segment.lock(MMAP_LOCK, false, true);
@@ -101,8 +115,10 @@ final class MmapPaths {
   private static final Segment ZONE_UNLOCK = Segment.unlock(ZONE_LOCK);
   private static final Segment LRU_TAKE = Segment.lock(LRU_LOCK, true, false);
   private static final Segment LRU_UNLOCK = Segment.unlock(LRU_LOCK);
+
   /** The per-CPU caches: the order-0 pcp list, the lru_add folio batch. */
   private static final String PCP = "pcp";
+
   private static final String LRU_ADD_FBATCH = "lru_add";
 
   private final ToolContext ctx;
@@ -127,7 +143,8 @@ final class MmapPaths {
     long lastPtes = n % PTES_PER_PMD;
     long gathered = 0;
     if (state == Pages.ABSENT) { // pmd_none: nothing to lock
-      p.repeat(fullPmds + (lastPtes > 0 ? 1 : 0),
+      p.repeat(
+          fullPmds + (lastPtes > 0 ? 1 : 0),
           new KernelPath().add(seg(ctx.param(ZAP_PMD_STEP), "COND_RESCHED")));
     } else if (state == Pages.ZERO) { // no page to gather
       p.repeat(fullPmds, zeroZap(PTES_PER_PMD));
@@ -150,8 +167,8 @@ final class MmapPaths {
   }
 
   /**
-   * The PMDs of anonymous pages: each page is gathered for freeing, and a full mmu_gather forces
-   * a flush (unlock, tlb_flush_mmu, then the rest of the PMD). Returns the pages left gathered.
+   * The PMDs of anonymous pages: each page is gathered for freeing, and a full mmu_gather forces a
+   * flush (unlock, tlb_flush_mmu, then the rest of the PMD). Returns the pages left gathered.
    */
   private long anonZap(KernelPath p, long fullPmds, long lastPtes) {
     long capacity = GATHER_BUNDLE + (long) GATHER_BATCHES * GATHER_BATCH;
@@ -183,7 +200,9 @@ final class MmapPaths {
     return gathered;
   }
 
-  /** A PTE-lock span ({@code pte_offset_map_lock} ... {@code pte_unmap_unlock}), then {@code ends}. */
+  /**
+   * A PTE-lock span ({@code pte_offset_map_lock} ... {@code pte_unmap_unlock}), then {@code ends}.
+   */
   private void ptl(KernelPath p, long ns, String ends) {
     p.add(PTL_LOCK, seg(ns, "NONE"), PTL_UNLOCK);
     if (!"NONE".equals(ends)) {
@@ -212,41 +231,52 @@ final class MmapPaths {
    */
   private KernelPath freeChunk(long c) {
     KernelPath p = new KernelPath();
-    perLockBatch(p, c, b -> new KernelPath().add(LRU_TAKE,
-        seg(b * ctx.param(FREE_LRU), "NONE"), LRU_UNLOCK));
+    perLockBatch(
+        p,
+        c,
+        b -> new KernelPath().add(LRU_TAKE, seg(b * ctx.param(FREE_LRU), "NONE"), LRU_UNLOCK));
     p.add(seg(c * ctx.param(FREE_OTHER), "NONE"));
-    perLockBatch(p, c, b -> {
-      KernelPath q = new KernelPath().add(PCP_TAKE, seg(b * ctx.param(FREE_PCP), "NONE"));
-      zoneBatch(q, true, (int) b);
-      return q.add(PCP_UNLOCK);
-    });
+    perLockBatch(
+        p,
+        c,
+        b -> {
+          KernelPath q = new KernelPath().add(PCP_TAKE, seg(b * ctx.param(FREE_PCP), "NONE"));
+          zoneBatch(q, true, (int) b);
+          return q.add(PCP_UNLOCK);
+        });
     return p.add(seg(0, "COND_RESCHED"));
   }
 
   /** {@code c} folios in lock holds of {@link #LOCK_BATCH} (SWAP_CLUSTER_MAX), the rest last. */
-  private static void perLockBatch(KernelPath p, long c,
-      java.util.function.LongFunction<KernelPath> hold) {
+  private static void perLockBatch(
+      KernelPath p, long c, java.util.function.LongFunction<KernelPath> hold) {
     p.repeat(c / LOCK_BATCH, hold.apply(LOCK_BATCH));
     p.repeat(c % LOCK_BATCH > 0 ? 1 : 0, hold.apply(c % LOCK_BATCH));
   }
 
   /**
-   * A refill ({@code rmqueue_bulk}, a get of {@code pages}) or drain ({@code free_pcppages_bulk},
-   * a put) of this CPU's pcp list: when due, a batch of pages under zone->lock with IRQs off.
+   * A refill ({@code rmqueue_bulk}, a get of {@code pages}) or drain ({@code free_pcppages_bulk}, a
+   * put) of this CPU's pcp list: when due, a batch of pages under zone->lock with IRQs off.
    */
   private void zoneBatch(KernelPath p, boolean put, int pages) {
     int batch = (int) ctx.param(PCP_BATCH);
-    p.add(Segment.cache(PCP, put, Math.min(pages, batch), batch,
-        put ? (int) Math.max(batch, ctx.param(PCP_HIGH)) : 0, 3));
+    p.add(
+        Segment.cache(
+            PCP,
+            put,
+            Math.min(pages, batch),
+            batch,
+            put ? (int) Math.max(batch, ctx.param(PCP_HIGH)) : 0,
+            3));
     p.add(ZONE_TAKE, seg(batch * ctx.param(ZONE_PER_PAGE), "NONE"), ZONE_UNLOCK);
   }
 
   /**
    * __get_user_pages over {@code n} pages: per page cond_resched() at the loop top, then a present
    * page's lookup (PTL briefly) or a fault on an absent one ({@code write}: anonymous page, else
-   * the zero page). A fault on the first page of a PMD allocates its page table first
-   * ({@code pte_alloc_one}, GFP_KERNEL); a one-page call (step 2) finds the table there for 511
-   * of 512 pages and is given none.
+   * the zero page). A fault on the first page of a PMD allocates its page table first ({@code
+   * pte_alloc_one}, GFP_KERNEL); a one-page call (step 2) finds the table there for 511 of 512
+   * pages and is given none.
    */
   void gup(KernelPath p, long n, Pages from, boolean write) {
     KernelPath page = new KernelPath().add(seg(ctx.param(GUP_STEP), "COND_RESCHED"));
@@ -260,8 +290,11 @@ final class MmapPaths {
       p.then(page);
       return;
     }
-    KernelPath first = new KernelPath().add(seg(ctx.param(GUP_STEP), "COND_RESCHED"),
-        seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
+    KernelPath first =
+        new KernelPath()
+            .add(
+                seg(ctx.param(GUP_STEP), "COND_RESCHED"),
+                seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
     fault(first, write);
     p.repeat(n / PTES_PER_PMD, new KernelPath().then(first).repeat(PTES_PER_PMD - 1, page));
     long last = n % PTES_PER_PMD;
@@ -282,10 +315,10 @@ final class MmapPaths {
 
   /**
    * do_anonymous_page (or wp_page_copy over the zero page, {@code overZero}) for a write: folio
-   * allocation (might_alloc = might_sleep; the pcp list under pcp->lock, refilled under
-   * zone->lock when empty), clear_page, memcg charge, then the PTE under the page-table lock,
-   * where folio_add_lru_vma puts the folio in the CPU's lru_add batch, which moves to the LRU
-   * under lru_lock (IRQs off) when it is full.
+   * allocation (might_alloc = might_sleep; the pcp list under pcp->lock, refilled under zone->lock
+   * when empty), clear_page, memcg charge, then the PTE under the page-table lock, where
+   * folio_add_lru_vma puts the folio in the CPU's lru_add batch, which moves to the LRU under
+   * lru_lock (IRQs off) when it is full.
    */
   void anonFault(KernelPath p, boolean overZero) {
     p.add(seg(ctx.param(FAULT_ANON), "MIGHT_RESCHED"), PCP_TAKE);
@@ -313,7 +346,9 @@ final class MmapPaths {
    */
   StepSpec mmap(long n, boolean populate, boolean fixed) {
     KernelPath p = new KernelPath();
-    p.add(MMAP_WRITE, seg(ctx.param(fixed ? MMAP_FIXED_VMA : MMAP_VMA), "MIGHT_RESCHED"),
+    p.add(
+        MMAP_WRITE,
+        seg(ctx.param(fixed ? MMAP_FIXED_VMA : MMAP_VMA), "MIGHT_RESCHED"),
         MMAP_UNLOCK);
     if (populate) {
       p.add(MMAP_READ);

@@ -3,9 +3,9 @@ package dev.schedlab.lab.workload;
 import static dev.schedlab.lab.workload.ToolArgs.Arg.NONE;
 import static dev.schedlab.lab.workload.ToolArgs.Arg.REQUIRED;
 
-import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
+import dev.schedlab.engine.output.RunResult;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,21 +16,25 @@ import java.util.TreeMap;
  * times (default 1000000); processes, or threads with {@code -T}.
  *
  * <p>Models: task A writes pipe 1 (waking B) and reads pipe 2; B reads pipe 1 and writes pipe 2
- * (waking A); each write wakes the reader with WF_SYNC, as {@code pipe_write()} does
- * ({@code wake_up_interruptible_sync_poll()}); total time = when both have exited. Does not
- * model: cgroup placement ({@code -G}), the pipe's own locking, the threads sharing one mm (two
- * task groups: see docs/fidelity.md).
+ * (waking A); each write wakes the reader with WF_SYNC, as {@code pipe_write()} does ({@code
+ * wake_up_interruptible_sync_poll()}); total time = when both have exited. Does not model: cgroup
+ * placement ({@code -G}), the pipe's own locking, the threads sharing one mm (two task groups: see
+ * docs/fidelity.md).
  */
 public final class PerfBenchSchedPipe implements WorkloadTool {
-  static final ToolParam WRITE = ToolParam.ns("pipe_write", 600,
-      "[estimate] pipe_write of 4 bytes; perf bench sched pipe ~4.4 us/op round trip"
-          + " (kernel-model.md 2.1) includes two of these", "write path");
-  static final ToolParam READ = ToolParam.ns("pipe_read", 500,
-      "[estimate] pipe_read of 4 bytes after the wakeup", "read path");
+  static final ToolParam WRITE =
+      ToolParam.ns(
+          "pipe_write",
+          600,
+          "[estimate] pipe_write of 4 bytes; perf bench sched pipe ~4.4 us/op round trip"
+              + " (kernel-model.md 2.1) includes two of these",
+          "write path");
+  static final ToolParam READ =
+      ToolParam.ns(
+          "pipe_read", 500, "[estimate] pipe_read of 4 bytes after the wakeup", "read path");
 
-  static final List<ToolArgs.Opt> OPTS = List.of(
-      ToolArgs.Opt.of("l", "loop", REQUIRED),
-      ToolArgs.Opt.of("T", "threaded", NONE));
+  static final List<ToolArgs.Opt> OPTS =
+      List.of(ToolArgs.Opt.of("l", "loop", REQUIRED), ToolArgs.Opt.of("T", "threaded", NONE));
 
   @Override
   public String name() {
@@ -51,30 +55,36 @@ public final class PerfBenchSchedPipe implements WorkloadTool {
   public ToolExpansion expand(ToolContext ctx, String line) throws ToolArgsException {
     ToolArgs a = ToolArgs.parse(name(), line, OPTS);
     if (!a.positionals().equals(List.of("bench", "sched", "pipe"))) {
-      throw a.error("only 'perf bench sched pipe [-l N] [-T]' is modelled, got '"
-          + String.join(" ", a.positionals()) + "'");
+      throw a.error(
+          "only 'perf bench sched pipe [-l N] [-T]' is modelled, got '"
+              + String.join(" ", a.positionals())
+              + "'");
     }
     long loops = a.integer("loop", 1_000_000, 1, Integer.MAX_VALUE);
     String p1 = ctx.id() + "/pipe1";
     String p2 = ctx.id() + "/pipe2";
-    TaskSpec a1 = Tasks.normal(ctx.id() + "/a", "", Tasks.runThenExit(loops, List.of(
-        write(ctx, p1), read(ctx, p2))));
-    TaskSpec b1 = Tasks.normal(ctx.id() + "/b", "", Tasks.runThenExit(loops, List.of(
-        read(ctx, p1), write(ctx, p2))));
-    return new ToolExpansion(List.of(a1, b1), Map.of(), -1,
-        new Report(loops, a.has("threaded")));
+    TaskSpec a1 =
+        Tasks.normal(
+            ctx.id() + "/a", "", Tasks.runThenExit(loops, List.of(write(ctx, p1), read(ctx, p2))));
+    TaskSpec b1 =
+        Tasks.normal(
+            ctx.id() + "/b", "", Tasks.runThenExit(loops, List.of(read(ctx, p1), write(ctx, p2))));
+    return new ToolExpansion(List.of(a1, b1), Map.of(), -1, new Report(loops, a.has("threaded")));
   }
 
   /** write(): copy into the pipe, then wake the reader with WF_SYNC, in one syscall. */
   static StepSpec write(ToolContext ctx, String pipe) {
-    return new StepSpec.Syscall(List.of(Tasks.kernel(Tasks.seg(ctx.param(WRITE), "MIGHT_RESCHED")),
-        new StepSpec.Wake(pipe, true)));
+    return new StepSpec.Syscall(
+        List.of(
+            Tasks.kernel(Tasks.seg(ctx.param(WRITE), "MIGHT_RESCHED")),
+            new StepSpec.Wake(pipe, true)));
   }
 
   /** read(): block until written, then copy out, in one syscall. */
   static StepSpec read(ToolContext ctx, String pipe) {
-    return new StepSpec.Syscall(List.of(new StepSpec.Block(pipe),
-        Tasks.kernel(Tasks.seg(ctx.param(READ), "MIGHT_RESCHED"))));
+    return new StepSpec.Syscall(
+        List.of(
+            new StepSpec.Block(pipe), Tasks.kernel(Tasks.seg(ctx.param(READ), "MIGHT_RESCHED"))));
   }
 
   /** perf's sched/pipe summary; a run that ended before both tasks exited says so. */
@@ -100,20 +110,30 @@ public final class PerfBenchSchedPipe implements WorkloadTool {
 
     @Override
     public String text(RunResult r) {
-      String head = String.format(Locale.ROOT, "# Running 'sched/pipe' benchmark:%n"
-          + "# Executed %d pipe operations between two %s%n%n", loops,
-          threaded ? "threads" : "processes");
+      String head =
+          String.format(
+              Locale.ROOT,
+              "# Running 'sched/pipe' benchmark:%n"
+                  + "# Executed %d pipe operations between two %s%n%n",
+              loops,
+              threaded ? "threads" : "processes");
       if (!finished(r)) {
-        return head + String.format(Locale.ROOT,
-            "     Not finished: the run ended (%.3f s simulated) before the %d round trips%n"
-                + "     were done; raise the scenario's duration or lower -l.%n", r.simNs() / 1e9,
-            loops);
+        return head
+            + String.format(
+                Locale.ROOT,
+                "     Not finished: the run ended (%.3f s simulated) before the %d round trips%n"
+                    + "     were done; raise the scenario's duration or lower -l.%n",
+                r.simNs() / 1e9,
+                loops);
       }
       double secs = Raw.counter(r, "task.last_exit_ns") / 1e9;
-      return head + String.format(Locale.ROOT, "     Total time: %.3f [sec]%n%n"
-          + "%15f usecs/op%n"
-          + "%13d ops/sec%n",
-          secs, secs * 1e6 / loops, secs == 0 ? 0 : (long) (loops / secs));
+      return head
+          + String.format(
+              Locale.ROOT,
+              "     Total time: %.3f [sec]%n%n" + "%15f usecs/op%n" + "%13d ops/sec%n",
+              secs,
+              secs * 1e6 / loops,
+              secs == 0 ? 0 : (long) (loops / secs));
     }
   }
 }

@@ -26,8 +26,11 @@ public final class Reports {
   public static String text(List<ToolRun> tools, RunResult r) {
     StringBuilder sb = new StringBuilder();
     for (ToolRun t : tools) {
-      sb.append("\n$ ").append(t.tool()).append(t.args().isBlank() ? "" : " " + t.args().trim())
-          .append('\n').append(t.report().text(r));
+      sb.append("\n$ ")
+          .append(t.tool())
+          .append(t.args().isBlank() ? "" : " " + t.args().trim())
+          .append('\n')
+          .append(t.report().text(r));
     }
     return sb.toString();
   }

@@ -3,11 +3,11 @@ package dev.schedlab.lab.workload;
 import static dev.schedlab.lab.workload.ToolArgs.Arg.NONE;
 import static dev.schedlab.lab.workload.ToolArgs.Arg.REQUIRED;
 
-import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.config.CpuList;
 import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
+import dev.schedlab.engine.output.RunResult;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -19,37 +19,42 @@ import java.util.TreeMap;
  * stress-ng with the stressors schedulers are judged by: {@code --cyclic} (the measuring worker),
  * {@code --mmap} (kernel-heavy background) and {@code --cpu} with {@code --cpu-load}.
  *
- * <p>Models: cyclic workers (SCHED_DEADLINE 90/100 us by default, or FIFO/RR) looping
- * {@code clock_gettime; clock_nanosleep(relative, delay); clock_gettime} and storing the first
- * 10000 samples; mmap workers as the syscalls of stress-mmap.c (MAP_POPULATE mmap with a random
- * extra flag, MADV_POPULATE_READ passes, whole-range munmap, per-page MAP_FIXED re-mmap) with their
- * preemptible, page-table-lock and IRQs-off parts and cond_resched points ({@link MmapModel});
- * cpu workers as busy user slices alternating with sleeps to an average load. Does not model: other stressors, bogo-op accounting, --metrics,
- * the parent process; {@code --timeout} is accepted but the run length is the scenario's duration.
+ * <p>Models: cyclic workers (SCHED_DEADLINE 90/100 us by default, or FIFO/RR) looping {@code
+ * clock_gettime; clock_nanosleep(relative, delay); clock_gettime} and storing the first 10000
+ * samples; mmap workers as the syscalls of stress-mmap.c (MAP_POPULATE mmap with a random extra
+ * flag, MADV_POPULATE_READ passes, whole-range munmap, per-page MAP_FIXED re-mmap) with their
+ * preemptible, page-table-lock and IRQs-off parts and cond_resched points ({@link MmapModel}); cpu
+ * workers as busy user slices alternating with sleeps to an average load. Does not model: other
+ * stressors, bogo-op accounting, --metrics, the parent process; {@code --timeout} is accepted but
+ * the run length is the scenario's duration.
  */
 public final class StressNg implements WorkloadTool {
   static final int MAX_SAMPLES = 10_000;
-  static final ToolParam CYCLIC_USER = ToolParam.ns("cyclic_user_work", 2_000,
-      "[estimate] kernel-model.md 3.3: ~2 us of the cyclic worker's own CPU per iteration",
-      "user work per cyclic iteration (two clock_gettime, sample store)");
+  static final ToolParam CYCLIC_USER =
+      ToolParam.ns(
+          "cyclic_user_work",
+          2_000,
+          "[estimate] kernel-model.md 3.3: ~2 us of the cyclic worker's own CPU per iteration",
+          "user work per cyclic iteration (two clock_gettime, sample store)");
 
-  static final List<ToolArgs.Opt> OPTS = List.of(
-      ToolArgs.Opt.of(null, "cyclic", REQUIRED),
-      ToolArgs.Opt.of(null, "cyclic-policy", REQUIRED),
-      ToolArgs.Opt.of(null, "cyclic-prio", REQUIRED),
-      ToolArgs.Opt.of(null, "cyclic-sleep", REQUIRED),
-      ToolArgs.Opt.of(null, "cyclic-method", REQUIRED),
-      ToolArgs.Opt.of(null, "mmap", REQUIRED),
-      ToolArgs.Opt.of(null, "mmap-bytes", REQUIRED),
-      ToolArgs.Opt.of(null, "mmap-mprotect", NONE),
-      ToolArgs.Opt.of(null, "mmap-slow-munmap", NONE),
-      ToolArgs.Opt.of(null, "mmap-write-check", NONE),
-      ToolArgs.Opt.of(null, "cpu", REQUIRED),
-      ToolArgs.Opt.of(null, "cpu-load", REQUIRED),
-      ToolArgs.Opt.of(null, "cpu-load-slice", REQUIRED),
-      ToolArgs.Opt.of(null, "taskset", REQUIRED),
-      ToolArgs.Opt.of("t", "timeout", REQUIRED),
-      ToolArgs.Opt.of("q", "quiet", NONE));
+  static final List<ToolArgs.Opt> OPTS =
+      List.of(
+          ToolArgs.Opt.of(null, "cyclic", REQUIRED),
+          ToolArgs.Opt.of(null, "cyclic-policy", REQUIRED),
+          ToolArgs.Opt.of(null, "cyclic-prio", REQUIRED),
+          ToolArgs.Opt.of(null, "cyclic-sleep", REQUIRED),
+          ToolArgs.Opt.of(null, "cyclic-method", REQUIRED),
+          ToolArgs.Opt.of(null, "mmap", REQUIRED),
+          ToolArgs.Opt.of(null, "mmap-bytes", REQUIRED),
+          ToolArgs.Opt.of(null, "mmap-mprotect", NONE),
+          ToolArgs.Opt.of(null, "mmap-slow-munmap", NONE),
+          ToolArgs.Opt.of(null, "mmap-write-check", NONE),
+          ToolArgs.Opt.of(null, "cpu", REQUIRED),
+          ToolArgs.Opt.of(null, "cpu-load", REQUIRED),
+          ToolArgs.Opt.of(null, "cpu-load-slice", REQUIRED),
+          ToolArgs.Opt.of(null, "taskset", REQUIRED),
+          ToolArgs.Opt.of("t", "timeout", REQUIRED),
+          ToolArgs.Opt.of("q", "quiet", NONE));
 
   @Override
   public String name() {
@@ -98,34 +103,57 @@ public final class StressNg implements WorkloadTool {
     a.choice("cyclic-method", "clock_ns", "clock_ns");
     for (int i = 0; i < cyclic; i++) {
       String series = series(ctx.id(), i);
-      List<StepSpec> prog = List.of(
-          new StepSpec.Sleep(Dist.fixed(delay), series), Tasks.user(ctx.param(CYCLIC_USER)));
+      List<StepSpec> prog =
+          List.of(
+              new StepSpec.Sleep(Dist.fixed(delay), series), Tasks.user(ctx.param(CYCLIC_USER)));
       boolean dl = policy.equals("deadline");
-      tasks.add(new TaskSpec(ctx.id() + "-cyclic/" + i, 1, policy, 0, dl ? 0 : prio,
-          dl ? 90_000 : 0, dl ? 100_000 : 0, 0, cpuList, false, false, "own", 0, prog));
+      tasks.add(
+          new TaskSpec(
+              ctx.id() + "-cyclic/" + i,
+              1,
+              policy,
+              0,
+              dl ? 0 : prio,
+              dl ? 90_000 : 0,
+              dl ? 100_000 : 0,
+              0,
+              cpuList,
+              false,
+              false,
+              "own",
+              0,
+              prog));
       caps.put(series, MAX_SAMPLES);
     }
     int mmap = instances(a, "mmap", online);
     long bytes = a.has("mmap-bytes") ? bytes(a, a.text("mmap-bytes", "")) : MmapModel.DEFAULT_BYTES;
     // stress-mmap.c: mmap_bytes = total / instances (at least one page), sz page-aligned
-    MmapModel.Options mopt = new MmapModel.Options(a.has("mmap-mprotect"), a.has("mmap-slow-munmap"),
-        a.has("mmap-write-check"));
+    MmapModel.Options mopt =
+        new MmapModel.Options(
+            a.has("mmap-mprotect"), a.has("mmap-slow-munmap"), a.has("mmap-write-check"));
     for (int i = 0; i < mmap; i++) {
       String name = ctx.id() + "-mmap/" + i;
-      tasks.add(Tasks.normal(name, cpuList,
-          MmapModel.program(ctx, bytes / mmap, mopt, name.hashCode() * 0x9E3779B97F4A7C15L)));
+      tasks.add(
+          Tasks.normal(
+              name,
+              cpuList,
+              MmapModel.program(ctx, bytes / mmap, mopt, name.hashCode() * 0x9E3779B97F4A7C15L)));
     }
     int cpu = instances(a, "cpu", online);
     double load = a.decimal("cpu-load", 100, 0, 100);
     long slice = a.integer("cpu-load-slice", 0, -1_000_000_000, 1_000_000_000);
     if (slice < 0) {
-      throw a.error("--cpu-load-slice: negative slices (bogo-op counts) are not modelled; give ms or 0");
+      throw a.error(
+          "--cpu-load-slice: negative slices (bogo-op counts) are not modelled; give ms or 0");
     }
     for (int i = 0; i < cpu; i++) {
       tasks.add(Tasks.normal(ctx.id() + "-cpu/" + i, cpuList, cpuProgram(load, slice)));
     }
     String stressors = describe(cyclic, mmap, cpu);
-    return new ToolExpansion(tasks, caps, -1,
+    return new ToolExpansion(
+        tasks,
+        caps,
+        -1,
         new Report(ctx.id(), cyclic > 0, policy, delay, stressors),
         mmap > 0 ? MmapPaths.LOCKS : List.of());
   }
@@ -143,8 +171,8 @@ public final class StressNg implements WorkloadTool {
 
   /**
    * {@code --mmap-bytes N[k|m|g]}: one page (4k) up to {@link #MAX_MMAP_BYTES} in all. The model
-   * builds every page's kernel path (about 3 KB of program per page), so a larger region would
-   * take gigabytes of memory and minutes to set up before the run starts.
+   * builds every page's kernel path (about 3 KB of program per page), so a larger region would take
+   * gigabytes of memory and minutes to set up before the run starts.
    */
   private static long bytes(ToolArgs a, String v) throws ToolArgsException {
     String s = v.toLowerCase(Locale.ROOT);
@@ -167,7 +195,9 @@ public final class StressNg implements WorkloadTool {
     if (load < 100) {
       double meanBusy = sliceMs == 0 ? busyMax / 2.0 : busyMax;
       long meanSleep = load == 0 ? busyMax : Math.round(meanBusy * (100 - load) / load);
-      prog.add(new StepSpec.Sleep(sliceMs == 0 ? Dist.uniform(0, 2 * meanSleep) : Dist.fixed(meanSleep)));
+      prog.add(
+          new StepSpec.Sleep(
+              sliceMs == 0 ? Dist.uniform(0, 2 * meanSleep) : Dist.fixed(meanSleep)));
     }
     return prog;
   }
@@ -223,14 +253,28 @@ public final class StressNg implements WorkloadTool {
       if (cyclic) {
         CyclicStats s = CyclicStats.of(Raw.samples(r, series(id, 0)));
         String c = P + "cyclic: ";
-        sb.append(String.format(Locale.ROOT, "%ssched SCHED_%s: %d ns delay, %d samples%n", c,
-            policy.toUpperCase(Locale.ROOT), delayNs, s.n()));
-        sb.append(String.format(Locale.ROOT, "%s  mean: %.2f ns, mode: %d ns%n", c, s.mean(), s.mode()));
-        sb.append(String.format(Locale.ROOT, "%s  min: %d ns, max: %d ns, std.dev. %.2f%n", c,
-            s.min(), s.max(), s.stddev()));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "%ssched SCHED_%s: %d ns delay, %d samples%n",
+                c,
+                policy.toUpperCase(Locale.ROOT),
+                delayNs,
+                s.n()));
+        sb.append(
+            String.format(Locale.ROOT, "%s  mean: %.2f ns, mode: %d ns%n", c, s.mean(), s.mode()));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "%s  min: %d ns, max: %d ns, std.dev. %.2f%n",
+                c,
+                s.min(),
+                s.max(),
+                s.stddev()));
         sb.append(c).append("latency percentiles:\n");
-        s.percentiles().forEach((p, v) -> sb.append(String.format(Locale.ROOT,
-            "%s  %5s%%: %10d ns%n", c, p, v)));
+        s.percentiles()
+            .forEach(
+                (p, v) -> sb.append(String.format(Locale.ROOT, "%s  %5s%%: %10d ns%n", c, p, v)));
       }
       sb.append(P).append("successful run completed\n");
       return sb.toString();

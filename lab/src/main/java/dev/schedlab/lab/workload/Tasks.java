@@ -15,11 +15,19 @@ final class Tasks {
     return new TaskSpec(name, 1, "normal", 0, 0, 0, 0, 0, cpus, false, false, "own", 0, program);
   }
 
-  /** One task with {@code policy} ({@code normal}, {@code fifo}, {@code rr}, ...) and rt priority. */
-  static TaskSpec withPolicy(String name, String policy, int nice, int rtPrio, String cpus,
-      boolean kthread, List<StepSpec> program) {
-    return new TaskSpec(name, 1, policy, nice, rtPrio, 0, 0, 0, cpus, false, kthread, "own", 0,
-        program);
+  /**
+   * One task with {@code policy} ({@code normal}, {@code fifo}, {@code rr}, ...) and rt priority.
+   */
+  static TaskSpec withPolicy(
+      String name,
+      String policy,
+      int nice,
+      int rtPrio,
+      String cpus,
+      boolean kthread,
+      List<StepSpec> program) {
+    return new TaskSpec(
+        name, 1, policy, nice, rtPrio, 0, 0, 0, cpus, false, kthread, "own", 0, program);
   }
 
   static StepSpec user(long ns) {

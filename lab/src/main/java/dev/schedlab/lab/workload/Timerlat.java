@@ -3,10 +3,10 @@ package dev.schedlab.lab.workload;
 import static dev.schedlab.lab.workload.ToolArgs.Arg.NONE;
 import static dev.schedlab.lab.workload.ToolArgs.Arg.REQUIRED;
 
-import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.config.CpuList;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
+import dev.schedlab.engine.output.RunResult;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
@@ -20,33 +20,40 @@ import java.util.stream.LongStream;
  * {@code rtla timerlat top}: a per-CPU timerlat hrtimer with period {@code -p} (default 1000 us)
  * and one workload per monitored CPU, pinned, SCHED_FIFO:95 by default ({@code -P}).
  *
- * <p>Models: with user-space workloads (the default since rtla 6.10) a process
- * {@code timerlatu/N} per CPU (own mm) looping on {@code read(timerlat_fd)}: the timer's IRQ
- * handler records IRQ latency and wakes it, the wakeup is recorded as Thread latency in the kernel,
- * it returns to user space (running pending task_work), does its user part and re-enters the
- * kernel, where Ret user latency is recorded. {@code -k}: kernel threads (no Ret user).
- * Does not model: rtla's own main/housekeeping threads ({@code -H} is accepted and ignored),
- * tracing, auto-analysis, stop thresholds.
+ * <p>Models: with user-space workloads (the default since rtla 6.10) a process {@code timerlatu/N}
+ * per CPU (own mm) looping on {@code read(timerlat_fd)}: the timer's IRQ handler records IRQ
+ * latency and wakes it, the wakeup is recorded as Thread latency in the kernel, it returns to user
+ * space (running pending task_work), does its user part and re-enters the kernel, where Ret user
+ * latency is recorded. {@code -k}: kernel threads (no Ret user). Does not model: rtla's own
+ * main/housekeeping threads ({@code -H} is accepted and ignored), tracing, auto-analysis, stop
+ * thresholds.
  */
 public final class Timerlat implements WorkloadTool {
-  static final ToolParam USER_WORK = ToolParam.ns("user_work", 1_000,
-      "[estimate] timerlatu loop: back from read(), bookkeeping, read() again (~1 us)",
-      "user-space part of each timerlatu cycle");
-  static final ToolParam KTHREAD_WORK = ToolParam.ns("kthread_work", 200,
-      "[estimate] timerlat kthread loop (-k): record the sample, re-arm the timer",
-      "kernel-thread part of each timerlat cycle");
+  static final ToolParam USER_WORK =
+      ToolParam.ns(
+          "user_work",
+          1_000,
+          "[estimate] timerlatu loop: back from read(), bookkeeping, read() again (~1 us)",
+          "user-space part of each timerlatu cycle");
+  static final ToolParam KTHREAD_WORK =
+      ToolParam.ns(
+          "kthread_work",
+          200,
+          "[estimate] timerlat kthread loop (-k): record the sample, re-arm the timer",
+          "kernel-thread part of each timerlat cycle");
 
-  static final List<ToolArgs.Opt> OPTS = List.of(
-      ToolArgs.Opt.of("p", "period", REQUIRED),
-      ToolArgs.Opt.of("c", "cpus", REQUIRED),
-      ToolArgs.Opt.of("P", "priority", REQUIRED),
-      ToolArgs.Opt.of("q", "quiet", NONE),
-      ToolArgs.Opt.of("H", "house-keeping", REQUIRED),
-      ToolArgs.Opt.of("d", "duration", REQUIRED),
-      ToolArgs.Opt.of("u", "user-threads", NONE),
-      ToolArgs.Opt.of("k", "kernel-threads", NONE),
-      ToolArgs.Opt.of("n", "nano", NONE),
-      ToolArgs.Opt.of(null, "dma-latency", REQUIRED));
+  static final List<ToolArgs.Opt> OPTS =
+      List.of(
+          ToolArgs.Opt.of("p", "period", REQUIRED),
+          ToolArgs.Opt.of("c", "cpus", REQUIRED),
+          ToolArgs.Opt.of("P", "priority", REQUIRED),
+          ToolArgs.Opt.of("q", "quiet", NONE),
+          ToolArgs.Opt.of("H", "house-keeping", REQUIRED),
+          ToolArgs.Opt.of("d", "duration", REQUIRED),
+          ToolArgs.Opt.of("u", "user-threads", NONE),
+          ToolArgs.Opt.of("k", "kernel-threads", NONE),
+          ToolArgs.Opt.of("n", "nano", NONE),
+          ToolArgs.Opt.of(null, "dma-latency", REQUIRED));
 
   @Override
   public String name() {
@@ -68,7 +75,8 @@ public final class Timerlat implements WorkloadTool {
     ToolArgs a = ToolArgs.parse(name(), line, OPTS);
     List<String> pos = a.positionals();
     if (pos.isEmpty() || !pos.get(0).equals("timerlat")) {
-      throw a.error("expected the subcommand 'timerlat' (rtla timerlat top ...); only timerlat is modelled");
+      throw a.error(
+          "expected the subcommand 'timerlat' (rtla timerlat top ...); only timerlat is modelled");
     }
     if (pos.size() > 2 || (pos.size() == 2 && !pos.get(1).equals("top"))) {
       throw a.error("only 'timerlat top' is modelled, got '" + String.join(" ", pos) + "'");
@@ -103,7 +111,10 @@ public final class Timerlat implements WorkloadTool {
         nice = pp.length == 2 ? (int) a.integerOf("-P", pp[1], -20, 19) : 0;
         break;
       default:
-        throw a.error("-P: expected f:PRIO, r:PRIO or o:NICE (deadline d:runtime:period is not modelled), got '" + prio + "'");
+        throw a.error(
+            "-P: expected f:PRIO, r:PRIO or o:NICE (deadline d:runtime:period is not modelled), got '"
+                + prio
+                + "'");
     }
     boolean kernel = a.has("kernel-threads");
     long durNs = a.has("duration") ? a.timeNs("duration", 0, 1_000_000_000L) : 0;
@@ -112,31 +123,44 @@ public final class Timerlat implements WorkloadTool {
     List<TaskSpec> tasks = new ArrayList<>();
     Map<String, Integer> caps = new TreeMap<>();
     List<Integer> cpuList = cpus.stream().boxed().toList();
-    int cap = durNs > 0 ? (int) Math.min(durNs / periodNs + 2, Raw.MAX_RAW)
-        : Raw.periodicCap(ctx.durationNs(), periodNs);
+    int cap =
+        durNs > 0
+            ? (int) Math.min(durNs / periodNs + 2, Raw.MAX_RAW)
+            : Raw.periodicCap(ctx.durationNs(), periodNs);
     for (int cpu : cpuList) {
       String base = ctx.id() + "/cpu" + cpu;
-      StepSpec sleep = new StepSpec.SleepUntil(periodNs, null, base + "/irq", base + "/thread",
-          kernel ? null : base + "/ret_user");
+      StepSpec sleep =
+          new StepSpec.SleepUntil(
+              periodNs, null, base + "/irq", base + "/thread", kernel ? null : base + "/ret_user");
       List<StepSpec> body = List.of(sleep, Tasks.user(work));
       // timerlat arms each CPU's first expiry at now + period when its workload starts: an
       // arbitrary phase relative to the tick, drawn from the thread's own stream.
       List<StepSpec> program = new java.util.ArrayList<>();
-      program.add(new StepSpec.Sleep(
-          new dev.schedlab.engine.config.Dist(dev.schedlab.engine.config.Dist.Kind.UNIFORM, 0,
-              Cyclictest.START_PHASE_MAX_NS)));
-      program.addAll(durNs > 0 ? Tasks.runThenExit(durNs / periodNs, body)
-          : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body)));
-      tasks.add(Tasks.withPolicy((kernel ? "timerlat/" : "timerlatu/") + cpu, policy, nice, rtPrio,
-          Integer.toString(cpu), kernel, program));
+      program.add(
+          new StepSpec.Sleep(
+              new dev.schedlab.engine.config.Dist(
+                  dev.schedlab.engine.config.Dist.Kind.UNIFORM, 0, Cyclictest.START_PHASE_MAX_NS)));
+      program.addAll(
+          durNs > 0
+              ? Tasks.runThenExit(durNs / periodNs, body)
+              : List.of(new StepSpec.Loop(Integer.MAX_VALUE, body)));
+      tasks.add(
+          Tasks.withPolicy(
+              (kernel ? "timerlat/" : "timerlatu/") + cpu,
+              policy,
+              nice,
+              rtPrio,
+              Integer.toString(cpu),
+              kernel,
+              program));
       caps.put(base + "/irq", cap);
       caps.put(base + "/thread", cap);
       if (!kernel) {
         caps.put(base + "/ret_user", cap);
       }
     }
-    return new ToolExpansion(tasks, caps, dma,
-        new Report(ctx.id(), cpuList, !kernel, a.has("nano"), ctx.durationNs()));
+    return new ToolExpansion(
+        tasks, caps, dma, new Report(ctx.id(), cpuList, !kernel, a.has("nano"), ctx.durationNs()));
   }
 
   private static BitSet all(int n) {
@@ -164,7 +188,8 @@ public final class Timerlat implements WorkloadTool {
 
     /** The ALL row of one latency kind: the statistics over every CPU's samples. */
     private Cyclictest.Stat all(RunResult r, String kind) {
-      return stat(cpus.stream().map(c -> samples(r, c, kind)).flatMapToLong(LongStream::of).toArray());
+      return stat(
+          cpus.stream().map(c -> samples(r, c, kind)).flatMapToLong(LongStream::of).toArray());
     }
 
     @Override
@@ -202,8 +227,8 @@ public final class Timerlat implements WorkloadTool {
     }
 
     /**
-     * Keys and values in the order given: {@code Map.of} iterates in an order that changes from
-     * one JVM start to the next, and the JSON must be byte-identical.
+     * Keys and values in the order given: {@code Map.of} iterates in an order that changes from one
+     * JVM start to the next, and the JSON must be byte-identical.
      */
     private static Map<String, Object> inOrder(Object... keysAndValues) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -219,10 +244,17 @@ public final class Timerlat implements WorkloadTool {
       String u = nano ? "ns" : "us";
       long secs = durationNs / 1_000_000_000L;
       sb.append(String.format("                                     Timer Latency%n"));
-      sb.append(String.format("  0 %02d:%02d:%02d   |          IRQ Timer Latency (%s)        |         Thread Timer Latency (%s)      |%s%n",
-          secs / 3600, secs / 60 % 60, secs % 60, u, u,
-          user ? String.format("    Ret user Timer Latency (%s)", u) : ""));
-      sb.append("CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max |");
+      sb.append(
+          String.format(
+              "  0 %02d:%02d:%02d   |          IRQ Timer Latency (%s)        |         Thread Timer Latency (%s)      |%s%n",
+              secs / 3600,
+              secs / 60 % 60,
+              secs % 60,
+              u,
+              u,
+              user ? String.format("    Ret user Timer Latency (%s)", u) : ""));
+      sb.append(
+          "CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max |");
       sb.append(user ? "      cur       min       avg       max\n" : "\n");
       for (int cpu : cpus) {
         for (int i = 0; i < kinds(); i++) {
@@ -230,11 +262,15 @@ public final class Timerlat implements WorkloadTool {
           if (i == 0) {
             sb.append(String.format("%3d #%-9d |", cpu, s.cycles));
           }
-          sb.append(String.format(" %8d  %8d  %8d  %8d%s", s.act, s.min, s.avg, s.max, i < kinds() - 1 ? " |" : ""));
+          sb.append(
+              String.format(
+                  " %8d  %8d  %8d  %8d%s",
+                  s.act, s.min, s.avg, s.max, i < kinds() - 1 ? " |" : ""));
         }
         sb.append('\n');
       }
-      sb.append("---------------|----------------------------------------|----------------------------------------|");
+      sb.append(
+          "---------------|----------------------------------------|----------------------------------------|");
       sb.append(user ? "---------------------------------------\n" : "\n");
       if (!cpus.isEmpty()) {
         for (int i = 0; i < kinds(); i++) {
@@ -242,7 +278,9 @@ public final class Timerlat implements WorkloadTool {
           if (i == 0) {
             sb.append(String.format("ALL #%-6d e0 |", t.cycles));
           }
-          sb.append(String.format("           %8d  %8d  %8d%s", t.min, t.avg, t.max, i < kinds() - 1 ? " |" : ""));
+          sb.append(
+              String.format(
+                  "           %8d  %8d  %8d%s", t.min, t.avg, t.max, i < kinds() - 1 ? " |" : ""));
         }
         sb.append('\n');
       }

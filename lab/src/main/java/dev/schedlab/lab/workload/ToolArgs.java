@@ -8,14 +8,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A strict getopt-style parser for tool argument strings: {@code -i 100}, {@code -i100},
- * {@code --interval=100}, {@code --interval 100}, flags, and options whose argument is optional
- * ({@code -t}, {@code -t4}, {@code -t 4} when the next word is a number). Unknown options and
- * missing or malformed values fail with the option named.
+ * A strict getopt-style parser for tool argument strings: {@code -i 100}, {@code -i100}, {@code
+ * --interval=100}, {@code --interval 100}, flags, and options whose argument is optional ({@code
+ * -t}, {@code -t4}, {@code -t 4} when the next word is a number). Unknown options and missing or
+ * malformed values fail with the option named.
  */
 public final class ToolArgs {
   /** Whether an option takes an argument. */
-  public enum Arg { NONE, REQUIRED, OPTIONAL }
+  public enum Arg {
+    NONE,
+    REQUIRED,
+    OPTIONAL
+  }
 
   /**
    * One option.
@@ -41,8 +45,8 @@ public final class ToolArgs {
   /** Parses {@code line} against {@code opts}; a flag's value is the empty string. */
   public static ToolArgs parse(String tool, String line, List<Opt> opts) throws ToolArgsException {
     ToolArgs a = new ToolArgs(tool);
-    List<String> words = line == null || line.isBlank()
-        ? List.of() : Arrays.asList(line.trim().split("\\s+"));
+    List<String> words =
+        line == null || line.isBlank() ? List.of() : Arrays.asList(line.trim().split("\\s+"));
     for (int i = 0; i < words.size(); i++) {
       String w = words.get(i);
       String next = i + 1 < words.size() ? words.get(i + 1) : null;
@@ -52,13 +56,19 @@ public final class ToolArgs {
         int eq = w.indexOf('=');
         String name = eq < 0 ? w.substring(2) : w.substring(2, eq);
         attached = eq < 0 ? null : w.substring(eq + 1);
-        opt = opts.stream().filter(o -> o.longName().equals(name)).findFirst()
-            .orElseThrow(() -> a.error("unknown option --" + name));
+        opt =
+            opts.stream()
+                .filter(o -> o.longName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> a.error("unknown option --" + name));
       } else if (w.startsWith("-") && w.length() > 1 && !isNumber(w)) {
         String name = w.substring(1, 2);
         attached = w.length() > 2 ? w.substring(2) : null;
-        opt = opts.stream().filter(o -> name.equals(o.shortName())).findFirst()
-            .orElseThrow(() -> a.error("unknown option -" + name));
+        opt =
+            opts.stream()
+                .filter(o -> name.equals(o.shortName()))
+                .findFirst()
+                .orElseThrow(() -> a.error("unknown option -" + name));
         if (opt.arg() == Arg.NONE && attached != null) {
           throw a.error("option -" + name + " takes no value, got " + w);
         }
@@ -149,7 +159,8 @@ public final class ToolArgs {
   }
 
   /** A decimal option in [min, max]. */
-  public double decimal(String longName, double def, double min, double max) throws ToolArgsException {
+  public double decimal(String longName, double def, double min, double max)
+      throws ToolArgsException {
     String v = values.get(longName);
     if (v == null || v.isEmpty()) {
       return def;
@@ -170,7 +181,14 @@ public final class ToolArgs {
   public String choice(String longName, String def, String... choices) throws ToolArgsException {
     String v = text(longName, def).toLowerCase(Locale.ROOT);
     if (!List.of(choices).contains(v)) {
-      throw error("--" + longName + ": expected one of " + String.join(", ", choices) + ", got '" + v + "'");
+      throw error(
+          "--"
+              + longName
+              + ": expected one of "
+              + String.join(", ", choices)
+              + ", got '"
+              + v
+              + "'");
     }
     return v;
   }
@@ -189,10 +207,17 @@ public final class ToolArgs {
 
   /** Parses a time value; see {@link #timeNs}. */
   public long timeOf(String what, String v, long bareUnitNs) throws ToolArgsException {
-    String[][] units = {{"ns", "1"}, {"us", "1000"}, {"ms", "1000000"}, {"s", "1000000000"},
-        {"m", "60000000000"}, {"h", "3600000000000"}};
+    String[][] units = {
+      {"ns", "1"},
+      {"us", "1000"},
+      {"ms", "1000000"},
+      {"s", "1000000000"},
+      {"m", "60000000000"},
+      {"h", "3600000000000"}
+    };
     for (String[] u : units) {
-      if (v.endsWith(u[0]) && v.length() > u[0].length()
+      if (v.endsWith(u[0])
+          && v.length() > u[0].length()
           && isNumber(v.substring(0, v.length() - u[0].length()))) {
         double n = Double.parseDouble(v.substring(0, v.length() - u[0].length()));
         return Math.round(n * Long.parseLong(u[1]));

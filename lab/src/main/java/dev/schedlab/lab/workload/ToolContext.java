@@ -6,13 +6,14 @@ import java.util.Map;
 /**
  * What a tool may know about the run when it expands.
  *
- * @param id instance id: the tool name, or {@code name#k} for the k-th repeat of a tool; task
- *     and series names start with it
+ * @param id instance id: the tool name, or {@code name#k} for the k-th repeat of a tool; task and
+ *     series names start with it
  * @param machine the simulated machine
  * @param durationNs the scenario's duration
  * @param params model-parameter overrides (validated against {@link WorkloadTool#params()})
  */
-public record ToolContext(String id, MachineSpec machine, long durationNs, Map<String, Long> params) {
+public record ToolContext(
+    String id, MachineSpec machine, long durationNs, Map<String, Long> params) {
   public ToolContext {
     params = Map.copyOf(params);
   }

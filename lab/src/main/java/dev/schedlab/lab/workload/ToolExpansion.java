@@ -9,13 +9,18 @@ import java.util.Map;
  * What a tool expands into.
  *
  * @param tasks task groups modelling the tool's threads (and background stressors)
- * @param sampleCaps latency series kept raw with at most this many samples (reports need raw values)
+ * @param sampleCaps latency series kept raw with at most this many samples (reports need raw
+ *     values)
  * @param latencyLimitNs a PM QoS request ({@code /dev/cpu_dma_latency}) the tool makes, or -1
  * @param report the tool-shaped report of a finished run
  * @param locks the kernel locks the tasks' kernel paths take
  */
-public record ToolExpansion(List<TaskSpec> tasks, Map<String, Integer> sampleCaps,
-    long latencyLimitNs, ToolReport report, List<LockSpec> locks) {
+public record ToolExpansion(
+    List<TaskSpec> tasks,
+    Map<String, Integer> sampleCaps,
+    long latencyLimitNs,
+    ToolReport report,
+    List<LockSpec> locks) {
   public ToolExpansion {
     tasks = List.copyOf(tasks);
     sampleCaps = Map.copyOf(sampleCaps);
@@ -23,7 +28,10 @@ public record ToolExpansion(List<TaskSpec> tasks, Map<String, Integer> sampleCap
   }
 
   /** An expansion whose tasks take no locks. */
-  public ToolExpansion(List<TaskSpec> tasks, Map<String, Integer> sampleCaps, long latencyLimitNs,
+  public ToolExpansion(
+      List<TaskSpec> tasks,
+      Map<String, Integer> sampleCaps,
+      long latencyLimitNs,
       ToolReport report) {
     this(tasks, sampleCaps, latencyLimitNs, report, List.of());
   }

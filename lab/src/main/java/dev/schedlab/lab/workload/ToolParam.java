@@ -12,7 +12,8 @@ import java.util.Locale;
  * @param source where the default comes from: {@code [src] ...}, {@code [estimate] ...}
  * @param meaning what it is
  */
-public record ToolParam(String name, long defaultValue, String unit, String source, String meaning) {
+public record ToolParam(
+    String name, long defaultValue, String unit, String source, String meaning) {
   /** A duration parameter. */
   public static ToolParam ns(String name, long def, String source, String meaning) {
     return new ToolParam(name, def, "ns", source, meaning);
@@ -25,6 +26,8 @@ public record ToolParam(String name, long defaultValue, String unit, String sour
 
   /** The default as written in docs ({@code 250ns}, {@code 4096 bytes}). */
   public String shownDefault() {
-    return unit.equals("ns") ? defaultValue + "ns" : String.format(Locale.ROOT, "%d %s", defaultValue, unit);
+    return unit.equals("ns")
+        ? defaultValue + "ns"
+        : String.format(Locale.ROOT, "%d %s", defaultValue, unit);
   }
 }

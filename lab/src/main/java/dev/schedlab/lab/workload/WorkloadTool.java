@@ -2,9 +2,9 @@ package dev.schedlab.lab.workload;
 
 /**
  * A benchmark tool that a scenario names under {@code workload.tools}, with the argument string a
- * user would type ({@code cyclictest: "-i 100 -d 100 -t -m"}). A tool parses its arguments
- * strictly and expands into task groups that model what its threads do (syscalls, sleeps, wakeups,
- * kernel paths), plus the latency series it samples and a report shaped like the tool's output.
+ * user would type ({@code cyclictest: "-i 100 -d 100 -t -m"}). A tool parses its arguments strictly
+ * and expands into task groups that model what its threads do (syscalls, sleeps, wakeups, kernel
+ * paths), plus the latency series it samples and a report shaped like the tool's output.
  *
  * <p>Implementations are found with {@link java.util.ServiceLoader}: a third party adds a tool by
  * listing its class in {@code META-INF/services/dev.schedlab.lab.workload.WorkloadTool}.

@@ -6,11 +6,14 @@ import dev.schedlab.api.IpiPath;
 import dev.schedlab.engine.params.Param;
 import org.junit.jupiter.api.Test;
 
-/** Cross-CPU calls: the polling-idle shortcut versus a real IPI, and IRQs-off latching (1.3, 1.12). */
+/**
+ * Cross-CPU calls: the polling-idle shortcut versus a real IPI, and IRQs-off latching (1.3, 1.12).
+ */
 class CrossCpuCallTest {
   private static String idleMachine(String states) {
     return "duration: 1s\nmachine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: "
-        + states + "}\nworkload: {tasks: []}\n";
+        + states
+        + "}\nworkload: {tasks: []}\n";
   }
 
   @Test
@@ -48,7 +51,8 @@ class CrossCpuCallTest {
 
   @Test
   void pollingShortcutCanBeSwitchedOff() {
-    Kernel k = TestKernels.kernel(idleMachine("poll-only") + "kernel: {features: {POLLING_IPI: false}}\n");
+    Kernel k =
+        TestKernels.kernel(idleMachine("poll-only") + "kernel: {features: {POLLING_IPI: false}}\n");
     k.run(50_000);
     k.thisCpu = 0;
     k.irqs.callFunction(k.cpus[0], k.cpus[1], 0, cpu -> {}, null, IpiPath.CALL_FUNCTION);
@@ -67,7 +71,8 @@ class CrossCpuCallTest {
     k.run(20_000);
     long[] ranAt = {-1};
     k.thisCpu = 1;
-    k.irqs.callFunction(k.cpus[1], k.cpus[0], 0, cpu -> ranAt[0] = k.now, null, IpiPath.CALL_FUNCTION);
+    k.irqs.callFunction(
+        k.cpus[1], k.cpus[0], 0, cpu -> ranAt[0] = k.now, null, IpiPath.CALL_FUNCTION);
     k.run(300_000);
     return ranAt[0];
   }
@@ -82,15 +87,21 @@ class CrossCpuCallTest {
   void ipiToCpuWithIrqsOffIsDeliveredWhenTheyAreReenabled() {
     // Startup on CPU 0: idle entry, loop exit, schedule_idle (base + pick + light switch),
     // syscall entry, then the 100 us IRQs-off segment; the latched IPI is taken at its end.
-    long segmentEnd = Param.DO_IDLE_ENTER.defaultValue() + Param.DO_IDLE_EXIT.defaultValue()
-        + Param.SCHED_BASE.defaultValue() + Param.PICK_FAIR.defaultValue()
-        + Param.CTX_SWITCH_LIGHT.defaultValue() + Param.SYSCALL_ENTRY.defaultValue() + 100_000;
+    long segmentEnd =
+        Param.DO_IDLE_ENTER.defaultValue()
+            + Param.DO_IDLE_EXIT.defaultValue()
+            + Param.SCHED_BASE.defaultValue()
+            + Param.PICK_FAIR.defaultValue()
+            + Param.CTX_SWITCH_LIGHT.defaultValue()
+            + Param.SYSCALL_ENTRY.defaultValue()
+            + 100_000;
     assertThat(callRunsAt(true)).isEqualTo(segmentEnd + Param.IRQ_ENTRY.defaultValue());
   }
 
   @Test
   void flushPullsTheQueueHeadAndTheCallersCsdFromTheSender() {
-    Kernel k = TestKernels.kernel(idleMachine("hlt-only") + "kernel: {params: {cost.jitter_pct: 0}}\n");
+    Kernel k =
+        TestKernels.kernel(idleMachine("hlt-only") + "kernel: {params: {cost.jitter_pct: 0}}\n");
     k.run(50_000);
     k.thisCpu = 0;
     Cpu target = k.cpus[1];

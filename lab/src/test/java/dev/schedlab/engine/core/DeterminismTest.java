@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** Same scenario and seed give the same event stream; a plugin that changes nothing leaves it alone. */
+/**
+ * Same scenario and seed give the same event stream; a plugin that changes nothing leaves it alone.
+ */
 class DeterminismTest {
   private static Scenario quickstart() throws Exception {
     Path p = Path.of("..", "examples", "quickstart.yaml");

@@ -5,17 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /**
- * KVM halt polling on the host of a guest vCPU: the poll window grows while halts are shorter
- * than kvm.halt_poll_ns, then catches the wakeups; halts longer than that reset it.
+ * KVM halt polling on the host of a guest vCPU: the poll window grows while halts are shorter than
+ * kvm.halt_poll_ns, then catches the wakeups; halts longer than that reset it.
  */
 class HaltPollingTest {
-  private static final String GUEST = String.join("\n",
-      "duration: 20ms",
-      "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: hlt-only,"
-          + " virtualized: true}",
-      "kernel: {params: {cost.jitter_pct: 0, kvm.halt_poll_ns: %s}}",
-      "workload: {tasks: [{name: t, program: [{sleep: %s}, {user: 1us}]}]}",
-      "");
+  private static final String GUEST =
+      String.join(
+          "\n",
+          "duration: 20ms",
+          "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: hlt-only,"
+              + " virtualized: true}",
+          "kernel: {params: {cost.jitter_pct: 0, kvm.halt_poll_ns: %s}}",
+          "workload: {tasks: [{name: t, program: [{sleep: %s}, {user: 1us}]}]}",
+          "");
 
   private static Kernel run(String sleep, String maxPoll) {
     Kernel k = TestKernels.kernel(String.format(GUEST, maxPoll, sleep));

@@ -6,25 +6,27 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 /**
- * Time lost outside the modelled kernel: a guest's timer expiry exits to the host and its vector
- * is injected latency.vm_timer_delivery later; measured noise stalls a CPU, which then advances
+ * Time lost outside the modelled kernel: a guest's timer expiry exits to the host and its vector is
+ * injected latency.vm_timer_delivery later; measured noise stalls a CPU, which then advances
  * nothing and takes interrupts when the stall ends.
  */
 class HostInterferenceTest {
-  private static final String GUEST = String.join("\n",
-      "duration: 50ms",
-      "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only,",
-      "          virtualized: true%s}",
-      "kernel: {params: {cost.jitter_pct: 0, latency.vm_timer_delivery: %d}}",
-      "workload:",
-      "  tasks:",
-      "    - name: rt",
-      "      policy: fifo",
-      "      rt_priority: 50",
-      "      program:",
-      "        - sleep_until: {period: 200us, sample: lat, irq_sample: irq}",
-      "        - user: 5us",
-      "");
+  private static final String GUEST =
+      String.join(
+          "\n",
+          "duration: 50ms",
+          "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only,",
+          "          virtualized: true%s}",
+          "kernel: {params: {cost.jitter_pct: 0, latency.vm_timer_delivery: %d}}",
+          "workload:",
+          "  tasks:",
+          "    - name: rt",
+          "      policy: fifo",
+          "      rt_priority: 50",
+          "      program:",
+          "        - sleep_until: {period: 200us, sample: lat, irq_sample: irq}",
+          "        - user: 5us",
+          "");
 
   private static Kernel guest(long deliveryNs, String noise) {
     Kernel k = TestKernels.kernel(String.format(GUEST, noise, deliveryNs));
@@ -68,8 +70,9 @@ class HostInterferenceTest {
 
   @Test
   void theSameSeedDrawsTheSameNoise() {
-    String noise = ", noise: {bins: [{from: 50us, to: 150us, rate: 1000}, {from: 1ms, to: 2ms,"
-        + " rate: 10}]}";
+    String noise =
+        ", noise: {bins: [{from: 50us, to: 150us, rate: 1000}, {from: 1ms, to: 2ms,"
+            + " rate: 10}]}";
     assertThat(guest(0, noise).digest()).isEqualTo(guest(0, noise).digest());
   }
 }

@@ -11,12 +11,14 @@ import org.junit.jupiter.api.Test;
  * its schedule_idle() window is pending when it next reaches its idle state.
  */
 class IdleEntryTest {
-  private static final String IPISTORM = String.join("\n",
-      "duration: 50ms",
-      "machine: {preset: epyc-2s}",
-      "kernel: {preempt: voluntary, hz: 1000}",
-      "workload: {tools: [{ipistorm: \"numipi=2000 single=1 offset=8 cpulist=8 wait=1\"}]}",
-      "");
+  private static final String IPISTORM =
+      String.join(
+          "\n",
+          "duration: 50ms",
+          "machine: {preset: epyc-2s}",
+          "kernel: {preempt: voluntary, hz: 1000}",
+          "workload: {tools: [{ipistorm: \"numipi=2000 single=1 offset=8 cpulist=8 wait=1\"}]}",
+          "");
 
   @Test
   void entriesWithAnInterruptPendingTeachTheGovernorThatTheCpuWakesAtOnce() {

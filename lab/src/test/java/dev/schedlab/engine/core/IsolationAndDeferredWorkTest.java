@@ -9,16 +9,27 @@ import org.junit.jupiter.api.Test;
 /** task_work, RCU callbacks with rcu_nocbs offload, and the nohz_full residual tick. */
 class IsolationAndDeferredWorkTest {
   private static String machine(int cpus, String isolated) {
-    return "machine: {sockets: 1, cores_per_socket: " + cpus + ", threads_per_core: 1,"
-        + " idle_states: hlt-only, isolated_cpus: \"" + isolated + "\"}\n";
+    return "machine: {sockets: 1, cores_per_socket: "
+        + cpus
+        + ", threads_per_core: 1,"
+        + " idle_states: hlt-only, isolated_cpus: \""
+        + isolated
+        + "\"}\n";
   }
 
   private static long exitTime(int cpus, long perCpuCheckNs) {
-    Kernel k = TestKernels.kernel("duration: 1s\n" + machine(cpus, "")
-        + "kernel: {params: {cost.mm_cid_per_cpu_check: " + perCpuCheckNs + "}}\n"
-        + "workload: {tasks: [{name: once, cpus: \"0\", program: [{user: 150ms}, exit]}]}\n");
+    Kernel k =
+        TestKernels.kernel(
+            "duration: 1s\n"
+                + machine(cpus, "")
+                + "kernel: {params: {cost.mm_cid_per_cpu_check: "
+                + perCpuCheckNs
+                + "}}\n"
+                + "workload: {tasks: [{name: once, cpus: \"0\", program: [{user: 150ms}, exit]}]}\n");
     k.run(1_000_000_000);
-    assertThat(TestKernels.counter(k, "mm_cid.scans")).as("one scan after the 100 ms delay").isEqualTo(1);
+    assertThat(TestKernels.counter(k, "mm_cid.scans"))
+        .as("one scan after the 100 ms delay")
+        .isEqualTo(1);
     assertThat(TestKernels.counter(k, "task_work.runs")).isEqualTo(1);
     return TestKernels.counter(k, "task.last_exit_ns");
   }
@@ -31,14 +42,21 @@ class IsolationAndDeferredWorkTest {
   }
 
   private static long[] rcuCallbackRunsOn(int queuingCpu) {
-    Kernel k = TestKernels.kernel("duration: 100ms\n" + machine(4, "2-3") + "workload: {tasks: []}\n");
+    Kernel k =
+        TestKernels.kernel("duration: 100ms\n" + machine(4, "2-3") + "workload: {tasks: []}\n");
     k.run(1_000_000);
     long[] ran = {-1, -1};
     k.thisCpu = queuingCpu;
-    k.services.defer(DeferKind.RCU_CALLBACK, null, queuingCpu, 5_000, 0, cpu -> {
-      ran[0] = cpu;
-      ran[1] = k.now;
-    });
+    k.services.defer(
+        DeferKind.RCU_CALLBACK,
+        null,
+        queuingCpu,
+        5_000,
+        0,
+        cpu -> {
+          ran[0] = cpu;
+          ran[1] = k.now;
+        });
     k.run(100_000_000);
     return ran;
   }
@@ -59,9 +77,12 @@ class IsolationAndDeferredWorkTest {
 
   @Test
   void nohzFullCpuWithOneTaskTakesAboutOneTickPerSecond() {
-    Kernel k = TestKernels.kernel("duration: 3s\n" + machine(4, "2-3")
-        + "workload: {tasks: [{name: iso, cpus: \"2\", program: [{user: 1s}]},"
-        + " {name: hk, cpus: \"0\", program: [{user: 1s}]}]}\n");
+    Kernel k =
+        TestKernels.kernel(
+            "duration: 3s\n"
+                + machine(4, "2-3")
+                + "workload: {tasks: [{name: iso, cpus: \"2\", program: [{user: 1s}]},"
+                + " {name: hk, cpus: \"0\", program: [{user: 1s}]}]}\n");
     k.run(3_000_000_000L);
     assertThat(k.cpus[2].ticks).isBetween(2L, 5L);
     assertThat(k.cpus[0].ticks).isBetween(2_990L, 3_000L);

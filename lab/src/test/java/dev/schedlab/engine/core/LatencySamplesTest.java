@@ -9,26 +9,28 @@ import org.junit.jupiter.api.Test;
 
 /** The latency series a workload can record: timer stages (timerlat), relative sleeps, caps. */
 class LatencySamplesTest {
-  private static final String TIMERLAT = String.join("\n",
-      "duration: 50ms",
-      "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
-      "kernel: {params: {cost.jitter_pct: 0}}",
-      "workload:",
-      "  samples: {user: {max: 5}}",
-      "  tasks:",
-      "    - name: timerlat",
-      "      policy: fifo",
-      "      rt_priority: 95",
-      "      start: 100us",
-      "      program:",
-      "        - sleep_until: {period: 1ms, irq_sample: irq, thread_sample: thread, sample: user,"
-          + " ret_user_sample: ret}",
-      "        - user: 5us",
-      "    - name: nap",
-      "      program:",
-      "        - sleep: {duration: 300us, sample: nap}",
-      "        - user: 20us",
-      "");
+  private static final String TIMERLAT =
+      String.join(
+          "\n",
+          "duration: 50ms",
+          "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
+          "kernel: {params: {cost.jitter_pct: 0}}",
+          "workload:",
+          "  samples: {user: {max: 5}}",
+          "  tasks:",
+          "    - name: timerlat",
+          "      policy: fifo",
+          "      rt_priority: 95",
+          "      start: 100us",
+          "      program:",
+          "        - sleep_until: {period: 1ms, irq_sample: irq, thread_sample: thread, sample: user,"
+              + " ret_user_sample: ret}",
+          "        - user: 5us",
+          "    - name: nap",
+          "      program:",
+          "        - sleep: {duration: 300us, sample: nap}",
+          "        - user: 20us",
+          "");
 
   @Test
   void timerStagesAreOrderedAndMeasuredFromExpiry() {

@@ -12,14 +12,17 @@ class LoadBalanceTest {
     // while new); once its utilisation passes 80 % of 512 it is a misfit: CPU 0's busy tick kicks
     // the idle big CPU, whose balance finds the misfit group, cannot detach the running task and
     // asks CPU 0's stopper to push it (active balance).
-    Kernel k = TestKernels.kernel(String.join("\n",
-        "duration: 1s",
-        "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only,",
-        "          cpu_capacity: {\"0\": 512}}",
-        "workload:",
-        "  tasks:",
-        "    - {name: hog, program: [{user: 1s}]}",
-        ""));
+    Kernel k =
+        TestKernels.kernel(
+            String.join(
+                "\n",
+                "duration: 1s",
+                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only,",
+                "          cpu_capacity: {\"0\": 512}}",
+                "workload:",
+                "  tasks:",
+                "    - {name: hog, program: [{user: 1s}]}",
+                ""));
     Task hog = k.tasks.get(0);
     k.run(5_000_000L);
     assertThat(hog.cpu).isZero();
@@ -31,7 +34,8 @@ class LoadBalanceTest {
       }
     }
     assertThat(movedAt).as("moved to the big CPU").isPositive();
-    // util_avg reaches 0.8 x 512 = 410 from post_init's 256 on a half-speed PELT clock: not at once.
+    // util_avg reaches 0.8 x 512 = 410 from post_init's 256 on a half-speed PELT clock: not at
+    // once.
     assertThat(movedAt).isGreaterThan(10);
     assertThat(TestKernels.counter(k, "lb.active_balances")).isPositive();
     assertThat(TestKernels.counter(k, "lb.active_pushes")).isEqualTo(1);
@@ -42,13 +46,16 @@ class LoadBalanceTest {
 
   @Test
   void onASymmetricMachineNoMisfitIsRecorded() {
-    Kernel k = TestKernels.kernel(String.join("\n",
-        "duration: 1s",
-        "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
-        "workload:",
-        "  tasks:",
-        "    - {name: hog, program: [{user: 1s}]}",
-        ""));
+    Kernel k =
+        TestKernels.kernel(
+            String.join(
+                "\n",
+                "duration: 1s",
+                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
+                "workload:",
+                "  tasks:",
+                "    - {name: hog, program: [{user: 1s}]}",
+                ""));
     k.run(300_000_000L);
     assertThat(k.cpus[0].misfitTaskLoad + k.cpus[1].misfitTaskLoad).isZero();
     assertThat(TestKernels.counter(k, "lb.active_balances")).isZero();
@@ -61,14 +68,17 @@ class LoadBalanceTest {
     // CPU anywhere: sched_balance_find_dst_group() keeps them local). The balancer then moves
     // light tasks by load until CPU 1 holds all four: 1 task against 4, but 9548 against 4096,
     // and it moves nothing more.
-    Kernel k = TestKernels.kernel(String.join("\n",
-        "duration: 1s",
-        "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
-        "workload:",
-        "  tasks:",
-        "    - {name: heavy, nice: -10, program: [{user: 1s}]}",
-        "    - {name: light, count: 4, start: 1ms, program: [{user: 1s}]}",
-        ""));
+    Kernel k =
+        TestKernels.kernel(
+            String.join(
+                "\n",
+                "duration: 1s",
+                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
+                "workload:",
+                "  tasks:",
+                "    - {name: heavy, nice: -10, program: [{user: 1s}]}",
+                "    - {name: light, count: 4, start: 1ms, program: [{user: 1s}]}",
+                ""));
     Task heavy = k.tasks.get(0);
     k.run(2_000_000L);
     assertThat(k.cpus[0].nrRunning).isEqualTo(4);

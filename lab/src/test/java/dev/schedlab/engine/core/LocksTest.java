@@ -26,7 +26,8 @@ class LocksTest {
     }
 
     @Override
-    public void lockContentionBegin(long t, int cpu, String comm, int pid, long addr, String flags) {
+    public void lockContentionBegin(
+        long t, int cpu, String comm, int pid, long addr, String flags) {
       events.add("begin " + comm + " " + flags);
       times.add(t);
     }
@@ -38,8 +39,16 @@ class LocksTest {
     }
 
     @Override
-    public void schedSwitch(long t, int cpu, String prevComm, int prevPid, int prevPrio,
-        char prevState, String nextComm, int nextPid, int nextPrio) {
+    public void schedSwitch(
+        long t,
+        int cpu,
+        String prevComm,
+        int prevPid,
+        int prevPrio,
+        char prevState,
+        String nextComm,
+        int nextPid,
+        int nextPrio) {
       events.add("switch " + prevComm + " " + nextComm);
       times.add(t);
     }
@@ -50,26 +59,33 @@ class LocksTest {
   }
 
   private static Kernel run(String yaml, long ns, Recorder rec) {
-    Kernel k = KernelBuilder.build(TestKernels.scenario(yaml).config(), TestKernels.builtins(), rec);
+    Kernel k =
+        KernelBuilder.build(TestKernels.scenario(yaml).config(), TestKernels.builtins(), rec);
     k.run(ns);
     return k;
   }
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> stat(Kernel k, String lock) {
-    return (Map<String, Object>) ((Map<String, Object>) k.metricsSnapshot().get("lock_stat")).get(lock);
+    return (Map<String, Object>)
+        ((Map<String, Object>) k.metricsSnapshot().get("lock_stat")).get(lock);
   }
 
-  private static final String FOUR_CPUS = "machine: {sockets: 1, cores_per_socket: 4, "
-      + "threads_per_core: 1, idle_states: poll-only}\n";
+  private static final String FOUR_CPUS =
+      "machine: {sockets: 1, cores_per_socket: 4, "
+          + "threads_per_core: 1, idle_states: poll-only}\n";
 
   @Test
   void spinlockWaitersGetTheLockInArrivalOrderOneHandoffApart() {
     // a takes the lock for 100 us; b, c, d arrive at 10, 20, 30 us on their own CPUs
-    String yaml = "duration: 1ms\n" + FOUR_CPUS
-        + "workload:\n  locks: {L: spinlock}\n  tasks:\n"
-        + task("a", 0, 0, "100us") + task("d", 3, 30, "10us") + task("b", 1, 10, "10us")
-        + task("c", 2, 20, "10us");
+    String yaml =
+        "duration: 1ms\n"
+            + FOUR_CPUS
+            + "workload:\n  locks: {L: spinlock}\n  tasks:\n"
+            + task("a", 0, 0, "100us")
+            + task("d", 3, 30, "10us")
+            + task("b", 1, 10, "10us")
+            + task("c", 2, 20, "10us");
     Recorder rec = new Recorder();
     Kernel k = run(yaml, 1_000_000, rec);
     assertThat(rec.only("end")).containsExactly("end b", "end c", "end d");
@@ -86,20 +102,33 @@ class LocksTest {
   }
 
   private static String task(String name, int cpu, int startUs, String hold) {
-    return "    - {name: " + name + ", cpus: \"" + cpu + "\", start: " + startUs + "us, program: "
-        + "[{kernel: [{lock: L}, {duration: " + hold + ", preemptible: true}, {unlock: L}]}, exit]}\n";
+    return "    - {name: "
+        + name
+        + ", cpus: \""
+        + cpu
+        + "\", start: "
+        + startUs
+        + "us, program: "
+        + "[{kernel: [{lock: L}, {duration: "
+        + hold
+        + ", preemptible: true}, {unlock: L}]}, exit]}\n";
   }
 
   /** A fair task on CPU 1 spins on L, held 300 us by CPU 0; an RT task on CPU 1 wakes meanwhile. */
   private static Histogram rtOverSpinner(String preempt) {
-    String yaml = "duration: 3ms\n" + FOUR_CPUS + "kernel: {preempt: " + preempt + "}\n"
-        + "workload:\n  locks: {L: raw_spinlock}\n  tasks:\n"
-        + "    - {name: holder, cpus: \"0\", program: [{kernel: [{lock: L}, {duration: 300us}, "
-        + "{unlock: L}]}, {user: 10us}]}\n"
-        + "    - {name: spinner, cpus: \"1\", start: 5us, program: [{kernel: [{lock: L}, "
-        + "{duration: 1us}, {unlock: L}]}, {user: 10us}]}\n"
-        + "    - {name: rt, cpus: \"1\", policy: fifo, rt_priority: 50, start: 20us, program: "
-        + "[{sleep_until: {period: 250us, sample: rt}}]}\n";
+    String yaml =
+        "duration: 3ms\n"
+            + FOUR_CPUS
+            + "kernel: {preempt: "
+            + preempt
+            + "}\n"
+            + "workload:\n  locks: {L: raw_spinlock}\n  tasks:\n"
+            + "    - {name: holder, cpus: \"0\", program: [{kernel: [{lock: L}, {duration: 300us}, "
+            + "{unlock: L}]}, {user: 10us}]}\n"
+            + "    - {name: spinner, cpus: \"1\", start: 5us, program: [{kernel: [{lock: L}, "
+            + "{duration: 1us}, {unlock: L}]}, {user: 10us}]}\n"
+            + "    - {name: rt, cpus: \"1\", policy: fifo, rt_priority: 50, start: 20us, program: "
+            + "[{sleep_until: {period: 250us, sample: rt}}]}\n";
     Kernel k = run(yaml, 3_000_000, new Recorder());
     return k.metrics.histogram("rt");
   }
@@ -115,14 +144,17 @@ class LocksTest {
 
   /** One CPU: a fair task holds a spinlock for 100 us, then 100 us of preemptible kernel code. */
   private static Histogram deadlineOverHolder(String preempt) {
-    String yaml = "duration: 50ms\n"
-        + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
-        + "kernel: {preempt: " + preempt + "}\n"
-        + "workload:\n  locks: {zone: {kind: spinlock, per: node}}\n  tasks:\n"
-        + "    - name: fair\n      program:\n        - kernel: [{lock: zone, irqs_off: false}, "
-        + "{duration: 100us}, {unlock: zone}, {duration: 100us}]\n        - user: 3us\n"
-        + "    - name: dl\n      policy: deadline\n      dl_runtime: 20us\n      dl_deadline: 1ms\n"
-        + "      start: 37us\n      program:\n        - sleep_until: {period: 1ms, sample: dl}\n";
+    String yaml =
+        "duration: 50ms\n"
+            + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
+            + "kernel: {preempt: "
+            + preempt
+            + "}\n"
+            + "workload:\n  locks: {zone: {kind: spinlock, per: node}}\n  tasks:\n"
+            + "    - name: fair\n      program:\n        - kernel: [{lock: zone, irqs_off: false}, "
+            + "{duration: 100us}, {unlock: zone}, {duration: 100us}]\n        - user: 3us\n"
+            + "    - name: dl\n      policy: deadline\n      dl_runtime: 20us\n      dl_deadline: 1ms\n"
+            + "      start: 37us\n      program:\n        - sleep_until: {period: 1ms, sample: dl}\n";
     Kernel k = run(yaml, 50_000_000, new Recorder());
     return k.metrics.histogram("dl");
   }
@@ -146,11 +178,15 @@ class LocksTest {
 
   /** CPU 0: the owner holds the mutex over {@code ownerBody}; CPU 1: a waiter arrives at 10 us. */
   private static Kernel mutex(String ownerBody) {
-    String yaml = "duration: 2ms\n" + FOUR_CPUS
-        + "workload:\n  locks: {M: mutex}\n  tasks:\n"
-        + "    - {name: owner, cpus: \"0\", program: [{lock: M}, " + ownerBody + ", {unlock: M}, exit]}\n"
-        + "    - {name: waiter, cpus: \"1\", start: 10us, program: [{lock: M}, {user: 1us}, "
-        + "{unlock: M}, exit]}\n";
+    String yaml =
+        "duration: 2ms\n"
+            + FOUR_CPUS
+            + "workload:\n  locks: {M: mutex}\n  tasks:\n"
+            + "    - {name: owner, cpus: \"0\", program: [{lock: M}, "
+            + ownerBody
+            + ", {unlock: M}, exit]}\n"
+            + "    - {name: waiter, cpus: \"1\", start: 10us, program: [{lock: M}, {user: 1us}, "
+            + "{unlock: M}, exit]}\n";
     return run(yaml, 2_000_000, new Recorder());
   }
 
@@ -186,14 +222,16 @@ class LocksTest {
 
   @Test
   void aWaitingWriterHoldsBackNewReaders() {
-    String yaml = "duration: 2ms\n" + FOUR_CPUS
-        + "workload:\n  locks: {sem: rwsem}\n  tasks:\n"
-        + "    - {name: r1, cpus: \"0\", program: [{lock: {name: sem, mode: read}}, {user: 100us}, "
-        + "{unlock: sem}, exit]}\n"
-        + "    - {name: w, cpus: \"1\", start: 10us, program: [{lock: sem}, {user: 50us}, "
-        + "{unlock: sem}, exit]}\n"
-        + "    - {name: r2, cpus: \"2\", start: 20us, program: [{lock: {name: sem, mode: read}}, "
-        + "{user: 10us}, {unlock: sem}, exit]}\n";
+    String yaml =
+        "duration: 2ms\n"
+            + FOUR_CPUS
+            + "workload:\n  locks: {sem: rwsem}\n  tasks:\n"
+            + "    - {name: r1, cpus: \"0\", program: [{lock: {name: sem, mode: read}}, {user: 100us}, "
+            + "{unlock: sem}, exit]}\n"
+            + "    - {name: w, cpus: \"1\", start: 10us, program: [{lock: sem}, {user: 50us}, "
+            + "{unlock: sem}, exit]}\n"
+            + "    - {name: r2, cpus: \"2\", start: 20us, program: [{lock: {name: sem, mode: read}}, "
+            + "{user: 10us}, {unlock: sem}, exit]}\n";
     Recorder rec = new Recorder();
     run(yaml, 2_000_000, rec);
     // r2 finds only a reader holding the lock, yet waits: the writer queued first goes first
@@ -207,15 +245,16 @@ class LocksTest {
   void priorityInheritanceUnderRtLiftsTheHolderAboveAMediumTask() {
     // CPU 0 only. low (fair) holds the spinlock_t S for 1 ms of kernel work; mid (FIFO 10) wakes
     // at 100 us and computes 5 ms; high (FIFO 50) wakes at 200 us and wants S.
-    String yaml = "duration: 10ms\n"
-        + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
-        + "kernel: {preempt: full, rt: true}\n"
-        + "workload:\n  locks: {S: spinlock}\n  tasks:\n"
-        + "    - {name: low, program: [{kernel: [{lock: S}, {duration: 1ms}, {unlock: S}]}, exit]}\n"
-        + "    - {name: mid, policy: fifo, rt_priority: 10, program: [{sleep: 100us}, {user: 5ms}, "
-        + "exit]}\n"
-        + "    - {name: high, policy: fifo, rt_priority: 50, program: [{sleep: 200us}, "
-        + "{kernel: [{lock: S}, {duration: 10us}, {unlock: S}]}, exit]}\n";
+    String yaml =
+        "duration: 10ms\n"
+            + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
+            + "kernel: {preempt: full, rt: true}\n"
+            + "workload:\n  locks: {S: spinlock}\n  tasks:\n"
+            + "    - {name: low, program: [{kernel: [{lock: S}, {duration: 1ms}, {unlock: S}]}, exit]}\n"
+            + "    - {name: mid, policy: fifo, rt_priority: 10, program: [{sleep: 100us}, {user: 5ms}, "
+            + "exit]}\n"
+            + "    - {name: high, policy: fifo, rt_priority: 50, program: [{sleep: 200us}, "
+            + "{kernel: [{lock: S}, {duration: 10us}, {unlock: S}]}, exit]}\n";
     Recorder rec = new Recorder();
     Kernel k = run(yaml, 10_000_000, rec);
     // Under RT the holder is preemptible (mid runs it off the CPU at 100 us); boosted to high's
@@ -229,13 +268,14 @@ class LocksTest {
   @Test
   void withoutPreemptRtTheSameSpinlockKeepsTheMediumTaskOutInstead() {
     // The contrast: spinlock_t spins; low cannot be preempted inside its section at all.
-    String yaml = "duration: 10ms\n"
-        + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
-        + "kernel: {preempt: full}\n"
-        + "workload:\n  locks: {S: spinlock}\n  tasks:\n"
-        + "    - {name: low, program: [{kernel: [{lock: S}, {duration: 1ms}, {unlock: S}]}, exit]}\n"
-        + "    - {name: mid, policy: fifo, rt_priority: 10, program: [{sleep: 100us}, {user: 5ms}, "
-        + "exit]}\n";
+    String yaml =
+        "duration: 10ms\n"
+            + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
+            + "kernel: {preempt: full}\n"
+            + "workload:\n  locks: {S: spinlock}\n  tasks:\n"
+            + "    - {name: low, program: [{kernel: [{lock: S}, {duration: 1ms}, {unlock: S}]}, exit]}\n"
+            + "    - {name: mid, policy: fifo, rt_priority: 10, program: [{sleep: 100us}, {user: 5ms}, "
+            + "exit]}\n";
     Recorder rec = new Recorder();
     run(yaml, 10_000_000, rec);
     long firstSwitchToMid = rec.times.get(rec.events.indexOf("switch low mid"));

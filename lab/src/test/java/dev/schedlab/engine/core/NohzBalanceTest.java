@@ -7,11 +7,13 @@ import org.junit.jupiter.api.Test;
 
 /** nohz idle load balancing (section 1.10) on a 4-vCPU guest whose idle is HLT (real IPIs). */
 class NohzBalanceTest {
-  private static final String ONE_BUSY = String.join("\n",
-      "duration: 100ms",
-      "machine: {preset: kvm-4vcpu}",
-      "workload: {tasks: [{name: busy, cpus: \"0\", program: [{user: 100ms}]}]}",
-      "");
+  private static final String ONE_BUSY =
+      String.join(
+          "\n",
+          "duration: 100ms",
+          "machine: {preset: kvm-4vcpu}",
+          "workload: {tasks: [{name: busy, cpus: \"0\", program: [{user: 100ms}]}]}",
+          "");
 
   @Test
   void tickStopSetsNeedsUpdateAndTheNextBusyTickSendsOneNextKickToTheFirstIdleCpu() {
@@ -34,11 +36,13 @@ class NohzBalanceTest {
     assertThat(TestKernels.counter(k, "nohz.kicks")).isEqualTo(1);
   }
 
-  private static final String FOUR_HOGS = String.join("\n",
-      "duration: 50ms",
-      "machine: {sockets: 1, cores_per_socket: 4, threads_per_core: 1, idle_states: hlt-only}",
-      "workload: {tasks: [{name: hog, count: 4, program: [{user: 50ms}]}]}",
-      "");
+  private static final String FOUR_HOGS =
+      String.join(
+          "\n",
+          "duration: 50ms",
+          "machine: {sockets: 1, cores_per_socket: 4, threads_per_core: 1, idle_states: hlt-only}",
+          "workload: {tasks: [{name: hog, count: 4, program: [{user: 50ms}]}]}",
+          "");
 
   /** All four hogs are moved onto CPU 0 before they first run; returns the kernel. */
   private static Kernel overloadCpu0(boolean newidleCanRun) {
@@ -80,10 +84,13 @@ class NohzBalanceTest {
     }
   }
 
-  /** avg_idle 100 us on the idle CPUs: above every domain's cost, below sysctl_sched_migration_cost. */
+  /**
+   * avg_idle 100 us on the idle CPUs: above every domain's cost, below sysctl_sched_migration_cost.
+   */
   private static long newidleWalksWithAvgIdle100us(boolean v4Gate) {
-    Kernel k = TestKernels.kernel(FOUR_HOGS
-        + "kernel: {features: {NEWIDLE_MIGRATION_COST_GATE: " + v4Gate + "}}\n");
+    Kernel k =
+        TestKernels.kernel(
+            FOUR_HOGS + "kernel: {features: {NEWIDLE_MIGRATION_COST_GATE: " + v4Gate + "}}\n");
     k.run(0);
     for (int c = 1; c < 4; c++) {
       k.balancer.migrate(k.cpus[c].queuedHead, k.cpus[c], k.cpus[0]);
@@ -95,7 +102,9 @@ class NohzBalanceTest {
 
   @Test
   void beforeV516NewidleIsSkippedWhileAvgIdleIsBelowTheMigrationCost() {
-    assertThat(newidleWalksWithAvgIdle100us(false)).as("v5.16+: only the domain-cost gate").isPositive();
+    assertThat(newidleWalksWithAvgIdle100us(false))
+        .as("v5.16+: only the domain-cost gate")
+        .isPositive();
     assertThat(newidleWalksWithAvgIdle100us(true)).as("v4.17: avg_idle < 500 us skips it").isZero();
   }
 

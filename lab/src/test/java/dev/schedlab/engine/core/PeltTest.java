@@ -8,15 +8,16 @@ import dev.schedlab.api.view.LoadAvgView;
 import org.junit.jupiter.api.Test;
 
 /**
- * PELT against the kernel's arithmetic: y^32 = 1/2 over 1024 us periods, a running task's
- * util_avg converging to its duty cycle x 1024, and the RT signal of the runqueue.
+ * PELT against the kernel's arithmetic: y^32 = 1/2 over 1024 us periods, a running task's util_avg
+ * converging to its duty cycle x 1024, and the RT signal of the runqueue.
  */
 class PeltTest {
   /** One PELT period, ns (1024 units of 1024 ns). */
   private static final double PERIOD_NS = 1024.0 * 1024.0;
 
   private static String oneCpu(String policy, String program) {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "duration: 1s",
         "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
         "kernel: {params: {cost.jitter_pct: 0}}",
@@ -55,8 +56,7 @@ class PeltTest {
       double n = a.lastUpdateNs() / PERIOD_NS;
       double upper = 1024 - 512 * Math.pow(0.5, n / 32);
       double lower = 1024 - 512 * Math.pow(0.5, (n - 1) / 32);
-      assertThat((double) a.utilAvg()).as("util_avg at %d ms", ms)
-          .isBetween(lower - 3, upper + 3);
+      assertThat((double) a.utilAvg()).as("util_avg at %d ms", ms).isBetween(lower - 3, upper + 3);
     }
     assertThat(t.loadAvg().utilAvg()).isBetween(1000L, 1024L);
     // One nice-0 task: load_avg = weight x load_sum / divider -> 1024; the runqueue follows.
@@ -96,15 +96,18 @@ class PeltTest {
   void utilisationIsCapacityInvariant() {
     // 2 ms of work every 10 ms on a half-capacity CPU takes 4 ms, but the PELT clock runs at half
     // speed while busy and catches up while idle: util_avg is that of 2 ms in 10, 0.2 x 1024.
-    Kernel k = TestKernels.kernel(String.join("\n",
-        "duration: 1s",
-        "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only,",
-        "          cpu_capacity: {\"1\": 512}}",
-        "kernel: {params: {cost.jitter_pct: 0}}",
-        "workload:",
-        "  tasks:",
-        "    - {name: t, cpus: \"1\", program: [{user: 2ms}, {sleep_until: {period: 10ms}}]}",
-        ""));
+    Kernel k =
+        TestKernels.kernel(
+            String.join(
+                "\n",
+                "duration: 1s",
+                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only,",
+                "          cpu_capacity: {\"1\": 512}}",
+                "kernel: {params: {cost.jitter_pct: 0}}",
+                "workload:",
+                "  tasks:",
+                "    - {name: t, cpus: \"1\", program: [{user: 2ms}, {sleep_until: {period: 10ms}}]}",
+                ""));
     assertThat(k.cpus[1].capacityOrig()).isEqualTo(512);
     long sum = 0;
     int samples = 0;
@@ -121,8 +124,8 @@ class PeltTest {
 
   @Test
   void anRtTaskBuildsTheRunqueuesRtSignalNotTheFairOne() {
-    Kernel k = TestKernels.kernel(oneCpu("fifo\n      rt_priority: 10",
-        "[{user: 5ms}, {sleep: 5ms}]"));
+    Kernel k =
+        TestKernels.kernel(oneCpu("fifo\n      rt_priority: 10", "[{user: 5ms}, {sleep: 5ms}]"));
     long sum = 0;
     int samples = 0;
     for (long ms = 300; ms < 500; ms++) {

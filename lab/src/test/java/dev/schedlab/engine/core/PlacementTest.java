@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/**
- * select_task_rq_fair(): where wakeups and new tasks go, against the kernel's known behaviour.
- */
+/** select_task_rq_fair(): where wakeups and new tasks go, against the kernel's known behaviour. */
 class PlacementTest {
   /** A pipe-like pair (each wakes the other with WF_SYNC, then blocks) on a 2-CPU machine. */
   private static String pair(boolean sync, String others) {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "duration: 200ms",
         "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
         "workload:",
@@ -60,13 +59,16 @@ class PlacementTest {
   @Test
   void newTasksAreSpreadOverIdleCpusAtFork() {
     // sched_balance_find_dst_cpu(): each new task goes to the idlest group, down to an idle CPU.
-    Kernel k = TestKernels.kernel(String.join("\n",
-        "duration: 10ms",
-        "machine: {sockets: 2, cores_per_socket: 2, threads_per_core: 2, idle_states: poll-only}",
-        "workload:",
-        "  tasks:",
-        "    - {name: hog, count: 4, program: [{user: 10ms}]}",
-        ""));
+    Kernel k =
+        TestKernels.kernel(
+            String.join(
+                "\n",
+                "duration: 10ms",
+                "machine: {sockets: 2, cores_per_socket: 2, threads_per_core: 2, idle_states: poll-only}",
+                "workload:",
+                "  tasks:",
+                "    - {name: hog, count: 4, program: [{user: 10ms}]}",
+                ""));
     k.run(1_000_000L);
     java.util.Set<Integer> cores = new java.util.HashSet<>();
     java.util.Set<Integer> pkgs = new java.util.HashSet<>();

@@ -10,14 +10,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Where an idle CPU stops polling (kernel-model.md 1.9): {@code call_cpuidle()} clears POLLING
- * until MWAIT sets it again, and after MWAIT returns it stays clear until
- * {@code cpuidle_idle_call()} is back in the loop. A cross-CPU call in those windows needs an IPI.
+ * until MWAIT sets it again, and after MWAIT returns it stays clear until {@code
+ * cpuidle_idle_call()} is back in the loop. A cross-CPU call in those windows needs an IPI.
  */
 class PollingWindowsTest {
   private static Kernel idleIcx() {
-    return TestKernels.kernel("duration: 1s\n"
-        + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: icx}\n"
-        + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
+    return TestKernels.kernel(
+        "duration: 1s\n"
+            + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: icx}\n"
+            + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
   }
 
   /** Runs in 10 ns steps until {@code cond} holds for CPU 1; fails after {@code limitNs}. */
@@ -85,10 +86,12 @@ class PollingWindowsTest {
 
   /** CPU 1 idles in C1 only (deeper states disabled) of the given intel_idle table. */
   private static Kernel c1Only(String table) {
-    return TestKernels.kernel("duration: 1s\n"
-        + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: " + table
-        + ", disabled_states: [C1E, C6]}\n"
-        + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
+    return TestKernels.kernel(
+        "duration: 1s\n"
+            + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: "
+            + table
+            + ", disabled_states: [C1E, C6]}\n"
+            + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
   }
 
   private static boolean pollingInTheHandlerAfterC1(String table) {
@@ -115,16 +118,18 @@ class PollingWindowsTest {
     assertThat(k.cpus[1].curr.polling).as("MWAIT returned after the handler").isFalse();
     long bookkeepingFrom = k.now;
     runUntil(k, c -> c.phase == Cpu.P_IDLE_ENTER, 100_000);
-    assertThat(k.now - bookkeepingFrom).isBetween(Param.CPUIDLE_EXIT.defaultValue() - 10,
-        Param.CPUIDLE_EXIT.defaultValue() + 10);
+    assertThat(k.now - bookkeepingFrom)
+        .isBetween(Param.CPUIDLE_EXIT.defaultValue() - 10, Param.CPUIDLE_EXIT.defaultValue() + 10);
     assertThat(k.cpus[1].curr.polling).isTrue();
   }
 
   @Test
   void anInterruptInsidePollIdleIsHandledInPlaceAndTheCpuPollsOn() {
-    Kernel k = TestKernels.kernel("duration: 1s\n"
-        + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}\n"
-        + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
+    Kernel k =
+        TestKernels.kernel(
+            "duration: 1s\n"
+                + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}\n"
+                + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
     runUntil(k, c -> c.phase == Cpu.P_IDLE_STATE, 100_000);
     long entries = TestKernels.counter(k, "idle.entries.POLL");
 
@@ -133,7 +138,8 @@ class PollingWindowsTest {
     assertThat(k.cpus[1].phase).isEqualTo(Cpu.P_IRQ_ENTRY);
     assertThat(k.cpus[1].curr.polling).as("still inside poll_idle()").isTrue();
     runUntil(k, c -> c.phase == Cpu.P_IDLE_STATE, 100_000);
-    assertThat(TestKernels.counter(k, "idle.entries.POLL")).as("no new idle entry")
+    assertThat(TestKernels.counter(k, "idle.entries.POLL"))
+        .as("no new idle entry")
         .isEqualTo(entries);
 
     call(k);

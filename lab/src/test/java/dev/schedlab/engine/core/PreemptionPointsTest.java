@@ -18,13 +18,19 @@ class PreemptionPointsTest {
 
   /** As above with each of the ten segments given as {@code seg}. */
   private static Histogram rtLatencyOf(String preempt, String seg) {
-    String yaml = "duration: 200ms\n"
-        + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
-        + "kernel: {preempt: " + preempt + "}\n"
-        + "workload:\n  tasks:\n"
-        + "    - name: hog\n      program:\n        - kernel: [" + (seg + ",").repeat(9) + seg + "]\n"
-        + "    - name: rt\n      policy: fifo\n      rt_priority: 50\n      start: 100us\n      program:\n"
-        + "        - sleep_until: {period: 1ms, sample: rt}\n";
+    String yaml =
+        "duration: 200ms\n"
+            + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
+            + "kernel: {preempt: "
+            + preempt
+            + "}\n"
+            + "workload:\n  tasks:\n"
+            + "    - name: hog\n      program:\n        - kernel: ["
+            + (seg + ",").repeat(9)
+            + seg
+            + "]\n"
+            + "    - name: rt\n      policy: fifo\n      rt_priority: 50\n      start: 100us\n      program:\n"
+            + "        - sleep_until: {period: 1ms, sample: rt}\n";
     Kernel k = TestKernels.kernel(yaml);
     k.run(200_000_000);
     return k.metrics.histogram("rt");

@@ -12,18 +12,21 @@ class RtPushPullTest {
     // phase; B (prio 10) may run on either. When B waits behind one of them, the other CPU is
     // free (or soon): the CPU whose RT task sleeps pulls B (balance_rt), and a CPU that picks its
     // own RT task pushes B to the free one (find_lowest_rq).
-    Kernel k = TestKernels.kernel(String.join("\n",
-        "duration: 200ms",
-        "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
-        "workload:",
-        "  tasks:",
-        "    - {name: a, policy: fifo, rt_priority: 50, cpus: \"0\",",
-        "       program: [{user: 2ms}, {sleep: 1ms}]}",
-        "    - {name: c, policy: fifo, rt_priority: 60, cpus: \"1\", start: 1500us,",
-        "       program: [{user: 2ms}, {sleep: 1ms}]}",
-        "    - {name: b, policy: fifo, rt_priority: 10, start: 100us,",
-        "       program: [{user: 700us}, {sleep: 100us}]}",
-        ""));
+    Kernel k =
+        TestKernels.kernel(
+            String.join(
+                "\n",
+                "duration: 200ms",
+                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
+                "workload:",
+                "  tasks:",
+                "    - {name: a, policy: fifo, rt_priority: 50, cpus: \"0\",",
+                "       program: [{user: 2ms}, {sleep: 1ms}]}",
+                "    - {name: c, policy: fifo, rt_priority: 60, cpus: \"1\", start: 1500us,",
+                "       program: [{user: 2ms}, {sleep: 1ms}]}",
+                "    - {name: b, policy: fifo, rt_priority: 10, start: 100us,",
+                "       program: [{user: 700us}, {sleep: 100us}]}",
+                ""));
     Task b = k.tasks.get(2);
     boolean[] ranOn = new boolean[2];
     long waitingBehindRtWithAFreeCpu = 0;

@@ -10,17 +10,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A loop inside a syscall's kernel path (a page walk kept as one page's segments and a count) runs
- * exactly as the same path written out: same events, same lock statistics, one entry and one
- * exit to user.
+ * exactly as the same path written out: same events, same lock statistics, one entry and one exit
+ * to user.
  */
 class SyscallLoopTest {
-  private static final String HEAD = "duration: 20ms\nmachine: {sockets: 1, cores_per_socket: 2}\nkernel: {preempt: voluntary}\n"
-      + "workload:\n  locks: {z: {kind: spinlock}}\n  tasks:\n";
-  private static final String PAGE = "{kernel: [{duration: {uniform: [100ns, 300ns]}, ends: cond_resched},"
-      + " {lock: z, irqs_off: true}, {duration: {uniform: [50ns, 150ns]}}, {unlock: z}]}";
+  private static final String HEAD =
+      "duration: 20ms\nmachine: {sockets: 1, cores_per_socket: 2}\nkernel: {preempt: voluntary}\n"
+          + "workload:\n  locks: {z: {kind: spinlock}}\n  tasks:\n";
+  private static final String PAGE =
+      "{kernel: [{duration: {uniform: [100ns, 300ns]}, ends: cond_resched},"
+          + " {lock: z, irqs_off: true}, {duration: {uniform: [50ns, 150ns]}}, {unlock: z}]}";
 
   private static String task(String name, String syscall) {
-    return "    - {name: " + name + ", count: 2, program: [{user: {exp: 2us}}, {syscall: " + syscall
+    return "    - {name: "
+        + name
+        + ", count: 2, program: [{user: {exp: 2us}}, {syscall: "
+        + syscall
         + "}]}\n";
   }
 
@@ -32,23 +37,38 @@ class SyscallLoopTest {
 
   @Test
   void aLoopRunsAsThePathWrittenOut() {
-    String written = "[" + String.join(", ", java.util.Collections.nCopies(3,
-        "{kernel: [{duration: 1us}]}, {loop: {count: 4, body: [" + PAGE + "]}}")).replace(
-        "{loop: {count: 4, body: [" + PAGE + "]}}", String.join(", ",
-            java.util.Collections.nCopies(4, PAGE))) + "]";
-    String looped = "[{loop: {count: 3, body: [{kernel: [{duration: 1us}]}, {loop: {count: 4, body: ["
-        + PAGE + "]}}]}}]";
+    String written =
+        "["
+            + String.join(
+                    ", ",
+                    java.util.Collections.nCopies(
+                        3, "{kernel: [{duration: 1us}]}, {loop: {count: 4, body: [" + PAGE + "]}}"))
+                .replace(
+                    "{loop: {count: 4, body: [" + PAGE + "]}}",
+                    String.join(", ", java.util.Collections.nCopies(4, PAGE)))
+            + "]";
+    String looped =
+        "[{loop: {count: 3, body: [{kernel: [{duration: 1us}]}, {loop: {count: 4, body: ["
+            + PAGE
+            + "]}}]}}]";
     Kernel a = run(written);
     Kernel b = run(looped);
     assertThat(a.events()).isGreaterThan(1000);
     assertThat(b.digest()).isEqualTo(a.digest());
-    assertThat(b.metricsSnapshot().get("lock_stat")).isEqualTo(a.metricsSnapshot().get("lock_stat"));
+    assertThat(b.metricsSnapshot().get("lock_stat"))
+        .isEqualTo(a.metricsSnapshot().get("lock_stat"));
   }
 
   @Test
   void aSyscallLoopHoldsOnlySyscallParts() {
-    assertThatThrownBy(() -> ScenarioLoader.parse("t.yaml", HEAD
-        + task("w", "[{loop: {count: 2, body: [{user: 1us}]}}]"), true, "t", List.of()))
+    assertThatThrownBy(
+            () ->
+                ScenarioLoader.parse(
+                    "t.yaml",
+                    HEAD + task("w", "[{loop: {count: 2, body: [{user: 1us}]}}]"),
+                    true,
+                    "t",
+                    List.of()))
         .isInstanceOf(ScenarioException.class)
         .hasMessageContaining("a syscall's parts are kernel, wake, block and loop steps");
   }

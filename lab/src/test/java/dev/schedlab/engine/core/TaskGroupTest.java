@@ -10,15 +10,17 @@ class TaskGroupTest {
   private static final long SECOND = 1_000_000_000L;
 
   private static Kernel oneCpu(String kernel, String tasks) {
-    return TestKernels.kernel(String.join("\n",
-        "duration: 1s",
-        "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
-        "kernel:",
-        kernel,
-        "workload:",
-        "  tasks:",
-        tasks,
-        ""));
+    return TestKernels.kernel(
+        String.join(
+            "\n",
+            "duration: 1s",
+            "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
+            "kernel:",
+            kernel,
+            "workload:",
+            "  tasks:",
+            tasks,
+            ""));
   }
 
   private static double share(Kernel k, String prefix) {
@@ -33,12 +35,17 @@ class TaskGroupTest {
 
   @Test
   void twoGroupsOfWeight2To1ShareACpu2To1() {
-    Kernel k = oneCpu(String.join("\n",
-        "  cgroups:",
-        "    a: {weight: 200, tasks: [hog-a]}",
-        "    b: {weight: 100, tasks: [hog-b]}"), String.join("\n",
-        "    - {name: hog-a, program: [{user: 1s}]}",
-        "    - {name: hog-b, program: [{user: 1s}]}"));
+    Kernel k =
+        oneCpu(
+            String.join(
+                "\n",
+                "  cgroups:",
+                "    a: {weight: 200, tasks: [hog-a]}",
+                "    b: {weight: 100, tasks: [hog-b]}"),
+            String.join(
+                "\n",
+                "    - {name: hog-a, program: [{user: 1s}]}",
+                "    - {name: hog-b, program: [{user: 1s}]}"));
     k.run(SECOND);
     assertThat(share(k, "hog-a")).isCloseTo(2.0 / 3, within(0.02));
     assertThat(share(k, "hog-b")).isCloseTo(1.0 / 3, within(0.02));
@@ -47,12 +54,13 @@ class TaskGroupTest {
   @Test
   void aGroupSharesAmongItsTasksNotWithTheOtherGroupsTasks() {
     // Equal weights: group a's three tasks together get what b's single task gets.
-    Kernel k = oneCpu(String.join("\n",
-        "  cgroups:",
-        "    a: {tasks: [many]}",
-        "    b: {tasks: [one]}"), String.join("\n",
-        "    - {name: many, count: 3, program: [{user: 1s}]}",
-        "    - {name: one, program: [{user: 1s}]}"));
+    Kernel k =
+        oneCpu(
+            String.join("\n", "  cgroups:", "    a: {tasks: [many]}", "    b: {tasks: [one]}"),
+            String.join(
+                "\n",
+                "    - {name: many, count: 3, program: [{user: 1s}]}",
+                "    - {name: one, program: [{user: 1s}]}"));
     k.run(SECOND);
     assertThat(share(k, "many")).isCloseTo(0.5, within(0.02));
     assertThat(share(k, "one")).isCloseTo(0.5, within(0.02));
@@ -61,9 +69,11 @@ class TaskGroupTest {
 
   @Test
   void autogroupGivesEachSessionAnEqualShare() {
-    String tasks = String.join("\n",
-        "    - {name: many, count: 4, program: [{user: 1s}]}",
-        "    - {name: one, program: [{user: 1s}]}");
+    String tasks =
+        String.join(
+            "\n",
+            "    - {name: many, count: 4, program: [{user: 1s}]}",
+            "    - {name: one, program: [{user: 1s}]}");
     Kernel flat = oneCpu("  autogroup: false", tasks);
     flat.run(SECOND);
     assertThat(share(flat, "one")).isCloseTo(0.2, within(0.02));
@@ -75,10 +85,10 @@ class TaskGroupTest {
 
   @Test
   void cpuMax50msPer100msGivesHalfTheCpuInThePeriodTimersPattern() {
-    Kernel k = oneCpu(String.join("\n",
-        "  cgroups:",
-        "    capped: {max: \"50000 100000\", tasks: [hog]}"),
-        "    - {name: hog, program: [{user: 1s}]}");
+    Kernel k =
+        oneCpu(
+            String.join("\n", "  cgroups:", "    capped: {max: \"50000 100000\", tasks: [hog]}"),
+            "    - {name: hog, program: [{user: 1s}]}");
     Task hog = k.tasks.get(0);
     int runningEarly = 0;
     int runningLate = 0;

@@ -10,7 +10,10 @@ import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.lab.scenario.ScenarioLoader;
 import java.util.List;
 
-/** Builds kernels for mechanism tests from YAML text, with the built-in providers and mainline hooks. */
+/**
+ * Builds kernels for mechanism tests from YAML text, with the built-in providers and mainline
+ * hooks.
+ */
 final class TestKernels {
   private TestKernels() {}
 
@@ -24,9 +27,22 @@ final class TestKernels {
 
   static Extensions withPickOverride(PickOverrideHook pick) {
     Extensions e = builtins();
-    return new Extensions(e.classes(), e.preemptionModels(), e.idlePolicies(), pick,
-        e.beforeDeactivate(), e.tick(), e.nohzEnterIdle(), e.nohzKick(), e.newidleFail(),
-        e.idleTop(), e.exitToUser(), e.ipiPrepare(), e.runnableWake(), e.metrics(), e.plugins());
+    return new Extensions(
+        e.classes(),
+        e.preemptionModels(),
+        e.idlePolicies(),
+        pick,
+        e.beforeDeactivate(),
+        e.tick(),
+        e.nohzEnterIdle(),
+        e.nohzKick(),
+        e.newidleFail(),
+        e.idleTop(),
+        e.exitToUser(),
+        e.ipiPrepare(),
+        e.runnableWake(),
+        e.metrics(),
+        e.plugins());
   }
 
   static Scenario scenario(String yaml) {

@@ -3,9 +3,9 @@ package dev.schedlab.engine.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.engine.config.Dist;
-import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
+import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.WorkloadSpec;
 import java.util.Arrays;
 import java.util.List;
@@ -16,26 +16,39 @@ class ThreadOpsTest {
   private static final long MS = 1_000_000;
 
   private static Kernel run(long durationNs, int cpus, TaskSpec... tasks) {
-    Scenario base = TestKernels.scenario(String.join("\n",
-        "duration: 1s",
-        "machine: {sockets: 1, cores_per_socket: " + cpus + ", threads_per_core: 1,"
-            + " idle_states: poll-only}",
-        "kernel: {params: {cost.jitter_pct: 0}}", ""));
-    Scenario s = new Scenario("t", 1, durationNs, base.machine(), base.kernel(),
-        new WorkloadSpec(List.of(tasks)), List.of());
+    Scenario base =
+        TestKernels.scenario(
+            String.join(
+                "\n",
+                "duration: 1s",
+                "machine: {sockets: 1, cores_per_socket: "
+                    + cpus
+                    + ", threads_per_core: 1,"
+                    + " idle_states: poll-only}",
+                "kernel: {params: {cost.jitter_pct: 0}}",
+                ""));
+    Scenario s =
+        new Scenario(
+            "t",
+            1,
+            durationNs,
+            base.machine(),
+            base.kernel(),
+            new WorkloadSpec(List.of(tasks)),
+            List.of());
     Kernel k = TestKernels.kernel(s, TestKernels.builtins());
     k.run(durationNs);
     return k;
   }
 
   private static TaskSpec fifo(String name, int prio, String cpus, StepSpec... program) {
-    return new TaskSpec(name, 1, "fifo", 0, prio, 0, 0, 0, cpus, false, false, "own", 0,
-        List.of(program));
+    return new TaskSpec(
+        name, 1, "fifo", 0, prio, 0, 0, 0, cpus, false, false, "own", 0, List.of(program));
   }
 
   private static TaskSpec normal(String name, int count, StepSpec... program) {
-    return new TaskSpec(name, count, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0,
-        List.of(program));
+    return new TaskSpec(
+        name, count, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, List.of(program));
   }
 
   private static long[] stamps(Kernel k, String comm, String key) {
@@ -49,12 +62,25 @@ class ThreadOpsTest {
 
   @Test
   void wallClockComputeEndsOnTimeWhenPreemptedButPlainComputeIsDelayed() {
-    Kernel k = run(50 * MS, 1,
-        fifo("hog", 50, "0", new StepSpec.SleepAbs(1 * MS), user(3 * MS), new StepSpec.Exit()),
-        fifo("wall", 10, "0", new StepSpec.UserWall(Dist.fixed(10 * MS)),
-            new StepSpec.Clock("done"), new StepSpec.Exit()),
-        fifo("work", 5, "0", new StepSpec.User(Dist.fixed(10 * MS)), new StepSpec.Clock("done"),
-            new StepSpec.Exit()));
+    Kernel k =
+        run(
+            50 * MS,
+            1,
+            fifo("hog", 50, "0", new StepSpec.SleepAbs(1 * MS), user(3 * MS), new StepSpec.Exit()),
+            fifo(
+                "wall",
+                10,
+                "0",
+                new StepSpec.UserWall(Dist.fixed(10 * MS)),
+                new StepSpec.Clock("done"),
+                new StepSpec.Exit()),
+            fifo(
+                "work",
+                5,
+                "0",
+                new StepSpec.User(Dist.fixed(10 * MS)),
+                new StepSpec.Clock("done"),
+                new StepSpec.Exit()));
     long wallDone = stamps(k, "wall", "done")[0];
     // 10 ms of wall time from its start, although the hog took 3 ms of them.
     assertThat(wallDone).isBetween(10 * MS, 10 * MS + 100_000);
@@ -77,8 +103,12 @@ class ThreadOpsTest {
       assertThat(Arrays.stream(b).filter(x -> x > lo && x < hi).count()).isEqualTo(1);
     }
     // Without the yield, FIFO keeps the first task running.
-    Kernel noYield = run(10 * MS, 1, fifo("a", 20, "0", user(MS), new StepSpec.Clock("t")),
-        fifo("b", 20, "0", user(MS), new StepSpec.Clock("t")));
+    Kernel noYield =
+        run(
+            10 * MS,
+            1,
+            fifo("a", 20, "0", user(MS), new StepSpec.Clock("t")),
+            fifo("b", 20, "0", user(MS), new StepSpec.Clock("t")));
     assertThat(stamps(noYield, "b", "t").length + stamps(noYield, "a", "t").length)
         .isGreaterThan(5);
     assertThat(Math.min(stamps(noYield, "a", "t").length, stamps(noYield, "b", "t").length))
@@ -88,15 +118,21 @@ class ThreadOpsTest {
   @Test
   void anAffinityChangeMovesTheTaskOffABusyCpu() {
     StepSpec loop = new StepSpec.Loop(1000, List.of(user(100_000), new StepSpec.Clock("t")));
-    Kernel k = run(20 * MS, 2,
-        fifo("hog", 90, "0", new StepSpec.SleepAbs(MS), user(30 * MS)),
-        fifo("mover", 10, "0", user(500_000), new StepSpec.Affinity("1"), loop));
+    Kernel k =
+        run(
+            20 * MS,
+            2,
+            fifo("hog", 90, "0", new StepSpec.SleepAbs(MS), user(30 * MS)),
+            fifo("mover", 10, "0", user(500_000), new StepSpec.Affinity("1"), loop));
     long[] t = stamps(k, "mover", "t");
     // The hog owns CPU 0 from 1 ms on; on CPU 1 the mover keeps going (about 190 stamps).
     assertThat(t.length).isGreaterThan(150);
-    Kernel stays = run(20 * MS, 2,
-        fifo("hog", 90, "0", new StepSpec.SleepAbs(MS), user(30 * MS)),
-        fifo("mover", 10, "0", user(500_000), loop));
+    Kernel stays =
+        run(
+            20 * MS,
+            2,
+            fifo("hog", 90, "0", new StepSpec.SleepAbs(MS), user(30 * MS)),
+            fifo("mover", 10, "0", user(500_000), loop));
     assertThat(stamps(stays, "mover", "t").length).isLessThan(10);
   }
 
@@ -110,17 +146,27 @@ class ThreadOpsTest {
     assertThat(wu).hasSizeGreaterThanOrEqualTo(9);
     // The first period counts from 0: 200 us of work leave about 800 us to sleep.
     assertThat(slack[0]).isBetween(790_000L, 800_000L);
-    assertThat(Arrays.stream(wu).boxed().toList()).allSatisfy(w -> assertThat(w).isBetween(0L, 50_000L));
+    assertThat(Arrays.stream(wu).boxed().toList())
+        .allSatisfy(w -> assertThat(w).isBetween(0L, 50_000L));
     // 1.5 ms of work in a 1 ms period: every period is missed, none sleeps.
     Kernel late = run(10 * MS, 1, fifo("p", 50, "0", user(1_500_000), timer));
-    assertThat(Arrays.stream(stamps(late, "p", "slack")).boxed().toList()).allSatisfy(s -> assertThat(s).isNegative());
+    assertThat(Arrays.stream(stamps(late, "p", "slack")).boxed().toList())
+        .allSatisfy(s -> assertThat(s).isNegative());
     assertThat(stamps(late, "p", "wu")).isEmpty();
     // Relative mode restarted the period at each miss: each overshoot is 500 us (plus the tick
     // interrupts of that period), not growing.
     assertThat(Arrays.stream(stamps(late, "p", "slack")).boxed().toList())
         .allSatisfy(s -> assertThat(s).isBetween(-510_000L, -500_000L));
-    Kernel absolute = run(10 * MS, 1,
-        fifo("p", 50, "0", user(1_500_000), new StepSpec.Timer("t", MS, false, true, 0, "slack", null)));
+    Kernel absolute =
+        run(
+            10 * MS,
+            1,
+            fifo(
+                "p",
+                50,
+                "0",
+                user(1_500_000),
+                new StepSpec.Timer("t", MS, false, true, 0, "slack", null)));
     long[] abs = stamps(absolute, "p", "slack");
     assertThat(abs[abs.length - 1]).isLessThan(abs[0]); // absolute: the lag accumulates
   }
@@ -128,26 +174,46 @@ class ThreadOpsTest {
   @Test
   void aSignalWithoutWaiterIsLostWhileAWakeIsKept() {
     StepSpec[] signaller = {new StepSpec.Signal("c", false), new StepSpec.Exit()};
-    StepSpec[] waiter = {new StepSpec.SleepAbs(MS), new StepSpec.Block("c"),
-        new StepSpec.Clock("woke"), new StepSpec.Exit()};
+    StepSpec[] waiter = {
+      new StepSpec.SleepAbs(MS),
+      new StepSpec.Block("c"),
+      new StepSpec.Clock("woke"),
+      new StepSpec.Exit()
+    };
     Kernel lost = run(5 * MS, 2, normal("s", 1, signaller), normal("w", 1, waiter));
     assertThat(stamps(lost, "w", "woke")).isEmpty();
-    Kernel kept = run(5 * MS, 2, normal("s", 1, new StepSpec.Wake("c", false), new StepSpec.Exit()),
-        normal("w", 1, waiter));
+    Kernel kept =
+        run(
+            5 * MS,
+            2,
+            normal("s", 1, new StepSpec.Wake("c", false), new StepSpec.Exit()),
+            normal("w", 1, waiter));
     assertThat(stamps(kept, "w", "woke")).hasSize(1);
   }
 
   @Test
   void aCondWaitReleasesTheMutexAndABroadcastWakesEveryWaiter() {
     // A token in "m" is the unlocked mutex; each waiter takes it, then waits on "c" releasing it.
-    StepSpec[] waiter = {new StepSpec.Block("m"), new StepSpec.CondWait("c", "m"),
-        new StepSpec.Clock("woke"), new StepSpec.Block("m"), new StepSpec.Wake("m", false),
-        new StepSpec.Exit()};
-    Kernel k = run(10 * MS, 2,
-        normal("init", 1, new StepSpec.Wake("m", false), new StepSpec.Exit()),
-        normal("w", 3, waiter),
-        normal("b", 1, new StepSpec.SleepAbs(2 * MS), new StepSpec.Signal("c", true),
-            new StepSpec.Exit()));
+    StepSpec[] waiter = {
+      new StepSpec.Block("m"),
+      new StepSpec.CondWait("c", "m"),
+      new StepSpec.Clock("woke"),
+      new StepSpec.Block("m"),
+      new StepSpec.Wake("m", false),
+      new StepSpec.Exit()
+    };
+    Kernel k =
+        run(
+            10 * MS,
+            2,
+            normal("init", 1, new StepSpec.Wake("m", false), new StepSpec.Exit()),
+            normal("w", 3, waiter),
+            normal(
+                "b",
+                1,
+                new StepSpec.SleepAbs(2 * MS),
+                new StepSpec.Signal("c", true),
+                new StepSpec.Exit()));
     for (int i = 0; i < 3; i++) {
       assertThat(stamps(k, "w/" + i, "woke")).hasSize(1);
       assertThat(stamps(k, "w/" + i, "woke")[0]).isGreaterThan(2 * MS);
@@ -157,10 +223,31 @@ class ThreadOpsTest {
 
   @Test
   void aBarrierReleasesEveryUserWhenTheLastArrives() {
-    Kernel k = run(20 * MS, 4,
-        normal("a", 1, user(MS), new StepSpec.Barrier("b", 3), new StepSpec.Clock("t"), new StepSpec.Exit()),
-        normal("c", 1, user(5 * MS), new StepSpec.Barrier("b", 3), new StepSpec.Clock("t"), new StepSpec.Exit()),
-        normal("d", 1, user(3 * MS), new StepSpec.Barrier("b", 3), new StepSpec.Clock("t"), new StepSpec.Exit()));
+    Kernel k =
+        run(
+            20 * MS,
+            4,
+            normal(
+                "a",
+                1,
+                user(MS),
+                new StepSpec.Barrier("b", 3),
+                new StepSpec.Clock("t"),
+                new StepSpec.Exit()),
+            normal(
+                "c",
+                1,
+                user(5 * MS),
+                new StepSpec.Barrier("b", 3),
+                new StepSpec.Clock("t"),
+                new StepSpec.Exit()),
+            normal(
+                "d",
+                1,
+                user(3 * MS),
+                new StepSpec.Barrier("b", 3),
+                new StepSpec.Clock("t"),
+                new StepSpec.Exit()));
     for (String n : new String[] {"a", "c", "d"}) {
       assertThat(stamps(k, n, "t")[0]).isBetween(5 * MS, 5 * MS + 100_000);
     }
@@ -168,10 +255,19 @@ class ThreadOpsTest {
 
   @Test
   void forkCreatesNamedChildrenFromATemplate() {
-    Kernel k = run(20 * MS, 2,
-        normal("child", 0, new StepSpec.Clock("born"), user(MS), new StepSpec.Exit()),
-        normal("parent", 1, user(MS), new StepSpec.Fork("child", "child-", 1), user(MS),
-            new StepSpec.Fork("child", "child-", 1), new StepSpec.Exit()));
+    Kernel k =
+        run(
+            20 * MS,
+            2,
+            normal("child", 0, new StepSpec.Clock("born"), user(MS), new StepSpec.Exit()),
+            normal(
+                "parent",
+                1,
+                user(MS),
+                new StepSpec.Fork("child", "child-", 1),
+                user(MS),
+                new StepSpec.Fork("child", "child-", 1),
+                new StepSpec.Exit()));
     assertThat(stamps(k, "child-1-0000", "born")).hasSize(1);
     assertThat(stamps(k, "child-2-0001", "born")).hasSize(1);
     assertThat(stamps(k, "child-1-0000", "born")[0]).isBetween(MS, MS + 100_000);

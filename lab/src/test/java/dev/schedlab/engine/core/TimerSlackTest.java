@@ -12,27 +12,31 @@ import org.junit.jupiter.api.Test;
  * sleep gets no slack.
  */
 class TimerSlackTest {
-  private static final String ONE_CPU = String.join("\n",
-      "duration: 20ms",
-      "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
-      "kernel: {params: {cost.jitter_pct: 0}}",
-      "workload:",
-      "  tasks:",
-      "    - name: nap",
-      "      policy: %s",
-      "      program:",
-      "        - sleep: {duration: 75us, sample: nap}",
-      "        - user: 5us",
-      "%s");
+  private static final String ONE_CPU =
+      String.join(
+          "\n",
+          "duration: 20ms",
+          "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
+          "kernel: {params: {cost.jitter_pct: 0}}",
+          "workload:",
+          "  tasks:",
+          "    - name: nap",
+          "      policy: %s",
+          "      program:",
+          "        - sleep: {duration: 75us, sample: nap}",
+          "        - user: 5us",
+          "%s");
 
-  private static final String PERIODIC_RT = String.join("\n",
-      "    - name: periodic",
-      "      policy: fifo",
-      "      rt_priority: 50",
-      "      program:",
-      "        - sleep_until: {period: 20us}",
-      "        - user: 1us",
-      "");
+  private static final String PERIODIC_RT =
+      String.join(
+          "\n",
+          "    - name: periodic",
+          "      policy: fifo",
+          "      rt_priority: 50",
+          "      program:",
+          "        - sleep_until: {period: 20us}",
+          "        - user: 1us",
+          "");
 
   private static Histogram naps(String policy, String others) {
     Kernel k = TestKernels.kernel(String.format(ONE_CPU, policy, others));

@@ -19,25 +19,37 @@ class LabLayeringTest {
 
   @BeforeAll
   static void importClasses() {
-    production = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("dev.schedlab.engine", "dev.schedlab.lab");
+    production =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.schedlab.engine", "dev.schedlab.lab");
   }
 
   @Test
   void labUsesTheModelOnlyThroughTheFacade() {
-    noClasses().that().resideInAPackage("dev.schedlab.lab..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.schedlab.engine.core..",
-            "dev.schedlab.engine.sim..", "dev.schedlab.engine.machine..",
-            "dev.schedlab.engine.idle..", "dev.schedlab.engine.preempt..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.schedlab.lab..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.schedlab.engine.core..",
+            "dev.schedlab.engine.sim..",
+            "dev.schedlab.engine.machine..",
+            "dev.schedlab.engine.idle..",
+            "dev.schedlab.engine.preempt..")
         .because("the lab builds runs through dev.schedlab.engine.Simulation and RunConfig")
         .check(production);
   }
 
   @Test
   void engineDoesNotDependOnTheLab() {
-    noClasses().that().resideInAPackage("dev.schedlab.engine..")
-        .should().dependOnClassesThat().resideInAPackage("dev.schedlab.lab..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.schedlab.engine..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.schedlab.lab..")
         .because("the model takes its own configuration types; the lab converts scenarios")
         .check(production);
   }

@@ -10,14 +10,16 @@ import java.util.List;
 
 /** A tiny scenario and matrix files around it, in a temporary directory. */
 final class MatrixFixture {
-  static final String SCENARIO = String.join("\n",
-      "# two CPUs, two tasks",
-      "duration: 20ms",
-      "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
-      "workload:",
-      "  tasks:",
-      "    - {name: ticker, count: 2, program: [{sleep_until: {period: 2ms}}, {user: 200us}]}",
-      "");
+  static final String SCENARIO =
+      String.join(
+          "\n",
+          "# two CPUs, two tasks",
+          "duration: 20ms",
+          "machine: {preset: small-x86, sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
+          "workload:",
+          "  tasks:",
+          "    - {name: ticker, count: 2, program: [{sleep_until: {period: 2ms}}, {user: 200us}]}",
+          "");
 
   final Path dir;
 

@@ -15,9 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 class ShardTest {
   @Test
   void sharesPartitionTheCellsExactly(@TempDir Path tmp) throws Exception {
-    MatrixSpec spec = new MatrixFixture(tmp).matrix(
-        "params: ['-', [kernel.hz=250], [kernel.hz=100]]", "plugins: [none, all]",
-        "seeds: {first: 1, count: 3}");
+    MatrixSpec spec =
+        new MatrixFixture(tmp)
+            .matrix(
+                "params: ['-', [kernel.hz=250], [kernel.hz=100]]",
+                "plugins: [none, all]",
+                "seeds: {first: 1, count: 3}");
     try (PluginHost host = TestPlugins.host()) {
       List<Cell> all = MatrixFixture.cells(spec, host);
       assertThat(all).hasSize(3 * 3 * 3);
@@ -28,7 +31,9 @@ class ShardTest {
           assertThat(share.size()).isBetween(all.size() / n, all.size() / n + 1);
           share.forEach(c -> union.add(c.runId()));
         }
-        assertThat(union).as("union of %d shares", n).hasSameSizeAs(all)
+        assertThat(union)
+            .as("union of %d shares", n)
+            .hasSameSizeAs(all)
             .containsExactlyInAnyOrderElementsOf(all.stream().map(Cell::runId).toList());
         assertThat(new HashSet<>(union)).hasSameSizeAs(union);
       }
@@ -40,8 +45,10 @@ class ShardTest {
     assertThat(Shard.parse("2/4")).isEqualTo(new Shard(2, 4));
     assertThat(Shard.parse(" 1 / 1 ")).isEqualTo(Shard.ALL);
     for (String bad : new String[] {"0/4", "5/4", "1/0", "2", "a/b", "1/2/3", ""}) {
-      assertThatThrownBy(() -> Shard.parse(bad)).as(bad)
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("i/N");
+      assertThatThrownBy(() -> Shard.parse(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("i/N");
     }
   }
 }

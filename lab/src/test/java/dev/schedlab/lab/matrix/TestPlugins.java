@@ -17,15 +17,22 @@ final class TestPlugins {
   static final class Throwing implements SchedlabPlugin {
     @Override
     public PluginDescriptor descriptor() {
-      return new PluginDescriptor("throws-in-pick", "1.0.0", "test", Set.of(HookPoint.H1_PICK_OVERRIDE),
-          Set.of(), ">=1.0.0 & <2.0.0");
+      return new PluginDescriptor(
+          "throws-in-pick",
+          "1.0.0",
+          "test",
+          Set.of(HookPoint.H1_PICK_OVERRIDE),
+          Set.of(),
+          ">=1.0.0 & <2.0.0");
     }
 
     @Override
     public void contribute(Contributions c, PluginOptions options) {
-      c.hook(PickOverrideHook.class, (cpu, mode, prev, rq) -> {
-        throw new IllegalStateException("boom");
-      });
+      c.hook(
+          PickOverrideHook.class,
+          (cpu, mode, prev, rq) -> {
+            throw new IllegalStateException("boom");
+          });
     }
   }
 
@@ -33,8 +40,13 @@ final class TestPlugins {
   static final class Quiet implements SchedlabPlugin {
     @Override
     public PluginDescriptor descriptor() {
-      return new PluginDescriptor("quiet-pick", "1.0.0", "test", Set.of(HookPoint.H1_PICK_OVERRIDE),
-          Set.of(), ">=1.0.0 & <2.0.0");
+      return new PluginDescriptor(
+          "quiet-pick",
+          "1.0.0",
+          "test",
+          Set.of(HookPoint.H1_PICK_OVERRIDE),
+          Set.of(),
+          ">=1.0.0 & <2.0.0");
     }
 
     @Override

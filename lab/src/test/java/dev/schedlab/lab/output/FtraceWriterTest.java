@@ -13,8 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 class FtraceWriterTest {
   /** Approximates Perfetto's systrace_line_tokenizer.cc regex. */
-  static final Pattern SYSTRACE = Pattern.compile(
-      "^\\s*(.+)-(\\d+)\\s+(\\(.*?\\)\\s+)?\\[(\\d+)\\]\\s+(\\S+\\s+)?(\\d+\\.\\d+):\\s+(\\S+):\\s*(.*)$");
+  static final Pattern SYSTRACE =
+      Pattern.compile(
+          "^\\s*(.+)-(\\d+)\\s+(\\(.*?\\)\\s+)?\\[(\\d+)\\]\\s+(\\S+\\s+)?(\\d+\\.\\d+):\\s+(\\S+):\\s*(.*)$");
 
   @TempDir Path dir;
 
@@ -41,20 +42,28 @@ class FtraceWriterTest {
     }
     List<String> lines = Files.readAllLines(target);
     assertThat(lines.get(0)).isEqualTo("# tracer: nop");
-    List<String> comments = lines.stream().filter(l -> l.startsWith("#")).collect(Collectors.toList());
+    List<String> comments =
+        lines.stream().filter(l -> l.startsWith("#")).collect(Collectors.toList());
     assertThat(comments.get(comments.size() - 1)).endsWith("#P:8");
     int lastComment = lines.indexOf(comments.get(comments.size() - 1));
     List<String> events = lines.subList(lastComment + 1, lines.size());
     assertThat(events).hasSize(11).allSatisfy(l -> assertThat(l).matches(SYSTRACE));
-    assertThat(events.get(0)).isEqualTo(String.format("%16s-%-7d [%03d] d... %5d.%09d: %s", "<idle>", 0, 0, 0, 1000,
-        "cpu_idle: state=1 cpu_id=0"));
+    assertThat(events.get(0))
+        .isEqualTo(
+            String.format(
+                "%16s-%-7d [%03d] d... %5d.%09d: %s",
+                "<idle>", 0, 0, 0, 1000, "cpu_idle: state=1 cpu_id=0"));
     assertThat(events.get(2)).endsWith("cpu_idle: state=4294967295 cpu_id=0");
     assertThat(events.get(1)).endsWith("irq_handler_entry: irq=0 name=timer");
-    assertThat(events.get(3)).endsWith("sched_waking: comm=rt_worker pid=42 prio=49 target_cpu=001");
+    assertThat(events.get(3))
+        .endsWith("sched_waking: comm=rt_worker pid=42 prio=49 target_cpu=001");
     assertThat(events.get(6)).endsWith("ipi_entry: (Rescheduling interrupts)");
-    assertThat(events.get(9)).contains("[001] d...     1.002507000: sched_switch: prev_comm=<idle> prev_pid=0"
-        + " prev_prio=120 prev_state=R ==> next_comm=rt_worker next_pid=42 next_prio=49");
-    assertThat(events.get(10)).endsWith("[000] d...     1.002508000: sched_wake_idle_without_ipi: cpu=16");
+    assertThat(events.get(9))
+        .contains(
+            "[001] d...     1.002507000: sched_switch: prev_comm=<idle> prev_pid=0"
+                + " prev_prio=120 prev_state=R ==> next_comm=rt_worker next_pid=42 next_prio=49");
+    assertThat(events.get(10))
+        .endsWith("[000] d...     1.002508000: sched_wake_idle_without_ipi: cpu=16");
     try (Stream<Path> files = Files.list(dir)) {
       assertThat(files).containsExactly(target);
     }

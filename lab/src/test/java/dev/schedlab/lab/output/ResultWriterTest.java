@@ -34,8 +34,16 @@ class ResultWriterTest {
       h.recordValue(v);
     }
     metrics.put("wakeup_latency_ns", HistogramJson.of(h));
-    return new RunResult("0.1.0", "quickstart", 1, List.of("a", "b"), "abcd", 99, 1_000_000_000L,
-        5_000_000L, metrics);
+    return new RunResult(
+        "0.1.0",
+        "quickstart",
+        1,
+        List.of("a", "b"),
+        "abcd",
+        99,
+        1_000_000_000L,
+        5_000_000L,
+        metrics);
   }
 
   @Test
@@ -51,14 +59,27 @@ class ResultWriterTest {
     Path out = dir.resolve("r.json");
     ResultWriter.writeJson(result(false), out);
     JsonNode n = new ObjectMapper().readTree(Files.readString(out));
-    assertThat(n.fieldNames()).toIterable().containsExactly("schedlab_version", "scenario", "seed",
-        "plugins", "digest", "events", "sim_ns", "wall_ns", "metrics");
-    assertThat(n.get("metrics").fieldNames()).toIterable()
+    assertThat(n.fieldNames())
+        .toIterable()
+        .containsExactly(
+            "schedlab_version",
+            "scenario",
+            "seed",
+            "plugins",
+            "digest",
+            "events",
+            "sim_ns",
+            "wall_ns",
+            "metrics");
+    assertThat(n.get("metrics").fieldNames())
+        .toIterable()
         .containsExactly("context_switches", "per_cpu", "util", "wakeup_latency_ns");
-    assertThat(n.at("/metrics/per_cpu/cpu0").fieldNames()).toIterable()
+    assertThat(n.at("/metrics/per_cpu/cpu0").fieldNames())
+        .toIterable()
         .containsExactly("busy_ns", "idle_ns", "ipis", "zz_switches");
     JsonNode lat = n.at("/metrics/wakeup_latency_ns");
-    assertThat(lat.fieldNames()).toIterable()
+    assertThat(lat.fieldNames())
+        .toIterable()
         .containsExactly("count", "max", "mean", "min", "p50", "p90", "p99", "p99.9", "stddev");
     assertThat(lat.get("count").asLong()).isEqualTo(100);
     assertThat(lat.get("min").asLong()).isEqualTo(1_000);
@@ -79,8 +100,13 @@ class ResultWriterTest {
   @Test
   void textSummary() {
     String t = ResultWriter.toText(result(false));
-    assertThat(t).contains("scenario   quickstart").contains("plugins    a,b")
-        .contains("simulated  1.000000 s").contains("per_cpu.cpu0.busy_ns")
-        .contains("wakeup_latency_ns.p99.9").contains("util").contains("0.500");
+    assertThat(t)
+        .contains("scenario   quickstart")
+        .contains("plugins    a,b")
+        .contains("simulated  1.000000 s")
+        .contains("per_cpu.cpu0.busy_ns")
+        .contains("wakeup_latency_ns.p99.9")
+        .contains("util")
+        .contains("0.500");
   }
 }

@@ -26,14 +26,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** rt-app's log files: the real tool's layout, the rows' meaning, the files and their parsing. */
 class RtAppLogsTest {
-  private static final String PERIODIC = String.join("\n",
-      "{ \"tasks\" : {",
-      "    \"p\" : { \"loop\" : 20, \"run\" : 1000, \"timer\" : { \"ref\" : \"unique\", \"period\" : 10000 } },",
-      "    \"q\" : { \"instance\" : 2, \"run\" : 300, \"sleep\" : 700 } },",
-      "  \"global\" : { \"duration\" : 1, \"calibration\" : 20, \"log_basename\" : \"per\",",
-      "    \"gnuplot\" : true, \"default_policy\" : \"SCHED_FIFO\" },",
-      "  \"machine\" : { \"sockets\" : 1, \"cores_per_socket\" : 4, \"threads_per_core\" : 1,",
-      "    \"idle_states\" : \"poll-only\" } }", "");
+  private static final String PERIODIC =
+      String.join(
+          "\n",
+          "{ \"tasks\" : {",
+          "    \"p\" : { \"loop\" : 20, \"run\" : 1000, \"timer\" : { \"ref\" : \"unique\", \"period\" : 10000 } },",
+          "    \"q\" : { \"instance\" : 2, \"run\" : 300, \"sleep\" : 700 } },",
+          "  \"global\" : { \"duration\" : 1, \"calibration\" : 20, \"log_basename\" : \"per\",",
+          "    \"gnuplot\" : true, \"default_policy\" : \"SCHED_FIFO\" },",
+          "  \"machine\" : { \"sockets\" : 1, \"cores_per_socket\" : 4, \"threads_per_core\" : 1,",
+          "    \"idle_states\" : \"poll-only\" } }",
+          "");
 
   @TempDir Path dir;
 
@@ -43,8 +46,12 @@ class RtAppLogsTest {
   }
 
   private static RtAppReport report(Scenario s) {
-    return s.workload().tools().stream().map(ToolRun::report).filter(RtAppReport.class::isInstance)
-        .map(RtAppReport.class::cast).findFirst().orElseThrow();
+    return s.workload().tools().stream()
+        .map(ToolRun::report)
+        .filter(RtAppReport.class::isInstance)
+        .map(RtAppReport.class::cast)
+        .findFirst()
+        .orElseThrow();
   }
 
   private static RunResult run(Scenario s) throws Exception {
@@ -83,8 +90,8 @@ class RtAppLogsTest {
     List<String> realLines = real.lines().filter(l -> !l.startsWith("# ")).toList();
     assertThat(ourLines.get(0)).isEqualTo(realLines.get(0));
     // Every row has rt-app's fixed widths: each column ends where the real one does.
-    assertThat(ourLines.subList(1, ourLines.size())).allSatisfy(l -> assertThat(columnEnds(l))
-        .isEqualTo(columnEnds(realLines.get(1))));
+    assertThat(ourLines.subList(1, ourLines.size()))
+        .allSatisfy(l -> assertThat(columnEnds(l)).isEqualTo(columnEnds(realLines.get(1))));
     assertThat(LogParser.parse("per-p-0.log", "p-0", ours).rows()).hasSize(20);
   }
 
@@ -130,26 +137,39 @@ class RtAppLogsTest {
   void rowsFollowRtAppsTimerAccounting() {
     // Two timers per phase: the first slept (slack 400 us, woke 7.5 us late), the second missed
     // (slack -0.5 us): the missed one resets wu_lat to 0 and its floored slack is -1 us.
-    ThreadPlan t = new ThreadPlan("t", "t-0", 0, false, "SCHED_FIFO", -1, List.of(new PhasePlan(1,
-        List.of(new TimedEvent(Kind.RUN, 100), new TimedEvent(Kind.TIMER, 500),
-            new TimedEvent(Kind.TIMER, 500)))));
-    Map<String, long[]> raw = Map.of(
-        "clock/t-0/start", new long[] {0, 1_000_000, 2_000_000, 3_000_000},
-        "clock/t-0/end", new long[] {999_999, 1_999_999, 2_999_999, 3_999_999},
-        "clock/t-0/run_b", new long[] {0, 1_000_000, 2_000_000, 3_000_000},
-        "clock/t-0/run_e", new long[] {100_999, 1_100_999, 2_100_999, 3_100_999},
-        "clock/t-0/slack", new long[] {400_000, -500, 400_000, 300, 400_000, -500, 5, 5},
-        "clock/t-0/wu", new long[] {7_500, 7_500, 1_000, 7_500, 2_000, 3_000});
-    RtAppPlan plain = new RtAppPlan("f", new LogSpec(true, ".", "b", 0, false), 10, false,
-        List.of(t), List.of());
+    ThreadPlan t =
+        new ThreadPlan(
+            "t",
+            "t-0",
+            0,
+            false,
+            "SCHED_FIFO",
+            -1,
+            List.of(
+                new PhasePlan(
+                    1,
+                    List.of(
+                        new TimedEvent(Kind.RUN, 100),
+                        new TimedEvent(Kind.TIMER, 500),
+                        new TimedEvent(Kind.TIMER, 500)))));
+    Map<String, long[]> raw =
+        Map.of(
+            "clock/t-0/start", new long[] {0, 1_000_000, 2_000_000, 3_000_000},
+            "clock/t-0/end", new long[] {999_999, 1_999_999, 2_999_999, 3_999_999},
+            "clock/t-0/run_b", new long[] {0, 1_000_000, 2_000_000, 3_000_000},
+            "clock/t-0/run_e", new long[] {100_999, 1_100_999, 2_100_999, 3_100_999},
+            "clock/t-0/slack", new long[] {400_000, -500, 400_000, 300, 400_000, -500, 5, 5},
+            "clock/t-0/wu", new long[] {7_500, 7_500, 1_000, 7_500, 2_000, 3_000});
+    RtAppPlan plain =
+        new RtAppPlan("f", new LogSpec(true, ".", "b", 0, false), 10, false, List.of(t), List.of());
     List<LogRow> rows = LogRows.of(plain, t, "t-0", 0, raw);
     assertThat(rows).hasSize(4);
     assertThat(rows.get(0)).isEqualTo(new LogRow(0, 10, 100, 999, 0, 999, 0, -1, 100, 1000, 0));
     // second row: both timers slept: 7.5 + 1.0 us truncated to 7 + 1
     assertThat(rows.get(1).wuLat()).isEqualTo(8);
     assertThat(rows.get(1).slack()).isZero(); // 300 ns floored
-    RtAppPlan cumulative = new RtAppPlan("f", new LogSpec(true, ".", "b", 2, false), 10, true,
-        List.of(t), List.of());
+    RtAppPlan cumulative =
+        new RtAppPlan("f", new LogSpec(true, ".", "b", 2, false), 10, true, List.of(t), List.of());
     List<LogRow> ring = LogRows.of(cumulative, t, "t-0", 0, raw);
     // the ring buffer of log_size keeps the newest rows; cumulative_slack sums the slacks
     assertThat(ring).extracting(LogRow::start).containsExactly(2000L, 3000L);
@@ -160,11 +180,21 @@ class RtAppLogsTest {
   void gnuplotScriptsNameEveryThread() throws Exception {
     Scenario s = periodic();
     Map<String, String> files = report(s).files(run(s));
-    assertThat(files.keySet()).containsExactlyInAnyOrder("per-p-0.log", "per-q-1.log",
-        "per-q-2.log", "per-p-0.plot", "per-q-1.plot", "per-q-2.plot", "per-period.plot",
-        "per-run.plot");
-    assertThat(files.get("per-period.plot")).contains("plot \"per-p-0.log\" u ($5/1000):4 w l"
-        + " title \"thread [p-0] (SCHED_FIFO)\", \"per-q-1.log\"").contains("set output 'per-period.eps'");
+    assertThat(files.keySet())
+        .containsExactlyInAnyOrder(
+            "per-p-0.log",
+            "per-q-1.log",
+            "per-q-2.log",
+            "per-p-0.plot",
+            "per-q-1.plot",
+            "per-q-2.plot",
+            "per-period.plot",
+            "per-run.plot");
+    assertThat(files.get("per-period.plot"))
+        .contains(
+            "plot \"per-p-0.log\" u ($5/1000):4 w l"
+                + " title \"thread [p-0] (SCHED_FIFO)\", \"per-q-1.log\"")
+        .contains("set output 'per-period.eps'");
     assertThat(files.get("per-q-1.plot")).contains("set title \"Measured q-1 Loop stats\"");
   }
 
@@ -179,8 +209,8 @@ class RtAppLogsTest {
     List<Path> written = report(s).writeLogs(r, out);
     assertThat(written).hasSize(8);
     try (Stream<Path> ls = Files.list(out)) {
-      assertThat(ls.map(p -> p.getFileName().toString())).allSatisfy(n -> assertThat(n)
-          .startsWith("per-").doesNotEndWith(".tmp"));
+      assertThat(ls.map(p -> p.getFileName().toString()))
+          .allSatisfy(n -> assertThat(n).startsWith("per-").doesNotEndWith(".tmp"));
     }
     assertThat(LogParser.readAll(out, "per").keySet()).containsExactly("p-0", "q-1", "q-2");
     assertThat(Files.readString(out.resolve("per-p-0.log"), StandardCharsets.UTF_8))
@@ -206,9 +236,12 @@ class RtAppLogsTest {
 
   @Test
   void aLogWithOtherColumnsIsRefusedWithItsLine() {
-    assertThatThrownBy(() -> LogParser.parse("x.log", "x", "# Policy : SCHED_OTHER\n#idx perf run\n"))
-        .hasMessageStartingWith("x.log:2:").hasMessageContaining("are not rt-app's");
+    assertThatThrownBy(
+            () -> LogParser.parse("x.log", "x", "# Policy : SCHED_OTHER\n#idx perf run\n"))
+        .hasMessageStartingWith("x.log:2:")
+        .hasMessageContaining("are not rt-app's");
     assertThatThrownBy(() -> LogParser.parse("x.log", "x", LogFormat.header() + "1 2 3\n"))
-        .hasMessageStartingWith("x.log:2:").hasMessageContaining("3 fields, expected 11");
+        .hasMessageStartingWith("x.log:2:")
+        .hasMessageContaining("3 fields, expected 11");
   }
 }

@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A plugin that allocates without bound, in a JVM with a small heap: the OutOfMemoryError is
- * thrown in the plugin's code, the plugin is ejected, its memory becomes garbage and the run
- * completes on mainline.
+ * A plugin that allocates without bound, in a JVM with a small heap: the OutOfMemoryError is thrown
+ * in the plugin's code, the plugin is ejected, its memory becomes garbage and the run completes on
+ * mainline.
  */
 class FaultInChildJvmTest {
   /** The child: runs one fault and prints the ejections and the simulated time reached. */
@@ -26,16 +26,25 @@ class FaultInChildJvmTest {
 
   @Test
   void aPluginThatExhaustsTheHeapIsEjectedAndTheRunCompletes() throws Exception {
-    Process p = new ProcessBuilder(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
-        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-        FaultInChildJvmTest.class.getName(), Fault.ALLOCATES.name()))
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx64m",
+                    "-XX:+UseSerialGC",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    FaultInChildJvmTest.class.getName(),
+                    Fault.ALLOCATES.name()))
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).containsPattern("plugin fault-allocates ejected at simulated time \\d+ ns in H5"
-        + " onTick: java.lang.OutOfMemoryError: Java heap space")
+    assertThat(out)
+        .containsPattern(
+            "plugin fault-allocates ejected at simulated time \\d+ ns in H5"
+                + " onTick: java.lang.OutOfMemoryError: Java heap space")
         .contains("sim_ns " + PluginFaultTest.DURATION);
   }
 }

@@ -6,23 +6,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.schedlab.engine.RunOptions;
 import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.SimulationException;
-import dev.schedlab.lab.output.ResultWriter;
+import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.PluginEjection;
 import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.plugin.PluginSupervisor;
-import dev.schedlab.engine.plugin.testplugins.FaultPlugin;
 import dev.schedlab.engine.plugin.testplugins.FaultPlugin.Fault;
-import dev.schedlab.engine.config.PluginRef;
+import dev.schedlab.lab.output.ResultWriter;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Every fault the engine catches at run time: the plugin is ejected with its id, the hook and the
@@ -34,23 +33,26 @@ class PluginFaultTest {
 
   /** Four CPUs; fair tasks that wake each other across CPUs, sleep and spin; ext hogs on 0-1. */
   static Scenario scenario(Fault f) throws Exception {
-    String yaml = String.join("\n",
-        "duration: 200ms",
-        "machine: {sockets: 1, cores_per_socket: 4, threads_per_core: 1"
-            + (f == Fault.THROW_IDLE_POLICY ? ", idle_governor: fault-governor}" : "}"),
-        "kernel: {preempt: " + (f == Fault.THROW_MODEL ? "fault-model" : "voluntary")
-            + ", params: {watchdog.timeout: 50ms}}",
-        "workload:",
-        "  tasks:",
-        "    - {name: producer, cpus: '2', program: [{user: 200us}, {wake: {waitq: pipe}},"
-            + " {sleep: 300us}]}",
-        "    - {name: consumer, cpus: '3', program: [{block: pipe}, {user: 50us}]}",
-        "    - {name: sleeper, program: [{sleep: 2ms}, {user: 20us}]}",
-        "    - {name: caller, cpus: '2', program: [{user: 500us}, {call: {cpu: 3, cost: 1us}},"
-            + " {sleep: 1ms}]}",
-        "    - {name: ext, count: 3, policy: ext, cpus: '0-1', program: [{user: 1ms}, {mark:"
-            + " ext_runs}, {sleep: 100us}]}",
-        "");
+    String yaml =
+        String.join(
+            "\n",
+            "duration: 200ms",
+            "machine: {sockets: 1, cores_per_socket: 4, threads_per_core: 1"
+                + (f == Fault.THROW_IDLE_POLICY ? ", idle_governor: fault-governor}" : "}"),
+            "kernel: {preempt: "
+                + (f == Fault.THROW_MODEL ? "fault-model" : "voluntary")
+                + ", params: {watchdog.timeout: 50ms}}",
+            "workload:",
+            "  tasks:",
+            "    - {name: producer, cpus: '2', program: [{user: 200us}, {wake: {waitq: pipe}},"
+                + " {sleep: 300us}]}",
+            "    - {name: consumer, cpus: '3', program: [{block: pipe}, {user: 50us}]}",
+            "    - {name: sleeper, program: [{sleep: 2ms}, {user: 20us}]}",
+            "    - {name: caller, cpus: '2', program: [{user: 500us}, {call: {cpu: 3, cost: 1us}},"
+                + " {sleep: 1ms}]}",
+            "    - {name: ext, count: 3, policy: ext, cpus: '0-1', program: [{user: 1ms}, {mark:"
+                + " ext_runs}, {sleep: 100us}]}",
+            "");
     Scenario s = ScenarioLoader.parse("faults.yaml", yaml, true, "faults", List.of());
     return s.withPlugins(List.of(new PluginRef(f.id(), Map.of())));
   }
@@ -67,7 +69,10 @@ class PluginFaultTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Fault.class, names = {"THROW_.*"}, mode = EnumSource.Mode.MATCH_ANY)
+  @EnumSource(
+      value = Fault.class,
+      names = {"THROW_.*"},
+      mode = EnumSource.Mode.MATCH_ANY)
   void aThrowEjectsThePluginAndTheRunGoesOnOnMainline(Fault f) throws Exception {
     RunResult r = run(f, RunOptions.DEFAULT);
     assertThat(r.ejections()).as(f.name()).hasSize(1);
@@ -139,14 +144,16 @@ class PluginFaultTest {
   void aClassPickingATaskOfAnotherCpuIsEjected() throws Exception {
     PluginEjection e = single(run(Fault.PICKS_OTHER_CPU, RunOptions.DEFAULT));
     assertThat(e.hook()).isEqualTo("class ext.pickNext");
-    assertThat(e.reason()).containsPattern("picked ext/\\d-\\d+, which is queued on cpu \\d on cpu \\d");
+    assertThat(e.reason())
+        .containsPattern("picked ext/\\d-\\d+, which is queued on cpu \\d on cpu \\d");
   }
 
   @Test
   void aClassIgnoringAffinityIsEjected() throws Exception {
     PluginEjection e = single(run(Fault.IGNORES_AFFINITY, RunOptions.DEFAULT));
     assertThat(e.hook()).isEqualTo("class ext.selectCpu");
-    assertThat(e.reason()).containsPattern("chose cpu [23] for ext/\\d-\\d+, outside its affinity mask \\{0, 1\\}");
+    assertThat(e.reason())
+        .containsPattern("chose cpu [23] for ext/\\d-\\d+, outside its affinity mask \\{0, 1\\}");
   }
 
   @Test
@@ -158,8 +165,8 @@ class PluginFaultTest {
 
   @Test
   void aLostTaskIsFoundByTheCheckAndOtherwiseByTheWatchdog() throws Exception {
-    PluginEjection checked = single(run(Fault.LOSES_TASKS,
-        new RunOptions(PluginSupervisor.OnError.EJECT, true, null)));
+    PluginEjection checked =
+        single(run(Fault.LOSES_TASKS, new RunOptions(PluginSupervisor.OnError.EJECT, true, null)));
     assertThat(checked.hook()).isEqualTo("class ext.enqueue");
     assertThat(checked.reason()).contains("a task lost or duplicated");
     PluginEjection watched = single(run(Fault.LOSES_TASKS, RunOptions.DEFAULT));
@@ -190,13 +197,17 @@ class PluginFaultTest {
 
   @Test
   void underFailTheRunStopsNamingPluginHookAndTime() {
-    assertThatThrownBy(() -> run(Fault.THROW_CLASS_PICKNEXT,
-        new RunOptions(PluginSupervisor.OnError.FAIL, false, null)))
+    assertThatThrownBy(
+            () ->
+                run(
+                    Fault.THROW_CLASS_PICKNEXT,
+                    new RunOptions(PluginSupervisor.OnError.FAIL, false, null)))
         .isInstanceOf(SimulationException.class)
         .hasMessageContaining("plugin fault-throw-class-picknext failed in hook class ext.pickNext")
         .hasMessageMatching("(?s).*at simulated time \\d+ ns.*");
-    assertThatThrownBy(() -> run(Fault.NEVER_PICKS,
-        new RunOptions(PluginSupervisor.OnError.FAIL, false, null)))
+    assertThatThrownBy(
+            () ->
+                run(Fault.NEVER_PICKS, new RunOptions(PluginSupervisor.OnError.FAIL, false, null)))
         .isInstanceOf(SimulationException.class)
         .hasMessageContaining("watchdog: class ext")
         .hasMessageContaining("at simulated time 50000000 ns");
@@ -206,17 +217,18 @@ class PluginFaultTest {
   void theResultReportsEjectionsInTextJsonAndTrace() throws Exception {
     Scenario s = scenario(Fault.THROW_H5);
     List<String> dump = new ArrayList<>();
-    TraceSink trace = new TraceSink() {
-      @Override
-      public boolean enabled() {
-        return true;
-      }
+    TraceSink trace =
+        new TraceSink() {
+          @Override
+          public boolean enabled() {
+            return true;
+          }
 
-      @Override
-      public void dump(long t, int cpu, String comm, int pid, String text) {
-        dump.add(t + " " + text);
-      }
-    };
+          @Override
+          public void dump(long t, int cpu, String comm, int pid, String text) {
+            dump.add(t + " " + text);
+          }
+        };
     RunResult r;
     try (PluginHost host = PluginHost.inProcess(Fault.THROW_H5.plugin())) {
       r = Simulation.run(s.config(), host.extensionsFor(s.plugins()), trace, RunOptions.DEFAULT);
@@ -224,12 +236,21 @@ class PluginFaultTest {
     PluginEjection e = single(r);
     assertThat(dump.get(0)).isEqualTo(e.simNs() + " " + e.summary());
     assertThat(dump).hasSize(1 + 4);
-    assertThat(ResultWriter.toText(r)).contains("ejected    plugin fault-throw-h5 ejected at"
-        + " simulated time " + e.simNs() + " ns in H5 onTick: java.lang.IllegalStateException:"
-        + " injected fault in H5 at dev.schedlab.engine.plugin.testplugins.FaultPlugin.boom(");
-    assertThat(ResultWriter.toJson(r)).contains("\"ejections\" : [", "\"plugin\" : \"fault-throw-h5\"",
-        "\"hook\" : \"H5 onTick\"", "\"sim_ns\" : " + e.simNs(), "\"runqueues\" : [",
-        "\"cpu0 curr=");
+    assertThat(ResultWriter.toText(r))
+        .contains(
+            "ejected    plugin fault-throw-h5 ejected at"
+                + " simulated time "
+                + e.simNs()
+                + " ns in H5 onTick: java.lang.IllegalStateException:"
+                + " injected fault in H5 at dev.schedlab.engine.plugin.testplugins.FaultPlugin.boom(");
+    assertThat(ResultWriter.toJson(r))
+        .contains(
+            "\"ejections\" : [",
+            "\"plugin\" : \"fault-throw-h5\"",
+            "\"hook\" : \"H5 onTick\"",
+            "\"sim_ns\" : " + e.simNs(),
+            "\"runqueues\" : [",
+            "\"cpu0 curr=");
   }
 
   @Test
@@ -237,17 +258,28 @@ class PluginFaultTest {
     // fault-loses-tasks only misbehaves from its third enqueue on; with no ext task the plugin's
     // class is never used and the run is the baseline run, watchdog events and all.
     Scenario s = scenario(Fault.LOSES_TASKS);
-    Scenario noExt = ScenarioLoader.parse("q.yaml", String.join("\n", "duration: 50ms",
-        "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
-        "kernel: {params: {watchdog.timeout: 1ms}}",
-        "workload: {tasks: [{name: a, program: [{user: 100us}, {sleep: 50us}]}]}", ""), true, "q",
-        List.of());
+    Scenario noExt =
+        ScenarioLoader.parse(
+            "q.yaml",
+            String.join(
+                "\n",
+                "duration: 50ms",
+                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1}",
+                "kernel: {params: {watchdog.timeout: 1ms}}",
+                "workload: {tasks: [{name: a, program: [{user: 100us}, {sleep: 50us}]}]}",
+                ""),
+            true,
+            "q",
+            List.of());
     RunResult base;
     RunResult withPlugin;
     try (PluginHost host = PluginHost.inProcess(Fault.LOSES_TASKS.plugin())) {
       base = Simulation.run(noExt.config(), host.extensionsFor(List.of()), TraceSink.NONE);
-      withPlugin = Simulation.run(noExt.withPlugins(s.plugins()).config(),
-          host.extensionsFor(s.plugins()), TraceSink.NONE);
+      withPlugin =
+          Simulation.run(
+              noExt.withPlugins(s.plugins()).config(),
+              host.extensionsFor(s.plugins()),
+              TraceSink.NONE);
     }
     assertThat(withPlugin.ejections()).isEmpty();
     assertThat(withPlugin.digest()).isEqualTo(base.digest());

@@ -37,6 +37,8 @@ class CpuListTest {
   @Test
   void checksMachineSize() {
     assertThat(CpuList.parse("0-7", 8).cardinality()).isEqualTo(8);
-    assertThatThrownBy(() -> CpuList.parse("0-8", 8)).hasMessageContaining("CPU 8").hasMessageContaining("0-7");
+    assertThatThrownBy(() -> CpuList.parse("0-8", 8))
+        .hasMessageContaining("CPU 8")
+        .hasMessageContaining("0-7");
   }
 }

@@ -10,8 +10,13 @@ import org.junit.jupiter.api.Test;
 
 class DistTest {
   static Dist user(String dur) throws ScenarioException {
-    Scenario s = ScenarioLoader.parse("d.yaml",
-        "workload: {tasks: [{program: [user: " + dur + "]}]}\n", true, "d", List.of());
+    Scenario s =
+        ScenarioLoader.parse(
+            "d.yaml",
+            "workload: {tasks: [{program: [user: " + dur + "]}]}\n",
+            true,
+            "d",
+            List.of());
     return ((StepSpec.User) s.workload().tasks().get(0).program().get(0)).duration();
   }
 
@@ -34,9 +39,11 @@ class DistTest {
   @Test
   void rejectsBadDistributions() {
     assertThatThrownBy(() -> user("{uniform: [3us, 1us]}")).hasMessageContaining("expected A <= B");
-    assertThatThrownBy(() -> user("{uniform: [3us]}")).hasMessageContaining("expected two durations");
+    assertThatThrownBy(() -> user("{uniform: [3us]}"))
+        .hasMessageContaining("expected two durations");
     assertThatThrownBy(() -> user("{normal: 3us}"))
-        .hasMessageContaining("program[0].user.normal: unknown field; expected one of uniform, exp");
+        .hasMessageContaining(
+            "program[0].user.normal: unknown field; expected one of uniform, exp");
     assertThatThrownBy(() -> user("-5")).hasMessageContaining("expected a duration");
     assertThatThrownBy(() -> user("5 lightyears")).hasMessageContaining("expected a duration");
   }

@@ -13,15 +13,18 @@ class PluginRefTest {
     assertThat(PluginRef.parse("idle-spin")).isEqualTo(new PluginRef("idle-spin", Map.of()));
     PluginRef r = PluginRef.parse(" idle-spin : predict=true ; limit=500us; ");
     assertThat(r.id()).isEqualTo("idle-spin");
-    assertThat(r.options()).containsExactly(Map.entry("limit", "500us"), Map.entry("predict", "true"));
+    assertThat(r.options())
+        .containsExactly(Map.entry("limit", "500us"), Map.entry("predict", "true"));
   }
 
   @Test
   void badIdOrOptionNamesWhatWasExpected() {
     assertThatThrownBy(() -> PluginRef.parse("Idle_Spin"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kebab-case")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("kebab-case")
         .hasMessageContaining("'Idle_Spin'");
     assertThatThrownBy(() -> PluginRef.parse("idle-spin:limit"))
-        .hasMessageContaining("expected key=value").hasMessageContaining("'limit'");
+        .hasMessageContaining("expected key=value")
+        .hasMessageContaining("'limit'");
   }
 }

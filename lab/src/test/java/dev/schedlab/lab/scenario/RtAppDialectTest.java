@@ -26,19 +26,29 @@ class RtAppDialectTest {
   void repeatedKeysAreKeptInOrderAsWorkgenNumbersThem() throws Exception {
     Scenario s = ScenarioLoader.load(RtAppFixtures.file("dialect.json"));
     TaskSpec t = RtAppFixtures.task(s, "t-0");
-    List<StepSpec> steps = RtAppFixtures.flat(t.program()).stream()
-        .filter(x -> x instanceof StepSpec.User || x instanceof StepSpec.Sleep).toList();
+    List<StepSpec> steps =
+        RtAppFixtures.flat(t.program()).stream()
+            .filter(x -> x instanceof StepSpec.User || x instanceof StepSpec.Sleep)
+            .toList();
     // run 1000, sleep 2000, run 3000, sleep 4000, run 500 (µs): calibration 20 ns per loop
-    assertThat(steps).containsExactly(
-        new StepSpec.User(Dist.fixed(1_000_000)), new StepSpec.Sleep(Dist.fixed(2_000_000)),
-        new StepSpec.User(Dist.fixed(3_000_000)), new StepSpec.Sleep(Dist.fixed(4_000_000)),
-        new StepSpec.User(Dist.fixed(500_000)));
+    assertThat(steps)
+        .containsExactly(
+            new StepSpec.User(Dist.fixed(1_000_000)),
+            new StepSpec.Sleep(Dist.fixed(2_000_000)),
+            new StepSpec.User(Dist.fixed(3_000_000)),
+            new StepSpec.Sleep(Dist.fixed(4_000_000)),
+            new StepSpec.User(Dist.fixed(500_000)));
     assertThat(t.program()).hasSize(2).last().isEqualTo(new StepSpec.Exit());
     assertThat(((StepSpec.Loop) t.program().get(0)).count()).isEqualTo(3);
     List<String> notes = RtAppFixtures.report(s).plan().notes();
-    assertThat(notes).anySatisfy(n -> assertThat(n).contains("3 repeated key(s)")
-        .contains("tasks.t.run1 (line 8)").contains("tasks.t.sleep1 (line 9)")
-        .contains("tasks.t.run2 (line 10)"));
+    assertThat(notes)
+        .anySatisfy(
+            n ->
+                assertThat(n)
+                    .contains("3 repeated key(s)")
+                    .contains("tasks.t.run1 (line 8)")
+                    .contains("tasks.t.sleep1 (line 9)")
+                    .contains("tasks.t.run2 (line 10)"));
     assertThat(notes).anySatisfy(n -> assertThat(n).contains("1 bare \"suspend\""));
   }
 
@@ -55,8 +65,10 @@ class RtAppDialectTest {
 
   @Test
   void trailingCommasAndCommentsAreAccepted() throws Exception {
-    Scenario s = load("/* c */ { \"tasks\" : { \"a\" : { \"run\" : 10, // x\n \"sleep\" : 10, }, },"
-        + " \"global\" : { \"duration\" : 1, \"cpus\" : [1, 2,], }, }");
+    Scenario s =
+        load(
+            "/* c */ { \"tasks\" : { \"a\" : { \"run\" : 10, // x\n \"sleep\" : 10, }, },"
+                + " \"global\" : { \"duration\" : 1, \"cpus\" : [1, 2,], }, }");
     assertThat(s.workload().tasks()).extracting(TaskSpec::name).containsExactly("a-0");
     assertThat(RtAppFixtures.report(s).plan().notes())
         .anySatisfy(n -> assertThat(n).contains("line 2: global.cpus: unknown global key ignored"));
@@ -65,14 +77,16 @@ class RtAppDialectTest {
   @Test
   void invalidJsonIsRejectedWithItsLine() {
     assertThatThrownBy(() -> load("{\n \"tasks\" : {\n  \"a\" : { \"run\" 10 }\n }\n}"))
-        .isInstanceOf(ScenarioException.class).hasMessageStartingWith(dir.resolve("t.json") + ":3:")
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageStartingWith(dir.resolve("t.json") + ":3:")
         .hasMessageContaining("invalid JSON");
   }
 
   @Test
   void aFileWithoutTasksIsRejectedAsRtAppRejectsIt() {
     assertThatThrownBy(() -> load("{ \"global\" : { \"duration\" : 1 } }"))
-        .isInstanceOf(ScenarioException.class).hasMessageContaining("no \"tasks\" object");
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("no \"tasks\" object");
   }
 
   @Test
@@ -90,18 +104,31 @@ class RtAppDialectTest {
 
   @Test
   void globalKeysOfTheWrongTypeAreRejectedWithKeyAndLine() {
-    assertThatThrownBy(() -> load("{ \"tasks\" : { \"a\" : { \"run\" : 10 } },\n"
-        + " \"global\" : {\n \"gnuplot\" : \"yes\" } }"))
-        .hasMessageContaining(":3:").hasMessageContaining("global.gnuplot")
+    assertThatThrownBy(
+            () ->
+                load(
+                    "{ \"tasks\" : { \"a\" : { \"run\" : 10 } },\n"
+                        + " \"global\" : {\n \"gnuplot\" : \"yes\" } }"))
+        .hasMessageContaining(":3:")
+        .hasMessageContaining("global.gnuplot")
         .hasMessageContaining("invalid type for key gnuplot");
-    assertThatThrownBy(() -> load("{ \"tasks\" : { \"a\" : { \"run\" : 10 } },"
-        + " \"global\" : { \"ftrace\" : \"main,bogus\" } }"))
+    assertThatThrownBy(
+            () ->
+                load(
+                    "{ \"tasks\" : { \"a\" : { \"run\" : 10 } },"
+                        + " \"global\" : { \"ftrace\" : \"main,bogus\" } }"))
         .hasMessageContaining("invalid ftrace category 'bogus'");
-    assertThatThrownBy(() -> load("{ \"tasks\" : { \"a\" : { \"run\" : 10 } },"
-        + " \"global\" : { \"default_policy\" : \"SCHED_FOO\" } }"))
+    assertThatThrownBy(
+            () ->
+                load(
+                    "{ \"tasks\" : { \"a\" : { \"run\" : 10 } },"
+                        + " \"global\" : { \"default_policy\" : \"SCHED_FOO\" } }"))
         .hasMessageContaining("invalid policy SCHED_FOO");
-    assertThatThrownBy(() -> load("{ \"tasks\" : { \"a\" : { \"run\" : 10 } },"
-        + " \"global\" : { \"calibration\" : \"GPU0\" } }"))
+    assertThatThrownBy(
+            () ->
+                load(
+                    "{ \"tasks\" : { \"a\" : { \"run\" : 10 } },"
+                        + " \"global\" : { \"calibration\" : \"GPU0\" } }"))
         .hasMessageContaining("invalid calibration");
   }
 
@@ -109,11 +136,24 @@ class RtAppDialectTest {
   void logSizeModesFollowRtApp() throws Exception {
     String t = "{ \"tasks\" : { \"a\" : { \"run\" : 10 } }%s }";
     assertThat(RtAppFixtures.report(load(String.format(t, ""))).plan().log().enabled()).isFalse();
-    assertThat(RtAppFixtures.report(load(String.format(t, ", \"global\" : {}"))).plan().log()
-        .enabled()).isTrue();
-    assertThat(RtAppFixtures.report(load(String.format(t,
-        ", \"global\" : { \"log_size\" : \"disable\" }"))).plan().log().enabled()).isFalse();
-    assertThat(RtAppFixtures.report(load(String.format(t,
-        ", \"global\" : { \"log_size\" : 1 }"))).plan().log().ringRows()).isEqualTo((1 << 20) / 88);
+    assertThat(
+            RtAppFixtures.report(load(String.format(t, ", \"global\" : {}")))
+                .plan()
+                .log()
+                .enabled())
+        .isTrue();
+    assertThat(
+            RtAppFixtures.report(
+                    load(String.format(t, ", \"global\" : { \"log_size\" : \"disable\" }")))
+                .plan()
+                .log()
+                .enabled())
+        .isFalse();
+    assertThat(
+            RtAppFixtures.report(load(String.format(t, ", \"global\" : { \"log_size\" : 1 }")))
+                .plan()
+                .log()
+                .ringRows())
+        .isEqualTo((1 << 20) / 88);
   }
 }

@@ -37,10 +37,28 @@ class RtAppEventsTest {
 
   @Test
   void threadsAreNamedAndOrderedAsRtAppCreatesThem() {
-    assertThat(every.workload().tasks()).extracting(TaskSpec::name).containsExactly(
-        "rt-app-init", "periodic-0", "periodic-1", "dl-2", "producer-3", "consumer-4", "ping-5",
-        "pong-6", "broadcaster-7", "listener-8", "listener-9", "meeting-10", "meeting-11",
-        "meeting-12", "forker-13", "batch-14", "idle-15", "rr-16", "child");
+    assertThat(every.workload().tasks())
+        .extracting(TaskSpec::name)
+        .containsExactly(
+            "rt-app-init",
+            "periodic-0",
+            "periodic-1",
+            "dl-2",
+            "producer-3",
+            "consumer-4",
+            "ping-5",
+            "pong-6",
+            "broadcaster-7",
+            "listener-8",
+            "listener-9",
+            "meeting-10",
+            "meeting-11",
+            "meeting-12",
+            "forker-13",
+            "batch-14",
+            "idle-15",
+            "rr-16",
+            "child");
     assertThat(task("child").count()).isZero(); // instance 0: a template for fork events
   }
 
@@ -69,11 +87,16 @@ class RtAppEventsTest {
     assertThat(RtAppFixtures.steps(p, StepSpec.Affinity.class))
         .containsExactly(new StepSpec.Affinity("2"), new StepSpec.Affinity("0-1"));
     List<StepSpec.Timer> timers = RtAppFixtures.steps(p, StepSpec.Timer.class);
-    assertThat(timers).extracting(StepSpec.Timer::ref, StepSpec.Timer::relative,
-        StepSpec.Timer::perTask, StepSpec.Timer::periodNs).containsExactly(
-        org.assertj.core.groups.Tuple.tuple("rtapp/timer/unique", true, true, 5_000_000L),
-        org.assertj.core.groups.Tuple.tuple("rtapp/timer/unique_abs", false, true, 5_000_000L),
-        org.assertj.core.groups.Tuple.tuple("rtapp/timer/unique", true, true, 5_000_000L));
+    assertThat(timers)
+        .extracting(
+            StepSpec.Timer::ref,
+            StepSpec.Timer::relative,
+            StepSpec.Timer::perTask,
+            StepSpec.Timer::periodNs)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("rtapp/timer/unique", true, true, 5_000_000L),
+            org.assertj.core.groups.Tuple.tuple("rtapp/timer/unique_abs", false, true, 5_000_000L),
+            org.assertj.core.groups.Tuple.tuple("rtapp/timer/unique", true, true, 5_000_000L));
     assertThat(RtAppFixtures.steps(task("dl-2"), StepSpec.Timer.class).get(0).perTask()).isFalse();
     assertThat(RtAppFixtures.steps(p, StepSpec.UserWall.class))
         .containsExactly(new StepSpec.UserWall(Dist.fixed(1_500_000)));
@@ -85,7 +108,8 @@ class RtAppEventsTest {
     List<StepSpec.User> user = RtAppFixtures.steps(p, StepSpec.User.class);
     // run 500 us at 20 ns per loop; mem 100000 B at 10 GB/s; memrun read and write 10000 B at
     // 300 ps; chase of 1000 hops through 64 MiB at DRAM latency.
-    assertThat(user).extracting(u -> u.duration().a())
+    assertThat(user)
+        .extracting(u -> u.duration().a())
         .containsExactly(500_000L, 10_000L, 3_000L, 3_000L, 80_000L);
     // iorun 200000 B in writes of mem_buffer_size (65536) to /dev/null: 4 write() calls
     assertThat(RtAppFixtures.steps(p, StepSpec.Kernel.class)).hasSize(1);
@@ -93,25 +117,37 @@ class RtAppEventsTest {
   }
 
   private static List<StepSpec.Loop> loops(List<StepSpec> program) {
-    return program.stream().flatMap(s -> s instanceof StepSpec.Loop l
-        ? Stream.concat(Stream.of(l), loops(l.body()).stream()) : Stream.empty()).toList();
+    return program.stream()
+        .flatMap(
+            s ->
+                s instanceof StepSpec.Loop l
+                    ? Stream.concat(Stream.of(l), loops(l.body()).stream())
+                    : Stream.empty())
+        .toList();
   }
 
   @Test
   void synchronisationEventsMapOntoWaitQueues() {
     assertThat(task("producer-3").program().get(0)).isEqualTo(new StepSpec.SleepAbs(1_000_000));
-    assertThat(RtAppFixtures.flat(task("producer-3").program())).containsSubsequence(
-        new StepSpec.Block("rtapp/mutex/m0"), new StepSpec.Signal("rtapp/cond/c0", false),
-        new StepSpec.Wake("rtapp/mutex/m0", false), new StepSpec.Wake("rtapp/sem/s0", false),
-        new StepSpec.Block("rtapp/mutex/consumer"), new StepSpec.Signal("rtapp/cond/consumer", true),
-        new StepSpec.Wake("rtapp/mutex/consumer", false));
-    assertThat(RtAppFixtures.flat(task("consumer-4").program())).containsSubsequence(
-        new StepSpec.CondWait("rtapp/cond/c0", "rtapp/mutex/m0"),
-        new StepSpec.Block("rtapp/mutex/m0"), new StepSpec.Block("rtapp/sem/s0"),
-        new StepSpec.CondWait("rtapp/cond/consumer", "rtapp/mutex/consumer"));
-    assertThat(RtAppFixtures.flat(task("ping-5").program())).containsSubsequence(
-        new StepSpec.Signal("rtapp/cond/c1", false),
-        new StepSpec.CondWait("rtapp/cond/c1", "rtapp/mutex/m1"));
+    assertThat(RtAppFixtures.flat(task("producer-3").program()))
+        .containsSubsequence(
+            new StepSpec.Block("rtapp/mutex/m0"),
+            new StepSpec.Signal("rtapp/cond/c0", false),
+            new StepSpec.Wake("rtapp/mutex/m0", false),
+            new StepSpec.Wake("rtapp/sem/s0", false),
+            new StepSpec.Block("rtapp/mutex/consumer"),
+            new StepSpec.Signal("rtapp/cond/consumer", true),
+            new StepSpec.Wake("rtapp/mutex/consumer", false));
+    assertThat(RtAppFixtures.flat(task("consumer-4").program()))
+        .containsSubsequence(
+            new StepSpec.CondWait("rtapp/cond/c0", "rtapp/mutex/m0"),
+            new StepSpec.Block("rtapp/mutex/m0"),
+            new StepSpec.Block("rtapp/sem/s0"),
+            new StepSpec.CondWait("rtapp/cond/consumer", "rtapp/mutex/consumer"));
+    assertThat(RtAppFixtures.flat(task("ping-5").program()))
+        .containsSubsequence(
+            new StepSpec.Signal("rtapp/cond/c1", false),
+            new StepSpec.CondWait("rtapp/cond/c1", "rtapp/mutex/m1"));
     assertThat(RtAppFixtures.steps(task("broadcaster-7"), StepSpec.Signal.class))
         .containsExactly(new StepSpec.Signal("rtapp/cond/c2", true));
     assertThat(RtAppFixtures.steps(task("meeting-11"), StepSpec.Barrier.class))
@@ -120,15 +156,20 @@ class RtAppEventsTest {
     assertThat(RtAppFixtures.steps(task("forker-13"), StepSpec.Fork.class))
         .containsExactly(new StepSpec.Fork("child", "child-", 17));
     assertThat(RtAppFixtures.steps(task("rt-app-init"), StepSpec.Wake.class))
-        .extracting(StepSpec.Wake::waitQueue).contains("rtapp/mutex/m0", "rtapp/mutex/consumer");
+        .extracting(StepSpec.Wake::waitQueue)
+        .contains("rtapp/mutex/m0", "rtapp/mutex/consumer");
   }
 
   @Test
   void attributesWithoutMeaningInTheModelAreNoted() {
     List<String> notes = RtAppFixtures.report(every).plan().notes();
-    for (String key : List.of("tasks.periodic.util_min", "tasks.periodic.util_max",
-        "tasks.periodic.phases.heavy.util_max", "tasks.periodic.nodes_membind",
-        "tasks.batch.taskgroup")) {
+    for (String key :
+        List.of(
+            "tasks.periodic.util_min",
+            "tasks.periodic.util_max",
+            "tasks.periodic.phases.heavy.util_max",
+            "tasks.periodic.nodes_membind",
+            "tasks.batch.taskgroup")) {
       assertThat(notes).anySatisfy(n -> assertThat(n).contains(key));
     }
   }
@@ -148,50 +189,72 @@ class RtAppEventsTest {
   @Test
   void threadsSuspendedOnOneNameAreResumedTogether() throws Exception {
     Path f = dir.resolve("s.json");
-    Files.writeString(f, "{ \"tasks\" : {\n"
-        + " \"a\" : { \"suspend\" : \"grp\", \"run\" : 100 },\n"
-        + " \"b\" : { \"suspend\" : \"grp\", \"run\" : 100 },\n"
-        + " \"w\" : { \"sleep\" : 2000, \"resume\" : \"grp\" } },\n"
-        + " \"global\" : { \"duration\" : 1 } }");
+    Files.writeString(
+        f,
+        "{ \"tasks\" : {\n"
+            + " \"a\" : { \"suspend\" : \"grp\", \"run\" : 100 },\n"
+            + " \"b\" : { \"suspend\" : \"grp\", \"run\" : 100 },\n"
+            + " \"w\" : { \"sleep\" : 2000, \"resume\" : \"grp\" } },\n"
+            + " \"global\" : { \"duration\" : 1 } }");
     Scenario s = ScenarioLoader.load(f);
     assertThat(RtAppFixtures.steps(RtAppFixtures.task(s, "b-1"), StepSpec.CondWait.class))
         .containsExactly(new StepSpec.CondWait("rtapp/cond/grp", "rtapp/mutex/grp"));
-    assertThat(RtAppFixtures.report(s).plan().notes()).anySatisfy(n -> assertThat(n)
-        .startsWith("line 2: tasks.a.suspend: suspend on \"grp\" as rt-app 1.0 does"));
+    assertThat(RtAppFixtures.report(s).plan().notes())
+        .anySatisfy(
+            n ->
+                assertThat(n)
+                    .startsWith("line 2: tasks.a.suspend: suspend on \"grp\" as rt-app 1.0 does"));
     Map<String, List<LogRow>> rows = RtAppFixtures.report(s).rows(RtAppFixtures.run(s));
     // one broadcast every ~2 ms wakes both: about 500 phases each in 1 s
     assertThat(rows.get("a-0").size()).isBetween(400, 500);
-    assertThat(rows.get("b-1").size()).isBetween(rows.get("a-0").size() - 1, rows.get("a-0").size() + 1);
+    assertThat(rows.get("b-1").size())
+        .isBetween(rows.get("a-0").size() - 1, rows.get("a-0").size() + 1);
   }
 
   static Stream<Arguments> errors() {
     return Stream.of(
         Arguments.of("{\"tasks\":{\"a\":{\"run\":\"x\"}}}", "Unknown or mismatch run event type"),
-        Arguments.of("{\"tasks\":{\"a\":{\"fork\":\"nobody\",\"run\":1}}}", "fork of unknown task nobody"),
-        Arguments.of("{\"tasks\":{\"a\":{\"phases\":{\"p\":{\"priority\":5,\"run\":1}}}}}",
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"fork\":\"nobody\",\"run\":1}}}", "fork of unknown task nobody"),
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"phases\":{\"p\":{\"priority\":5,\"run\":1}}}}}",
             "a phase changing priority cannot be modelled"),
-        Arguments.of("{\"tasks\":{\"a\":{\"util_min\":2000,\"run\":1}}}", "invalid util_min 2000 (> 1024)"),
-        Arguments.of("{\"tasks\":{\"a\":{\"taskgroup\":\"tg\",\"run\":1}}}", "has to start with [/]"),
-        Arguments.of("{\"tasks\":{\"a\":{\"policy\":\"SCHED_FIFO\",\"taskgroup\":\"/tg\",\"run\":1}}}",
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"util_min\":2000,\"run\":1}}}", "invalid util_min 2000 (> 1024)"),
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"taskgroup\":\"tg\",\"run\":1}}}", "has to start with [/]"),
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"policy\":\"SCHED_FIFO\",\"taskgroup\":\"/tg\",\"run\":1}}}",
             "no taskgroup support for policy SCHED_FIFO"),
         Arguments.of("{\"tasks\":{\"a\":{\"cpus\":[99],\"run\":1}}}", "invalid cpu 99"),
-        Arguments.of("{\"tasks\":{\"a\":{\"iorun\":10}},\"global\":{\"io_device\":\"/tmp/x\"}}",
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"iorun\":10}},\"global\":{\"io_device\":\"/tmp/x\"}}",
             "iorun to /tmp/x cannot be modelled"),
-        Arguments.of("{\"tasks\":{\"a\":{\"memrun\":{\"type\":\"bogus\",\"size\":1,\"count\":1}}}}",
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"memrun\":{\"type\":\"bogus\",\"size\":1,\"count\":1}}}}",
             "unknown memrun type bogus"),
         Arguments.of("{\"tasks\":{\"a\":{\"loop\":3}}}", "no events found"),
-        Arguments.of("{\"tasks\":{\"a\":{\"policy\":\"SCHED_DEADLINE\",\"dl-runtime\":5000,"
-            + "\"dl-period\":1000,\"run\":1}}}", "SCHED_DEADLINE needs 0 < dl-runtime"),
-        Arguments.of("{\"tasks\":{\"a\":{\"instance\":-1,\"run\":1}}}", "invalid num_instances value -1"),
-        Arguments.of("{\"tasks\":{\"a\":{\"fork\":\"b\",\"run\":1},\"b\":{\"instance\":0,"
-            + "\"barrier\":\"x\"}}}", "a forked task cannot use a barrier"),
-        Arguments.of("{\"tasks\":{\"a\":{\"policy\":\"SCHED_FIFO\",\"priority\":0,\"run\":1}}}",
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"policy\":\"SCHED_DEADLINE\",\"dl-runtime\":5000,"
+                + "\"dl-period\":1000,\"run\":1}}}",
+            "SCHED_DEADLINE needs 0 < dl-runtime"),
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"instance\":-1,\"run\":1}}}", "invalid num_instances value -1"),
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"fork\":\"b\",\"run\":1},\"b\":{\"instance\":0,"
+                + "\"barrier\":\"x\"}}}",
+            "a forked task cannot use a barrier"),
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"policy\":\"SCHED_FIFO\",\"priority\":0,\"run\":1}}}",
             "priority 0 is not valid for SCHED_FIFO"),
-        Arguments.of("{\"resources\":{\"r\":{\"type\":\"bogus\"}},\"tasks\":{\"a\":{\"run\":1}}}",
+        Arguments.of(
+            "{\"resources\":{\"r\":{\"type\":\"bogus\"}},\"tasks\":{\"a\":{\"run\":1}}}",
             "invalid type of resource bogus"),
-        Arguments.of("{\"tasks\":{\"a\":{\"memrun\":{\"type\":\"read\",\"size\":1,\"count\":1,"
-            + "\"ref\":\"r\"}},\"b\":{\"memrun\":{\"type\":\"read\",\"size\":2,\"count\":1,"
-            + "\"ref\":\"r\"}}}}", "shared with mismatched params"));
+        Arguments.of(
+            "{\"tasks\":{\"a\":{\"memrun\":{\"type\":\"read\",\"size\":1,\"count\":1,"
+                + "\"ref\":\"r\"}},\"b\":{\"memrun\":{\"type\":\"read\",\"size\":2,\"count\":1,"
+                + "\"ref\":\"r\"}}}}",
+            "shared with mismatched params"));
   }
 
   @ParameterizedTest
@@ -199,8 +262,11 @@ class RtAppEventsTest {
   void whatCannotRunIsRefusedWithFileLineKeyAndReason(String json, String reason) throws Exception {
     Path f = dir.resolve("t.json");
     Files.writeString(f, json);
-    assertThatThrownBy(() -> ScenarioLoader.load(f)).isInstanceOf(ScenarioException.class)
-        .hasMessageStartingWith(f + ":1:").hasMessageContaining(reason)
-        .satisfies(e -> assertThat(e.getMessage()).matches("(?s).*:1:\\d+: (tasks|resources)\\..*"));
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageStartingWith(f + ":1:")
+        .hasMessageContaining(reason)
+        .satisfies(
+            e -> assertThat(e.getMessage()).matches("(?s).*:1:\\d+: (tasks|resources)\\..*"));
   }
 }

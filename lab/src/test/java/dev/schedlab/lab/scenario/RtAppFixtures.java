@@ -26,9 +26,16 @@ final class RtAppFixtures {
   }
 
   static TaskSpec task(Scenario s, String name) {
-    return s.workload().tasks().stream().filter(t -> t.name().equals(name)).findFirst()
-        .orElseThrow(() -> new AssertionError("no task " + name + " in "
-            + s.workload().tasks().stream().map(TaskSpec::name).toList()));
+    return s.workload().tasks().stream()
+        .filter(t -> t.name().equals(name))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new AssertionError(
+                    "no task "
+                        + name
+                        + " in "
+                        + s.workload().tasks().stream().map(TaskSpec::name).toList()));
   }
 
   /** The steps of a program with loops flattened (each body once). */

@@ -35,22 +35,30 @@ class ScenarioLoaderTest {
     assertThat(s.kernel().preempt()).isEqualTo("voluntary");
     assertThat(s.kernel().hz()).isEqualTo(1000);
     assertThat(s.kernel().latencyLimitNs()).isEqualTo(Long.MAX_VALUE);
-    assertThat(s.workload().tasks()).extracting(TaskSpec::name)
+    assertThat(s.workload().tasks())
+        .extracting(TaskSpec::name)
         .containsExactly("hog", "ticker", "producer", "consumer", "rt");
     TaskSpec hog = s.workload().tasks().get(0);
     assertThat(hog.count()).isEqualTo(2);
     assertThat(hog.program()).containsExactly(new StepSpec.User(Dist.fixed(10_000_000)));
     TaskSpec ticker = s.workload().tasks().get(1);
     assertThat(ticker.nice()).isEqualTo(-5);
-    assertThat(ticker.program().get(0)).isEqualTo(new StepSpec.SleepUntil(4_000_000, "periodic_wakeup"));
+    assertThat(ticker.program().get(0))
+        .isEqualTo(new StepSpec.SleepUntil(4_000_000, "periodic_wakeup"));
     assertThat(ticker.program().get(1)).isEqualTo(new StepSpec.User(Dist.uniform(50_000, 200_000)));
     TaskSpec producer = s.workload().tasks().get(2);
-    assertThat(producer.program()).containsExactly(new StepSpec.User(Dist.exp(300_000)),
-        new StepSpec.Wake("pipe", true), new StepSpec.Sleep(Dist.fixed(100_000)));
+    assertThat(producer.program())
+        .containsExactly(
+            new StepSpec.User(Dist.exp(300_000)),
+            new StepSpec.Wake("pipe", true),
+            new StepSpec.Sleep(Dist.fixed(100_000)));
     TaskSpec consumer = s.workload().tasks().get(3);
-    assertThat(consumer.program().get(1)).isEqualTo(new StepSpec.Kernel(List.of(
-        new StepSpec.Segment(Dist.fixed(15_000), true, false, "COND_RESCHED"),
-        new StepSpec.Segment(Dist.fixed(5_000), false, false, "NONE"))));
+    assertThat(consumer.program().get(1))
+        .isEqualTo(
+            new StepSpec.Kernel(
+                List.of(
+                    new StepSpec.Segment(Dist.fixed(15_000), true, false, "COND_RESCHED"),
+                    new StepSpec.Segment(Dist.fixed(5_000), false, false, "NONE"))));
     assertThat(consumer.program().get(3)).isEqualTo(new StepSpec.Mark("items_consumed"));
     TaskSpec rt = s.workload().tasks().get(4);
     assertThat(rt.policy()).isEqualTo("fifo");
@@ -61,22 +69,24 @@ class ScenarioLoaderTest {
 
   @Test
   void jsonTwinEqualsYaml() throws Exception {
-    String json = "{\n"
-        + "  // same scenario as a JSON file\n"
-        + "  \"name\": \"twin\", \"seed\": 3, \"duration\": \"2ms\",\n"
-        + "  \"machine\": {\"preset\": \"kvm-4vcpu\"},\n"
-        + "  \"kernel\": {\"hz\": 250, \"params\": {\"cost.sched_base\": \"400ns\", \"sched.nr_migrate\": 7}},\n"
-        + "  \"workload\": {\"tasks\": [{\"name\": \"a\", \"cpus\": \"0-1\", \"program\": [\n"
-        + "     {\"user\": \"1ms\"}, {\"call\": {\"cpu\": 3, \"cost\": \"2us\", \"wait\": true}},\n"
-        + "     {\"loop\": {\"count\": 2, \"body\": [{\"sleep\": 1000}]}}, \"exit\"]}]},\n"
-        + "  \"plugins\": [\"p-one\", {\"id\": \"p-two\", \"options\": {\"k\": 5}}]\n"
-        + "}\n";
-    String yaml = "name: twin\nseed: 3\nduration: 2ms\nmachine: {preset: kvm-4vcpu}\n"
-        + "kernel: {hz: 250, params: {cost.sched_base: 400ns, sched.nr_migrate: 7}}\n"
-        + "workload:\n  tasks:\n    - name: a\n      cpus: 0-1\n      program:\n"
-        + "        - user: 1ms\n        - call: {cpu: 3, cost: 2us, wait: true}\n"
-        + "        - loop: {count: 2, body: [sleep: 1000]}\n        - exit\n"
-        + "plugins: [p-one, {id: p-two, options: {k: 5}}]\n";
+    String json =
+        "{\n"
+            + "  // same scenario as a JSON file\n"
+            + "  \"name\": \"twin\", \"seed\": 3, \"duration\": \"2ms\",\n"
+            + "  \"machine\": {\"preset\": \"kvm-4vcpu\"},\n"
+            + "  \"kernel\": {\"hz\": 250, \"params\": {\"cost.sched_base\": \"400ns\", \"sched.nr_migrate\": 7}},\n"
+            + "  \"workload\": {\"tasks\": [{\"name\": \"a\", \"cpus\": \"0-1\", \"program\": [\n"
+            + "     {\"user\": \"1ms\"}, {\"call\": {\"cpu\": 3, \"cost\": \"2us\", \"wait\": true}},\n"
+            + "     {\"loop\": {\"count\": 2, \"body\": [{\"sleep\": 1000}]}}, \"exit\"]}]},\n"
+            + "  \"plugins\": [\"p-one\", {\"id\": \"p-two\", \"options\": {\"k\": 5}}]\n"
+            + "}\n";
+    String yaml =
+        "name: twin\nseed: 3\nduration: 2ms\nmachine: {preset: kvm-4vcpu}\n"
+            + "kernel: {hz: 250, params: {cost.sched_base: 400ns, sched.nr_migrate: 7}}\n"
+            + "workload:\n  tasks:\n    - name: a\n      cpus: 0-1\n      program:\n"
+            + "        - user: 1ms\n        - call: {cpu: 3, cost: 2us, wait: true}\n"
+            + "        - loop: {count: 2, body: [sleep: 1000]}\n        - exit\n"
+            + "plugins: [p-one, {id: p-two, options: {k: 5}}]\n";
     Path jf = dir.resolve("twin.json");
     Path yf = dir.resolve("twin.yaml");
     Files.writeString(jf, json);
@@ -84,9 +94,14 @@ class ScenarioLoaderTest {
     Scenario j = ScenarioLoader.load(jf);
     assertThat(j).isEqualTo(ScenarioLoader.load(yf));
     assertThat(j.machine().virtualized()).isTrue();
-    assertThat(j.kernel().params()).containsEntry("cost.sched_base", 400L).containsEntry("sched.nr_migrate", 7L);
+    assertThat(j.kernel().params())
+        .containsEntry("cost.sched_base", 400L)
+        .containsEntry("sched.nr_migrate", 7L);
     assertThat(j.plugins().get(1).options()).containsEntry("k", "5");
-    assertThat(j.workload().tasks().get(0).program()).hasSize(4).last().isEqualTo(new StepSpec.Exit());
+    assertThat(j.workload().tasks().get(0).program())
+        .hasSize(4)
+        .last()
+        .isEqualTo(new StepSpec.Exit());
   }
 
   @Test
@@ -96,20 +111,41 @@ class ScenarioLoaderTest {
     assertThat(s.seed()).isEqualTo(1);
     assertThat(s.durationNs()).isEqualTo(1_000_000_000L);
     assertThat(s.machine().preset()).isEqualTo("small-x86");
-    assertThat(s.kernel()).isEqualTo(new KernelSpec("voluntary", 1000, java.util.Map.of(),
-        java.util.Map.of(), Long.MAX_VALUE));
+    assertThat(s.kernel())
+        .isEqualTo(
+            new KernelSpec(
+                "voluntary", 1000, java.util.Map.of(), java.util.Map.of(), Long.MAX_VALUE));
     TaskSpec t = s.workload().tasks().get(0);
-    assertThat(t).isEqualTo(new TaskSpec("task0", 1, "normal", 0, 0, 0, 0, 0, "", false, false,
-        "own", 0, List.of(new StepSpec.User(Dist.fixed(1_000_000)))));
+    assertThat(t)
+        .isEqualTo(
+            new TaskSpec(
+                "task0",
+                1,
+                "normal",
+                0,
+                0,
+                0,
+                0,
+                0,
+                "",
+                false,
+                false,
+                "own",
+                0,
+                List.of(new StepSpec.User(Dist.fixed(1_000_000)))));
   }
 
   @Test
   void unknownFieldNamesFileLineColumnAndChoices() throws Exception {
     Path f = dir.resolve("quickstart.yaml");
-    Files.writeString(f, "name: x\nworkload:\n  tasks:\n    - name: a\n      polcy: fifo\n      program: [user: 1ms]\n");
+    Files.writeString(
+        f,
+        "name: x\nworkload:\n  tasks:\n    - name: a\n      polcy: fifo\n      program: [user: 1ms]\n");
     assertThatThrownBy(() -> ScenarioLoader.load(f))
         .isInstanceOf(ScenarioException.class)
-        .hasMessageStartingWith(f + ":5:7: workload.tasks[0].polcy: unknown field; expected one of name, count, policy");
+        .hasMessageStartingWith(
+            f
+                + ":5:7: workload.tasks[0].polcy: unknown field; expected one of name, count, policy");
   }
 
   @Test
@@ -123,18 +159,23 @@ class ScenarioLoaderTest {
         .hasMessageContaining("cost.sched_base")
         .hasMessageNotContaining("feature.");
     Files.writeString(f, "seed: 1\nkernel:\n  params:\n    sched.nr_migrate: -3\n");
-    assertThatThrownBy(() -> ScenarioLoader.load(f)).hasMessageContaining("kernel.params.sched.nr_migrate");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .hasMessageContaining("kernel.params.sched.nr_migrate");
     Files.writeString(f, "seed: 1\nkernel:\n  features:\n    RUN_TO_PARTY: false\n");
     assertThatThrownBy(() -> ScenarioLoader.load(f))
-        .hasMessageContaining("unknown feature; expected one of").hasMessageContaining("RUN_TO_PARITY");
+        .hasMessageContaining("unknown feature; expected one of")
+        .hasMessageContaining("RUN_TO_PARITY");
   }
 
   @Test
   void unknownFieldInJsonHasLine() throws Exception {
     Path f = dir.resolve("s.json");
-    Files.writeString(f, "{\n  \"seed\": 1,\n  \"kernel\": {\n    \"hz\": 250,\n    \"premept\": \"full\"\n  }\n}\n");
+    Files.writeString(
+        f,
+        "{\n  \"seed\": 1,\n  \"kernel\": {\n    \"hz\": 250,\n    \"premept\": \"full\"\n  }\n}\n");
     assertThatThrownBy(() -> ScenarioLoader.load(f))
-        .hasMessageStartingWith(f + ":5:5: kernel.premept: unknown field; expected one of preempt, hz");
+        .hasMessageStartingWith(
+            f + ":5:5: kernel.premept: unknown field; expected one of preempt, hz");
   }
 
   @Test
@@ -157,17 +198,20 @@ class ScenarioLoaderTest {
         .hasMessageContaining("workload.tasks[0].program[1]: expected a one-key map");
     assertThatThrownBy(() -> yaml("machine: {preset: cray-1}\n"))
         .hasMessageContaining("machine.preset: unknown preset cray-1; expected one of small-x86");
-    assertThatThrownBy(() -> yaml("seed: [1]\n")).hasMessageContaining("seed: expected an integer, got a list");
+    assertThatThrownBy(() -> yaml("seed: [1]\n"))
+        .hasMessageContaining("seed: expected an integer, got a list");
   }
 
   @Test
   void deadlineOrdering() throws Exception {
-    String ok = "workload: {tasks: [{policy: deadline, dl_runtime: 1ms, dl_deadline: 5ms, dl_period: 10ms, program: [user: 1ms]}]}\n";
+    String ok =
+        "workload: {tasks: [{policy: deadline, dl_runtime: 1ms, dl_deadline: 5ms, dl_period: 10ms, program: [user: 1ms]}]}\n";
     TaskSpec t = yaml(ok).workload().tasks().get(0);
     assertThat(t.dlRuntimeNs()).isEqualTo(1_000_000);
     assertThat(t.dlPeriodNs()).isEqualTo(10_000_000);
     assertThatThrownBy(() -> yaml(ok.replace("dl_runtime: 1ms", "dl_runtime: 6ms")))
-        .hasMessageContaining("workload.tasks[0].dl_runtime: expected 0 < dl_runtime <= dl_deadline");
+        .hasMessageContaining(
+            "workload.tasks[0].dl_runtime: expected 0 < dl_runtime <= dl_deadline");
     assertThatThrownBy(() -> yaml(ok.replace("dl_period: 10ms", "dl_period: 4ms")))
         .hasMessageContaining("dl_deadline: expected dl_deadline <= dl_period");
   }
@@ -195,10 +239,17 @@ class ScenarioLoaderTest {
 
   @Test
   void setOverrides() throws Exception {
-    Scenario s = yaml("kernel: {hz: 1000}\nworkload: {tasks: [{program: [user: 1ms]}]}\n",
-        "kernel.hz=250", "seed=7", "duration=2s", "kernel.params.cost.sched_base=400ns",
-        "kernel.features.TTWU_QUEUE=false", "workload.tasks[0].nice=-3",
-        "machine.disabled_states=[C6, C1E]", "kernel.latency_limit=20us");
+    Scenario s =
+        yaml(
+            "kernel: {hz: 1000}\nworkload: {tasks: [{program: [user: 1ms]}]}\n",
+            "kernel.hz=250",
+            "seed=7",
+            "duration=2s",
+            "kernel.params.cost.sched_base=400ns",
+            "kernel.features.TTWU_QUEUE=false",
+            "workload.tasks[0].nice=-3",
+            "machine.disabled_states=[C6, C1E]",
+            "kernel.latency_limit=20us");
     assertThat(s.kernel().hz()).isEqualTo(250);
     assertThat(s.seed()).isEqualTo(7);
     assertThat(s.durationNs()).isEqualTo(2_000_000_000L);
@@ -212,7 +263,8 @@ class ScenarioLoaderTest {
   @Test
   void badSetNamesTheOverride() {
     assertThatThrownBy(() -> yaml("seed: 1\n", "kernel.hzz=250"))
-        .hasMessage("--set kernel.hzz=250: kernel.hzz: unknown field; expected one of preempt, hz, features, params, latency_limit, rt, cgroups, autogroup");
+        .hasMessage(
+            "--set kernel.hzz=250: kernel.hzz: unknown field; expected one of preempt, hz, features, params, latency_limit, rt, cgroups, autogroup");
     assertThatThrownBy(() -> yaml("seed: 1\n", "kernel.hz=fast"))
         .hasMessageStartingWith("--set kernel.hz=fast: kernel.hz: expected an integer");
     assertThatThrownBy(() -> yaml("seed: 1\n", "nokey"))

@@ -3,11 +3,11 @@ package dev.schedlab.lab.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioException;
-import dev.schedlab.engine.config.StepSpec;
-import dev.schedlab.engine.config.TaskSpec;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,8 +37,10 @@ class CyclictestTest {
 
   @Test
   void histogramKeepsOneIntervalAndLatencyOptionSetsPmQos() throws Exception {
-    Scenario s = ToolRunner.load(ToolRunner.tiny(2, "20ms", "cyclictest",
-        "-i 200 -d 50 -t 2 -p 80 -a --latency=1000 -h 100"));
+    Scenario s =
+        ToolRunner.load(
+            ToolRunner.tiny(
+                2, "20ms", "cyclictest", "-i 200 -d 50 -t 2 -p 80 -a --latency=1000 -h 100"));
     List<TaskSpec> threads = s.workload().tasks().subList(0, 2);
     for (TaskSpec t : threads) {
       assertThat(firstSleepUntil(t.program()).periodNs()).isEqualTo(200_000);
@@ -53,23 +55,29 @@ class CyclictestTest {
   @Test
   void threadsArePinnedRoundRobinAndSmpIgnoresTheAffinityList() throws Exception {
     Scenario more = ToolRunner.load(ToolRunner.tiny(2, "20ms", "cyclictest", "-t 5 -i 1000"));
-    assertThat(more.workload().tasks().subList(0, 5)).extracting(TaskSpec::cpus)
+    assertThat(more.workload().tasks().subList(0, 5))
+        .extracting(TaskSpec::cpus)
         .containsExactly("0", "1", "0", "1", "0");
-    Scenario list = ToolRunner.load(ToolRunner.tiny(4, "20ms", "cyclictest", "-t 3 --affinity=2-3"));
-    assertThat(list.workload().tasks().subList(0, 3)).extracting(TaskSpec::cpus)
+    Scenario list =
+        ToolRunner.load(ToolRunner.tiny(4, "20ms", "cyclictest", "-t 3 --affinity=2-3"));
+    assertThat(list.workload().tasks().subList(0, 3))
+        .extracting(TaskSpec::cpus)
         .containsExactly("2", "3", "2");
     Scenario smp = ToolRunner.load(ToolRunner.tiny(4, "20ms", "cyclictest", "-a 3 -S"));
-    assertThat(smp.workload().tasks().subList(0, 4)).extracting(TaskSpec::cpus)
+    assertThat(smp.workload().tasks().subList(0, 4))
+        .extracting(TaskSpec::cpus)
         .containsExactly("0", "1", "2", "3");
   }
 
   @Test
   void reportHasPerThreadCyclesAndMinActAvgMax() throws Exception {
-    Scenario s = ToolRunner.load(ToolRunner.tiny(2, "10ms", "cyclictest", "-i 100 -d 100 -t 2 -h 50"));
+    Scenario s =
+        ToolRunner.load(ToolRunner.tiny(2, "10ms", "cyclictest", "-i 100 -d 100 -t 2 -h 50"));
     RunResult r = ToolRunner.run(s);
     Map<String, Object> json = Reports.json(s.workload().tools(), r);
     @SuppressWarnings("unchecked")
-    Map<String, Object> rep = (Map<String, Object>) ((Map<String, Object>) json.get("cyclictest")).get("report");
+    Map<String, Object> rep =
+        (Map<String, Object>) ((Map<String, Object>) json.get("cyclictest")).get("report");
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> threads = (List<Map<String, Object>>) rep.get("threads");
     assertThat(threads).hasSize(2);
@@ -89,20 +97,25 @@ class CyclictestTest {
   void statusLinesHaveCyclictestColumns() throws Exception {
     Scenario s = ToolRunner.load(ToolRunner.tiny(2, "10ms", "cyclictest", "-i 1000 -t 2"));
     String text = Reports.text(s.workload().tools(), ToolRunner.run(s));
-    assertThat(text).containsPattern("T: 0 \\( *\\d+\\) P: 0 I:1000 C: +\\d+ Min: +\\d+ Act: +\\d+ Avg: +\\d+ Max: +\\d+");
+    assertThat(text)
+        .containsPattern(
+            "T: 0 \\( *\\d+\\) P: 0 I:1000 C: +\\d+ Min: +\\d+ Act: +\\d+ Avg: +\\d+ Max: +\\d+");
     assertThat(text).contains("I:1500");
   }
 
   @Test
   void unknownOptionNamesFileLineFieldAndOption() {
-    assertThatThrownBy(() -> ToolRunner.load(ToolRunner.tiny(2, "10ms", "cyclictest", "-i 100 --bogus")))
+    assertThatThrownBy(
+            () -> ToolRunner.load(ToolRunner.tiny(2, "10ms", "cyclictest", "-i 100 --bogus")))
         .isInstanceOf(ScenarioException.class)
         .hasMessageContaining("t.yaml:5")
         .hasMessageContaining("workload.tools[0].cyclictest")
         .hasMessageContaining("--bogus");
   }
 
-  /** The first absolute periodic sleep of a program (after the start-phase wait, inside the loop). */
+  /**
+   * The first absolute periodic sleep of a program (after the start-phase wait, inside the loop).
+   */
   static StepSpec.SleepUntil firstSleepUntil(java.util.List<StepSpec> program) {
     for (StepSpec st : program) {
       if (st instanceof StepSpec.SleepUntil su) {

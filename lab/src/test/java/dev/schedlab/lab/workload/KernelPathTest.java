@@ -22,9 +22,11 @@ class KernelPathTest {
   @Test
   void identicalChunksInARowBecomeOneLoop() {
     KernelPath p = new KernelPath().add(A).repeat(3, of(B)).repeat(2, of(B)).then(of(C));
-    assertThat(p.parts()).containsExactly(new StepSpec.Kernel(List.of(A)),
-        new StepSpec.Loop(5, List.of(new StepSpec.Kernel(List.of(B)))),
-        new StepSpec.Kernel(List.of(C)));
+    assertThat(p.parts())
+        .containsExactly(
+            new StepSpec.Kernel(List.of(A)),
+            new StepSpec.Loop(5, List.of(new StepSpec.Kernel(List.of(B)))),
+            new StepSpec.Kernel(List.of(C)));
   }
 
   @Test

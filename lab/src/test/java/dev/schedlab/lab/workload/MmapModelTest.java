@@ -46,8 +46,8 @@ class MmapModelTest {
   }
 
   /**
-   * The timed segments of a kernel path in order, without the lock and cache items and without
-   * the refills and drains a cache item guards (they run only when the CPU's count says so).
+   * The timed segments of a kernel path in order, without the lock and cache items and without the
+   * refills and drains a cache item guards (they run only when the CPU's count says so).
    */
   private static List<Segment> plain(List<Segment> s) {
     List<Segment> out = new ArrayList<>();
@@ -62,7 +62,9 @@ class MmapModelTest {
     return out;
   }
 
-  /** Whether the segment at {@code i} is held under lock {@code name} (taken before, not released). */
+  /**
+   * Whether the segment at {@code i} is held under lock {@code name} (taken before, not released).
+   */
   private static boolean under(List<Segment> s, int i, String name) {
     int depth = 0;
     for (int j = 0; j < i; j++) {
@@ -157,19 +159,32 @@ class MmapModelTest {
     List<StepSpec> it = model(false, false).iteration(true, true);
     assertThat(it.get(0)).isInstanceOf(StepSpec.User.class);
     List<Segment> mmap = plain(segs(it.get(1))); // one syscall: back to user after the last page
-    assertThat(mmap.stream().filter(g -> g.duration().meanNs() == p(MmapCosts.CLEAR_PAGE)
-        && "NONE".equals(g.endsWith()))).hasSize((int) PAGES);
+    assertThat(
+            mmap.stream()
+                .filter(
+                    g ->
+                        g.duration().meanNs() == p(MmapCosts.CLEAR_PAGE)
+                            && "NONE".equals(g.endsWith())))
+        .hasSize((int) PAGES);
     assertThat(mmap.stream().filter(g -> COND.equals(g.endsWith()))).hasSize((int) PAGES);
     assertThat(condReschedGaps(mmap).stream().mapToDouble(Double::doubleValue).max().getAsDouble())
-        .isLessThan(p(MmapCosts.PTE_ALLOC) + p(MmapCosts.FAULT_ANON) + p(MmapCosts.CLEAR_PAGE)
-            + p(MmapCosts.PTE_INSTALL) + p(MmapCosts.PCP_ALLOC) + p(MmapCosts.GUP_STEP)
-            + p(MmapCosts.MMAP_VMA) + 1);
+        .isLessThan(
+            p(MmapCosts.PTE_ALLOC)
+                + p(MmapCosts.FAULT_ANON)
+                + p(MmapCosts.CLEAR_PAGE)
+                + p(MmapCosts.PTE_INSTALL)
+                + p(MmapCosts.PCP_ALLOC)
+                + p(MmapCosts.GUP_STEP)
+                + p(MmapCosts.MMAP_VMA)
+                + 1);
     assertThat(it.get(2)).isInstanceOf(StepSpec.User.class);
     // without populate mmap is the VMA part only and MADV_POPULATE_READ maps the zero page
     List<StepSpec> plain = model(false, false).iteration(false, false);
     assertThat(plain(segs(plain.get(1)))).hasSize(1);
-    assertThat(segs(plain.get(3)).stream()
-        .filter(g -> g.duration().meanNs() == p(MmapCosts.ZERO_FAULT))).hasSize((int) PAGES);
+    assertThat(
+            segs(plain.get(3)).stream()
+                .filter(g -> g.duration().meanNs() == p(MmapCosts.ZERO_FAULT)))
+        .hasSize((int) PAGES);
   }
 
   /** Items of a program as built (loops counted once), not as run. */
@@ -193,11 +208,13 @@ class MmapModelTest {
     MmapPaths k = new MmapPaths(CTX);
     long big = 1L << 20; // 4 GB
     for (MmapPaths.Pages st : MmapPaths.Pages.values()) {
-      assertThat(items(List.of(k.populateRead(big, st)))).isEqualTo(items(List.of(k.populateRead(PAGES, st))));
+      assertThat(items(List.of(k.populateRead(big, st))))
+          .isEqualTo(items(List.of(k.populateRead(PAGES, st))));
       assertThat(segs(k.populateRead(big, st)).stream().filter(g -> COND.equals(g.endsWith())))
           .hasSize((int) big);
     }
-    assertThat(items(List.of(k.mmap(big, true, false)))).isEqualTo(items(List.of(k.mmap(PAGES, true, false))));
+    assertThat(items(List.of(k.mmap(big, true, false))))
+        .isEqualTo(items(List.of(k.mmap(PAGES, true, false))));
     assertThat(items(List.of(k.mprotect(big)))).isEqualTo(items(List.of(k.mprotect(PAGES))));
     assertThat(items(List.of(k.munmap(big, MmapPaths.Pages.ZERO))))
         .isEqualTo(items(List.of(k.munmap(PAGES, MmapPaths.Pages.ZERO))));
@@ -216,22 +233,34 @@ class MmapModelTest {
   }
 
   private static boolean freesPages(List<StepSpec> it) {
-    return flatten(it).stream().filter(MmapModelTest::isKernelPath).map(MmapModelTest::segs)
-        .anyMatch(k -> k.contains(Segment.lock(MmapPaths.LRU_LOCK, true, false))
-        && k.stream().anyMatch(g -> g.lock() == null
-            && g.duration().meanNs() == 32.0 * p(MmapCosts.FREE_LRU)));
+    return flatten(it).stream()
+        .filter(MmapModelTest::isKernelPath)
+        .map(MmapModelTest::segs)
+        .anyMatch(
+            k ->
+                k.contains(Segment.lock(MmapPaths.LRU_LOCK, true, false))
+                    && k.stream()
+                        .anyMatch(
+                            g ->
+                                g.lock() == null
+                                    && g.duration().meanNs() == 32.0 * p(MmapCosts.FREE_LRU)));
   }
 
   @Test
   void firstHugetlbFailureDropsPopulateForGood() {
-    List<StepSpec> prog = MmapModel.program(CTX, PAGES * 4096,
-        new MmapModel.Options(false, false, false), 42);
+    List<StepSpec> prog =
+        MmapModel.program(CTX, PAGES * 4096, new MmapModel.Options(false, false, false), 42);
     StepSpec last = prog.get(prog.size() - 1);
     assertThat(last).isInstanceOf(StepSpec.Loop.class);
     // in the repeated part no step-2 one-page mmap (MAP_FIXED) populates any more
-    assertThat(flatten(((StepSpec.Loop) last).body()).stream()
-        .filter(MmapModelTest::isKernelPath).map(s -> plain(segs(s)))
-        .filter(k -> k.get(0).duration().meanNs() == p(MmapCosts.MMAP_FIXED_VMA) && k.size() > 1))
+    assertThat(
+            flatten(((StepSpec.Loop) last).body()).stream()
+                .filter(MmapModelTest::isKernelPath)
+                .map(s -> plain(segs(s)))
+                .filter(
+                    k ->
+                        k.get(0).duration().meanNs() == p(MmapCosts.MMAP_FIXED_VMA)
+                            && k.size() > 1))
         .isEmpty();
   }
 

@@ -3,11 +3,11 @@ package dev.schedlab.lab.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioException;
-import dev.schedlab.engine.config.StepSpec;
-import dev.schedlab.engine.config.TaskSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +20,8 @@ class OtherToolsTest {
   }
 
   private static Map<String, Object> report(Scenario s, RunResult r, String id) {
-    return (Map<String, Object>) ((Map<String, Object>) Reports.json(s.workload().tools(), r).get(id)).get("report");
+    return (Map<String, Object>)
+        ((Map<String, Object>) Reports.json(s.workload().tools(), r).get(id)).get("report");
   }
 
   @Test
@@ -33,8 +34,11 @@ class OtherToolsTest {
     assertThat(rep.get("messages")).isEqualTo(2L * 3 * 3 * 4);
     assertThat(rep.get("expected_messages")).isEqualTo(2L * 3 * 3 * 4);
     assertThat(rep.get("tasks")).isEqualTo(12);
-    assertThat(Reports.text(s.workload().tools(), r)).contains("Running in process mode with 2 groups using 6 file"
-        + " descriptors each (== 12 tasks)", "Each sender will pass 4 messages of 100 bytes")
+    assertThat(Reports.text(s.workload().tools(), r))
+        .contains(
+            "Running in process mode with 2 groups using 6 file"
+                + " descriptors each (== 12 tasks)",
+            "Each sender will pass 4 messages of 100 bytes")
         .containsPattern("Time: \\d+\\.\\d{3}");
   }
 
@@ -49,9 +53,15 @@ class OtherToolsTest {
   void tbenchPairsEachClientWithItsOwnServerThroughSyncWakeups() throws Exception {
     Scenario s = ToolRunner.load(ToolRunner.tiny(4, "20ms", "tbench", "3"));
     // The clients are forked first; tbench_srv then forks one server per connection.
-    assertThat(s.workload().tasks()).extracting(TaskSpec::name).containsExactly(
-        "tbench/client0", "tbench/client1", "tbench/client2", "tbench/server0",
-        "tbench/server1", "tbench/server2");
+    assertThat(s.workload().tasks())
+        .extracting(TaskSpec::name)
+        .containsExactly(
+            "tbench/client0",
+            "tbench/client1",
+            "tbench/client2",
+            "tbench/server0",
+            "tbench/server1",
+            "tbench/server2");
     for (int i = 0; i < 3; i++) {
       TaskSpec client = s.workload().tasks().get(i);
       TaskSpec server = s.workload().tasks().get(3 + i);
@@ -66,13 +76,18 @@ class OtherToolsTest {
     // dbench's default warm-up: the first fifth of -t (here the 20 ms duration) is not counted.
     assertThat(rep.get("warmup_ns")).isEqualTo(4_000_000L);
     double expected = (Long) rep.get("exchanges") * 4096.0 / 1e6 / ((r.simNs() - 4_000_000) / 1e9);
-    assertThat((Double) rep.get("throughput_mb_s")).isCloseTo(expected, org.assertj.core.api.Assertions.within(0.001));
-    assertThat(Reports.text(s.workload().tools(), r)).containsPattern("(?m)^Throughput \\d+\\.\\d{3} MB/sec").contains("MB/sec  3 clients  3 procs");
+    assertThat((Double) rep.get("throughput_mb_s"))
+        .isCloseTo(expected, org.assertj.core.api.Assertions.within(0.001));
+    assertThat(Reports.text(s.workload().tools(), r))
+        .containsPattern("(?m)^Throughput \\d+\\.\\d{3} MB/sec")
+        .contains("MB/sec  3 clients  3 procs");
   }
 
   @Test
   void ipistormFixedCountMakesExactlyNumipiCallsAndReportsRuntime() throws Exception {
-    Scenario s = ToolRunner.load(ToolRunner.tiny(4, "1s", "ipistorm", "numipi=500 single=1 offset=2 cpulist=1 wait=1"));
+    Scenario s =
+        ToolRunner.load(
+            ToolRunner.tiny(4, "1s", "ipistorm", "numipi=500 single=1 offset=2 cpulist=1 wait=1"));
     TaskSpec t = s.workload().tasks().get(0);
     assertThat(t.cpus()).isEqualTo("1");
     assertThat(t.kthread()).isTrue();
@@ -90,21 +105,29 @@ class OtherToolsTest {
 
   @Test
   void ipistormRejectsUnknownParameter() {
-    assertThatThrownBy(() -> ToolRunner.load(ToolRunner.tiny(4, "1s", "ipistorm", "numipi=5 bogus=1")))
-        .isInstanceOf(ScenarioException.class).hasMessageContaining("bogus");
+    assertThatThrownBy(
+            () -> ToolRunner.load(ToolRunner.tiny(4, "1s", "ipistorm", "numipi=5 bogus=1")))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("bogus");
   }
 
   @Test
   void timerlatHasIrqThreadAndRetUserLatenciesPerCpu() throws Exception {
-    Scenario s = ToolRunner.load(ToolRunner.tiny(3, "20ms", "rtla", "timerlat top -q -c 1-2 -P f:95"));
-    assertThat(s.workload().tasks()).extracting(TaskSpec::name).containsExactly("timerlatu/1", "timerlatu/2");
-    assertThat(s.workload().tasks()).allSatisfy(t -> {
-      assertThat(t.policy()).isEqualTo("fifo");
-      assertThat(t.rtPriority()).isEqualTo(95);
-    });
+    Scenario s =
+        ToolRunner.load(ToolRunner.tiny(3, "20ms", "rtla", "timerlat top -q -c 1-2 -P f:95"));
+    assertThat(s.workload().tasks())
+        .extracting(TaskSpec::name)
+        .containsExactly("timerlatu/1", "timerlatu/2");
+    assertThat(s.workload().tasks())
+        .allSatisfy(
+            t -> {
+              assertThat(t.policy()).isEqualTo("fifo");
+              assertThat(t.rtPriority()).isEqualTo(95);
+            });
     RunResult r = ToolRunner.run(s);
     @SuppressWarnings("unchecked")
-    Map<String, Map<String, Object>> cpus = (Map<String, Map<String, Object>>) report(s, r, "rtla").get("cpus");
+    Map<String, Map<String, Object>> cpus =
+        (Map<String, Map<String, Object>>) report(s, r, "rtla").get("cpus");
     assertThat(cpus).containsOnlyKeys("001", "002");
     for (Map<String, Object> c : cpus.values()) {
       assertThat(c).containsKeys("irq", "thread", "ret_user");
@@ -120,8 +143,12 @@ class OtherToolsTest {
     }
     assertThat(keys(((Map<?, ?>) report(s, r, "rtla").get("all")).get("irq")))
         .containsExactly("count", "min", "max", "avg");
-    assertThat(Reports.text(s.workload().tools(), r)).contains("IRQ Timer Latency (us)", "Thread Timer Latency (us)",
-        "Ret user Timer Latency (us)", "CPU COUNT");
+    assertThat(Reports.text(s.workload().tools(), r))
+        .contains(
+            "IRQ Timer Latency (us)",
+            "Thread Timer Latency (us)",
+            "Ret user Timer Latency (us)",
+            "CPU COUNT");
   }
 
   @Test
@@ -131,8 +158,13 @@ class OtherToolsTest {
     Map<String, Object> rep = report(s, r, "perf");
     assertThat(rep.get("loops")).isEqualTo(1000L);
     assertThat((Double) rep.get("usecs_per_op")).isPositive();
-    assertThat(Reports.text(s.workload().tools(), r)).contains("# Running 'sched/pipe' benchmark:",
-        "# Executed 1000 pipe operations between two processes", "Total time:", "usecs/op", "ops/sec");
+    assertThat(Reports.text(s.workload().tools(), r))
+        .contains(
+            "# Running 'sched/pipe' benchmark:",
+            "# Executed 1000 pipe operations between two processes",
+            "Total time:",
+            "usecs/op",
+            "ops/sec");
   }
 
   @Test
@@ -141,19 +173,23 @@ class OtherToolsTest {
     RunResult r = ToolRunner.run(s);
     Map<String, Object> rep = report(s, r, "perf");
     assertThat(rep).containsEntry("finished", false).doesNotContainKey("usecs_per_op");
-    assertThat(Reports.text(s.workload().tools(), r)).contains("Not finished").doesNotContain("usecs/op");
+    assertThat(Reports.text(s.workload().tools(), r))
+        .contains("Not finished")
+        .doesNotContain("usecs/op");
   }
 
   @Test
   void unknownToolIsRejectedWithTheKnownOnes() {
     assertThatThrownBy(() -> ToolRunner.load(ToolRunner.tiny(2, "1ms", "netperf", "-t TCP_RR")))
-        .isInstanceOf(ScenarioException.class).hasMessageContaining("unknown tool netperf")
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("unknown tool netperf")
         .hasMessageContaining("cyclictest");
   }
 
   @Test
   void sameScenarioAndSeedGiveTheSameReportBytes() throws Exception {
     Scenario s = ToolRunner.load(ToolRunner.tiny(2, "20ms", "cyclictest", "-i 100 -t"));
-    assertThat(Reports.text(s.workload().tools(), ToolRunner.run(s))).isEqualTo(Reports.text(s.workload().tools(), ToolRunner.run(s)));
+    assertThat(Reports.text(s.workload().tools(), ToolRunner.run(s)))
+        .isEqualTo(Reports.text(s.workload().tools(), ToolRunner.run(s)));
   }
 }

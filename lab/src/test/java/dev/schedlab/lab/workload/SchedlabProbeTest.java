@@ -15,14 +15,16 @@ import org.junit.jupiter.api.Test;
  */
 class SchedlabProbeTest {
   private static Map<String, Object> report(String args, String params) throws Exception {
-    String yaml = String.join("\n",
-        "duration: 10s",
-        "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
-        "kernel: {params: {cost.jitter_pct: 0" + params + "}}",
-        "workload:",
-        "  tools:",
-        "    - schedlab-probe: \"" + args + "\"",
-        "");
+    String yaml =
+        String.join(
+            "\n",
+            "duration: 10s",
+            "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
+            "kernel: {params: {cost.jitter_pct: 0" + params + "}}",
+            "workload:",
+            "  tools:",
+            "    - schedlab-probe: \"" + args + "\"",
+            "");
     Scenario s = ToolRunner.load(yaml);
     RunResult r = ToolRunner.run(s);
     return s.workload().tools().get(0).report().json(r);
@@ -34,10 +36,14 @@ class SchedlabProbeTest {
 
   @Test
   void aSyscallCostsOneEntryOneExitAndItsBody() throws Exception {
-    long a = n(report("syscall 1000", ", cost.syscall_entry: 100, cost.exit_to_user: 100"),
-        "ns_per_call");
-    long b = n(report("syscall 1000", ", cost.syscall_entry: 300, cost.exit_to_user: 400"),
-        "ns_per_call");
+    long a =
+        n(
+            report("syscall 1000", ", cost.syscall_entry: 100, cost.exit_to_user: 100"),
+            "ns_per_call");
+    long b =
+        n(
+            report("syscall 1000", ", cost.syscall_entry: 300, cost.exit_to_user: 400"),
+            "ns_per_call");
     assertThat(b - a).isEqualTo(500);
   }
 

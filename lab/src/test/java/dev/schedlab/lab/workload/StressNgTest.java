@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioException;
-import dev.schedlab.engine.config.TaskSpec;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,7 +35,8 @@ class StressNgTest {
     assertThat(s.min()).isEqualTo(3);
     assertThat(s.max()).isEqualTo(9);
     double mean = 28 / 6.0;
-    double var = (2 * Math.pow(5 - mean, 2) + 3 * Math.pow(3 - mean, 2) + Math.pow(9 - mean, 2)) / 6;
+    double var =
+        (2 * Math.pow(5 - mean, 2) + 3 * Math.pow(3 - mean, 2) + Math.pow(9 - mean, 2)) / 6;
     assertThat(s.stddev()).isCloseTo(Math.sqrt(var), within(1e-9));
   }
 
@@ -50,30 +51,49 @@ class StressNgTest {
     RunResult r = ToolRunner.run(s);
     assertThat(r.rawSamples().get("stress-ng/cyclic/0")).hasSize(10_000);
     @SuppressWarnings("unchecked")
-    Map<String, Object> c = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
-        Reports.json(s.workload().tools(), r).get("stress-ng")).get("report")).get("cyclic");
+    Map<String, Object> c =
+        (Map<String, Object>)
+            ((Map<String, Object>)
+                    ((Map<String, Object>) Reports.json(s.workload().tools(), r).get("stress-ng"))
+                        .get("report"))
+                .get("cyclic");
     assertThat(c.get("samples")).isEqualTo(10_000);
-    assertThat(Reports.text(s.workload().tools(), r)).contains("cyclic: sched SCHED_DEADLINE: 100000 ns delay, 10000 samples",
-        "99.99%:", "std.dev.");
+    assertThat(Reports.text(s.workload().tools(), r))
+        .contains(
+            "cyclic: sched SCHED_DEADLINE: 100000 ns delay, 10000 samples", "99.99%:", "std.dev.");
   }
 
   @Test
   void mmapAndCpuWorkersOnePerCpu() throws Exception {
-    Scenario s = ToolRunner.load(ToolRunner.tiny(3, "10ms", "stress-ng", "--mmap 0 --cpu 0 --cpu-load 50 --cpu-load-slice 2"));
-    assertThat(s.workload().tasks()).extracting(TaskSpec::name).containsExactly(
-        "stress-ng-mmap/0", "stress-ng-mmap/1", "stress-ng-mmap/2",
-        "stress-ng-cpu/0", "stress-ng-cpu/1", "stress-ng-cpu/2");
+    Scenario s =
+        ToolRunner.load(
+            ToolRunner.tiny(
+                3, "10ms", "stress-ng", "--mmap 0 --cpu 0 --cpu-load 50 --cpu-load-slice 2"));
+    assertThat(s.workload().tasks())
+        .extracting(TaskSpec::name)
+        .containsExactly(
+            "stress-ng-mmap/0",
+            "stress-ng-mmap/1",
+            "stress-ng-mmap/2",
+            "stress-ng-cpu/0",
+            "stress-ng-cpu/1",
+            "stress-ng-cpu/2");
     RunResult r = ToolRunner.run(s);
     assertThat(r.events()).isPositive();
   }
 
   @Test
   void mmapBytesTakesItsSuffixesUpToOneGigabyte() throws Exception {
-    Scenario s = ToolRunner.load(ToolRunner.tiny(2, "10ms", "stress-ng", "--mmap 1 --mmap-bytes 8k"));
+    Scenario s =
+        ToolRunner.load(ToolRunner.tiny(2, "10ms", "stress-ng", "--mmap 1 --mmap-bytes 8k"));
     assertThat(s.workload().tasks()).hasSize(1);
     for (String bad : List.of("2g", "1025m", "1t", "1k", "0", "-4k", "8x")) {
-      assertThatThrownBy(() -> ToolRunner.load(ToolRunner.tiny(2, "10ms", "stress-ng",
-          "--mmap 1 --mmap-bytes " + bad))).as(bad).isInstanceOf(ScenarioException.class)
+      assertThatThrownBy(
+              () ->
+                  ToolRunner.load(
+                      ToolRunner.tiny(2, "10ms", "stress-ng", "--mmap 1 --mmap-bytes " + bad)))
+          .as(bad)
+          .isInstanceOf(ScenarioException.class)
           .hasMessageContaining("--mmap-bytes: expected");
     }
   }
@@ -82,7 +102,9 @@ class StressNgTest {
   void cpuLoadAlternatesBusyAndSleepToTheAverageLoad() {
     var p = StressNg.cpuProgram(80, 10);
     assertThat(p).hasSize(2);
-    assertThat(((dev.schedlab.engine.config.StepSpec.User) p.get(0)).duration().meanNs()).isEqualTo(10e6);
-    assertThat(((dev.schedlab.engine.config.StepSpec.Sleep) p.get(1)).duration().meanNs()).isEqualTo(2.5e6);
+    assertThat(((dev.schedlab.engine.config.StepSpec.User) p.get(0)).duration().meanNs())
+        .isEqualTo(10e6);
+    assertThat(((dev.schedlab.engine.config.StepSpec.Sleep) p.get(1)).duration().meanNs())
+        .isEqualTo(2.5e6);
   }
 }

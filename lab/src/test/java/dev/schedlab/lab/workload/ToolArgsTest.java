@@ -7,11 +7,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ToolArgsTest {
-  static final List<ToolArgs.Opt> OPTS = List.of(
-      ToolArgs.Opt.of("i", "interval", ToolArgs.Arg.REQUIRED),
-      ToolArgs.Opt.of("t", "threads", ToolArgs.Arg.OPTIONAL),
-      ToolArgs.Opt.of("m", "mlockall", ToolArgs.Arg.NONE),
-      ToolArgs.Opt.of(null, "latency", ToolArgs.Arg.REQUIRED));
+  static final List<ToolArgs.Opt> OPTS =
+      List.of(
+          ToolArgs.Opt.of("i", "interval", ToolArgs.Arg.REQUIRED),
+          ToolArgs.Opt.of("t", "threads", ToolArgs.Arg.OPTIONAL),
+          ToolArgs.Opt.of("m", "mlockall", ToolArgs.Arg.NONE),
+          ToolArgs.Opt.of(null, "latency", ToolArgs.Arg.REQUIRED));
 
   @Test
   void getoptForms() throws Exception {
@@ -28,8 +29,10 @@ class ToolArgsTest {
   @Test
   void strictErrorsNameTheOption() {
     assertThatThrownBy(() -> ToolArgs.parse("x", "-z", OPTS)).hasMessage("x: unknown option -z");
-    assertThatThrownBy(() -> ToolArgs.parse("x", "--nope=1", OPTS)).hasMessage("x: unknown option --nope");
-    assertThatThrownBy(() -> ToolArgs.parse("x", "-i", OPTS)).hasMessageContaining("-i needs a value");
+    assertThatThrownBy(() -> ToolArgs.parse("x", "--nope=1", OPTS))
+        .hasMessage("x: unknown option --nope");
+    assertThatThrownBy(() -> ToolArgs.parse("x", "-i", OPTS))
+        .hasMessageContaining("-i needs a value");
     assertThatThrownBy(() -> ToolArgs.parse("x", "-i abc", OPTS).integer("interval", 0, 0, 9))
         .hasMessageContaining("--interval");
   }

@@ -24,9 +24,12 @@ final class ToolRunner {
 
   /** A scenario on a tiny machine with one tool. */
   static String tiny(int cpus, String duration, String tool, String args) {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "duration: " + duration,
-        "machine: {sockets: 1, cores_per_socket: " + cpus + ", threads_per_core: 1, idle_states: poll-only}",
+        "machine: {sockets: 1, cores_per_socket: "
+            + cpus
+            + ", threads_per_core: 1, idle_states: poll-only}",
         "workload:",
         "  tools:",
         "    - " + tool + ": \"" + args + "\"",

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A linear or logarithmic scale from a data range to a pixel range, with "nice" tick values
- * (1, 2, 5 times a power of ten; powers of ten on a log scale).
+ * A linear or logarithmic scale from a data range to a pixel range, with "nice" tick values (1, 2,
+ * 5 times a power of ten; powers of ten on a log scale).
  */
 public final class Axis {
   private final double lo;
@@ -103,6 +103,8 @@ public final class Axis {
 
   private static double clean(double v, double step) {
     double r = Math.round(v / step) * step;
-    return Math.abs(r) < step * 1e-9 ? 0 : Double.parseDouble(String.format(java.util.Locale.ROOT, "%.12g", r));
+    return Math.abs(r) < step * 1e-9
+        ? 0
+        : Double.parseDouble(String.format(java.util.Locale.ROOT, "%.12g", r));
   }
 }

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Simulated values beside published ones: one strip per row (each on its own scale, rows have
- * different units), one line per column with the simulated value (filled dot), the published
- * value (open diamond) and the row's accepted band for that column (shaded).
+ * different units), one line per column with the simulated value (filled dot), the published value
+ * (open diamond) and the row's accepted band for that column (shaded).
  */
 public final class BandChart {
   private static final double WIDTH = 960;
@@ -36,8 +36,14 @@ public final class BandChart {
 
   /** The chart of {@code rows} over {@code columns}. */
   public static Chart of(String title, List<String> columns, List<Row> rows, String note) {
-    double labelW = Math.min(380, 16 + rows.stream()
-        .mapToDouble(r -> Text.width(r.label() + " (" + r.unit() + ")")).max().orElse(80));
+    double labelW =
+        Math.min(
+            380,
+            16
+                + rows.stream()
+                    .mapToDouble(r -> Text.width(r.label() + " (" + r.unit() + ")"))
+                    .max()
+                    .orElse(80));
     double sub = 11;
     double rowH = 14 + columns.size() * sub;
     double top = 30;
@@ -58,9 +64,18 @@ public final class BandChart {
           }
         }
       }
-      svg.el("rect").a("x", 0).a("y", y0).a("width", WIDTH).a("height", rowH)
-          .a("fill", i % 2 == 0 ? "#fbfbfb" : "#ffffff").end();
-      svg.label(labelW - 6, y0 + rowH / 2 + 4, "cat", "end",
+      svg.el("rect")
+          .a("x", 0)
+          .a("y", y0)
+          .a("width", WIDTH)
+          .a("height", rowH)
+          .a("fill", i % 2 == 0 ? "#fbfbfb" : "#ffffff")
+          .end();
+      svg.label(
+          labelW - 6,
+          y0 + rowH / 2 + 4,
+          "cat",
+          "end",
           Text.cut(r.label(), 60) + (r.unit().isEmpty() ? "" : " (" + r.unit() + ")"));
       if (lo > hi) {
         svg.label(x0, y0 + rowH / 2 + 4, "tick", "start", "no value");
@@ -77,19 +92,34 @@ public final class BandChart {
         double y = y0 + 8 + k * sub;
         String color = Palette.color(k);
         if (c.lo() != null && c.hi() != null) {
-          svg.el("rect").a("class", "mark band").a("x", x.px(c.lo())).a("y", y - 4.5)
-              .a("width", Math.max(1, x.px(c.hi()) - x.px(c.lo()))).a("height", 9)
-              .title(columns.get(k) + " band " + Fmt.num(c.lo()) + " to " + Fmt.num(c.hi())).end();
+          svg.el("rect")
+              .a("class", "mark band")
+              .a("x", x.px(c.lo()))
+              .a("y", y - 4.5)
+              .a("width", Math.max(1, x.px(c.hi()) - x.px(c.lo())))
+              .a("height", 9)
+              .title(columns.get(k) + " band " + Fmt.num(c.lo()) + " to " + Fmt.num(c.hi()))
+              .end();
         }
         if (c.published() != null) {
           double px = x.px(c.published());
-          svg.el("path").a("class", "mark pub")
-              .a("d", "M" + Fmt.coord(px) + " " + Fmt.coord(y - 4.5) + "l4.5 4.5l-4.5 4.5l-4.5 -4.5z")
-              .title(columns.get(k) + " published " + Fmt.num(c.published())).end();
+          svg.el("path")
+              .a("class", "mark pub")
+              .a(
+                  "d",
+                  "M" + Fmt.coord(px) + " " + Fmt.coord(y - 4.5) + "l4.5 4.5l-4.5 4.5l-4.5 -4.5z")
+              .title(columns.get(k) + " published " + Fmt.num(c.published()))
+              .end();
         }
         if (c.simulated() != null) {
-          svg.el("circle").a("class", "mark pt").a("cx", x.px(c.simulated())).a("cy", y).a("r", 3.5)
-              .a("fill", color).title(columns.get(k) + " simulated " + Fmt.num(c.simulated())).end();
+          svg.el("circle")
+              .a("class", "mark pt")
+              .a("cx", x.px(c.simulated()))
+              .a("cy", y)
+              .a("r", 3.5)
+              .a("fill", color)
+              .title(columns.get(k) + " simulated " + Fmt.num(c.simulated()))
+              .end();
         }
       }
     }
@@ -99,7 +129,10 @@ public final class BandChart {
       svg.label(lx + 12, 18, "legend", "start", columns.get(k) + " simulated");
       lx += 30 + Text.width(columns.get(k) + " simulated");
     }
-    svg.el("path").a("class", "pub").a("d", "M" + Fmt.coord(lx + 5) + " 9.5l4.5 4.5l-4.5 4.5l-4.5 -4.5z").end();
+    svg.el("path")
+        .a("class", "pub")
+        .a("d", "M" + Fmt.coord(lx + 5) + " 9.5l4.5 4.5l-4.5 4.5l-4.5 -4.5z")
+        .end();
     svg.label(lx + 14, 18, "legend", "start", "published");
     lx += 80;
     svg.el("rect").a("class", "band").a("x", lx).a("y", 9).a("width", 16).a("height", 9).end();

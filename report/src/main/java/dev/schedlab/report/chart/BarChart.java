@@ -23,9 +23,16 @@ public final class BarChart {
    * @param values per series, per category
    * @param note how to read the chart
    */
-  public static Chart of(String kind, String title, String unit, List<String> categories,
-      List<String> series, List<List<Value>> values, String note) {
-    double labelW = Math.min(300, 12 + categories.stream().mapToDouble(Text::width).max().orElse(40));
+  public static Chart of(
+      String kind,
+      String title,
+      String unit,
+      List<String> categories,
+      List<String> series,
+      List<List<Value>> values,
+      String note) {
+    double labelW =
+        Math.min(300, 12 + categories.stream().mapToDouble(Text::width).max().orElse(40));
     double group = series.size() * BAR + 8;
     double top = series.size() > 1 ? 28 : 10;
     double height = top + categories.size() * group + 40;
@@ -46,15 +53,26 @@ public final class BarChart {
         Value v = values.get(s).get(c);
         double y = y0 + s * BAR;
         double w = Math.max(0, x.px(v.v()) - x.px(0));
-        svg.el("rect").a("class", "mark bar").a("x", x.px(0)).a("y", y).a("width", Math.max(w, 0.5))
-            .a("height", BAR - 2).a("fill", Palette.color(s))
-            .title(series.get(s) + ", " + categories.get(c) + ": " + Fmt.num(v.v())).end();
-        svg.el("text").a("class", "val").a("x", x.px(0) + w + 4).a("y", y + BAR - 4)
-            .a("data-ptr", v.ptr()).text(Fmt.num(v.v()));
+        svg.el("rect")
+            .a("class", "mark bar")
+            .a("x", x.px(0))
+            .a("y", y)
+            .a("width", Math.max(w, 0.5))
+            .a("height", BAR - 2)
+            .a("fill", Palette.color(s))
+            .title(series.get(s) + ", " + categories.get(c) + ": " + Fmt.num(v.v()))
+            .end();
+        svg.el("text")
+            .a("class", "val")
+            .a("x", x.px(0) + w + 4)
+            .a("y", y + BAR - 4)
+            .a("data-ptr", v.ptr())
+            .text(Fmt.num(v.v()));
       }
     }
     if (series.size() > 1) {
-      f.legend(labelW, 16, series, series.stream().map(s -> Palette.color(series.indexOf(s))).toList());
+      f.legend(
+          labelW, 16, series, series.stream().map(s -> Palette.color(series.indexOf(s))).toList());
     }
     return new Chart(kind, title, svg.toString(), note);
   }

@@ -25,8 +25,15 @@ public final class ColumnChart {
    * @param values per series, per category
    * @param note how to read it
    */
-  public static Chart stacked(String kind, String title, String unit, double divisor,
-      List<String> categories, List<String> series, List<String> colors, List<List<Value>> values,
+  public static Chart stacked(
+      String kind,
+      String title,
+      String unit,
+      double divisor,
+      List<String> categories,
+      List<String> series,
+      List<String> colors,
+      List<List<Value>> values,
       String note) {
     Svg svg = new Svg(WIDTH, HEIGHT, title);
     Frame f = new Frame(svg, 70, 28, WIDTH - 20, HEIGHT - 42);
@@ -48,10 +55,15 @@ public final class ColumnChart {
       double base = 0;
       for (int s = 0; s < series.size(); s++) {
         double v = values.get(s).get(c).v() / divisor;
-        svg.el("rect").a("class", "mark col").a("x", x + slot * 0.1).a("y", y.px(base + v))
-            .a("width", Math.max(0.5, slot * 0.8)).a("height", Math.max(0, y.px(base) - y.px(base + v)))
+        svg.el("rect")
+            .a("class", "mark col")
+            .a("x", x + slot * 0.1)
+            .a("y", y.px(base + v))
+            .a("width", Math.max(0.5, slot * 0.8))
+            .a("height", Math.max(0, y.px(base) - y.px(base + v)))
             .a("fill", colors.get(s))
-            .title(categories.get(c) + " " + series.get(s) + ": " + Fmt.num(v) + " " + unit).end();
+            .title(categories.get(c) + " " + series.get(s) + ": " + Fmt.num(v) + " " + unit)
+            .end();
         base += v;
       }
       if (c % every == 0) {

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A forest plot of changes against a baseline: one row per metric, for each configuration a
- * point at its change in percent of the baseline mean and a whisker for the 95% confidence
- * interval of that difference. Changes past the axis end are drawn at the edge as a triangle.
+ * A forest plot of changes against a baseline: one row per metric, for each configuration a point
+ * at its change in percent of the baseline mean and a whisker for the 95% confidence interval of
+ * that difference. Changes past the axis end are drawn at the edge as a triangle.
  */
 public final class DiffChart {
   private static final double WIDTH = 960;
@@ -35,7 +35,8 @@ public final class DiffChart {
 
   /** The chart of {@code rows} for {@code configs} (the non-baseline configurations). */
   public static Chart of(String title, List<String> configs, List<Row> rows, String note) {
-    double labelW = Math.min(330, 12 + rows.stream().mapToDouble(r -> Text.width(r.label())).max().orElse(60));
+    double labelW =
+        Math.min(330, 12 + rows.stream().mapToDouble(r -> Text.width(r.label())).max().orElse(60));
     double valueW = 16 + 62.0 * configs.size();
     double rowH = Math.max(16, 6 + 9.0 * configs.size());
     double top = 30;
@@ -67,23 +68,52 @@ public final class DiffChart {
         double y = y0 + 7 + k * 9;
         double lo = Math.max(x.lo(), p.change() - p.ci());
         double hi = Math.min(x.hi(), p.change() + p.ci());
-        String tip = configs.get(k) + ", " + r.label() + ": " + pct(p.change()) + " \u00b1 "
-            + Fmt.num(round(p.ci())) + "%";
+        String tip =
+            configs.get(k)
+                + ", "
+                + r.label()
+                + ": "
+                + pct(p.change())
+                + " \u00b1 "
+                + Fmt.num(round(p.ci()))
+                + "%";
         if (hi > lo) {
-          svg.el("line").a("class", "ci").a("x1", x.px(lo)).a("y1", y).a("x2", x.px(hi)).a("y2", y)
-              .a("stroke", color).end();
+          svg.el("line")
+              .a("class", "ci")
+              .a("x1", x.px(lo))
+              .a("y1", y)
+              .a("x2", x.px(hi))
+              .a("y2", y)
+              .a("stroke", color)
+              .end();
         }
         if (Math.abs(p.change()) <= range) {
-          svg.el("circle").a("class", "mark pt").a("cx", x.px(p.change())).a("cy", y).a("r", 3.5)
-              .a("fill", color).title(tip).end();
+          svg.el("circle")
+              .a("class", "mark pt")
+              .a("cx", x.px(p.change()))
+              .a("cy", y)
+              .a("r", 3.5)
+              .a("fill", color)
+              .title(tip)
+              .end();
         } else {
           double ex = p.change() > 0 ? f.right : f.left;
           double dir = p.change() > 0 ? 1 : -1;
-          svg.el("path").a("class", "mark pt").a("fill", color).a("d", "M" + Fmt.coord(ex) + " "
-              + Fmt.coord(y) + "l" + Fmt.coord(-7 * dir) + " -4.5v9z").title(tip).end();
+          svg.el("path")
+              .a("class", "mark pt")
+              .a("fill", color)
+              .a(
+                  "d",
+                  "M" + Fmt.coord(ex) + " " + Fmt.coord(y) + "l" + Fmt.coord(-7 * dir) + " -4.5v9z")
+              .title(tip)
+              .end();
         }
-        svg.el("text").a("class", "val").a("x", f.right + 12 + 62.0 * k).a("y", y + 4)
-            .a("style", "fill:" + color).text(pct(p.change()));
+        svg.el("text")
+            .a("class", "val")
+            .a("x", f.right + 12 + 62.0 * k)
+            .a("y", y + 4)
+            .a("style", "fill:" + color)
+            .text(pct(p.change()));
       }
     }
     List<String> colors = configs.stream().map(c -> Palette.color(configs.indexOf(c) + 1)).toList();

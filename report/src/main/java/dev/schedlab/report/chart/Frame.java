@@ -42,9 +42,14 @@ final class Frame {
     }
     svg.line(left, top, left, bottom, "axis");
     if (title != null) {
-      svg.raw("<text class=\"axis-title\" text-anchor=\"middle\" transform=\"translate("
-          + Fmt.coord(14) + " " + Fmt.coord((top + bottom) / 2) + ") rotate(-90)\">"
-          + dev.schedlab.report.html.Html.esc(title) + "</text>");
+      svg.raw(
+          "<text class=\"axis-title\" text-anchor=\"middle\" transform=\"translate("
+              + Fmt.coord(14)
+              + " "
+              + Fmt.coord((top + bottom) / 2)
+              + ") rotate(-90)\">"
+              + dev.schedlab.report.html.Html.esc(title)
+              + "</text>");
     }
   }
 
@@ -58,8 +63,14 @@ final class Frame {
         svg.label(x, y, "legend", "start", "+" + (names.size() - i) + " more");
         return;
       }
-      svg.el("rect").a("x", x).a("y", y - 9).a("width", 10).a("height", 10)
-          .a("fill", colors.get(i)).a("class", "swatch").end();
+      svg.el("rect")
+          .a("x", x)
+          .a("y", y - 9)
+          .a("width", 10)
+          .a("height", 10)
+          .a("fill", colors.get(i))
+          .a("class", "swatch")
+          .end();
       svg.label(x + 14, y, "legend", "start", name);
       x += 24 + Text.width(name);
     }

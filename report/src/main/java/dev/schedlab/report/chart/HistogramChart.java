@@ -68,11 +68,21 @@ public final class HistogramChart {
         continue;
       }
       double lo = first + (double) b * width;
-      svg.el("rect").a("class", "mark bar").a("x", x.px(lo)).a("y", y.px(sum[b]))
-          .a("width", Math.max(0.5, bw - (bw > 3 ? 1 : 0))).a("height", y.px(0) - y.px(sum[b]))
+      svg.el("rect")
+          .a("class", "mark bar")
+          .a("x", x.px(lo))
+          .a("y", y.px(sum[b]))
+          .a("width", Math.max(0.5, bw - (bw > 3 ? 1 : 0)))
+          .a("height", y.px(0) - y.px(sum[b]))
           .a("fill", "#9ecae1")
-          .title(Fmt.num(lo) + (width == 1 ? "" : "-" + Fmt.num(lo + width - 1)) + " " + unit + ": "
-              + sum[b] + " samples")
+          .title(
+              Fmt.num(lo)
+                  + (width == 1 ? "" : "-" + Fmt.num(lo + width - 1))
+                  + " "
+                  + unit
+                  + ": "
+                  + sum[b]
+                  + " samples")
           .end();
     }
     List<String> names = new ArrayList<>(List.of("all (bars)"));
@@ -88,12 +98,18 @@ public final class HistogramChart {
       d.append('M').append(Fmt.coord(x.px(first))).append(' ').append(Fmt.coord(cdf.px(0)));
       for (int i = first; i <= last; i++) {
         acc += i < s.counts().size() ? s.counts().get(i) : 0;
-        d.append('L').append(Fmt.coord(x.px(i + 1.0))).append(' ')
+        d.append('L')
+            .append(Fmt.coord(x.px(i + 1.0)))
+            .append(' ')
             .append(Fmt.coord(cdf.px(100.0 * acc / total)));
       }
       String color = Palette.color(k);
-      svg.el("path").a("class", "mark line").a("d", d.toString()).a("stroke", color)
-          .title(s.name() + ": CDF of " + total + " samples").end();
+      svg.el("path")
+          .a("class", "mark line")
+          .a("d", d.toString())
+          .a("stroke", color)
+          .title(s.name() + ": CDF of " + total + " samples")
+          .end();
       if (names.size() < 11) {
         names.add(Text.cut(s.name(), 20) + " CDF");
         colors.add(color);

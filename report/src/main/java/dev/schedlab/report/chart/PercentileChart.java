@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Latency against percentile on a "nines" scale (the HdrHistogram percentile plot: 50 %, 90 %,
- * 99 %, 99.9 % evenly spaced), one line per series: the CDF read sideways, tail visible.
+ * Latency against percentile on a "nines" scale (the HdrHistogram percentile plot: 50 %, 90 %, 99
+ * %, 99.9 % evenly spaced), one line per series: the CDF read sideways, tail visible.
  */
 public final class PercentileChart {
   private static final double WIDTH = 760;
@@ -46,7 +46,8 @@ public final class PercentileChart {
    * @param series the distributions
    * @param note how to read it
    */
-  public static Chart of(String title, String unit, double divisor, List<Series> series, String note) {
+  public static Chart of(
+      String title, String unit, double divisor, List<Series> series, String note) {
     double top = 28;
     Svg svg = new Svg(WIDTH, HEIGHT, title);
     Frame f = new Frame(svg, 70, top, WIDTH - 20, HEIGHT - 42);
@@ -66,7 +67,8 @@ public final class PercentileChart {
     Axis x = Axis.linear(0, maxPos, f.left, f.right);
     Axis y = Axis.auto(min == Double.MAX_VALUE ? 0 : min, max, f.bottom, f.top);
     f.yAxis(y, unit, Frame::tick);
-    List<double[]> ticks = new ArrayList<>(List.of(new double[] {0, 0}, new double[] {nines(50), 50}));
+    List<double[]> ticks =
+        new ArrayList<>(List.of(new double[] {0, 0}, new double[] {nines(50), 50}));
     for (int k = 1; k < maxPos; k++) {
       ticks.add(new double[] {k, 100 - 100 * Math.pow(10, -k)});
     }
@@ -90,14 +92,22 @@ public final class PercentileChart {
       for (Point p : pts) {
         double px = x.px(p.pct() >= 100 ? maxPos : nines(p.pct()));
         double py = y.px(p.v().v() / divisor);
-        d.append(d.length() == 0 ? "M" : "L").append(Fmt.coord(px)).append(' ').append(Fmt.coord(py));
+        d.append(d.length() == 0 ? "M" : "L")
+            .append(Fmt.coord(px))
+            .append(' ')
+            .append(Fmt.coord(py));
       }
       svg.el("path").a("class", "mark line").a("d", d.toString()).a("stroke", color).end();
       for (Point p : pts) {
         double px = x.px(p.pct() >= 100 ? maxPos : nines(p.pct()));
-        svg.el("circle").a("class", "mark pt").a("cx", px).a("cy", y.px(p.v().v() / divisor))
-            .a("r", 3).a("fill", color)
-            .title(s.name() + " " + label(p.pct()) + ": " + Fmt.num(p.v().v() / divisor) + " " + unit)
+        svg.el("circle")
+            .a("class", "mark pt")
+            .a("cx", px)
+            .a("cy", y.px(p.v().v() / divisor))
+            .a("r", 3)
+            .a("fill", color)
+            .title(
+                s.name() + " " + label(p.pct()) + ": " + Fmt.num(p.v().v() / divisor) + " " + unit)
             .end();
       }
       names.add(s.name());

@@ -23,9 +23,14 @@ public final class Blocks {
     if (c == null) {
       return "";
     }
-    StringBuilder b = new StringBuilder("<figure class=\"chart\" data-chart=\"")
-        .append(Html.esc(c.kind())).append("\"><figcaption>").append(Html.esc(c.title()))
-        .append("</figcaption><div class=\"plot\">").append(c.svg()).append("</div>");
+    StringBuilder b =
+        new StringBuilder("<figure class=\"chart\" data-chart=\"")
+            .append(Html.esc(c.kind()))
+            .append("\"><figcaption>")
+            .append(Html.esc(c.title()))
+            .append("</figcaption><div class=\"plot\">")
+            .append(c.svg())
+            .append("</div>");
     if (!c.note().isEmpty()) {
       b.append("<p class=\"note\">").append(Html.esc(c.note())).append("</p>");
     }
@@ -34,7 +39,8 @@ public final class Blocks {
 
   /** A table whose columns sort when their header is clicked. */
   public static String table(String caption, List<String> header, List<List<Cell>> rows) {
-    StringBuilder b = new StringBuilder("<div class=\"table-wrap\"><table class=\"data sortable\">");
+    StringBuilder b =
+        new StringBuilder("<div class=\"table-wrap\"><table class=\"data sortable\">");
     if (caption != null) {
       b.append("<caption>").append(Html.esc(caption)).append("</caption>");
     }
@@ -61,7 +67,10 @@ public final class Blocks {
     }
     b.append('>');
     if (c.ptr() != null) {
-      b.append("<span data-ptr=\"").append(Html.esc(c.ptr())).append("\">").append(Html.esc(c.text()))
+      b.append("<span data-ptr=\"")
+          .append(Html.esc(c.ptr()))
+          .append("\">")
+          .append(Html.esc(c.text()))
           .append("</span>");
     } else {
       b.append(Html.esc(c.text()));

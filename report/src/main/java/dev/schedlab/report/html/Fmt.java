@@ -6,8 +6,8 @@ import java.math.MathContext;
 import java.util.Locale;
 
 /**
- * Number formatting for the page: locale-independent, so the same input gives the same bytes on
- * any machine. Integers print exactly; other values to six significant digits.
+ * Number formatting for the page: locale-independent, so the same input gives the same bytes on any
+ * machine. Integers print exactly; other values to six significant digits.
  */
 public final class Fmt {
   private Fmt() {}

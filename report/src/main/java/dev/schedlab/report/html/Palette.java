@@ -5,8 +5,10 @@ import java.util.List;
 /** The colours of the charts: a categorical palette and a sequential ramp for heatmaps. */
 public final class Palette {
   /** Ten distinguishable colours (Tableau 10), used in order for series and task groups. */
-  public static final List<String> CATEGORICAL = List.of("#4e79a7", "#f28e2b", "#59a14f",
-      "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac");
+  public static final List<String> CATEGORICAL =
+      List.of(
+          "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
+          "#9c755f", "#bab0ac");
 
   /** Interrupts on the timeline. */
   public static final String IRQ = "#222222";

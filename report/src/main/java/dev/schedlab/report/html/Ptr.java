@@ -1,6 +1,8 @@
 package dev.schedlab.report.html;
 
-/** JSON Pointers (RFC 6901) into the embedded input, for the page's numbers to name their source. */
+/**
+ * JSON Pointers (RFC 6901) into the embedded input, for the page's numbers to name their source.
+ */
 public final class Ptr {
   private Ptr() {}
 

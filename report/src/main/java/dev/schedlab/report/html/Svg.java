@@ -1,9 +1,9 @@
 package dev.schedlab.report.html;
 
 /**
- * A small SVG writer. Elements are built with {@link #el(String)}; coordinates go through
- * {@link Fmt#coord(double)} so equal charts give equal bytes. Elements carrying data get the class
- * {@code mark} (the browser test counts them).
+ * A small SVG writer. Elements are built with {@link #el(String)}; coordinates go through {@link
+ * Fmt#coord(double)} so equal charts give equal bytes. Elements carrying data get the class {@code
+ * mark} (the browser test counts them).
  */
 public final class Svg {
   private final StringBuilder b = new StringBuilder(4096);
@@ -14,10 +14,17 @@ public final class Svg {
   public Svg(double width, double height, String label) {
     this.width = width;
     this.height = height;
-    b.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(Fmt.coord(width))
-        .append("\" height=\"").append(Fmt.coord(height)).append("\" viewBox=\"0 0 ")
-        .append(Fmt.coord(width)).append(' ').append(Fmt.coord(height))
-        .append("\" role=\"img\" aria-label=\"").append(Html.esc(label)).append("\">");
+    b.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+        .append(Fmt.coord(width))
+        .append("\" height=\"")
+        .append(Fmt.coord(height))
+        .append("\" viewBox=\"0 0 ")
+        .append(Fmt.coord(width))
+        .append(' ')
+        .append(Fmt.coord(height))
+        .append("\" role=\"img\" aria-label=\"")
+        .append(Html.esc(label))
+        .append("\">");
   }
 
   /** Width in px. */

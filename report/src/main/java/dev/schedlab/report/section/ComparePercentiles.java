@@ -29,9 +29,12 @@ final class ComparePercentiles {
       Matcher t = TOOL.matcher(m);
       Matcher s = SUMMARY.matcher(m);
       if (t.matches()) {
-        families.computeIfAbsent(t.group(1), k -> new LinkedHashMap<>()).put(m, Double.parseDouble(t.group(2)));
+        families
+            .computeIfAbsent(t.group(1), k -> new LinkedHashMap<>())
+            .put(m, Double.parseDouble(t.group(2)));
       } else if (s.matches()) {
-        families.computeIfAbsent(s.group(1), k -> new LinkedHashMap<>())
+        families
+            .computeIfAbsent(s.group(1), k -> new LinkedHashMap<>())
             .put(m, RunCharts.QUANTILES.get(s.group(2)));
       }
     }
@@ -45,19 +48,27 @@ final class ComparePercentiles {
       List<PercentileChart.Series> series = new ArrayList<>();
       for (String c : configs) {
         List<PercentileChart.Point> ps = new ArrayList<>();
-        pts.forEach((m, pct) -> {
-          JsonNode mean = metrics.path(m).path(c).path("mean");
-          if (mean.isNumber()) {
-            ps.add(new PercentileChart.Point(pct, new Value(mean.asDouble(), Ptr.of("metrics", m, c, "mean"))));
-          }
-        });
+        pts.forEach(
+            (m, pct) -> {
+              JsonNode mean = metrics.path(m).path(c).path("mean");
+              if (mean.isNumber()) {
+                ps.add(
+                    new PercentileChart.Point(
+                        pct, new Value(mean.asDouble(), Ptr.of("metrics", m, c, "mean"))));
+              }
+            });
         series.add(new PercentileChart.Series(c, ps));
       }
       boolean ns = f.getKey().startsWith("metric.latency.");
-      b.append(Blocks.figure(PercentileChart.of(f.getKey() + ": percentiles by configuration",
-          ns ? "us" : "value (the tool's unit)", ns ? 1000 : 1, series,
-          "Each line is one configuration: the mean over seeds of each percentile (a CDF read"
-              + " sideways, the tail spread out).")));
+      b.append(
+          Blocks.figure(
+              PercentileChart.of(
+                  f.getKey() + ": percentiles by configuration",
+                  ns ? "us" : "value (the tool's unit)",
+                  ns ? 1000 : 1,
+                  series,
+                  "Each line is one configuration: the mean over seeds of each percentile (a CDF read"
+                      + " sideways, the tail spread out).")));
     }
     return b.toString();
   }

@@ -33,14 +33,22 @@ public final class CompareSection {
     facts.add(new Cell[] {Cell.text("seeds"), Cell.text(String.join(", ", seeds))});
     for (String c : others) {
       boolean same = cmp.path("same_digests_as_baseline").path(c).asBoolean();
-      facts.add(new Cell[] {Cell.text(c + ": event streams"),
-          Cell.text(same ? "identical to the baseline's (every seed)" : "differ from the baseline's")});
+      facts.add(
+          new Cell[] {
+            Cell.text(c + ": event streams"),
+            Cell.text(
+                same ? "identical to the baseline's (every seed)" : "differ from the baseline's")
+          });
     }
     b.append(Blocks.facts(facts));
     b.append(differences(metrics, baseline, others, seeds.size()));
     b.append(ComparePercentiles.charts(metrics, configs));
     b.append(table(metrics, baseline, configs));
-    return new Section("compare", "Comparison: " + String.join(" vs ", configs), b.toString(), json,
+    return new Section(
+        "compare",
+        "Comparison: " + String.join(" vs ", configs),
+        b.toString(),
+        json,
         "compare.json");
   }
 
@@ -69,7 +77,10 @@ public final class CompareSection {
           continue;
         }
         double change = (x.get("normalised").asDouble() - 1) * 100;
-        double ci = 100 * Math.hypot(x.path("ci95").asDouble(), base.path("ci95").asDouble()) / Math.abs(bm);
+        double ci =
+            100
+                * Math.hypot(x.path("ci95").asDouble(), base.path("ci95").asDouble())
+                / Math.abs(bm);
         changed |= x.path("mean").asDouble() != bm;
         pts.add(new DiffChart.Point(change, ci));
       }
@@ -82,16 +93,32 @@ public final class CompareSection {
     if (rows.isEmpty() || others.isEmpty()) {
       return Blocks.p("note", "No metric differs from the baseline.");
     }
-    rows.sort(Comparator.comparingDouble((DiffChart.Row r) -> -r.points().stream()
-        .filter(p -> p != null).mapToDouble(p -> Math.abs(p.change())).max().orElse(0)));
-    return Blocks.figure(DiffChart.of("Change of each metric against " + baseline, others, rows,
-        "Each point is (mean / baseline mean - 1) in percent (the JSON's normalised - 1), largest"
-            + " change first; the whisker is the 95% confidence interval of the difference of the"
-            + " means, sqrt(ci95^2 + baseline ci95^2), Student t with " + Math.max(0, n - 1)
-            + " degrees of freedom, no pairing assumed (seeds share their random numbers, so the"
-            + " true interval is narrower). " + unchanged + " metrics with means equal to the"
-            + " baseline's, " + undefined + " with a baseline mean of 0 and " + buckets
-            + " histogram buckets are only in the table."));
+    rows.sort(
+        Comparator.comparingDouble(
+            (DiffChart.Row r) ->
+                -r.points().stream()
+                    .filter(p -> p != null)
+                    .mapToDouble(p -> Math.abs(p.change()))
+                    .max()
+                    .orElse(0)));
+    return Blocks.figure(
+        DiffChart.of(
+            "Change of each metric against " + baseline,
+            others,
+            rows,
+            "Each point is (mean / baseline mean - 1) in percent (the JSON's normalised - 1), largest"
+                + " change first; the whisker is the 95% confidence interval of the difference of the"
+                + " means, sqrt(ci95^2 + baseline ci95^2), Student t with "
+                + Math.max(0, n - 1)
+                + " degrees of freedom, no pairing assumed (seeds share their random numbers, so the"
+                + " true interval is narrower). "
+                + unchanged
+                + " metrics with means equal to the"
+                + " baseline's, "
+                + undefined
+                + " with a baseline mean of 0 and "
+                + buckets
+                + " histogram buckets are only in the table."));
   }
 
   private static String table(JsonNode metrics, String baseline, List<String> configs) {
@@ -116,7 +143,7 @@ public final class CompareSection {
       }
       rows.add(row);
     }
-    return Blocks.table("Every metric: mean over seeds, 95% CI half-width, ratio to the baseline",
-        header, rows);
+    return Blocks.table(
+        "Every metric: mean over seeds, 95% CI half-width, ratio to the baseline", header, rows);
   }
 }

@@ -23,12 +23,13 @@ record MatrixAxes(String x, String y, List<String> panels) {
   static MatrixAxes of(JsonNode cells, MatrixView view) throws ReportInputException {
     for (String a : new String[] {view.x(), view.y()}) {
       if (a != null && !ALL.contains(a)) {
-        throw new ReportInputException("unknown matrix axis '" + a + "': expected one of "
-            + String.join(", ", ALL));
+        throw new ReportInputException(
+            "unknown matrix axis '" + a + "': expected one of " + String.join(", ", ALL));
       }
     }
     if (view.x() != null && view.x().equals(view.y())) {
-      throw new ReportInputException("the heatmap needs two different axes, got " + view.x() + " twice");
+      throw new ReportInputException(
+          "the heatmap needs two different axes, got " + view.x() + " twice");
     }
     List<String> varying = new ArrayList<>();
     for (String a : ALL) {
@@ -36,8 +37,9 @@ record MatrixAxes(String x, String y, List<String> panels) {
         varying.add(a);
       }
     }
-    varying.sort(Comparator.comparingInt((String a) -> a.equals("seed") ? 1 : 0)
-        .thenComparingInt(a -> -levels(cells, a).size()));
+    varying.sort(
+        Comparator.comparingInt((String a) -> a.equals("seed") ? 1 : 0)
+            .thenComparingInt(a -> -levels(cells, a).size()));
     List<String> order = new ArrayList<>(varying);
     for (String a : ALL) {
       if (!order.contains(a)) {

@@ -24,7 +24,10 @@ final class MatrixHeatmaps {
       counts.add(new int[ys.size()][xs.size()]);
     }
     for (JsonNode c : cells) {
-      JsonNode v = value.equals("events") || value.equals("sim_ns") ? c.get(value) : c.path("values").get(value);
+      JsonNode v =
+          value.equals("events") || value.equals("sim_ns")
+              ? c.get(value)
+              : c.path("values").get(value);
       if (v == null || !v.isNumber() || !"ok".equals(c.path("status").asText())) {
         continue;
       }
@@ -49,20 +52,37 @@ final class MatrixHeatmaps {
       }
     }
     StringBuilder b = new StringBuilder(Blocks.h(3, "Heatmap of " + value));
-    boolean seedsAveraged = !axes.x().equals("seed") && !axes.y().equals("seed")
-        && MatrixAxes.levels(cells, "seed").size() > 1;
+    boolean seedsAveraged =
+        !axes.x().equals("seed")
+            && !axes.y().equals("seed")
+            && MatrixAxes.levels(cells, "seed").size() > 1;
     for (int p = 0; p < keys.size(); p++) {
       StringBuilder title = new StringBuilder(value + " by " + axes.x() + " and " + axes.y());
       for (int k = 0; k < axes.panels().size(); k++) {
-        title.append(k == 0 ? ", " : "; ").append(axes.panels().get(k)).append(' ').append(keys.get(p).get(k));
+        title
+            .append(k == 0 ? ", " : "; ")
+            .append(axes.panels().get(k))
+            .append(' ')
+            .append(keys.get(p).get(k));
       }
-      b.append(Blocks.figure(Heatmap.of(title.toString(), axes.x(), xs, axes.y(), ys, sums.get(p),
-          counts.get(p), lo == Double.MAX_VALUE ? 0 : lo, hi == -Double.MAX_VALUE ? 0 : hi,
-          (seedsAveraged ? "Each cell is the mean over the seeds of the matrix cells it groups"
-              : "Each cell is the value of the matrix cell it groups (the mean if several)")
-              + "; failed cells are left out, '-' marks a group without a value. The colour scale"
-              + " is shared by all panels. Choose the value and axes with schedlab report --value"
-              + " NAME --axes X,Y.")));
+      b.append(
+          Blocks.figure(
+              Heatmap.of(
+                  title.toString(),
+                  axes.x(),
+                  xs,
+                  axes.y(),
+                  ys,
+                  sums.get(p),
+                  counts.get(p),
+                  lo == Double.MAX_VALUE ? 0 : lo,
+                  hi == -Double.MAX_VALUE ? 0 : hi,
+                  (seedsAveraged
+                          ? "Each cell is the mean over the seeds of the matrix cells it groups"
+                          : "Each cell is the value of the matrix cell it groups (the mean if several)")
+                      + "; failed cells are left out, '-' marks a group without a value. The colour scale"
+                      + " is shared by all panels. Choose the value and axes with schedlab report --value"
+                      + " NAME --axes X,Y.")));
     }
     return b.toString();
   }

@@ -32,8 +32,10 @@ public final class MatrixSection {
   public static Section read(Path dir, MatrixView view) throws ReportInputException, IOException {
     Path summary = dir.resolve("summary.json");
     if (!Files.isRegularFile(summary)) {
-      throw new ReportInputException(dir + ": not a matrix output directory (no summary.json;"
-          + " schedlab matrix writes it)");
+      throw new ReportInputException(
+          dir
+              + ": not a matrix output directory (no summary.json;"
+              + " schedlab matrix writes it)");
     }
     String text = Files.readString(summary, StandardCharsets.UTF_8);
     JsonNode root;
@@ -41,8 +43,11 @@ public final class MatrixSection {
       root = JSON.readTree(text);
     } catch (JsonProcessingException e) {
       var loc = e.getLocation();
-      throw new ReportInputException(summary + (loc == null ? "" : ":" + loc.getLineNr()) + ": not valid JSON: "
-          + e.getOriginalMessage());
+      throw new ReportInputException(
+          summary
+              + (loc == null ? "" : ":" + loc.getLineNr())
+              + ": not valid JSON: "
+              + e.getOriginalMessage());
     }
     if (root == null || !root.has("cells") || !root.get("cells").isArray()) {
       throw new ReportInputException(summary + ": expected a matrix summary (matrix, cells)");
@@ -55,20 +60,22 @@ public final class MatrixSection {
   }
 
   /** The section of summary {@code root} (text {@code json}) showing {@code value}. */
-  static Section of(JsonNode root, String json, String value, MatrixView view) throws ReportInputException {
+  static Section of(JsonNode root, String json, String value, MatrixView view)
+      throws ReportInputException {
     MatrixAxes axes = MatrixAxes.of(root.get("cells"), view);
     StringBuilder b = new StringBuilder();
     List<Cell[]> facts = new ArrayList<>();
     facts.add(new Cell[] {Cell.text("matrix"), Cell.text(root.path("matrix").asText())});
     facts.add(new Cell[] {Cell.text("schedlab"), Cell.text(root.path("version").asText())});
     facts.add(new Cell[] {Cell.text("shard"), Cell.text(root.path("shard").asText())});
-    facts.add(new Cell[] {Cell.text("cells"), Cell.num(root.get("cells_total"), Ptr.of("cells_total"))});
+    facts.add(
+        new Cell[] {Cell.text("cells"), Cell.num(root.get("cells_total"), Ptr.of("cells_total"))});
     facts.add(new Cell[] {Cell.text("failed"), Cell.num(root.get("failed"), Ptr.of("failed"))});
     b.append(Blocks.facts(facts));
     b.append(MatrixHeatmaps.html(root.get("cells"), value, axes));
     b.append(table(root));
-    return new Section("matrix", "Matrix: " + root.path("matrix").asText(), b.toString(), json,
-        "summary.json");
+    return new Section(
+        "matrix", "Matrix: " + root.path("matrix").asText(), b.toString(), json, "summary.json");
   }
 
   private static String defaultValue(JsonNode root) {
@@ -96,8 +103,12 @@ public final class MatrixSection {
       throws ReportInputException, IOException {
     Path log = dir.resolve("cells.jsonl");
     if (!Files.isRegularFile(log)) {
-      throw new ReportInputException(dir + ": value " + value + " is not a summary column and there"
-          + " is no cells.jsonl to take it from");
+      throw new ReportInputException(
+          dir
+              + ": value "
+              + value
+              + " is not a summary column and there"
+              + " is no cells.jsonl to take it from");
     }
     java.util.Map<String, JsonNode> byRun = new java.util.HashMap<>();
     java.util.Set<String> known = new java.util.TreeSet<>();
@@ -111,7 +122,8 @@ public final class MatrixSection {
       try {
         n = JSON.readTree(line);
       } catch (JsonProcessingException e) {
-        throw new ReportInputException(log + ":" + no + ": not valid JSON: " + e.getOriginalMessage());
+        throw new ReportInputException(
+            log + ":" + no + ": not valid JSON: " + e.getOriginalMessage());
       }
       n.path("values").fieldNames().forEachRemaining(known::add);
       if (n.path("values").has(value)) {
@@ -119,8 +131,13 @@ public final class MatrixSection {
       }
     }
     if (byRun.isEmpty()) {
-      throw new ReportInputException(dir + ": no cell has a value named " + value + "; known: events,"
-          + " sim_ns, " + String.join(", ", known));
+      throw new ReportInputException(
+          dir
+              + ": no cell has a value named "
+              + value
+              + "; known: events,"
+              + " sim_ns, "
+              + String.join(", ", known));
     }
     for (JsonNode c : root.get("cells")) {
       JsonNode v = byRun.get(c.path("run_id").asText());
@@ -134,13 +151,28 @@ public final class MatrixSection {
   private static String table(JsonNode root) {
     JsonNode cells = root.get("cells");
     List<String> values = new ArrayList<>();
-    cells.forEach(c -> c.path("values").fieldNames().forEachRemaining(v -> {
-      if (!values.contains(v)) {
-        values.add(v);
-      }
-    }));
-    List<String> header = new ArrayList<>(List.of("index", "workload", "machine", "params",
-        "plugins", "seed", "status", "events", "sim_ns"));
+    cells.forEach(
+        c ->
+            c.path("values")
+                .fieldNames()
+                .forEachRemaining(
+                    v -> {
+                      if (!values.contains(v)) {
+                        values.add(v);
+                      }
+                    }));
+    List<String> header =
+        new ArrayList<>(
+            List.of(
+                "index",
+                "workload",
+                "machine",
+                "params",
+                "plugins",
+                "seed",
+                "status",
+                "events",
+                "sim_ns"));
     header.addAll(values);
     header.add("error");
     List<List<Cell>> rows = new ArrayList<>();
@@ -159,7 +191,8 @@ public final class MatrixSection {
       for (String v : values) {
         row.add(Cell.num(c.path("values").get(v), Ptr.of("cells", i, "values", v)));
       }
-      row.add(new Cell(c.path("error").isNull() ? "" : c.path("error").asText(), null, null, "bad"));
+      row.add(
+          new Cell(c.path("error").isNull() ? "" : c.path("error").asText(), null, null, "bad"));
       rows.add(row);
     }
     return Blocks.table("Every cell (click a header to sort)", header, rows);

@@ -31,8 +31,11 @@ final class Numbers {
     if (n.isObject()) {
       for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
-        walk(path.isEmpty() ? e.getKey() : path + "." + e.getKey(), ptr + Ptr.of(e.getKey()),
-            e.getValue(), out);
+        walk(
+            path.isEmpty() ? e.getKey() : path + "." + e.getKey(),
+            ptr + Ptr.of(e.getKey()),
+            e.getValue(),
+            out);
       }
     } else if (n.isArray()) {
       for (int i = 0; i < n.size(); i++) {

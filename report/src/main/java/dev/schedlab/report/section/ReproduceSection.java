@@ -25,12 +25,18 @@ public final class ReproduceSection {
     for (int e = 0; e < experiments.size(); e++) {
       JsonNode x = experiments.get(e);
       ids.add(x.path("experiment").asText());
-      b.append("<div class=\"experiment\" id=\"exp-").append(Html.id(x.path("experiment").asText()))
-          .append("\">").append(Blocks.h(3, "Experiment " + x.path("experiment").asText()));
+      b.append("<div class=\"experiment\" id=\"exp-")
+          .append(Html.id(x.path("experiment").asText()))
+          .append("\">")
+          .append(Blocks.h(3, "Experiment " + x.path("experiment").asText()));
       experiment(b, x, e);
       b.append("</div>");
     }
-    return new Section("reproduce", "Reproduction: " + String.join(", ", ids), b.toString(), json,
+    return new Section(
+        "reproduce",
+        "Reproduction: " + String.join(", ", ids),
+        b.toString(),
+        json,
         "reproduce.json");
   }
 
@@ -47,8 +53,9 @@ public final class ReproduceSection {
     for (int r = 0; r < rs.size(); r++) {
       JsonNode row = rs.get(r);
       List<BandChart.Cell> cells = new ArrayList<>();
-      List<Cell> line = new ArrayList<>(List.of(Cell.text(row.path("label").asText()),
-          Cell.text(row.path("unit").asText())));
+      List<Cell> line =
+          new ArrayList<>(
+              List.of(Cell.text(row.path("label").asText()), Cell.text(row.path("unit").asText())));
       for (int k = 0; k < cols.size(); k++) {
         JsonNode sim = row.path("simulated").get(k);
         JsonNode pub = row.path("published").get(k);
@@ -56,10 +63,16 @@ public final class ReproduceSection {
         Double lo = band != null && band.isArray() ? band.get(0).asDouble() : null;
         Double hi = band != null && band.isArray() ? band.get(1).asDouble() : null;
         Double s = sim != null && sim.isNumber() ? sim.asDouble() : null;
-        cells.add(new BandChart.Cell(s, pub != null && pub.isNumber() ? pub.asDouble() : null, lo, hi));
+        cells.add(
+            new BandChart.Cell(s, pub != null && pub.isNumber() ? pub.asDouble() : null, lo, hi));
         Cell simCell = Cell.num(sim, Ptr.of(e, "rows", r, "simulated", k));
         if (lo != null && s != null) {
-          simCell = new Cell(simCell.text(), simCell.sort(), simCell.ptr(), s >= lo && s <= hi ? "num in" : "num out");
+          simCell =
+              new Cell(
+                  simCell.text(),
+                  simCell.sort(),
+                  simCell.ptr(),
+                  s >= lo && s <= hi ? "num in" : "num out");
         }
         line.add(simCell);
         line.add(Cell.num(pub, Ptr.of(e, "rows", r, "published", k)));
@@ -71,10 +84,15 @@ public final class ReproduceSection {
       table.add(line);
     }
     b.append(Blocks.p("note", x.path("description").asText("")));
-    b.append(Blocks.figure(BandChart.of(x.path("experiment").asText() + ": simulated against published",
-        cols, rows, "One strip per row, each on its own scale (the numbers at its ends): filled dots"
-            + " are the simulated values (mean over seeds unless the row says max), open diamonds"
-            + " the published ones, shaded boxes the range the experiment accepts.")));
+    b.append(
+        Blocks.figure(
+            BandChart.of(
+                x.path("experiment").asText() + ": simulated against published",
+                cols,
+                rows,
+                "One strip per row, each on its own scale (the numbers at its ends): filled dots"
+                    + " are the simulated values (mean over seeds unless the row says max), open diamonds"
+                    + " the published ones, shaded boxes the range the experiment accepts.")));
     List<String> header = new ArrayList<>(List.of("row", "unit"));
     for (String c : cols) {
       header.add(c + " simulated");
@@ -83,8 +101,11 @@ public final class ReproduceSection {
         header.add(c + " band");
       }
     }
-    b.append(Blocks.table(bands ? "Rows (simulated: green inside the band, red outside)" : "Rows",
-        header, table));
+    b.append(
+        Blocks.table(
+            bands ? "Rows (simulated: green inside the band, red outside)" : "Rows",
+            header,
+            table));
     StringBuilder notes = new StringBuilder("<ul class=\"notes\">");
     x.path("notes").forEach(n -> notes.append("<li>").append(Html.esc(n.asText())).append("</li>"));
     b.append(notes).append("</ul>");

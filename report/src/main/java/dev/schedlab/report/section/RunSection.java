@@ -28,8 +28,14 @@ public final class RunSection {
     facts.add(new Cell[] {Cell.text("seed"), Cell.num(run.get("seed"), Ptr.of("seed"))});
     List<String> plugins = new ArrayList<>();
     run.path("plugins").forEach(p -> plugins.add(p.asText()));
-    facts.add(new Cell[] {Cell.text("plugins"), Cell.text(plugins.isEmpty() ? "none" : String.join(", ", plugins))});
-    facts.add(new Cell[] {Cell.text("simulated time (ns)"), Cell.num(run.get("sim_ns"), Ptr.of("sim_ns"))});
+    facts.add(
+        new Cell[] {
+          Cell.text("plugins"), Cell.text(plugins.isEmpty() ? "none" : String.join(", ", plugins))
+        });
+    facts.add(
+        new Cell[] {
+          Cell.text("simulated time (ns)"), Cell.num(run.get("sim_ns"), Ptr.of("sim_ns"))
+        });
     facts.add(new Cell[] {Cell.text("events"), Cell.num(run.get("events"), Ptr.of("events"))});
     facts.add(new Cell[] {Cell.text("digest"), Cell.text(run.path("digest").asText())});
     facts.add(new Cell[] {Cell.text("schedlab"), Cell.text(run.path("schedlab_version").asText())});

@@ -44,8 +44,17 @@ final class RunTables {
         }
       }
       if (!rows.isEmpty()) {
-        b.append(Blocks.table("Report of " + id + " (" + one.path("tool").asText() + " "
-            + one.path("args").asText() + ")", List.of("value", id), rows));
+        b.append(
+            Blocks.table(
+                "Report of "
+                    + id
+                    + " ("
+                    + one.path("tool").asText()
+                    + " "
+                    + one.path("args").asText()
+                    + ")",
+                List.of("value", id),
+                rows));
       }
     }
     return b.toString();

@@ -5,15 +5,18 @@ import java.util.Arrays;
 /**
  * A downsampled timeline: each CPU's time cut into equal columns, each keeping how long every
  * category ran in it and how many interrupts it took. Categories are the ten task colours (task
- * group modulo 10) and up to eight idle states. When an event falls past the last column, pairs
- * of columns merge and the column width doubles, so the horizon need not be known exactly.
+ * group modulo 10) and up to eight idle states. When an event falls past the last column, pairs of
+ * columns merge and the column width doubles, so the horizon need not be known exactly.
  */
 public final class Bins {
   /** Task colour categories: 0 .. TASK_COLORS - 1. */
   public static final int TASK_COLORS = 10;
+
   /** Idle-state categories follow the task colours; deeper states share the last. */
   public static final int IDLE_STATES = 8;
+
   static final int CATS = TASK_COLORS + IDLE_STATES;
+
   /** Columns over all CPUs together: bounds the page size. */
   static final int BUDGET = 48_000;
 
@@ -51,8 +54,10 @@ public final class Bins {
       irqs[s.cpu()][(int) (s.start() / width)]++;
       return;
     }
-    int cat = s.kind() == Timeline.Kind.TASK ? s.category() % TASK_COLORS
-        : TASK_COLORS + Math.min(s.category(), IDLE_STATES - 1);
+    int cat =
+        s.kind() == Timeline.Kind.TASK
+            ? s.category() % TASK_COLORS
+            : TASK_COLORS + Math.min(s.category(), IDLE_STATES - 1);
     double[] t = time[s.cpu()];
     long a = s.start();
     while (a < s.end()) {

@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
  */
 public final class FtraceReader {
   // comm-pid [cpu] flags(optional) seconds.fraction: event: fields
-  private static final Pattern LINE = Pattern.compile(
-      "^\\s*(.+)-(\\d+)\\s+(?:\\(\\s*[\\d-]+\\)\\s+)?\\[(\\d+)\\]\\s+(?:\\S{4,5}\\s+)?(\\d+)\\.(\\d{1,9}):\\s+(\\w+):\\s?(.*)$");
+  private static final Pattern LINE =
+      Pattern.compile(
+          "^\\s*(.+)-(\\d+)\\s+(?:\\(\\s*[\\d-]+\\)\\s+)?\\[(\\d+)\\]\\s+(?:\\S{4,5}\\s+)?(\\d+)\\.(\\d{1,9}):\\s+(\\w+):\\s?(.*)$");
   private static final Pattern CPUS = Pattern.compile("#P:(\\d+)\\s*$");
   private static final Pattern FIELD = Pattern.compile("(\\w+)=(\\S*)");
   private static final Pattern REASON = Pattern.compile("^\\((.*)\\)$");
@@ -66,13 +67,17 @@ public final class FtraceReader {
         }
         Matcher m = LINE.matcher(line);
         if (!m.matches()) {
-          throw new TraceFormatException(file + ":" + no
-              + ": not an ftrace event line (expected 'comm-pid [cpu] flags sec.frac: event: fields')");
+          throw new TraceFormatException(
+              file
+                  + ":"
+                  + no
+                  + ": not an ftrace event line (expected 'comm-pid [cpu] flags sec.frac: event: fields')");
         }
         try {
           dispatch(m, sink);
         } catch (RuntimeException e) {
-          throw new TraceFormatException(file + ":" + no + ": " + m.group(6) + ": " + e.getMessage());
+          throw new TraceFormatException(
+              file + ":" + no + ": " + m.group(6) + ": " + e.getMessage());
         }
       }
     }
@@ -83,24 +88,34 @@ public final class FtraceReader {
     int pid = Integer.parseInt(m.group(2));
     int cpu = Integer.parseInt(m.group(3));
     String frac = m.group(5);
-    long t = Long.parseLong(m.group(4)) * 1_000_000_000L
-        + Long.parseLong(frac) * (long) Math.pow(10, 9 - frac.length());
+    long t =
+        Long.parseLong(m.group(4)) * 1_000_000_000L
+            + Long.parseLong(frac) * (long) Math.pow(10, 9 - frac.length());
     String event = m.group(6);
     String body = m.group(7);
     switch (event) {
       case "sched_switch" -> {
         Map<String, String> f = fields(body);
-        sink.schedSwitch(t, cpu, req(f, "prev_comm"), integer(f, "prev_pid"), integer(f, "prev_prio"),
+        sink.schedSwitch(
+            t,
+            cpu,
+            req(f, "prev_comm"),
+            integer(f, "prev_pid"),
+            integer(f, "prev_prio"),
             req(f, "prev_state").isEmpty() ? 'R' : req(f, "prev_state").charAt(0),
-            req(f, "next_comm"), integer(f, "next_pid"), integer(f, "next_prio"));
+            req(f, "next_comm"),
+            integer(f, "next_pid"),
+            integer(f, "next_prio"));
       }
       case "sched_waking", "sched_wakeup" -> {
         Map<String, String> f = fields(body);
         int target = f.containsKey("target_cpu") ? integer(f, "target_cpu") : cpu;
         if (event.equals("sched_waking")) {
-          sink.schedWaking(t, cpu, comm, pid, req(f, "comm"), integer(f, "pid"), integer(f, "prio"), target);
+          sink.schedWaking(
+              t, cpu, comm, pid, req(f, "comm"), integer(f, "pid"), integer(f, "prio"), target);
         } else {
-          sink.schedWakeup(t, cpu, comm, pid, req(f, "comm"), integer(f, "pid"), integer(f, "prio"), target);
+          sink.schedWakeup(
+              t, cpu, comm, pid, req(f, "comm"), integer(f, "pid"), integer(f, "prio"), target);
         }
       }
       case "cpu_idle" -> {
@@ -123,7 +138,7 @@ public final class FtraceReader {
           sink.ipiExit(t, cpu, comm, pid, reason);
         }
       }
-      default -> { } // other events carry nothing the report draws
+      default -> {} // other events carry nothing the report draws
     }
   }
 

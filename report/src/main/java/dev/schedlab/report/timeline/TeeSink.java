@@ -19,22 +19,30 @@ public final class TeeSink implements TraceSink {
   }
 
   @Override
-  public void schedSwitch(long t, int cpu, String prevComm, int prevPid, int prevPrio,
-      char prevState, String nextComm, int nextPid, int nextPrio) {
+  public void schedSwitch(
+      long t,
+      int cpu,
+      String prevComm,
+      int prevPid,
+      int prevPrio,
+      char prevState,
+      String nextComm,
+      int nextPid,
+      int nextPrio) {
     a.schedSwitch(t, cpu, prevComm, prevPid, prevPrio, prevState, nextComm, nextPid, nextPrio);
     b.schedSwitch(t, cpu, prevComm, prevPid, prevPrio, prevState, nextComm, nextPid, nextPrio);
   }
 
   @Override
-  public void schedWaking(long t, int cpu, String curComm, int curPid, String comm, int pid,
-      int prio, int targetCpu) {
+  public void schedWaking(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {
     a.schedWaking(t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
     b.schedWaking(t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
   }
 
   @Override
-  public void schedWakeup(long t, int cpu, String curComm, int curPid, String comm, int pid,
-      int prio, int targetCpu) {
+  public void schedWakeup(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {
     a.schedWakeup(t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
     b.schedWakeup(t, cpu, curComm, curPid, comm, pid, prio, targetCpu);
   }

@@ -8,21 +8,25 @@ import java.util.Map;
 
 /**
  * What each CPU did over time, built from trace events: task slices (from {@code sched_switch}),
- * idle-state slices (from {@code cpu_idle} enter and exit) and interrupts (instants, from
- * {@code irq_handler_entry} and {@code ipi_entry}). A {@link TraceSink}, so a run can feed it
- * directly and {@link FtraceReader} can feed it from an ftrace text file, with the same result.
+ * idle-state slices (from {@code cpu_idle} enter and exit) and interrupts (instants, from {@code
+ * irq_handler_entry} and {@code ipi_entry}). A {@link TraceSink}, so a run can feed it directly and
+ * {@link FtraceReader} can feed it from an ftrace text file, with the same result.
  *
- * <p>Up to {@link #EXACT_LIMIT} slices are kept one by one. Past that the timeline is
- * downsampled: each CPU's time is cut into {@link Bins} columns that keep, per category (task
- * group or idle state), how long it ran, and the number of interrupts; memory and page size stay
- * bounded however long the run (a 10 s run of 128 CPUs draws in well under 5 MB).
+ * <p>Up to {@link #EXACT_LIMIT} slices are kept one by one. Past that the timeline is downsampled:
+ * each CPU's time is cut into {@link Bins} columns that keep, per category (task group or idle
+ * state), how long it ran, and the number of interrupts; memory and page size stay bounded however
+ * long the run (a 10 s run of 128 CPUs draws in well under 5 MB).
  */
 public final class Timeline implements TraceSink {
   /** Slices drawn one by one up to this many (tasks, idle states and interrupts together). */
   public static final int EXACT_LIMIT = 15_000;
 
   /** Kind of a slice. */
-  public enum Kind { TASK, IDLE, IRQ }
+  public enum Kind {
+    TASK,
+    IDLE,
+    IRQ
+  }
 
   /**
    * One slice.
@@ -63,8 +67,16 @@ public final class Timeline implements TraceSink {
   }
 
   @Override
-  public void schedSwitch(long t, int cpu, String prevComm, int prevPid, int prevPrio,
-      char prevState, String nextComm, int nextPid, int nextPrio) {
+  public void schedSwitch(
+      long t,
+      int cpu,
+      String prevComm,
+      int prevPid,
+      int prevPrio,
+      char prevState,
+      String nextComm,
+      int nextPid,
+      int nextPrio) {
     ensure(cpu);
     closeTask(cpu, t);
     if (nextPid != 0) {
@@ -167,7 +179,8 @@ public final class Timeline implements TraceSink {
   /** The task group of a comm: the name without a trailing "/N" instance number. */
   static String group(String comm) {
     int slash = comm.lastIndexOf('/');
-    if (slash > 0 && slash < comm.length() - 1
+    if (slash > 0
+        && slash < comm.length() - 1
         && comm.substring(slash + 1).chars().allMatch(Character::isDigit)) {
       return comm.substring(0, slash);
     }

@@ -44,42 +44,83 @@ public final class TimelineChart {
         double x = LEFT + s.start() * scale;
         double y = top + s.cpu() * row;
         switch (s.kind()) {
-          case TASK -> svg.el("rect").a("class", "mark slice task").a("x", x).a("y", y)
-              .a("width", Math.max(0.3, (s.end() - s.start()) * scale)).a("height", band)
-              .a("fill", Palette.color(s.category()))
-              .title(s.label() + " on CPU " + s.cpu() + ": " + seconds(s.start()) + " s, "
-                  + Fmt.duration(s.end() - s.start()))
-              .end();
-          case IDLE -> svg.el("rect").a("class", "mark slice idle").a("x", x).a("y", y)
-              .a("width", Math.max(0.3, (s.end() - s.start()) * scale)).a("height", band)
-              .a("fill", Palette.idle(s.category(), t.maxIdleState() + 1))
-              .title("CPU " + s.cpu() + " in idle state " + s.category() + ": " + seconds(s.start())
-                  + " s, " + Fmt.duration(s.end() - s.start()))
-              .end();
-          case IRQ -> svg.el("rect").a("class", "mark slice irq").a("x", x - 0.4).a("y", y + band + 1)
-              .a("width", 0.8).a("height", lane).a("fill", Palette.IRQ)
-              .title(s.label() + " on CPU " + s.cpu() + " at " + seconds(s.start()) + " s").end();
+          case TASK ->
+              svg.el("rect")
+                  .a("class", "mark slice task")
+                  .a("x", x)
+                  .a("y", y)
+                  .a("width", Math.max(0.3, (s.end() - s.start()) * scale))
+                  .a("height", band)
+                  .a("fill", Palette.color(s.category()))
+                  .title(
+                      s.label()
+                          + " on CPU "
+                          + s.cpu()
+                          + ": "
+                          + seconds(s.start())
+                          + " s, "
+                          + Fmt.duration(s.end() - s.start()))
+                  .end();
+          case IDLE ->
+              svg.el("rect")
+                  .a("class", "mark slice idle")
+                  .a("x", x)
+                  .a("y", y)
+                  .a("width", Math.max(0.3, (s.end() - s.start()) * scale))
+                  .a("height", band)
+                  .a("fill", Palette.idle(s.category(), t.maxIdleState() + 1))
+                  .title(
+                      "CPU "
+                          + s.cpu()
+                          + " in idle state "
+                          + s.category()
+                          + ": "
+                          + seconds(s.start())
+                          + " s, "
+                          + Fmt.duration(s.end() - s.start()))
+                  .end();
+          case IRQ ->
+              svg.el("rect")
+                  .a("class", "mark slice irq")
+                  .a("x", x - 0.4)
+                  .a("y", y + band + 1)
+                  .a("width", 0.8)
+                  .a("height", lane)
+                  .a("fill", Palette.IRQ)
+                  .title(s.label() + " on CPU " + s.cpu() + " at " + seconds(s.start()) + " s")
+                  .end();
           default -> throw new IllegalStateException();
         }
       }
-      note = "Every slice of the trace is drawn (hover for task, CPU, start and length): "
-          + t.count(Timeline.Kind.TASK) + " task slices, " + t.count(Timeline.Kind.IDLE)
-          + " idle-state slices, " + t.count(Timeline.Kind.IRQ) + " interrupts.";
+      note =
+          "Every slice of the trace is drawn (hover for task, CPU, start and length): "
+              + t.count(Timeline.Kind.TASK)
+              + " task slices, "
+              + t.count(Timeline.Kind.IDLE)
+              + " idle-state slices, "
+              + t.count(Timeline.Kind.IRQ)
+              + " interrupts.";
     } else {
       drawBins(svg, t, top, row, band, lane, scale);
       Bins b = t.bins();
-      note = "Downsampled: " + t.count(Timeline.Kind.TASK) + " task slices, "
-          + t.count(Timeline.Kind.IDLE) + " idle-state slices and " + t.count(Timeline.Kind.IRQ)
-          + " interrupts are too many to draw one by one; each CPU's time is cut into columns of "
-          + Fmt.duration(b.width()) + ", each coloured by what ran longest in it; a red tick marks"
-          + " a column with at least one interrupt.";
+      note =
+          "Downsampled: "
+              + t.count(Timeline.Kind.TASK)
+              + " task slices, "
+              + t.count(Timeline.Kind.IDLE)
+              + " idle-state slices and "
+              + t.count(Timeline.Kind.IRQ)
+              + " interrupts are too many to draw one by one; each CPU's time is cut into columns of "
+              + Fmt.duration(b.width())
+              + ", each coloured by what ran longest in it; a red tick marks"
+              + " a column with at least one interrupt.";
     }
     legend(svg, t);
     return new Chart("timeline", title, svg.toString(), note);
   }
 
-  private static void drawBins(Svg svg, Timeline t, double top, double row, double band,
-      double lane, double scale) {
+  private static void drawBins(
+      Svg svg, Timeline t, double top, double row, double band, double lane, double scale) {
     Bins b = t.bins();
     double colW = b.width() * scale;
     List<StringBuilder> paths = new ArrayList<>();
@@ -121,22 +162,38 @@ public final class TimelineChart {
       }
       boolean task = k < Bins.TASK_COLORS;
       int idle = k - Bins.TASK_COLORS;
-      svg.el("path").a("class", task ? "mark cols task" : "mark cols idle").a("d", paths.get(k).toString())
+      svg.el("path")
+          .a("class", task ? "mark cols task" : "mark cols idle")
+          .a("d", paths.get(k).toString())
           .a("fill", task ? Palette.color(k) : Palette.idle(idle, t.maxIdleState() + 1))
-          .title(task ? "tasks coloured " + (k + 1) : "idle state " + idle
-              + (idle == Bins.IDLE_STATES - 1 ? " or deeper" : ""))
+          .title(
+              task
+                  ? "tasks coloured " + (k + 1)
+                  : "idle state " + idle + (idle == Bins.IDLE_STATES - 1 ? " or deeper" : ""))
           .end();
     }
     if (irq.length() > 0) {
-      svg.el("path").a("class", "mark cols irq").a("d", irq.toString()).a("fill", Palette.IRQ)
-          .title("columns with interrupts").end();
+      svg.el("path")
+          .a("class", "mark cols irq")
+          .a("d", irq.toString())
+          .a("fill", Palette.IRQ)
+          .title("columns with interrupts")
+          .end();
     }
   }
 
   private static void segment(StringBuilder d, double x, double y, double w, double h) {
-    d.append('M').append(Fmt.coord(x)).append(' ').append(Fmt.coord(y)).append('h')
-        .append(Fmt.coord(w)).append('v').append(Fmt.coord(h)).append('h')
-        .append(Fmt.coord(-w)).append('z');
+    d.append('M')
+        .append(Fmt.coord(x))
+        .append(' ')
+        .append(Fmt.coord(y))
+        .append('h')
+        .append(Fmt.coord(w))
+        .append('v')
+        .append(Fmt.coord(h))
+        .append('h')
+        .append(Fmt.coord(-w))
+        .append('z');
   }
 
   private static void axis(Svg svg, long end, double y, double plotW) {
@@ -149,8 +206,12 @@ public final class TimelineChart {
     for (int i = 0; i * step <= ms * (1 + 1e-9); i++) {
       double x = LEFT + plotW * (i * step) / Math.max(ms, 1e-9);
       svg.line(x, y, x, y + 4, "axis");
-      svg.label(x, y + 15, "tick", "middle", Fmt.num(Double.parseDouble(
-          String.format(Locale.ROOT, "%.9g", i * step))));
+      svg.label(
+          x,
+          y + 15,
+          "tick",
+          "middle",
+          Fmt.num(Double.parseDouble(String.format(Locale.ROOT, "%.9g", i * step))));
     }
     svg.label(LEFT + plotW / 2, y + 31, "axis-title", "middle", "simulated time (ms)");
   }
@@ -160,8 +221,15 @@ public final class TimelineChart {
     List<String> groups = t.groups();
     int shown = Math.min(groups.size(), Bins.TASK_COLORS);
     for (int g = 0; g < shown; g++) {
-      x = swatch(svg, x, Palette.color(g), groups.get(g)
-          + (groups.size() > Bins.TASK_COLORS && g == shown - 1 ? " (colours repeat)" : ""));
+      x =
+          swatch(
+              svg,
+              x,
+              Palette.color(g),
+              groups.get(g)
+                  + (groups.size() > Bins.TASK_COLORS && g == shown - 1
+                      ? " (colours repeat)"
+                      : ""));
     }
     for (int s = 0; s <= t.maxIdleState() && s < Bins.IDLE_STATES; s++) {
       x = swatch(svg, x, Palette.idle(s, t.maxIdleState() + 1), "idle " + s);
@@ -173,8 +241,14 @@ public final class TimelineChart {
     if (x > WIDTH - 80) {
       return x;
     }
-    svg.el("rect").a("x", x).a("y", 10).a("width", 10).a("height", 10).a("fill", color)
-        .a("class", "swatch").end();
+    svg.el("rect")
+        .a("x", x)
+        .a("y", 10)
+        .a("width", 10)
+        .a("height", 10)
+        .a("fill", color)
+        .a("class", "swatch")
+        .end();
     svg.label(x + 13, 19, "legend", "start", name);
     return x + 22 + name.length() * 6.2;
   }

@@ -41,7 +41,8 @@ class TimelineSizeTest {
     Chart chart = TimelineChart.of(t);
     int bytes = chart.svg().getBytes(StandardCharsets.UTF_8).length;
     assertThat(bytes).as("timeline bytes").isLessThan(5_000_000);
-    assertThat(chart.svg()).contains("class=\"mark cols task\"", "class=\"mark cols idle\"",
-        "class=\"mark cols irq\"");
+    assertThat(chart.svg())
+        .contains(
+            "class=\"mark cols task\"", "class=\"mark cols idle\"", "class=\"mark cols irq\"");
   }
 }

@@ -20,13 +20,14 @@ class TimelineTest {
     t.ipiEntry(60, 1, "<idle>", 0, "Function call interrupts");
     t.finish(100);
 
-    assertThat(t.slices()).containsExactly(
-        new Slice(0, 15, 15, Kind.IRQ, 0, "timer"),
-        new Slice(0, 10, 30, Kind.TASK, 0, "hog/0 (pid 100)"),
-        new Slice(0, 32, 50, Kind.IDLE, 2, null),
-        new Slice(1, 60, 60, Kind.IRQ, 0, "Function call interrupts"),
-        new Slice(0, 51, 100, Kind.TASK, 0, "hog/1 (pid 101)"),
-        new Slice(1, 5, 100, Kind.IDLE, 1, null));
+    assertThat(t.slices())
+        .containsExactly(
+            new Slice(0, 15, 15, Kind.IRQ, 0, "timer"),
+            new Slice(0, 10, 30, Kind.TASK, 0, "hog/0 (pid 100)"),
+            new Slice(0, 32, 50, Kind.IDLE, 2, null),
+            new Slice(1, 60, 60, Kind.IRQ, 0, "Function call interrupts"),
+            new Slice(0, 51, 100, Kind.TASK, 0, "hog/1 (pid 101)"),
+            new Slice(1, 5, 100, Kind.IDLE, 1, null));
     assertThat(t.groups()).containsExactly("hog");
     assertThat(t.count(Kind.TASK)).isEqualTo(2);
     assertThat(t.count(Kind.IDLE)).isEqualTo(2);
@@ -84,6 +85,7 @@ class TimelineTest {
     assertThat(b.dominant(0, 0)).isEqualTo(Bins.TASK_COLORS + 1);
     int last = (int) ((now - 1) / b.width());
     assertThat(b.dominant(0, last)).isEqualTo(Bins.TASK_COLORS + 1);
-    assertThat(b.dominant(0, b.columns() - 1)).isEqualTo(last == b.columns() - 1 ? Bins.TASK_COLORS + 1 : -1);
+    assertThat(b.dominant(0, b.columns() - 1))
+        .isEqualTo(last == b.columns() - 1 ? Bins.TASK_COLORS + 1 : -1);
   }
 }

@@ -16,10 +16,10 @@ import java.util.Map;
  * switches), and per CPU how busy it was. The same walk measures a trace and a replay's trace, so
  * the two are compared by one definition.
  *
- * <p>A wakeup from task context names its waker: the task current on the waking CPU, unless the
- * CPU is inside an interrupt handler (from irq/softirq/IPI events, or the flags column), or idle.
- * The trace is not assumed consistent: lost events and missing tracepoints are survived with a
- * warning, by believing the newest event.
+ * <p>A wakeup from task context names its waker: the task current on the waking CPU, unless the CPU
+ * is inside an interrupt handler (from irq/softirq/IPI events, or the flags column), or idle. The
+ * trace is not assumed consistent: lost events and missing tracepoints are survived with a warning,
+ * by believing the newest event.
  */
 public final class History {
   private final Warnings warnings;
@@ -57,8 +57,8 @@ public final class History {
    * The history of {@code events} (in time order) on {@code nrCpus} CPUs, from {@code startNs} to
    * {@code endNs}; problems go to {@code warnings}.
    */
-  public static History of(List<TraceEvent> events, int nrCpus, long startNs, long endNs,
-      Warnings warnings) {
+  public static History of(
+      List<TraceEvent> events, int nrCpus, long startNs, long endNs, Warnings warnings) {
     boolean waking = false;
     for (TraceEvent e : events) {
       if (e instanceof TraceEvent.Wake w && w.kind() == WakeKind.WAKING) {
@@ -139,8 +139,8 @@ public final class History {
   // ---------------- tasks ----------------
 
   /**
-   * The live task with {@code pid}, first seen in {@code how} if new. A dead task's pid seen
-   * again is a new task (pid reuse).
+   * The live task with {@code pid}, first seen in {@code how} if new. A dead task's pid seen again
+   * is a new task (pid reuse).
    */
   private TracedTask task(int pid, String comm, TraceEvent.Where at, TracedTask.Start how) {
     TracedTask t = byPid.get(pid);
@@ -148,14 +148,19 @@ public final class History {
       return t;
     }
     if (t != null) {
-      warnings.add("pid-reuse", at.line(), "pid " + pid + " is seen again after its exit without a"
-          + " fork event: taken as a new task");
+      warnings.add(
+          "pid-reuse",
+          at.line(),
+          "pid "
+              + pid
+              + " is seen again after its exit without a"
+              + " fork event: taken as a new task");
     }
     return create(pid, comm, at, how, how == TracedTask.Start.FORKED ? at.timeNs() : startNs);
   }
 
-  private TracedTask create(int pid, String comm, TraceEvent.Where at, TracedTask.Start how,
-      long since) {
+  private TracedTask create(
+      int pid, String comm, TraceEvent.Where at, TracedTask.Start how, long since) {
     int gen = generations.merge(pid, 1, Integer::sum);
     TracedTask t = new TracedTask(pid, gen, comm, how, since);
     byPid.put(pid, t);
@@ -219,28 +224,47 @@ public final class History {
     TracedTask was = curr[c];
     TracedTask prev = null;
     if (s.prevPid() > 0) {
-      prev = was != null && was.pid == s.prevPid() ? was
-          : task(s.prevPid(), s.prevComm(), at, TracedTask.Start.RUNNING);
+      prev =
+          was != null && was.pid == s.prevPid()
+              ? was
+              : task(s.prevPid(), s.prevComm(), at, TracedTask.Start.RUNNING);
       prev.comm = s.prevComm();
       prev.sawPrio(s.prevPrio());
     }
     if (was != null && was != prev) {
-      warnings.add("switch-from", at.line(), "sched_switch from pid " + s.prevPid() + " on CPU "
-          + c + " where " + was + " was current (lost or missing events); resynchronised");
+      warnings.add(
+          "switch-from",
+          at.line(),
+          "sched_switch from pid "
+              + s.prevPid()
+              + " on CPU "
+              + c
+              + " where "
+              + was
+              + " was current (lost or missing events); resynchronised");
       stopRunning(was, c, now, true);
     }
     if (prev != null) {
       if (prev.state == TracedTask.State.RUNNING && prev.cpu != c) {
-        warnings.add("switch-elsewhere", at.line(), prev + " switched out of CPU " + c
-            + " while running on CPU " + prev.cpu + "; resynchronised");
+        warnings.add(
+            "switch-elsewhere",
+            at.line(),
+            prev
+                + " switched out of CPU "
+                + c
+                + " while running on CPU "
+                + prev.cpu
+                + "; resynchronised");
         stopRunning(prev, prev.cpu, now, true);
         prev.state = TracedTask.State.RUNNING;
         prev.cpu = c;
         prev.since = now;
       } else if (prev.state != TracedTask.State.RUNNING) {
         // its switch-in was lost: it ran since the last switch seen on this CPU
-        warnings.add("switch-in-lost", at.line(), prev + " switched out of CPU " + c
-            + " without being seen switched in (lost events)");
+        warnings.add(
+            "switch-in-lost",
+            at.line(),
+            prev + " switched out of CPU " + c + " without being seen switched in (lost events)");
         prev.state = TracedTask.State.RUNNING;
         prev.cpu = c;
         prev.since = Math.max(currSince[c], startNs);
@@ -277,7 +301,9 @@ public final class History {
     }
   }
 
-  /** Ends {@code t}'s stretch on CPU {@code c} at {@code now}: its time goes to the task and CPU. */
+  /**
+   * Ends {@code t}'s stretch on CPU {@code c} at {@code now}: its time goes to the task and CPU.
+   */
   private void stopRunning(TracedTask t, int c, long now, boolean runnable) {
     if (t.state == TracedTask.State.RUNNING) {
       long ran = Math.max(0, now - t.since);
@@ -295,8 +321,16 @@ public final class History {
 
   private void switchIn(TracedTask t, int c, long now, boolean fromIdle) {
     if (t.state == TracedTask.State.RUNNING && t.cpu != c) {
-      warnings.add("switch-in-elsewhere", 0, t + " switched in on CPU " + c + " while running on"
-          + " CPU " + t.cpu + " (lost events); resynchronised");
+      warnings.add(
+          "switch-in-elsewhere",
+          0,
+          t
+              + " switched in on CPU "
+              + c
+              + " while running on"
+              + " CPU "
+              + t.cpu
+              + " (lost events); resynchronised");
       stopRunning(t, t.cpu, now, true);
     }
     if (t.state == TracedTask.State.BLOCKED) {
@@ -397,8 +431,11 @@ public final class History {
       waker.closeRun();
       // onto an idle CPU other than the waker's, the wakeup is queued there (TTWU_QUEUE;
       // ttwu_queue_cond() in kernel/sched/core.c, within one LLC)
-      boolean queued = targetCpu >= 0 && targetCpu < curr.length && targetCpu != waker.cpu
-          && curr[targetCpu] == null;
+      boolean queued =
+          targetCpu >= 0
+              && targetCpu < curr.length
+              && targetCpu != waker.cpu
+              && curr[targetCpu] == null;
       t.wokenRemotely = queued;
       waker.actions.add(new Action.Wake(t, queued));
       if (b != null) {
@@ -418,8 +455,14 @@ public final class History {
     }
     TracedTask old = byPid.get(f.childPid());
     if (old != null && old.state != TracedTask.State.DEAD) {
-      warnings.add("fork-live-pid", at.line(), "fork of pid " + f.childPid() + " while " + old
-          + " was not seen to exit (lost events); the old task ends here");
+      warnings.add(
+          "fork-live-pid",
+          at.line(),
+          "fork of pid "
+              + f.childPid()
+              + " while "
+              + old
+              + " was not seen to exit (lost events); the old task ends here");
       if (old.state == TracedTask.State.RUNNING) {
         stopRunning(old, old.cpu, at.timeNs(), false);
       }

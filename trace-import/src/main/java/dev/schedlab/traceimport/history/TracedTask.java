@@ -22,7 +22,12 @@ public final class TracedTask {
     FORKED
   }
 
-  enum State { RUNNING, RUNNABLE, BLOCKED, DEAD }
+  enum State {
+    RUNNING,
+    RUNNABLE,
+    BLOCKED,
+    DEAD
+  }
 
   final int pid;
   final int generation;
@@ -46,6 +51,7 @@ public final class TracedTask {
   int runSwitchIns;
   int runFromIdle;
   int runQueuedWakeups;
+
   /** Woken from another CPU and not switched in since. */
   boolean wokenRemotely;
 

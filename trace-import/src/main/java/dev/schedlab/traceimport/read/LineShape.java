@@ -4,24 +4,27 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The part of an event line before its fields, in the two shapes the formats use:
- * {@code COMM-PID [CPU] FLAGS TIMESTAMP: EVENT: FIELDS} (tracefs, trace-cmd report; an optional
- * {@code (TGID)} column and an optional flags column) and {@code COMM PID [CPU] TIMESTAMP:
- * SYSTEM:EVENT: FIELDS} (perf script). Comms may contain spaces and dashes.
+ * The part of an event line before its fields, in the two shapes the formats use: {@code COMM-PID
+ * [CPU] FLAGS TIMESTAMP: EVENT: FIELDS} (tracefs, trace-cmd report; an optional {@code (TGID)}
+ * column and an optional flags column) and {@code COMM PID [CPU] TIMESTAMP: SYSTEM:EVENT: FIELDS}
+ * (perf script). Comms may contain spaces and dashes.
  */
 final class LineShape {
-  private static final Pattern FTRACE = Pattern.compile(
-      "^\\s*(.*)-(\\d+)\\s+(?:\\(\\s*(?:\\d+|-+)\\)\\s+)?\\[(\\d+)\\]\\s+"
-          + "(?:([a-zA-Z.0-9]{4,5})\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\w+:)?(\\w+):\\s*(.*)$");
-  private static final Pattern PERF = Pattern.compile(
-      "^\\s*(.*?)\\s+(-?\\d+)(?:/(\\d+))?\\s+\\[(\\d+)\\]\\s+(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?"
-          + "(?:\\w+:)?(\\w+):\\s*(.*)$");
+  private static final Pattern FTRACE =
+      Pattern.compile(
+          "^\\s*(.*)-(\\d+)\\s+(?:\\(\\s*(?:\\d+|-+)\\)\\s+)?\\[(\\d+)\\]\\s+"
+              + "(?:([a-zA-Z.0-9]{4,5})\\s+)?(\\d+)\\.(\\d+):\\s+(?:\\w+:)?(\\w+):\\s*(.*)$");
+  private static final Pattern PERF =
+      Pattern.compile(
+          "^\\s*(.*?)\\s+(-?\\d+)(?:/(\\d+))?\\s+\\[(\\d+)\\]\\s+(\\d+)\\.(\\d+):\\s+(?:\\d+\\s+)?"
+              + "(?:\\w+:)?(\\w+):\\s*(.*)$");
+
   /** Enough of a line to see it was an event line that stops early. */
   private static final Pattern STARTED = Pattern.compile("^\\s*\\S.*\\[\\d+\\]");
 
   /** A parsed line head. */
-  record Head(String comm, int pid, int cpu, String flags, long timeNs, String event,
-      String fields) {}
+  record Head(
+      String comm, int pid, int cpu, String flags, long timeNs, String event, String fields) {}
 
   private LineShape() {}
 
@@ -33,15 +36,27 @@ final class LineShape {
         return null;
       }
       String tid = m.group(3);
-      return new Head(m.group(1), parseInt(tid != null ? tid : m.group(2)), parseInt(m.group(4)),
-          null, timeNs(m.group(5), m.group(6)), m.group(7), m.group(8));
+      return new Head(
+          m.group(1),
+          parseInt(tid != null ? tid : m.group(2)),
+          parseInt(m.group(4)),
+          null,
+          timeNs(m.group(5), m.group(6)),
+          m.group(7),
+          m.group(8));
     }
     Matcher m = FTRACE.matcher(line);
     if (!m.matches()) {
       return null;
     }
-    return new Head(m.group(1), parseInt(m.group(2)), parseInt(m.group(3)), m.group(4),
-        timeNs(m.group(5), m.group(6)), m.group(7), m.group(8));
+    return new Head(
+        m.group(1),
+        parseInt(m.group(2)),
+        parseInt(m.group(3)),
+        m.group(4),
+        timeNs(m.group(5), m.group(6)),
+        m.group(7),
+        m.group(8));
   }
 
   /** Whether {@code line} starts like an event line (it has a {@code [CPU]} column). */

@@ -13,8 +13,8 @@ import java.util.List;
  * @param events the events, sorted by time
  * @param warnings what was skipped or guessed
  */
-public record Trace(String source, TraceFormat format, int nrCpus, List<TraceEvent> events,
-    Warnings warnings) {
+public record Trace(
+    String source, TraceFormat format, int nrCpus, List<TraceEvent> events, Warnings warnings) {
   public Trace {
     events = List.copyOf(events);
   }

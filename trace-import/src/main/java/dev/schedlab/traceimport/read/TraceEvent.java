@@ -20,9 +20,20 @@ public sealed interface TraceEvent {
    */
   record Where(int line, int cpu, long timeNs, String comm, int pid, Context context) {}
 
-  /** {@code sched_switch}: {@code prevState} as printed ({@code R}, {@code R+}, {@code S}, {@code D|K}, ...). */
-  record Switch(Where at, String prevComm, int prevPid, int prevPrio, String prevState,
-      String nextComm, int nextPid, int nextPrio) implements TraceEvent {
+  /**
+   * {@code sched_switch}: {@code prevState} as printed ({@code R}, {@code R+}, {@code S}, {@code
+   * D|K}, ...).
+   */
+  record Switch(
+      Where at,
+      String prevComm,
+      int prevPid,
+      int prevPrio,
+      String prevState,
+      String nextComm,
+      int nextPid,
+      int nextPrio)
+      implements TraceEvent {
     /** Whether prev stays runnable (preempted), rather than going to sleep or dying. */
     public boolean prevRunnable() {
       return prevState.startsWith("R");
@@ -64,7 +75,10 @@ public sealed interface TraceEvent {
     HARDIRQ,
     /** {@code softirq_entry/exit}. */
     SOFTIRQ,
-    /** An IPI or APIC vector: {@code ipi_entry/exit}, {@code reschedule_entry}, {@code local_timer_entry}, ... */
+    /**
+     * An IPI or APIC vector: {@code ipi_entry/exit}, {@code reschedule_entry}, {@code
+     * local_timer_entry}, ...
+     */
     VECTOR
   }
 

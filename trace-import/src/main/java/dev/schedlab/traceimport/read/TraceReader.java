@@ -26,10 +26,10 @@ import java.util.regex.Pattern;
 public final class TraceReader {
   private static final Pattern CPUS_HEADER = Pattern.compile("#P:(\\d+)");
   private static final Pattern TRACE_CMD_CPUS = Pattern.compile("^cpus=(\\d+)\\s*$");
-  private static final Pattern LOST = Pattern.compile(
-      "^\\s*CPU:?\\s*(\\d+)\\s*\\[(?:LOST (\\d+) EVENTS|LOST EVENTS)\\]\\s*$");
-  private static final Pattern BUFFER_STARTED = Pattern.compile(
-      "^#+\\s*CPU (\\d+) buffer started\\s*#+\\s*$");
+  private static final Pattern LOST =
+      Pattern.compile("^\\s*CPU:?\\s*(\\d+)\\s*\\[(?:LOST (\\d+) EVENTS|LOST EVENTS)\\]\\s*$");
+  private static final Pattern BUFFER_STARTED =
+      Pattern.compile("^#+\\s*CPU (\\d+) buffer started\\s*#+\\s*$");
   private static final Pattern EVENT_PART = Pattern.compile("\\d+\\.\\d+:\\s+[\\w:]+:");
   private static final Pattern CPU_EMPTY = Pattern.compile("^\\s*CPU \\d+ is empty\\s*$");
 
@@ -55,8 +55,11 @@ public final class TraceReader {
     } catch (NoSuchFileException e) {
       throw new TraceInputException(file + ": no such file", e);
     } catch (java.nio.charset.MalformedInputException e) {
-      throw new TraceInputException(file + ": not a text trace (not UTF-8); for a trace.dat run"
-          + " `trace-cmd report` first, for perf.data `perf sched script`", e);
+      throw new TraceInputException(
+          file
+              + ": not a text trace (not UTF-8); for a trace.dat run"
+              + " `trace-cmd report` first, for perf.data `perf sched script`",
+          e);
     } catch (IOException e) {
       throw new TraceInputException(file + ": cannot read: " + e.getMessage(), e);
     }
@@ -82,14 +85,20 @@ public final class TraceReader {
       no++;
     }
     if (format == null || events.isEmpty()) {
-      throw new TraceInputException(source + ": no events; expected ftrace text (the tracefs trace"
-          + " file), `trace-cmd report` output or `perf sched script` output");
+      throw new TraceInputException(
+          source
+              + ": no events; expected ftrace text (the tracefs trace"
+              + " file), `trace-cmd report` output or `perf sched script` output");
     }
     int nrCpus = headerCpus;
     if (nrCpus < 0) {
       nrCpus = maxCpu + 1;
-      warnings.add("cpus", 0, "the trace does not say how many CPUs the machine has; using "
-          + nrCpus + " (the highest CPU with an event + 1)");
+      warnings.add(
+          "cpus",
+          0,
+          "the trace does not say how many CPUs the machine has; using "
+              + nrCpus
+              + " (the highest CPU with an event + 1)");
     }
     List<TraceEvent> sorted = new ArrayList<>(events);
     sorted.sort(Comparator.comparingLong(e -> e.at().timeNs())); // stable: ties keep input order
@@ -107,8 +116,13 @@ public final class TraceReader {
     Matcher m;
     if ((m = BUFFER_STARTED.matcher(line)).matches()) {
       int cpu = Integer.parseInt(m.group(1));
-      warnings.add("buffer-started", no, "CPU " + cpu + "'s buffer starts later than the others:"
-          + " its earlier events were overwritten");
+      warnings.add(
+          "buffer-started",
+          no,
+          "CPU "
+              + cpu
+              + "'s buffer starts later than the others:"
+              + " its earlier events were overwritten");
       return;
     }
     if (line.startsWith("#")) {
@@ -137,10 +151,14 @@ public final class TraceReader {
     if (format == null) {
       format = forced != null ? forced : detect(line);
       if (format == null) {
-        throw new TraceInputException(source + ":" + no + ": not a trace line; expected ftrace"
-            + " text (COMM-PID [CPU] FLAGS SECONDS: EVENT: FIELDS, the tracefs trace file or"
-            + " `trace-cmd report`) or `perf sched script` output (COMM PID [CPU] SECONDS:"
-            + " sched:EVENT: FIELDS)");
+        throw new TraceInputException(
+            source
+                + ":"
+                + no
+                + ": not a trace line; expected ftrace"
+                + " text (COMM-PID [CPU] FLAGS SECONDS: EVENT: FIELDS, the tracefs trace file or"
+                + " `trace-cmd report`) or `perf sched script` output (COMM PID [CPU] SECONDS:"
+                + " sched:EVENT: FIELDS)");
       }
     }
     LineShape.Head head = parseHead(no, line);
@@ -153,8 +171,8 @@ public final class TraceReader {
         warnings.add("truncated", no, "truncated line skipped (it stops before its event)");
         return;
       }
-      throw new TraceInputException(source + ":" + no + ": not a " + format.label()
-          + " event line; expected " + shape());
+      throw new TraceInputException(
+          source + ":" + no + ": not a " + format.label() + " event line; expected " + shape());
     }
     event(no, head, last);
   }
@@ -163,13 +181,15 @@ public final class TraceReader {
     try {
       return LineShape.parse(format, line);
     } catch (NumberFormatException e) {
-      throw new TraceInputException(source + ":" + no + ": a number out of range in the line head;"
-          + " expected " + shape(), e);
+      throw new TraceInputException(
+          source + ":" + no + ": a number out of range in the line head;" + " expected " + shape(),
+          e);
     }
   }
 
   private String shape() {
-    return format == TraceFormat.PERF ? "COMM PID [CPU] SECONDS: sched:EVENT: FIELDS"
+    return format == TraceFormat.PERF
+        ? "COMM PID [CPU] SECONDS: sched:EVENT: FIELDS"
         : "COMM-PID [CPU] FLAGS SECONDS: EVENT: FIELDS";
   }
 
@@ -182,12 +202,22 @@ public final class TraceReader {
 
   private void event(int no, LineShape.Head h, boolean last) throws TraceInputException {
     if (h.cpu() < 0 || (headerCpus >= 0 && h.cpu() >= headerCpus)) {
-      throw new TraceInputException(source + ":" + no + ": CPU " + h.cpu() + " is not on the traced"
-          + " machine; expected a CPU below " + headerCpus + " (the trace's CPU count)");
+      throw new TraceInputException(
+          source
+              + ":"
+              + no
+              + ": CPU "
+              + h.cpu()
+              + " is not on the traced"
+              + " machine; expected a CPU below "
+              + headerCpus
+              + " (the trace's CPU count)");
     }
     if (!EventFields.known(h.event())) {
-      warnings.add("unknown:" + h.event(), no, "event " + h.event() + " is not used by the import;"
-          + " skipped");
+      warnings.add(
+          "unknown:" + h.event(),
+          no,
+          "event " + h.event() + " is not used by the import;" + " skipped");
       return;
     }
     if (h.cpu() >= lastTime.length) {
@@ -196,15 +226,23 @@ public final class TraceReader {
       Arrays.fill(lastTime, old, lastTime.length, Long.MIN_VALUE);
     }
     if (h.timeNs() < lastTime[h.cpu()]) {
-      throw new TraceInputException(source + ":" + no + ": time goes back on CPU " + h.cpu()
-          + " (" + seconds(h.timeNs()) + " after " + seconds(lastTime[h.cpu()])
-          + "); expected each CPU's events in time order");
+      throw new TraceInputException(
+          source
+              + ":"
+              + no
+              + ": time goes back on CPU "
+              + h.cpu()
+              + " ("
+              + seconds(h.timeNs())
+              + " after "
+              + seconds(lastTime[h.cpu()])
+              + "); expected each CPU's events in time order");
     }
     lastTime[h.cpu()] = h.timeNs();
     maxCpu = Math.max(maxCpu, h.cpu());
     String comm = h.comm().trim();
-    TraceEvent.Where at = new TraceEvent.Where(no, h.cpu(), h.timeNs(), comm, h.pid(),
-        Context.ofFlags(h.flags()));
+    TraceEvent.Where at =
+        new TraceEvent.Where(no, h.cpu(), h.timeNs(), comm, h.pid(), Context.ofFlags(h.flags()));
     TraceEvent e;
     try {
       e = EventFields.parse(at, h.event(), h.fields());
@@ -213,8 +251,17 @@ public final class TraceReader {
         warnings.add("truncated", no, "truncated " + h.event() + " line skipped");
         return;
       }
-      throw new TraceInputException(source + ":" + no + ": " + h.event() + ": cannot read the"
-          + " fields '" + h.fields() + "'; expected " + bad.getMessage());
+      throw new TraceInputException(
+          source
+              + ":"
+              + no
+              + ": "
+              + h.event()
+              + ": cannot read the"
+              + " fields '"
+              + h.fields()
+              + "'; expected "
+              + bad.getMessage());
     }
     if (e != null) {
       events.add(e);
@@ -222,16 +269,24 @@ public final class TraceReader {
   }
 
   private void lost(int no, int cpu, long count) {
-    warnings.add("lost", no, "CPU " + cpu + " lost " + (count < 0 ? "some" : count) + " events"
-        + " here; the tasks it ran are resynchronised from the next events");
-    long t = cpu < lastTime.length && lastTime[cpu] != Long.MIN_VALUE ? lastTime[cpu]
-        : events.isEmpty() ? 0 : events.get(events.size() - 1).at().timeNs();
-    events.add(new TraceEvent.Lost(new TraceEvent.Where(no, cpu, t, "", -1, Context.TASK),
-        count));
+    warnings.add(
+        "lost",
+        no,
+        "CPU "
+            + cpu
+            + " lost "
+            + (count < 0 ? "some" : count)
+            + " events"
+            + " here; the tasks it ran are resynchronised from the next events");
+    long t =
+        cpu < lastTime.length && lastTime[cpu] != Long.MIN_VALUE
+            ? lastTime[cpu]
+            : events.isEmpty() ? 0 : events.get(events.size() - 1).at().timeNs();
+    events.add(new TraceEvent.Lost(new TraceEvent.Where(no, cpu, t, "", -1, Context.TASK), count));
   }
 
   private static String seconds(long ns) {
-    return String.format(java.util.Locale.ROOT, "%d.%09d", ns / 1_000_000_000L,
-        ns % 1_000_000_000L);
+    return String.format(
+        java.util.Locale.ROOT, "%d.%09d", ns / 1_000_000_000L, ns % 1_000_000_000L);
   }
 }

@@ -1,12 +1,12 @@
 package dev.schedlab.traceimport.replay;
 
 import dev.schedlab.engine.output.TraceSink;
+import dev.schedlab.traceimport.history.History;
 import dev.schedlab.traceimport.read.Context;
 import dev.schedlab.traceimport.read.TraceEvent;
 import dev.schedlab.traceimport.read.TraceEvent.IrqKind;
 import dev.schedlab.traceimport.read.TraceEvent.WakeKind;
 import dev.schedlab.traceimport.read.TraceEvent.Where;
-import dev.schedlab.traceimport.history.History;
 
 /**
  * The replay's trace events, fed straight into a {@link History} (nothing is kept): the replay is
@@ -29,31 +29,50 @@ final class CaptureSink implements TraceSink {
   }
 
   @Override
-  public void schedSwitch(long t, int cpu, String prevComm, int prevPid, int prevPrio,
-      char prevState, String nextComm, int nextPid, int nextPrio) {
-    history.accept(new TraceEvent.Switch(at(t, cpu, prevComm, prevPid), prevComm, prevPid,
-        prevPrio, String.valueOf(prevState), nextComm, nextPid, nextPrio));
+  public void schedSwitch(
+      long t,
+      int cpu,
+      String prevComm,
+      int prevPid,
+      int prevPrio,
+      char prevState,
+      String nextComm,
+      int nextPid,
+      int nextPrio) {
+    history.accept(
+        new TraceEvent.Switch(
+            at(t, cpu, prevComm, prevPid),
+            prevComm,
+            prevPid,
+            prevPrio,
+            String.valueOf(prevState),
+            nextComm,
+            nextPid,
+            nextPrio));
   }
 
   @Override
-  public void schedWaking(long t, int cpu, String curComm, int curPid, String comm, int pid,
-      int prio, int targetCpu) {
-    history.accept(new TraceEvent.Wake(at(t, cpu, curComm, curPid), WakeKind.WAKING, comm, pid,
-        prio, targetCpu));
+  public void schedWaking(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {
+    history.accept(
+        new TraceEvent.Wake(
+            at(t, cpu, curComm, curPid), WakeKind.WAKING, comm, pid, prio, targetCpu));
   }
 
   @Override
-  public void schedWakeup(long t, int cpu, String curComm, int curPid, String comm, int pid,
-      int prio, int targetCpu) {
-    history.accept(new TraceEvent.Wake(at(t, cpu, curComm, curPid), WakeKind.WAKEUP, comm, pid,
-        prio, targetCpu));
+  public void schedWakeup(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {
+    history.accept(
+        new TraceEvent.Wake(
+            at(t, cpu, curComm, curPid), WakeKind.WAKEUP, comm, pid, prio, targetCpu));
   }
 
   @Override
-  public void schedWakeupNew(long t, int cpu, String curComm, int curPid, String comm, int pid,
-      int prio, int targetCpu) {
-    history.accept(new TraceEvent.Wake(at(t, cpu, curComm, curPid), WakeKind.WAKEUP_NEW, comm,
-        pid, prio, targetCpu));
+  public void schedWakeupNew(
+      long t, int cpu, String curComm, int curPid, String comm, int pid, int prio, int targetCpu) {
+    history.accept(
+        new TraceEvent.Wake(
+            at(t, cpu, curComm, curPid), WakeKind.WAKEUP_NEW, comm, pid, prio, targetCpu));
   }
 
   @Override
@@ -73,13 +92,12 @@ final class CaptureSink implements TraceSink {
 
   @Override
   public void ipiExit(long t, int cpu, String curComm, int curPid, String reason) {
-    history.accept(new TraceEvent.Irq(at(t, cpu, curComm, curPid), false, IrqKind.VECTOR,
-        reason));
+    history.accept(new TraceEvent.Irq(at(t, cpu, curComm, curPid), false, IrqKind.VECTOR, reason));
   }
 
   @Override
   public void ipiSend(long t, int cpu, String curComm, int curPid, int target, String reason) {
-    history.accept(new TraceEvent.IpiSend(at(t, cpu, curComm, curPid), String.valueOf(target),
-        reason));
+    history.accept(
+        new TraceEvent.IpiSend(at(t, cpu, curComm, curPid), String.valueOf(target), reason));
   }
 }

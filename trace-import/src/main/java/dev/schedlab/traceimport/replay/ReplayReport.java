@@ -15,9 +15,9 @@ import java.util.Map;
 
 /**
  * What the kernel did beside what the model did with the same workload: per task and in total the
- * runtime, runs, wakeups, wakeup latency (p50, p90, p99, max), migrations and context switches;
- * per CPU the utilisation, context switches and interrupts. One column per replay (the model, and
- * the model with plugins).
+ * runtime, runs, wakeups, wakeup latency (p50, p90, p99, max), migrations and context switches; per
+ * CPU the utilisation, context switches and interrupts. One column per replay (the model, and the
+ * model with plugins).
  */
 public final class ReplayReport {
   private final ImportedTrace imported;
@@ -38,8 +38,9 @@ public final class ReplayReport {
   /** Task names in the order of the report: traced runtime, largest first. */
   List<String> order() {
     List<String> names = new ArrayList<>(imported.replayed().keySet());
-    names.sort(Comparator.comparingLong((String n) -> -trace.task(n).runtimeNs)
-        .thenComparing(Comparator.naturalOrder()));
+    names.sort(
+        Comparator.comparingLong((String n) -> -trace.task(n).runtimeNs)
+            .thenComparing(Comparator.naturalOrder()));
     return names;
   }
 
@@ -57,29 +58,59 @@ public final class ReplayReport {
   public String text(int top) {
     StringBuilder b = new StringBuilder();
     var t = imported.trace();
-    b.append(String.format(Locale.ROOT, "trace      %s (%s, %d CPUs, %.6f s, %d tasks replayed)%n",
-        t.source(), t.format().label(), t.nrCpus(), trace.windowNs() / 1e9,
-        imported.replayed().size()));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "trace      %s (%s, %d CPUs, %.6f s, %d tasks replayed)%n",
+            t.source(),
+            t.format().label(),
+            t.nrCpus(),
+            trace.windowNs() / 1e9,
+            imported.replayed().size()));
     for (int i = 0; i < runs.size(); i++) {
       ReplayRun r = runs.get(i);
       Side s = replays.get(i);
-      b.append(String.format(Locale.ROOT, "%-10s %.6f s (%+.1f%% against the trace), %d of %d"
-          + " programs finished; digest %s%n", r.label(), s.windowNs() / 1e9,
-          100.0 * (s.windowNs() - trace.windowNs()) / trace.windowNs(), r.finished(),
-          imported.replayed().size(), r.result().digest()));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%-10s %.6f s (%+.1f%% against the trace), %d of %d"
+                  + " programs finished; digest %s%n",
+              r.label(),
+              s.windowNs() / 1e9,
+              100.0 * (s.windowNs() - trace.windowNs()) / trace.windowNs(),
+              r.finished(),
+              imported.replayed().size(),
+              r.result().digest()));
     }
     String cols = String.join(" / ", labels());
-    b.append(String.format(Locale.ROOT, "%nper task (%s): runtime in ms, diff against the trace;"
-        + " wakeup latency (wakeup to switch-in) in us%n", cols));
-    b.append(String.format(Locale.ROOT, "%-28s %-26s %7s  %-19s %-19s %-21s %-21s %-15s %-17s%n",
-        "task", "runtime", "diff", "runs", "wakeups", "latency p50", "latency p99", "migrations",
-        "switches vol+inv"));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "%nper task (%s): runtime in ms, diff against the trace;"
+                + " wakeup latency (wakeup to switch-in) in us%n",
+            cols));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "%-28s %-26s %7s  %-19s %-19s %-21s %-21s %-15s %-17s%n",
+            "task",
+            "runtime",
+            "diff",
+            "runs",
+            "wakeups",
+            "latency p50",
+            "latency p99",
+            "migrations",
+            "switches vol+inv"));
     List<String> names = order();
     int shown = 0;
     for (String n : names) {
       if (shown++ == top) {
-        b.append(String.format(Locale.ROOT, "... %d more tasks (--top, or --format json for all)%n",
-            names.size() - top));
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "... %d more tasks (--top, or --format json for all)%n",
+                names.size() - top));
         break;
       }
       row(b, n, trace.task(n), replays.stream().map(s -> s.task(n)).toList());
@@ -91,19 +122,35 @@ public final class ReplayReport {
         steps += runs.get(i).wakeSteps(n);
       }
       long early = steps - replays.get(i).total.wakeupsByTask;
-      b.append(String.format(Locale.ROOT, "%s: %d of the trace's %d wakeups by tasks replayed as"
-          + " wake steps; %d of them found the task not yet asleep (it did not block)%n",
-          replays.get(i).label, steps, trace.total.wakeupsByTask, Math.max(0, early)));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%s: %d of the trace's %d wakeups by tasks replayed as"
+                  + " wake steps; %d of them found the task not yet asleep (it did not block)%n",
+              replays.get(i).label,
+              steps,
+              trace.total.wakeupsByTask,
+              Math.max(0, early)));
     }
     b.append(String.format(Locale.ROOT, "%nper CPU (%s)%n", cols));
-    b.append(String.format(Locale.ROOT, "%-6s %-26s %-26s %-26s%n", "cpu", "utilisation %",
-        "context switches", "interrupts"));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "%-6s %-26s %-26s %-26s%n",
+            "cpu",
+            "utilisation %",
+            "context switches",
+            "interrupts"));
     for (int c = 0; c < trace.cpus().size(); c++) {
       final int cpu = c;
-      b.append(String.format(Locale.ROOT, "%-6d %-26s %-26s %-26s%n", c,
-          cells(s -> pct(s.cpus().get(cpu).busyNs, s.windowNs()), "%.1f"),
-          cells(s -> (double) s.cpus().get(cpu).contextSwitches, "%.0f"),
-          cells(s -> (double) s.cpus().get(cpu).interrupts, "%.0f")));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%-6d %-26s %-26s %-26s%n",
+              c,
+              cells(s -> pct(s.cpus().get(cpu).busyNs, s.windowNs()), "%.1f"),
+              cells(s -> (double) s.cpus().get(cpu).contextSwitches, "%.0f"),
+              cells(s -> (double) s.cpus().get(cpu).interrupts, "%.0f")));
     }
     if (!t.warnings().isEmpty()) {
       b.append(String.format(Locale.ROOT, "%nimport warnings:%n"));
@@ -151,10 +198,26 @@ public final class ReplayReport {
       mig.append(" / ").append(r.migrations);
       sw.append(" / ").append(r.voluntarySwitches + r.involuntarySwitches);
     }
-    String diff = tr.runtimeNs == 0 ? "-" : String.format(Locale.ROOT, "%+.1f%%",
-        100.0 * (rs.get(0).runtimeNs - tr.runtimeNs) / tr.runtimeNs);
-    b.append(String.format(Locale.ROOT, "%-28s %-26s %7s  %-19s %-19s %-21s %-21s %-15s %-17s%n",
-        clip(name, 28), rt, diff, runs, wk, p50, p99, mig, sw));
+    String diff =
+        tr.runtimeNs == 0
+            ? "-"
+            : String.format(
+                Locale.ROOT,
+                "%+.1f%%",
+                100.0 * (rs.get(0).runtimeNs - tr.runtimeNs) / tr.runtimeNs);
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "%-28s %-26s %7s  %-19s %-19s %-21s %-21s %-15s %-17s%n",
+            clip(name, 28),
+            rt,
+            diff,
+            runs,
+            wk,
+            p50,
+            p99,
+            mig,
+            sw));
   }
 
   private static String clip(String s, int n) {
@@ -225,8 +288,8 @@ public final class ReplayReport {
     }
     root.put("cpus", cpus);
     try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-          .writeValueAsString(root) + "\n";
+      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root)
+          + "\n";
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

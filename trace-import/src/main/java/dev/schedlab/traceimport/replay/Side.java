@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One column of the report: the trace, or a replay. Tasks are found by the scenario task name
- * they are replayed under (a replay's comms are those names).
+ * One column of the report: the trace, or a replay. Tasks are found by the scenario task name they
+ * are replayed under (a replay's comms are those names).
  */
 final class Side {
   final String label;
@@ -37,10 +37,13 @@ final class Side {
   static Side replay(ReplayRun run) {
     Side s = new Side(run.label(), run.history());
     for (TracedTask t : run.history().tasks()) {
-      s.byName.merge(t.comm(), t.measures(), (a, b) -> {
-        a.add(b);
-        return a;
-      });
+      s.byName.merge(
+          t.comm(),
+          t.measures(),
+          (a, b) -> {
+            a.add(b);
+            return a;
+          });
       s.total.add(t.measures());
     }
     return s;

@@ -17,5 +17,10 @@ import java.util.Map;
  *     every program to its end (the scenario's duration is the trace's length)
  * @param replayed the traced task each scenario task replays, by scenario task name
  */
-public record ImportedTrace(Trace trace, History history, String scenarioText, Scenario scenario,
-    Scenario replayScenario, Map<String, TracedTask> replayed) {}
+public record ImportedTrace(
+    Trace trace,
+    History history,
+    String scenarioText,
+    Scenario scenario,
+    Scenario replayScenario,
+    Map<String, TracedTask> replayed) {}

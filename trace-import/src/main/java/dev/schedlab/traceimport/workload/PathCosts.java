@@ -7,12 +7,12 @@ import dev.schedlab.lab.scenario.Scenario;
 
 /**
  * The kernel paths the model runs itself when it replays a task, with their costs from the
- * parameter table of the machine the replay runs on. A traced stretch on a CPU holds the task's
- * own work and these paths (the kernel's versions of them); the replay program keeps the work
- * and lets the model add its own paths, so they are not counted twice: the context switch into
- * the task ({@code __schedule()} with its pick and {@code context_switch()}), the syscall entry and
- * exit around each wakeup it makes and each block or sleep, and {@code try_to_wake_up()}.
- * Interrupt handlers inside the stretch are taken out by their traced time instead.
+ * parameter table of the machine the replay runs on. A traced stretch on a CPU holds the task's own
+ * work and these paths (the kernel's versions of them); the replay program keeps the work and lets
+ * the model add its own paths, so they are not counted twice: the context switch into the task
+ * ({@code __schedule()} with its pick and {@code context_switch()}), the syscall entry and exit
+ * around each wakeup it makes and each block or sleep, and {@code try_to_wake_up()}. Interrupt
+ * handlers inside the stretch are taken out by their traced time instead.
  */
 public final class PathCosts {
   private final long switchFromTask;
@@ -34,14 +34,17 @@ public final class PathCosts {
     // touched: the queue head (llist_del_all()) and the rq line holding rq->idle
     // (update_rq_clock()); docs/model.md, "Resched protocol and IPIs"
     wakeRemote = p.get(Param.SELECT_RQ);
-    queuedWakeup = p.get(Param.CSD_FN) + p.get(Param.TTWU_LOCAL)
-        + 2 * p.get(Param.CACHELINE_SAME_LLC);
+    queuedWakeup =
+        p.get(Param.CSD_FN) + p.get(Param.TTWU_LOCAL) + 2 * p.get(Param.CACHELINE_SAME_LLC);
   }
 
   /** The costs of the machine and kernel of {@code s}. */
   public static PathCosts of(Scenario s) {
-    ParamTable p = ParamTable.of(Mitigations.defaults(s.machine().mitigations(),
-        s.kernel().params()), s.kernel().params(), s.kernel().features());
+    ParamTable p =
+        ParamTable.of(
+            Mitigations.defaults(s.machine().mitigations(), s.kernel().params()),
+            s.kernel().params(),
+            s.kernel().features());
     return new PathCosts(p);
   }
 

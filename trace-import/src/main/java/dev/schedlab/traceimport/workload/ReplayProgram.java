@@ -7,21 +7,22 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * One task's replay program in the step language: its traced stretches on a CPU become
- * {@code user} work, each wakeup it made a {@code wake} of the wakee's own wait queue, each block
- * ended by another task a {@code block} on its own queue (so it runs again when its waker's step
- * runs, not at a time), each block ended by an interrupt or a timer a {@code sleep} of the traced
- * length, and its exit an {@code exit}. A task still alive at the end parks on a queue nobody
- * wakes.
+ * One task's replay program in the step language: its traced stretches on a CPU become {@code user}
+ * work, each wakeup it made a {@code wake} of the wakee's own wait queue, each block ended by
+ * another task a {@code block} on its own queue (so it runs again when its waker's step runs, not
+ * at a time), each block ended by an interrupt or a timer a {@code sleep} of the traced length, and
+ * its exit an {@code exit}. A task still alive at the end parks on a queue nobody wakes.
  *
- * <p>The work of a stretch is its traced time less its interrupt handlers and less the kernel
- * paths the model adds itself ({@link PathCosts}); what a stretch cannot pay is taken from the next.
+ * <p>The work of a stretch is its traced time less its interrupt handlers and less the kernel paths
+ * the model adds itself ({@link PathCosts}); what a stretch cannot pay is taken from the next.
  */
 public final class ReplayProgram {
   /** The wait queue of tasks alive at the trace's end (YAML, quoted). */
   static final String PARKED = "\"trace.end\"";
+
   /** The mark each program counts when it has done all its traced actions. */
   public static final String DONE = "replay.done";
+
   /** Counted before each wake step, per wakee: the wakeups the replay made, found asleep or not. */
   public static final String WAKE_MARK = "replay.wake.";
 
@@ -30,8 +31,8 @@ public final class ReplayProgram {
 
   private ReplayProgram() {}
 
-  static Program of(TracedTask t, long traceStartNs, PathCosts costs,
-      Function<TracedTask, String> queueOf) {
+  static Program of(
+      TracedTask t, long traceStartNs, PathCosts costs, Function<TracedTask, String> queueOf) {
     // queueOf gives a task's own wait queue as a quoted YAML string, null for a task not replayed
     List<Action> actions = t.actions();
     long start = t.startNs() - traceStartNs;
@@ -40,9 +41,12 @@ public final class ReplayProgram {
     for (int i = 0; i < actions.size(); i++) {
       Action a = actions.get(i);
       if (a instanceof Action.Run r) {
-        long work = r.onCpuNs() - r.irqNs()
-            - costs.switchIns(r.switchIns() - r.switchInsFromIdle(), r.switchInsFromIdle())
-            - costs.queuedWakeups(r.queuedWakeups()) - debt;
+        long work =
+            r.onCpuNs()
+                - r.irqNs()
+                - costs.switchIns(r.switchIns() - r.switchInsFromIdle(), r.switchInsFromIdle())
+                - costs.queuedWakeups(r.queuedWakeups())
+                - debt;
         debt = Math.max(0, -work);
         if (work > 0) {
           steps.add("{user: " + work + "}");

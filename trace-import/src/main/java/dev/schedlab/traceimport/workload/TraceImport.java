@@ -24,31 +24,61 @@ public final class TraceImport {
   /** Imports {@code trace}. */
   public static ImportedTrace of(Trace trace, ImportOptions opt)
       throws TraceInputException, ScenarioException {
-    History history = History.of(trace.events(), trace.nrCpus(), trace.startNs(), trace.endNs(),
-        trace.warnings());
+    History history =
+        History.of(
+            trace.events(), trace.nrCpus(), trace.startNs(), trace.endNs(), trace.warnings());
     long duration = Math.max(1, trace.endNs() - trace.startNs());
     StringBuilder head = new StringBuilder();
-    head.append("# Imported by `schedlab import-trace` from ").append(trace.source()).append(" (")
-        .append(trace.format().label()).append(", ").append(trace.nrCpus()).append(" CPUs, ")
-        .append(Yaml.seconds(duration)).append(" s).\n")
+    head.append("# Imported by `schedlab import-trace` from ")
+        .append(trace.source())
+        .append(" (")
+        .append(trace.format().label())
+        .append(", ")
+        .append(trace.nrCpus())
+        .append(" CPUs, ")
+        .append(Yaml.seconds(duration))
+        .append(" s).\n")
         .append("# Each task replays its traced stretches on a CPU as user work, its wakeups of\n")
-        .append("# other tasks as wake steps, a block ended by another task as a block on its own\n")
-        .append("# queue (it runs again when its waker's step runs), a block ended by an interrupt\n")
+        .append(
+            "# other tasks as wake steps, a block ended by another task as a block on its own\n")
+        .append(
+            "# queue (it runs again when its waker's step runs), a block ended by an interrupt\n")
         .append("# as a sleep of the traced length. Times in ns. See docs/trace-replay.md.\n")
-        .append("name: ").append(Yaml.quoted(opt.name())).append('\n')
+        .append("name: ")
+        .append(Yaml.quoted(opt.name()))
+        .append('\n')
         .append("seed: 1\n")
-        .append("duration: ").append(duration).append('\n')
-        .append("machine: ").append(machine(trace, opt)).append('\n');
+        .append("duration: ")
+        .append(duration)
+        .append('\n')
+        .append("machine: ")
+        .append(machine(trace, opt))
+        .append('\n');
     Scenario machineOnly = parse(opt, head.toString(), List.of());
     int modelCpus = machineOnly.machine().nrCpus();
     if (modelCpus < trace.nrCpus()) {
-      throw new TraceInputException(trace.source() + ": the trace has " + trace.nrCpus()
-          + " CPUs but the machine file " + opt.machineFile() + " has " + modelCpus
-          + "; expected a machine with at least the trace's CPUs");
+      throw new TraceInputException(
+          trace.source()
+              + ": the trace has "
+              + trace.nrCpus()
+              + " CPUs but the machine file "
+              + opt.machineFile()
+              + " has "
+              + modelCpus
+              + "; expected a machine with at least the trace's CPUs");
     }
     if (modelCpus > trace.nrCpus()) {
-      trace.warnings().add("machine-cpus", 0, "the machine file has " + modelCpus + " CPUs, the"
-          + " trace " + trace.nrCpus() + "; the replay may use the extra CPUs");
+      trace
+          .warnings()
+          .add(
+              "machine-cpus",
+              0,
+              "the machine file has "
+                  + modelCpus
+                  + " CPUs, the"
+                  + " trace "
+                  + trace.nrCpus()
+                  + "; the replay may use the extra CPUs");
     }
     PathCosts costs = PathCosts.of(machineOnly);
     Map<TracedTask, String> names = names(history.tasks());
@@ -56,24 +86,34 @@ public final class TraceImport {
     StringBuilder text = new StringBuilder(head).append("workload:\n  tasks:\n");
     for (Map.Entry<TracedTask, String> e : names.entrySet()) {
       TracedTask t = e.getKey();
-      ReplayProgram.Program p = ReplayProgram.of(t, trace.startNs(), costs,
-          w -> names.containsKey(w) ? Yaml.quoted(names.get(w)) : null);
+      ReplayProgram.Program p =
+          ReplayProgram.of(
+              t,
+              trace.startNs(),
+              costs,
+              w -> names.containsKey(w) ? Yaml.quoted(names.get(w)) : null);
       replayed.put(e.getValue(), t);
       task(text, e.getValue(), t, p, trace.startNs());
     }
     if (names.isEmpty()) {
-      throw new TraceInputException(trace.source() + ": no task ran in the trace; expected"
-          + " sched_switch events");
+      throw new TraceInputException(
+          trace.source() + ": no task ran in the trace; expected" + " sched_switch events");
     }
     String scenarioText = text.toString();
     long room = Math.max(3 * duration, duration + 1_000_000_000L);
-    return new ImportedTrace(trace, history, scenarioText, parse(opt, scenarioText, List.of()),
-        parse(opt, scenarioText, List.of("duration=" + room)), replayed);
+    return new ImportedTrace(
+        trace,
+        history,
+        scenarioText,
+        parse(opt, scenarioText, List.of()),
+        parse(opt, scenarioText, List.of("duration=" + room)),
+        replayed);
   }
 
   private static String machine(Trace trace, ImportOptions opt) {
     if (opt.machineFile() == null) {
-      return "{preset: small-x86, sockets: 1, cores_per_socket: " + trace.nrCpus()
+      return "{preset: small-x86, sockets: 1, cores_per_socket: "
+          + trace.nrCpus()
           + ", threads_per_core: 1}   # the trace's CPU count; --machine FILE for the real one";
     }
     Path file = opt.machineFile().toAbsolutePath().normalize();
@@ -102,8 +142,8 @@ public final class TraceImport {
       if (t.measures().runs == 0 && t.measures().runtimeNs == 0) {
         continue;
       }
-      String base = Yaml.name(t.comm()) + "@" + t.pid() + (t.generation() > 1 ? "." + t.generation()
-          : "");
+      String base =
+          Yaml.name(t.comm()) + "@" + t.pid() + (t.generation() > 1 ? "." + t.generation() : "");
       int n = used.merge(base, 1, Integer::sum);
       String name = n == 1 ? base : base + "~" + n;
       ordered.put(t, name); // TracedTask keys compare by identity
@@ -111,9 +151,12 @@ public final class TraceImport {
     return ordered;
   }
 
-  private static void task(StringBuilder b, String name, TracedTask t, ReplayProgram.Program p,
-      long traceStart) {
-    b.append("    - name: ").append(Yaml.quoted(name)).append("   # ").append(origin(t, traceStart))
+  private static void task(
+      StringBuilder b, String name, TracedTask t, ReplayProgram.Program p, long traceStart) {
+    b.append("    - name: ")
+        .append(Yaml.quoted(name))
+        .append("   # ")
+        .append(origin(t, traceStart))
         .append('\n');
     int prio = t.prio();
     if (prio < 100) {

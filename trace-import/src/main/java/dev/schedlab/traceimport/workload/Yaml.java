@@ -28,7 +28,7 @@ final class Yaml {
 
   /** Nanoseconds as seconds with nine decimals (for comments). */
   static String seconds(long ns) {
-    return String.format(java.util.Locale.ROOT, "%d.%09d", ns / 1_000_000_000L,
-        ns % 1_000_000_000L);
+    return String.format(
+        java.util.Locale.ROOT, "%d.%09d", ns / 1_000_000_000L, ns % 1_000_000_000L);
   }
 }

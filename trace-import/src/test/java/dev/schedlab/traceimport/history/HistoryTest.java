@@ -15,21 +15,57 @@ class HistoryTest {
     final List<String> lines = new ArrayList<>(List.of("# tracer: nop", "#P:2"));
 
     Lines ev(String comm, int pid, int cpu, long us, String flags, String event, String fields) {
-      lines.add(String.format(Locale.ROOT, "%16s-%-7d [%03d] %s %5d.%06d: %s: %s", comm, pid, cpu,
-          flags, us / 1_000_000, us % 1_000_000, event, fields));
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "%16s-%-7d [%03d] %s %5d.%06d: %s: %s",
+              comm,
+              pid,
+              cpu,
+              flags,
+              us / 1_000_000,
+              us % 1_000_000,
+              event,
+              fields));
       return this;
     }
 
     Lines sw(int cpu, long us, String prev, int prevPid, String state, String next, int nextPid) {
-      return ev(prev, prevPid, cpu, us, "d..2.", "sched_switch", "prev_comm=" + prev
-          + " prev_pid=" + prevPid + " prev_prio=120 prev_state=" + state + " ==> next_comm="
-          + next + " next_pid=" + nextPid + " next_prio=120");
+      return ev(
+          prev,
+          prevPid,
+          cpu,
+          us,
+          "d..2.",
+          "sched_switch",
+          "prev_comm="
+              + prev
+              + " prev_pid="
+              + prevPid
+              + " prev_prio=120 prev_state="
+              + state
+              + " ==> next_comm="
+              + next
+              + " next_pid="
+              + nextPid
+              + " next_prio=120");
     }
 
-    Lines waking(int cpu, long us, String cur, int curPid, String flags, String comm, int pid,
-        int target) {
-      return ev(cur, curPid, cpu, us, flags, "sched_waking", "comm=" + comm + " pid=" + pid
-          + " prio=120 target_cpu=" + String.format(Locale.ROOT, "%03d", target));
+    Lines waking(
+        int cpu, long us, String cur, int curPid, String flags, String comm, int pid, int target) {
+      return ev(
+          cur,
+          curPid,
+          cpu,
+          us,
+          flags,
+          "sched_waking",
+          "comm="
+              + comm
+              + " pid="
+              + pid
+              + " prio=120 target_cpu="
+              + String.format(Locale.ROOT, "%03d", target));
     }
 
     /** An idle CPU 1's timer tick at 500 us: the trace starts there. */
@@ -45,20 +81,24 @@ class HistoryTest {
   }
 
   private static TracedTask task(History h, int pid, int generation) {
-    return h.tasks().stream().filter(t -> t.pid() == pid && t.generation() == generation)
-        .findFirst().orElseThrow();
+    return h.tasks().stream()
+        .filter(t -> t.pid() == pid && t.generation() == generation)
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
   void aWakeupFromTaskContextIsTheWakersStepAndTheWakeesBlock() throws Exception {
-    History h = new Lines().start()
-        .sw(0, 1000, "a", 10, "S", "<idle>", 0)         // a runs from the start, blocks
-        .sw(1, 1000, "<idle>", 0, "R", "b", 11)         // b switched in
-        .waking(1, 1300, "b", 11, "d..2.", "a", 10, 0)  // b wakes a (task context)
-        .sw(0, 1310, "<idle>", 0, "R", "a", 10)
-        .sw(1, 1400, "b", 11, "S", "<idle>", 0)
-        .sw(0, 1500, "a", 10, "R", "<idle>", 0)
-        .history();
+    History h =
+        new Lines()
+            .start()
+            .sw(0, 1000, "a", 10, "S", "<idle>", 0) // a runs from the start, blocks
+            .sw(1, 1000, "<idle>", 0, "R", "b", 11) // b switched in
+            .waking(1, 1300, "b", 11, "d..2.", "a", 10, 0) // b wakes a (task context)
+            .sw(0, 1310, "<idle>", 0, "R", "a", 10)
+            .sw(1, 1400, "b", 11, "S", "<idle>", 0)
+            .sw(0, 1500, "a", 10, "R", "<idle>", 0)
+            .history();
     TracedTask a = task(h, 10, 1);
     TracedTask b = task(h, 11, 1);
     assertThat(a.start()).isEqualTo(TracedTask.Start.RUNNING);
@@ -79,13 +119,15 @@ class HistoryTest {
 
   @Test
   void aWakeupInsideAnInterruptIsATimedSleepAndItsTimeIsNotTheTasks() throws Exception {
-    History h = new Lines().start()
-        .sw(0, 1000, "a", 10, "S", "b", 11)
-        .ev("b", 11, 0, 1200, "d.h..", "local_timer_entry", "vector=236")
-        .waking(0, 1201, "b", 11, "d.h2.", "a", 10, 0) // in the timer interrupt
-        .ev("b", 11, 0, 1210, "d.h..", "local_timer_exit", "vector=236")
-        .sw(0, 1300, "b", 11, "R", "a", 10)
-        .history();
+    History h =
+        new Lines()
+            .start()
+            .sw(0, 1000, "a", 10, "S", "b", 11)
+            .ev("b", 11, 0, 1200, "d.h..", "local_timer_entry", "vector=236")
+            .waking(0, 1201, "b", 11, "d.h2.", "a", 10, 0) // in the timer interrupt
+            .ev("b", 11, 0, 1210, "d.h..", "local_timer_exit", "vector=236")
+            .sw(0, 1300, "b", 11, "R", "a", 10)
+            .history();
     TracedTask a = task(h, 10, 1);
     TracedTask b = task(h, 11, 1);
     Action.Block block = (Action.Block) a.actions().get(1);
@@ -99,41 +141,57 @@ class HistoryTest {
 
   @Test
   void theFlagsColumnAloneMarksAnInterruptWakeup() throws Exception {
-    History h = new Lines().start()
-        .sw(0, 1000, "a", 10, "S", "b", 11)
-        .waking(0, 1201, "b", 11, "d.s2.", "a", 10, 0) // softirq, no irq events traced
-        .sw(0, 1300, "b", 11, "R", "a", 10)
-        .history();
+    History h =
+        new Lines()
+            .start()
+            .sw(0, 1000, "a", 10, "S", "b", 11)
+            .waking(0, 1201, "b", 11, "d.s2.", "a", 10, 0) // softirq, no irq events traced
+            .sw(0, 1300, "b", 11, "R", "a", 10)
+            .history();
     Action.Block block = (Action.Block) task(h, 10, 1).actions().get(1);
     assertThat(block.end()).isEqualTo(Action.Block.End.TIMED);
   }
 
   @Test
   void aTaskAsleepBeforeTheTraceStartsBeginsWithItsBlock() throws Exception {
-    History h = new Lines()
-        .sw(0, 1000, "b", 11, "R", "c", 12)
-        .waking(0, 1100, "c", 12, "d..2.", "a", 10, 1)
-        .sw(1, 1150, "<idle>", 0, "R", "a", 10)
-        .history();
+    History h =
+        new Lines()
+            .sw(0, 1000, "b", 11, "R", "c", 12)
+            .waking(0, 1100, "c", 12, "d..2.", "a", 10, 1)
+            .sw(1, 1150, "<idle>", 0, "R", "a", 10)
+            .history();
     TracedTask a = task(h, 10, 1);
     assertThat(a.start()).isEqualTo(TracedTask.Start.BLOCKED);
     assertThat(((Action.Block) a.actions().get(0)).end()).isEqualTo(Action.Block.End.BY_TASK);
-    assertThat(task(h, 12, 1).actions()).anyMatch(x -> x instanceof Action.Wake w
-        && w.target() == a);
+    assertThat(task(h, 12, 1).actions())
+        .anyMatch(x -> x instanceof Action.Wake w && w.target() == a);
     assertThat(task(h, 11, 1).start()).isEqualTo(TracedTask.Start.RUNNING);
     assertThat(task(h, 12, 1).start()).isEqualTo(TracedTask.Start.RUNNABLE);
   }
 
   @Test
   void aReusedPidIsANewTask() throws Exception {
-    History h = new Lines()
-        .sw(0, 1000, "old", 10, "X", "p", 5)
-        .ev("p", 5, 0, 1100, ".....", "sched_process_fork", "comm=p pid=5 child_comm=p"
-            + " child_pid=10")
-        .ev("p", 5, 0, 1101, "d..2.", "sched_wakeup_new", "comm=p pid=10 prio=120"
-            + " target_cpu=001")
-        .sw(1, 1200, "<idle>", 0, "R", "new", 10)
-        .history();
+    History h =
+        new Lines()
+            .sw(0, 1000, "old", 10, "X", "p", 5)
+            .ev(
+                "p",
+                5,
+                0,
+                1100,
+                ".....",
+                "sched_process_fork",
+                "comm=p pid=5 child_comm=p" + " child_pid=10")
+            .ev(
+                "p",
+                5,
+                0,
+                1101,
+                "d..2.",
+                "sched_wakeup_new",
+                "comm=p pid=10 prio=120" + " target_cpu=001")
+            .sw(1, 1200, "<idle>", 0, "R", "new", 10)
+            .history();
     TracedTask first = task(h, 10, 1);
     TracedTask second = task(h, 10, 2);
     assertThat(first.exited()).isTrue();
@@ -147,12 +205,13 @@ class HistoryTest {
 
   @Test
   void aWakeupOfATaskStillOnItsCpuIsNotABlockingWakeup() throws Exception {
-    History h = new Lines()
-        .sw(1, 1000, "<idle>", 0, "R", "a", 10)
-        .sw(0, 1000, "<idle>", 0, "R", "b", 11)
-        .waking(0, 1100, "b", 11, "d..2.", "a", 10, 1) // a set itself asleep, not yet gone
-        .sw(1, 1200, "a", 10, "R", "<idle>", 0)
-        .history();
+    History h =
+        new Lines()
+            .sw(1, 1000, "<idle>", 0, "R", "a", 10)
+            .sw(0, 1000, "<idle>", 0, "R", "b", 11)
+            .waking(0, 1100, "b", 11, "d..2.", "a", 10, 1) // a set itself asleep, not yet gone
+            .sw(1, 1200, "a", 10, "R", "<idle>", 0)
+            .history();
     TracedTask a = task(h, 10, 1);
     assertThat(a.measures().wakeups).isZero();
     assertThat(a.measures().wakeupsRunning).isEqualTo(1);
@@ -161,12 +220,13 @@ class HistoryTest {
 
   @Test
   void migrationsAndContextSwitchesAreCounted() throws Exception {
-    History h = new Lines()
-        .sw(0, 1000, "<idle>", 0, "R", "a", 10)
-        .sw(0, 1100, "a", 10, "R", "b", 11)
-        .sw(1, 1200, "<idle>", 0, "R", "a", 10)
-        .sw(1, 1300, "a", 10, "S", "<idle>", 0)
-        .history();
+    History h =
+        new Lines()
+            .sw(0, 1000, "<idle>", 0, "R", "a", 10)
+            .sw(0, 1100, "a", 10, "R", "b", 11)
+            .sw(1, 1200, "<idle>", 0, "R", "a", 10)
+            .sw(1, 1300, "a", 10, "S", "<idle>", 0)
+            .history();
     TracedTask a = task(h, 10, 1);
     assertThat(a.measures().migrations).isEqualTo(1);
     assertThat(a.measures().involuntarySwitches).isEqualTo(1);

@@ -25,13 +25,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class RealTraceTest {
   private static Path fixture(String name) throws Exception {
-    return Path.of(RealTraceTest.class.getResource("/dev/schedlab/traceimport/real/" + name)
-        .toURI());
+    return Path.of(
+        RealTraceTest.class.getResource("/dev/schedlab/traceimport/real/" + name).toURI());
   }
 
   private static ImportedTrace load(String name) throws Exception {
     Path file = fixture(name);
-    return TraceImport.of(TraceReader.read(file, null),
+    return TraceImport.of(
+        TraceReader.read(file, null),
         new ImportOptions(name, fixture("machine.yaml"), file.getParent()));
   }
 
@@ -48,8 +49,8 @@ class RealTraceTest {
       TaskMeasures a = e.getValue().measures();
       TaskMeasures b = report.replayed().get(e.getKey()).measures();
       assertThat(List.of(b.runtimeNs, b.runs, b.wakeups, b.migrations, b.voluntarySwitches))
-          .as(e.getKey()).isEqualTo(List.of(a.runtimeNs, a.runs, a.wakeups, a.migrations,
-              a.voluntarySwitches));
+          .as(e.getKey())
+          .isEqualTo(List.of(a.runtimeNs, a.runs, a.wakeups, a.migrations, a.voluntarySwitches));
       byTaskRaw += a.wakeupsByTask;
       byTaskReport += b.wakeupsByTask;
     }
@@ -80,7 +81,8 @@ class RealTraceTest {
       steps += run.wakeSteps(task);
       if (tr.wakeups == 0 && tr.runtimeNs >= 5_000_000) { // never slept: CPU-bound
         cpuBound++;
-        assertThat(report.replayed(0, task).runtimeNs).as(task)
+        assertThat(report.replayed(0, task).runtimeNs)
+            .as(task)
             .isCloseTo(tr.runtimeNs, Percentage.withPercentage(10));
       }
     }

@@ -3,8 +3,8 @@ package dev.schedlab.traceimport.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.engine.Simulation;
-import dev.schedlab.lab.output.FtraceWriter;
 import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.lab.output.FtraceWriter;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioLoader;
 import dev.schedlab.traceimport.history.TaskMeasures;
@@ -20,30 +20,33 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * schedlab's own traces round-trip: a run's ftrace text, imported and replayed on the same
- * machine, gives every task its traced runtime within 1 %, every traced wakeup by a task as a wake
- * step, and every program run to its end.
+ * schedlab's own traces round-trip: a run's ftrace text, imported and replayed on the same machine,
+ * gives every task its traced runtime within 1 %, every traced wakeup by a task as a wake step, and
+ * every program run to its end.
  */
 class RoundTripTest {
   /** Four CPUs without SMT (a sibling's load would stretch the replayed work a second time). */
-  private static final String MACHINE = "machine: {preset: small-x86, cores_per_socket: 4,"
-      + " threads_per_core: 1, disabled_states: [C6]}\n";
+  private static final String MACHINE =
+      "machine: {preset: small-x86, cores_per_socket: 4,"
+          + " threads_per_core: 1, disabled_states: [C6]}\n";
 
   private static final String PIPE = "workload: {tools: [{perf: \"bench sched pipe -l 2000\"}]}\n";
   private static final String HACKBENCH = "workload: {tools: [{hackbench: \"-g 2 -l 100\"}]}\n";
-  private static final String MIX = String.join("\n",
-      "workload:",
-      "  tasks:",
-      "    - {name: hog, count: 3, program: [{user: 7ms}]}",
-      "    - name: ticker",
-      "      count: 2",
-      "      nice: -5",
-      "      program: [{sleep_until: {period: 4ms}}, {user: {uniform: [50us, 200us]}}, {kernel: 20us}]",
-      "    - {name: producer, program: [{user: {exp: 300us}}, {wake: {waitq: q, sync: true}},"
-          + " {sleep: 100us}]}",
-      "    - {name: consumer, program: [{block: q}, {user: 80us}]}",
-      "    - {name: rt, policy: fifo, rt_priority: 50, program: [{sleep: 1ms}, {user: 30us}]}",
-      "");
+  private static final String MIX =
+      String.join(
+          "\n",
+          "workload:",
+          "  tasks:",
+          "    - {name: hog, count: 3, program: [{user: 7ms}]}",
+          "    - name: ticker",
+          "      count: 2",
+          "      nice: -5",
+          "      program: [{sleep_until: {period: 4ms}}, {user: {uniform: [50us, 200us]}}, {kernel: 20us}]",
+          "    - {name: producer, program: [{user: {exp: 300us}}, {wake: {waitq: q, sync: true}},"
+              + " {sleep: 100us}]}",
+          "    - {name: consumer, program: [{block: q}, {user: 80us}]}",
+          "    - {name: rt, policy: fifo, rt_priority: 50, program: [{sleep: 1ms}, {user: 30us}]}",
+          "");
 
   @TempDir Path dir;
 
@@ -53,8 +56,13 @@ class RoundTripTest {
     String workload = name.equals("pipe") ? PIPE : name.equals("hackbench") ? HACKBENCH : MIX;
     // The wakeup scan's cost per CPU probed (cost.sis_per_cpu) depends on what each scan finds,
     // which a trace does not show: the round trip measures the importer's own error without it.
-    String text = "name: " + name + "\nduration: 60ms\n" + MACHINE
-        + "kernel: {params: {cost.sis_per_cpu: 0}}\n" + workload;
+    String text =
+        "name: "
+            + name
+            + "\nduration: 60ms\n"
+            + MACHINE
+            + "kernel: {params: {cost.sis_per_cpu: 0}}\n"
+            + workload;
     Scenario original = ScenarioLoader.parse(name, text, true, name, List.of());
     Path trace = dir.resolve(name + ".trace");
     Path machine = dir.resolve("machine.yaml");
@@ -65,8 +73,8 @@ class RoundTripTest {
       FtraceWriter w = FtraceWriter.open(trace, original.machine().nrCpus());
       Simulation.run(original.config(), host.extensionsFor(List.of()), w);
       w.close();
-      imported = TraceImport.of(TraceReader.read(trace, null),
-          new ImportOptions(name, machine, dir));
+      imported =
+          TraceImport.of(TraceReader.read(trace, null), new ImportOptions(name, machine, dir));
       replay = ReplayRun.of("model", imported.replayScenario(), host.extensionsFor(List.of()));
     }
     ReplayReport report = new ReplayReport(imported, List.of(replay));
@@ -77,7 +85,8 @@ class RoundTripTest {
     for (String task : imported.replayed().keySet()) {
       TaskMeasures t = report.traced(task);
       TaskMeasures r = report.replayed(0, task);
-      assertThat((double) r.runtimeNs).as(task + " runtime, ns")
+      assertThat((double) r.runtimeNs)
+          .as(task + " runtime, ns")
           .isCloseTo(t.runtimeNs, org.assertj.core.data.Offset.offset(t.runtimeNs * 0.01));
       traced += t.wakeupsByTask;
       steps += replay.wakeSteps(task);

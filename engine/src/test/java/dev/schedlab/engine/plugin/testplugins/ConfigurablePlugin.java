@@ -21,11 +21,11 @@ import java.util.stream.Collectors;
 import org.pf4j.Extension;
 
 /**
- * The test plugin packed into zips by {@code PluginZip}. It behaves as its own
- * {@code schedlab-test-plugin.properties} (inside the zip) says: {@code id}, {@code hooks} and
- * {@code conflicts} of the descriptor, {@code override} (hook points it really overrides),
- * {@code options} (option keys), {@code class} (adds a class {@code name:rank}), {@code throw}
- * ({@code descriptor}, {@code H1} or {@code class}).
+ * The test plugin packed into zips by {@code PluginZip}. It behaves as its own {@code
+ * schedlab-test-plugin.properties} (inside the zip) says: {@code id}, {@code hooks} and {@code
+ * conflicts} of the descriptor, {@code override} (hook points it really overrides), {@code options}
+ * (option keys), {@code class} (adds a class {@code name:rank}), {@code throw} ({@code descriptor},
+ * {@code H1} or {@code class}).
  */
 @Extension
 public final class ConfigurablePlugin implements SchedlabPlugin {
@@ -48,8 +48,9 @@ public final class ConfigurablePlugin implements SchedlabPlugin {
 
   private Set<String> list(String key) {
     String v = config.getProperty(key, "").trim();
-    return v.isEmpty() ? Set.of() : Arrays.stream(v.split(",")).map(String::trim)
-        .collect(Collectors.toSet());
+    return v.isEmpty()
+        ? Set.of()
+        : Arrays.stream(v.split(",")).map(String::trim).collect(Collectors.toSet());
   }
 
   private boolean throwsIn(String what) {
@@ -63,8 +64,8 @@ public final class ConfigurablePlugin implements SchedlabPlugin {
     }
     Set<HookPoint> hooks =
         list("hooks").stream().map(HookPoint::valueOf).collect(Collectors.toSet());
-    return new PluginDescriptor(config.getProperty("id"), "1.0.0", "test", hooks,
-        list("conflicts"), ">=1.0.0 & <2.0.0");
+    return new PluginDescriptor(
+        config.getProperty("id"), "1.0.0", "test", hooks, list("conflicts"), ">=1.0.0 & <2.0.0");
   }
 
   @Override
@@ -76,20 +77,25 @@ public final class ConfigurablePlugin implements SchedlabPlugin {
   public void contribute(Contributions c, PluginOptions options) {
     for (String point : list("override")) {
       switch (HookPoint.valueOf(point)) {
-        case H1_PICK_OVERRIDE -> c.hook(PickOverrideHook.class, (cpu, mode, prev, rq) -> {
-          if (throwsIn("H1")) {
-            throw new IllegalStateException("H1 exploded");
-          }
-          return prev;
-        });
-        case H5_TICK -> c.hook(TickHook.class, (cpu, curr, services) -> { });
-        case H16_SELECT_TASK_RQ -> c.hook(dev.schedlab.api.hook.SelectTaskRqHook.class,
-            (p, prev, waker, flags, selected) -> {
-              if (throwsIn("H16")) {
-                throw new IllegalStateException("H16 exploded");
-              }
-              return prev;
-            });
+        case H1_PICK_OVERRIDE ->
+            c.hook(
+                PickOverrideHook.class,
+                (cpu, mode, prev, rq) -> {
+                  if (throwsIn("H1")) {
+                    throw new IllegalStateException("H1 exploded");
+                  }
+                  return prev;
+                });
+        case H5_TICK -> c.hook(TickHook.class, (cpu, curr, services) -> {});
+        case H16_SELECT_TASK_RQ ->
+            c.hook(
+                dev.schedlab.api.hook.SelectTaskRqHook.class,
+                (p, prev, waker, flags, selected) -> {
+                  if (throwsIn("H16")) {
+                    throw new IllegalStateException("H16 exploded");
+                  }
+                  return prev;
+                });
         default -> throw new IllegalArgumentException("test plugin cannot override " + point);
       }
     }

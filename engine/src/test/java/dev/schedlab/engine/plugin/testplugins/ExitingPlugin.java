@@ -12,8 +12,13 @@ import java.util.Set;
 public final class ExitingPlugin implements SchedlabPlugin {
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor("exiting", "1.0.0", "fault injection", Set.of(HookPoint.H5_TICK),
-        Set.of(), ">=1.0.0 & <2.0.0");
+    return new PluginDescriptor(
+        "exiting",
+        "1.0.0",
+        "fault injection",
+        Set.of(HookPoint.H5_TICK),
+        Set.of(),
+        ">=1.0.0 & <2.0.0");
   }
 
   @Override

@@ -14,13 +14,13 @@ import dev.schedlab.api.hook.ExitToUserHook;
 import dev.schedlab.api.hook.IdleTopHook;
 import dev.schedlab.api.hook.IpiPrepareHook;
 import dev.schedlab.api.hook.LoadBalanceHook;
-import dev.schedlab.api.hook.PeltHook;
-import dev.schedlab.api.hook.SelectTaskRqHook;
 import dev.schedlab.api.hook.NewidleFailHook;
 import dev.schedlab.api.hook.NohzIdleEnterHook;
 import dev.schedlab.api.hook.NohzKickHook;
+import dev.schedlab.api.hook.PeltHook;
 import dev.schedlab.api.hook.PickOverrideHook;
 import dev.schedlab.api.hook.RunnableWakeHook;
+import dev.schedlab.api.hook.SelectTaskRqHook;
 import dev.schedlab.api.hook.TickHook;
 import dev.schedlab.api.plugin.Contributions;
 import dev.schedlab.api.plugin.HookPoint;
@@ -42,25 +42,38 @@ import java.util.function.Supplier;
 /**
  * Fault injection: one plugin per {@link Fault}, id {@code fault-<name>}. Each adds a working
  * SCHED_EXT class ({@code ext}: per-CPU FIFO queues) or overrides one hook, and misbehaves in one
- * way. Faults the engine can only catch before a plugin runs (System.exit, threads, reflection
- * with setAccessible) are separate classes, so that this one passes the load-time check.
+ * way. Faults the engine can only catch before a plugin runs (System.exit, threads, reflection with
+ * setAccessible) are separate classes, so that this one passes the load-time check.
  */
 public final class FaultPlugin implements SchedlabPlugin {
   /** What goes wrong. */
   public enum Fault {
-    THROW_H1(HookPoint.H1_PICK_OVERRIDE), THROW_H2(HookPoint.H2_BEFORE_DEACTIVATE),
-    THROW_H5(HookPoint.H5_TICK), THROW_H6(HookPoint.H6_NOHZ_ENTER_IDLE),
-    THROW_H7(HookPoint.H7_NOHZ_KICK), THROW_H8(HookPoint.H8_NEWIDLE_FAIL),
-    THROW_H9(HookPoint.H9_IDLE_TOP), THROW_H11(HookPoint.H11_EXIT_TO_USER, HookPoint.H5_TICK),
-    THROW_H13(HookPoint.H13_IPI_PREPARE), THROW_H14(HookPoint.H14_RUNNABLE_WAKE),
-    THROW_H16(HookPoint.H16_SELECT_TASK_RQ), THROW_H17(HookPoint.H17_LOAD_BALANCE),
+    THROW_H1(HookPoint.H1_PICK_OVERRIDE),
+    THROW_H2(HookPoint.H2_BEFORE_DEACTIVATE),
+    THROW_H5(HookPoint.H5_TICK),
+    THROW_H6(HookPoint.H6_NOHZ_ENTER_IDLE),
+    THROW_H7(HookPoint.H7_NOHZ_KICK),
+    THROW_H8(HookPoint.H8_NEWIDLE_FAIL),
+    THROW_H9(HookPoint.H9_IDLE_TOP),
+    THROW_H11(HookPoint.H11_EXIT_TO_USER, HookPoint.H5_TICK),
+    THROW_H13(HookPoint.H13_IPI_PREPARE),
+    THROW_H14(HookPoint.H14_RUNNABLE_WAKE),
+    THROW_H16(HookPoint.H16_SELECT_TASK_RQ),
+    THROW_H17(HookPoint.H17_LOAD_BALANCE),
     THROW_H18(HookPoint.H18_PELT),
     /** H16 places wakeups on a CPU outside the task's mask. */
     H16_IGNORES_AFFINITY(HookPoint.H16_SELECT_TASK_RQ),
     /** Throws in the named callback of its scheduling class. */
-    THROW_CLASS_INIT, THROW_CLASS_ENQUEUE, THROW_CLASS_DEQUEUE, THROW_CLASS_PICKNEXT,
-    THROW_CLASS_PUTPREV, THROW_CLASS_SETNEXT, THROW_CLASS_TICK, THROW_CLASS_SELECTCPU,
-    THROW_CLASS_UPDATECURR, THROW_CLASS_WAKEUPPREEMPT,
+    THROW_CLASS_INIT,
+    THROW_CLASS_ENQUEUE,
+    THROW_CLASS_DEQUEUE,
+    THROW_CLASS_PICKNEXT,
+    THROW_CLASS_PUTPREV,
+    THROW_CLASS_SETNEXT,
+    THROW_CLASS_TICK,
+    THROW_CLASS_SELECTCPU,
+    THROW_CLASS_UPDATECURR,
+    THROW_CLASS_WAKEUPPREEMPT,
     /** Its preemption model (H3/H4) {@code fault-model} throws in chooseBit. */
     THROW_MODEL,
     /** Its idle policy {@code fault-governor} throws in select. */
@@ -123,8 +136,8 @@ public final class FaultPlugin implements SchedlabPlugin {
 
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor(fault.id(), "1.0.0", "fault injection", fault.hooks, Set.of(),
-        ">=1.0.0 & <2.0.0");
+    return new PluginDescriptor(
+        fault.id(), "1.0.0", "fault injection", fault.hooks, Set.of(), ">=1.0.0 & <2.0.0");
   }
 
   private static IllegalStateException boom(String where) {
@@ -134,97 +147,155 @@ public final class FaultPlugin implements SchedlabPlugin {
   @Override
   public void contribute(Contributions c, PluginOptions options) {
     switch (fault) {
-      case THROW_H1 -> c.hook(PickOverrideHook.class, (cpu, mode, prev, rq) -> {
-        throw boom("H1");
-      });
-      case THROW_H2 -> c.hook(BeforeDeactivateHook.class, (cpu, prev, rq) -> {
-        throw boom("H2");
-      });
-      case THROW_H5 -> c.hook(TickHook.class, (cpu, curr, s) -> {
-        throw boom("H5");
-      });
-      case THROW_H6 -> c.hook(NohzIdleEnterHook.class, (cpu, nohz) -> {
-        throw boom("H6");
-      });
-      case THROW_H7 -> c.hook(NohzKickHook.class, (cpu, nohz, flags) -> {
-        throw boom("H7");
-      });
-      case THROW_H8 -> c.hook(NewidleFailHook.class, (cpu, nohz, jiffies, cost) -> {
-        throw boom("H8");
-      });
-      case THROW_H9 -> c.hook(IdleTopHook.class, (cpu, nohz) -> {
-        throw boom("H9");
-      });
+      case THROW_H1 ->
+          c.hook(
+              PickOverrideHook.class,
+              (cpu, mode, prev, rq) -> {
+                throw boom("H1");
+              });
+      case THROW_H2 ->
+          c.hook(
+              BeforeDeactivateHook.class,
+              (cpu, prev, rq) -> {
+                throw boom("H2");
+              });
+      case THROW_H5 ->
+          c.hook(
+              TickHook.class,
+              (cpu, curr, s) -> {
+                throw boom("H5");
+              });
+      case THROW_H6 ->
+          c.hook(
+              NohzIdleEnterHook.class,
+              (cpu, nohz) -> {
+                throw boom("H6");
+              });
+      case THROW_H7 ->
+          c.hook(
+              NohzKickHook.class,
+              (cpu, nohz, flags) -> {
+                throw boom("H7");
+              });
+      case THROW_H8 ->
+          c.hook(
+              NewidleFailHook.class,
+              (cpu, nohz, jiffies, cost) -> {
+                throw boom("H8");
+              });
+      case THROW_H9 ->
+          c.hook(
+              IdleTopHook.class,
+              (cpu, nohz) -> {
+                throw boom("H9");
+              });
       case THROW_H11 -> {
         // task_work queued on every tick makes the exit to user mode run H11.
-        c.hook(TickHook.class, (cpu, curr, s) -> s.defer(DeferKind.TASK_WORK, curr, cpu.id(), 100,
-            0, x -> { }));
-        c.hook(ExitToUserHook.class, (cpu, task, s) -> {
-          throw boom("H11");
-        });
+        c.hook(
+            TickHook.class,
+            (cpu, curr, s) -> s.defer(DeferKind.TASK_WORK, curr, cpu.id(), 100, 0, x -> {}));
+        c.hook(
+            ExitToUserHook.class,
+            (cpu, task, s) -> {
+              throw boom("H11");
+            });
       }
-      case THROW_H13 -> c.hook(IpiPrepareHook.class, target -> {
-        throw boom("H13");
-      });
-      case THROW_H14 -> c.hook(RunnableWakeHook.class, (cpu, task, s) -> {
-        throw boom("H14");
-      });
-      case THROW_H16 -> c.hook(SelectTaskRqHook.class, (p, prev, waker, flags, selected) -> {
-        throw boom("H16");
-      });
-      case THROW_H17 -> c.hook(LoadBalanceHook.class,
-          (dst, sd, idle, local, busiest, type, imbalance) -> {
-            throw boom("H17");
-          });
-      case THROW_H18 -> c.hook(PeltHook.class, (p, ewma, dequeued, runnable, cap, mainline) -> {
-        throw boom("H18");
-      });
-      case H16_IGNORES_AFFINITY -> c.hook(SelectTaskRqHook.class,
-          (p, prev, waker, flags, selected) -> {
-            for (int cpu = 0; ; cpu++) {
-              if (!p.allowedOn(cpu)) {
-                return cpu;
-              }
-            }
-          });
+      case THROW_H13 ->
+          c.hook(
+              IpiPrepareHook.class,
+              target -> {
+                throw boom("H13");
+              });
+      case THROW_H14 ->
+          c.hook(
+              RunnableWakeHook.class,
+              (cpu, task, s) -> {
+                throw boom("H14");
+              });
+      case THROW_H16 ->
+          c.hook(
+              SelectTaskRqHook.class,
+              (p, prev, waker, flags, selected) -> {
+                throw boom("H16");
+              });
+      case THROW_H17 ->
+          c.hook(
+              LoadBalanceHook.class,
+              (dst, sd, idle, local, busiest, type, imbalance) -> {
+                throw boom("H17");
+              });
+      case THROW_H18 ->
+          c.hook(
+              PeltHook.class,
+              (p, ewma, dequeued, runnable, cap, mainline) -> {
+                throw boom("H18");
+              });
+      case H16_IGNORES_AFFINITY ->
+          c.hook(
+              SelectTaskRqHook.class,
+              (p, prev, waker, flags, selected) -> {
+                for (int cpu = 0; ; cpu++) {
+                  if (!p.allowedOn(cpu)) {
+                    return cpu;
+                  }
+                }
+              });
       case THROW_MODEL -> c.addPreemptionModel(new ThrowingModel());
       case THROW_IDLE_POLICY -> c.addIdlePolicy(new ThrowingGovernor());
-      case THROW_TIMER_CALLBACK -> c.hook(TickHook.class, new TickHook() {
-        private boolean armed;
+      case THROW_TIMER_CALLBACK ->
+          c.hook(
+              TickHook.class,
+              new TickHook() {
+                private boolean armed;
 
-        @Override
-        public void onTick(CpuView cpu, TaskView curr, SchedServices s) {
-          if (!armed) {
-            armed = true;
-            s.newTimer(cpu.id(), (x, now) -> {
-              throw boom("timer callback");
-            }).arm(s.now() + 1_000_000);
-          }
-        }
-      });
-      case TIME_BACKWARDS -> c.hook(TickHook.class, (cpu, curr, s) ->
-          s.defer(DeferKind.WORKQUEUE, curr, cpu.id(), 1_000, -5_000, x -> { }));
-      case LOOPS_FOREVER -> c.hook(TickHook.class, (cpu, curr, s) -> {
-        while (!RELEASE_LOOPS.get()) {
-          java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-        }
-        throw boom("a loop released by the test");
-      });
-      case ALLOCATES -> c.hook(TickHook.class, (cpu, curr, s) -> {
-        List<long[]> hoard = new ArrayList<>();
-        while (true) {
-          hoard.add(new long[1 << 17]);
-        }
-      });
+                @Override
+                public void onTick(CpuView cpu, TaskView curr, SchedServices s) {
+                  if (!armed) {
+                    armed = true;
+                    s.newTimer(
+                            cpu.id(),
+                            (x, now) -> {
+                              throw boom("timer callback");
+                            })
+                        .arm(s.now() + 1_000_000);
+                  }
+                }
+              });
+      case TIME_BACKWARDS ->
+          c.hook(
+              TickHook.class,
+              (cpu, curr, s) ->
+                  s.defer(DeferKind.WORKQUEUE, curr, cpu.id(), 1_000, -5_000, x -> {}));
+      case LOOPS_FOREVER ->
+          c.hook(
+              TickHook.class,
+              (cpu, curr, s) -> {
+                while (!RELEASE_LOOPS.get()) {
+                  java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                }
+                throw boom("a loop released by the test");
+              });
+      case ALLOCATES ->
+          c.hook(
+              TickHook.class,
+              (cpu, curr, s) -> {
+                List<long[]> hoard = new ArrayList<>();
+                while (true) {
+                  hoard.add(new long[1 << 17]);
+                }
+              });
       case RECURSES -> c.hook(TickHook.class, (cpu, curr, s) -> s.counter("depth").add(depth(0)));
-      case READS_INTERNALS -> c.hook(TickHook.class, (cpu, curr, s) -> {
-        try {
-          Object cls = curr.getClass().getDeclaredField("sclass").get(curr);
-          s.counter("fault.read_" + cls).increment();
-        } catch (ReflectiveOperationException e) {
-          throw new IllegalStateException(e);
-        }
-      });
+      case READS_INTERNALS ->
+          c.hook(
+              TickHook.class,
+              (cpu, curr, s) -> {
+                try {
+                  Object cls = curr.getClass().getDeclaredField("sclass").get(curr);
+                  s.counter("fault.read_" + cls).increment();
+                } catch (ReflectiveOperationException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
       default -> c.addSchedulingClass(new ExtClass(fault));
     }
   }

@@ -15,16 +15,23 @@ public final class LoopingPlugin implements SchedlabPlugin {
 
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor("looping", "1.0.0", "fault injection", Set.of(HookPoint.H5_TICK),
-        Set.of(), ">=1.0.0 & <2.0.0");
+    return new PluginDescriptor(
+        "looping",
+        "1.0.0",
+        "fault injection",
+        Set.of(HookPoint.H5_TICK),
+        Set.of(),
+        ">=1.0.0 & <2.0.0");
   }
 
   @Override
   public void contribute(Contributions c, PluginOptions options) {
-    c.hook(TickHook.class, (cpu, curr, services) -> {
-      while (true) {
-        spins++;
-      }
-    });
+    c.hook(
+        TickHook.class,
+        (cpu, curr, services) -> {
+          while (true) {
+            spins++;
+          }
+        });
   }
 }

@@ -13,20 +13,27 @@ import java.util.Set;
 public final class ReflectingPlugin implements SchedlabPlugin {
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor("reflecting", "1.0.0", "fault injection",
-        Set.of(HookPoint.H5_TICK), Set.of(), ">=1.0.0 & <2.0.0");
+    return new PluginDescriptor(
+        "reflecting",
+        "1.0.0",
+        "fault injection",
+        Set.of(HookPoint.H5_TICK),
+        Set.of(),
+        ">=1.0.0 & <2.0.0");
   }
 
   @Override
   public void contribute(Contributions c, PluginOptions options) {
-    c.hook(TickHook.class, (cpu, curr, services) -> {
-      try {
-        Field f = curr.getClass().getDeclaredField("sclass");
-        f.setAccessible(true);
-        services.counter("stolen." + f.get(curr)).increment();
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    c.hook(
+        TickHook.class,
+        (cpu, curr, services) -> {
+          try {
+            Field f = curr.getClass().getDeclaredField("sclass");
+            f.setAccessible(true);
+            services.counter("stolen." + f.get(curr)).increment();
+          } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+          }
+        });
   }
 }

@@ -13,15 +13,22 @@ import java.util.concurrent.Executors;
 public final class ThreadStartingPlugin implements SchedlabPlugin {
   @Override
   public PluginDescriptor descriptor() {
-    return new PluginDescriptor("thread-starting", "1.0.0", "fault injection",
-        Set.of(HookPoint.H5_TICK), Set.of(), ">=1.0.0 & <2.0.0");
+    return new PluginDescriptor(
+        "thread-starting",
+        "1.0.0",
+        "fault injection",
+        Set.of(HookPoint.H5_TICK),
+        Set.of(),
+        ">=1.0.0 & <2.0.0");
   }
 
   @Override
   public void contribute(Contributions c, PluginOptions options) {
-    c.hook(TickHook.class, (cpu, curr, services) -> {
-      new Thread(() -> { }).start();
-      Executors.newSingleThreadExecutor().shutdown();
-    });
+    c.hook(
+        TickHook.class,
+        (cpu, curr, services) -> {
+          new Thread(() -> {}).start();
+          Executors.newSingleThreadExecutor().shutdown();
+        });
   }
 }

@@ -17,24 +17,24 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code wvtime} class: {@link Policy#EXT} tasks scheduled by weighted virtual time, after
- * sched_ext's {@code scx_simple} in its default (weighted vtime) mode. Ranked
- * {@link SchedulingClass#RANK_EXT}: below fair, above idle.
+ * sched_ext's {@code scx_simple} in its default (weighted vtime) mode. Ranked {@link
+ * SchedulingClass#RANK_EXT}: below fair, above idle.
  *
  * <h2>Models</h2>
  *
  * <ul>
- *   <li>Virtual time: a running task's vtime grows by {@code delta * 1024 / weight} at every
- *       {@code updateCurr} ({@code simple_stopping}: {@code (SCX_SLICE_DFL - p->scx.slice) * 100 /
+ *   <li>Virtual time: a running task's vtime grows by {@code delta * 1024 / weight} at every {@code
+ *       updateCurr} ({@code simple_stopping}: {@code (SCX_SLICE_DFL - p->scx.slice) * 100 /
  *       p->scx.weight}; sched_ext's nice-0 weight is 100, schedlab's 1024).
  *   <li>One vtime clock shared by all CPUs, {@code vtimeNow}: the largest vtime of a task that
  *       started running ({@code simple_running}). A new task starts at it ({@code simple_enable});
- *       an enqueued task's vtime is raised to at least {@code vtimeNow - slice}
- *       ({@code simple_enqueue}), so sleeping banks at most one slice of credit.
+ *       an enqueued task's vtime is raised to at least {@code vtimeNow - slice} ({@code
+ *       simple_enqueue}), so sleeping banks at most one slice of credit.
  *   <li>A fixed slice (option {@code slice}, default 20 ms = {@code SCX_SLICE_DFL}); its expiry is
  *       noticed at the tick and asks for {@link ReschedReason#SLICE_EXPIRY_TICK}. When no other
- *       task waits on the CPU the slice is refilled without a reschedule (sched_ext keeps
- *       {@code prev} running in {@code balance_scx}); the refill advances {@code vtimeNow} as a
- *       new start would, so a task running alone does not leave the clock behind.
+ *       task waits on the CPU the slice is refilled without a reschedule (sched_ext keeps {@code
+ *       prev} running in {@code balance_scx}); the refill advances {@code vtimeNow} as a new start
+ *       would, so a task running alone does not leave the clock behind.
  *   <li>No wakeup preemption ({@code wakeupPreempt} does nothing).
  *   <li>{@code select_cpu}: the previous CPU if it is idle, else the first idle allowed CPU after
  *       it, else the previous CPU ({@code scx_bpf_select_cpu_dfl} without the topology walk).

@@ -149,37 +149,40 @@ class WeightedVtimeClassTest {
     assertThat(plugin.optionKeys()).containsExactly("slice");
 
     List<SchedulingClass> added = new ArrayList<>();
-    Contributions c = new Contributions() {
-      @Override
-      public <H> void hook(Class<H> type, H implementation) {
-        throw new AssertionError("no hooks expected");
-      }
+    Contributions c =
+        new Contributions() {
+          @Override
+          public <H> void hook(Class<H> type, H implementation) {
+            throw new AssertionError("no hooks expected");
+          }
 
-      @Override
-      public void addSchedulingClass(SchedulingClass schedulingClass) {
-        added.add(schedulingClass);
-      }
+          @Override
+          public void addSchedulingClass(SchedulingClass schedulingClass) {
+            added.add(schedulingClass);
+          }
 
-      @Override
-      public void addPreemptionModel(PreemptionModel model) {
-        throw new AssertionError();
-      }
+          @Override
+          public void addPreemptionModel(PreemptionModel model) {
+            throw new AssertionError();
+          }
 
-      @Override
-      public void addIdlePolicy(IdlePolicy policy) {
-        throw new AssertionError();
-      }
-    };
+          @Override
+          public void addIdlePolicy(IdlePolicy policy) {
+            throw new AssertionError();
+          }
+        };
     plugin.contribute(c, PluginOptions.none("weighted-vtime"));
     plugin.contribute(c, new PluginOptions("weighted-vtime", Map.of("slice", "5ms")));
-    assertThat(added).extracting(s -> ((WeightedVtimeClass) s).sliceNs())
+    assertThat(added)
+        .extracting(s -> ((WeightedVtimeClass) s).sliceNs())
         .containsExactly(20_000_000L, 5_000_000L);
     assertThat(added.get(0).name()).isEqualTo("wvtime");
     assertThat(added.get(0).rank()).isEqualTo(SchedulingClass.RANK_EXT);
     assertThat(added.get(0).handles(Policy.EXT)).isTrue();
     assertThat(added.get(0).handles(Policy.NORMAL)).isFalse();
-    assertThatThrownBy(() -> plugin.contribute(c,
-            new PluginOptions("weighted-vtime", Map.of("slice", "0"))))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slice");
+    assertThatThrownBy(
+            () -> plugin.contribute(c, new PluginOptions("weighted-vtime", Map.of("slice", "0"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("slice");
   }
 }

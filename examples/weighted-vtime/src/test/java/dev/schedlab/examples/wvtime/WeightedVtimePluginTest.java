@@ -12,11 +12,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class WeightedVtimePluginTest {
   @RegisterExtension static final PluginKit KIT = PluginKit.of(WeightedVtimePlugin::new);
 
-  private static final TestScenario SHARE = TestScenario.builder()
-      .duration("2s").machine("preset", "small-x86")
-      .task("heavy", t -> t.cpus("1").policy("ext").nice(-5).program("{user: 1ms}", "{mark: heavy}"))
-      .task("light", t -> t.cpus("1").policy("ext").program("{user: 1ms}", "{mark: light}"))
-      .build();
+  private static final TestScenario SHARE =
+      TestScenario.builder()
+          .duration("2s")
+          .machine("preset", "small-x86")
+          .task(
+              "heavy",
+              t -> t.cpus("1").policy("ext").nice(-5).program("{user: 1ms}", "{mark: heavy}"))
+          .task("light", t -> t.cpus("1").policy("ext").program("{user: 1ms}", "{mark: light}"))
+          .build();
 
   @Test
   void theClassSchedulesExtTasksByWeight() throws Exception {

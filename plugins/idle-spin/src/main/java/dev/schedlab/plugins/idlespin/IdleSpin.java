@@ -14,21 +14,21 @@ import java.util.Map;
 /**
  * The busy wait before going idle of the 2018 RFC, through hooks H2 and H14.
  *
- * <p>Models: In {@code __schedule()}, when {@code prev} blocks (not RUNNING, no signal) and
- * {@code rq->nr_running == 1} (prev is the only task queued, so the CPU would go idle), hook H2
- * returns a spin limit instead of letting {@code deactivate_task()} run: once per
- * {@code __schedule()} (the RFC's {@code do_idle_spin = false}). The engine then drops the runqueue
- * lock and keeps prev current and queued ({@code curr = prev}, {@code nr_running = 1},
- * {@code on_rq = 1}), with IRQs on, while the CPU burns the time (charged to prev, as the kernel's
- * {@code update_curr()} would): the CPU is not idle for wakeup placement ({@code idle_cpu()} is
- * false, the LLC's idle count does not include it) nor for load balancing, and its time is
- * unavailable to other tasks. The loop ends when prev is woken, NEED_RESCHED is set (a wakeup that
- * preempts, a tick that ends the slice with other work queued), or the limit passes; then the block
- * stage is evaluated again: woken, prev just continues (no dequeue, no {@code select_task_rq()}, no
- * enqueue, no switch to and from idle, no idle entry/exit, no C-state exit, no wakeup IPI: the
- * waker took {@code ttwu_runnable()}); not woken, the normal sleep path runs (dequeue, switch to
- * idle, cpuidle). Hook H14 observes the {@code ttwu_runnable()} wakeups of a spinning task (for the
- * predictor below).
+ * <p>Models: In {@code __schedule()}, when {@code prev} blocks (not RUNNING, no signal) and {@code
+ * rq->nr_running == 1} (prev is the only task queued, so the CPU would go idle), hook H2 returns a
+ * spin limit instead of letting {@code deactivate_task()} run: once per {@code __schedule()} (the
+ * RFC's {@code do_idle_spin = false}). The engine then drops the runqueue lock and keeps prev
+ * current and queued ({@code curr = prev}, {@code nr_running = 1}, {@code on_rq = 1}), with IRQs
+ * on, while the CPU burns the time (charged to prev, as the kernel's {@code update_curr()} would):
+ * the CPU is not idle for wakeup placement ({@code idle_cpu()} is false, the LLC's idle count does
+ * not include it) nor for load balancing, and its time is unavailable to other tasks. The loop ends
+ * when prev is woken, NEED_RESCHED is set (a wakeup that preempts, a tick that ends the slice with
+ * other work queued), or the limit passes; then the block stage is evaluated again: woken, prev
+ * just continues (no dequeue, no {@code select_task_rq()}, no enqueue, no switch to and from idle,
+ * no idle entry/exit, no C-state exit, no wakeup IPI: the waker took {@code ttwu_runnable()}); not
+ * woken, the normal sleep path runs (dequeue, switch to idle, cpuidle). Hook H14 observes the
+ * {@code ttwu_runnable()} wakeups of a spinning task (for the predictor below).
+ *
  * <p>Options ({@link IdleSpinOptions}): {@code limit} (RFC 1 ms; Peter Zijlstra's "only long enough
  * to amortize the schedule switch context" is a limit of a few µs); {@code predict=ewma}, Peter's
  * "ask the estimator before doing this": a per-CPU EWMA (weight 1/8) of the sleep lengths of the
@@ -43,11 +43,11 @@ import java.util.Map;
  * <p>Does not model: Signals ({@code signal_pending_state()}: the engine has none). The spin-loop
  * exit cost ("10s of cycles", a branch mispredict) is not charged; the rest of {@code __schedule()}
  * after {@code goto idle_spin_end} (clock update, pick of prev again) is the engine's, which runs
- * it again when the spin ends. Pavan Kondeti's variant "spin while nr_running == 1"
- * ({@code exit_on_enqueue=true}) needs hook H2 to re-check {@code nr_running} on enqueue, which it
- * does not (docs/fidelity.md, seed 004), and is rejected; with the RFC's loop, a task enqueued on
- * the spinning CPU ends the spin only if wakeup preemption sets NEED_RESCHED: a fair task queued
- * behind a spinning RT task, or behind a fair task EEVDF still protects, waits until the spin ends
+ * it again when the spin ends. Pavan Kondeti's variant "spin while nr_running == 1" ({@code
+ * exit_on_enqueue=true}) needs hook H2 to re-check {@code nr_running} on enqueue, which it does not
+ * (docs/fidelity.md, seed 004), and is rejected; with the RFC's loop, a task enqueued on the
+ * spinning CPU ends the spin only if wakeup preemption sets NEED_RESCHED: a fair task queued behind
+ * a spinning RT task, or behind a fair task EEVDF still protects, waits until the spin ends
  * (Pavan's point 1), and an RT wakee sees a busy CPU and is placed elsewhere (point 2). The plugin
  * never spins for a task that is exiting ({@code do_task_dead()}, state DEAD): the RFC would (and
  * always time out); Piggin agreed "we must immediately switch in case of do_task_dead". Integration
@@ -65,8 +65,10 @@ final class IdleSpin implements BeforeDeactivateHook, RunnableWakeHook {
   private static final int EWMA_SHIFT = 3;
 
   private final IdleSpinOptions opts;
+
   /** Per task: its last block, for the predictor. */
   private final Map<Integer, Sleep> sleeps = new HashMap<>();
+
   /** Per CPU predicted sleep length (ns), or -1 before the first sample. */
   private long[] predicted = new long[0];
 

@@ -7,25 +7,25 @@ import java.util.Set;
  * Options of plugin {@code idle-spin}, written {@code idle-spin:key=value;...}.
  *
  * <ul>
- *   <li>{@code limit} (duration, default {@code 1ms}): the RFC's bound,
- *       {@code local_clock() - start > 1000000}. Peter Zijlstra's review ("it should only be long
- *       enough to amortize the schedule switch context") is this option set to a few µs.
+ *   <li>{@code limit} (duration, default {@code 1ms}): the RFC's bound, {@code local_clock() -
+ *       start > 1000000}. Peter Zijlstra's review ("it should only be long enough to amortize the
+ *       schedule switch context") is this option set to a few µs.
  *   <li>{@code predict} ({@code none} | {@code ewma}, default {@code none} = the RFC): Peter's "do
  *       we want to ask the estimator before doing this? If it predicts a very long idle time,
  *       spinning here is just wasting cycles". With {@code ewma} the plugin keeps, per CPU, an
  *       exponentially weighted average (weight 1/8, like {@code rq->avg_idle}) of the sleep lengths
  *       of the tasks blocking there, measured from its own hooks (see {@link IdleSpin}); it does
- *       not spin when the prediction exceeds {@code limit}, and otherwise spins for at most
- *       {@code predict_slack} times the prediction (never more than {@code limit}).
+ *       not spin when the prediction exceeds {@code limit}, and otherwise spins for at most {@code
+ *       predict_slack} times the prediction (never more than {@code limit}).
  *   <li>{@code predict_slack} (whole number, default 2 [estimate]: not from the RFC or its review,
  *       a calibration knob): the factor above.
  *   <li>{@code exit_on_enqueue} ({@code false} | {@code true}, default {@code false} = the RFC's
  *       loop, which watches only {@code need_resched()}, {@code prev->state} and signals): Pavan
  *       Kondeti's point, which Piggin accepted ("it should probably spin on nr_running == 1"), that
  *       the loop must also end when another task is enqueued on the CPU even if wakeup preemption
- *       does not set NEED_RESCHED. The engine's spin loop (hook H2) cannot yet re-check
- *       {@code nr_running}, so {@code true} is rejected with a pointer to
- *       {@code docs/fidelity.md} rather than silently ignored.
+ *       does not set NEED_RESCHED. The engine's spin loop (hook H2) cannot yet re-check {@code
+ *       nr_running}, so {@code true} is rejected with a pointer to {@code docs/fidelity.md} rather
+ *       than silently ignored.
  * </ul>
  */
 record IdleSpinOptions(long limitNs, boolean predict, long predictSlack) {
@@ -42,7 +42,8 @@ record IdleSpinOptions(long limitNs, boolean predict, long predictSlack) {
     o.checkOnly(KEYS);
     long limit = o.getDurationNs(LIMIT, RFC_LIMIT_NS);
     if (limit <= 0) {
-      throw new IllegalArgumentException("plugin idle-spin: option 'limit' must be > 0, got " + limit);
+      throw new IllegalArgumentException(
+          "plugin idle-spin: option 'limit' must be > 0, got " + limit);
     }
     String p = o.getString(PREDICT, "none");
     if (!p.equals("none") && !p.equals("ewma")) {
@@ -55,9 +56,10 @@ record IdleSpinOptions(long limitNs, boolean predict, long predictSlack) {
           "plugin idle-spin: option 'predict_slack' must be >= 1, got " + slack);
     }
     if (o.getBoolean(EXIT_ON_ENQUEUE, false)) {
-      throw new IllegalArgumentException("plugin idle-spin: exit_on_enqueue=true (spin while"
-          + " nr_running == 1) needs the engine's spin loop to re-check nr_running on enqueue,"
-          + " which hook H2 does not offer: see docs/fidelity.md, seed 004");
+      throw new IllegalArgumentException(
+          "plugin idle-spin: exit_on_enqueue=true (spin while"
+              + " nr_running == 1) needs the engine's spin loop to re-check nr_running on enqueue,"
+              + " which hook H2 does not offer: see docs/fidelity.md, seed 004");
     }
     return new IdleSpinOptions(limit, p.equals("ewma"), slack);
   }

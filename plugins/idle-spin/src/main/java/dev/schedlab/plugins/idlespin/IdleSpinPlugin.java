@@ -26,7 +26,8 @@ public final class IdleSpinPlugin implements SchedlabPlugin {
   public PluginDescriptor descriptor() {
     return BUILD.descriptor(
         "RFC \"kernel/sched/core: busy wait before going idle\" (N. Piggin, LKML 2018-04-15; never merged)",
-        Set.of(HookPoint.H2_BEFORE_DEACTIVATE, HookPoint.H14_RUNNABLE_WAKE), Set.of());
+        Set.of(HookPoint.H2_BEFORE_DEACTIVATE, HookPoint.H14_RUNNABLE_WAKE),
+        Set.of());
   }
 
   @Override

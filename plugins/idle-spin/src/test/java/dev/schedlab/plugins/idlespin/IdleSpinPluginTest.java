@@ -14,7 +14,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The pre-idle spin of seed 004 through hooks H2 and H14, run in the engine with the plugin in-process. */
+/**
+ * The pre-idle spin of seed 004 through hooks H2 and H14, run in the engine with the plugin
+ * in-process.
+ */
 class IdleSpinPluginTest {
   @RegisterExtension static final PluginKit KIT = PluginKit.of(IdleSpinPlugin::new);
 
@@ -28,13 +31,14 @@ class IdleSpinPluginTest {
   }
 
   /**
-   * A consumer pinned to CPU 3 blocks; a producer on CPU 0 (never sleeping) wakes it every
-   * {@code period}. A PM QoS limit keeps the idle CPUs out of C6: until menu has learned the short
-   * sleeps (it starts from a long-idle history), C6's 133 us exit would let the consumer fall
-   * behind the producer, which is not what these tests are about.
+   * A consumer pinned to CPU 3 blocks; a producer on CPU 0 (never sleeping) wakes it every {@code
+   * period}. A PM QoS limit keeps the idle CPUs out of C6: until menu has learned the short sleeps
+   * (it starts from a long-idle history), C6's 133 us exit would let the consumer fall behind the
+   * producer, which is not what these tests are about.
    */
   private static String pingPong(String period, String extraTasks) {
-    return String.join("\n",
+    return String.join(
+        "\n",
         "duration: 20ms",
         "machine: {preset: small-x86}",
         "kernel: {latency_limit: 100us}",
@@ -52,12 +56,15 @@ class IdleSpinPluginTest {
     Run base = run(yaml);
     Run spin = run(yaml, "idle-spin");
 
-    // Baseline: every consumed item is a sleep -> idle -> remote wakeup (wake list + IPI) -> switch.
+    // Baseline: every consumed item is a sleep -> idle -> remote wakeup (wake list + IPI) ->
+    // switch.
     long items = base.metricOrZero("mark.consumed");
     assertThat(items).isGreaterThan(300);
     assertThat(base.metricOrZero("spin.started")).isZero();
     assertThat(base.metricOrZero("sched.wakeups_wakelist")).isGreaterThan(items * 9 / 10);
-    assertThat(base.metricOrZero("ipi.sent.remote_wakeup") + base.metricOrZero("ipi.polling_shortcut.remote_wakeup"))
+    assertThat(
+            base.metricOrZero("ipi.sent.remote_wakeup")
+                + base.metricOrZero("ipi.polling_shortcut.remote_wakeup"))
         .isGreaterThan(items * 9 / 10);
     assertThat(base.metricOrZero("sched.context_switches")).isGreaterThan(2 * items * 9 / 10);
 
@@ -67,7 +74,8 @@ class IdleSpinPluginTest {
     assertThat(spins).isGreaterThan(300);
     assertThat(spin.metricOrZero("spin.ended_by_wakeup")).isBetween(spins - 3, spins);
     assertThat(spin.metricOrZero("spin.timeouts")).isZero();
-    assertThat(spin.metricOrZero("sched.wakeups_runnable")).isEqualTo(spin.metricOrZero("sched.wakeups"));
+    assertThat(spin.metricOrZero("sched.wakeups_runnable"))
+        .isEqualTo(spin.metricOrZero("sched.wakeups"));
     assertThat(spin.metricOrZero("sched.wakeups_wakelist")).isZero();
     assertThat(spin.metricOrZero("ipi.sent.remote_wakeup")).isZero();
     assertThat(spin.metricOrZero("ipi.polling_shortcut.remote_wakeup")).isZero();
@@ -75,7 +83,9 @@ class IdleSpinPluginTest {
     // The consumer does the same work; its CPU was busy spinning instead of idle: about 40 us of
     // every 50 us period (the producer's period minus the consumer's 10 us of work).
     assertThat(spin.metricOrZero("mark.consumed")).isBetween(items - 2, items + 20);
-    assertThat(spin.metricOrZero("spin.cpu_ns")).isGreaterThan(spins * 30_000).isLessThan(spins * 50_000);
+    assertThat(spin.metricOrZero("spin.cpu_ns"))
+        .isGreaterThan(spins * 30_000)
+        .isLessThan(spins * 50_000);
   }
 
   @Test
@@ -92,8 +102,10 @@ class IdleSpinPluginTest {
     assertThat(spin.metricOrZero("spin.ended_by_wakeup")).isZero();
     // After the timeout: dequeue, switch to idle, and a normal remote wakeup later, as without it.
     assertThat(spin.metricOrZero("sched.wakeups_runnable")).isZero();
-    assertThat(spin.metricOrZero("sched.wakeups_wakelist")).isEqualTo(base.metricOrZero("sched.wakeups_wakelist"));
-    assertThat(spin.metricOrZero("sched.context_switches")).isEqualTo(base.metricOrZero("sched.context_switches"));
+    assertThat(spin.metricOrZero("sched.wakeups_wakelist"))
+        .isEqualTo(base.metricOrZero("sched.wakeups_wakelist"));
+    assertThat(spin.metricOrZero("sched.context_switches"))
+        .isEqualTo(base.metricOrZero("sched.context_switches"));
     assertThat(spin.metricOrZero("mark.consumed")).isEqualTo(items);
     // Each spin burnt about the limit (uninterrupted: HZ ticks are rare against 100 us).
     assertThat(spin.metricOrZero("spin.cpu_ns")).isBetween(spins * 80_000, spins * 120_000);
@@ -105,6 +117,7 @@ class IdleSpinPluginTest {
     final List<Integer> targets = new ArrayList<>();
     final java.util.Set<Integer> ranOn = new java.util.TreeSet<>();
     long wokenAt = -1;
+
     /** Switches into the task that follow a traced wakeup of it. */
     long runs;
 
@@ -118,8 +131,15 @@ class IdleSpinPluginTest {
     }
 
     @Override
-    public void schedWakeup(long t, int cpu, String curComm, int curPid, String comm, int pid,
-        int prio, int targetCpu) {
+    public void schedWakeup(
+        long t,
+        int cpu,
+        String curComm,
+        int curPid,
+        String comm,
+        int pid,
+        int prio,
+        int targetCpu) {
       if (comm.startsWith(this.comm)) {
         targets.add(targetCpu);
         wokenAt = t;
@@ -127,8 +147,16 @@ class IdleSpinPluginTest {
     }
 
     @Override
-    public void schedSwitch(long t, int cpu, String prevComm, int prevPid, int prevPrio,
-        char prevState, String nextComm, int nextPid, int nextPrio) {
+    public void schedSwitch(
+        long t,
+        int cpu,
+        String prevComm,
+        int prevPid,
+        int prevPrio,
+        char prevState,
+        String nextComm,
+        int nextPid,
+        int nextPrio) {
       if (nextComm.startsWith(comm)) {
         ranOn.add(cpu);
       }
@@ -145,11 +173,13 @@ class IdleSpinPluginTest {
     // CPU 3 is the consumer's and a hog keeps CPU 2 busy. Fork placement
     // (sched_balance_find_dst_group_cpu()) prefers the idle CPU in the shallowest idle state,
     // and each wakeup keeps an idle prev.
-    String third = String.join("\n",
-        "    - {name: waker, cpus: \"1\", program: [{user: 37us}, {wake: r}]}",
-        "    - {name: hog, cpus: \"2\", program: [{user: 1ms}]}",
-        "    - {name: third, cpus: \"2-7\", start: 1ms,",
-        "       program: [{block: r}, {user: 5us}, {mark: third}]}");
+    String third =
+        String.join(
+            "\n",
+            "    - {name: waker, cpus: \"1\", program: [{user: 37us}, {wake: r}]}",
+            "    - {name: hog, cpus: \"2\", program: [{user: 1ms}]}",
+            "    - {name: third, cpus: \"2-7\", start: 1ms,",
+            "       program: [{block: r}, {user: 5us}, {mark: third}]}");
     String yaml = pingPong("50us", third);
     WakeTargets baseT = new WakeTargets("third");
     WakeTargets spinT = new WakeTargets("third");
@@ -168,8 +198,8 @@ class IdleSpinPluginTest {
     assertThat(spin.metricOrZero("spin.ended_by_wakeup") + spin.metricOrZero("spin.timeouts"))
         .isGreaterThan(spin.metricOrZero("spin.started") - 5);
     assertThat(spin.metricOrZero("ipi.sent.resched")).isZero();
-    assertThat(spin.metricOrZero("mark.third")).isBetween(base.metricOrZero("mark.third") - 2,
-        base.metricOrZero("mark.third") + 2);
+    assertThat(spin.metricOrZero("mark.third"))
+        .isBetween(base.metricOrZero("mark.third") - 2, base.metricOrZero("mark.third") + 2);
   }
 
   @Test
@@ -182,9 +212,11 @@ class IdleSpinPluginTest {
     // wins the pick, sets NEED_RESCHED (a resched IPI: the spinner does not poll) and ends the
     // spin; the spinner, not woken, is then dequeued and the wakee switched in. Which of the two
     // happens depends on how far the spinner is into its slice, so both must occur.
-    String third = String.join("\n",
-        "    - {name: waker, cpus: \"1\", program: [{user: 37us}, {wake: r}]}",
-        "    - {name: third, cpus: \"3\", program: [{block: r}, {user: 5us}, {mark: third}]}");
+    String third =
+        String.join(
+            "\n",
+            "    - {name: waker, cpus: \"1\", program: [{user: 37us}, {wake: r}]}",
+            "    - {name: third, cpus: \"3\", program: [{block: r}, {user: 5us}, {mark: third}]}");
     String yaml = pingPong("50us", third);
     WakeTargets baseT = new WakeTargets("third");
     WakeTargets spinT = new WakeTargets("third");
@@ -203,19 +235,21 @@ class IdleSpinPluginTest {
     // start with a wakeup and a switch than without the spin. (The mean delay of those that do
     // is no measure: the longest waits are the ones that drop out.)
     assertThat(spinT.runs).isLessThan(baseT.runs * 3 / 4);
-    assertThat(spin.metricOrZero("mark.third")).isBetween(base.metricOrZero("mark.third") - 3,
-        base.metricOrZero("mark.third") + 3);
+    assertThat(spin.metricOrZero("mark.third"))
+        .isBetween(base.metricOrZero("mark.third") - 3, base.metricOrZero("mark.third") + 3);
   }
 
   @Test
   void aDyingTaskDoesNotSpin() throws Exception {
-    String yaml = String.join("\n",
-        "duration: 10ms",
-        "machine: {preset: small-x86}",
-        "workload:",
-        "  tasks:",
-        "    - {name: short, cpus: \"2\", program: [{user: 100us}, exit]}",
-        "");
+    String yaml =
+        String.join(
+            "\n",
+            "duration: 10ms",
+            "machine: {preset: small-x86}",
+            "workload:",
+            "  tasks:",
+            "    - {name: short, cpus: \"2\", program: [{user: 100us}, exit]}",
+            "");
     Run spin = run(yaml, "idle-spin");
     assertThat(spin.metricOrZero("task.exited")).isEqualTo(1);
     assertThat(spin.metricOrZero("spin.started")).isZero();
@@ -245,7 +279,9 @@ class IdleSpinPluginTest {
 
   @Test
   void predictorStartsWithoutHistory() {
-    IdleSpin s = new IdleSpin(IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("predict", "ewma"))));
+    IdleSpin s =
+        new IdleSpin(
+            IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("predict", "ewma"))));
     assertThat(s.prediction(0)).isEqualTo(-1);
   }
 
@@ -256,8 +292,19 @@ class IdleSpinPluginTest {
     assertThat(d.predict()).isFalse();
     assertThat(d.predictSlack()).isEqualTo(2);
     assertThat(d.exitOnEnqueue()).isFalse();
-    IdleSpinOptions o = IdleSpinOptions.parse(new PluginOptions("idle-spin",
-        Map.of("limit", "5us", "predict", "ewma", "predict_slack", "4", "exit_on_enqueue", "false")));
+    IdleSpinOptions o =
+        IdleSpinOptions.parse(
+            new PluginOptions(
+                "idle-spin",
+                Map.of(
+                    "limit",
+                    "5us",
+                    "predict",
+                    "ewma",
+                    "predict_slack",
+                    "4",
+                    "exit_on_enqueue",
+                    "false")));
     assertThat(o.limitNs()).isEqualTo(5_000L);
     assertThat(o.predict()).isTrue();
     assertThat(o.predictSlack()).isEqualTo(4);
@@ -269,13 +316,20 @@ class IdleSpinPluginTest {
   void unknownAndInvalidOptionsAreRejected() {
     assertThatThrownBy(() -> run(pingPong("50us", ""), "idle-spin:limt=1ms"))
         .hasStackTraceContaining("unknown option 'limt'");
-    assertThatThrownBy(() -> IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("limit", "0ns"))))
+    assertThatThrownBy(
+            () -> IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("limit", "0ns"))))
         .hasMessageContaining("limit");
-    assertThatThrownBy(() -> IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("predict", "menu"))))
+    assertThatThrownBy(
+            () -> IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("predict", "menu"))))
         .hasMessageContaining("none or ewma");
-    assertThatThrownBy(() -> IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("predict_slack", "0"))))
+    assertThatThrownBy(
+            () ->
+                IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("predict_slack", "0"))))
         .hasMessageContaining("predict_slack");
-    assertThatThrownBy(() -> IdleSpinOptions.parse(new PluginOptions("idle-spin", Map.of("exit_on_enqueue", "true"))))
+    assertThatThrownBy(
+            () ->
+                IdleSpinOptions.parse(
+                    new PluginOptions("idle-spin", Map.of("exit_on_enqueue", "true"))))
         .hasMessageContaining("nr_running");
   }
 
@@ -283,8 +337,10 @@ class IdleSpinPluginTest {
   void spinCpuTimeCountsEveryStretchOfASpinThatATickInterrupted() throws Exception {
     // 1 ms spins with HZ=1000: almost every spin is split by a tick. The engine adds only the
     // stretch after the last interrupt to spin.cpu_ns.
-    String yaml = pingPong("3ms", "").replace("duration: 20ms", "duration: 100ms")
-        .replace("kernel: {latency_limit: 100us}", "kernel: {latency_limit: 100us, hz: 1000}");
+    String yaml =
+        pingPong("3ms", "")
+            .replace("duration: 20ms", "duration: 100ms")
+            .replace("kernel: {latency_limit: 100us}", "kernel: {latency_limit: 100us, hz: 1000}");
     Run spin = run(yaml, "idle-spin");
     long timeouts = spin.metricOrZero("spin.timeouts");
     assertThat(timeouts).isGreaterThan(25);

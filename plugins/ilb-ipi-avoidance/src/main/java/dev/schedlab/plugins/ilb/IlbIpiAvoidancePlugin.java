@@ -16,13 +16,13 @@ import org.pf4j.Extension;
  * Plugin {@code ilb-ipi-avoidance}: seed 002, "[PATCH RFC] sched/fair: Avoid unnecessary IPIs for
  * ILB" (Vineeth Pillai, Joel Fernandes, 2023-10-05; Fixes: 7fd7a9e0caba).
  *
- * <p>Models: The three changes of the diff, each through its hook point:
- * {@code nohz_balance_enter_idle()} stops setting {@code nohz.needs_update} (H6,
- * {@link NoNeedsUpdateOnTickStop}), so {@code nohz_balancer_kick()}'s unchanged {@code out:} stage
- * (H7) no longer adds NOHZ_NEXT_KICK; a failed newidle balance sets NEXT_KICK locally when
- * {@code rq->next_balance} is earlier than {@code nohz.next_balance} (H8,
- * {@link NextKickOnNewidleFail}); {@code nohz_run_idle_balance()} runs {@code _nohz_idle_balance()}
- * locally for NEXT/NEWILB (H9 and H10, {@link LocalIdleBalance}).
+ * <p>Models: The three changes of the diff, each through its hook point: {@code
+ * nohz_balance_enter_idle()} stops setting {@code nohz.needs_update} (H6, {@link
+ * NoNeedsUpdateOnTickStop}), so {@code nohz_balancer_kick()}'s unchanged {@code out:} stage (H7) no
+ * longer adds NOHZ_NEXT_KICK; a failed newidle balance sets NEXT_KICK locally when {@code
+ * rq->next_balance} is earlier than {@code nohz.next_balance} (H8, {@link NextKickOnNewidleFail});
+ * {@code nohz_run_idle_balance()} runs {@code _nohz_idle_balance()} locally for NEXT/NEWILB (H9 and
+ * H10, {@link LocalIdleBalance}).
  *
  * <p>Does not model: Concurrency between a local run and a remote ILB (the engine is
  * single-threaded), so the review's race does not corrupt state here; the engine counts the symptom
@@ -32,10 +32,10 @@ import org.pf4j.Extension;
  * <p>Review and status: Not merged. Vincent Guittot: passing {@code flags} (NEWILB, not STATS) to
  * {@code _nohz_idle_balance()} breaks the blocked-load update; {@code _nohz_idle_balance()} is not
  * robust against parallel runs; setting {@code needs_update} in {@code nohz_balance_enter_idle()}
- * "is the main way" to refresh {@code next_balance}. Ingo Molnar: it makes
- * {@code _nohz_idle_balance()} run more in parallel. The kernel test robot hit
- * {@code WARN_ON(!(flags & NOHZ_KICK_MASK))} in {@code nohz_csd_func()}. A v2 (2023-10-20) updated
- * {@code nohz.next_balance} directly with a cmpxchg loop instead; not merged either.
+ * "is the main way" to refresh {@code next_balance}. Ingo Molnar: it makes {@code
+ * _nohz_idle_balance()} run more in parallel. The kernel test robot hit {@code WARN_ON(!(flags &
+ * NOHZ_KICK_MASK))} in {@code nohz_csd_func()}. A v2 (2023-10-20) updated {@code nohz.next_balance}
+ * directly with a cmpxchg loop instead; not merged either.
  *
  * <p>Kernel reference: https://lore.kernel.org/all/20231005161727.1855004-1-joel@joelfernandes.org/
  * (base v6.6-rc4).

@@ -41,21 +41,36 @@ class AutoModelTest {
     AutoModel full = new AutoModel(Mode.FULL);
     RqView rq = rq(0);
     // Higher-class wakeup (RESCHED_PRIORITY, patch 26/30): eager only from voluntary up.
-    assertThat(none.chooseBit(rq, FAIR, ReschedReason.WAKEUP_HIGHER_CLASS)).isEqualTo(ReschedBit.LAZY);
+    assertThat(none.chooseBit(rq, FAIR, ReschedReason.WAKEUP_HIGHER_CLASS))
+        .isEqualTo(ReschedBit.LAZY);
     assertThat(vol.chooseBit(rq, FAIR, ReschedReason.WAKEUP_HIGHER_CLASS)).isEqualTo(ReschedBit.NR);
-    assertThat(full.chooseBit(rq, FAIR, ReschedReason.WAKEUP_HIGHER_CLASS)).isEqualTo(ReschedBit.NR);
+    assertThat(full.chooseBit(rq, FAIR, ReschedReason.WAKEUP_HIGHER_CLASS))
+        .isEqualTo(ReschedBit.NR);
     // Same-class wakeup, slice expiry, resched_cpu: lazy unless full.
-    for (ReschedReason r : new ReschedReason[] {ReschedReason.WAKEUP_SAME_CLASS,
-        ReschedReason.SLICE_EXPIRY_TICK, ReschedReason.RESCHED_CPU}) {
-      assertThat(new AutoModel(Mode.NONE).chooseBit(rq, FAIR, r)).as("none %s", r).isEqualTo(ReschedBit.LAZY);
-      assertThat(new AutoModel(Mode.VOLUNTARY).chooseBit(rq, FAIR, r)).as("vol %s", r).isEqualTo(ReschedBit.LAZY);
-      assertThat(new AutoModel(Mode.FULL).chooseBit(rq, FAIR, r)).as("full %s", r).isEqualTo(ReschedBit.NR);
+    for (ReschedReason r :
+        new ReschedReason[] {
+          ReschedReason.WAKEUP_SAME_CLASS,
+          ReschedReason.SLICE_EXPIRY_TICK,
+          ReschedReason.RESCHED_CPU
+        }) {
+      assertThat(new AutoModel(Mode.NONE).chooseBit(rq, FAIR, r))
+          .as("none %s", r)
+          .isEqualTo(ReschedBit.LAZY);
+      assertThat(new AutoModel(Mode.VOLUNTARY).chooseBit(rq, FAIR, r))
+          .as("vol %s", r)
+          .isEqualTo(ReschedBit.LAZY);
+      assertThat(new AutoModel(Mode.FULL).chooseBit(rq, FAIR, r))
+          .as("full %s", r)
+          .isEqualTo(ReschedBit.NR);
     }
     // RESCHED_FORCE and an idle curr are eager in every mode.
     for (Mode m : Mode.values()) {
-      assertThat(new AutoModel(m).chooseBit(rq, FAIR, ReschedReason.FORCE)).isEqualTo(ReschedBit.NR);
-      assertThat(new AutoModel(m).chooseBit(rq, IDLE, ReschedReason.IDLE_CURR)).isEqualTo(ReschedBit.NR);
-      assertThat(new AutoModel(m).chooseBit(rq, IDLE, ReschedReason.WAKEUP_SAME_CLASS)).isEqualTo(ReschedBit.NR);
+      assertThat(new AutoModel(m).chooseBit(rq, FAIR, ReschedReason.FORCE))
+          .isEqualTo(ReschedBit.NR);
+      assertThat(new AutoModel(m).chooseBit(rq, IDLE, ReschedReason.IDLE_CURR))
+          .isEqualTo(ReschedBit.NR);
+      assertThat(new AutoModel(m).chooseBit(rq, IDLE, ReschedReason.WAKEUP_SAME_CLASS))
+          .isEqualTo(ReschedBit.NR);
     }
   }
 

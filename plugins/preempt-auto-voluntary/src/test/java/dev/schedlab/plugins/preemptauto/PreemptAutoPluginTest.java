@@ -13,13 +13,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class PreemptAutoPluginTest {
   @RegisterExtension static final PluginKit KIT = PluginKit.of(PreemptAutoPlugin::new);
 
-  /** {@code yaml} under preemption model {@code model}; the plugin is enabled for its auto-* models. */
+  /**
+   * {@code yaml} under preemption model {@code model}; the plugin is enabled for its auto-* models.
+   */
   private static Run run(String yaml, String model) throws Exception {
     TestScenario s = TestScenario.yaml(yaml.replace("PREEMPT", model));
     return model.startsWith("auto-") ? KIT.run(s, PreemptAutoPlugin.ID) : KIT.run(s);
   }
 
-  /** A statistic ({@code count}, {@code mean}, {@code max}, ...) of the latency series {@code lat}. */
+  /**
+   * A statistic ({@code count}, {@code mean}, {@code max}, ...) of the latency series {@code lat}.
+   */
   private static double metric(Run r, String stat) {
     Object series = r.metrics().get("latency.lat");
     assertThat(series).as("latency.lat in %s", r.metrics().keySet()).isInstanceOf(Map.class);
@@ -30,19 +34,21 @@ class PreemptAutoPluginTest {
 
   /**
    * A fair task on CPU 0 spends 400 us at a time in one preemptible kernel segment without any
-   * cond_resched/might_resched point, then 5 us in user space; a deadline task on CPU 0 sleeps
-   * 1 ms and measures its wakeup latency.
+   * cond_resched/might_resched point, then 5 us in user space; a deadline task on CPU 0 sleeps 1 ms
+   * and measures its wakeup latency.
    */
-  private static final String DL_OVER_FAIR = String.join("\n",
-      "duration: 200ms",
-      "machine: {preset: small-x86}",
-      "kernel: {preempt: PREEMPT, hz: 1000}",
-      "workload:",
-      "  tasks:",
-      "    - {name: hog, cpus: \"0\", program: [{kernel: [{duration: 400us, ends: none}]}, {user: 5us}]}",
-      "    - {name: dl, cpus: \"0\", policy: deadline, dl_runtime: 90us, dl_deadline: 100us,",
-      "       program: [{sleep: {duration: 1ms, sample: lat}}, {user: 2us}]}",
-      "");
+  private static final String DL_OVER_FAIR =
+      String.join(
+          "\n",
+          "duration: 200ms",
+          "machine: {preset: small-x86}",
+          "kernel: {preempt: PREEMPT, hz: 1000}",
+          "workload:",
+          "  tasks:",
+          "    - {name: hog, cpus: \"0\", program: [{kernel: [{duration: 400us, ends: none}]}, {user: 5us}]}",
+          "    - {name: dl, cpus: \"0\", policy: deadline, dl_runtime: 90us, dl_deadline: 100us,",
+          "       program: [{sleep: {duration: 1ms, sample: lat}}, {user: 2us}]}",
+          "");
 
   @Test
   void deadlineOverFairSetsNeedReschedAndPreemptsAtTheTimerIrqExit() throws Exception {
@@ -64,16 +70,19 @@ class PreemptAutoPluginTest {
    * makes EEVDF's wakeup_preempt_fair() ask for a reschedule (RUN_TO_PARITY off so that the hog's
    * current request is not protected).
    */
-  private static final String FAIR_OVER_FAIR = String.join("\n",
-      "duration: 200ms",
-      "machine: {preset: small-x86}",
-      "kernel: {preempt: PREEMPT, hz: 1000, features: {RUN_TO_PARITY: false},"
-          + " params: {sched.timer_slack: 0}}", // the waker's sample is then its wakeup latency alone
-      "workload:",
-      "  tasks:",
-      "    - {name: hog, cpus: \"0\", program: [{kernel: [{duration: 400us, ends: none}]}, {user: 5us}]}",
-      "    - {name: waker, cpus: \"0\", nice: -20, program: [{sleep: {duration: 1ms, sample: lat}}, {user: 2us}]}",
-      "");
+  private static final String FAIR_OVER_FAIR =
+      String.join(
+          "\n",
+          "duration: 200ms",
+          "machine: {preset: small-x86}",
+          "kernel: {preempt: PREEMPT, hz: 1000, features: {RUN_TO_PARITY: false},"
+              + " params: {sched.timer_slack: 0}}", // the waker's sample is then its wakeup latency
+          // alone
+          "workload:",
+          "  tasks:",
+          "    - {name: hog, cpus: \"0\", program: [{kernel: [{duration: 400us, ends: none}]}, {user: 5us}]}",
+          "    - {name: waker, cpus: \"0\", nice: -20, program: [{sleep: {duration: 1ms, sample: lat}}, {user: 2us}]}",
+          "");
 
   @Test
   void fairOverFairSetsOnlyLazyAndWaitsForReturnToUser() throws Exception {
@@ -89,16 +98,19 @@ class PreemptAutoPluginTest {
   }
 
   /** The hog never returns to user within a tick: only the tick upgrade ends the wait. */
-  private static final String FAIR_OVER_KERNEL_HOG = String.join("\n",
-      "duration: 300ms",
-      "machine: {preset: small-x86}",
-      "kernel: {preempt: PREEMPT, hz: 1000, features: {RUN_TO_PARITY: false},"
-          + " params: {sched.timer_slack: 0}}", // the waker's sample is then its wakeup latency alone
-      "workload:",
-      "  tasks:",
-      "    - {name: hog, cpus: \"0\", program: [{kernel: [{duration: 50ms, ends: none}]}, {user: 5us}]}",
-      "    - {name: waker, cpus: \"0\", nice: -20, program: [{sleep: {duration: 1ms, sample: lat}}, {user: 2us}]}",
-      "");
+  private static final String FAIR_OVER_KERNEL_HOG =
+      String.join(
+          "\n",
+          "duration: 300ms",
+          "machine: {preset: small-x86}",
+          "kernel: {preempt: PREEMPT, hz: 1000, features: {RUN_TO_PARITY: false},"
+              + " params: {sched.timer_slack: 0}}", // the waker's sample is then its wakeup latency
+          // alone
+          "workload:",
+          "  tasks:",
+          "    - {name: hog, cpus: \"0\", program: [{kernel: [{duration: 50ms, ends: none}]}, {user: 5us}]}",
+          "    - {name: waker, cpus: \"0\", nice: -20, program: [{sleep: {duration: 1ms, sample: lat}}, {user: 2us}]}",
+          "");
 
   @Test
   void aLazyBitOnAKernelHogIsUpgradedByTheTick() throws Exception {

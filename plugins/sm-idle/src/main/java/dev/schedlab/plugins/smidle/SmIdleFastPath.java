@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * runs.
  *
  * <p>Does not model: The {@code !scx_enabled()} condition mainline added later (no sched_ext BPF
- * scheduler runs in the engine), and the RCU/tracepoint differences of
- * {@code preempt = sched_mode > SM_NONE}.
+ * scheduler runs in the engine), and the RCU/tracepoint differences of {@code preempt = sched_mode
+ * > SM_NONE}.
  *
  * <p>Kernel reference: tip commit 3dcac251b066 "sched/core: Introduce SM_IDLE and an idle re-entry
  * fast-path in __schedule()" (v6.12);

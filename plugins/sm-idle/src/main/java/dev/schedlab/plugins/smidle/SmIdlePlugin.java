@@ -24,7 +24,8 @@ public final class SmIdlePlugin implements SchedlabPlugin {
   public PluginDescriptor descriptor() {
     return BUILD.descriptor(
         "tip 3dcac251b066 (v6.12); lore 20240809092240.6921-1-kprateek.nayak@amd.com",
-        Set.of(HookPoint.H1_PICK_OVERRIDE), Set.of());
+        Set.of(HookPoint.H1_PICK_OVERRIDE),
+        Set.of());
   }
 
   @Override

@@ -14,11 +14,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SmIdlePluginTest {
   @RegisterExtension static final PluginKit KIT = PluginKit.of(SmIdlePlugin::new);
 
-  private static final String IPISTORM = String.join("\n",
-      "duration: 1s",
-      "machine: {preset: small-x86}",
-      "workload: {tools: [{ipistorm: \"numipi=5000 single=1 offset=1 cpulist=2 wait=1\"}]}",
-      "");
+  private static final String IPISTORM =
+      String.join(
+          "\n",
+          "duration: 1s",
+          "machine: {preset: small-x86}",
+          "workload: {tools: [{ipistorm: \"numipi=5000 single=1 offset=1 cpulist=2 wait=1\"}]}",
+          "");
 
   @Test
   void idleReentryWithNothingQueuedSkipsPickAndNewidle() throws Exception {
@@ -55,18 +57,22 @@ class SmIdlePluginTest {
   void aQueuedWakeupStillTakesTheNormalPick() throws Exception {
     // A consumer on CPU 3 is woken from CPU 0 through the wake list (it is idle): nr_running > 0,
     // so SM_IDLE must not short-circuit, and every item is consumed as without the patch.
-    String yaml = String.join("\n",
-        "duration: 200ms",
-        "machine: {preset: small-x86}",
-        "workload:",
-        "  tasks:",
-        "    - {name: producer, cpus: \"0\", program: [{user: 50us}, {wake: q}, {sleep: 200us}]}",
-        "    - {name: consumer, cpus: \"3\", program: [{block: q}, {user: 10us}, {mark: consumed}]}",
-        "");
+    String yaml =
+        String.join(
+            "\n",
+            "duration: 200ms",
+            "machine: {preset: small-x86}",
+            "workload:",
+            "  tasks:",
+            "    - {name: producer, cpus: \"0\", program: [{user: 50us}, {wake: q}, {sleep: 200us}]}",
+            "    - {name: consumer, cpus: \"3\", program: [{block: q}, {user: 10us}, {mark: consumed}]}",
+            "");
     Comparison c = KIT.compare(TestScenario.yaml(yaml));
     Run base = c.baseline();
     Run patched = c.patched();
     assertThat(patched.metric("sched.wakeups_wakelist")).isPositive();
-    assertThat(patched.metric("mark.consumed")).isEqualTo(base.metric("mark.consumed")).isPositive();
+    assertThat(patched.metric("mark.consumed"))
+        .isEqualTo(base.metric("mark.consumed"))
+        .isPositive();
   }
 }

@@ -17,19 +17,20 @@ import org.pf4j.Extension;
  * Sample 01: an idle policy.
  *
  * <p>A plugin is a class implementing {@link SchedlabPlugin}, marked {@code @Extension} so that
- * PF4J's annotation processor lists it in {@code META-INF/extensions.idx}. The host calls
- * {@link #descriptor()} when it loads the zip and {@link #contribute} once per run.
+ * PF4J's annotation processor lists it in {@code META-INF/extensions.idx}. The host calls {@link
+ * #descriptor()} when it loads the zip and {@link #contribute} once per run.
  *
- * <p>The descriptor's id, version and API range come from the pom (the properties
- * {@code plugin.id}, the project version, {@code plugin.requires}) through
- * {@link PluginMetadata}: the same values PF4J reads from the zip's {@code plugin.properties}, so
- * {@code schedlab plugins} shows what the host enforces. An idle policy is not a hook point, so
- * the descriptor lists no hooks.
+ * <p>The descriptor's id, version and API range come from the pom (the properties {@code
+ * plugin.id}, the project version, {@code plugin.requires}) through {@link PluginMetadata}: the
+ * same values PF4J reads from the zip's {@code plugin.properties}, so {@code schedlab plugins}
+ * shows what the host enforces. An idle policy is not a hook point, so the descriptor lists no
+ * hooks.
  *
  * <p>The policy, {@code sample-halt}, is what a kernel booted with {@code idle=halt} does: every
- * idle CPU takes the shallowest state that is not a polling loop (C1: HLT or MWAIT on x86) and the tick is never stopped.
- * Scenarios choose it with {@code machine.idle_governor: sample-halt}; a policy a plugin adds is
- * named like a built-in one ({@code menu}) and the scenario is an error without the plugin.
+ * idle CPU takes the shallowest state that is not a polling loop (C1: HLT or MWAIT on x86) and the
+ * tick is never stopped. Scenarios choose it with {@code machine.idle_governor: sample-halt}; a
+ * policy a plugin adds is named like a built-in one ({@code menu}) and the scenario is an error
+ * without the plugin.
  *
  * <h2>Models / Does not model / Kernel reference</h2>
  *

@@ -14,13 +14,19 @@ import java.util.List;
  * First in, first out: the task at the head of a CPU's queue runs until it blocks; a task that
  * wakes joins the tail. The running task stays at the head of its queue.
  *
- * <h2>Models</h2> SCHED_FIFO at a single priority: no time slice, no preemption between the
- * class's own tasks, the previous CPU on wakeup.
+ * <h2>Models</h2>
  *
- * <h2>Does not model</h2> priorities, RT throttling, push/pull migration.
+ * SCHED_FIFO at a single priority: no time slice, no preemption between the class's own tasks, the
+ * previous CPU on wakeup.
  *
- * <h2>Kernel reference</h2> kernel/sched/rt.c ({@code enqueue_task_rt()} queueing at the tail,
- * {@code task_tick_rt()} doing nothing for SCHED_FIFO).
+ * <h2>Does not model</h2>
+ *
+ * priorities, RT throttling, push/pull migration.
+ *
+ * <h2>Kernel reference</h2>
+ *
+ * kernel/sched/rt.c ({@code enqueue_task_rt()} queueing at the tail, {@code task_tick_rt()} doing
+ * nothing for SCHED_FIFO).
  */
 final class FifoClass implements SchedulingClass {
   /** The name scenarios and traces see. */

@@ -11,12 +11,12 @@ import org.pf4j.Extension;
 /**
  * Sample 02: a scheduling class.
  *
- * <p>The plugin adds {@link FifoClass}, which takes the tasks of {@code policy: ext} (the
- * sched_ext slot, ranked below fair): without the plugin such tasks run in the fair class, with it
- * in this one. The engine drives a class through the callbacks of {@code struct sched_class}:
- * {@code enqueue}/{@code dequeue} when a task becomes runnable or blocks, {@code pickNext} in
- * {@code __schedule()}, {@code tick} from the scheduler tick, {@code selectCpu} on wakeup. The
- * class keeps its per-task state in the task's class-data slot and its queues per CPU.
+ * <p>The plugin adds {@link FifoClass}, which takes the tasks of {@code policy: ext} (the sched_ext
+ * slot, ranked below fair): without the plugin such tasks run in the fair class, with it in this
+ * one. The engine drives a class through the callbacks of {@code struct sched_class}: {@code
+ * enqueue}/{@code dequeue} when a task becomes runnable or blocks, {@code pickNext} in {@code
+ * __schedule()}, {@code tick} from the scheduler tick, {@code selectCpu} on wakeup. The class keeps
+ * its per-task state in the task's class-data slot and its queues per CPU.
  *
  * <h2>How to run</h2>
  *
@@ -33,7 +33,8 @@ public final class Sample02FifoPlugin implements SchedlabPlugin {
 
   @Override
   public PluginDescriptor descriptor() {
-    return BUILD.descriptor("SCHED_FIFO without priorities (kernel/sched/rt.c)", Set.of(), Set.of());
+    return BUILD.descriptor(
+        "SCHED_FIFO without priorities (kernel/sched/rt.c)", Set.of(), Set.of());
   }
 
   @Override

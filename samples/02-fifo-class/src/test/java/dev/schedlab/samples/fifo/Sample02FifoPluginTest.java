@@ -12,7 +12,9 @@ import dev.schedlab.testkit.TestTask;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The class alone (FakeKernel: the test calls the callbacks) and in a running kernel (PluginKit). */
+/**
+ * The class alone (FakeKernel: the test calls the callbacks) and in a running kernel (PluginKit).
+ */
 class Sample02FifoPluginTest {
   @RegisterExtension static final PluginKit KIT = PluginKit.of(Sample02FifoPlugin::new);
 
@@ -38,10 +40,13 @@ class Sample02FifoPluginTest {
 
   @Test
   void aTaskThatNeverBlocksKeepsItsCpu() throws Exception {
-    TestScenario twoHogs = TestScenario.builder().duration("100ms").machine("preset", "small-x86")
-        .task("first", t -> t.cpus("0").policy("ext").program("{user: 1ms}", "{mark: first}"))
-        .task("second", t -> t.cpus("0").policy("ext").program("{user: 1ms}", "{mark: second}"))
-        .build();
+    TestScenario twoHogs =
+        TestScenario.builder()
+            .duration("100ms")
+            .machine("preset", "small-x86")
+            .task("first", t -> t.cpus("0").policy("ext").program("{user: 1ms}", "{mark: first}"))
+            .task("second", t -> t.cpus("0").policy("ext").program("{user: 1ms}", "{mark: second}"))
+            .build();
     Comparison c = KIT.compare(twoHogs);
     // The fair class shares CPU 0 between them; FIFO runs the first forever.
     assertThat(c.baseline().metric("mark.first")).isPositive();

@@ -13,14 +13,14 @@ import org.pf4j.Extension;
 /**
  * Sample 03: a patch as a hook override, with options.
  *
- * <p>A kernel patch changes behaviour at a few places; the engine names them hook points
- * (H1-H15, {@link HookPoint}), each with a {@code MAINLINE} implementation. A plugin overrides
- * exactly the points its diff touches and declares them in its descriptor; the host refuses an
- * override that is not declared, and two enabled plugins that override the same point.
+ * <p>A kernel patch changes behaviour at a few places; the engine names them hook points (H1-H15,
+ * {@link HookPoint}), each with a {@code MAINLINE} implementation. A plugin overrides exactly the
+ * points its diff touches and declares them in its descriptor; the host refuses an override that is
+ * not declared, and two enabled plugins that override the same point.
  *
- * <p>This patch spins before a task goes to sleep (hook H2, before {@code deactivate_task()}):
- * a wakeup within the spin finds the task still queued ({@code ttwu_runnable()}) and saves the
- * switch to idle and back. It is a much simplified form of the bundled {@code idle-spin} plugin.
+ * <p>This patch spins before a task goes to sleep (hook H2, before {@code deactivate_task()}): a
+ * wakeup within the spin finds the task still queued ({@code ttwu_runnable()}) and saves the switch
+ * to idle and back. It is a much simplified form of the bundled {@code idle-spin} plugin.
  *
  * <p>Options come from an option line ({@code --plugin sample-spin:limit=20us;kthreads=true}) or
  * the scenario's {@code plugins:} entry. The plugin lists its keys in {@link #optionKeys()} (the
@@ -42,8 +42,10 @@ public final class Sample03SpinPlugin implements SchedlabPlugin {
 
   @Override
   public PluginDescriptor descriptor() {
-    return BUILD.descriptor("RFC \"busy wait before going idle\" (LKML 2018-04-15), simplified",
-        Set.of(HookPoint.H2_BEFORE_DEACTIVATE), Set.of());
+    return BUILD.descriptor(
+        "RFC \"busy wait before going idle\" (LKML 2018-04-15), simplified",
+        Set.of(HookPoint.H2_BEFORE_DEACTIVATE),
+        Set.of());
   }
 
   @Override
@@ -54,7 +56,8 @@ public final class Sample03SpinPlugin implements SchedlabPlugin {
   @Override
   public void contribute(Contributions contributions, PluginOptions options) {
     SpinOptions o = SpinOptions.parse(options);
-    contributions.hook(BeforeDeactivateHook.class,
+    contributions.hook(
+        BeforeDeactivateHook.class,
         (cpu, prev, rq) -> prev.isKthread() && !o.kthreads() ? 0L : o.limitNs());
   }
 }

@@ -15,7 +15,9 @@ record SpinOptions(long limitNs, boolean kthreads) {
   SpinOptions {
     if (limitNs <= 0 || limitNs > 10_000_000L) {
       throw new IllegalArgumentException(
-          "plugin sample-spin: option 'limit' must be above 0 and at most 10ms, got " + limitNs + " ns");
+          "plugin sample-spin: option 'limit' must be above 0 and at most 10ms, got "
+              + limitNs
+              + " ns");
     }
   }
 

@@ -15,7 +15,9 @@ class Sample03SpinPluginTest {
   @RegisterExtension static final PluginKit KIT = PluginKit.of(Sample03SpinPlugin::new);
 
   /** A producer on CPU 0 wakes a consumer on CPU 3 every 50 us. */
-  private static final TestScenario PING_PONG = TestScenario.yaml("""
+  private static final TestScenario PING_PONG =
+      TestScenario.yaml(
+          """
       duration: 20ms
       machine: {preset: small-x86}
       kernel: {latency_limit: 100us}
@@ -45,10 +47,13 @@ class Sample03SpinPluginTest {
   @Test
   void optionsAreCheckedBeforeTheRun() {
     assertThatThrownBy(() -> KIT.run(PING_PONG, "sample-spin:limt=1ms"))
-        .isInstanceOf(PluginException.class).hasMessageContaining("unknown option 'limt'");
+        .isInstanceOf(PluginException.class)
+        .hasMessageContaining("unknown option 'limt'");
     assertThatThrownBy(() -> KIT.run(PING_PONG, "sample-spin:limit=1s"))
-        .isInstanceOf(PluginException.class).hasMessageContaining("'limit' must be");
+        .isInstanceOf(PluginException.class)
+        .hasMessageContaining("'limit' must be");
     assertThatThrownBy(() -> KIT.run(PING_PONG, "sample-spin:kthreads=maybe"))
-        .isInstanceOf(PluginException.class).hasMessageContaining("true or false");
+        .isInstanceOf(PluginException.class)
+        .hasMessageContaining("true or false");
   }
 }

@@ -14,9 +14,8 @@ import org.pf4j.Extension;
  * Sample 04, the first of two plugins that override the same exclusive hook point, H1 (the pick in
  * {@code __schedule()}). Each may be enabled alone; together the host refuses them with a message
  * naming both, {@code schedlab plugins} lists the pair under "not allowed together", and a matrix
- * whose plugin sets are {@code all} never runs them together. A plugin can also declare a
- * conflict by id (the descriptor's last argument), for two versions of one patch that share no
- * hook.
+ * whose plugin sets are {@code all} never runs them together. A plugin can also declare a conflict
+ * by id (the descriptor's last argument), for two versions of one patch that share no hook.
  *
  * <p>Both keep mainline behaviour (they never override the pick): what they would change is beside
  * the point here.

@@ -15,8 +15,11 @@ class Sample04ConflictTest {
   @RegisterExtension
   static final PluginKit KIT = PluginKit.of(Sample04FirstPlugin::new, Sample04SecondPlugin::new);
 
-  private static final TestScenario SLEEPERS = TestScenario.builder().duration("20ms")
-      .task("sleeper", t -> t.count(2).program("{user: 50us}", "{sleep: 1ms}")).build();
+  private static final TestScenario SLEEPERS =
+      TestScenario.builder()
+          .duration("20ms")
+          .task("sleeper", t -> t.count(2).program("{user: 50us}", "{sleep: 1ms}"))
+          .build();
 
   @Test
   void eachRunsAlone() throws Exception {
@@ -31,7 +34,8 @@ class Sample04ConflictTest {
   void togetherTheyAreRefusedWithBothNames() {
     assertThatThrownBy(() -> KIT.run(SLEEPERS, "sample-first", "sample-second"))
         .isInstanceOf(PluginException.class)
-        .hasMessageContaining("sample-first").hasMessageContaining("sample-second")
+        .hasMessageContaining("sample-first")
+        .hasMessageContaining("sample-second")
         .hasMessageContaining("H1");
   }
 }
