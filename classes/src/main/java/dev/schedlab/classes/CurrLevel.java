@@ -23,16 +23,11 @@ final class CurrLevel {
     if (curr == null || curr.isIdleTask()) {
       return IDLE;
     }
-    switch (curr.policy()) {
-      case STOP:
-        return STOP;
-      case DEADLINE:
-        return DEADLINE;
-      case FIFO:
-      case RR:
-        return curr.rtPriority();
-      default:
-        return FAIR;
-    }
+    return switch (curr.policy()) {
+      case STOP -> STOP;
+      case DEADLINE -> DEADLINE;
+      case FIFO, RR -> curr.rtPriority();
+      default -> FAIR;
+    };
   }
 }

@@ -1,6 +1,7 @@
 package dev.schedlab.classes;
 
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A sorted array of entities ordered by (key, pid), used as the EDF "tree" of the deadline class
@@ -47,7 +48,7 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
   }
 
   /** The first element, or null. */
-  E first() {
+  @Nullable E first() {
     return size == 0 ? null : get(0);
   }
 

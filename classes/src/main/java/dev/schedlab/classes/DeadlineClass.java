@@ -9,6 +9,7 @@ import dev.schedlab.api.TimerHandle;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SCHED_DEADLINE: per-runqueue EDF over absolute deadlines with CBS bandwidth enforcement.
@@ -62,7 +63,7 @@ public final class DeadlineClass implements SchedulingClass {
     }
   }
 
-  static DlEntity entityOf(TaskView p) {
+  static @Nullable DlEntity entityOf(@Nullable TaskView p) {
     return p != null && p.classData() instanceof DlEntity ? (DlEntity) p.classData() : null;
   }
 
@@ -113,7 +114,7 @@ public final class DeadlineClass implements SchedulingClass {
   }
 
   @Override
-  public TaskView pickNext(RqView rq) {
+  public @Nullable TaskView pickNext(RqView rq) {
     DlEntity first = trees[rq.cpu()].first();
     return first == null ? null : first.task;
   }

@@ -2,6 +2,7 @@ package dev.schedlab.classes;
 
 import dev.schedlab.api.TimerHandle;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Per-task state of the deadline class ({@code struct sched_dl_entity}) and the CBS rules on it.
@@ -37,7 +38,7 @@ final class DlEntity implements DeadlineArray.Node {
   int cpu;
 
   /** Replenishment timer, created at the first throttle and re-armed after. */
-  TimerHandle timer;
+  @Nullable TimerHandle timer;
 
   DlEntity(TaskView task) {
     this.task = task;

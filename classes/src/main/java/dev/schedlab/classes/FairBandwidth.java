@@ -5,6 +5,8 @@ import dev.schedlab.api.SchedServices;
 import dev.schedlab.api.TimerHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * CFS bandwidth control of one group ({@code struct cfs_bandwidth}, cgroup v2 {@code cpu.max}).
@@ -43,7 +45,6 @@ final class FairBandwidth {
 
   private final FairHierarchy fair;
   private final SchedServices services;
-  private final FairGroup tg;
   final long quota;
   final long period;
 
@@ -52,9 +53,9 @@ final class FairBandwidth {
 
   private boolean idle;
   private boolean periodActive;
-  private TimerHandle periodTimer;
+  private @Nullable TimerHandle periodTimer;
   private long periodExpires;
-  private TimerHandle slackTimer;
+  private @Nullable TimerHandle slackTimer;
 
   /** {@code throttled_cfs_rq}, in throttling order. */
   final List<FairRq> throttled = new ArrayList<>();
@@ -62,7 +63,6 @@ final class FairBandwidth {
   FairBandwidth(FairHierarchy fair, SchedServices services, FairGroup tg, long quota, long period) {
     this.fair = fair;
     this.services = services;
-    this.tg = tg;
     this.quota = quota;
     this.period = period;
     this.runtime = quota;
@@ -121,7 +121,7 @@ final class FairBandwidth {
     distribute();
     idle = true;
     periodExpires = now + period;
-    periodTimer.arm(periodExpires);
+    Objects.requireNonNull(periodTimer).arm(periodExpires); // this is its callback, so it exists
   }
 
   /** {@code distribute_cfs_runtime()}: each throttled runqueue gets its overrun plus 1 ns. */

@@ -12,6 +12,8 @@ import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskGroupView;
 import dev.schedlab.api.view.TaskView;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The fair class: EEVDF as of v6.12–v6.13 for SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE and (as the
@@ -135,7 +137,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     return se;
   }
 
-  static FairEntity entityOf(TaskView p) {
+  static @Nullable FairEntity entityOf(@Nullable TaskView p) {
     return p != null && p.classData() instanceof FairEntity ? (FairEntity) p.classData() : null;
   }
 
@@ -156,9 +158,10 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     FairEntity se = entity(p);
     FairRq root = rqs[cpu];
     if (se.delayed) {
-      FairPelt.update(se.cfsRq, se, now);
+      FairRq q = Objects.requireNonNull(se.cfsRq); // a delayed entity is still queued
+      FairPelt.update(q, se, now);
       FairPelt.utilEstEnqueue(root, se);
-      hierarchy.requeueDelayed(se.cfsRq, se);
+      hierarchy.requeueDelayed(q, se);
       hierarchy.addDelayed(se, -1);
       return;
     }
@@ -195,7 +198,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       return true;
     }
     long now = rq.clockPelt();
-    FairRq q = se.cfsRq;
+    FairRq q = Objects.requireNonNull(se.cfsRq);
     boolean migrating = (flags & SchedFlags.DEQUEUE_MIGRATING) != 0;
     if (se.delayed) {
       FairPelt.update(q, se, now);
@@ -229,7 +232,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
   // ---------------- pick, put, set ----------------
 
   @Override
-  public TaskView pickNext(RqView rq) {
+  public @Nullable TaskView pickNext(RqView rq) {
     FairRq root = rqs[rq.cpu()];
     pick:
     while (true) {
@@ -255,13 +258,14 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       if (se == null) {
         return null;
       }
+      TaskView task = Objects.requireNonNull(se.task); // a leaf entity is a task
       if (!se.delayed) {
-        return se.task;
+        return task;
       }
       // pick_next_entity(): picking a delayed entity completes its dequeue; then pick again.
-      services.completeDelayedDequeue(se.task);
+      services.completeDelayedDequeue(task);
       if (se.onRq && se.delayed) {
-        FairPelt.update(se.cfsRq, se, rq.clockPelt());
+        FairPelt.update(Objects.requireNonNull(se.cfsRq), se, rq.clockPelt());
         hierarchy.finishDelayed(se, rq.clockPelt());
       }
     }
@@ -275,7 +279,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     long now = rq.clockPelt();
     for (FairEntity e = se; e != null; e = e.parent) {
-      FairRq q = e.cfsRq;
+      FairRq q = Objects.requireNonNull(e.cfsRq);
       if (q.curr != e) {
         continue;
       }
@@ -300,7 +304,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     long now = rq.clockPelt();
     for (FairEntity e = se; e != null; e = e.parent) {
-      FairRq q = e.cfsRq;
+      FairRq q = Objects.requireNonNull(e.cfsRq);
       if (e.inTree) {
         q.remove(e); // V is unchanged: curr is added back in by avg_vruntime()
       }
@@ -341,7 +345,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     boolean resched = false;
     for (FairEntity e = se; e != null; e = e.parent) {
-      FairRq q = e.cfsRq;
+      FairRq q = Objects.requireNonNull(e.cfsRq);
       if (q.curr != e) {
         break;
       }
@@ -349,7 +353,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       boolean expired = updateDeadline(e);
       q.rebase();
       if (bandwidthUsed && q.runtimeEnabled) {
-        q.tg.bandwidth.account(q, deltaExecNs);
+        q.bandwidth().account(q, deltaExecNs);
       }
       if (q.nrQueued > 1 && (expired || didPreemptShort(q, e))) {
         resched = true;
@@ -365,7 +369,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     if (se.vruntime - se.deadline < 0) {
       return false;
     }
-    se.slice = se.myQ == null ? sliceOf(se.task) : feat.baseSliceNs();
+    se.slice = se.myQ == null ? sliceOf(Objects.requireNonNull(se.task)) : feat.baseSliceNs();
     se.deadline = se.vruntime + FairWeights.calcDeltaFair(se.slice, se.weight);
     return true;
   }
@@ -385,7 +389,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     long now = rq.clockPelt();
     for (FairEntity e = se; e != null; e = e.parent) {
-      FairPelt.update(e.cfsRq, e, now);
+      FairPelt.update(Objects.requireNonNull(e.cfsRq), e, now);
       if (e.myQ != null) {
         hierarchy.reweightGroup(e, now);
       }
@@ -421,18 +425,18 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     int sd = se.depth();
     int pd = pse.depth();
     while (sd > pd) {
-      se = se.parent;
+      se = Objects.requireNonNull(se.parent);
       sd--;
     }
     while (pd > sd) {
-      pse = pse.parent;
+      pse = Objects.requireNonNull(pse.parent);
       pd--;
     }
     while (se.cfsRq != pse.cfsRq) {
-      se = se.parent;
-      pse = pse.parent;
+      se = Objects.requireNonNull(se.parent);
+      pse = Objects.requireNonNull(pse.parent);
     }
-    FairRq q = se.cfsRq;
+    FairRq q = Objects.requireNonNull(se.cfsRq);
     if (q.curr != se || !pse.onRq) {
       return;
     }

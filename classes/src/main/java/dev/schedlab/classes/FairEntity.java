@@ -2,6 +2,7 @@ package dev.schedlab.classes;
 
 import dev.schedlab.api.SchedAvg;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Per-task EEVDF state ({@code struct sched_entity}).
@@ -16,16 +17,16 @@ import dev.schedlab.api.view.TaskView;
  */
 final class FairEntity implements DeadlineArray.Node {
   /** The task, or null for a group entity. */
-  final TaskView task;
+  final @Nullable TaskView task;
 
   /** A group entity's own runqueue on its CPU ({@code se->my_q}), null for a task. */
-  final FairRq myQ;
+  final @Nullable FairRq myQ;
 
   /** The runqueue it is (or was last) queued on. */
-  FairRq cfsRq;
+  @Nullable FairRq cfsRq;
 
   /** The parent group's entity on the same CPU, null at the top level. */
-  FairEntity parent;
+  @Nullable FairEntity parent;
 
   /** Tie-break key among equal deadlines: the pid, or a negative key for a group entity. */
   private final int key;
@@ -56,7 +57,7 @@ final class FairEntity implements DeadlineArray.Node {
   /**
    * The runqueue whose PELT sums include this entity's, or null ({@code last_update_time == 0}).
    */
-  FairRq attachedTo;
+  @Nullable FairRq attachedTo;
 
   /** {@code UTIL_AVG_UNCHANGED}: no PELT update since util_est last sampled the entity. */
   boolean utilAvgUnchanged;
@@ -68,7 +69,7 @@ final class FairEntity implements DeadlineArray.Node {
   long wakeeFlips;
 
   long wakeeFlipDecayTs;
-  TaskView lastWakee;
+  @Nullable TaskView lastWakee;
 
   FairEntity(TaskView task) {
     this.task = task;

@@ -26,7 +26,7 @@ record FairFeatures(
 
   static FairFeatures read(MachineView machine, SchedServices s) {
     int cpus = Math.max(1, Math.min(machine.nrCpus(), 8));
-    long factor = 1 + (31 - Integer.numberOfLeadingZeros(cpus)); // 1 + ilog2
+    long factor = 1L + (31 - Integer.numberOfLeadingZeros(cpus)); // 1 + ilog2
     long normalized = s.param("sched.base_slice");
     return new FairFeatures(
         Params.feature(s, "PLACE_LAG"),

@@ -116,29 +116,30 @@ final class FairForkPlacement {
       return idlestGroup;
     }
     switch (local.type) {
-      case GroupStats.OVERLOADED:
-      case GroupStats.FULLY_BUSY:
-        {
-          long imbalance = 1024L * (sd.imbalancePct() - 100) / 100;
-          if (sd.numa() && idlest.avgLoad + imbalance >= local.avgLoad) {
-            return -1;
-          }
-          if (idlest.avgLoad >= local.avgLoad + imbalance) {
-            return -1;
-          }
-          if (100 * local.avgLoad <= (long) sd.imbalancePct() * idlest.avgLoad) {
-            return -1;
-          }
-          return idlestGroup;
+      case GroupStats.OVERLOADED, GroupStats.FULLY_BUSY -> {
+        long imbalance = 1024L * (sd.imbalancePct() - 100) / 100;
+        if (sd.numa() && idlest.avgLoad + imbalance >= local.avgLoad) {
+          return -1;
         }
-      case GroupStats.MISFIT_TASK:
+        if (idlest.avgLoad >= local.avgLoad + imbalance) {
+          return -1;
+        }
+        if (100 * local.avgLoad <= (long) sd.imbalancePct() * idlest.avgLoad) {
+          return -1;
+        }
+        return idlestGroup;
+      }
+      case GroupStats.MISFIT_TASK -> {
         return sd.groupMaxCapacity(localGroup) >= sd.groupMaxCapacity(idlestGroup)
             ? -1
             : idlestGroup;
-      case GroupStats.HAS_SPARE:
+      }
+      case GroupStats.HAS_SPARE -> {
         return local.idleCpus >= idlest.idleCpus ? -1 : idlestGroup;
-      default:
+      }
+      default -> {
         return -1;
+      }
     }
   }
 
@@ -150,20 +151,15 @@ final class FairForkPlacement {
     if (sgs.type > idlest.type) {
       return false;
     }
-    switch (sgs.type) {
-      case GroupStats.OVERLOADED:
-      case GroupStats.FULLY_BUSY:
-        return idlest.avgLoad > sgs.avgLoad;
-      case GroupStats.MISFIT_TASK:
-        return idlestGroup < 0 || sd.groupMaxCapacity(idlestGroup) < sd.groupMaxCapacity(g);
-      case GroupStats.HAS_SPARE:
-        if (idlest.idleCpus > sgs.idleCpus) {
-          return false;
-        }
-        return !(idlest.idleCpus == sgs.idleCpus && idlest.util <= sgs.util);
-      default:
-        return false;
-    }
+    return switch (sgs.type) {
+      case GroupStats.OVERLOADED, GroupStats.FULLY_BUSY -> idlest.avgLoad > sgs.avgLoad;
+      case GroupStats.MISFIT_TASK ->
+          idlestGroup < 0 || sd.groupMaxCapacity(idlestGroup) < sd.groupMaxCapacity(g);
+      case GroupStats.HAS_SPARE ->
+          idlest.idleCpus <= sgs.idleCpus
+              && !(idlest.idleCpus == sgs.idleCpus && idlest.util <= sgs.util);
+      default -> false;
+    };
   }
 
   /** {@code update_sg_wakeup_stats()}: the group's statistics without {@code p}. */
@@ -177,11 +173,13 @@ final class FairForkPlacement {
       }
       FairRq q = fair.rq(c);
       FairEntity pe = FairClass.entityOf(p);
-      boolean on = pe != null && pe.attachedTo != null && pe.attachedTo.cpu == c;
-      sgs.load += Math.max(0, q.avg.loadAvg - (on ? fair.taskHLoad(p) : 0));
-      sgs.util += probe.cpuUtilWithout(c, on ? pe : null);
-      sgs.runnable += Math.max(0, q.avg.runnableAvg - (on ? pe.avg.runnableAvg : 0));
-      int local = on && pe.onRq ? 1 : 0;
+      FairEntity attached =
+          pe != null && pe.attachedTo != null && pe.attachedTo.cpu == c ? pe : null;
+      sgs.load += Math.max(0, q.avg.loadAvg - (attached != null ? fair.taskHLoad(p) : 0));
+      sgs.util += probe.cpuUtilWithout(c, attached);
+      sgs.runnable +=
+          Math.max(0, q.avg.runnableAvg - (attached != null ? attached.avg.runnableAvg : 0));
+      int local = attached != null && attached.onRq ? 1 : 0;
       int nr = m.cpu(c).rq().nrRunning() - local;
       sgs.nrRunning += nr;
       if (nr == 0 && probe.idleWithout(c, p)) {

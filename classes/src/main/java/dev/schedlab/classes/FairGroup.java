@@ -1,6 +1,7 @@
 package dev.schedlab.classes;
 
 import dev.schedlab.api.view.TaskGroupView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A task group of the fair class ({@code struct task_group}): a runqueue and a group entity per
@@ -18,20 +19,20 @@ final class FairGroup {
   private static final long MIN_SHARES = 2;
 
   final int id;
-  final FairGroup parent;
+  final @Nullable FairGroup parent;
   final long shares;
 
   /** Per-CPU runqueues (the CPUs' root runqueues for the root group). */
   final FairRq[] q;
 
   /** Per-CPU group entities (null for the root group). */
-  final FairEntity[] se;
+  final FairEntity @Nullable [] se;
 
   /** {@code tg->load_avg}. */
   long loadAvg;
 
   /** CFS bandwidth, or null without a quota. */
-  FairBandwidth bandwidth;
+  @Nullable FairBandwidth bandwidth;
 
   /** The root group over the CPUs' root runqueues. */
   FairGroup(FairRq[] roots) {

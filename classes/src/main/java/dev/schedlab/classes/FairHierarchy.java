@@ -6,6 +6,8 @@ import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedServices;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.TaskView;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Queueing in the fair class's runqueue hierarchy: entities placed on their runqueue and group
@@ -50,7 +52,7 @@ final class FairHierarchy {
     FairEntity e = se;
     boolean queueing = true;
     while (e != null) {
-      FairRq q = e.cfsRq;
+      FairRq q = Objects.requireNonNull(e.cfsRq);
       if (queueing && !e.onRq) {
         enqueueEntity(q, e, flags, now);
         flags = SchedFlags.ENQUEUE_WAKEUP;
@@ -129,8 +131,9 @@ final class FairHierarchy {
   /** Adds {@code delta} delayed tasks along {@code se}'s path (up to a throttled runqueue). */
   void addDelayed(FairEntity se, int delta) {
     for (FairEntity e = se; e != null; e = e.parent) {
-      e.cfsRq.hNrDelayed += delta;
-      if (e.cfsRq.throttled) {
+      FairRq q = Objects.requireNonNull(e.cfsRq);
+      q.hNrDelayed += delta;
+      if (q.throttled) {
         return;
       }
     }
@@ -138,7 +141,7 @@ final class FairHierarchy {
 
   /** {@code finish_delayed_dequeue_entity()} then the dequeue. */
   void finishDelayed(FairEntity se, long now) {
-    se.cfsRq.updateEntityLag(se, feat.tickNs());
+    Objects.requireNonNull(se.cfsRq).updateEntityLag(se, feat.tickNs());
     if (feat.delayZero() && se.vlag > 0) {
       se.vlag = 0; // finish_delayed_dequeue_entity(): positive lag earned while delayed is lost
     }
@@ -151,18 +154,19 @@ final class FairHierarchy {
    * whose runqueue became empty; {@code delayed} says it was counted as delayed.
    */
   void removeTask(FairEntity se, long now, int delayed) {
-    FairRq leaf = se.cfsRq;
-    if (se.task.policy() == Policy.IDLE) {
+    FairRq leaf = Objects.requireNonNull(se.cfsRq);
+    if (Objects.requireNonNull(se.task).policy() == Policy.IDLE) {
       rqs[leaf.cpu].nrIdlePolicy--;
     }
     removeEntity(leaf, se);
     boolean runnable = true;
     boolean removing = true;
     for (FairEntity e = se; e != null; e = e.parent) {
-      FairRq q = e.cfsRq;
+      FairRq q = Objects.requireNonNull(e.cfsRq);
       if (e != se) {
-        if (removing && e.onRq && e.myQ.nrQueued == 0) {
-          e.myQ.updateEntityLag(e, feat.tickNs());
+        FairRq myQ = Objects.requireNonNull(e.myQ); // a group entity above the task
+        if (removing && e.onRq && myQ.nrQueued == 0) {
+          myQ.updateEntityLag(e, feat.tickNs());
           FairPelt.update(q, e, now);
           q.updateEntityLag(e, feat.tickNs());
           removeEntity(q, e);
@@ -173,7 +177,7 @@ final class FairHierarchy {
       }
       q.hNrQueued--;
       q.hNrDelayed -= delayed;
-      if (q.nrQueued == 0 && q.runtimeEnabled && q.tg.bandwidth != null) {
+      if (q.nrQueued == 0 && q.runtimeEnabled && q.tg != null && q.tg.bandwidth != null) {
         q.tg.bandwidth.returnRuntime(q);
       }
       if (q.throttled) {
@@ -200,24 +204,25 @@ final class FairHierarchy {
     if (e.myQ == null) {
       return;
     }
-    FairPelt.update(e.cfsRq, e, now);
+    FairPelt.update(Objects.requireNonNull(e.cfsRq), e, now);
     reweightGroup(e, now);
   }
 
   /** {@code update_cfs_group()}: the group entity's weight from the group's shares. */
   void reweightGroup(FairEntity e, long now) {
-    FairRq gq = e.myQ;
+    FairRq gq = Objects.requireNonNull(e.myQ);
+    FairGroup tg = Objects.requireNonNull(gq.tg);
     FairPelt.updateRq(gq, now);
-    gq.tg.updateLoad(gq);
-    long shares = gq.tg.calcShares(gq);
+    tg.updateLoad(gq);
+    long shares = tg.calcShares(gq);
     if (shares != e.weight) {
-      e.cfsRq.reweight(e, (int) shares);
+      Objects.requireNonNull(e.cfsRq).reweight(e, (int) shares);
     }
   }
 
   /** {@code throttle_cfs_rq()}: {@code q} ran out of quota; take its tasks off the CPU. */
   void throttle(FairRq q, long now) {
-    if (!q.tg.bandwidth.mustThrottle(q)) {
+    if (!q.bandwidth().mustThrottle(q)) {
       return;
     }
     services.counter("fair.throttles").increment();
@@ -226,7 +231,7 @@ final class FairHierarchy {
     q.throttled = true;
     boolean removing = true;
     for (FairEntity e = q.owner; e != null; e = e.parent) {
-      FairRq pq = e.cfsRq;
+      FairRq pq = Objects.requireNonNull(e.cfsRq);
       if (removing && e.onRq) {
         FairPelt.update(pq, e, now);
         pq.updateEntityLag(e, feat.tickNs());
@@ -253,18 +258,22 @@ final class FairHierarchy {
       return;
     }
     long now = machine.cpu(q.cpu).rq().clockPelt();
-    if (enqueueUp(q.owner, SchedFlags.ENQUEUE_WAKEUP, now, tasks, q.hNrDelayed)) {
+    if (enqueueUp(
+        Objects.requireNonNull(q.owner), SchedFlags.ENQUEUE_WAKEUP, now, tasks, q.hNrDelayed)) {
       services.changeNrRunning(q.cpu, tasks);
       TaskView curr = machine.cpu(q.cpu).rq().curr();
       if (curr == null || curr.isIdleTask()) {
         services.resched(q.cpu, ReschedReason.IDLE_CURR);
       } else if (curr.policy() != Policy.IDLE && curr.classData() instanceof FairEntity) {
-        fair.wakeupPreempt(machine.cpu(q.cpu).rq(), firstTask(q), 0);
+        TaskView first = firstTask(q);
+        if (first != null) { // as wakeupPreempt() ignores a task it does not schedule
+          fair.wakeupPreempt(machine.cpu(q.cpu).rq(), first, 0);
+        }
       }
     }
   }
 
-  private static TaskView firstTask(FairRq q) {
+  private static @Nullable TaskView firstTask(FairRq q) {
     FairRq r = q;
     while (true) {
       FairEntity e = r.curr != null ? r.curr : r.tree.first();

@@ -2,6 +2,7 @@ package dev.schedlab.classes;
 
 import dev.schedlab.api.SchedAvg;
 import dev.schedlab.api.hook.PeltHook;
+import java.util.Objects;
 
 /**
  * PELT of the fair class: the per-entity and per-runqueue signals of {@link SchedAvg} kept as
@@ -171,7 +172,7 @@ final class FairPelt {
     if (owner == null) {
       return q.avg.loadAvg;
     }
-    FairRq parent = owner.cfsRq;
+    FairRq parent = Objects.requireNonNull(owner.cfsRq);
     return hLoad(parent) * owner.avg.loadAvg / (parent.avg.loadAvg + 1);
   }
 
@@ -211,7 +212,7 @@ final class FairPelt {
     boolean skipped = mainline == NO_SAMPLE;
     se.avg.utilEst =
         hook.utilEst(
-            se.task,
+            Objects.requireNonNull(se.task),
             before,
             se.avg.utilAvg,
             se.avg.runnableAvg,

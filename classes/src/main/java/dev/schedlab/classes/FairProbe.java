@@ -2,6 +2,7 @@ package dev.schedlab.classes;
 
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What placement reads of a CPU: idle or SCHED_IDLE-only, fair load and utilisation with or without
@@ -47,7 +48,7 @@ final class FairProbe {
     return fair.rq(cpu).avg.loadAvg;
   }
 
-  long cpuUtilWithout(int cpu, FairEntity pe) {
+  long cpuUtilWithout(int cpu, @Nullable FairEntity pe) {
     FairRq q = fair.rq(cpu);
     long util = q.avg.utilAvg;
     long est = q.avg.utilEst;

@@ -1,5 +1,8 @@
 package dev.schedlab.classes;
 
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
 /**
  * Per-runqueue EEVDF state ({@code struct cfs_rq}) and the arithmetic on it.
  *
@@ -41,10 +44,10 @@ final class FairRq {
   int nrIdlePolicy;
 
   /** The group this runqueue belongs to, null for a CPU's root runqueue. */
-  final FairGroup tg;
+  final @Nullable FairGroup tg;
 
   /** The group entity that stands for this runqueue in its parent, null at the root. */
-  FairEntity owner;
+  @Nullable FairEntity owner;
 
   /** {@code tg_load_avg_contrib}: this runqueue's share in the group's {@code load_avg}. */
   long tgLoadContrib;
@@ -58,7 +61,7 @@ final class FairRq {
 
   final int cpu;
 
-  FairRq(int cpu, FairGroup tg) {
+  FairRq(int cpu, @Nullable FairGroup tg) {
     this.cpu = cpu;
     this.tg = tg;
   }
@@ -66,7 +69,7 @@ final class FairRq {
   final DeadlineArray<FairEntity> tree = new DeadlineArray<>();
 
   /** The running entity of this class on this rq, or null ({@code cfs_rq->curr}). */
-  FairEntity curr;
+  @Nullable FairEntity curr;
 
   long zeroVruntime;
   long sumWKey;
@@ -80,8 +83,13 @@ final class FairRq {
     return hNrQueued - hNrDelayed;
   }
 
+  /** The group's CFS bandwidth; only for a runqueue with {@link #runtimeEnabled}. */
+  FairBandwidth bandwidth() {
+    return Objects.requireNonNull(Objects.requireNonNull(tg).bandwidth);
+  }
+
   /** The top-level runqueue of this one's CPU is reached through {@link #owner}s. */
-  FairRq parentRq() {
+  @Nullable FairRq parentRq() {
     return owner == null ? null : owner.cfsRq;
   }
 
@@ -99,7 +107,7 @@ final class FairRq {
     sumWeight -= se.weight;
   }
 
-  private FairEntity queuedCurr() {
+  private @Nullable FairEntity queuedCurr() {
     return curr != null && curr.onRq ? curr : null;
   }
 
@@ -194,7 +202,7 @@ final class FairRq {
    * {@code pick_eevdf()}: the eligible entity with the earliest virtual deadline, keeping a
    * protected curr when {@code runToParity}. May return a delayed entity.
    */
-  FairEntity pickEevdf(boolean runToParity) {
+  @Nullable FairEntity pickEevdf(boolean runToParity) {
     FairEntity c = queuedCurr();
     int n = tree.size() + (c == null ? 0 : 1);
     if (n == 0) {

@@ -6,6 +6,7 @@ import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.SchedDomainView;
 import dev.schedlab.api.view.TaskView;
 import java.util.BitSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code select_task_rq_fair()}: where a waking or new fair task is queued.
@@ -386,7 +387,7 @@ final class FairSelect {
     return !asym || FairProbe.fitsCapacity(util, m.cpu(cpu).capacity());
   }
 
-  private SchedDomainView llcDomain(int cpu) {
+  private @Nullable SchedDomainView llcDomain(int cpu) {
     SchedDomainView llc = null;
     int n = m.nrDomains(cpu);
     for (int l = 0; l < n; l++) {
@@ -399,7 +400,7 @@ final class FairSelect {
     return llc;
   }
 
-  private SchedDomainView lowestAsymDomain(int cpu) {
+  private @Nullable SchedDomainView lowestAsymDomain(int cpu) {
     int n = m.nrDomains(cpu);
     for (int l = 0; l < n; l++) {
       if (m.domain(cpu, l).asymCapacity()) {

@@ -5,6 +5,7 @@ import dev.schedlab.api.SchedServices;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.TaskView;
 import java.util.BitSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * RT push and pull between runqueues.
@@ -53,7 +54,7 @@ final class RtBalance {
   }
 
   /** The highest-priority pushable task on {@code cpu} (allowed on {@code forCpu} when >= 0). */
-  private RtEntity pushable(int cpu, TaskView curr, int forCpu) {
+  private @Nullable RtEntity pushable(int cpu, TaskView curr, int forCpu) {
     return rqs[cpu].highestMatching(
         e -> e.task != curr && e.task.nrAllowed() > 1 && (forCpu < 0 || e.task.allowedOn(forCpu)));
   }

@@ -7,6 +7,8 @@ import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SCHED_FIFO and SCHED_RR.
@@ -71,7 +73,7 @@ public final class RtClass implements SchedulingClass {
     push = new RtBalance(machine, services, rqs);
   }
 
-  static RtEntity entityOf(TaskView p) {
+  static @Nullable RtEntity entityOf(@Nullable TaskView p) {
     return p != null && p.classData() instanceof RtEntity ? (RtEntity) p.classData() : null;
   }
 
@@ -141,7 +143,7 @@ public final class RtClass implements SchedulingClass {
   }
 
   @Override
-  public TaskView pickNext(RqView rq) {
+  public @Nullable TaskView pickNext(RqView rq) {
     RtRq q = rqs[rq.cpu()];
     if (q.throttled) {
       return null; // rt_rq dequeued by sched_rt_rq_dequeue() until the period timer
@@ -244,7 +246,8 @@ public final class RtClass implements SchedulingClass {
       }
     }
     if (q.rtTime > 0 || q.throttled || q.nrQueued > 0) {
-      q.periodTimer.arm(now + rtPeriod); // otherwise the timer goes idle until the next enqueue
+      // otherwise the timer goes idle until the next enqueue; this is its callback, so it exists
+      Objects.requireNonNull(q.periodTimer).arm(now + rtPeriod);
     }
   }
 }

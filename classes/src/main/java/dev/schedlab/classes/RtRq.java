@@ -2,6 +2,7 @@ package dev.schedlab.classes;
 
 import dev.schedlab.api.TimerHandle;
 import java.util.ArrayDeque;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Per-runqueue state of the RT class ({@code struct rt_rq}): one FIFO per priority, a bitmap of
@@ -29,7 +30,7 @@ final class RtRq {
   long rtTime;
 
   boolean throttled;
-  TimerHandle periodTimer;
+  @Nullable TimerHandle periodTimer;
 
   @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
   RtRq() {
@@ -66,7 +67,7 @@ final class RtRq {
   }
 
   /** The first entity, from the highest priority down, that {@code test} accepts, or null. */
-  RtEntity highestMatching(java.util.function.Predicate<RtEntity> test) {
+  @Nullable RtEntity highestMatching(java.util.function.Predicate<RtEntity> test) {
     for (int prio = highestPrio(); prio >= 0; prio--) {
       for (RtEntity e : queues[prio]) {
         if (test.test(e)) {
@@ -78,7 +79,7 @@ final class RtRq {
   }
 
   /** Head of the highest-priority list, or null. */
-  RtEntity first() {
+  @Nullable RtEntity first() {
     int prio = highestPrio();
     return prio < 0 ? null : queues[prio].peekFirst();
   }
