@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Walks a trace's events once and tells, per task, what it did (run, wake another task, block,
@@ -166,7 +167,7 @@ public final class History {
     byPid.put(pid, t);
     tasks.add(t);
     switch (how) {
-      case RUNNING:
+      case RUNNING -> {
         t.state = TracedTask.State.RUNNING;
         t.cpu = at.cpu();
         t.lastCpu = at.cpu();
@@ -176,23 +177,23 @@ public final class History {
           curr[at.cpu()] = t;
           currSince[at.cpu()] = startNs;
         }
-        break;
-      case BLOCKED:
+      }
+      case BLOCKED -> {
         t.state = TracedTask.State.BLOCKED;
         t.since = startNs;
         t.pendingBlock = new Action.Block();
         t.actions.add(t.pendingBlock);
-        break;
-      default:
+      }
+      default -> {
         t.state = TracedTask.State.RUNNABLE;
         t.since = at.timeNs();
-        break;
+      }
     }
     return t;
   }
 
   /** The task current on the event's CPU: the last switched in, else the one the line names. */
-  private TracedTask current(TraceEvent.Where at) {
+  private @Nullable TracedTask current(TraceEvent.Where at) {
     TracedTask t = curr[at.cpu()];
     if (t != null || at.pid() <= 0) {
       return t;
@@ -388,19 +389,14 @@ public final class History {
     }
     t.sawPrio(w.prio());
     switch (t.state) {
-      case BLOCKED:
-        wakeUpBlocked(t, waker(at, t), now, w.targetCpu());
-        break;
-      case RUNNING:
-        t.measures.wakeupsRunning++;
-        break;
-      default:
-        break; // runnable already (a second wakeup of the same sleep)
+      case BLOCKED -> wakeUpBlocked(t, waker(at, t), now, w.targetCpu());
+      case RUNNING -> t.measures.wakeupsRunning++;
+      default -> {} // runnable already (a second wakeup of the same sleep)
     }
   }
 
   /** The task that woke from {@code at}, or null for an interrupt, the idle task or itself. */
-  private TracedTask waker(TraceEvent.Where at, TracedTask wakee) {
+  private @Nullable TracedTask waker(TraceEvent.Where at, TracedTask wakee) {
     int c = at.cpu();
     if (at.context() != Context.TASK || irqDepth[c] > 0 || at.pid() <= 0) {
       return null;
@@ -412,7 +408,7 @@ public final class History {
     return w;
   }
 
-  private void wakeUpBlocked(TracedTask t, TracedTask waker, long now, int targetCpu) {
+  private void wakeUpBlocked(TracedTask t, @Nullable TracedTask waker, long now, int targetCpu) {
     t.measures.wakeups++;
     t.wokenAt = now;
     t.state = TracedTask.State.RUNNABLE;

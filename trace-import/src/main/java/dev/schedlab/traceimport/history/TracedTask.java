@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One task of a trace: one pid from its fork (or the trace start) to its exit (or the trace end); a
@@ -38,13 +39,13 @@ public final class TracedTask {
   final List<Action> actions = new ArrayList<>();
   private final Map<Integer, Integer> prios = new HashMap<>();
 
-  State state;
+  State state = State.RUNNABLE; // History.create() sets it from the start
   int cpu = -1;
   int lastCpu = -1;
   long since;
   long wokenAt = -1;
   boolean exiting;
-  Action.Block pendingBlock;
+  Action.@Nullable Block pendingBlock;
   // the Run being accumulated
   long runOnCpu;
   long runIrq;

@@ -1,5 +1,7 @@
 package dev.schedlab.traceimport.read;
 
+import org.jspecify.annotations.Nullable;
+
 /** The context an event line was written from, as the ftrace flags column tells it. */
 public enum Context {
   /** Task context (or a trace without the flags column: not known to be an interrupt). */
@@ -10,20 +12,14 @@ public enum Context {
   SOFTIRQ;
 
   /** From the third character of a flags column such as {@code d.h2.}; TASK without flags. */
-  static Context ofFlags(String flags) {
+  static Context ofFlags(@Nullable String flags) {
     if (flags == null || flags.length() < 3) {
       return TASK;
     }
-    switch (flags.charAt(2)) {
-      case 'h':
-      case 'H':
-      case 'z':
-      case 'Z':
-        return HARDIRQ;
-      case 's':
-        return SOFTIRQ;
-      default:
-        return TASK;
-    }
+    return switch (flags.charAt(2)) {
+      case 'h', 'H', 'z', 'Z' -> HARDIRQ;
+      case 's' -> SOFTIRQ;
+      default -> TASK;
+    };
   }
 }

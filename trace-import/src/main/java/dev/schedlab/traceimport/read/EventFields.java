@@ -6,6 +6,7 @@ import dev.schedlab.traceimport.read.TraceEvent.Where;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The fields of the events the importer understands, in the kernel's own print format ({@code
@@ -123,82 +124,65 @@ final class EventFields {
           "external_interrupt");
 
   /** The event of a line whose head is parsed; null for an event this importer does not read. */
-  static TraceEvent parse(Where at, String event, String fields) throws BadFields {
+  static @Nullable TraceEvent parse(Where at, String event, String fields) throws BadFields {
     if (!parseable(event)) {
       return null;
     }
     switch (event) {
-      case "sched_switch":
-        {
-          Matcher m = match(event, fields, SWITCH, SWITCH_TC);
-          return new TraceEvent.Switch(
-              at, m.group(1), num(m, 2), num(m, 3), m.group(4), m.group(5), num(m, 6), num(m, 7));
-        }
-      case "sched_waking":
-      case "sched_wakeup":
-      case "sched_wakeup_new":
-        {
-          Matcher m = match(event, fields, WAKE, WAKE_TC);
-          WakeKind kind =
-              event.equals("sched_waking")
-                  ? WakeKind.WAKING
-                  : event.equals("sched_wakeup") ? WakeKind.WAKEUP : WakeKind.WAKEUP_NEW;
-          return new TraceEvent.Wake(at, kind, m.group(1), num(m, 2), num(m, 3), num(m, 4));
-        }
-      case "sched_process_fork":
-        {
-          Matcher m = match(event, fields, FORK, null);
-          return new TraceEvent.Fork(at, m.group(1), num(m, 2), m.group(3), num(m, 4));
-        }
-      case "sched_process_exit":
-        {
-          Matcher m = match(event, fields, EXIT, null);
-          return new TraceEvent.Exit(at, m.group(1), num(m, 2));
-        }
-      case "sched_migrate_task":
-        {
-          Matcher m = match(event, fields, MIGRATE, null);
-          return new TraceEvent.Migrate(at, m.group(1), num(m, 2), num(m, 4), num(m, 5));
-        }
-      case "irq_handler_entry":
-        {
-          Matcher m = match(event, fields, IRQ_ENTRY, null);
-          return new TraceEvent.Irq(at, true, IrqKind.HARDIRQ, m.group(2).trim());
-        }
-      case "irq_handler_exit":
-        {
-          Matcher m = match(event, fields, IRQ_EXIT, null);
-          return new TraceEvent.Irq(at, false, IrqKind.HARDIRQ, m.group(1));
-        }
-      case "softirq_entry":
-      case "softirq_exit":
-        {
-          Matcher m = match(event, fields, SOFTIRQ, null);
-          return new TraceEvent.Irq(at, event.endsWith("entry"), IrqKind.SOFTIRQ, m.group(2));
-        }
-      case "ipi_entry":
-      case "ipi_exit":
-        {
-          Matcher m = match(event, fields, IPI, null);
-          return new TraceEvent.Irq(at, event.endsWith("entry"), IrqKind.VECTOR, m.group(1));
-        }
-      case "ipi_send_cpu":
-      case "ipi_send_cpumask":
-      case "ipi_raise":
-        {
-          Matcher m = match(event, fields, IPI_SEND, null);
-          return new TraceEvent.IpiSend(at, m.group(1), m.group(2) == null ? "" : m.group(2));
-        }
-      default:
-        { // an APIC vector
-          match(event, fields, VECTOR, null);
-          String name = event.substring(0, event.lastIndexOf('_'));
-          return new TraceEvent.Irq(at, event.endsWith("_entry"), IrqKind.VECTOR, name);
-        }
+      case "sched_switch" -> {
+        Matcher m = match(event, fields, SWITCH, SWITCH_TC);
+        return new TraceEvent.Switch(
+            at, m.group(1), num(m, 2), num(m, 3), m.group(4), m.group(5), num(m, 6), num(m, 7));
+      }
+      case "sched_waking", "sched_wakeup", "sched_wakeup_new" -> {
+        Matcher m = match(event, fields, WAKE, WAKE_TC);
+        WakeKind kind =
+            event.equals("sched_waking")
+                ? WakeKind.WAKING
+                : event.equals("sched_wakeup") ? WakeKind.WAKEUP : WakeKind.WAKEUP_NEW;
+        return new TraceEvent.Wake(at, kind, m.group(1), num(m, 2), num(m, 3), num(m, 4));
+      }
+      case "sched_process_fork" -> {
+        Matcher m = match(event, fields, FORK, null);
+        return new TraceEvent.Fork(at, m.group(1), num(m, 2), m.group(3), num(m, 4));
+      }
+      case "sched_process_exit" -> {
+        Matcher m = match(event, fields, EXIT, null);
+        return new TraceEvent.Exit(at, m.group(1), num(m, 2));
+      }
+      case "sched_migrate_task" -> {
+        Matcher m = match(event, fields, MIGRATE, null);
+        return new TraceEvent.Migrate(at, m.group(1), num(m, 2), num(m, 4), num(m, 5));
+      }
+      case "irq_handler_entry" -> {
+        Matcher m = match(event, fields, IRQ_ENTRY, null);
+        return new TraceEvent.Irq(at, true, IrqKind.HARDIRQ, m.group(2).trim());
+      }
+      case "irq_handler_exit" -> {
+        Matcher m = match(event, fields, IRQ_EXIT, null);
+        return new TraceEvent.Irq(at, false, IrqKind.HARDIRQ, m.group(1));
+      }
+      case "softirq_entry", "softirq_exit" -> {
+        Matcher m = match(event, fields, SOFTIRQ, null);
+        return new TraceEvent.Irq(at, event.endsWith("entry"), IrqKind.SOFTIRQ, m.group(2));
+      }
+      case "ipi_entry", "ipi_exit" -> {
+        Matcher m = match(event, fields, IPI, null);
+        return new TraceEvent.Irq(at, event.endsWith("entry"), IrqKind.VECTOR, m.group(1));
+      }
+      case "ipi_send_cpu", "ipi_send_cpumask", "ipi_raise" -> {
+        Matcher m = match(event, fields, IPI_SEND, null);
+        return new TraceEvent.IpiSend(at, m.group(1), m.group(2) == null ? "" : m.group(2));
+      }
+      default -> { // an APIC vector
+        match(event, fields, VECTOR, null);
+        String name = event.substring(0, event.lastIndexOf('_'));
+        return new TraceEvent.Irq(at, event.endsWith("_entry"), IrqKind.VECTOR, name);
+      }
     }
   }
 
-  private static Matcher match(String event, String fields, Pattern raw, Pattern plugin)
+  private static Matcher match(String event, String fields, Pattern raw, @Nullable Pattern plugin)
       throws BadFields {
     Matcher m = raw.matcher(fields);
     if (m.matches()) {

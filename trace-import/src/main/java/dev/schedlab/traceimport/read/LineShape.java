@@ -2,6 +2,7 @@ package dev.schedlab.traceimport.read;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The part of an event line before its fields, in the two shapes the formats use: {@code COMM-PID
@@ -24,12 +25,18 @@ final class LineShape {
 
   /** A parsed line head. */
   record Head(
-      String comm, int pid, int cpu, String flags, long timeNs, String event, String fields) {}
+      String comm,
+      int pid,
+      int cpu,
+      @Nullable String flags,
+      long timeNs,
+      String event,
+      String fields) {}
 
   private LineShape() {}
 
   /** The head of {@code line} in {@code format}, or null when the line has no such shape. */
-  static Head parse(TraceFormat format, String line) {
+  static @Nullable Head parse(TraceFormat format, String line) {
     if (format == TraceFormat.PERF) {
       Matcher m = PERF.matcher(line);
       if (!m.matches()) {

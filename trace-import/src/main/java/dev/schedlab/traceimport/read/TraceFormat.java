@@ -1,6 +1,7 @@
 package dev.schedlab.traceimport.read;
 
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /** The text formats the importer reads. */
 public enum TraceFormat {
@@ -23,7 +24,7 @@ public enum TraceFormat {
   }
 
   /** The format labelled {@code s}, or null. */
-  public static TraceFormat ofLabel(String s) {
+  public static @Nullable TraceFormat ofLabel(String s) {
     for (TraceFormat f : values()) {
       if (f.label.equals(s.toLowerCase(Locale.ROOT))) {
         return f;

@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a trace in any of the {@link TraceFormat}s. Skipped with a warning: events it does not
@@ -34,22 +36,22 @@ public final class TraceReader {
   private static final Pattern CPU_EMPTY = Pattern.compile("^\\s*CPU \\d+ is empty\\s*$");
 
   private final String source;
-  private final TraceFormat forced;
-  private TraceFormat format;
+  private final @Nullable TraceFormat forced;
+  private @Nullable TraceFormat format;
   private int headerCpus = -1;
   private int maxCpu = -1;
   private long[] lastTime = new long[0];
   private final List<TraceEvent> events = new ArrayList<>();
   private final Warnings warnings;
 
-  private TraceReader(String source, TraceFormat forced) {
+  private TraceReader(String source, @Nullable TraceFormat forced) {
     this.source = source;
     this.forced = forced;
     this.warnings = new Warnings(source);
   }
 
   /** Reads {@code file}; {@code format} null detects it from the content. */
-  public static Trace read(Path file, TraceFormat format) throws TraceInputException {
+  public static Trace read(Path file, @Nullable TraceFormat format) throws TraceInputException {
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       return new TraceReader(file.toString(), format).readAll(in);
     } catch (NoSuchFileException e) {
@@ -65,8 +67,8 @@ public final class TraceReader {
     }
   }
 
-  /** Reads trace {@code text} named {@code source} in messages. */
-  public static Trace parse(String source, String text, TraceFormat format)
+  /** Reads trace {@code text} named {@code source} in messages; {@code format} null detects it. */
+  public static Trace parse(String source, String text, @Nullable TraceFormat format)
       throws TraceInputException {
     try {
       return new TraceReader(source, format).readAll(new BufferedReader(new StringReader(text)));
@@ -113,8 +115,8 @@ public final class TraceReader {
     if (line.isBlank()) {
       return;
     }
-    Matcher m;
-    if ((m = BUFFER_STARTED.matcher(line)).matches()) {
+    Matcher m = BUFFER_STARTED.matcher(line);
+    if (m.matches()) {
       int cpu = Integer.parseInt(m.group(1));
       warnings.add(
           "buffer-started",
@@ -126,7 +128,8 @@ public final class TraceReader {
       return;
     }
     if (line.startsWith("#")) {
-      if ((m = CPUS_HEADER.matcher(line)).find()) {
+      m = CPUS_HEADER.matcher(line);
+      if (m.find()) {
         headerCpus = Integer.parseInt(m.group(1));
       }
       if (format == null && forced == null && line.startsWith("# tracer:")) {
@@ -134,14 +137,16 @@ public final class TraceReader {
       }
       return;
     }
-    if ((m = TRACE_CMD_CPUS.matcher(line)).matches()) {
+    m = TRACE_CMD_CPUS.matcher(line);
+    if (m.matches()) {
       headerCpus = Integer.parseInt(m.group(1));
       if (format == null && forced == null) {
         format = TraceFormat.TRACE_CMD;
       }
       return;
     }
-    if ((m = LOST.matcher(line)).matches()) {
+    m = LOST.matcher(line);
+    if (m.matches()) {
       lost(no, Integer.parseInt(m.group(1)), m.group(2) == null ? -1 : Long.parseLong(m.group(2)));
       return;
     }
@@ -177,9 +182,9 @@ public final class TraceReader {
     event(no, head, last);
   }
 
-  private LineShape.Head parseHead(int no, String line) throws TraceInputException {
+  private LineShape.@Nullable Head parseHead(int no, String line) throws TraceInputException {
     try {
-      return LineShape.parse(format, line);
+      return LineShape.parse(Objects.requireNonNull(format), line); // set from the first line
     } catch (NumberFormatException e) {
       throw new TraceInputException(
           source + ":" + no + ": a number out of range in the line head;" + " expected " + shape(),
@@ -193,7 +198,7 @@ public final class TraceReader {
         : "COMM-PID [CPU] FLAGS SECONDS: EVENT: FIELDS";
   }
 
-  private static TraceFormat detect(String line) {
+  private static @Nullable TraceFormat detect(String line) {
     if (LineShape.matches(TraceFormat.FTRACE, line)) {
       return TraceFormat.FTRACE;
     }

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What the kernel did beside what the model did with the same workload: per task and in total the
@@ -259,7 +260,7 @@ public final class ReplayReport {
     List<Map<String, Object>> tasks = new ArrayList<>();
     for (String n : order()) {
       Map<String, Object> m = new LinkedHashMap<>();
-      var src = imported.replayed().get(n);
+      var src = Objects.requireNonNull(imported.replayed().get(n));
       m.put("name", n);
       m.put("pid", src.pid());
       m.put("comm", src.comm());

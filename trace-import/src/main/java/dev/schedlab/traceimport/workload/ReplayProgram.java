@@ -60,15 +60,9 @@ public final class ReplayProgram {
         }
       } else if (a instanceof Action.Block b) {
         switch (b.end()) {
-          case BY_TASK:
-            steps.add("{block: " + queueOf.apply(t) + "}");
-            break;
-          case TIMED:
-            steps.add("{sleep: " + Math.max(1, b.durationNs()) + "}");
-            break;
-          default:
-            steps.add("{block: " + PARKED + "}");
-            break;
+          case BY_TASK -> steps.add("{block: " + queueOf.apply(t) + "}");
+          case TIMED -> steps.add("{sleep: " + Math.max(1, b.durationNs()) + "}");
+          default -> steps.add("{block: " + PARKED + "}");
         }
         debt += costs.block();
       } else if (a instanceof Action.Exit) {

@@ -180,21 +180,13 @@ public final class TraceImport {
   }
 
   private static String origin(TracedTask t, long traceStart) {
-    String how;
-    switch (t.start()) {
-      case FORKED:
-        how = "created at " + Yaml.seconds(t.startNs() - traceStart) + " s";
-        break;
-      case RUNNING:
-        how = "running when the trace starts";
-        break;
-      case RUNNABLE:
-        how = "runnable when the trace starts";
-        break;
-      default:
-        how = "asleep when the trace starts";
-        break;
-    }
+    String how =
+        switch (t.start()) {
+          case FORKED -> "created at " + Yaml.seconds(t.startNs() - traceStart) + " s";
+          case RUNNING -> "running when the trace starts";
+          case RUNNABLE -> "runnable when the trace starts";
+          default -> "asleep when the trace starts";
+        };
     return "pid " + t.pid() + ", prio " + t.prio() + ", " + how + (t.exited() ? ", exits" : "");
   }
 }
