@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /** Runs host commands (the probe, the real tools) and finds programs on the PATH. */
 public final class Commands {
@@ -26,7 +27,7 @@ public final class Commands {
   /** The program's path on the PATH, if it is there. */
   public static Optional<Path> which(String program) {
     String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-    for (String dir : path.split(":")) {
+    for (String dir : path.split(":", -1)) { // an empty entry, trailing too, is "." (POSIX)
       Path p = Path.of(dir.isEmpty() ? "." : dir, program);
       if (p.toFile().canExecute()) {
         return Optional.of(p);
@@ -85,7 +86,7 @@ public final class Commands {
   }
 
   /** Stops a background command and its children. */
-  public static void stop(Process p) {
+  public static void stop(@Nullable Process p) {
     if (p == null) {
       return;
     }

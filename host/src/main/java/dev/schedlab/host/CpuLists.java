@@ -8,7 +8,7 @@ public final class CpuLists {
 
   public static BitSet parse(String list) {
     BitSet out = new BitSet();
-    for (String part : list.trim().split(",")) {
+    for (String part : list.trim().split(",", -1)) {
       String p = part.trim();
       if (p.isEmpty()) {
         continue;

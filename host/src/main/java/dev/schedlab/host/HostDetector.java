@@ -63,7 +63,7 @@ public final class HostDetector {
   }
 
   private static String cpuModel(HostFiles f) {
-    for (String line : f.text("/proc/cpuinfo").orElse("").split("\n")) {
+    for (String line : f.text("/proc/cpuinfo").orElse("").split("\n", -1)) {
       if (line.startsWith("model name") && line.contains(":")) {
         return line.substring(line.indexOf(':') + 1).trim();
       }

@@ -11,7 +11,7 @@ final class KernelConfig {
 
   private KernelConfig(String text, String source) {
     this.source = source;
-    for (String line : text.split("\n")) {
+    for (String line : text.split("\n", -1)) {
       int eq = line.indexOf('=');
       if (line.startsWith("CONFIG_") && eq > 0) {
         values.put(line.substring(0, eq), line.substring(eq + 1).replace("\"", ""));

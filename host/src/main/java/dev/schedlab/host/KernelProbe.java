@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The kernel's configuration as the model needs it: HZ, the preemption model, isolated CPUs, the
@@ -233,7 +234,7 @@ final class KernelProbe {
   }
 
   private static List<String> flags(String cpuinfo) {
-    for (String line : cpuinfo.split("\n")) {
+    for (String line : cpuinfo.split("\n", -1)) {
       if (line.startsWith("flags") && line.contains(":")) {
         return List.of(line.substring(line.indexOf(':') + 1).trim().split("\\s+"));
       }
@@ -241,7 +242,7 @@ final class KernelProbe {
     return List.of();
   }
 
-  private static Long parse(String t) {
+  private static @Nullable Long parse(String t) {
     try {
       return Long.parseLong(t);
     } catch (NumberFormatException e) {

@@ -5,6 +5,7 @@ import dev.schedlab.engine.config.NoiseSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes a machine file: the {@code machine:} and {@code kernel:} sections of a scenario for the
@@ -28,7 +29,7 @@ public final class MachineFileWriter {
   public static String write(
       HostDescription host,
       Map<String, Sourced<Long>> params,
-      Sourced<NoiseSpec> noise,
+      @Nullable Sourced<NoiseSpec> noise,
       String version) {
     MachineFileWriter w = new MachineFileWriter();
     boolean calibrated = !params.isEmpty() || noise != null;
@@ -56,7 +57,7 @@ public final class MachineFileWriter {
     }
   }
 
-  private void machine(HostDescription h, Sourced<NoiseSpec> noise) {
+  private void machine(HostDescription h, @Nullable Sourced<NoiseSpec> noise) {
     line("machine:");
     value("  ", "sockets", h.sockets());
     value("  ", "cores_per_socket", h.coresPerSocket());
@@ -131,7 +132,7 @@ public final class MachineFileWriter {
     String prefix = indent + "# ";
     StringBuilder cur = new StringBuilder(prefix);
     boolean empty = true;
-    for (String word : text.split(" ")) {
+    for (String word : text.split(" ", -1)) {
       if (!empty && cur.length() + 1 + word.length() > 100) {
         line(cur.toString());
         cur = new StringBuilder(prefix + " ");

@@ -316,7 +316,7 @@ public final class Calibrator {
     long cpus = Probe.number(o, "cpus");
     List<long[]> perCpu = new ArrayList<>();
     for (int c = 0; c < cpus; c++) {
-      String[] items = o.getOrDefault("cpu" + c, "").split(",");
+      String[] items = o.getOrDefault("cpu" + c, "").split(",", -1);
       long[] pairs = new long[2 * items.length];
       int n = 0;
       for (String item : items) {

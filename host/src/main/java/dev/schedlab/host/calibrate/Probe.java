@@ -87,7 +87,7 @@ final class Probe implements Bench {
               + o.stderr().strip());
     }
     Map<String, String> out = new LinkedHashMap<>();
-    for (String line : o.stdout().split("\n")) {
+    for (String line : o.stdout().split("\n", -1)) {
       int eq = line.indexOf('=');
       if (eq > 0) {
         out.put(line.substring(0, eq), line.substring(eq + 1).trim());

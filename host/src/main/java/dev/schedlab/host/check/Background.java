@@ -3,21 +3,27 @@ package dev.schedlab.host.check;
 import dev.schedlab.host.Commands;
 import dev.schedlab.host.HostException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** A load beside a workload: nothing, CPU hogs, or stress-ng's mmap workers, one per CPU. */
 enum Background {
-  QUIET("", List.of()),
-  CPU_HOGS("--cpu 0", List.of("stress-ng", "--cpu", "0")),
-  MMAP_HOGS("--mmap 0", List.of("stress-ng", "--mmap", "0"));
+  QUIET(""),
+  CPU_HOGS("--cpu 0"),
+  MMAP_HOGS("--mmap 0");
 
   /** The stress-ng arguments the model's tool line takes, "" for none. */
   final String modelArgs;
 
-  private final List<String> argv;
-
-  Background(String modelArgs, List<String> argv) {
+  Background(String modelArgs) {
     this.modelArgs = modelArgs;
-    this.argv = argv;
+  }
+
+  private List<String> argv() {
+    return switch (this) {
+      case QUIET -> List.of();
+      case CPU_HOGS -> List.of("stress-ng", "--cpu", "0");
+      case MMAP_HOGS -> List.of("stress-ng", "--mmap", "0");
+    };
   }
 
   String label() {
@@ -29,11 +35,11 @@ enum Background {
   }
 
   /** Starts it on the host (null when quiet), one second ahead so it has settled. */
-  Process start() throws HostException {
+  @Nullable Process start() throws HostException {
     if (this == QUIET) {
       return null;
     }
-    Process p = Commands.background(argv);
+    Process p = Commands.background(argv());
     try {
       Thread.sleep(1_000);
     } catch (InterruptedException e) {

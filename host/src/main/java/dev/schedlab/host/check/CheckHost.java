@@ -6,6 +6,8 @@ import dev.schedlab.host.ModelRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code schedlab check-host}: the validation suite. Each workload runs with the real tools here
@@ -22,7 +24,7 @@ public final class CheckHost {
     void starting(int index, int total, String what);
 
     /** {@code check}'s host figures (empty when it could not run, with {@code why}). */
-    default void measured(Check check, Map<String, Double> real, String why) {}
+    default void measured(Check check, Map<String, Double> real, @Nullable String why) {}
 
     /** {@code rows} are complete. */
     void rows(List<Row> rows);
@@ -66,7 +68,7 @@ public final class CheckHost {
       List<Check> suite,
       ModelRunner model,
       Env env,
-      Map<String, Map<String, Double>> earlier,
+      @Nullable Map<String, Map<String, Double>> earlier,
       Listener listener) {
     int total = 2 * suite.size();
     List<Map<String, Double>> real = new ArrayList<>();
@@ -80,7 +82,7 @@ public final class CheckHost {
               : unavailable(c, env);
       Map<String, Double> figures = Map.of();
       if (reason == null && earlier != null) {
-        figures = earlier.get(c.name());
+        figures = Objects.requireNonNull(earlier.get(c.name())); // contained: reason is null
       } else if (reason == null) {
         try {
           figures = c.real(env);
@@ -112,7 +114,7 @@ public final class CheckHost {
   }
 
   /** Why {@code c} cannot run here, or null. */
-  private static String unavailable(Check c, Env env) {
+  private static @Nullable String unavailable(Check c, Env env) {
     List<String> missing = c.programs().stream().filter(p -> Commands.which(p).isEmpty()).toList();
     if (!missing.isEmpty()) {
       return "skipped: " + String.join(", ", missing) + " not found (" + c.installHint() + ")";
@@ -132,7 +134,7 @@ public final class CheckHost {
   }
 
   private static List<Row> rows(
-      Check c, Map<String, Double> real, Map<String, Double> sim, String why) {
+      Check c, Map<String, Double> real, Map<String, Double> sim, @Nullable String why) {
     List<Row> out = new ArrayList<>();
     for (Figure f : c.figures()) {
       double r = real.getOrDefault(f.name(), Double.NaN);

@@ -64,7 +64,13 @@ final class CyclicCheck implements Check {
                 + (o.stderr() + o.stdout()).strip());
       }
       Map<String, Double> ns = RealOutputs.stressCyclic(o.stdout() + "\n" + o.stderr());
-      return figures(ns.get("50.00"), ns.get("99.00"), ns.get("max"));
+      Double p50 = ns.get("50.00");
+      Double p99 = ns.get("99.00");
+      Double max = ns.get("max");
+      if (p50 == null || p99 == null || max == null) {
+        throw new HostException("stress-ng --cyclic printed no 50.00/99.00/max latency: " + ns);
+      }
+      return figures(p50, p99, max);
     } finally {
       Commands.stop(hog);
     }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * cyclictest, one thread per CPU at 1 ms, as SCHED_OTHER (the 50 us timer slack applies) or
@@ -87,7 +88,11 @@ final class CyclictestCheck implements Check {
   /** The model's cyclictest histogram, summed over the threads like the real one. */
   static Latencies modelLatencies(ModelRunner.Outcome o) throws HostException {
     Object threads =
-        ((Map<?, ?>) ((Map<?, ?>) o.reports().get("cyclictest")).get("report")).get("threads");
+        ((Map<?, ?>)
+                Objects.requireNonNull(
+                    ((Map<?, ?>) Objects.requireNonNull(o.reports().get("cyclictest")))
+                        .get("report")))
+            .get("threads");
     List<Long> counts = new ArrayList<>();
     long overflows = 0;
     if (threads instanceof List<?> list) {

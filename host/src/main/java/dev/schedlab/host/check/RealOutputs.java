@@ -23,17 +23,18 @@ final class RealOutputs {
     List<Long> counts = new ArrayList<>();
     long max = -1;
     long overflows = 0;
-    for (String line : out.split("\n")) {
+    for (String line : out.split("\n", -1)) {
       if (line.startsWith("# Max Latencies:")) {
-        for (String v : line.substring("# Max Latencies:".length()).trim().split("\\s+")) {
+        for (String v : line.substring("# Max Latencies:".length()).trim().split("\\s+", -1)) {
           max = Math.max(max, Long.parseLong(v));
         }
       } else if (line.startsWith("# Histogram Overflows:")) {
-        for (String v : line.substring("# Histogram Overflows:".length()).trim().split("\\s+")) {
+        for (String v :
+            line.substring("# Histogram Overflows:".length()).trim().split("\\s+", -1)) {
           overflows += Long.parseLong(v);
         }
       } else if (!line.startsWith("#") && line.matches("\\d+(\\s+\\d+)+\\s*")) {
-        String[] f = line.trim().split("\\s+");
+        String[] f = line.trim().split("\\s+", -1);
         int us = Integer.parseInt(f[0]);
         long n = 0;
         for (int i = 1; i < f.length; i++) {
@@ -55,7 +56,7 @@ final class RealOutputs {
   /** stress-ng --cyclic's percentile lines (ns), by percent, and "max". */
   static Map<String, Double> stressCyclic(String out) throws HostException {
     Map<String, Double> m = new LinkedHashMap<>();
-    for (String line : out.split("\n")) {
+    for (String line : out.split("\n", -1)) {
       if (!line.contains("cyclic:")) {
         continue;
       }
@@ -95,8 +96,8 @@ final class RealOutputs {
 
   /** {@code perf stat -x,}'s count for {@code event}, or NaN when not counted. */
   static double perfStat(String err, String event) {
-    for (String line : err.split("\n")) {
-      String[] f = line.split(",");
+    for (String line : err.split("\n", -1)) {
+      String[] f = line.split(",", -1);
       if (f.length > 2 && f[2].equals(event)) {
         try {
           return Double.parseDouble(f[0]);
@@ -111,14 +112,14 @@ final class RealOutputs {
   /** The rows of /proc/interrupts or /proc/softirqs, each summed over the CPUs. */
   static Map<String, Long> procCounts(String text) {
     Map<String, Long> m = new LinkedHashMap<>();
-    for (String line : text.split("\n")) {
+    for (String line : text.split("\n", -1)) {
       int colon = line.indexOf(':');
       if (colon <= 0) {
         continue;
       }
       String key = line.substring(0, colon).trim();
       long sum = 0;
-      for (String f : line.substring(colon + 1).trim().split("\\s+")) {
+      for (String f : line.substring(colon + 1).trim().split("\\s+", -1)) {
         if (!f.matches("\\d+")) {
           break;
         }
