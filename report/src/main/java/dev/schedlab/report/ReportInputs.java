@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Reads the inputs of {@code schedlab report} and makes their sections. An input is a run's JSON
@@ -74,7 +75,7 @@ public final class ReportInputs {
         JsonNode run = single(p, docs, "run");
         out.add(RunSection.of(run, text, trace == null ? null : timeline(trace, run)));
       } else if (first.has("matrix") && first.has("cells")) {
-        Path dir = p.toAbsolutePath().getParent();
+        Path dir = Objects.requireNonNull(p.toAbsolutePath().getParent()); // a file has a parent
         out.add(MatrixSection.read(dir, view));
       } else {
         throw new ReportInputException(
@@ -110,7 +111,7 @@ public final class ReportInputs {
     try {
       FtraceReader.read(trace, t);
     } catch (TraceFormatException e) {
-      throw new ReportInputException(e.getMessage());
+      throw new ReportInputException(Objects.requireNonNull(e.getMessage()));
     }
     return t.finish(run.path("sim_ns").asLong());
   }

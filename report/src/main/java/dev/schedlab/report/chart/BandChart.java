@@ -4,6 +4,7 @@ import dev.schedlab.report.html.Fmt;
 import dev.schedlab.report.html.Palette;
 import dev.schedlab.report.html.Svg;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Simulated values beside published ones: one strip per row (each on its own scale, rows have
@@ -21,7 +22,11 @@ public final class BandChart {
    * @param lo lower end of the band, or null
    * @param hi upper end of the band, or null
    */
-  public record Cell(Double simulated, Double published, Double lo, Double hi) {}
+  public record Cell(
+      @Nullable Double simulated,
+      @Nullable Double published,
+      @Nullable Double lo,
+      @Nullable Double hi) {}
 
   /**
    * One row.

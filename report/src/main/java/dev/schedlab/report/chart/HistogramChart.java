@@ -5,6 +5,7 @@ import dev.schedlab.report.html.Palette;
 import dev.schedlab.report.html.Svg;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A latency histogram as the tool printed it (bucket i counts samples of i units): bars of all
@@ -26,7 +27,7 @@ public final class HistogramChart {
   private HistogramChart() {}
 
   /** The chart, or null when every bucket is empty. */
-  public static Chart of(String title, String unit, List<Series> series, String note) {
+  public static @Nullable Chart of(String title, String unit, List<Series> series, String note) {
     int first = Integer.MAX_VALUE;
     int last = -1;
     for (Series s : series) {
@@ -55,7 +56,7 @@ public final class HistogramChart {
     Svg svg = new Svg(WIDTH, HEIGHT, title);
     Frame f = new Frame(svg, 70, 28, WIDTH - 60, HEIGHT - 42);
     Axis x = Axis.linear(first, first + (double) bars * width, f.left, f.right);
-    Axis y = Axis.linear(0, peak, f.bottom, f.top);
+    Axis y = Axis.linear(0, (double) peak, f.bottom, f.top);
     Axis cdf = Axis.linear(0, 100, f.bottom, f.top);
     f.xAxis(x, unit, Frame::tick);
     f.yAxis(y, "samples per " + (width == 1 ? "" : width + " ") + unit, Frame::tick);
@@ -71,9 +72,9 @@ public final class HistogramChart {
       svg.el("rect")
           .a("class", "mark bar")
           .a("x", x.px(lo))
-          .a("y", y.px(sum[b]))
+          .a("y", y.px((double) sum[b]))
           .a("width", Math.max(0.5, bw - (bw > 3 ? 1 : 0)))
-          .a("height", y.px(0) - y.px(sum[b]))
+          .a("height", y.px(0) - y.px((double) sum[b]))
           .a("fill", "#9ecae1")
           .title(
               Fmt.num(lo)

@@ -2,6 +2,7 @@ package dev.schedlab.report.html;
 
 import dev.schedlab.report.chart.Chart;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The building blocks of a section: facts, figures and (sortable) tables. */
 public final class Blocks {
@@ -19,7 +20,7 @@ public final class Blocks {
   }
 
   /** A chart with its title and note; null charts give nothing. */
-  public static String figure(Chart c) {
+  public static String figure(@Nullable Chart c) {
     if (c == null) {
       return "";
     }

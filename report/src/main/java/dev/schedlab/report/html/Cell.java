@@ -1,5 +1,7 @@
 package dev.schedlab.report.html;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One table cell.
  *
@@ -8,14 +10,14 @@ package dev.schedlab.report.html;
  * @param ptr JSON Pointer of the shown number in the embedded input, or null
  * @param cls CSS class, or null
  */
-public record Cell(String text, String sort, String ptr, String cls) {
+public record Cell(String text, @Nullable String sort, @Nullable String ptr, @Nullable String cls) {
   /** A text cell. */
   public static Cell text(String s) {
     return new Cell(s, null, null, null);
   }
 
   /** A number from the input at {@code ptr} ("-" when absent). */
-  public static Cell num(com.fasterxml.jackson.databind.JsonNode n, String ptr) {
+  public static Cell num(com.fasterxml.jackson.databind.@Nullable JsonNode n, String ptr) {
     if (n == null || !n.isNumber()) {
       return new Cell("-", "", null, "num");
     }

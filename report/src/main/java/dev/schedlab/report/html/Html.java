@@ -25,9 +25,9 @@ public final class Html {
   }
 
   /**
-   * JSON text safe inside {@code <script type="application/json">}: every {@code <} becomes {@code
-   * \u003c}. In JSON a {@code <} can only stand inside a string, where the escape means the same
-   * character, so the parsed value is unchanged and no {@code </script>} can appear.
+   * JSON text safe inside {@code <script type="application/json">}: every {@code <} becomes <code>
+   * &#92;u003c</code>. In JSON a {@code <} can only stand inside a string, where the escape means
+   * the same character, so the parsed value is unchanged and no {@code </script>} can appear.
    */
   public static String scriptJson(String json) {
     return json.replace("<", "\\u003c");

@@ -1,5 +1,7 @@
 package dev.schedlab.report.html;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A small SVG writer. Elements are built with {@link #el(String)}; coordinates go through {@link
  * Fmt#coord(double)} so equal charts give equal bytes. Elements carrying data get the class {@code
@@ -67,7 +69,7 @@ public final class Svg {
   /** One element under construction. */
   public final class El {
     private final String name;
-    private String title;
+    private @Nullable String title;
 
     private El(String name) {
       this.name = name;
@@ -81,7 +83,7 @@ public final class Svg {
     }
 
     /** A text attribute (escaped); skipped when {@code v} is null. */
-    public El a(String key, String v) {
+    public El a(String key, @Nullable String v) {
       if (v != null) {
         b.append(' ').append(key).append("=\"").append(Html.esc(v)).append('"');
       }

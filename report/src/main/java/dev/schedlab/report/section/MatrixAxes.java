@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The axes of a matrix heatmap: across ({@code x}), down ({@code y}) and the other axes that vary
@@ -61,7 +62,7 @@ record MatrixAxes(String x, String y, List<String> panels) {
         panels.add(a);
       }
     }
-    return new MatrixAxes(x, y, panels);
+    return new MatrixAxes(Objects.requireNonNull(x), Objects.requireNonNull(y), panels); // picked
   }
 
   /** The levels of {@code axis} in order of first appearance. */

@@ -29,7 +29,7 @@ final class Numbers {
 
   private static void walk(String path, String ptr, JsonNode n, List<Leaf> out) {
     if (n.isObject()) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = n.properties().iterator(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         walk(
             path.isEmpty() ? e.getKey() : path + "." + e.getKey(),

@@ -66,7 +66,7 @@ public final class ReproduceSection {
         cells.add(
             new BandChart.Cell(s, pub != null && pub.isNumber() ? pub.asDouble() : null, lo, hi));
         Cell simCell = Cell.num(sim, Ptr.of(e, "rows", r, "simulated", k));
-        if (lo != null && s != null) {
+        if (lo != null && hi != null && s != null) {
           simCell =
               new Cell(
                   simCell.text(),

@@ -14,7 +14,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /** The charts of a run section, each from the run JSON's metrics or reports. */
 final class RunCharts {
@@ -27,7 +29,7 @@ final class RunCharts {
   private RunCharts() {}
 
   /** Busy and idle time per CPU ({@code metrics.per_cpu}), or null without it. */
-  static Chart cpuBusy(JsonNode metrics) {
+  static @Nullable Chart cpuBusy(JsonNode metrics) {
     JsonNode per = metrics.path("per_cpu");
     if (!per.isObject() || per.isEmpty()) {
       return null;
@@ -81,7 +83,8 @@ final class RunCharts {
         if (h.has(q)) {
           pts.add(
               new PercentileChart.Point(
-                  QUANTILES.get(q), new Value(h.get(q).asDouble(), Ptr.of("metrics", name, q))));
+                  Objects.requireNonNull(QUANTILES.get(q)),
+                  new Value(h.get(q).asDouble(), Ptr.of("metrics", name, q))));
         }
       }
       series.add(new PercentileChart.Series(name.substring("latency.".length()), pts));
@@ -203,7 +206,7 @@ final class RunCharts {
   }
 
   /** IPIs by path: sent as a real IPI, or replaced by a flag write to a polling CPU. */
-  static Chart ipis(JsonNode metrics) {
+  static @Nullable Chart ipis(JsonNode metrics) {
     Set<String> paths = new LinkedHashSet<>();
     for (String k : Numbers.names(metrics)) {
       if (k.startsWith("ipi.sent.") || k.startsWith("ipi.polling_shortcut.")) {
@@ -233,7 +236,7 @@ final class RunCharts {
   }
 
   /** Interrupts taken, by vector ({@code irq.taken.*}). */
-  static Chart interrupts(JsonNode metrics) {
+  static @Nullable Chart interrupts(JsonNode metrics) {
     List<String> cats = new ArrayList<>();
     List<Value> vals = new ArrayList<>();
     for (String k : Numbers.names(metrics)) {
@@ -256,7 +259,7 @@ final class RunCharts {
   }
 
   /** Wakeups by path through try_to_wake_up(). */
-  static Chart wakeups(JsonNode metrics) {
+  static @Nullable Chart wakeups(JsonNode metrics) {
     if (!metrics.path("sched.wakeups").isNumber()) {
       return null;
     }

@@ -10,6 +10,7 @@ import dev.schedlab.report.timeline.Timeline;
 import dev.schedlab.report.timeline.TimelineChart;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The section of one run ({@code schedlab run --format json}): its facts, per-CPU busy time, the
@@ -20,7 +21,7 @@ public final class RunSection {
   private RunSection() {}
 
   /** The section of {@code run}, with {@code timeline} (finished) or null. */
-  public static Section of(JsonNode run, String json, Timeline timeline) {
+  public static Section of(JsonNode run, String json, @Nullable Timeline timeline) {
     JsonNode metrics = run.path("metrics");
     StringBuilder b = new StringBuilder();
     List<Cell[]> facts = new ArrayList<>();

@@ -2,9 +2,11 @@ package dev.schedlab.report.timeline;
 
 import dev.schedlab.engine.output.TraceSink;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What each CPU did over time, built from trace events: task slices (from {@code sched_switch}),
@@ -38,12 +40,13 @@ public final class Timeline implements TraceSink {
    * @param category task group index, idle state index, or 0 for interrupts
    * @param label task "comm (pid N)" or interrupt name
    */
-  public record Slice(int cpu, long start, long end, Kind kind, int category, String label) {}
+  public record Slice(
+      int cpu, long start, long end, Kind kind, int category, @Nullable String label) {}
 
   private final long horizon;
   private final List<Slice> slices = new ArrayList<>();
   private final Map<String, Integer> groups = new LinkedHashMap<>();
-  private final long[] counts = new long[Kind.values().length];
+  private final Map<Kind, Long> counts = new EnumMap<>(Kind.class);
   private int nrCpus;
   private long[] taskStart = new long[0];
   private String[] taskLabel = new String[0];
@@ -52,7 +55,7 @@ public final class Timeline implements TraceSink {
   private int[] idleState = new int[0];
   private int maxIdleState = -1;
   private long end;
-  private Bins bins;
+  private @Nullable Bins bins;
   private boolean finished;
 
   /** A timeline for {@code nrCpus} CPUs (more are added if seen) over about {@code horizonNs}. */
@@ -143,7 +146,7 @@ public final class Timeline implements TraceSink {
   }
 
   private void add(Slice s) {
-    counts[s.kind().ordinal()]++;
+    counts.merge(s.kind(), 1L, Long::sum);
     if (bins != null) {
       bins.add(s);
       return;
@@ -208,7 +211,7 @@ public final class Timeline implements TraceSink {
   }
 
   /** The columns, when downsampled, else null. */
-  public Bins bins() {
+  public @Nullable Bins bins() {
     return bins;
   }
 
@@ -224,6 +227,6 @@ public final class Timeline implements TraceSink {
 
   /** Number of slices of {@code kind} seen (also when downsampled). */
   public long count(Kind kind) {
-    return counts[kind.ordinal()];
+    return counts.getOrDefault(kind, 0L);
   }
 }

@@ -7,6 +7,7 @@ import dev.schedlab.report.html.Svg;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Draws a {@link Timeline}: one row per CPU, task slices coloured by task group, idle states in
@@ -59,7 +60,7 @@ public final class TimelineChart {
                           + ": "
                           + seconds(s.start())
                           + " s, "
-                          + Fmt.duration(s.end() - s.start()))
+                          + Fmt.duration((double) (s.end() - s.start())))
                   .end();
           case IDLE ->
               svg.el("rect")
@@ -77,7 +78,7 @@ public final class TimelineChart {
                           + ": "
                           + seconds(s.start())
                           + " s, "
-                          + Fmt.duration(s.end() - s.start()))
+                          + Fmt.duration((double) (s.end() - s.start())))
                   .end();
           case IRQ ->
               svg.el("rect")
@@ -102,7 +103,7 @@ public final class TimelineChart {
               + " interrupts.";
     } else {
       drawBins(svg, t, top, row, band, lane, scale);
-      Bins b = t.bins();
+      Bins b = Objects.requireNonNull(t.bins()); // downsampled
       note =
           "Downsampled: "
               + t.count(Timeline.Kind.TASK)
@@ -111,7 +112,7 @@ public final class TimelineChart {
               + " idle-state slices and "
               + t.count(Timeline.Kind.IRQ)
               + " interrupts are too many to draw one by one; each CPU's time is cut into columns of "
-              + Fmt.duration(b.width())
+              + Fmt.duration((double) b.width())
               + ", each coloured by what ran longest in it; a red tick marks"
               + " a column with at least one interrupt.";
     }
@@ -121,7 +122,7 @@ public final class TimelineChart {
 
   private static void drawBins(
       Svg svg, Timeline t, double top, double row, double band, double lane, double scale) {
-    Bins b = t.bins();
+    Bins b = Objects.requireNonNull(t.bins()); // drawn only when downsampled
     double colW = b.width() * scale;
     List<StringBuilder> paths = new ArrayList<>();
     for (int k = 0; k < Bins.TASK_COLORS + Bins.IDLE_STATES; k++) {
