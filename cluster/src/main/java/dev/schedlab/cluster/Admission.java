@@ -7,6 +7,7 @@ import java.util.SortedMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The coordinator's gate: a worker takes part only with the coordinator's schedlab version and
@@ -90,7 +91,7 @@ final class Admission {
    * A worker has its plugins in place and runs {@code jobs} cells at once: admitted when they are
    * the coordinator's, else refused (the answer says why).
    */
-  String ready(UUID member, int jobs, PluginManifest has) {
+  @Nullable String ready(UUID member, int jobs, PluginManifest has) {
     String diff = has.differences(manifest);
     String address = addresses.getOrDefault(member, member.toString());
     if (diff != null) {

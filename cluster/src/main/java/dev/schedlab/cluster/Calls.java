@@ -4,9 +4,11 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import dev.schedlab.lab.matrix.CellResult;
 import java.io.Serializable;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The calls members make to each other through Hazelcast's executor service. A worker, once joined,
@@ -23,7 +25,7 @@ final class Calls {
   /** A call that acts on the receiving member's {@link MemberRuntime}. */
   abstract static class Call<T> implements Callable<T>, Serializable, HazelcastInstanceAware {
     private static final long serialVersionUID = 1L;
-    private transient HazelcastInstance hz;
+    private transient @Nullable HazelcastInstance hz;
 
     @Override
     public void setHazelcastInstance(HazelcastInstance instance) {
@@ -31,7 +33,7 @@ final class Calls {
     }
 
     MemberRuntime runtime() {
-      return MemberRuntime.of(hz);
+      return MemberRuntime.of(Objects.requireNonNull(hz)); // set by Hazelcast before call()
     }
   }
 
@@ -59,7 +61,7 @@ final class Calls {
    * @param shared the worker's plugins when it reads them from a shared directory, or null when it
    *     takes the coordinator's
    */
-  record HelloData(UUID member, String address, String version, PluginManifest shared)
+  record HelloData(UUID member, String address, String version, @Nullable PluginManifest shared)
       implements Serializable {}
 
   /** See {@link HelloData}. */
@@ -83,7 +85,7 @@ final class Calls {
    * @param refusal why the worker may not take part, or null
    * @param manifest the coordinator's plugins
    */
-  record Welcome(String refusal, PluginManifest manifest) implements Serializable {}
+  record Welcome(@Nullable String refusal, PluginManifest manifest) implements Serializable {}
 
   /** Worker to coordinator: the files of one plugin entry, by path. */
   static final class FetchPlugin extends Call<SortedMap<String, byte[]>> {
@@ -114,7 +116,7 @@ final class Calls {
     }
 
     @Override
-    public String call() {
+    public @Nullable String call() {
       return runtime().admission().ready(member, jobs, has);
     }
   }

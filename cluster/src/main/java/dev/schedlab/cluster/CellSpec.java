@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A cell as sent to a member: the cell's inputs, with the bytes of its scenario file and of the
@@ -40,15 +41,15 @@ record CellSpec(
     int index,
     String runId,
     String label,
-    String scenario,
-    String toolLine,
-    String duration,
+    @Nullable String scenario,
+    @Nullable String toolLine,
+    @Nullable String duration,
     SortedMap<String, byte[]> files,
-    String machine,
+    @Nullable String machine,
     String paramsLabel,
     List<String> paramSets,
-    List<Plugin> plugins,
-    Long seed,
+    @Nullable List<Plugin> plugins,
+    @Nullable Long seed,
     List<String> globalSets)
     implements Serializable {
   /** One plugin of the set with its options. */

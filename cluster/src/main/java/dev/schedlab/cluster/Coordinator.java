@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code schedlab matrix --cluster}: the coordinator. It is a cluster member itself (running {@code
@@ -125,7 +126,7 @@ public final class Coordinator implements CellExecutor {
               + ")");
       admission.admit(self.getUuid(), jobs);
       new Dispatcher(hz, admission, log).run(job.todo(), results);
-      finishWorkers(hz, admission);
+      finishWorkers(hz);
     } finally {
       if (hz.getLifecycleService().isRunning()) {
         hz.getLifecycleService().terminate(); // nothing is kept in the cluster to hand over
@@ -149,8 +150,7 @@ public final class Coordinator implements CellExecutor {
   }
 
   /** Tells every admitted worker that the matrix is complete, waiting a little for each. */
-  private void finishWorkers(HazelcastInstance hz, Admission admission)
-      throws InterruptedException {
+  private void finishWorkers(HazelcastInstance hz) throws InterruptedException {
     IExecutorService control = hz.getExecutorService(MemberConfig.CONTROL);
     List<Future<Boolean>> acks = new ArrayList<>();
     for (Member m : hz.getCluster().getMembers()) {
@@ -172,7 +172,7 @@ public final class Coordinator implements CellExecutor {
     return m.getAddress().getHost() + ":" + m.getAddress().getPort();
   }
 
-  static void deleteTree(Path dir) {
+  static void deleteTree(@Nullable Path dir) {
     if (dir == null || !Files.exists(dir)) {
       return;
     }

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
@@ -25,6 +26,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hands the cells to the admitted members, each up to the number of cells it runs at once, and
@@ -38,7 +40,11 @@ final class Dispatcher {
   static final int ATTEMPTS = 3;
 
   /** A finished call, or a wake-up (cell null) when the members changed. */
-  private record Done(Cell cell, UUID member, CellResult result, Throwable failure) {}
+  private record Done(
+      @Nullable Cell cell,
+      @Nullable UUID member,
+      @Nullable CellResult result,
+      @Nullable Throwable failure) {}
 
   private final HazelcastInstance hz;
   private final Admission admission;
@@ -103,7 +109,7 @@ final class Dispatcher {
                 + " ("
                 + d.cell().runId()
                 + ") runs again: worker "
-                + admission.address(d.member())
+                + admission.address(Objects.requireNonNull(d.member())) // a call has a member
                 + " left before it finished");
       } else if (failures.merge(d.cell().runId(), 1, Integer::sum) < ATTEMPTS) {
         pending.addFirst(d.cell());

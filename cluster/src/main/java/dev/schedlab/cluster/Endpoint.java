@@ -55,7 +55,7 @@ public record Endpoint(String host, int port) {
   /** Parses a comma-separated list of {@code HOST[:PORT]}. */
   public static List<Endpoint> parseList(String text, int defaultPort) throws ClusterException {
     List<Endpoint> out = new ArrayList<>();
-    for (String part : text.split(",")) {
+    for (String part : text.split(",", -1)) { // blank parts are skipped
       if (!part.isBlank()) {
         out.add(parse(part, defaultPort));
       }

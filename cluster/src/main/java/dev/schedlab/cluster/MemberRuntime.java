@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a member's incoming calls act on (Hazelcast's user context holds it): the plugin host cells
@@ -32,12 +33,12 @@ final class MemberRuntime {
 
   private final Path mirror;
   private final CellRunner runner;
-  private final Admission admission;
+  private final @Nullable Admission admission;
   private final CountDownLatch finished = new CountDownLatch(1);
   private final AtomicInteger cellsRun = new AtomicInteger();
-  private volatile PluginHost host;
+  private volatile @Nullable PluginHost host;
 
-  MemberRuntime(Path mirror, CellRunner runner, Admission admission) {
+  MemberRuntime(Path mirror, CellRunner runner, @Nullable Admission admission) {
     this.mirror = mirror;
     this.runner = runner;
     this.admission = admission;
@@ -53,7 +54,7 @@ final class MemberRuntime {
   }
 
   /** Cells may run from now on, with the plugins of {@code pluginHost}. */
-  void ready(PluginHost pluginHost) {
+  void ready(@Nullable PluginHost pluginHost) {
     this.host = pluginHost;
   }
 

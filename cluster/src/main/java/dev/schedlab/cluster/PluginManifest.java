@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The plugins of a plugins directory, each by name with its SHA-256: every {@code *.zip} (the hash
@@ -105,7 +106,7 @@ public record PluginManifest(SortedMap<String, String> hashes) implements Serial
    * How this (a worker's) manifest differs from {@code coordinator}'s, naming each entry; null when
    * they are equal.
    */
-  String differences(PluginManifest coordinator) {
+  @Nullable String differences(PluginManifest coordinator) {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, String> e : coordinator.hashes.entrySet()) {
       String mine = hashes.get(e.getKey());

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The shared secret every member of a cluster must hold, read from a file or from the environment
@@ -40,7 +41,8 @@ public final class Secret {
    *
    * @throws ClusterException naming where the secret was looked for and how to give one
    */
-  public static Secret resolve(Path file, Map<String, String> env) throws ClusterException {
+  public static Secret resolve(@Nullable Path file, Map<String, String> env)
+      throws ClusterException {
     if (file != null) {
       return fromFile(file);
     }
@@ -90,7 +92,7 @@ public final class Secret {
    * A warning when the file holding the secret can be read by other users, or null. Checked on
    * POSIX file systems only.
    */
-  public static String permissionWarning(Path file) {
+  public static @Nullable String permissionWarning(Path file) {
     try {
       Set<PosixFilePermission> p = Files.getPosixFilePermissions(file);
       if (p.contains(PosixFilePermission.GROUP_READ)

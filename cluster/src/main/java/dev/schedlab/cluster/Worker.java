@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code schedlab worker}: a member that runs the cells the coordinator of one matrix hands it. It
@@ -54,9 +55,14 @@ public final class Worker implements AutoCloseable {
    * @param version the schedlab version it reports ({@link Version#current()})
    */
   public record Settings(
-      String matrixId, ClusterSettings cluster, int jobs, Path sharedPlugins, String version) {
+      String matrixId,
+      ClusterSettings cluster,
+      int jobs,
+      @Nullable Path sharedPlugins,
+      String version) {
     /** Settings reporting this build's version. */
-    public Settings(String matrixId, ClusterSettings cluster, int jobs, Path sharedPlugins) {
+    public Settings(
+        String matrixId, ClusterSettings cluster, int jobs, @Nullable Path sharedPlugins) {
       this(matrixId, cluster, jobs, sharedPlugins, Version.current());
     }
   }
@@ -65,10 +71,10 @@ public final class Worker implements AutoCloseable {
   private final Consumer<String> log;
   private final MemberRuntime.CellRunner runner;
   private final CountDownLatch closed = new CountDownLatch(1);
-  private volatile HazelcastInstance current;
-  private Path received;
-  private PluginManifest receivedManifest;
-  private PluginHost host;
+  private volatile @Nullable HazelcastInstance current;
+  private @Nullable Path received;
+  private @Nullable PluginManifest receivedManifest;
+  private @Nullable PluginHost host;
 
   /** A worker; {@code log} gets what it does, one line each. */
   public Worker(Settings settings, Consumer<String> log) {
@@ -155,7 +161,7 @@ public final class Worker implements AutoCloseable {
     }
   }
 
-  private static Member coordinator(HazelcastInstance hz) {
+  private static @Nullable Member coordinator(HazelcastInstance hz) {
     if (!hz.getLifecycleService().isRunning()) {
       return null;
     }
@@ -171,7 +177,7 @@ public final class Worker implements AutoCloseable {
    * One membership: hello, plugins, ready, cells. Returns the exit status, or null when the
    * coordinator went away (join again).
    */
-  private Integer session(HazelcastInstance hz, Member coordinator, MemberRuntime runtime)
+  private @Nullable Integer session(HazelcastInstance hz, Member coordinator, MemberRuntime runtime)
       throws InterruptedException, IOException {
     CountDownLatch lost = new CountDownLatch(1);
     hz.getCluster()
@@ -270,8 +276,11 @@ public final class Worker implements AutoCloseable {
    * The plugins cells run with: the shared directory, or the coordinator's, received and checked by
    * hash (kept across memberships while the coordinator's do not change). Null when refused.
    */
-  private PluginManifest plugins(
-      IExecutorService control, Member coordinator, PluginManifest expected, PluginManifest shared)
+  private @Nullable PluginManifest plugins(
+      IExecutorService control,
+      Member coordinator,
+      PluginManifest expected,
+      @Nullable PluginManifest shared)
       throws ExecutionException, TimeoutException, InterruptedException, IOException {
     if (shared != null) {
       if (host == null) {
