@@ -130,6 +130,21 @@ class ArchitectureTest {
   }
 
   @Test
+  void cliUsesTheLabNotTheEngine() {
+    ArchRule rule =
+        noClasses()
+            .that()
+            .resideInAPackage("dev.schedlab.cli..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("dev.schedlab.engine..")
+            .because(
+                "the CLI uses only the lab's public API (dev.schedlab.lab.run: Plugins, ScenarioRun,"
+                    + " RunOutcome, ...): add what a command needs there, not an engine import");
+    rule.check(production);
+  }
+
+  @Test
   void noPackageCycles() {
     ArchRule rule =
         slices()

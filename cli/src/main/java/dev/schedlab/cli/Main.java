@@ -3,8 +3,7 @@ package dev.schedlab.cli;
 import com.google.inject.Guice;
 import com.google.inject.Module;
 import dev.schedlab.cluster.ClusterException;
-import dev.schedlab.engine.SimulationException;
-import dev.schedlab.engine.plugin.PluginException;
+import dev.schedlab.lab.run.Failures;
 import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.report.ReportInputException;
 import dev.schedlab.traceimport.TraceInputException;
@@ -111,7 +110,7 @@ public final class Main implements Callable<Integer> {
    */
   private static boolean badInput(Exception ex) {
     return ex instanceof ScenarioException
-        || ex instanceof PluginException
+        || Failures.isPluginError(ex)
         || ex instanceof OutputFileException
         || ex instanceof TraceInputException
         || ex instanceof ReportInputException
@@ -129,7 +128,7 @@ public final class Main implements Callable<Integer> {
     if (badInput(ex)) {
       return ex.getMessage();
     }
-    if (ex instanceof SimulationException) {
+    if (Failures.isRunFailure(ex)) {
       return "run failed: " + ex.getMessage();
     }
     return "internal error: " + ex;

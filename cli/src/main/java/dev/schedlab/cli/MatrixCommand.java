@@ -6,8 +6,6 @@ import dev.schedlab.cluster.ClusterSettings;
 import dev.schedlab.cluster.Endpoint;
 import dev.schedlab.cluster.MatrixId;
 import dev.schedlab.cluster.Secret;
-import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.plugin.PluginStatus;
 import dev.schedlab.lab.matrix.Cell;
 import dev.schedlab.lab.matrix.CellExecutor;
 import dev.schedlab.lab.matrix.CellLog;
@@ -18,6 +16,8 @@ import dev.schedlab.lab.matrix.MatrixRunner;
 import dev.schedlab.lab.matrix.MatrixSpec;
 import dev.schedlab.lab.matrix.MatrixSummary;
 import dev.schedlab.lab.matrix.Shard;
+import dev.schedlab.lab.run.FoundPlugin;
+import dev.schedlab.lab.run.Plugins;
 import dev.schedlab.report.MatrixView;
 import dev.schedlab.report.section.MatrixSection;
 import java.io.IOException;
@@ -163,8 +163,8 @@ final class MatrixCommand implements Callable<Integer> {
     ClusterSettings clusterSettings = clusterSettings(err);
     MatrixSpec m = MatrixFile.load(file);
     Path dir = out != null ? out : m.out() != null ? m.out() : Path.of("matrix-out", m.name());
-    try (PluginHost host = PluginHost.open(pluginsDir.resolve())) {
-      for (PluginStatus p : host.plugins()) {
+    try (Plugins host = Plugins.open(pluginsDir.resolve())) {
+      for (FoundPlugin p : host.found()) {
         if (!p.loaded()) {
           err.println("schedlab: plugin " + p.id() + " not loaded: " + p.problem());
         }

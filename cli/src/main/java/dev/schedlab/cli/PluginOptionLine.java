@@ -1,44 +1,19 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.config.PluginRef;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import dev.schedlab.lab.run.PluginLines;
 import picocli.CommandLine;
 
 /**
- * Parses {@code --plugin ID[:key=value;key=value]} (the JMH {@code -prof} option line) and merges
- * command-line plugins into a scenario's list.
+ * Checks {@code --plugin ID[:key=value;key=value]} (the JMH {@code -prof} option line) as picocli
+ * reads it; the lab's {@link PluginLines} applies the lines to a scenario.
  */
-final class PluginOptionLine implements CommandLine.ITypeConverter<PluginRef> {
+final class PluginOptionLine implements CommandLine.ITypeConverter<String> {
   @Override
-  public PluginRef convert(String line) {
-    return parse(line);
-  }
-
-  static PluginRef parse(String line) {
+  public String convert(String line) {
     try {
-      return PluginRef.parse(line);
+      return PluginLines.check(line);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.TypeConversionException(e.getMessage());
     }
-  }
-
-  /**
-   * The scenario's plugins with {@code extra} applied in order: a new id is appended, a known id
-   * keeps its place and gets the extra options over its own.
-   */
-  static List<PluginRef> merge(List<PluginRef> scenario, List<PluginRef> extra) {
-    Map<String, Map<String, String>> byId = new LinkedHashMap<>();
-    for (PluginRef p : scenario) {
-      byId.computeIfAbsent(p.id(), k -> new LinkedHashMap<>()).putAll(p.options());
-    }
-    for (PluginRef p : extra) {
-      byId.computeIfAbsent(p.id(), k -> new LinkedHashMap<>()).putAll(p.options());
-    }
-    List<PluginRef> out = new ArrayList<>();
-    byId.forEach((id, opts) -> out.add(new PluginRef(id, opts)));
-    return out;
   }
 }

@@ -1,23 +1,17 @@
 package dev.schedlab.cli;
 
 import dev.schedlab.api.ApiVersion;
-import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.plugin.HookPoint;
 import dev.schedlab.api.plugin.PluginDescriptor;
-import dev.schedlab.engine.config.PluginRef;
-import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.engine.plugin.PluginException;
-import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.engine.plugin.PluginStatus;
+import dev.schedlab.lab.run.FoundPlugin;
+import dev.schedlab.lab.run.Plugins;
+import dev.schedlab.lab.run.Provided;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,8 +32,8 @@ final class PluginsCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     Path dir = pluginsDir.resolve();
-    try (PluginHost host = PluginHost.open(dir)) {
-      List<PluginStatus> found = host.plugins();
+    try (Plugins host = Plugins.open(dir)) {
+      List<FoundPlugin> found = host.found();
       out.println(
           "plugins in "
               + (dir == null ? "(no plugins directory)" : dir)
@@ -48,7 +42,7 @@ final class PluginsCommand implements Callable<Integer> {
               + " (host API "
               + ApiVersion.CURRENT
               + ")");
-      for (PluginStatus p : found) {
+      for (FoundPlugin p : found) {
         // Version and API range as PF4J read and enforced them (the descriptor must agree).
         out.printf(
             "  %s %s  %s  [%s]%n",
@@ -71,23 +65,18 @@ final class PluginsCommand implements Callable<Integer> {
         }
       }
       printCombinations(out, host);
-      try {
-        Extensions builtin = host.extensionsFor(List.of());
-        out.println(
-            "built-in scheduling classes: "
-                + builtin.classes().stream()
-                    .map(SchedulingClass::name)
-                    .collect(Collectors.joining(", ")));
-        out.println(
-            "built-in preemption models:  "
-                + String.join(", ", new TreeSet<>(builtin.preemptionModels().keySet())));
-        out.println(
-            "built-in idle policies:      "
-                + String.join(", ", new TreeSet<>(builtin.idlePolicies().keySet())));
-      } catch (PluginException e) {
-        spec.commandLine().getErr().println("schedlab: built-ins: " + e.getMessage());
+      Provided builtin = host.provided(List.of());
+      if (builtin.problem() != null) {
+        spec.commandLine().getErr().println("schedlab: built-ins: " + builtin.problem());
         return Main.BAD_INPUT;
       }
+      out.println("built-in scheduling classes: " + String.join(", ", builtin.classes()));
+      out.println(
+          "built-in preemption models:  "
+              + String.join(", ", new TreeSet<>(builtin.preemptionModels())));
+      out.println(
+          "built-in idle policies:      "
+              + String.join(", ", new TreeSet<>(builtin.idlePolicies())));
     }
     out.flush();
     return Main.OK;
@@ -97,14 +86,14 @@ final class PluginsCommand implements Callable<Integer> {
    * The plugin sets that may be enabled together (what {@code schedlab matrix} expands "all" to),
    * and for each pair that may not, why.
    */
-  private static void printCombinations(PrintWriter out, PluginHost host) {
+  private static void printCombinations(PrintWriter out, Plugins host) {
     List<List<String>> allowed = host.allowedCombinations();
     out.println("allowed combinations: " + allowed.size());
     for (List<String> combo : allowed) {
       out.println("  " + (combo.isEmpty() ? "none" : String.join(" + ", combo)));
     }
     List<PluginDescriptor> loaded =
-        host.plugins().stream().filter(PluginStatus::loaded).map(PluginStatus::descriptor).toList();
+        host.found().stream().filter(FoundPlugin::loaded).map(FoundPlugin::descriptor).toList();
     List<String> refused = new ArrayList<>();
     for (int i = 0; i < loaded.size(); i++) {
       for (int j = i + 1; j < loaded.size(); j++) {
@@ -135,26 +124,25 @@ final class PluginsCommand implements Callable<Integer> {
   }
 
   /** The classes, preemption models and idle policies the plugin adds to the built-ins. */
-  private static String contributions(PluginHost host, String id) {
-    try {
-      Extensions base = host.extensionsFor(List.of());
-      Extensions with = host.extensionsFor(List.of(new PluginRef(id, Map.of())));
-      List<String> added = new ArrayList<>();
-      Set<String> baseClasses =
-          base.classes().stream().map(SchedulingClass::name).collect(Collectors.toSet());
-      with.classes().stream()
-          .map(SchedulingClass::name)
-          .filter(n -> !baseClasses.contains(n))
-          .forEach(n -> added.add("class " + n));
-      with.preemptionModels().keySet().stream()
-          .filter(n -> !base.preemptionModels().containsKey(n))
-          .forEach(n -> added.add("preemption model " + n));
-      with.idlePolicies().keySet().stream()
-          .filter(n -> !base.idlePolicies().containsKey(n))
-          .forEach(n -> added.add("idle policy " + n));
-      return added.isEmpty() ? "hook overrides only" : String.join(", ", added);
-    } catch (PluginException e) {
-      return "(cannot enable alone: " + e.getMessage() + ")";
+  private static String contributions(Plugins host, String id) {
+    Provided base = host.provided(List.of());
+    if (base.problem() != null) {
+      return "(cannot enable alone: " + base.problem() + ")";
     }
+    Provided with = host.provided(List.of(id));
+    if (with.problem() != null) {
+      return "(cannot enable alone: " + with.problem() + ")";
+    }
+    List<String> added = new ArrayList<>();
+    with.classes().stream()
+        .filter(n -> !base.classes().contains(n))
+        .forEach(n -> added.add("class " + n));
+    with.preemptionModels().stream()
+        .filter(n -> !base.preemptionModels().contains(n))
+        .forEach(n -> added.add("preemption model " + n));
+    with.idlePolicies().stream()
+        .filter(n -> !base.idlePolicies().contains(n))
+        .forEach(n -> added.add("idle policy " + n));
+    return added.isEmpty() ? "hook overrides only" : String.join(", ", added);
   }
 }

@@ -1,7 +1,8 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.config.PluginRef;
-import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.lab.run.PluginLines;
+import dev.schedlab.lab.run.Plugins;
+import dev.schedlab.lab.run.ScenarioRun;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.traceimport.replay.ReplayReport;
 import dev.schedlab.traceimport.replay.ReplayRun;
@@ -50,7 +51,7 @@ final class ReplayCommand implements Callable<Integer> {
       paramLabel = "ID[:k=v;k=v]",
       converter = PluginOptionLine.class,
       description = "Also replay with this plugin (repeatable: all of them in one replay).")
-  List<PluginRef> plugins = new ArrayList<>();
+  List<String> plugins = new ArrayList<>();
 
   @Option(names = "--seed", paramLabel = "N", description = "The replay's seed (default 1).")
   Long seed;
@@ -92,12 +93,16 @@ final class ReplayCommand implements Callable<Integer> {
       s = s.withSeed(seed);
     }
     List<ReplayRun> runs = new ArrayList<>();
-    try (PluginHost host = PluginHost.open(pluginsDir.resolve())) {
-      runs.add(ReplayRun.of("model", s, host.extensionsFor(List.of())));
+    try (Plugins host = Plugins.open(pluginsDir.resolve())) {
+      Scenario model = PluginLines.replace(s, List.of());
+      runs.add(ReplayRun.of("model", model, ScenarioRun.prepare(model, host).extensions()));
       if (!plugins.isEmpty()) {
-        Scenario withPlugins = s.withPlugins(plugins);
-        String label = String.join("+", plugins.stream().map(PluginRef::id).toList());
-        runs.add(ReplayRun.of(label, withPlugins, host.extensionsFor(withPlugins.plugins())));
+        Scenario withPlugins = PluginLines.replace(s, plugins);
+        runs.add(
+            ReplayRun.of(
+                PluginLines.label(plugins),
+                withPlugins,
+                ScenarioRun.prepare(withPlugins, host).extensions()));
       }
     }
     ReplayReport report = new ReplayReport(imported, runs);

@@ -1,7 +1,7 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.lab.rtapp.RtAppReport;
+import dev.schedlab.lab.run.RunOutcome;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.workload.ToolRun;
 import java.io.IOException;
@@ -41,12 +41,12 @@ final class RtAppLogs {
     }
   }
 
-  static void write(List<RtAppReport> reports, Path override, RunResult result)
+  static void write(List<RtAppReport> reports, Path override, RunOutcome result)
       throws OutputFileException {
     for (RtAppReport r : reports) {
       Path dir = r.logDir(override);
       try {
-        r.writeLogs(result, dir);
+        result.writeRtAppLogs(r, dir);
       } catch (IOException e) {
         throw new OutputFileException("rt-app logs", dir, e);
       }

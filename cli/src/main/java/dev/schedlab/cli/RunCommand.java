@@ -2,17 +2,14 @@ package dev.schedlab.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.schedlab.engine.Simulation;
-import dev.schedlab.engine.config.PluginRef;
-import dev.schedlab.engine.output.RunResult;
-import dev.schedlab.engine.output.TraceSink;
-import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.lab.output.FtraceWriter;
-import dev.schedlab.lab.output.ResultWriter;
 import dev.schedlab.lab.rtapp.RtAppReport;
+import dev.schedlab.lab.run.PluginLines;
+import dev.schedlab.lab.run.Plugins;
+import dev.schedlab.lab.run.RunOutcome;
+import dev.schedlab.lab.run.RunSettings;
+import dev.schedlab.lab.run.ScenarioRun;
 import dev.schedlab.lab.scenario.Scenario;
-import dev.schedlab.lab.workload.Reports;
 import dev.schedlab.report.section.RunSection;
 import dev.schedlab.report.timeline.TeeSink;
 import dev.schedlab.report.timeline.Timeline;
@@ -21,7 +18,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,7 +56,7 @@ final class RunCommand implements Callable<Integer> {
       description =
           "Enable a plugin with options; merged with the scenario's plugins"
               + " (a new id is appended, a listed id gets these options over its own). Repeatable.")
-  List<PluginRef> plugins = new ArrayList<>();
+  List<String> plugins = new ArrayList<>();
 
   @Option(names = "--seed", paramLabel = "N", description = "Override the scenario's seed.")
   Long seed;
@@ -118,66 +114,55 @@ final class RunCommand implements Callable<Integer> {
     if (seed != null) {
       s = s.withSeed(seed);
     }
-    s = s.withPlugins(PluginOptionLine.merge(s.plugins(), plugins));
-    RunResult result;
-    try (PluginHost host = PluginHost.open(pluginsDir.resolve())) {
-      Extensions ext = host.extensionsFor(s.plugins());
-      result = simulate(s, ext);
+    s = PluginLines.merge(s, plugins);
+    RunOutcome result;
+    try (Plugins host = Plugins.open(pluginsDir.resolve())) {
+      result = simulate(ScenarioRun.prepare(s, host));
     }
     PrintWriter stdout = spec.commandLine().getOut();
-    Map<String, Object> reports = Reports.json(s.workload().tools(), result);
-    stdout.print(
-        format == Format.json
-            ? ResultWriter.toJson(result, reports)
-            : ResultWriter.toText(result) + Reports.text(s.workload().tools(), result));
+    stdout.print(format == Format.json ? result.json() : result.text());
     stdout.flush();
     RtAppLogs.write(rtapp, rtappLogdir, result);
     if (out != null) {
       try {
-        ResultWriter.writeJson(result, reports, out);
+        result.writeJson(out);
       } catch (IOException e) {
         throw new OutputFileException("--out", out, e);
       }
     }
     if (report != null) {
-      String json = ResultWriter.toJson(result, reports);
+      String json = result.json();
       JsonNode node = new ObjectMapper().readTree(json);
       ReportFile.write(
           "--report", report, List.of(RunSection.of(node, json, timeline.finish(result.simNs()))));
     }
     if (!result.ejections().isEmpty()) {
-      result
-          .ejections()
-          .forEach(e -> spec.commandLine().getErr().println("schedlab: " + e.summary()));
+      result.ejections().forEach(e -> spec.commandLine().getErr().println("schedlab: " + e));
       return Main.EJECTED;
     }
     return Main.OK;
   }
 
-  private RunResult simulate(Scenario s, Extensions ext) throws Exception {
+  private RunOutcome simulate(ScenarioRun run) throws Exception {
+    Scenario s = run.scenario();
     // The report's timeline listens to the run itself: no trace file is needed for it.
-    timeline = report == null ? null : new Timeline(s.machine().nrCpus(), s.durationNs());
+    timeline = report == null ? null : new Timeline(s.nrCpus(), s.durationNs());
     if (trace == null) {
-      return Simulation.run(
-          s.config(),
-          ext,
-          timeline == null ? TraceSink.NONE : timeline,
-          safety.options(spec, null));
+      return run.run(timeline, safety.settings(spec, null));
     }
     FtraceWriter sink;
     try {
-      sink = FtraceWriter.open(trace, s.machine().nrCpus());
+      sink = FtraceWriter.open(trace, s.nrCpus());
     } catch (IOException e) {
       throw new OutputFileException("--trace", trace, e);
     }
-    RunResult r;
+    RunSettings settings = safety.settings(spec, sink::abort);
+    RunOutcome r;
     try {
       r =
-          Simulation.run(
-              s.config(),
-              ext,
-              timeline == null ? sink : new TeeSink(sink, timeline),
-              safety.options(spec, sink::abort));
+          timeline == null
+              ? run.run(sink, settings)
+              : run.run(new TeeSink(sink, timeline), settings);
     } catch (Exception | Error e) {
       sink.abort();
       throw e;

@@ -1,9 +1,7 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.RunOptions;
-import dev.schedlab.engine.plugin.PluginSupervisor;
+import dev.schedlab.lab.run.RunSettings;
 import java.io.PrintWriter;
-import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -38,14 +36,14 @@ final class SafetyOptions {
               + " after every enqueue and dequeue, lost tasks at every watchdog scan).")
   boolean check;
 
-  /** The run options; {@code abortOutput} (may be null) removes unfinished output files. */
-  RunOptions options(CommandLine.Model.CommandSpec spec, Runnable abortOutput) {
+  /** The run settings; {@code abortOutput} (may be null) removes unfinished output files. */
+  RunSettings settings(CommandLine.Model.CommandSpec spec, Runnable abortOutput) {
     PrintWriter err = spec.commandLine().getErr();
-    return new RunOptions(
-        PluginSupervisor.OnError.valueOf(onError.name().toUpperCase(Locale.ROOT)),
+    return new RunSettings(
+        onError == OnError.fail,
         check,
-        overrun -> {
-          err.println("schedlab: run failed: " + overrun.message());
+        message -> {
+          err.println("schedlab: run failed: " + message);
           err.flush();
           if (abortOutput != null) {
             abortOutput.run();

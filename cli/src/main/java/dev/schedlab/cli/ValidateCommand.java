@@ -1,7 +1,5 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.engine.config.MachineSpec;
-import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.lab.rtapp.RtAppReport;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.workload.ToolRun;
@@ -25,17 +23,15 @@ final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Scenario s = scenario.load();
-    MachineSpec m = s.machine();
-    int tasks = s.workload().tasks().stream().mapToInt(TaskSpec::count).sum();
     spec.commandLine()
         .getOut()
         .printf(
             "ok: %s: %d CPUs (%s), %d task groups (%d tasks), %d plugins, %s, seed %d%n",
             s.name(),
-            m.nrCpus(),
-            m.preset(),
+            s.nrCpus(),
+            s.machinePreset(),
             s.workload().tasks().size(),
-            tasks,
+            s.workload().taskCount(),
             s.plugins().size(),
             s.durationNs() + "ns",
             s.seed());

@@ -3,31 +3,20 @@ package dev.schedlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.schedlab.engine.config.PluginRef;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class PluginOptionLineTest {
   @Test
-  void parsesOptionLine() {
-    assertThat(PluginOptionLine.parse("ilb-ipi")).isEqualTo(new PluginRef("ilb-ipi", Map.of()));
-    assertThat(PluginOptionLine.parse("ilb-ipi:kick=next;delay=5us").options())
-        .containsExactly(Map.entry("delay", "5us"), Map.entry("kick", "next"));
-    assertThatThrownBy(() -> PluginOptionLine.parse("x:novalue")).hasMessageContaining("key=value");
-  }
-
-  @Test
-  void mergeAppendsNewAndOverridesKnownIds() {
-    List<PluginRef> scenario =
-        List.of(new PluginRef("a", Map.of("k", "1", "j", "2")), new PluginRef("b", Map.of()));
-    List<PluginRef> merged =
-        PluginOptionLine.merge(
-            scenario, List.of(new PluginRef("c", Map.of()), new PluginRef("a", Map.of("k", "9"))));
-    assertThat(merged).extracting(PluginRef::id).containsExactly("a", "b", "c");
-    assertThat(merged.get(0).options()).isEqualTo(Map.of("k", "9", "j", "2"));
+  void checksOptionLine() {
+    assertThat(new PluginOptionLine().convert("ilb-ipi:kick=next;delay=5us"))
+        .isEqualTo("ilb-ipi:kick=next;delay=5us");
+    assertThatThrownBy(() -> new PluginOptionLine().convert("x:novalue"))
+        .isInstanceOf(CommandLine.TypeConversionException.class)
+        .hasMessageContaining("key=value");
   }
 
   @Test

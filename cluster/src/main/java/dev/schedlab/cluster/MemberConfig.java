@@ -6,6 +6,7 @@ import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.TcpIpConfig;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
@@ -101,7 +102,7 @@ final class MemberConfig {
     j.getAutoDetectionConfig().setEnabled(false);
     TcpIpConfig tcp =
         j.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(CONNECT_TIMEOUT_S);
-    join.forEach(e -> tcp.addMember(e.toString()));
+    join.forEach(e -> tcp.addMember(resolved(e)));
 
     JavaSerializationFilterConfig filter = new JavaSerializationFilterConfig();
     filter.getWhitelist().addPrefixes("dev.schedlab.");
@@ -113,6 +114,21 @@ final class MemberConfig {
     c.getMemberAttributeConfig().setAttribute(JOBS, Integer.toString(jobs));
     c.getUserContext().put(MemberRuntime.KEY, runtime);
     return c;
+  }
+
+  /**
+   * {@code e} with its host name resolved to an IP address: Hazelcast 5.7's TCP/IP joiner, given a
+   * host name (a container network's alias), tries no connection at all and starts a cluster of its
+   * own. An unknown name is kept as given, for Hazelcast to report.
+   */
+  static String resolved(Endpoint e) {
+    try {
+      InetAddress a = InetAddress.getByName(e.host());
+      String ip = a.getHostAddress();
+      return (a instanceof Inet6Address ? "[" + ip + "]" : ip) + ":" + e.port();
+    } catch (UnknownHostException x) {
+      return e.toString();
+    }
   }
 
   /**

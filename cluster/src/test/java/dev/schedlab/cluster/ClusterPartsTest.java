@@ -153,7 +153,7 @@ class ClusterPartsTest {
             "schedlab-x",
             new Endpoint("localhost", 5801),
             false,
-            List.of(new Endpoint("127.0.0.1", 5701)),
+            List.of(new Endpoint("localhost", 5701)),
             MemberConfig.WORKER,
             3,
             runtime);
@@ -161,7 +161,10 @@ class ClusterPartsTest {
     assertThat(j.getMulticastConfig().isEnabled()).isFalse();
     assertThat(j.getAutoDetectionConfig().isEnabled()).isFalse();
     assertThat(j.getTcpIpConfig().isEnabled()).isTrue();
+    // a host name is resolved here: Hazelcast's joiner would try no connection to it
     assertThat(j.getTcpIpConfig().getMembers()).containsExactly("127.0.0.1:5701");
+    assertThat(MemberConfig.resolved(new Endpoint("no-such-host.invalid", 5701)))
+        .isEqualTo("no-such-host.invalid:5701");
     assertThat(c.getNetworkConfig().getInterfaces().isEnabled()).isTrue();
     assertThat(c.getNetworkConfig().getInterfaces().getInterfaces()).containsExactly("127.0.0.1");
     assertThat(c.getProperty("hazelcast.socket.bind.any")).isEqualTo("false");

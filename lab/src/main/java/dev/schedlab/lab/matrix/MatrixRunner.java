@@ -11,6 +11,7 @@ import dev.schedlab.engine.plugin.PluginEjection;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.engine.plugin.PluginSupervisor;
+import dev.schedlab.lab.run.Plugins;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.lab.workload.Reports;
@@ -74,6 +75,19 @@ public final class MatrixRunner {
       Listener listener)
       throws IOException, InterruptedException {
     return run(matrix, cells, host, log, new LocalCellExecutor(jobs), retryFailed, listener);
+  }
+
+  /** As {@link #run(String, List, PluginHost, CellLog, CellExecutor, boolean, Listener)}. */
+  public static Outcome run(
+      String matrix,
+      List<Cell> cells,
+      Plugins plugins,
+      CellLog log,
+      CellExecutor executor,
+      boolean retryFailed,
+      Listener listener)
+      throws IOException, InterruptedException {
+    return run(matrix, cells, plugins.host(), log, executor, retryFailed, listener);
   }
 
   /**

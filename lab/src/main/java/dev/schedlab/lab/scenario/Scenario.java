@@ -42,6 +42,16 @@ public record Scenario(
         new WorkloadConfig(workload.tasks(), workload.sampleCaps(), workload.locks()));
   }
 
+  /** The number of CPUs of the machine. */
+  public int nrCpus() {
+    return machine.nrCpus();
+  }
+
+  /** The name of the machine preset the machine started from (informational). */
+  public String machinePreset() {
+    return machine.preset();
+  }
+
   /** This scenario with another seed. */
   public Scenario withSeed(long newSeed) {
     return new Scenario(name, newSeed, durationNs, machine, kernel, workload, plugins);

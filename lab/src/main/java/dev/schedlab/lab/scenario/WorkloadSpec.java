@@ -44,4 +44,9 @@ public record WorkloadSpec(
   public WorkloadSpec(List<TaskSpec> tasks) {
     this(tasks, Map.of());
   }
+
+  /** The number of tasks: every task group's count, summed. */
+  public int taskCount() {
+    return tasks.stream().mapToInt(TaskSpec::count).sum();
+  }
 }

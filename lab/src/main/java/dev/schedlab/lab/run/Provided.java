@@ -1,0 +1,17 @@
+package dev.schedlab.lab.run;
+
+import java.util.List;
+
+/**
+ * What a set of plugins provides with the built-ins, by name, or why the set cannot be enabled.
+ *
+ * @param classes the scheduling classes, in priority order
+ * @param preemptionModels the preemption models, in the host's order
+ * @param idlePolicies the idle policies, in the host's order
+ * @param problem why the set cannot be enabled (null when it can; the names are then empty)
+ */
+public record Provided(
+    List<String> classes,
+    List<String> preemptionModels,
+    List<String> idlePolicies,
+    String problem) {}
