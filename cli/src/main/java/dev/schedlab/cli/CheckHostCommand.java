@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -51,7 +52,7 @@ final class CheckHostCommand implements Callable<Integer> {
       names = "--machine",
       paramLabel = "FILE",
       description = "The machine file to simulate (default: describe and calibrate this machine).")
-  Path machine;
+  @Nullable Path machine;
 
   @Option(names = "--quick", description = "Short runs (2 s each, fewer loops): CI, a first look.")
   boolean quick;
@@ -60,13 +61,13 @@ final class CheckHostCommand implements Callable<Integer> {
       names = "--seconds",
       paramLabel = "N",
       description = "Length of each timed run (default 10, or 2 with --quick).")
-  Integer seconds;
+  @Nullable Integer seconds;
 
   @Option(
       names = "--only",
       paramLabel = "REGEX",
       description = "Run only the workloads whose name matches REGEX.")
-  String only;
+  @Nullable String only;
 
   @Option(
       names = "--host-figures",
@@ -74,13 +75,13 @@ final class CheckHostCommand implements Callable<Integer> {
       description =
           "Take the host's figures from an earlier check-host JSON (--out) instead of "
               + "running the tools again: the same measurements against another machine file.")
-  Path hostFigures;
+  @Nullable Path hostFigures;
 
   @Option(names = "--format", defaultValue = "text", description = "text or json.")
   Format format;
 
   @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON to FILE.")
-  Path out;
+  @Nullable Path out;
 
   @Option(
       names = {"-q", "--quiet"},
@@ -143,7 +144,7 @@ final class CheckHostCommand implements Callable<Integer> {
           }
 
           @Override
-          public void measured(Check check, Map<String, Double> real, String why) {
+          public void measured(Check check, Map<String, Double> real, @Nullable String why) {
             synchronized (rows) {
               pending.put(check, CheckHost.pending(check, real, why));
             }
@@ -236,9 +237,9 @@ final class CheckHostCommand implements Callable<Integer> {
         .text("/proc/self/status")
         .map(
             s -> {
-              for (String line : s.split("\n")) {
+              for (String line : s.split("\n", -1)) {
                 if (line.startsWith("Uid:")) {
-                  return line.substring(4).trim().split("\\s+")[1].equals("0"); // effective uid
+                  return line.substring(4).trim().split("\\s+", -1)[1].equals("0"); // effective uid
                 }
               }
               return false;

@@ -4,6 +4,7 @@ import dev.schedlab.cluster.ClusterException;
 import dev.schedlab.cluster.Secret;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /** What {@code matrix --cluster} and {@code worker} share: reading the cluster secret. */
 final class ClusterArgs {
@@ -13,7 +14,7 @@ final class ClusterArgs {
    * The secret from {@code file}, else from the environment; warns on {@code err} when the file can
    * be read by other users.
    */
-  static Secret secret(Path file, PrintWriter err) throws ClusterException {
+  static Secret secret(@Nullable Path file, PrintWriter err) throws ClusterException {
     Secret s = Secret.resolve(file, System.getenv());
     String warning = file == null ? null : Secret.permissionWarning(file);
     if (warning != null) {

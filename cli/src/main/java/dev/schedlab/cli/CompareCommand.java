@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -56,7 +57,7 @@ final class CompareCommand implements Callable<Integer> {
   int seeds;
 
   @Option(names = "--seed", paramLabel = "S", description = "First seed (default: the scenario's).")
-  Long seed;
+  @Nullable Long seed;
 
   @Option(
       names = "--metric",
@@ -78,7 +79,7 @@ final class CompareCommand implements Callable<Integer> {
       description =
           "Also write a self-contained HTML report to FILE: each metric's change with its"
               + " confidence interval, overlaid latency percentiles (see schedlab report).")
-  Path report;
+  @Nullable Path report;
 
   @Override
   public Integer call() throws Exception {

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -40,14 +41,14 @@ final class HostCommand implements Callable<Integer> {
       names = "--out",
       paramLabel = "FILE",
       description = "Write the machine file to FILE (atomically) instead of stdout.")
-  Path out;
+  @Nullable Path out;
 
   @Option(
       names = "--root",
       paramLabel = "DIR",
       hidden = true,
       description = "Read /sys and /proc under DIR (a fixture tree); no calibration then.")
-  Path root;
+  @Nullable Path root;
 
   @Option(
       names = {"-q", "--quiet"},

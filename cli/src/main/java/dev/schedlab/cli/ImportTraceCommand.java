@@ -4,6 +4,7 @@ import dev.schedlab.traceimport.workload.ImportedTrace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,7 +37,7 @@ final class ImportTraceCommand implements Callable<Integer> {
       names = "--out",
       paramLabel = "FILE",
       description = "Write the scenario to FILE (atomically) instead of stdout.")
-  Path out;
+  @Nullable Path out;
 
   @Override
   public Integer call() throws Exception {

@@ -8,7 +8,9 @@ import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.report.ReportInputException;
 import dev.schedlab.traceimport.TraceInputException;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -71,8 +73,8 @@ public final class Main implements Callable<Integer> {
 
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true);
-    PrintWriter err = new PrintWriter(System.err, true);
+    PrintWriter out = new PrintWriter(System.out, true, Charset.defaultCharset());
+    PrintWriter err = new PrintWriter(System.err, true, Charset.defaultCharset());
     System.exit(execute(out, err, args));
   }
 
@@ -124,7 +126,7 @@ public final class Main implements Callable<Integer> {
     return RUN_FAILED;
   }
 
-  private static String describe(Exception ex) {
+  private static @Nullable String describe(Exception ex) {
     if (badInput(ex)) {
       return ex.getMessage();
     }

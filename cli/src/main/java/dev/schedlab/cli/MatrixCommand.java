@@ -27,6 +27,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -67,7 +68,7 @@ final class MatrixCommand implements Callable<Integer> {
       names = "--out",
       paramLabel = "DIR",
       description = "Output directory (default: the file's out:, else matrix-out/NAME).")
-  Path out;
+  @Nullable Path out;
 
   @Option(
       names = {"-j", "--jobs"},
@@ -75,7 +76,7 @@ final class MatrixCommand implements Callable<Integer> {
       description =
           "Cells run at once in this process (default: the number of available"
               + " processors; with --cluster, 0 runs none here).")
-  Integer jobs;
+  @Nullable Integer jobs;
 
   @Option(
       names = "--cluster",
@@ -96,7 +97,7 @@ final class MatrixCommand implements Callable<Integer> {
               + Endpoint.DEFAULT_PORT
               + "; give the address on the cluster's"
               + " private network for workers on other machines).")
-  String bind;
+  @Nullable String bind;
 
   @Option(
       names = "--secret-file",
@@ -105,7 +106,7 @@ final class MatrixCommand implements Callable<Integer> {
           "With --cluster: the file holding the cluster's shared secret (default: $"
               + Secret.ENV
               + ").")
-  Path secretFile;
+  @Nullable Path secretFile;
 
   @Option(
       names = "--shard",
@@ -113,7 +114,7 @@ final class MatrixCommand implements Callable<Integer> {
       description =
           "Run share i of N (cells whose index is i-1 modulo N); shares are disjoint and"
               + " cover the matrix.")
-  String shard;
+  @Nullable String shard;
 
   @Option(names = "--retry-failed", description = "Run again the cells recorded as failed.")
   boolean retryFailed;
@@ -133,7 +134,7 @@ final class MatrixCommand implements Callable<Integer> {
           "Also write a self-contained HTML report to FILE: a heatmap of the first summary"
               + " value over the two axes with the most levels, and the sortable table of every cell"
               + " (schedlab report OUT --value NAME --axes X,Y chooses others).")
-  Path report;
+  @Nullable Path report;
 
   @Mixin PluginsDir pluginsDir;
 
@@ -259,7 +260,7 @@ final class MatrixCommand implements Callable<Integer> {
   }
 
   /** The cluster this process coordinates, or null without --cluster. */
-  private ClusterSettings clusterSettings(PrintWriter err) throws ClusterException {
+  private @Nullable ClusterSettings clusterSettings(PrintWriter err) throws ClusterException {
     if (!cluster) {
       return null;
     }

@@ -8,6 +8,7 @@ import dev.schedlab.lab.matrix.CellExecutor;
 import dev.schedlab.lab.matrix.LocalCellExecutor;
 import java.nio.file.Path;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Guice wiring of {@code schedlab matrix}: what runs the cells, chosen here and nowhere else: this
@@ -22,7 +23,11 @@ final class MatrixModule extends AbstractModule {
    * @param pluginsDir the plugins directory (sent to the workers), or null
    * @param clusterLog where the coordinator reports members joining, leaving and refused
    */
-  record Options(int jobs, ClusterSettings cluster, Path pluginsDir, Consumer<String> clusterLog) {}
+  record Options(
+      int jobs,
+      @Nullable ClusterSettings cluster,
+      @Nullable Path pluginsDir,
+      Consumer<String> clusterLog) {}
 
   /** Makes the executor for one matrix invocation's options. */
   interface CellExecutors {

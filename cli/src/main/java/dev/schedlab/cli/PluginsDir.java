@@ -3,6 +3,7 @@ package dev.schedlab.cli;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,16 +24,16 @@ final class PluginsDir {
               + ", else -D"
               + PROPERTY
               + ", else none (built-ins only).")
-  Path dir;
+  @Nullable Path dir;
 
   /** Where plugins come from (AppModule's choice). */
   @com.google.inject.Inject PluginSource source;
 
-  Path resolve() {
+  @Nullable Path resolve() {
     return source.directory(dir);
   }
 
-  static Path resolve(Path option, Map<String, String> env, Properties props) {
+  static @Nullable Path resolve(@Nullable Path option, Map<String, String> env, Properties props) {
     if (option != null) {
       return option;
     }

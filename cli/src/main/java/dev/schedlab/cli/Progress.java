@@ -19,6 +19,9 @@ final class Progress implements Batch.Progress {
   private final InstantSource clock;
   private final Instant start;
 
+  // Java 17 (the project's release): System.console() is null unless stdin and stdout are a
+  // terminal. On Java 22+ it is not null; there Console.isTerminal() would be needed.
+  @SuppressWarnings("SystemConsoleNull")
   Progress(PrintWriter err, boolean quiet, String label, InstantSource clock) {
     this(err, quiet, label, clock, System.console() != null);
   }

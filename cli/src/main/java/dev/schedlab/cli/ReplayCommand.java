@@ -1,5 +1,7 @@
 package dev.schedlab.cli;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.schedlab.lab.run.PluginLines;
 import dev.schedlab.lab.run.Plugins;
 import dev.schedlab.lab.run.ScenarioRun;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,7 +57,7 @@ final class ReplayCommand implements Callable<Integer> {
   List<String> plugins = new ArrayList<>();
 
   @Option(names = "--seed", paramLabel = "N", description = "The replay's seed (default 1).")
-  Long seed;
+  @Nullable Long seed;
 
   @Option(
       names = "--format",
@@ -75,13 +78,13 @@ final class ReplayCommand implements Callable<Integer> {
       names = "--scenario-out",
       paramLabel = "FILE",
       description = "Also write the imported scenario to FILE (atomically).")
-  Path scenarioOut;
+  @Nullable Path scenarioOut;
 
   @Option(
       names = "--out",
       paramLabel = "FILE",
       description = "Also write the JSON report to FILE (atomically).")
-  Path out;
+  @Nullable Path out;
 
   @Override
   public Integer call() throws Exception {
@@ -115,9 +118,10 @@ final class ReplayCommand implements Callable<Integer> {
     return Main.OK;
   }
 
-  private void write(Path file, String option, String text) throws OutputFileException {
+  private void write(@Nullable Path file, String option, @Nullable String text)
+      throws OutputFileException {
     if (file != null) {
-      files.write(option, file, text);
+      files.write(option, file, requireNonNull(text)); // computed whenever its file is given
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.schedlab.report.ReportInputs;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -48,7 +49,7 @@ final class ReportCommand implements Callable<Integer> {
       description =
           "Matrix heatmap value: a summary column, events, sim_ns or any value of"
               + " cells.jsonl such as metric.sched.context_switches (default: the first summary column).")
-  String value;
+  @Nullable String value;
 
   @Option(
       names = "--axes",
@@ -56,7 +57,7 @@ final class ReportCommand implements Callable<Integer> {
       description =
           "Matrix heatmap axes, across and down: workload, machine, params, plugins or"
               + " seed (default: the two axes with the most levels; seeds are averaged).")
-  String axes;
+  @Nullable String axes;
 
   @Override
   public Integer call() throws Exception {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,7 +50,7 @@ final class ReproduceCommand implements Callable<Integer> {
       names = "--seeds",
       paramLabel = "N",
       description = "Override each experiment's seed count.")
-  Integer seeds;
+  @Nullable Integer seeds;
 
   @Option(
       names = "--set",
@@ -74,7 +75,7 @@ final class ReproduceCommand implements Callable<Integer> {
       description =
           "Also write a self-contained HTML report to FILE: each row's simulated values"
               + " beside the published ones, bands shaded (see schedlab report).")
-  Path report;
+  @Nullable Path report;
 
   @Option(
       names = "--full",
@@ -87,7 +88,7 @@ final class ReproduceCommand implements Callable<Integer> {
       names = {"-j", "--jobs"},
       paramLabel = "N",
       description = "Runs at a time (default: one per core). The output does not depend on it.")
-  Integer jobs;
+  @Nullable Integer jobs;
 
   @Mixin PluginsDir pluginsDir;
 

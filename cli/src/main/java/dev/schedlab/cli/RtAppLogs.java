@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code schedlab run}'s rt-app log files: where they go, checked before the run, written after.
@@ -28,7 +29,8 @@ final class RtAppLogs {
   }
 
   /** rt-app refuses to start when its logdir does not exist; so does the run, before simulating. */
-  static void checkDirs(List<RtAppReport> reports, Path override) throws OutputFileException {
+  static void checkDirs(List<RtAppReport> reports, @Nullable Path override)
+      throws OutputFileException {
     for (RtAppReport r : reports) {
       Path dir = r.logDir(override);
       if (!Files.isDirectory(dir)) {
@@ -41,7 +43,7 @@ final class RtAppLogs {
     }
   }
 
-  static void write(List<RtAppReport> reports, Path override, RunOutcome result)
+  static void write(List<RtAppReport> reports, @Nullable Path override, RunOutcome result)
       throws OutputFileException {
     for (RtAppReport r : reports) {
       Path dir = r.logDir(override);

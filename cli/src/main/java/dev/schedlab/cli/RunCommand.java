@@ -1,5 +1,7 @@
 package dev.schedlab.cli;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedlab.lab.output.FtraceWriter;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,7 +62,7 @@ final class RunCommand implements Callable<Integer> {
   List<String> plugins = new ArrayList<>();
 
   @Option(names = "--seed", paramLabel = "N", description = "Override the scenario's seed.")
-  Long seed;
+  @Nullable Long seed;
 
   @Option(
       names = "--format",
@@ -74,13 +77,13 @@ final class RunCommand implements Callable<Integer> {
       description =
           "Write an ftrace text trace (Perfetto, idlestat, traceshark) to FILE; no file is"
               + " left behind when the run fails.")
-  Path trace;
+  @Nullable Path trace;
 
   @Option(
       names = "--out",
       paramLabel = "FILE",
       description = "Also write the JSON result to FILE (atomically).")
-  Path out;
+  @Nullable Path out;
 
   @Mixin SafetyOptions safety;
 
@@ -91,7 +94,7 @@ final class RunCommand implements Callable<Integer> {
           "Write the log files of an rt-app workload to DIR instead of its"
               + " global.logdir (a relative logdir is relative to the working directory, as for"
               + " rt-app). Written only when the run completes.")
-  Path rtappLogdir;
+  @Nullable Path rtappLogdir;
 
   @Option(names = "--no-rtapp-logs", description = "Do not write the rt-app log files.")
   boolean noRtappLogs;
@@ -102,9 +105,9 @@ final class RunCommand implements Callable<Integer> {
       description =
           "Also write a self-contained HTML report to FILE: per-CPU timeline, latency"
               + " distributions, IPIs and wakeups by path, every metric (see schedlab report).")
-  Path report;
+  @Nullable Path report;
 
-  private Timeline timeline;
+  private @Nullable Timeline timeline;
 
   @Override
   public Integer call() throws Exception {
@@ -134,7 +137,9 @@ final class RunCommand implements Callable<Integer> {
       String json = result.json();
       JsonNode node = new ObjectMapper().readTree(json);
       ReportFile.write(
-          "--report", report, List.of(RunSection.of(node, json, timeline.finish(result.simNs()))));
+          "--report",
+          report,
+          List.of(RunSection.of(node, json, requireNonNull(timeline).finish(result.simNs()))));
     }
     if (!result.ejections().isEmpty()) {
       result.ejections().forEach(e -> spec.commandLine().getErr().println("schedlab: " + e));

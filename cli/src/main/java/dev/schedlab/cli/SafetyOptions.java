@@ -2,6 +2,7 @@ package dev.schedlab.cli;
 
 import dev.schedlab.lab.run.RunSettings;
 import java.io.PrintWriter;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -37,7 +38,7 @@ final class SafetyOptions {
   boolean check;
 
   /** The run settings; {@code abortOutput} (may be null) removes unfinished output files. */
-  RunSettings settings(CommandLine.Model.CommandSpec spec, Runnable abortOutput) {
+  RunSettings settings(CommandLine.Model.CommandSpec spec, @Nullable Runnable abortOutput) {
     PrintWriter err = spec.commandLine().getErr();
     return new RunSettings(
         onError == OnError.fail,

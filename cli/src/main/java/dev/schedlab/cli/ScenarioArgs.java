@@ -6,6 +6,7 @@ import dev.schedlab.lab.scenario.ScenarioLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -32,7 +33,7 @@ final class ScenarioArgs {
       description =
           "Run on the machine of a machine file (schedlab host writes one): its machine"
               + " replaces the scenario's and its kernel settings win; --set still comes last.")
-  Path machine;
+  @Nullable Path machine;
 
   Scenario load() throws ScenarioException {
     return ScenarioLoader.load(file, machine, sets);

@@ -10,6 +10,7 @@ import dev.schedlab.traceimport.workload.ImportedTrace;
 import dev.schedlab.traceimport.workload.TraceImport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -29,19 +30,19 @@ final class TraceArgs {
       description =
           "Replay on the machine of a machine file (schedlab host writes one); default:"
               + " a generic machine with the trace's CPU count.")
-  Path machine;
+  @Nullable Path machine;
 
   @Option(
       names = "--input-format",
       paramLabel = "FORMAT",
       description = "ftrace, trace-cmd or perf (default: detected from the file).")
-  String inputFormat;
+  @Nullable String inputFormat;
 
   @Option(
       names = "--name",
       paramLabel = "NAME",
       description = "Scenario name (default: the trace file's name without extension).")
-  String name;
+  @Nullable String name;
 
   @Option(
       names = {"-q", "--quiet"},
@@ -49,7 +50,7 @@ final class TraceArgs {
   boolean quiet;
 
   /** Reads and imports the trace; warnings go to {@code err}. */
-  ImportedTrace load(Path scenarioDir, PrintWriter err)
+  ImportedTrace load(@Nullable Path scenarioDir, PrintWriter err)
       throws TraceInputException, ScenarioException {
     TraceFormat format = null;
     if (inputFormat != null) {

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -59,19 +60,19 @@ final class WorkerCommand implements Callable<Integer> {
               + " address this machine reaches the coordinator from; port "
               + Endpoint.DEFAULT_PORT
               + " or the next free one).")
-  String bind;
+  @Nullable String bind;
 
   @Option(
       names = "--secret-file",
       paramLabel = "FILE",
       description = "The file holding the cluster's shared secret (default: $" + Secret.ENV + ").")
-  Path secretFile;
+  @Nullable Path secretFile;
 
   @Option(
       names = {"-j", "--jobs"},
       paramLabel = "N",
       description = "Cells run at once (default: the number of available processors).")
-  Integer jobs;
+  @Nullable Integer jobs;
 
   @Option(
       names = "--plugins-dir",
@@ -79,7 +80,7 @@ final class WorkerCommand implements Callable<Integer> {
       description =
           "A plugins directory shared with the coordinator (its zips must have the same"
               + " SHA-256). Default: receive the coordinator's plugins, checked by hash.")
-  Path pluginsDir;
+  @Nullable Path pluginsDir;
 
   @Override
   public Integer call() throws Exception {

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
 final class Admission {
   private final String version;
   private final PluginManifest manifest;
-  private final Path pluginsDir;
+  private final @Nullable Path pluginsDir;
   private final Consumer<String> log;
   private final Map<UUID, Integer> admitted = new ConcurrentHashMap<>();
   private final Map<UUID, String> addresses = new ConcurrentHashMap<>();
@@ -28,7 +28,8 @@ final class Admission {
    * A gate for workers of {@code version} with the plugins of {@code pluginsDir} ({@code
    * manifest}); {@code log} gets a line per admission and refusal.
    */
-  Admission(String version, PluginManifest manifest, Path pluginsDir, Consumer<String> log) {
+  Admission(
+      String version, PluginManifest manifest, @Nullable Path pluginsDir, Consumer<String> log) {
     this.version = version;
     this.manifest = manifest;
     this.pluginsDir = pluginsDir;

@@ -34,7 +34,7 @@ public final class Coordinator implements CellExecutor {
 
   private final ClusterSettings settings;
   private final int jobs;
-  private final Path pluginsDir;
+  private final @Nullable Path pluginsDir;
   private final Consumer<String> log;
   private final MemberRuntime.CellRunner runner;
 
@@ -42,14 +42,15 @@ public final class Coordinator implements CellExecutor {
    * A coordinator with {@code settings}, running {@code jobs} cells itself, with the plugins of
    * {@code pluginsDir} (null: none); {@code log} gets what happens in the cluster, one line each.
    */
-  public Coordinator(ClusterSettings settings, int jobs, Path pluginsDir, Consumer<String> log) {
+  public Coordinator(
+      ClusterSettings settings, int jobs, @Nullable Path pluginsDir, Consumer<String> log) {
     this(settings, jobs, pluginsDir, log, MemberRuntime.ENGINE);
   }
 
   Coordinator(
       ClusterSettings settings,
       int jobs,
-      Path pluginsDir,
+      @Nullable Path pluginsDir,
       Consumer<String> log,
       MemberRuntime.CellRunner runner) {
     this.settings = settings;

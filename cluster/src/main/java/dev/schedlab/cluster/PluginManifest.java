@@ -29,16 +29,18 @@ public record PluginManifest(SortedMap<String, String> hashes) implements Serial
   }
 
   /** The manifest of {@code dir}; empty when {@code dir} is null or missing. */
-  public static PluginManifest of(Path dir) throws IOException {
+  public static PluginManifest of(@Nullable Path dir) throws IOException {
     SortedMap<String, String> out = new TreeMap<>();
-    for (String name : entries(dir)) {
-      out.put(name, hash(name, files(dir, name)));
+    if (dir != null) {
+      for (String name : entries(dir)) {
+        out.put(name, hash(name, files(dir, name)));
+      }
     }
     return new PluginManifest(out);
   }
 
   /** The names of the plugin entries of {@code dir}: non-hidden zips and directories. */
-  static List<String> entries(Path dir) throws IOException {
+  static List<String> entries(@Nullable Path dir) throws IOException {
     List<String> names = new ArrayList<>();
     if (dir == null || !Files.isDirectory(dir)) {
       return names;

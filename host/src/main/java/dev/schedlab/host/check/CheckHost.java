@@ -109,7 +109,7 @@ public final class CheckHost {
   }
 
   /** The rows of a workload measured on the host whose model run has not come (interrupted). */
-  public static List<Row> pending(Check c, Map<String, Double> real, String why) {
+  public static List<Row> pending(Check c, Map<String, Double> real, @Nullable String why) {
     return rows(c, real, Map.of(), why != null ? why : "interrupted before the model ran");
   }
 

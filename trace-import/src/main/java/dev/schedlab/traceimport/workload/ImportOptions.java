@@ -1,6 +1,7 @@
 package dev.schedlab.traceimport.workload;
 
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How to import a trace.
@@ -11,4 +12,4 @@ import java.nio.file.Path;
  * @param scenarioDir the directory the scenario will be written to (a machine file is named
  *     relative to it), or null to name the machine file by its absolute path
  */
-public record ImportOptions(String name, Path machineFile, Path scenarioDir) {}
+public record ImportOptions(String name, @Nullable Path machineFile, @Nullable Path scenarioDir) {}
