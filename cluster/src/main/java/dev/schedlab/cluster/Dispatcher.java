@@ -99,7 +99,7 @@ final class Dispatcher {
         continue; // not outstanding (cannot happen: each submission completes once)
       }
       if (d.failure() == null) {
-        results.finished(d.cell(), d.result());
+        results.finished(d.cell(), Objects.requireNonNull(d.result())); // no failure: a result
         remaining--;
       } else if (memberGone(d.failure())) {
         pending.addFirst(d.cell());

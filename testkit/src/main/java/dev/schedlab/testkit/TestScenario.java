@@ -65,7 +65,8 @@ public final class TestScenario {
     try {
       return file != null
           ? ScenarioLoader.load(file, overrides)
-          : ScenarioLoader.parse("test-scenario.yaml", yaml, true, "test", overrides);
+          : ScenarioLoader.parse(
+              "test-scenario.yaml", Objects.requireNonNull(yaml), true, "test", overrides);
     } catch (ScenarioException e) {
       throw new IllegalArgumentException(
           "bad test scenario: " + e.getMessage() + (yaml != null ? "\n" + yaml : ""), e);

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
@@ -120,7 +121,8 @@ final class RtAppCheck implements Check {
                     + " rt-app check.json"),
             env.seconds() + 60L);
     try {
-      Map<String, LogParser.LogFile> logs = LogParser.readAll(f.getParent(), "check");
+      Map<String, LogParser.LogFile> logs =
+          LogParser.readAll(Objects.requireNonNull(f.getParent()), "check");
       if (logs.isEmpty()) {
         throw new HostException(
             "rt-app wrote no logs (exit " + o.exit() + "): " + (o.stderr() + o.stdout()).strip());

@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one scenario under several configurations over the same seeds (seed s, s+1, ...: common
@@ -79,7 +80,7 @@ public final class Batch {
    */
   public static Map<String, List<Run>> run(
       Path scenario,
-      Path machine,
+      @Nullable Path machine,
       List<String> sets,
       List<Configuration> configs,
       long firstSeed,
@@ -143,7 +144,7 @@ public final class Batch {
      */
     public Pending submit(
         Path scenario,
-        Path machine,
+        @Nullable Path machine,
         List<String> sets,
         List<Configuration> configs,
         long firstSeed,

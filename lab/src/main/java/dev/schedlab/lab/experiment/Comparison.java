@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
@@ -35,7 +36,7 @@ public final class Comparison {
   /** The summary of {@code metric} under {@code config}. */
   public Summary summary(String config, String metric) {
     List<Double> v = new ArrayList<>();
-    for (Batch.Run r : runs.get(config)) {
+    for (Batch.Run r : Objects.requireNonNull(runs.get(config))) {
       Double x = r.values().get(metric);
       v.add(x == null ? 0.0 : x);
     }
@@ -58,8 +59,8 @@ public final class Comparison {
 
   /** Whether every seed's digest equals the baseline's for the same seed. */
   public boolean sameDigests(String config) {
-    List<Batch.Run> b = runs.get(baseline());
-    List<Batch.Run> c = runs.get(config);
+    List<Batch.Run> b = Objects.requireNonNull(runs.get(baseline()));
+    List<Batch.Run> c = Objects.requireNonNull(runs.get(config));
     for (int i = 0; i < b.size(); i++) {
       if (!b.get(i).digest().equals(c.get(i).digest())) {
         return false;
@@ -73,7 +74,9 @@ public final class Comparison {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("baseline", baseline());
     m.put("configurations", new ArrayList<>(runs.keySet()));
-    m.put("seeds", runs.get(baseline()).stream().map(Batch.Run::seed).toList());
+    m.put(
+        "seeds",
+        Objects.requireNonNull(runs.get(baseline())).stream().map(Batch.Run::seed).toList());
     Map<String, Object> digests = new LinkedHashMap<>();
     runs.forEach((c, l) -> digests.put(c, l.stream().map(Batch.Run::digest).toList()));
     m.put("digests", digests);
@@ -121,7 +124,7 @@ public final class Comparison {
       rows.add(row);
     }
     StringBuilder sb = new StringBuilder();
-    int n = runs.get(baseline()).size();
+    int n = Objects.requireNonNull(runs.get(baseline())).size();
     sb.append(
         String.format(
             Locale.ROOT,

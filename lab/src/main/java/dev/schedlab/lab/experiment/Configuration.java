@@ -3,6 +3,7 @@ package dev.schedlab.lab.experiment;
 import dev.schedlab.engine.config.PluginRef;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A named configuration to run a scenario under: plugins to add and {@code --set}-style overrides.
@@ -13,7 +14,7 @@ import java.util.List;
  * @param scenario another scenario file for this configuration, or null for the common one
  */
 public record Configuration(
-    String name, List<PluginRef> plugins, List<String> sets, String scenario) {
+    String name, List<PluginRef> plugins, List<String> sets, @Nullable String scenario) {
   public Configuration {
     plugins = List.copyOf(plugins);
     sets = List.copyOf(sets);
@@ -31,7 +32,7 @@ public record Configuration(
    */
   public static Configuration pluginSet(String text) {
     List<String> lines = new ArrayList<>();
-    for (String word : text.split(",")) {
+    for (String word : text.split(",", -1)) {
       String w = word.trim();
       if (w.isEmpty()) {
         continue;
@@ -71,7 +72,7 @@ public record Configuration(
           "--config '" + text + "': expected NAME:key=value[,key=value]");
     }
     List<String> sets = new ArrayList<>();
-    for (String kv : text.substring(colon + 1).split(",")) {
+    for (String kv : text.substring(colon + 1).split(",", -1)) {
       if (!kv.isBlank()) {
         if (kv.indexOf('=') <= 0) {
           throw new IllegalArgumentException(

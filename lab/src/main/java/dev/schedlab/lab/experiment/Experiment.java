@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A declarative experiment ({@code scenarios/*.experiment.yaml}, format in docs/workloads.md): a
@@ -96,9 +98,9 @@ public record Experiment(
       String unit,
       String value,
       double scale,
-      String ratioTo,
+      @Nullable String ratioTo,
       List<Double> published,
-      Path scenario,
+      @Nullable Path scenario,
       String aggregate,
       List<double[]> band) {
     /** Whether any column has a band. */
@@ -151,7 +153,7 @@ public record Experiment(
         "notes",
         "full");
     String id = req(src, "", root, "experiment").asText();
-    Path dir = file.toAbsolutePath().getParent();
+    Path dir = Objects.requireNonNull(file.toAbsolutePath().getParent());
     Path scenario = dir.resolve(req(src, "", root, "scenario").asText());
     List<Configuration> cols = new ArrayList<>();
     JsonNode cs = req(src, "", root, "columns");

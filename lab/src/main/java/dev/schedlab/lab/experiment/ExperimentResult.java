@@ -1,10 +1,12 @@
 package dev.schedlab.lab.experiment;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /** The table of one experiment: simulated values (means over seeds) beside the published ones. */
 public final class ExperimentResult {
@@ -31,8 +33,9 @@ public final class ExperimentResult {
   private double mean(Experiment.Row row, String col) {
     String key = row.value().replaceFirst(":", ".");
     List<Double> vals = new ArrayList<>();
+    Path scenario = row.scenario() == null ? exp.scenario() : row.scenario();
     for (Batch.Run r :
-        runs.get(row.scenario() == null ? exp.scenario() : row.scenario()).get(col)) {
+        Objects.requireNonNull(Objects.requireNonNull(runs.get(scenario)).get(col))) {
       Double x = r.values().get(key);
       if (x == null) {
         return Double.NaN;

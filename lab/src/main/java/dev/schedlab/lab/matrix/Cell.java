@@ -6,6 +6,7 @@ import dev.schedlab.lab.scenario.ScenarioException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One run of a matrix.
@@ -24,10 +25,10 @@ public record Cell(
     int index,
     String runId,
     Workload workload,
-    String machine,
+    @Nullable String machine,
     ParamSet params,
-    List<PluginRef> plugins,
-    Long seed,
+    @Nullable List<PluginRef> plugins,
+    @Nullable Long seed,
     List<String> globalSets) {
   public Cell {
     plugins = plugins == null ? null : List.copyOf(plugins);
@@ -65,7 +66,7 @@ public record Cell(
     return pluginsLabel(plugins);
   }
 
-  static String pluginsLabel(List<PluginRef> refs) {
+  static String pluginsLabel(@Nullable List<PluginRef> refs) {
     if (refs == null) {
       return "scenario";
     }

@@ -49,7 +49,7 @@ public final class CellLog implements AutoCloseable {
           ch.truncate(end);
         }
       }
-      for (String line : new String(bytes, 0, end, StandardCharsets.UTF_8).split("\n")) {
+      for (String line : new String(bytes, 0, end, StandardCharsets.UTF_8).split("\n", -1)) {
         if (line.isBlank()) {
           continue;
         }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one cell gave: one line of {@code cells.jsonl}. A failed cell has an {@code error} and no
@@ -29,12 +30,12 @@ import java.util.TreeMap;
  */
 public record CellResult(
     String runId,
-    Long seed,
-    String digest,
+    @Nullable Long seed,
+    @Nullable String digest,
     long events,
     long simNs,
     long wallMs,
-    String error,
+    @Nullable String error,
     Map<String, Double> values,
     List<String> ejections)
     implements Serializable {
@@ -48,18 +49,18 @@ public record CellResult(
   /** A result without ejections. */
   public CellResult(
       String runId,
-      Long seed,
-      String digest,
+      @Nullable Long seed,
+      @Nullable String digest,
       long events,
       long simNs,
       long wallMs,
-      String error,
+      @Nullable String error,
       Map<String, Double> values) {
     this(runId, seed, digest, events, simNs, wallMs, error, values, List.of());
   }
 
   /** A failed cell. */
-  static CellResult failed(String runId, Long seed, String error, long wallMs) {
+  static CellResult failed(String runId, @Nullable Long seed, String error, long wallMs) {
     return new CellResult(runId, seed, null, 0, 0, wallMs, error, Map.of());
   }
 
@@ -111,9 +112,7 @@ public record CellResult(
       throw new IOException("not a cell line");
     }
     Map<String, Double> values = new TreeMap<>();
-    n.path("values")
-        .fields()
-        .forEachRemaining(e -> values.put(e.getKey(), e.getValue().asDouble()));
+    n.path("values").properties().forEach(e -> values.put(e.getKey(), e.getValue().asDouble()));
     boolean ok = !"failed".equals(n.path("status").asText());
     List<String> ejections = new ArrayList<>();
     n.path("ejections").forEach(e -> ejections.add(e.asText()));

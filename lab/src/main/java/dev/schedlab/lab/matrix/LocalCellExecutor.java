@@ -38,6 +38,6 @@ public final class LocalCellExecutor implements CellExecutor {
   }
 
   private static void start(Cell c, Job job, BlockingQueue<Finished> done) {
-    MatrixRunner.start(c, job.host()).thenAccept(r -> done.add(new Finished(c, r)));
+    var unused = MatrixRunner.start(c, job.host()).thenAccept(r -> done.add(new Finished(c, r)));
   }
 }

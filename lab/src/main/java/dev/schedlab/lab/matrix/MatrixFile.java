@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Reads a matrix file (YAML or JSON; the format is in {@code docs/matrix.md}), strictly. */
 public final class MatrixFile {
@@ -108,11 +109,11 @@ public final class MatrixFile {
   }
 
   private MatrixSpec.Axes axes(
-      JsonNode workloads,
-      JsonNode machines,
-      JsonNode params,
-      JsonNode plugins,
-      JsonNode seeds,
+      @Nullable JsonNode workloads,
+      @Nullable JsonNode machines,
+      @Nullable JsonNode params,
+      @Nullable JsonNode plugins,
+      @Nullable JsonNode seeds,
       String prefix)
       throws ScenarioException {
     List<Workload> w = new ArrayList<>();
@@ -145,7 +146,7 @@ public final class MatrixFile {
   }
 
   /** A cell's single value as a one-entry axis (null stays null: the axis's default). */
-  private static JsonNode one(JsonNode n) {
+  private static @Nullable JsonNode one(@Nullable JsonNode n) {
     return n == null
         ? null
         : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add(n);
@@ -167,14 +168,14 @@ public final class MatrixFile {
       return file(text(n.get("file"), at + ".file"), label, at);
     }
     String line = text(n.get("tool"), at + ".tool");
-    String tool = line.trim().split("\\s+")[0];
+    String tool = line.trim().split("\\s+", -1)[0];
     return Workload.ofTool(
         label != null ? label : tool,
         line,
         n.has("duration") ? text(n.get("duration"), at + ".duration") : null);
   }
 
-  private Workload file(String path, String label, String at) throws ScenarioException {
+  private Workload file(String path, @Nullable String label, String at) throws ScenarioException {
     Path f = dir.resolve(path).normalize();
     if (!Files.isRegularFile(f)) {
       throw error(at, "no such scenario file " + f + " (paths are relative to the matrix file)");
@@ -197,7 +198,7 @@ public final class MatrixFile {
     return ParamSet.of(strings(n, at));
   }
 
-  private PluginChoice pluginChoice(JsonNode n, String at) throws ScenarioException {
+  private @Nullable PluginChoice pluginChoice(JsonNode n, String at) throws ScenarioException {
     if (n.isTextual() && PluginChoice.KEYWORDS.contains(n.asText())) {
       return new PluginChoice(n.asText(), List.of(), located(at));
     }
@@ -207,7 +208,7 @@ public final class MatrixFile {
     return PluginChoice.explicit(strings(n, at), located(at));
   }
 
-  private List<Long> seeds(JsonNode n, String at) throws ScenarioException {
+  private List<Long> seeds(@Nullable JsonNode n, String at) throws ScenarioException {
     List<Long> out = new ArrayList<>();
     if (n == null) {
       out.add(null);
@@ -232,7 +233,7 @@ public final class MatrixFile {
     return out;
   }
 
-  private List<JsonNode> list(JsonNode n, String at) throws ScenarioException {
+  private List<JsonNode> list(@Nullable JsonNode n, String at) throws ScenarioException {
     if (n == null || !n.isArray() || n.isEmpty()) {
       throw error(at, "expected a non-empty list");
     }

@@ -32,7 +32,7 @@ public final class MatrixPlan {
     Map<String, Cell> byId = new HashMap<>();
     Map<Workload, String> canonical = new HashMap<>();
     for (MatrixSpec.Axes a : spec.blocks()) {
-      List<List<PluginRef>> pluginSets = pluginSets(spec, a, allowed);
+      List<List<PluginRef>> pluginSets = pluginSets(a, allowed);
       for (Workload w : a.workloads()) {
         String content = canonical.get(w);
         if (content == null) {
@@ -71,8 +71,8 @@ public final class MatrixPlan {
   }
 
   /** The axis's plugin sets, keywords expanded, duplicates dropped, each checked. */
-  private static List<List<PluginRef>> pluginSets(
-      MatrixSpec spec, MatrixSpec.Axes a, List<List<String>> allowed) throws ScenarioException {
+  private static List<List<PluginRef>> pluginSets(MatrixSpec.Axes a, List<List<String>> allowed)
+      throws ScenarioException {
     Map<String, List<PluginRef>> sets = new LinkedHashMap<>();
     for (PluginChoice c : a.plugins()) {
       if (c == null) {

@@ -21,10 +21,12 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the cells of a matrix that the log does not hold yet, with a {@link CellExecutor} (this
@@ -55,7 +57,8 @@ public final class MatrixRunner {
   public record Outcome(List<Cell> cells, Map<String, CellResult> results, int ran, int reused) {
     /** The number of cells that failed (now or in an earlier invocation). */
     public int failed() {
-      return (int) cells.stream().filter(c -> !results.get(c.runId()).ok()).count();
+      return (int)
+          cells.stream().filter(c -> !Objects.requireNonNull(results.get(c.runId())).ok()).count();
     }
   }
 
@@ -187,7 +190,8 @@ public final class MatrixRunner {
    * Runs one cell, ejecting misbehaving plugins; {@code onOverrun} (may be null) is told about a
    * plugin call over its wall-clock budget. Never throws: a failure becomes the result's error.
    */
-  static CellResult runCell(Cell cell, PluginHost host, Consumer<HookBudget.Overrun> onOverrun) {
+  static CellResult runCell(
+      Cell cell, PluginHost host, @Nullable Consumer<HookBudget.Overrun> onOverrun) {
     long start = System.nanoTime();
     Long seed = cell.seed();
     try {

@@ -2,6 +2,7 @@ package dev.schedlab.lab.matrix;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A parsed matrix file. The cells are the union of {@code blocks}, each a cartesian product of its
@@ -17,7 +18,12 @@ import java.util.List;
  *     report.ID.PATH})
  */
 public record MatrixSpec(
-    String name, Path file, Path out, List<String> sets, List<Axes> blocks, List<String> values) {
+    String name,
+    Path file,
+    @Nullable Path out,
+    List<String> sets,
+    List<Axes> blocks,
+    List<String> values) {
   public MatrixSpec {
     sets = List.copyOf(sets);
     blocks = List.copyOf(blocks);

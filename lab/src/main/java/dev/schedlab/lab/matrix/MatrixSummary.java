@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The summary of a matrix (or of one shard): one row per cell in matrix order, as a text table,
@@ -51,7 +52,7 @@ public final class MatrixSummary {
   List<List<String>> rows() {
     List<List<String>> rows = new ArrayList<>();
     for (Cell c : outcome.cells()) {
-      CellResult r = outcome.results().get(c.runId());
+      CellResult r = Objects.requireNonNull(outcome.results().get(c.runId()));
       List<String> row =
           new ArrayList<>(
               List.of(
@@ -170,7 +171,7 @@ public final class MatrixSummary {
     m.put("reused", outcome.reused());
     List<Object> cells = new ArrayList<>();
     for (Cell c : outcome.cells()) {
-      CellResult r = outcome.results().get(c.runId());
+      CellResult r = Objects.requireNonNull(outcome.results().get(c.runId()));
       Map<String, Object> o = new LinkedHashMap<>();
       o.put("index", c.index());
       o.put("run_id", c.runId());

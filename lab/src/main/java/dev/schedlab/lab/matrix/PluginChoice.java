@@ -5,6 +5,7 @@ import dev.schedlab.lab.scenario.ScenarioException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One entry of the plugins axis: a keyword ({@code none}, {@code all}, {@code each}) or an explicit
@@ -14,7 +15,7 @@ import java.util.Map;
  * @param refs the explicit set (empty for a keyword)
  * @param where the entry's place in the matrix file ({@code FILE:LINE:COL: plugins[1]}), for errors
  */
-record PluginChoice(String keyword, List<PluginRef> refs, String where) {
+record PluginChoice(@Nullable String keyword, List<PluginRef> refs, String where) {
   static final List<String> KEYWORDS = List.of("none", "all", "each");
 
   PluginChoice {

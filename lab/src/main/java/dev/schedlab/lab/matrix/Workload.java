@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One entry of the workloads axis: a scenario file, or a built-in workload tool given as the
@@ -23,7 +25,8 @@ import java.util.List;
  * @param toolLine tool and arguments, or null for a file
  * @param duration simulated time of a tool line ({@code 1s} when null); unused for files
  */
-public record Workload(String label, Path file, String toolLine, String duration) {
+public record Workload(
+    String label, @Nullable Path file, @Nullable String toolLine, @Nullable String duration) {
   private static final ObjectMapper CANONICAL =
       new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
@@ -33,14 +36,14 @@ public record Workload(String label, Path file, String toolLine, String duration
   }
 
   /** A tool line. */
-  static Workload ofTool(String label, String toolLine, String duration) {
+  static Workload ofTool(String label, String toolLine, @Nullable String duration) {
     return new Workload(label, null, toolLine.trim(), duration);
   }
 
   /** The scenario source as a tree (the file as written, or the scenario made from a tool line). */
   JsonNode tree() throws ScenarioException {
     if (file == null) {
-      String line = toolLine;
+      String line = Objects.requireNonNull(toolLine);
       int space = line.indexOf(' ');
       ObjectNode tool = JsonNodeFactory.instance.objectNode();
       tool.put(
@@ -96,7 +99,7 @@ public record Workload(String label, Path file, String toolLine, String duration
     if (file == null) {
       return List.of();
     }
-    Path dir = file.toAbsolutePath().getParent();
+    Path dir = Objects.requireNonNull(file.toAbsolutePath().getParent());
     JsonNode root = tree();
     List<Path> out = new ArrayList<>();
     JsonNode machine = root.path("machine").path("file");
@@ -113,7 +116,7 @@ public record Workload(String label, Path file, String toolLine, String duration
 
   /** Where the workload comes from, for tables: the file as given, or the tool line. */
   public String source() {
-    return file != null ? file.toString() : toolLine;
+    return file != null ? file.toString() : Objects.requireNonNull(toolLine);
   }
 
   private static String baseName(Path f) {

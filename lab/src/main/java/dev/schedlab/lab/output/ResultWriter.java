@@ -106,7 +106,9 @@ public final class ResultWriter {
     row(sb, "digest", r.digest());
     for (PluginEjection e : r.ejections()) {
       row(sb, "ejected", e.summary());
-      for (String line : e.runqueues().split("\n")) {
+      String rq = e.runqueues(); // one line per CPU, each ending in a newline
+      for (String line :
+          rq.substring(0, rq.length() - (rq.endsWith("\n") ? 1 : 0)).split("\n", -1)) {
         sb.append("           ").append(line).append('\n');
       }
     }

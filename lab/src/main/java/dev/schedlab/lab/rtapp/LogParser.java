@@ -59,7 +59,7 @@ public final class LogParser {
           throw new IllegalArgumentException(
               source + ":" + (i + 1) + ": a row before the" + " #idx header line");
         }
-        String[] f = line.split("\\s+");
+        String[] f = line.split("\\s+", -1); // line is stripped: no trailing empty part
         if (f.length != LogRow.COLUMNS.length) {
           throw new IllegalArgumentException(
               source

@@ -29,7 +29,7 @@ public record LogRow(
     long cPeriod,
     long wuLat) {
   /** The column names, in file order, as rt-app's header line names them. */
-  public static final String[] COLUMNS = {
+  static final String[] COLUMNS = {
     "idx",
     "perf",
     "run",

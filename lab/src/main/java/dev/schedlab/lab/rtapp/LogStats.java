@@ -18,7 +18,7 @@ public final class LogStats {
       List.of("wu_lat", "slack", "run", "c_duration", "period");
 
   /** The percentiles reported by default. */
-  public static final double[] PERCENTILES = {50, 90, 99, 100};
+  static final double[] PERCENTILES = {50, 90, 99, 100};
 
   private LogStats() {}
 

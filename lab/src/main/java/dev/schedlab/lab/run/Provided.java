@@ -1,6 +1,7 @@
 package dev.schedlab.lab.run;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a set of plugins provides with the built-ins, by name, or why the set cannot be enabled.
@@ -14,4 +15,4 @@ public record Provided(
     List<String> classes,
     List<String> preemptionModels,
     List<String> idlePolicies,
-    String problem) {}
+    @Nullable String problem) {}

@@ -37,7 +37,7 @@ final class CgroupBinder {
       long quota = -1;
       long period = DEFAULT_PERIOD_NS;
       if (g.has("max")) {
-        String[] parts = g.get("max").text().trim().split("\\s+");
+        String[] parts = g.get("max").text().trim().split("\\s+", -1);
         if (parts.length > 2 || parts[0].isEmpty()) {
           throw g.get("max")
               .error("expected \"QUOTA PERIOD\", \"QUOTA\", \"max\" or \"max PERIOD\"");

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
@@ -36,7 +37,7 @@ final class LocatedTree {
 
   private final String source;
   private final Map<String, SourceLocation> locations = new HashMap<>();
-  private JsonNode root;
+  private JsonNode root = MissingNode.getInstance(); // set by the parse methods
 
   /** rt-app files: repeated keys get workgen's numbered names instead of an error. */
   private boolean numberRepeatedKeys;
@@ -163,58 +164,63 @@ final class LocatedTree {
     JsonToken t = p.currentToken();
     locations.putIfAbsent(path, loc(p.currentTokenLocation()));
     switch (t) {
-      case START_OBJECT:
-        {
-          ObjectNode o = NODES.objectNode();
-          int nextId = 1; // workgen's per-object counter for renamed keys
-          while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            String child = path.isEmpty() ? name : path + "." + name;
-            SourceLocation at = loc(p.currentTokenLocation());
-            if (o.has(name) && numberRepeatedKeys) {
-              while (o.has(name + nextId)) {
-                nextId++;
-              }
-              name = name + nextId;
-              child = path.isEmpty() ? name : path + "." + name;
-              renamed.add(child + " (line " + at.line() + ")");
+      case START_OBJECT -> {
+        ObjectNode o = NODES.objectNode();
+        int nextId = 1; // workgen's per-object counter for renamed keys
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String name = p.currentName();
+          String child = path.isEmpty() ? name : path + "." + name;
+          SourceLocation at = loc(p.currentTokenLocation());
+          if (o.has(name) && numberRepeatedKeys) {
+            while (o.has(name + nextId)) {
+              nextId++;
             }
-            if (o.has(name)) {
-              throw ScenarioException.at(at, child, "duplicate field");
-            }
-            locations.put(child, at);
-            p.nextToken();
-            o.set(name, read(p, child));
+            name = name + nextId;
+            child = path.isEmpty() ? name : path + "." + name;
+            renamed.add(child + " (line " + at.line() + ")");
           }
-          return o;
-        }
-      case START_ARRAY:
-        {
-          ArrayNode a = NODES.arrayNode();
-          int i = 0;
-          while (p.nextToken() != JsonToken.END_ARRAY) {
-            a.add(read(p, path + "[" + i++ + "]"));
+          if (o.has(name)) {
+            throw ScenarioException.at(at, child, "duplicate field");
           }
-          return a;
+          locations.put(child, at);
+          p.nextToken();
+          o.set(name, read(p, child));
         }
-      case VALUE_STRING:
+        return o;
+      }
+      case START_ARRAY -> {
+        ArrayNode a = NODES.arrayNode();
+        int i = 0;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          a.add(read(p, path + "[" + i++ + "]"));
+        }
+        return a;
+      }
+      case VALUE_STRING -> {
         return NODES.textNode(p.getText());
-      case VALUE_NUMBER_INT:
+      }
+      case VALUE_NUMBER_INT -> {
         return p.getNumberType() == JsonParser.NumberType.INT
             ? NODES.numberNode(p.getIntValue())
             : p.getNumberType() == JsonParser.NumberType.LONG
                 ? NODES.numberNode(p.getLongValue())
                 : NODES.numberNode(p.getBigIntegerValue());
-      case VALUE_NUMBER_FLOAT:
+      }
+      case VALUE_NUMBER_FLOAT -> {
         return NODES.numberNode(p.getDoubleValue());
-      case VALUE_TRUE:
+      }
+      case VALUE_TRUE -> {
         return NODES.booleanNode(true);
-      case VALUE_FALSE:
+      }
+      case VALUE_FALSE -> {
         return NODES.booleanNode(false);
-      case VALUE_NULL:
+      }
+      case VALUE_NULL -> {
         return NODES.nullNode();
-      default:
+      }
+      default -> {
         throw ScenarioException.at(loc(p.currentTokenLocation()), path, "unsupported content " + t);
+      }
     }
   }
 }

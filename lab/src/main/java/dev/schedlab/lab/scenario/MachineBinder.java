@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Binds {@code machine:}: a preset from the resources (or a machine file's fields, grafted in by
@@ -60,7 +61,8 @@ final class MachineBinder {
             ? ScenarioLoader.DEFAULT_PRESET
             : user.name("preset", ScenarioLoader.DEFAULT_PRESET);
     if (!PRESETS.contains(preset)) {
-      throw user.get("preset")
+      throw Objects.requireNonNull(user) // a preset was given
+          .get("preset")
           .error("unknown preset " + preset + "; expected one of " + String.join(", ", PRESETS));
     }
     ObjectNode merged = preset(preset).deepCopy();
@@ -108,7 +110,7 @@ final class MachineBinder {
     try {
       isolated = CpuList.format(CpuList.parse(isolated, nrCpus));
     } catch (IllegalArgumentException e) {
-      throw m.get("isolated_cpus").error(e.getMessage());
+      throw m.get("isolated_cpus").error(String.valueOf(e.getMessage()));
     }
     List<String> mitigations = new ArrayList<>();
     if (m.has("mitigations")) {
@@ -195,7 +197,7 @@ final class MachineBinder {
       try {
         set = CpuList.parse(list, nrCpus);
       } catch (IllegalArgumentException e) {
-        throw caps.get(list).error(e.getMessage());
+        throw caps.get(list).error(String.valueOf(e.getMessage()));
       }
       int cap = caps.get(list).integer(1, 1024);
       for (int c = set.nextSetBit(0); c >= 0; c = set.nextSetBit(c + 1)) {

@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A machine file: the {@code machine:} and {@code kernel:} sections of a scenario on their own, as
@@ -50,7 +50,7 @@ final class MachineFile {
   }
 
   /** Reads and checks a machine file's top level. */
-  static LocatedTree read(Path path, Val from) throws ScenarioException {
+  static LocatedTree read(Path path, @Nullable Val from) throws ScenarioException {
     String text;
     try {
       text = Files.readString(path, StandardCharsets.UTF_8);
@@ -115,8 +115,7 @@ final class MachineFile {
   /** {@code over} on top of a copy of {@code base}, maps merged recursively. */
   private static ObjectNode merge(ObjectNode base, ObjectNode over) {
     ObjectNode out = base.deepCopy();
-    for (Iterator<Map.Entry<String, JsonNode>> it = over.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : over.properties()) {
       JsonNode b = out.get(e.getKey());
       if (b != null && b.isObject() && e.getValue().isObject()) {
         out.set(e.getKey(), merge((ObjectNode) b, (ObjectNode) e.getValue()));

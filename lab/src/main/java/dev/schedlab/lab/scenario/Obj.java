@@ -3,6 +3,7 @@ package dev.schedlab.lab.scenario;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** A map value of a scenario with typed, defaulted field access. */
 final class Obj {
@@ -88,5 +89,10 @@ final class Obj {
           .error("expected one of " + String.join(", ", choices) + ", got " + get(name).shown());
     }
     return v;
+  }
+
+  /** Like {@link #choice} but null when the field is absent. */
+  @Nullable String optionalChoice(String name, String... choices) throws ScenarioException {
+    return has(name) ? choice(name, "", choices) : null;
   }
 }

@@ -45,8 +45,7 @@ final class Overrides {
     for (int i = 0; i < path.size(); i++) {
       Object seg = path.get(i);
       boolean last = i == path.size() - 1;
-      if (seg instanceof String) {
-        String f = (String) seg;
+      if (seg instanceof String f) {
         if (!node.isObject()) {
           throw new ScenarioException(where + ": " + at + " is not a map, cannot set field " + f);
         }

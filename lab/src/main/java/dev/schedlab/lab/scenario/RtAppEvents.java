@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToLongFunction;
 
 /**
@@ -157,79 +158,87 @@ final class RtAppEvents {
     String kind = kind(e.key());
     List<StepSpec> out = new ArrayList<>();
     switch (kind) {
-      case "run", "runtime":
-        {
-          long us = micros(e);
-          timed.add(new TimedEvent(kind.equals("run") ? Kind.RUN : Kind.RUNTIME, us));
-          stamp(out, RtAppPlan.RUN_BEGIN);
-          out.add(
-              kind.equals("run")
-                  ? new StepSpec.User(Dist.fixed(runNs(us)))
-                  : new StepSpec.UserWall(Dist.fixed(us * 1000)));
-          stamp(out, RtAppPlan.RUN_END);
-          return out;
-        }
-      case "sleep":
+      case "run", "runtime" -> {
+        long us = micros(e);
+        timed.add(new TimedEvent(kind.equals("run") ? Kind.RUN : Kind.RUNTIME, us));
+        stamp(out, RtAppPlan.RUN_BEGIN);
+        out.add(
+            kind.equals("run")
+                ? new StepSpec.User(Dist.fixed(runNs(us)))
+                : new StepSpec.UserWall(Dist.fixed(us * 1000)));
+        stamp(out, RtAppPlan.RUN_END);
+        return out;
+      }
+      case "sleep" -> {
         return List.of(new StepSpec.Sleep(Dist.fixed(micros(e) * 1000)));
-      case "timer":
+      }
+      case "timer" -> {
         return timer(e, thread, timed);
-      case "lock":
+      }
+      case "lock" -> {
         return mutexes.lock(string(e));
-      case "unlock":
+      }
+      case "unlock" -> {
         return mutexes.unlock(string(e));
-      case "signal":
+      }
+      case "signal" -> {
         return List.of(new StepSpec.Signal(cond(string(e)), false));
-      case "broad":
+      }
+      case "broad" -> {
         return List.of(new StepSpec.Signal(cond(string(e)), true));
-      case "wait", "sync":
-        {
-          String ref = field(v, "ref", "unknown");
-          String mutex = field(v, "mutex", "unknown");
-          if (kind.equals("sync")) {
-            out.add(new StepSpec.Signal(cond(ref), false));
-          }
-          out.addAll(mutexes.condWait(cond(ref), mutex));
-          return out;
+      }
+      case "wait", "sync" -> {
+        String ref = field(v, "ref", "unknown");
+        String mutex = field(v, "mutex", "unknown");
+        if (kind.equals("sync")) {
+          out.add(new StepSpec.Signal(cond(ref), false));
         }
-      case "barrier":
-        {
-          String b = string(e);
-          return List.of(new StepSpec.Barrier("rtapp/barrier/" + b, barrierUsers.get(b)));
-        }
-      case "suspend":
-        {
-          String on = suspendName(e, thread);
-          out.addAll(mutexes.lock(on));
-          out.addAll(mutexes.condWait(cond(on), on));
-          out.addAll(mutexes.unlock(on));
-          return out;
-        }
-      case "resume":
-        {
-          String target = string(e);
-          out.addAll(mutexes.lock(target));
-          out.add(new StepSpec.Signal(cond(target), true));
-          out.addAll(mutexes.unlock(target));
-          return out;
-        }
-      case "yield":
+        out.addAll(mutexes.condWait(cond(ref), mutex));
+        return out;
+      }
+      case "barrier" -> {
+        String b = string(e);
+        return List.of(
+            new StepSpec.Barrier(
+                "rtapp/barrier/" + b, Objects.requireNonNull(barrierUsers.get(b))));
+      }
+      case "suspend" -> {
+        String on = suspendName(e, thread);
+        out.addAll(mutexes.lock(on));
+        out.addAll(mutexes.condWait(cond(on), on));
+        out.addAll(mutexes.unlock(on));
+        return out;
+      }
+      case "resume" -> {
+        String target = string(e);
+        out.addAll(mutexes.lock(target));
+        out.add(new StepSpec.Signal(cond(target), true));
+        out.addAll(mutexes.unlock(target));
+        return out;
+      }
+      case "yield" -> {
         return List.of(new StepSpec.Yield());
-      case "fork":
+      }
+      case "fork" -> {
         return thread.fork(string(e), v, params.applyAsLong(RtAppParams.FORK_COST));
-      case "sem_post":
+      }
+      case "sem_post" -> {
         return List.of(new StepSpec.Wake("rtapp/sem/" + string(e), false));
-      case "sem_wait":
+      }
+      case "sem_wait" -> {
         return List.of(new StepSpec.Block("rtapp/sem/" + string(e)));
-      case "mem":
-        {
-          long bytes = micros(e);
-          long bw = params.applyAsLong(RtAppParams.MEMSET_BYTES_PER_US);
-          return List.of(new StepSpec.User(Dist.fixed(Math.max(0, bytes * 1000 / bw))));
-        }
-      case "iorun":
+      }
+      case "mem" -> {
+        long bytes = micros(e);
+        long bw = params.applyAsLong(RtAppParams.MEMSET_BYTES_PER_US);
+        return List.of(new StepSpec.User(Dist.fixed(Math.max(0, bytes * 1000 / bw))));
+      }
+      case "iorun" -> {
         return iorun(e);
-      default: // memrun
+      }
+      default -> { // memrun
         return List.of(new StepSpec.User(Dist.fixed(RtAppMemrun.ns(e, params))));
+      }
     }
   }
 

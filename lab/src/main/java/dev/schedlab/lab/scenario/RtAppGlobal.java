@@ -9,8 +9,8 @@ import java.util.Locale;
  * doc/tutorial.txt, with rt-app's defaults and type checks. Keys without a meaning in the model are
  * noted; unknown keys are ignored (and noted), as rt-app ignores them.
  *
- * @param durationS {@code duration} in seconds (-1 = until the threads end)
- * @param calibrationNs an integer {@code calibration} (ns per loop), or 0 for a CPU name
+ * @param durationS {@code "duration"} in seconds (-1 = until the threads end)
+ * @param calibrationNs an integer {@code "calibration"} (ns per loop), or 0 for a CPU name
  * @param defaultPolicy policy of threads without {@code policy}
  * @param piEnabled {@code pi_enabled}
  * @param log the log settings
@@ -121,7 +121,7 @@ record RtAppGlobal(
     if (g.has("ftrace")) {
       Val f = g.get("ftrace");
       if (!f.node().isBoolean()) {
-        for (String cat : string(g, "ftrace").split(",")) {
+        for (String cat : string(g, "ftrace").split(",", -1)) {
           if (!cat.isEmpty() && !FTRACE.contains(cat.toLowerCase(Locale.ROOT))) {
             throw f.error(
                 "invalid ftrace category '"

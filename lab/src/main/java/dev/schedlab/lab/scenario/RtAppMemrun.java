@@ -28,34 +28,35 @@ final class RtAppMemrun {
     long size = o.required("size").integer(0, Integer.MAX_VALUE);
     long count = o.required("count").integer(0, Integer.MAX_VALUE);
     switch (type) {
-      case "read", "write":
+      case "read", "write" -> {
         return count * params.applyAsLong(RtAppParams.BYTE_ACCESS) / 1000;
-      case "chase":
-        {
-          long stride = o.has("stride") ? o.get("stride").integer(1, Integer.MAX_VALUE) : 64;
-          boolean random = !"sequential".equals(o.text("pattern", "random"));
-          long links = Long.highestOneBit(Math.max(1, size / stride));
-          if (links < 2) {
-            return 0; // rt-app: "mem_chase buffer too small", the event then does nothing
-          }
-          long bytes = links * stride;
-          ToolParam hop =
-              bytes <= L1
-                  ? RtAppParams.HOP_L1
-                  : !random
-                      ? RtAppParams.HOP_STREAM
-                      : bytes <= L2
-                          ? RtAppParams.HOP_L2
-                          : bytes <= LLC ? RtAppParams.HOP_LLC : RtAppParams.HOP_DRAM;
-          return count * params.applyAsLong(hop) / 1000;
+      }
+      case "chase" -> {
+        long stride = o.has("stride") ? o.get("stride").integer(1, Integer.MAX_VALUE) : 64;
+        boolean random = !"sequential".equals(o.text("pattern", "random"));
+        long links = Long.highestOneBit(Math.max(1, size / stride));
+        if (links < 2) {
+          return 0; // rt-app: "mem_chase buffer too small", the event then does nothing
         }
-      default:
+        long bytes = links * stride;
+        ToolParam hop =
+            bytes <= L1
+                ? RtAppParams.HOP_L1
+                : !random
+                    ? RtAppParams.HOP_STREAM
+                    : bytes <= L2
+                        ? RtAppParams.HOP_L2
+                        : bytes <= LLC ? RtAppParams.HOP_LLC : RtAppParams.HOP_DRAM;
+        return count * params.applyAsLong(hop) / 1000;
+      }
+      default -> {
         throw o.get("type")
             .error(
                 "unknown memrun type "
                     + type
                     + "; expected read, write or chase"
                     + " (rt-app: Unknown memrun type)");
+      }
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.schedlab.engine.config.StepSpec;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One task object of an rt-app file, read as rt-app's {@code parse_task_data()} reads it: its
@@ -47,7 +48,7 @@ final class RtAppThread {
           "taskgroup");
 
   /** One phase: its loop count, events, and CPU list ({@code null}: the task's). */
-  record Phase(long loop, List<RtAppEvents.Event> events, String cpus) {}
+  record Phase(long loop, List<RtAppEvents.Event> events, @Nullable String cpus) {}
 
   final String key;
   final Obj obj;

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Loads a scenario from YAML ({@code .yaml}, {@code .yml}) or JSON ({@code .json}), strictly:
@@ -60,7 +61,7 @@ public final class ScenarioLoader {
    * Loads {@code file} on the machine of {@code machineFile} ({@code --machine}; null keeps the
    * scenario's), then applies the {@code --set key=value} overrides in order.
    */
-  public static Scenario load(Path file, Path machineFile, List<String> overrides)
+  public static Scenario load(Path file, @Nullable Path machineFile, List<String> overrides)
       throws ScenarioException {
     String source = file.toString();
     String fileName = file.getFileName() == null ? source : file.getFileName().toString();
@@ -113,7 +114,7 @@ public final class ScenarioLoader {
       boolean yaml,
       String defaultName,
       Path baseDir,
-      Path machineFile,
+      @Nullable Path machineFile,
       List<String> overrides)
       throws ScenarioException {
     List<String> rtAppNotes = new ArrayList<>();
@@ -151,7 +152,7 @@ public final class ScenarioLoader {
    * A JSON file read in rt-app's dialect when it is an rt-app file; null for another JSON scenario
    * (read strictly). An rt-app file that is not even valid in the dialect is refused here.
    */
-  private static LocatedTree rtApp(String source, String text, List<String> notes)
+  private static @Nullable LocatedTree rtApp(String source, String text, List<String> notes)
       throws ScenarioException {
     try {
       LocatedTree tree = RtAppBinder.parse(source, text, notes);

@@ -3,6 +3,7 @@ package dev.schedlab.lab.scenario;
 import dev.schedlab.engine.config.StepSpec;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Binds task programs: lists of one-key step maps (or the bare string {@code exit}). */
 final class StepBinder {
@@ -24,7 +25,7 @@ final class StepBinder {
     "exit"
   };
 
-  private static String optionalName(Obj o, String key) throws ScenarioException {
+  private static @Nullable String optionalName(Obj o, String key) throws ScenarioException {
     return o.has(key) ? o.get(key).name() : null;
   }
 
@@ -72,78 +73,81 @@ final class StepBinder {
     String kind = o.names().get(0);
     Val arg = o.get(kind);
     switch (kind) {
-      case "user":
+      case "user" -> {
         return new StepSpec.User(arg.dist());
-      case "kernel":
+      }
+      case "kernel" -> {
         return kernel(arg);
-      case "syscall":
+      }
+      case "syscall" -> {
         return new StepSpec.Syscall(syscallParts(arg));
-      case "sleep":
-        {
-          if (!arg.node().isObject() || isDistObject(arg)) {
-            return new StepSpec.Sleep(arg.dist());
-          }
-          Obj s = arg.object("duration", "sample");
-          return new StepSpec.Sleep(s.required("duration").dist(), optionalName(s, "sample"));
+      }
+      case "sleep" -> {
+        if (!arg.node().isObject() || isDistObject(arg)) {
+          return new StepSpec.Sleep(arg.dist());
         }
-      case "sleep_until":
-        {
-          Obj s = arg.object("period", "sample", "irq_sample", "thread_sample", "ret_user_sample");
-          long period = s.required("period").durationNs();
-          if (period <= 0) {
-            throw s.get("period").error("expected a period > 0");
-          }
-          return new StepSpec.SleepUntil(
-              period,
-              optionalName(s, "sample"),
-              optionalName(s, "irq_sample"),
-              optionalName(s, "thread_sample"),
-              optionalName(s, "ret_user_sample"));
+        Obj s = arg.object("duration", "sample");
+        return new StepSpec.Sleep(s.required("duration").dist(), optionalName(s, "sample"));
+      }
+      case "sleep_until" -> {
+        Obj s = arg.object("period", "sample", "irq_sample", "thread_sample", "ret_user_sample");
+        long period = s.required("period").durationNs();
+        if (period <= 0) {
+          throw s.get("period").error("expected a period > 0");
         }
-      case "block":
+        return new StepSpec.SleepUntil(
+            period,
+            optionalName(s, "sample"),
+            optionalName(s, "irq_sample"),
+            optionalName(s, "thread_sample"),
+            optionalName(s, "ret_user_sample"));
+      }
+      case "block" -> {
         return new StepSpec.Block(arg.name());
-      case "wake":
+      }
+      case "wake" -> {
         if (!arg.node().isObject()) {
           return new StepSpec.Wake(arg.name(), false);
         }
         Obj w = arg.object("waitq", "sync");
         return new StepSpec.Wake(w.required("waitq").name(), w.bool("sync", false));
-      case "call":
-        {
-          Obj c = arg.object("cpu", "cost", "wait");
-          int cpu = c.required("cpu").integer(0, nrCpus - 1);
-          return new StepSpec.Call(cpu, c.durationNs("cost", 0), c.bool("wait", false));
-        }
-      case "loop":
-        {
-          Obj l = arg.object("count", "body");
-          int count = l.required("count").integer(1, Integer.MAX_VALUE);
-          return new StepSpec.Loop(count, program(l.required("body")));
-        }
-      case "mark":
+      }
+      case "call" -> {
+        Obj c = arg.object("cpu", "cost", "wait");
+        int cpu = c.required("cpu").integer(0, nrCpus - 1);
+        return new StepSpec.Call(cpu, c.durationNs("cost", 0), c.bool("wait", false));
+      }
+      case "loop" -> {
+        Obj l = arg.object("count", "body");
+        int count = l.required("count").integer(1, Integer.MAX_VALUE);
+        return new StepSpec.Loop(count, program(l.required("body")));
+      }
+      case "mark" -> {
         return new StepSpec.Mark(arg.name());
-      case "lock":
-        {
-          if (!arg.node().isObject()) {
-            return StepSpec.lockStep(arg.name(), false);
-          }
-          Obj l = arg.object("name", "mode");
-          return StepSpec.lockStep(l.required("name").name(), read(l));
+      }
+      case "lock" -> {
+        if (!arg.node().isObject()) {
+          return StepSpec.lockStep(arg.name(), false);
         }
-      case "unlock":
+        Obj l = arg.object("name", "mode");
+        return StepSpec.lockStep(l.required("name").name(), read(l));
+      }
+      case "unlock" -> {
         return StepSpec.unlockStep(arg.name());
-      case "stamp":
+      }
+      case "stamp" -> {
         return new StepSpec.Stamp(arg.name());
-      case "since":
-        {
-          Obj o2 = arg.object("stamp", "sample");
-          return new StepSpec.Since(o2.required("stamp").name(), o2.required("sample").name());
-        }
-      default: // "exit" written as a map key
+      }
+      case "since" -> {
+        Obj o2 = arg.object("stamp", "sample");
+        return new StepSpec.Since(o2.required("stamp").name(), o2.required("sample").name());
+      }
+      default -> { // "exit" written as a map key
         if (!arg.node().isNull()) {
           throw arg.error("exit takes no value; write the bare word exit");
         }
         return new StepSpec.Exit();
+      }
     }
   }
 
@@ -159,9 +163,7 @@ final class StepBinder {
       }
       if (s.node().has("cache")) {
         Obj c = s.object("cache", "op", "count", "batch", "high", "then");
-        boolean put =
-            c.choice("op", null, "get", "put") != null
-                && c.choice("op", null, "get", "put").equals("put");
+        boolean put = "put".equals(c.optionalChoice("op", "get", "put"));
         if (!c.has("op")) {
           throw s.error("missing field 'op' (get or put)");
         }

@@ -133,7 +133,7 @@ final class TaskBinder {
       return new LockSpec(name, LockSpec.Kind.valueOf(k.toUpperCase(java.util.Locale.ROOT)));
     }
     Obj o = v.object("kind", "per");
-    String k = o.choice("kind", null, kinds);
+    String k = o.optionalChoice("kind", kinds);
     if (k == null) {
       throw v.error("missing field 'kind' (one of " + String.join(", ", kinds) + ")");
     }
@@ -216,7 +216,7 @@ final class TaskBinder {
     try {
       set = CpuList.parse(cpus, nrCpus);
     } catch (IllegalArgumentException e) {
-      throw t.get("cpus").error(e.getMessage());
+      throw t.get("cpus").error(String.valueOf(e.getMessage()));
     }
     if (t.has("cpus") && set.isEmpty()) {
       throw t.get("cpus").error("expected at least one CPU (omit the field for all CPUs)");

@@ -81,7 +81,7 @@ final class ToolBinder {
       try {
         e = tool.expand(new ToolContext(id, machine, durationNs, params), args);
       } catch (ToolArgsException ex) {
-        throw v.error(ex.getMessage());
+        throw v.error(String.valueOf(ex.getMessage()));
       }
       out.add(new Bound(v, e, new ToolRun(id, name, args, e.report())));
     }

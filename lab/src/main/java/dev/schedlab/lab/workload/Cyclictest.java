@@ -311,11 +311,14 @@ public final class Cyclictest implements WorkloadTool {
     long avg;
     long max;
     long sum;
-    long[] values;
+    final long[] values;
+
+    private Stat(long[] values) {
+      this.values = values;
+    }
 
     static Stat of(long[] ns, long unitNs) {
-      Stat s = new Stat();
-      s.values = new long[ns.length];
+      Stat s = new Stat(new long[ns.length]);
       s.min = ns.length == 0 ? 0 : Long.MAX_VALUE;
       for (int i = 0; i < ns.length; i++) {
         long v = Math.max(0, ns[i]) / unitNs;

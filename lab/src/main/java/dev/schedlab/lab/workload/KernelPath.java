@@ -4,6 +4,7 @@ import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.StepSpec.Segment;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One syscall's kernel path under construction: segments in order, and repeated chunks (a page's
@@ -16,7 +17,7 @@ final class KernelPath {
   private List<Segment> straight = new ArrayList<>();
 
   /** The chunk being repeated and how often, or null. */
-  private List<StepSpec> run;
+  private @Nullable List<StepSpec> run;
 
   private long runCount;
 

@@ -11,7 +11,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code schedlab-probe}: the calibration micro-benchmarks that {@code schedlab host --calibrate}
@@ -69,22 +71,18 @@ public final class SchedlabProbe implements WorkloadTool {
     ToolArgs a = ToolArgs.parse(name(), line, OPTS);
     List<String> p = a.positionals();
     String mode = p.isEmpty() ? "" : p.get(0);
-    switch (mode) {
-      case "syscall":
-        return syscall(ctx, args(a, p, 1));
-      case "pipe":
-        return pipe(ctx, args(a, p, 3));
-      case "wake":
-        return wake(ctx, args(a, p, 5));
-      case "timer":
-        return timer(ctx, args(a, p, 4));
-      default:
-        throw a.error(
-            "expected syscall N | pipe A B N | wake A B N GAP BUSY | timer CPU N SLEEP "
-                + "BUSY, got '"
-                + String.join(" ", p)
-                + "'");
-    }
+    return switch (mode) {
+      case "syscall" -> syscall(ctx, args(a, p, 1));
+      case "pipe" -> pipe(ctx, args(a, p, 3));
+      case "wake" -> wake(ctx, args(a, p, 5));
+      case "timer" -> timer(ctx, args(a, p, 4));
+      default ->
+          throw a.error(
+              "expected syscall N | pipe A B N | wake A B N GAP BUSY | timer CPU N SLEEP "
+                  + "BUSY, got '"
+                  + String.join(" ", p)
+                  + "'");
+    };
   }
 
   private static long[] args(ToolArgs a, List<String> p, int n) throws ToolArgsException {
@@ -222,20 +220,16 @@ public final class SchedlabProbe implements WorkloadTool {
   }
 
   /** The probe's key=value lines. */
-  record Report(String mode, long n, String series) implements ToolReport {
+  record Report(String mode, long n, @Nullable String series) implements ToolReport {
     @Override
     public Map<String, Object> json(RunResult r) {
       Map<String, Object> m = new TreeMap<>();
       long end = Raw.counter(r, "task.last_exit_ns");
       switch (mode) {
-        case "syscall":
-          m.put("ns_per_call", end / n);
-          break;
-        case "pipe":
-          m.put("ns_per_roundtrip", end / n);
-          break;
-        default:
-          long[] v = Raw.samples(r, series).clone();
+        case "syscall" -> m.put("ns_per_call", end / n);
+        case "pipe" -> m.put("ns_per_roundtrip", end / n);
+        default -> {
+          long[] v = Raw.samples(r, Objects.requireNonNull(series)).clone();
           Arrays.sort(v);
           m.put("samples", (long) v.length);
           if (v.length > 0) {
@@ -245,6 +239,7 @@ public final class SchedlabProbe implements WorkloadTool {
             m.put("p99", v[v.length * 99 / 100]);
             m.put("max", v[v.length - 1]);
           }
+        }
       }
       return m;
     }

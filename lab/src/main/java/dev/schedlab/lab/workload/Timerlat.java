@@ -8,6 +8,7 @@ import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.output.RunResult;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,25 +97,25 @@ public final class Timerlat implements WorkloadTool {
       }
     }
     String prio = a.text("priority", "f:95");
-    String[] pp = prio.split(":");
+    String[] pp = splitDroppingTrailingEmpty(prio, ":");
     String policy;
     int rtPrio = 0;
     int nice = 0;
     switch (pp[0]) {
-      case "f":
-      case "r":
+      case "f", "r" -> {
         policy = pp[0].equals("f") ? "fifo" : "rr";
         rtPrio = pp.length == 2 ? (int) a.integerOf("-P", pp[1], 1, 99) : 95;
-        break;
-      case "o":
+      }
+      case "o" -> {
         policy = "normal";
         nice = pp.length == 2 ? (int) a.integerOf("-P", pp[1], -20, 19) : 0;
-        break;
-      default:
+      }
+      default -> {
         throw a.error(
             "-P: expected f:PRIO, r:PRIO or o:NICE (deadline d:runtime:period is not modelled), got '"
                 + prio
                 + "'");
+      }
     }
     boolean kernel = a.has("kernel-threads");
     long durNs = a.has("duration") ? a.timeNs("duration", 0, 1_000_000_000L) : 0;
@@ -286,5 +287,21 @@ public final class Timerlat implements WorkloadTool {
       }
       return sb.toString();
     }
+  }
+
+  /**
+   * {@code s.split(regex)} spelled out: the pieces with trailing empty ones dropped ({@code f:} is
+   * {@code [f]}, {@code f:5:} is {@code [f, 5]}), as -P has always been read.
+   */
+  private static String[] splitDroppingTrailingEmpty(String s, String regex) {
+    String[] p = s.split(regex, -1);
+    int n = p.length;
+    while (n > 1 && p[n - 1].isEmpty()) {
+      n--;
+    }
+    if (n == 1 && p.length > 1 && p[0].isEmpty()) {
+      n = 0;
+    }
+    return n == p.length ? p : Arrays.copyOf(p, n);
   }
 }

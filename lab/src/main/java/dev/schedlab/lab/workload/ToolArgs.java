@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A strict getopt-style parser for tool argument strings: {@code -i 100}, {@code -i100}, {@code
@@ -28,8 +29,8 @@ public final class ToolArgs {
    * @param longName long name (the key values are stored under)
    * @param arg argument kind
    */
-  public record Opt(String shortName, String longName, Arg arg) {
-    public static Opt of(String s, String l, Arg a) {
+  public record Opt(@Nullable String shortName, String longName, Arg arg) {
+    public static Opt of(@Nullable String s, String l, Arg a) {
       return new Opt(s, l, a);
     }
   }
@@ -80,13 +81,13 @@ public final class ToolArgs {
       String shown = w.startsWith("--") ? (cut < 0 ? w : w.substring(0, cut)) : w.substring(0, 2);
       String value;
       switch (opt.arg()) {
-        case NONE:
+        case NONE -> {
           if (attached != null) {
             throw a.error("option " + shown + " takes no value");
           }
           value = "";
-          break;
-        case REQUIRED:
+        }
+        case REQUIRED -> {
           if (attached != null) {
             value = attached;
           } else if (next != null) {
@@ -95,8 +96,8 @@ public final class ToolArgs {
           } else {
             throw a.error("option " + shown + " needs a value");
           }
-          break;
-        default:
+        }
+        default -> {
           if (attached != null) {
             value = attached;
           } else if (next != null && isNumber(next)) {
@@ -105,6 +106,7 @@ public final class ToolArgs {
           } else {
             value = "";
           }
+        }
       }
       a.values.put(opt.longName(), value);
     }

@@ -5,10 +5,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import org.jspecify.annotations.Nullable;
 
 /** The workload tools found with {@link ServiceLoader}, by name. */
 public final class Tools {
-  private static volatile List<WorkloadTool> cache;
+  private static volatile @Nullable List<WorkloadTool> cache;
 
   private Tools() {}
 
