@@ -69,7 +69,7 @@ public final class Batch {
       List<Configuration> configs,
       long firstSeed,
       int seeds,
-      Path pluginsDir,
+      @Nullable Path pluginsDir,
       Progress progress)
       throws ScenarioException, PluginException, SimulationException {
     return run(scenario, null, sets, configs, firstSeed, seeds, pluginsDir, progress);
@@ -85,7 +85,7 @@ public final class Batch {
       List<Configuration> configs,
       long firstSeed,
       int seeds,
-      Path pluginsDir,
+      @Nullable Path pluginsDir,
       Progress progress)
       throws ScenarioException, PluginException, SimulationException {
     try (Pool pool = new Pool(Pool.allCores(), pluginsDir)) {
@@ -117,7 +117,7 @@ public final class Batch {
     private final PluginHost host;
 
     /** A pool of {@code jobs} threads with the plugins of {@code pluginsDir}. */
-    public Pool(int jobs, Path pluginsDir) throws PluginException {
+    public Pool(int jobs, @Nullable Path pluginsDir) throws PluginException {
       if (jobs < 1) {
         throw new IllegalArgumentException("jobs must be at least 1, got " + jobs);
       }

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rt-app part of a run: the notes of the import, per-thread statistics of rt-app's log columns,
@@ -163,7 +164,7 @@ public final class RtAppReport implements ToolReport {
    * The directory the logs go to: {@code override} when given, else the file's {@code logdir}
    * resolved as rt-app resolves it (relative to the working directory).
    */
-  public Path logDir(Path override) {
+  public Path logDir(@Nullable Path override) {
     return override != null ? override : Path.of(plan.log().logdir());
   }
 

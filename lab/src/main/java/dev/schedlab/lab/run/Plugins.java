@@ -10,6 +10,7 @@ import dev.schedlab.lab.scenario.Scenario;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The plugins of one plugins directory, open for the length of a command: what was found, which
@@ -24,7 +25,7 @@ public final class Plugins implements AutoCloseable {
   }
 
   /** The plugins in {@code dir} (null: no plugins directory, the built-ins only). */
-  public static Plugins open(Path dir) {
+  public static Plugins open(@Nullable Path dir) {
     return new Plugins(PluginHost.open(dir));
   }
 

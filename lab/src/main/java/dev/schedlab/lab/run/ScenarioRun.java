@@ -6,6 +6,7 @@ import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.lab.scenario.Scenario;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One scenario with its plugins resolved, ready to run: {@link #prepare} resolves the plugins first
@@ -47,7 +48,8 @@ public final class ScenarioRun {
    * @throws SimulationException a plugin failed under {@code failOnPluginError} or a model
    *     invariant broke
    */
-  public RunOutcome run(TraceSink trace, RunSettings settings) throws SimulationException {
+  public RunOutcome run(@Nullable TraceSink trace, RunSettings settings)
+      throws SimulationException {
     return new RunOutcome(
         scenario,
         Simulation.run(
