@@ -273,4 +273,54 @@ class ThreadOpsTest {
     assertThat(stamps(k, "child-1-0000", "born")[0]).isBetween(MS, MS + 100_000);
     assertThat(k.liveTasks).isZero();
   }
+
+  private static Kernel runYaml(long durationNs, String tasks) {
+    Kernel k =
+        TestKernels.kernel(
+            String.join(
+                "\n",
+                "duration: 1s",
+                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1,"
+                    + " idle_states: poll-only}",
+                "kernel: {params: {cost.jitter_pct: 0}}",
+                "workload:",
+                "  tasks:",
+                tasks));
+    k.run(durationNs);
+    return k;
+  }
+
+  private static Task task(Kernel k, String comm) {
+    return k.tasks.stream().filter(t -> t.comm.equals(comm)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aForkStepCreatesTheForkedTaskOfItsNameWhenTheParentGetsThere() {
+    String tasks =
+        String.join(
+            "\n",
+            "    - {name: kid, forked: true, program: [{user: 1ms}, exit]}",
+            "    - {name: dad, program: [{user: 3ms}, {fork: kid}, {user: 1ms}, exit]}",
+            "");
+    // not created at the scenario's start: only when the parent's fork step runs
+    assertThat(runYaml(2 * MS, tasks).tasks).noneMatch(t -> t.comm.equals("kid"));
+    Kernel k = runYaml(20 * MS, tasks);
+    assertThat(task(k, "kid").sumExecNs()).isBetween(MS, MS + 100_000);
+    assertThat(k.liveTasks).isZero();
+  }
+
+  @Test
+  void startCpuPlacesATaskWithoutForkBalancing() {
+    Kernel k =
+        runYaml(
+            1_000,
+            String.join(
+                "\n",
+                "    - {name: a, start_cpu: 1, program: [{user: 1ms}, {block: never}]}",
+                "    - {name: b, start_cpu: 1, program: [{user: 1ms}, {block: never}]}",
+                ""));
+    // placed as new tasks, the second would have gone to the idle CPU 0
+    assertThat(task(k, "a").cpu).isEqualTo(1);
+    assertThat(task(k, "b").cpu).isEqualTo(1);
+  }
 }
