@@ -272,51 +272,38 @@ class ThreadOpsTest {
     assertThat(k.liveTasks).isZero();
   }
 
-  private static Kernel runYaml(long durationNs, String tasks) {
-    Kernel k =
-        TestKernels.kernel(
-            String.join(
-                "\n",
-                "duration: 1s",
-                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1,"
-                    + " idle_states: poll-only}",
-                "kernel: {params: {cost.jitter_pct: 0}}",
-                "workload:",
-                "  tasks:",
-                tasks));
-    k.run(durationNs);
-    return k;
-  }
-
   private static Task task(Kernel k, String comm) {
     return k.tasks.stream().filter(t -> t.comm.equals(comm)).findFirst().orElseThrow();
   }
 
   @Test
-  void aForkStepCreatesTheForkedTaskOfItsNameWhenTheParentGetsThere() {
-    String tasks =
-        String.join(
-            "\n",
-            "    - {name: kid, forked: true, program: [{user: 1ms}, exit]}",
-            "    - {name: dad, program: [{user: 3ms}, {fork: kid}, {user: 1ms}, exit]}",
-            "");
-    // not created at the scenario's start: only when the parent's fork step runs
-    assertThat(runYaml(2 * MS, tasks).tasks).noneMatch(t -> t.comm.equals("kid"));
-    Kernel k = runYaml(20 * MS, tasks);
+  void aForkStepOfANamedTaskCreatesItWhenTheParentGetsThere() {
+    TaskSpec kid = normal("kid", 0, user(MS), new StepSpec.Exit()); // forked: a template
+    TaskSpec dad =
+        normal(
+            "dad",
+            1,
+            user(3 * MS),
+            new StepSpec.Fork("kid", "kid", -1),
+            user(MS),
+            new StepSpec.Exit());
+    // not created at the run's start: only when the parent's fork step runs
+    assertThat(run(2 * MS, 2, kid, dad).tasks).noneMatch(t -> t.comm.equals("kid"));
+    Kernel k = run(20 * MS, 2, kid, dad);
     assertThat(task(k, "kid").sumExecNs()).isBetween(MS, MS + 100_000);
     assertThat(k.liveTasks).isZero();
   }
 
   @Test
   void startCpuPlacesATaskWithoutForkBalancing() {
-    Kernel k =
-        runYaml(
-            1_000,
-            String.join(
-                "\n",
-                "    - {name: a, start_cpu: 1, program: [{user: 1ms}, {block: never}]}",
-                "    - {name: b, start_cpu: 1, program: [{user: 1ms}, {block: never}]}",
-                ""));
+    StepSpec[] program = {user(MS), new StepSpec.Block("never")};
+    TaskSpec a =
+        new TaskSpec(
+            "a", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, List.of(program), -1, 1);
+    TaskSpec b =
+        new TaskSpec(
+            "b", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, List.of(program), -1, 1);
+    Kernel k = run(1_000, 2, a, b);
     // placed as new tasks, the second would have gone to the idle CPU 0
     assertThat(task(k, "a").cpu).isEqualTo(1);
     assertThat(task(k, "b").cpu).isEqualTo(1);
