@@ -250,6 +250,74 @@ final class MmapCosts {
               + "(the program then repeats them)",
           "length of the drawn flag sequence");
 
+  static final ToolParam VERSION =
+      ToolParam.num(
+          "version",
+          1705,
+          "release",
+          "[src] stress-ng V0.17.05 (Feb 2024; commits 53041077f, aef94fdd5, a2931fd75, 2e265a610) "
+              + "made the page fill, the random madvise and the page-by-page munmap of stress-mmap.c "
+              + "opt-in; 1704 lays out V0.17.04's stress_mmap_child() (fill, madvise and unmap "
+              + "every page), any value from 1705 the later one",
+          "stress-ng release whose --mmap defaults the model follows, as MMmmpp without the "
+              + "leading zero (1704 = V0.17.04)");
+  static final ToolParam MADVISE_VMA =
+      ToolParam.ns(
+          "madvise_vma",
+          600,
+          "[estimate] madvise_update_vma under mmap_write_lock: vm_flags change, vma_modify_flags "
+              + "(split or merge of the VMA around the range, maple-tree store), ksm_madvise",
+          "madvise() of a VMA-flag advice (NORMAL ... DODUMP, MERGEABLE, UNMERGEABLE)");
+  static final ToolParam KSM_UNMERGE_STEP =
+      ToolParam.ns(
+          "ksm_unmerge_step",
+          30,
+          "[estimate] unmerge_ksm_pages per page: break_ksm's walk_page_range_vma lookup (no KSM "
+              + "page), then cond_resched()",
+          "MADV_UNMERGEABLE on a VM_MERGEABLE VMA: per page");
+  static final ToolParam MADVISE_WALK_PTE =
+      ToolParam.ns(
+          "madvise_walk_pte",
+          5,
+          "[estimate] a page-table walk step over a PTE with nothing to do (swapin_walk_pmd_entry, "
+              + "cold_or_pageout_pte_range on the zero page)",
+          "MADV_WILLNEED / COLD / PAGEOUT: per PTE scanned, PTL held");
+  static final ToolParam MADVISE_COLD_PAGE =
+      ToolParam.ns(
+          "madvise_cold_page",
+          60,
+          "[estimate] cold_or_pageout_pte_range per present folio: ptep_test_and_clear_young, "
+              + "folio_clear_referenced, folio_deactivate/isolate set-up",
+          "MADV_COLD / PAGEOUT: per present page, PTL held");
+  static final ToolParam PAGEOUT_RECLAIM =
+      ToolParam.ns(
+          "pageout_reclaim",
+          1_000,
+          "[estimate] reclaim_pages -> shrink_folio_list per anonymous folio with no swap "
+              + "configured: folio_trylock, folio_check_references (rmap walk), add_to_swap "
+              + "failing, activate; cond_resched() per folio",
+          "MADV_PAGEOUT: per present page, preemptible");
+  static final ToolParam FILL_PAGE =
+      ToolParam.ns(
+          "fill_page",
+          150,
+          "[estimate] stress_mmap_set (V0.17.04 core-mmap.c): rep stosq over 4 KiB, ~30 GB/s",
+          "user time filling one page (version 1704)");
+  static final ToolParam CHECK_PAGE =
+      ToolParam.ns(
+          "check_page",
+          150,
+          "[estimate] stress_mmap_check (V0.17.04 core-mmap.c): reads and compares 4 KiB",
+          "user time checking one page (version 1704, step 2)");
+  static final ToolParam MADVISE_DRAWN =
+      ToolParam.num(
+          "madvise_drawn",
+          32,
+          "count",
+          "[estimate] how many stress_madvise_random draws are laid out for a per-page loop (the "
+              + "loop repeats them over the region's pages)",
+          "length of the drawn madvise sequence per loop (version 1704)");
+
   static final List<ToolParam> PARAMS =
       List.of(
           PAGE_SIZE,
@@ -289,5 +357,14 @@ final class MmapCosts {
           USER_SYSCALL,
           USER_PER_PAGE,
           NO_MEM_SLEEP,
-          STEADY_ATTEMPTS);
+          STEADY_ATTEMPTS,
+          VERSION,
+          MADVISE_VMA,
+          KSM_UNMERGE_STEP,
+          MADVISE_WALK_PTE,
+          MADVISE_COLD_PAGE,
+          PAGEOUT_RECLAIM,
+          FILL_PAGE,
+          CHECK_PAGE,
+          MADVISE_DRAWN);
 }

@@ -65,12 +65,16 @@ final class MmapModel {
    */
   static final int MISC_SYSCALLS = 12 + 2 + 2 + 4 + 4 + 4;
 
-  record Options(boolean mprotect, boolean slowMunmap, boolean writeCheck) {}
+  /**
+   * The worker's options; {@code release1704}: lay out stress-ng V0.17.04's defaults ({@link
+   * MmapModelV1704}) instead of the V0.17.05+ ones.
+   */
+  record Options(boolean mprotect, boolean slowMunmap, boolean writeCheck, boolean release1704) {}
 
-  private final ToolContext ctx;
-  private final MmapPaths k;
-  private final long pages;
-  private final Options opt;
+  final ToolContext ctx;
+  final MmapPaths k;
+  final long pages;
+  final Options opt;
 
   private MmapModel(ToolContext ctx, long bytes, Options opt) {
     this.ctx = ctx;
@@ -84,7 +88,9 @@ final class MmapModel {
    * the generator has no access to the scenario seed, so the sequence is fixed per worker.
    */
   static List<StepSpec> program(ToolContext ctx, long bytes, Options opt, long seed) {
-    return new MmapModel(ctx, bytes, opt).build(new SplittableRandom(seed));
+    MmapModel m = new MmapModel(ctx, bytes, opt);
+    SplittableRandom rnd = new SplittableRandom(seed);
+    return opt.release1704() ? new MmapModelV1704(m).build(rnd) : m.build(rnd);
   }
 
   static MmapModel forTest(ToolContext ctx, long bytes, Options opt) {
@@ -174,6 +180,12 @@ final class MmapModel {
     it.addAll(Tasks.repeat(pages, remapOne(fixedPop)));
     Pages fixedState = fixedPop || opt.writeCheck() ? Pages.ANON : Pages.ZERO;
     munmapAll(it, fixedState); // step 3
+    misc(it);
+    return it;
+  }
+
+  /** Steps 5-10: the invalid and one-page calls, and step 9's write to a shared page. */
+  void misc(List<StepSpec> it) {
     it.addAll(
         Tasks.repeat(
             MISC_SYSCALLS,
@@ -181,7 +193,6 @@ final class MmapModel {
                 Tasks.user(ctx.param(USER_SYSCALL)),
                 Tasks.kernel(k.seg(ctx.param(SMALL_SYSCALL), "MIGHT_RESCHED")))));
     it.add(k.writeFault(Pages.ABSENT)); // step 9: *buf64 = val
-    return it;
   }
 
   /** Step 2 for one page: mmap(MAP_FIXED), MADV_POPULATE_READ, then the optional extras. */
@@ -222,7 +233,7 @@ final class MmapModel {
   }
 
   /** stress_mmap_mprotect(): 6 invalid or zero-length calls, then 5 over the range. */
-  private void mprotect(List<StepSpec> out, long n) {
+  void mprotect(List<StepSpec> out, long n) {
     out.addAll(
         Tasks.repeat(
             6,
@@ -232,12 +243,12 @@ final class MmapModel {
     out.addAll(Tasks.repeat(5, List.of(Tasks.user(ctx.param(USER_SYSCALL)), k.mprotect(n))));
   }
 
-  private void syscall(List<StepSpec> out, StepSpec kernel) {
+  void syscall(List<StepSpec> out, StepSpec kernel) {
     out.add(Tasks.user(ctx.param(USER_SYSCALL)));
     out.add(kernel);
   }
 
-  private StepSpec userPages(long n) {
+  StepSpec userPages(long n) {
     return new StepSpec.User(k.dist(n * ctx.param(USER_PER_PAGE)));
   }
 }

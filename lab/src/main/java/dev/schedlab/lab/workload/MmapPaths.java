@@ -9,13 +9,18 @@ import static dev.schedlab.lab.workload.MmapCosts.FREE_OTHER;
 import static dev.schedlab.lab.workload.MmapCosts.FREE_PCP;
 import static dev.schedlab.lab.workload.MmapCosts.FREE_PGTABLES;
 import static dev.schedlab.lab.workload.MmapCosts.GUP_STEP;
+import static dev.schedlab.lab.workload.MmapCosts.KSM_UNMERGE_STEP;
 import static dev.schedlab.lab.workload.MmapCosts.LRU_ADD;
+import static dev.schedlab.lab.workload.MmapCosts.MADVISE_COLD_PAGE;
 import static dev.schedlab.lab.workload.MmapCosts.MADVISE_ENTRY;
+import static dev.schedlab.lab.workload.MmapCosts.MADVISE_VMA;
+import static dev.schedlab.lab.workload.MmapCosts.MADVISE_WALK_PTE;
 import static dev.schedlab.lab.workload.MmapCosts.MMAP_FIXED_VMA;
 import static dev.schedlab.lab.workload.MmapCosts.MMAP_VMA;
 import static dev.schedlab.lab.workload.MmapCosts.MPROTECT_VMA;
 import static dev.schedlab.lab.workload.MmapCosts.MUNMAP_TAIL;
 import static dev.schedlab.lab.workload.MmapCosts.MUNMAP_VMA;
+import static dev.schedlab.lab.workload.MmapCosts.PAGEOUT_RECLAIM;
 import static dev.schedlab.lab.workload.MmapCosts.PCP_ALLOC;
 import static dev.schedlab.lab.workload.MmapCosts.PCP_BATCH;
 import static dev.schedlab.lab.workload.MmapCosts.PCP_HIGH;
@@ -64,6 +69,39 @@ final class MmapPaths {
     ABSENT,
     ZERO,
     ANON
+  }
+
+  /**
+   * The advices stress_madvise_random() draws from in stress-ng V0.17.04 (core-madvise.c
+   * madvise_options[] on x86-64 Linux, in that order; MADV_DONTNEED and MADV_FREE are commented out
+   * there), and the mergeable helper's MADV_MERGEABLE.
+   */
+  enum Advice {
+    NORMAL,
+    RANDOM,
+    SEQUENTIAL,
+    WILLNEED,
+    DONTFORK,
+    DOFORK,
+    MERGEABLE,
+    UNMERGEABLE,
+    HUGEPAGE,
+    NOHUGEPAGE,
+    DONTDUMP,
+    DODUMP,
+    COLD,
+    PAGEOUT,
+    POPULATE_READ,
+    POPULATE_WRITE;
+
+    /** The page-table state after this advice over a range in {@code state}. */
+    Pages after(Pages state) {
+      return switch (this) {
+        case POPULATE_READ -> state == Pages.ABSENT ? Pages.ZERO : state;
+        case POPULATE_WRITE -> Pages.ANON;
+        default -> state;
+      };
+    }
   }
 
   /** [src] PTRS_PER_PTE, x86-64 4K: PTEs zapped under one PTL hold, then cond_resched(). */
@@ -120,6 +158,7 @@ final class MmapPaths {
   private static final String PCP = "pcp";
 
   private static final String LRU_ADD_FBATCH = "lru_add";
+  private static final String LRU_DEACTIVATE_FBATCH = "lru_deactivate";
 
   private final ToolContext ctx;
   private final int spread;
@@ -280,6 +319,11 @@ final class MmapPaths {
    */
   void gup(KernelPath p, long n, Pages from, boolean write) {
     KernelPath page = new KernelPath().add(seg(ctx.param(GUP_STEP), "COND_RESCHED"));
+    if (from == Pages.ZERO && write) { // FOLL_WRITE on a zero-page PTE: wp_page_copy
+      anonFault(page, true);
+      p.repeat(n, page);
+      return;
+    }
     if (from != Pages.ABSENT) {
       ptl(page, ctx.param(FOLLOW_PTE), "NONE");
       p.repeat(n, page);
@@ -326,9 +370,86 @@ final class MmapPaths {
     p.add(seg(ctx.param(PCP_ALLOC), "NONE"), PCP_UNLOCK);
     p.add(seg(ctx.param(CLEAR_PAGE), "NONE"), PTL_LOCK);
     p.add(seg(ctx.param(PTE_INSTALL) + (overZero ? ctx.param(WP_FLUSH) : 0), "NONE"));
+    lruAdd(p);
+    p.add(PTL_UNLOCK);
+  }
+
+  /**
+   * madvise({@code advice}) over {@code n} pages in {@code state} (v6.8 mm/madvise.c). VMA-flag
+   * advices take mmap_lock for writing and update the VMA (madvise_update_vma), MADV_UNMERGEABLE
+   * then walks every page (unmerge_ksm_pages, cond_resched per page: the region is VM_MERGEABLE
+   * since V0.17.04 madvises it MERGEABLE). WILLNEED on anonymous memory walks the page tables for
+   * swap entries (none). COLD moves every present folio into the CPU's lru_deactivate batch
+   * (drained under lru_lock every 15); PAGEOUT isolates each present folio from the LRU under
+   * lru_lock, then reclaim_pages tries it (no swap: it stays, activated) and puts it back through
+   * the lru_add batch. Both scan a PMD's PTEs under the PTL and give need_resched a chance every 32
+   * (SWAP_CLUSTER_MAX). POPULATE_READ/WRITE are GUP passes. The zero page is no folio to them.
+   */
+  StepSpec madvise(Advice advice, long n, Pages state) {
+    KernelPath p = new KernelPath();
+    switch (advice) {
+      case WILLNEED, COLD, PAGEOUT, POPULATE_READ, POPULATE_WRITE -> {
+        p.add(MMAP_READ, seg(ctx.param(MADVISE_ENTRY), "NONE"));
+        if (advice == Advice.POPULATE_READ || advice == Advice.POPULATE_WRITE) {
+          gup(p, n, state, advice == Advice.POPULATE_WRITE);
+        } else if (state != Pages.ABSENT) {
+          boolean folios = state == Pages.ANON && advice != Advice.WILLNEED;
+          scan(p, n, folios ? advice : Advice.WILLNEED);
+        }
+      }
+      default -> {
+        p.add(MMAP_WRITE, seg(ctx.param(MADVISE_VMA), "MIGHT_RESCHED"));
+        if (advice == Advice.UNMERGEABLE) {
+          p.repeat(n, new KernelPath().add(seg(ctx.param(KSM_UNMERGE_STEP), "COND_RESCHED")));
+        }
+      }
+    }
+    return p.add(MMAP_UNLOCK).syscall();
+  }
+
+  /**
+   * The PTE scan of {@code n} mapped pages, per PMD, in chunks of {@link #LOCK_BATCH} under the
+   * PTL: a plain walk ({@code WILLNEED}, or zero-page PTEs), or COLD/PAGEOUT work per folio.
+   */
+  private void scan(KernelPath p, long n, Advice kind) {
+    for (long left = n; left > 0; ) {
+      long pmd = Math.min(left, PTES_PER_PMD);
+      p.add(seg(ctx.param(ZAP_PMD_STEP), "NONE"));
+      p.repeat(pmd / LOCK_BATCH, scanChunk(LOCK_BATCH, kind));
+      p.repeat(pmd % LOCK_BATCH > 0 ? 1 : 0, scanChunk(pmd % LOCK_BATCH, kind));
+      if (kind == Advice.PAGEOUT) { // reclaim_pages of the PMD's isolated folios, then putback
+        KernelPath r = new KernelPath().add(seg(ctx.param(PAGEOUT_RECLAIM), "COND_RESCHED"));
+        lruAdd(r);
+        p.repeat(pmd, r);
+      }
+      left -= pmd;
+    }
+  }
+
+  private KernelPath scanChunk(long ptes, Advice kind) {
+    KernelPath c = new KernelPath().add(PTL_LOCK);
+    if (kind == Advice.WILLNEED) {
+      c.add(seg(ptes * ctx.param(MADVISE_WALK_PTE), "NONE"));
+    } else {
+      for (long i = 0; i < ptes; i++) { // written out: no loop inside a spinlock hold
+        c.add(seg(ctx.param(MADVISE_COLD_PAGE), "NONE"));
+        if (kind == Advice.COLD) { // folio_deactivate: the CPU's lru_deactivate batch
+          c.add(Segment.cache(LRU_DEACTIVATE_FBATCH, true, 1, LRU_ADD_BATCH, LRU_ADD_BATCH, 3));
+          c.add(LRU_TAKE, seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"), LRU_UNLOCK);
+        } else { // folio_isolate_lru
+          c.add(LRU_TAKE, seg(ctx.param(FREE_LRU), "NONE"), LRU_UNLOCK);
+        }
+      }
+    }
+    return c.add(PTL_UNLOCK, seg(0, "COND_RESCHED"));
+  }
+
+  /**
+   * folio_add_lru: into the CPU's lru_add batch, which moves to the LRU under lru_lock when full.
+   */
+  private void lruAdd(KernelPath p) {
     p.add(Segment.cache(LRU_ADD_FBATCH, true, 1, LRU_ADD_BATCH, LRU_ADD_BATCH, 3));
     p.add(LRU_TAKE, seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"), LRU_UNLOCK);
-    p.add(PTL_UNLOCK);
   }
 
   /** madvise(MADV_POPULATE_READ) over {@code n} pages (stress_mincore_touch_pages). */

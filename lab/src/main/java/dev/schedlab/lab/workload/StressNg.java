@@ -128,9 +128,20 @@ public final class StressNg implements WorkloadTool {
     int mmap = instances(a, "mmap", online);
     long bytes = a.has("mmap-bytes") ? bytes(a, a.text("mmap-bytes", "")) : MmapModel.DEFAULT_BYTES;
     // stress-mmap.c: mmap_bytes = total / instances (at least one page), sz page-aligned
+    boolean release1704 = ctx.param(MmapCosts.VERSION) < 1705;
+    if (release1704 && (a.has("mmap-slow-munmap") || a.has("mmap-write-check"))) {
+      throw a.error(
+          "--mmap-slow-munmap and --mmap-write-check came with stress-ng V0.17.05; "
+              + "params.version "
+              + ctx.param(MmapCosts.VERSION)
+              + " lays out V0.17.04, which always unmaps page by page and writes every page");
+    }
     MmapModel.Options mopt =
         new MmapModel.Options(
-            a.has("mmap-mprotect"), a.has("mmap-slow-munmap"), a.has("mmap-write-check"));
+            a.has("mmap-mprotect"),
+            a.has("mmap-slow-munmap"),
+            a.has("mmap-write-check"),
+            release1704);
     for (int i = 0; i < mmap; i++) {
       String name = ctx.id() + "-mmap/" + i;
       tasks.add(

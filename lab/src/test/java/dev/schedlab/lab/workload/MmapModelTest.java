@@ -221,7 +221,7 @@ class MmapModelTest {
     // anonymous pages: a few items per mmu_gather flush (every 9698 pages), none per page
     assertThat(items(List.of(k.munmap(big, MmapPaths.Pages.ANON)))).isLessThan(big / 100);
     // the default worker of a 8-CPU machine (32 MB) and of a 1-CPU one (256 MB): same order
-    MmapModel.Options o = new MmapModel.Options(false, false, false);
+    MmapModel.Options o = new MmapModel.Options(false, false, false, false);
     assertThat(items(MmapModel.program(CTX, 256L << 20, o, 1)))
         .isLessThan(3 * items(MmapModel.program(CTX, PAGES * 4096, o, 1)));
   }
@@ -249,7 +249,7 @@ class MmapModelTest {
   @Test
   void firstHugetlbFailureDropsPopulateForGood() {
     List<StepSpec> prog =
-        MmapModel.program(CTX, PAGES * 4096, new MmapModel.Options(false, false, false), 42);
+        MmapModel.program(CTX, PAGES * 4096, new MmapModel.Options(false, false, false, false), 42);
     StepSpec last = prog.get(prog.size() - 1);
     assertThat(last).isInstanceOf(StepSpec.Loop.class);
     // in the repeated part no step-2 one-page mmap (MAP_FIXED) populates any more
@@ -265,7 +265,8 @@ class MmapModelTest {
   }
 
   private static MmapModel model(boolean mprotect, boolean writeCheck) {
-    return MmapModel.forTest(CTX, PAGES * 4096, new MmapModel.Options(mprotect, false, writeCheck));
+    return MmapModel.forTest(
+        CTX, PAGES * 4096, new MmapModel.Options(mprotect, false, writeCheck, false));
   }
 
   private static List<StepSpec> flatten(List<StepSpec> p) {

@@ -1,0 +1,215 @@
+package dev.schedlab.lab.workload;
+
+import static dev.schedlab.lab.workload.MmapCosts.CHECK_PAGE;
+import static dev.schedlab.lab.workload.MmapCosts.FILL_PAGE;
+import static dev.schedlab.lab.workload.MmapCosts.MADVISE_DRAWN;
+import static dev.schedlab.lab.workload.MmapCosts.MMAP_FAIL;
+import static dev.schedlab.lab.workload.MmapCosts.MUNMAP_EMPTY;
+import static dev.schedlab.lab.workload.MmapCosts.STEADY_ATTEMPTS;
+import static dev.schedlab.lab.workload.MmapCosts.USER_SYSCALL;
+
+import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.lab.workload.MmapPaths.Advice;
+import dev.schedlab.lab.workload.MmapPaths.Pages;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The stress-ng {@code --mmap} worker as released in V0.17.04 (January 2024), whose defaults the
+ * next release made opt-in: it fills every page, madvises the region and every page with a random
+ * advice, and unmaps page by page in steps 1 and 3. Source read: ColinIanKing/stress-ng tag
+ * V0.17.04 (2f22ad59) stress-mmap.c stress_mmap_child(), core-mmap.c stress_mmap_set/check,
+ * core-madvise.c (random advice on by default: g_opt_flags has OPT_FLAGS_MMAP_MADVISE unless {@code
+ * --no-madvise}), core-mincore.c. One attempt over {@code P} pages:
+ *
+ * <ol>
+ *   <li>{@code mmap(sz, PRIVATE|ANONYMOUS|POPULATE|rnd_flag)} ({@code mmap_flags[]} has 13 x86-64
+ *       entries, no MAP_SYNC); a random madvise of the region, MADV_MERGEABLE of the region
+ *       (unconditional), MADV_POPULATE_READ of the region, then stress_mmap_set fills every page (a
+ *       write fault on each zero-page PTE).
+ *   <li>step 1: MADV_POPULATE_READ again; per page in random order a random madvise and a one-page
+ *       munmap, which frees the page; munmap of the emptied region.
+ *   <li>step 2: per page mmap(MAP_FIXED[_NOREPLACE]), MADV_POPULATE_READ, a random madvise,
+ *       MADV_MERGEABLE, the fill (a write fault) and stress_mmap_check.
+ *   <li>step 3: per page a random madvise and a one-page munmap; steps 5-10 as in later releases.
+ * </ol>
+ *
+ * The first failing mmap (a MAP_HUGETLB variant, no hugepage pool) clears MAP_POPULATE; the next
+ * MAP_HUGETLB failure clears MAP_HUGETLB from the mask, and from then on no mmap fails (no 100 ms
+ * sleep). The per-page advices are a drawn sequence of {@code madvise_drawn} per step that the
+ * step's loop repeats over the pages (drawn once per worker), the region advice is drawn per
+ * attempt.
+ *
+ * <p>Does not model: swap (PAGEOUT finds none), KSM merging (ksmd off), the order of the pages, the
+ * VMA splits' dependence on which neighbours are still mapped.
+ */
+final class MmapModelV1704 {
+  /** [src] V0.17.04 mmap_flags[] on x86-64: the 14 of later releases without MAP_SYNC. */
+  static final int N_FLAGS = 13;
+
+  private static final List<Advice> ADVICES = List.of(Advice.values());
+
+  private final MmapModel m;
+  private final MmapPaths k;
+  private final ToolContext ctx;
+  private final Map<String, Object> shared = new HashMap<>();
+
+  MmapModelV1704(MmapModel m) {
+    this.m = m;
+    this.k = m.k;
+    this.ctx = m.ctx;
+  }
+
+  /** The attempts while MAP_POPULATE is set, then a loop over a drawn steady-state sequence. */
+  List<StepSpec> build(SplittableRandom rnd) {
+    int drawnMax = (int) Math.max(1, ctx.param(MADVISE_DRAWN));
+    List<List<Advice>> perPage = new ArrayList<>();
+    for (int step = 0; step < 3; step++) {
+      List<Advice> seq = new ArrayList<>();
+      for (int i = 0; i < drawnMax; i++) {
+        seq.add(randomAdvice(rnd));
+      }
+      perPage.add(seq);
+    }
+    List<StepSpec> prog = new ArrayList<>();
+    List<StepSpec> steady = new ArrayList<>();
+    boolean populate = true;
+    boolean hugetlbMasked = false;
+    int drawn = 0;
+    int steadyMax = (int) Math.max(1, ctx.param(STEADY_ATTEMPTS));
+    while (drawn < steadyMax) {
+      int flag = rnd.nextInt(N_FLAGS);
+      List<StepSpec> out = populate ? prog : steady;
+      if (flag < MmapModel.HUGETLB_FLAGS && !hugetlbMasked) {
+        out.add(Tasks.user(ctx.param(USER_SYSCALL)));
+        out.add(Tasks.kernel(k.seg(ctx.param(MMAP_FAIL), "MIGHT_RESCHED")));
+        hugetlbMasked = !populate; // mask &= ~MAP_HUGETLB; goto retry
+        populate = false; // context->flags &= ~MAP_POPULATE
+        continue;
+      }
+      boolean pop = (populate && flag != MmapModel.FLAG_NONBLOCK) || flag == MmapModel.FLAG_LOCKED;
+      out.addAll(iteration(pop, populate, randomAdvice(rnd), perPage));
+      if (!populate) {
+        drawn++;
+      }
+    }
+    prog.add(new StepSpec.Loop(Integer.MAX_VALUE, steady));
+    return prog;
+  }
+
+  /** stress_madvise_random(): one of madvise_options[], uniformly. */
+  private static Advice randomAdvice(SplittableRandom rnd) {
+    return ADVICES.get(rnd.nextInt(ADVICES.size()));
+  }
+
+  /** One successful attempt: the region passes, then steps 1-3 per page, then steps 5-10. */
+  private List<StepSpec> iteration(
+      boolean pop, boolean fixedPop, Advice regionAdvice, List<List<Advice>> perPage) {
+    long pages = m.pages;
+    List<StepSpec> it = new ArrayList<>();
+    m.syscall(it, k.mmap(pages, pop, false));
+    Pages state = pop ? Pages.ANON : Pages.ABSENT;
+    m.syscall(it, madvise(regionAdvice, pages, state));
+    state = regionAdvice.after(state);
+    m.syscall(it, madvise(Advice.MERGEABLE, pages, state));
+    m.syscall(it, k.populateRead(pages, state));
+    state = Advice.POPULATE_READ.after(state);
+    if (m.opt.mprotect()) {
+      m.mprotect(it, pages);
+    }
+    it.add(m.userPages(pages)); // mapped[] / mappings[] init
+    fill(it, pages, state);
+    it.add(m.userPages(2 * pages)); // index init + shuffle
+    m.syscall(it, k.populateRead(pages, Pages.ANON));
+    it.addAll(perPage(perPage.get(0), this::unmapOne)); // step 1
+    m.syscall(it, Tasks.kernel(k.seg(ctx.param(MUNMAP_EMPTY), "MIGHT_RESCHED")));
+    it.add(m.userPages(pages)); // shuffle
+    it.addAll(perPage(perPage.get(1), a -> remapOne(a, fixedPop))); // step 2
+    it.addAll(perPage(perPage.get(2), this::unmapOne)); // step 3
+    m.misc(it);
+    return it;
+  }
+
+  /** A loop over the pages whose body is one page's calls for each drawn advice. */
+  private List<StepSpec> perPage(List<Advice> drawn, Function<Advice, List<StepSpec>> page) {
+    long pages = m.pages;
+    int n = (int) Math.min(drawn.size(), pages);
+    List<StepSpec> body = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      body.addAll(page.apply(drawn.get(i)));
+    }
+    List<StepSpec> out = new ArrayList<>(Tasks.repeat(pages / n, body));
+    for (int i = 0; i < pages % n; i++) {
+      out.addAll(page.apply(drawn.get(i)));
+    }
+    return out;
+  }
+
+  /** Steps 1 and 3 for one (filled) page: a random madvise, then munmap of the page. */
+  private List<StepSpec> unmapOne(Advice a) {
+    return memo(
+        "unmap/" + a,
+        () -> {
+          List<StepSpec> out = new ArrayList<>();
+          m.syscall(out, madvise(a, 1, Pages.ANON));
+          if (m.opt.mprotect()) {
+            m.mprotect(out, 1);
+          }
+          m.syscall(out, memo("munmap1", () -> k.munmap(1, Pages.ANON)));
+          return out;
+        });
+  }
+
+  /** Step 2 for one page: mmap(MAP_FIXED), populate-read, madvise, mergeable, fill, check. */
+  private List<StepSpec> remapOne(Advice a, boolean fixedPop) {
+    return memo(
+        "remap/" + a + "/" + fixedPop,
+        () -> {
+          List<StepSpec> out = new ArrayList<>();
+          m.syscall(out, k.mmap(1, fixedPop, true));
+          Pages state = fixedPop ? Pages.ANON : Pages.ABSENT;
+          m.syscall(out, k.populateRead(1, state));
+          state = Advice.POPULATE_READ.after(state);
+          m.syscall(out, madvise(a, 1, state));
+          state = a.after(state);
+          m.syscall(out, madvise(Advice.MERGEABLE, 1, state));
+          if (m.opt.mprotect()) {
+            m.mprotect(out, 1);
+          }
+          fill(out, 1, state);
+          out.add(new StepSpec.User(k.dist(ctx.param(CHECK_PAGE))));
+          return out;
+        });
+  }
+
+  /** stress_mmap_set over {@code n} pages: a write fault on each page not yet anonymous. */
+  private void fill(List<StepSpec> out, long n, Pages state) {
+    if (state == Pages.ANON) {
+      out.add(new StepSpec.User(k.dist(n * ctx.param(FILL_PAGE))));
+      return;
+    }
+    List<StepSpec> one =
+        List.of(k.writeFault(state), new StepSpec.User(k.dist(ctx.param(FILL_PAGE))));
+    out.addAll(Tasks.repeat(n, one));
+  }
+
+  private StepSpec madvise(Advice a, long n, Pages state) {
+    return memo("madvise/" + a + "/" + n + "/" + state, () -> k.madvise(a, n, state));
+  }
+
+  /** One instance per distinct path, shared by every place that runs it (fewer objects). */
+  @SuppressWarnings("unchecked")
+  private <T> T memo(String key, Supplier<T> make) {
+    Object v = shared.get(key);
+    if (v == null) { // not computeIfAbsent: the suppliers memoize their parts in the same map
+      v = make.get();
+      shared.put(key, v);
+    }
+    return (T) v;
+  }
+}

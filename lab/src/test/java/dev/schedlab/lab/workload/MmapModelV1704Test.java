@@ -1,0 +1,189 @@
+package dev.schedlab.lab.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.schedlab.engine.config.LockSpec;
+import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.config.StepSpec.Segment;
+import dev.schedlab.lab.scenario.LockCheck;
+import dev.schedlab.lab.scenario.ScenarioException;
+import dev.schedlab.lab.workload.MmapPaths.Advice;
+import dev.schedlab.lab.workload.MmapPaths.Pages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class MmapModelV1704Test {
+  private static final ToolContext CTX = new ToolContext("stress-ng", null, 0, Map.of());
+  private static final long PAGES = 1024; // 4 MB: 256 MB / 64 workers
+  private static final Map<String, LockSpec> LOCKS =
+      MmapPaths.LOCKS.stream().collect(Collectors.toMap(LockSpec::name, Function.identity()));
+  private static final MmapModel.Options V1704 = new MmapModel.Options(false, false, false, true);
+
+  @Test
+  void everyAdvicePathReleasesItsSpinlocks() {
+    MmapPaths k = new MmapPaths(CTX);
+    for (Advice a : Advice.values()) {
+      for (Pages st : Pages.values()) {
+        for (long n : new long[] {1, 33, PAGES}) {
+          StepSpec path = k.madvise(a, n, st);
+          assertThatCode(() -> LockCheck.check(List.of(path), LOCKS))
+              .as("%s over %d %s pages", a, n, st)
+              .doesNotThrowAnyException();
+        }
+      }
+    }
+  }
+
+  @Test
+  void theWholeProgramPassesTheLockRules() {
+    List<StepSpec> prog = MmapModel.program(CTX, PAGES * 4096, V1704, 7);
+    assertThatCode(() -> LockCheck.check(prog, LOCKS)).doesNotThrowAnyException();
+  }
+
+  /** A kernel path unrolled: its segments in order. */
+  private static List<Segment> segs(StepSpec s) {
+    return MmapModelTest.segs(s);
+  }
+
+  private static long count(List<Segment> s, Segment item) {
+    return s.stream().filter(item::equals).count();
+  }
+
+  private static final Segment LRU = Segment.lock(MmapPaths.LRU_LOCK, true, false);
+  private static final Segment PTL = Segment.lock(MmapPaths.PTL, false, false);
+  private static final Segment MMAP_WRITE = Segment.lock(MmapPaths.MMAP_LOCK, false, false);
+  private static final Segment MMAP_READ = Segment.lock(MmapPaths.MMAP_LOCK, false, true);
+
+  @Test
+  void adviceKernelPathsFollowMmMadvise() {
+    MmapPaths k = new MmapPaths(CTX);
+    // VMA-flag advices: mmap_lock for writing, no page-table work
+    for (Advice a : List.of(Advice.NORMAL, Advice.DONTFORK, Advice.HUGEPAGE, Advice.MERGEABLE)) {
+      List<Segment> s = segs(k.madvise(a, PAGES, Pages.ANON));
+      assertThat(s).as("%s", a).contains(MMAP_WRITE).doesNotContain(PTL, LRU);
+    }
+    // PAGEOUT isolates every present folio under lru_lock; COLD only drains its batch of 15
+    List<Segment> pageout = segs(k.madvise(Advice.PAGEOUT, PAGES, Pages.ANON));
+    assertThat(pageout).contains(MMAP_READ).doesNotContain(MMAP_WRITE);
+    // an isolation per folio, and per folio the putback's guarded drain (run 1 in 15)
+    assertThat(count(pageout, LRU)).isEqualTo(2 * PAGES);
+    List<Segment> cold = segs(k.madvise(Advice.COLD, PAGES, Pages.ANON));
+    assertThat(count(cold, LRU)).isEqualTo(PAGES); // one guarded drain per folio, run 1 in 15
+    assertThat(cold.stream().filter(g -> g.cache() != null).count()).isEqualTo(PAGES);
+    // the zero page is no folio: nothing to isolate; absent pages: no page-table lock
+    assertThat(segs(k.madvise(Advice.PAGEOUT, PAGES, Pages.ZERO))).doesNotContain(LRU);
+    assertThat(segs(k.madvise(Advice.COLD, PAGES, Pages.ABSENT))).doesNotContain(PTL);
+    // POPULATE_WRITE over zero-page PTEs copies each page (allocation, lru_add)
+    List<Segment> popw = segs(k.madvise(Advice.POPULATE_WRITE, 4, Pages.ZERO));
+    assertThat(popw.stream().filter(g -> g.cache() != null && "pcp".equals(g.cache().cache())))
+        .hasSize(4);
+    assertThat(Advice.POPULATE_WRITE.after(Pages.ZERO)).isEqualTo(Pages.ANON);
+    assertThat(Advice.POPULATE_READ.after(Pages.ABSENT)).isEqualTo(Pages.ZERO);
+    assertThat(Advice.PAGEOUT.after(Pages.ANON)).isEqualTo(Pages.ANON); // no swap
+  }
+
+  @Test
+  void pageoutScanGivesNeedReschedAChanceEvery32Ptes() {
+    List<Segment> s = segs(new MmapPaths(CTX).madvise(Advice.PAGEOUT, 512, Pages.ANON));
+    int held = 0;
+    int longest = 0;
+    for (Segment g : s) {
+      if (PTL.equals(g)) {
+        held = 0;
+      } else if (g.lock() == null && g.cache() == null && g.duration().meanNs() > 0) {
+        held++;
+      }
+      if ("COND_RESCHED".equals(g.endsWith())) {
+        longest = Math.max(longest, held);
+        held = 0;
+      }
+    }
+    assertThat(longest).isBetween(32, 2 * 32); // a folio's scan and isolation, 32 per chunk
+  }
+
+  /** The steady loop's top-level steps, loops expanded: what one pass over the sequence runs. */
+  private static List<StepSpec> steadyPass() {
+    List<StepSpec> prog = MmapModel.program(CTX, PAGES * 4096, V1704, 7);
+    StepSpec last = prog.get(prog.size() - 1);
+    assertThat(last).isInstanceOf(StepSpec.Loop.class);
+    List<StepSpec> out = new ArrayList<>();
+    expand(((StepSpec.Loop) last).body(), out);
+    return out;
+  }
+
+  private static void expand(List<StepSpec> body, List<StepSpec> out) {
+    for (StepSpec st : body) {
+      if (st instanceof StepSpec.Loop l) {
+        for (int i = 0; i < l.count(); i++) {
+          expand(l.body(), out);
+        }
+      } else {
+        out.add(st);
+      }
+    }
+  }
+
+  @Test
+  void everyAttemptFreesEachPageTwiceEachByItsOwnMunmap() {
+    List<StepSpec> pass = steadyPass();
+    StepSpec oneAnonPage = new MmapPaths(CTX).munmap(1, Pages.ANON);
+    long attempts =
+        pass.stream()
+            .filter(
+                st ->
+                    st.equals(new MmapPaths(CTX).mmap(PAGES, false, false))
+                        || st.equals(new MmapPaths(CTX).mmap(PAGES, true, false))) // MAP_LOCKED
+            .count();
+    long frees = pass.stream().filter(oneAnonPage::equals).count();
+    assertThat(attempts).isEqualTo(CTX.param(MmapCosts.STEADY_ATTEMPTS));
+    assertThat(frees).isEqualTo(2 * PAGES * attempts);
+    // ...and filled in the region pass and in step 2: a write fault on each zero-page PTE (the
+    // region is already anonymous after MAP_LOCKED or MADV_POPULATE_WRITE, a page after the latter)
+    long faults =
+        pass.stream().filter(st -> st.equals(new MmapPaths(CTX).writeFault(Pages.ZERO))).count();
+    assertThat(faults).isGreaterThan(PAGES * attempts).isLessThanOrEqualTo(2 * PAGES * attempts);
+  }
+
+  @Test
+  void noMmapFailsOnceHugetlbIsMaskedSoTheWorkerNeverSleeps() {
+    List<StepSpec> prog = MmapModel.program(CTX, PAGES * 4096, V1704, 7);
+    List<StepSpec> all = new ArrayList<>();
+    expand(prog.subList(0, prog.size() - 1), all);
+    all.addAll(steadyPass());
+    assertThat(all).noneMatch(st -> st instanceof StepSpec.Sleep);
+    // the later layout sleeps 100 ms after two failures in a row, with the same draws somewhere
+    long failures =
+        all.stream()
+            .filter(
+                st ->
+                    st instanceof StepSpec.Kernel kk
+                        && kk.segments().size() == 1
+                        && kk.segments().get(0).duration().meanNs()
+                            >= CTX.param(MmapCosts.MMAP_FAIL) / 2.0
+                        && kk.segments().get(0).duration().meanNs()
+                            == CTX.param(MmapCosts.MMAP_FAIL))
+            .count();
+    assertThat(failures).isBetween(1L, 2L);
+  }
+
+  @Test
+  void optionsOfLaterReleasesAreRejectedWithVersion1704() {
+    for (String opt : List.of("--mmap-write-check", "--mmap-slow-munmap")) {
+      String yaml =
+          ToolRunner.tiny(2, "10ms", "stress-ng", "--mmap 1 " + opt)
+              .replace(
+                  "stress-ng: \"--mmap 1 " + opt + "\"",
+                  "stress-ng: {args: \"--mmap 1 " + opt + "\", params: {version: 1704}}");
+      assertThatThrownBy(() -> ToolRunner.load(yaml))
+          .as(opt)
+          .isInstanceOf(ScenarioException.class)
+          .hasMessageContaining("V0.17.05");
+    }
+  }
+}
