@@ -35,6 +35,7 @@ public final class DeadlineClass implements SchedulingClass {
   private MachineView machine;
   private DeadlineArray<DlEntity>[] trees;
   private int[] nrQueued;
+  private DlBalance balance;
 
   @Override
   public String name() {
@@ -61,6 +62,7 @@ public final class DeadlineClass implements SchedulingClass {
     for (int i = 0; i < trees.length; i++) {
       trees[i] = new DeadlineArray<>();
     }
+    balance = new DlBalance(machine, services, trees);
   }
 
   static @Nullable DlEntity entityOf(@Nullable TaskView p) {
@@ -120,10 +122,50 @@ public final class DeadlineClass implements SchedulingClass {
   }
 
   @Override
-  public void putPrev(RqView rq, TaskView prev) {}
+  public void putPrev(RqView rq, TaskView prev) {
+    // put_prev_task_dl(): a queued prev becomes pushable again
+    DlEntity e = entityOf(prev);
+    if (e != null && balance.running(rq.cpu()) == e) {
+      balance.setRunning(rq.cpu(), null);
+    }
+  }
 
   @Override
-  public void setNext(RqView rq, TaskView next) {}
+  public void setNext(RqView rq, TaskView next) {
+    balance.setRunning(rq.cpu(), entityOf(next)); // set_next_task_dl(): curr is not pushable
+  }
+
+  @Override
+  public void afterSwitch(RqView rq, TaskView next) {
+    // deadline_queue_push_tasks(): the balance callback of set_next_task_dl()
+    balance.setRunning(rq.cpu(), entityOf(next));
+    balance.pushAll(rq.cpu(), next);
+  }
+
+  @Override
+  public void taskWoken(RqView rq, TaskView p) {
+    // task_woken_dl(): p waits behind a deadline task it does not preempt, or a pinned one: push
+    TaskView curr = rq.curr();
+    DlEntity pe = entityOf(p);
+    DlEntity ce = entityOf(curr);
+    if (pe != null
+        && ce != null
+        && curr.policy() == Policy.DEADLINE
+        && !machine.cpu(rq.cpu()).needResched()
+        && p.nrAllowed() > 1
+        && (curr.nrAllowed() < 2 || pe.deadline - ce.deadline >= 0)) {
+      balance.pushAll(rq.cpu(), curr);
+    }
+  }
+
+  @Override
+  public void balance(RqView rq, TaskView prev) {
+    // balance_dl(): prev left the dl_rq (blocked or throttled): pull an earlier task here
+    DlEntity e = entityOf(prev);
+    if (e != null && !e.inTree) {
+      balance.pull(rq.cpu());
+    }
+  }
 
   @Override
   public void tick(RqView rq, TaskView curr) {
@@ -182,6 +224,7 @@ public final class DeadlineClass implements SchedulingClass {
     } else if (c != null && (!c.inTree || dl.deadline - c.deadline < 0)) {
       services.resched(dl.cpu, ReschedReason.FORCE);
     }
+    balance.push(dl.cpu, curr); // queueing it back may have overloaded the runqueue
   }
 
   @Override
@@ -198,40 +241,30 @@ public final class DeadlineClass implements SchedulingClass {
 
   @Override
   public int selectCpu(TaskView p, int prevCpu, int wakerCpu, int wakeFlags) {
-    if (p.allowedOn(prevCpu)
-        && CurrLevel.of(machine.cpu(prevCpu).rq().curr()) < CurrLevel.DEADLINE) {
-      return prevCpu;
+    if (!p.allowedOn(prevCpu)) {
+      return firstAllowed(p);
     }
-    // Deadline p would get if it woke now; used to find a CPU whose DL task it would preempt.
-    long myDeadline = services.now() + p.dlDeadlineNs();
-    int best = -1;
-    int bestLevel = Integer.MAX_VALUE;
-    long bestDeadline = Long.MIN_VALUE;
-    for (int cpu = 0; cpu < machine.nrCpus(); cpu++) {
-      if (!p.allowedOn(cpu)) {
-        continue;
-      }
-      TaskView curr = machine.cpu(cpu).rq().curr();
-      int level = CurrLevel.of(curr);
-      if (level < CurrLevel.DEADLINE) {
-        if (level < bestLevel) {
-          best = cpu;
-          bestLevel = level;
-        }
-      } else if (level == CurrLevel.DEADLINE && bestLevel >= CurrLevel.DEADLINE) {
-        DlEntity c = entityOf(curr);
-        long d = c == null ? Long.MAX_VALUE : c.deadline;
-        if (d - myDeadline > 0 && (best < 0 || d - bestDeadline > 0)) {
-          best = cpu;
-          bestLevel = level;
-          bestDeadline = d;
-        }
+    if ((wakeFlags & SchedFlags.WF_TTWU) == 0) {
+      return prevCpu; // select_task_rq_dl(): fork and exec stay where they are
+    }
+    // A woken task leaves its CPU only when that CPU runs a deadline task it would not preempt
+    // (or a pinned one), for find_later_rq()'s CPU if it would be the earliest there.
+    TaskView curr = machine.cpu(prevCpu).rq().curr();
+    DlEntity pe = entityOf(p);
+    DlEntity ce = entityOf(curr);
+    long deadline = pe == null ? 0 : pe.deadline;
+    boolean select =
+        ce != null
+            && curr.policy() == Policy.DEADLINE
+            && (curr.nrAllowed() < 2 || deadline - ce.deadline >= 0)
+            && p.nrAllowed() > 1;
+    if (select) {
+      int target = balance.findLaterRq(p, deadline, wakerCpu);
+      if (target >= 0 && balance.isEarliest(deadline, target)) {
+        return target;
       }
     }
-    if (best >= 0) {
-      return best;
-    }
-    return p.allowedOn(prevCpu) ? prevCpu : firstAllowed(p);
+    return prevCpu;
   }
 
   private int firstAllowed(TaskView p) {
@@ -252,6 +285,7 @@ public final class DeadlineClass implements SchedulingClass {
     if (!dl.inTree) {
       trees[dl.cpu].insert(dl);
       dl.inTree = true;
+      balance.changed(dl.cpu);
     }
   }
 
@@ -259,6 +293,7 @@ public final class DeadlineClass implements SchedulingClass {
     if (dl.inTree) {
       trees[dl.cpu].remove(dl);
       dl.inTree = false;
+      balance.changed(dl.cpu);
     }
   }
 }

@@ -212,6 +212,10 @@ final class Cpu implements CpuView, RqView {
 
   // schedule window
   Task schedPrev;
+
+  /** The class of the task picked queued a balance callback (RT/DL push) for the window's end. */
+  boolean balanceCallback;
+
   long spinEnd;
 
   /** CPU time spun so far in the current spin, before its current stretch (IRQs excluded). */

@@ -105,9 +105,7 @@ final class Scheduler {
     } else {
       k.pathCost = 0;
       next = pickNextTask(cpu, prev);
-      if (!next.idleTask) {
-        next.sclass.afterSwitch(cpu, next); // set_next_task()'s balance callback (RT push)
-      }
+      cpu.balanceCallback = !next.idleTask; // set_next_task()'s (RT/DL push), run in finish()
       cost += k.pathCost;
     }
     if (prev.idleTask) {
@@ -241,6 +239,18 @@ final class Scheduler {
   void finish(Cpu cpu) {
     Task prev = cpu.schedPrev;
     Task next = cpu.curr;
+    if (cpu.balanceCallback) {
+      // __balance_callbacks() after the switch, prev off the CPU (finish_task()), still with the
+      // rq lock held and IRQs off: what they cost extends the window.
+      cpu.balanceCallback = false;
+      prev.onCpu = prev == next;
+      k.pathCost = 0;
+      next.sclass.afterSwitch(cpu, next);
+      if (k.pathCost > 0) {
+        k.setPhase(cpu, Cpu.P_SCHED, k.pathCost);
+        return;
+      }
+    }
     if (prev != next) {
       prev.onCpu = false;
       if (prev.locks.nrHeld > 0) {
