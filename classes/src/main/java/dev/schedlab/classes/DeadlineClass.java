@@ -20,15 +20,21 @@ import org.jspecify.annotations.Nullable;
  * stays queued for the engine) with a per-task replenishment timer at the next period start; wakeup
  * preemption by an earlier deadline.
  *
- * <p>Does not model: global EDF push/pull between runqueues (only {@link #selectCpu} places a
- * waking task: prevCpu if it runs something below DL, else the allowed CPU running the lowest class
- * or the latest deadline that {@code p} would preempt, a {@code find_later_rq()} approximation),
- * admission control, GRUB, PI boosting, dl_server, HRTICK_DL, yield. A timer is bound to the CPU
- * where the task first throttled; it acts on the CPU the task is queued on.
+ * <p>Global EDF between runqueues ({@link DlBalance}): the cpudl heap and overload mask, push after
+ * a wakeup behind a deadline task ({@code task_woken_dl()}), after a pick (the balance callback of
+ * {@code set_next_task_dl()}) and after a replenishment; pull when the running deadline task leaves
+ * the dl_rq ({@code balance_dl()}). {@link #selectCpu} is {@code select_task_rq_dl()}: fork stays
+ * on the parent's CPU; a woken task leaves its CPU only when that CPU runs a deadline task it would
+ * not preempt (or a pinned one), for {@code find_later_rq()}'s CPU.
+ *
+ * <p>Does not model: admission control, GRUB, PI boosting, dl_server, HRTICK_DL, yield, capacity
+ * awareness, the pull from {@code switched_from_dl()} and {@code prio_changed_dl()} (tasks do not
+ * change policy or parameters in a run). A timer is bound to the CPU where the task first
+ * throttled; it acts on the CPU the task is queued on.
  *
  * <p>Kernel reference: {@code kernel/sched/deadline.c} ({@code enqueue_dl_entity}, {@code
  * update_curr_dl_se}, {@code start_dl_timer}, {@code dl_task_timer}, {@code wakeup_preempt_dl},
- * {@code find_later_rq}).
+ * {@code select_task_rq_dl}, {@code task_woken_dl}, {@code balance_dl}).
  */
 public final class DeadlineClass implements SchedulingClass {
   private SchedServices services;

@@ -12,8 +12,10 @@ import dev.schedlab.engine.params.Param;
  *
  * <p>The decisions of a pass are {@link LbEnv}'s (v6.12: PELT load and util, group types, migration
  * types); this class runs the passes, detaches and attaches tasks, and pushes a running task
- * through the source CPU's stopper (active balance). Does not model: NUMA balancing, {@code
- * SD_SERIALIZE}, the LBF_DST_PINNED retry with another destination CPU.
+ * through the source CPU's stopper (active balance). RT and deadline tasks move by their classes'
+ * push and pull ({@code RtBalance}, {@code DlBalance} in the classes module), not here. Does not
+ * model: NUMA balancing and {@code imb_numa_nr}, asym packing, the imbalanced group type, {@code
+ * SD_SERIALIZE}, the LBF_DST_PINNED retry with another destination CPU, EAS.
  */
 final class LoadBalancer {
   static final int CPU_IDLE = 0;
