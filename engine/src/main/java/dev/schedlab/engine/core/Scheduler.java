@@ -100,6 +100,7 @@ final class Scheduler {
         k.ext.pickOverride().pickOverride(cpu, mode, prev, cpu);
     Task next = override == null ? null : k.checks.picked(cpu, null, override);
     if (next != null) {
+      cpu.balanceCallback = false; // H1's fast path picks no class: no callback queued
       pickOverrides.value++;
       cpu.overrideAt = k.now;
     } else {
@@ -239,33 +240,23 @@ final class Scheduler {
   void finish(Cpu cpu) {
     Task prev = cpu.schedPrev;
     Task next = cpu.curr;
-    if (cpu.balanceCallback) {
-      // __balance_callbacks() after the switch, prev off the CPU (finish_task()), still with the
-      // rq lock held and IRQs off: what they cost extends the window.
-      cpu.balanceCallback = false;
-      prev.onCpu = prev == next;
-      k.pathCost = 0;
-      next.sclass.afterSwitch(cpu, next);
-      if (k.pathCost > 0) {
-        k.setPhase(cpu, Cpu.P_SCHED, k.pathCost);
-        return;
+    if (cpu.inBalanceCallbacks) {
+      cpu.inBalanceCallbacks = false; // the callbacks' extra window is over
+    } else {
+      if (prev != next) {
+        finishTaskSwitch(cpu, prev, next);
       }
-    }
-    if (prev != next) {
-      prev.onCpu = false;
-      if (prev.locks.nrHeld > 0) {
-        k.locks.ownerLeftCpu(cpu, prev); // mutex spinners watch owner->on_cpu
-      }
-      if (prev.state == TaskState.DEAD) {
-        prev.sleepTimer.cancel();
-      }
-      k.exec.threads.switchedOut(prev);
-      if (next.idleTask) {
-        k.nohz.busy(cpu); // it ran tasks until now: blocked load to decay while idle
-      }
-      k.exec.switchedIn(next);
-      if (next.mm != null) {
-        next.mm.used(cpu.id, k.now);
+      if (cpu.balanceCallback) {
+        // __balance_callbacks() after finish_task(prev), still with the rq lock held and IRQs
+        // off: what they cost (a push's migration) extends the window.
+        cpu.balanceCallback = false;
+        k.pathCost = 0;
+        next.sclass.afterSwitch(cpu, next);
+        if (k.pathCost > 0) {
+          cpu.inBalanceCallbacks = true;
+          k.setPhase(cpu, Cpu.P_SCHED, k.pathCost);
+          return;
+        }
       }
     }
     next.execStart = k.now;
@@ -277,6 +268,25 @@ final class Scheduler {
       schedule(cpu, SchedMode.PREEMPT, 0);
     } else {
       k.exec.resume(cpu);
+    }
+  }
+
+  /** {@code finish_task_switch()}'s part before the balance callbacks: prev is off the CPU. */
+  private void finishTaskSwitch(Cpu cpu, Task prev, Task next) {
+    prev.onCpu = false;
+    if (prev.locks.nrHeld > 0) {
+      k.locks.ownerLeftCpu(cpu, prev); // mutex spinners watch owner->on_cpu
+    }
+    if (prev.state == TaskState.DEAD) {
+      prev.sleepTimer.cancel();
+    }
+    k.exec.threads.switchedOut(prev);
+    if (next.idleTask) {
+      k.nohz.busy(cpu); // it ran tasks until now: blocked load to decay while idle
+    }
+    k.exec.switchedIn(next);
+    if (next.mm != null) {
+      next.mm.used(cpu.id, k.now);
     }
   }
 

@@ -97,4 +97,25 @@ class DlPushPullTest {
     assertThat(k.cpus[2].curr.idleTask).isTrue();
     assertThat(TestKernels.counter(k, "dl.pulls")).isPositive();
   }
+
+  @Test
+  void aPreemptedDeadlineTaskIsPushedToTheIdleCpuAfterTheSwitch() {
+    // b runs alone on CPU 0; a, pinned to CPU 0 with an earlier deadline, wakes there at 1 ms and
+    // preempts b. The pick's balance callback runs after b is off the CPU and pushes it to CPU 1.
+    Kernel k =
+        kernel(
+            2,
+            "{name: b, policy: deadline, dl_runtime: 8ms, dl_deadline: 18ms, dl_period: 20ms,"
+                + " cpus: \"0-1\", program: [{user: 6ms}, {sleep: 14ms}]}",
+            "{name: a, policy: deadline, dl_runtime: 2ms, dl_deadline: 3ms, dl_period: 20ms,"
+                + " cpus: \"0\", start: 1ms, program: [{user: 1ms}, {sleep: 19ms}]}");
+    Task b = k.tasks.get(0);
+    Task a = k.tasks.get(1);
+    k.run(900_000);
+    assertThat(b.onCpu && b.cpu == 0).isTrue();
+    k.run(1_100_000);
+    assertThat(a.onCpu && a.cpu == 0).isTrue();
+    assertThat(b.onCpu && b.cpu == 1).isTrue();
+    assertThat(TestKernels.counter(k, "dl.pushes")).isEqualTo(1);
+  }
 }

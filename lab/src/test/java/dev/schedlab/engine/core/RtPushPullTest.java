@@ -47,4 +47,28 @@ class RtPushPullTest {
     // Never left waiting long while the other CPU sits idle (samples every 10 us).
     assertThat(waitingBehindRtWithAFreeCpu).isLessThan(20);
   }
+
+  @Test
+  void aPreemptedRtTaskIsPushedOnceItIsOffTheCpu() {
+    // b (prio 10) runs alone on CPU 0; a (prio 50, pinned to 0) wakes there at 1 ms. The pick's
+    // balance callback runs after b is off the CPU (finish_task_switch()) and pushes b to CPU 1.
+    Kernel k =
+        TestKernels.kernel(
+            String.join(
+                "\n",
+                "duration: 20ms",
+                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
+                "workload:",
+                "  tasks:",
+                "    - {name: b, policy: fifo, rt_priority: 10, program: [{user: 6ms}, {sleep: 14ms}]}",
+                "    - {name: a, policy: fifo, rt_priority: 50, cpus: \"0\", start: 1ms,",
+                "       program: [{user: 1ms}, {sleep: 19ms}]}",
+                ""));
+    Task b = k.tasks.get(0);
+    k.run(900_000);
+    assertThat(b.onCpu && b.cpu == 0).isTrue();
+    k.run(1_100_000);
+    assertThat(b.onCpu && b.cpu == 1).isTrue();
+    assertThat(TestKernels.counter(k, "rt.pushes")).isEqualTo(1);
+  }
 }
