@@ -1,21 +1,22 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.sleep;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
 /** SCHED_DEADLINE push and pull (deadline.c): global EDF within the affinity masks. */
 class DlPushPullTest {
-  private static final String MACHINE =
-      "machine: {sockets: 1, cores_per_socket: %d, threads_per_core: 1, idle_states: poll-only}";
-
-  private static Kernel kernel(int cpus, String... tasks) {
-    StringBuilder y = new StringBuilder("duration: 100ms\n");
-    y.append(String.format(MACHINE, cpus)).append("\nworkload:\n  tasks:\n");
-    for (String t : tasks) {
-      y.append("    - ").append(t).append('\n');
-    }
-    return TestKernels.kernel(y.toString());
+  private static Kernel kernel(int cpus, TestRun.Task... tasks) {
+    return TestRun.run()
+        .duration(100 * MS)
+        .cpus(1, cpus, 1)
+        .idleStates("poll-only")
+        .tasks(tasks)
+        .kernel();
   }
 
   @Test
@@ -25,10 +26,8 @@ class DlPushPullTest {
     Kernel k =
         kernel(
             2,
-            "{name: a, policy: deadline, dl_runtime: 3ms, dl_deadline: 8ms, dl_period: 10ms,"
-                + " program: [{user: 2ms}, {sleep: 8ms}]}",
-            "{name: b, policy: deadline, dl_runtime: 3ms, dl_deadline: 9ms, dl_period: 10ms,"
-                + " program: [{user: 2ms}, {sleep: 8ms}]}");
+            task("a").deadline(3 * MS, 8 * MS).program(user(2 * MS), sleep(8 * MS)),
+            task("b").deadline(3 * MS, 9 * MS).program(user(2 * MS), sleep(8 * MS)));
     Task a = k.tasks.get(0);
     Task b = k.tasks.get(1);
     k.run(500_000);
@@ -56,12 +55,9 @@ class DlPushPullTest {
     Kernel k =
         kernel(
             2,
-            "{name: a, policy: deadline, dl_runtime: 6ms, dl_deadline: 8ms, dl_period: 20ms,"
-                + " cpus: \"0\", program: [{user: 5ms}, {sleep: 15ms}]}",
-            "{name: b, policy: deadline, dl_runtime: 3ms, dl_deadline: 9ms, dl_period: 20ms,"
-                + " program: [{user: 2ms}, {sleep: 18ms}]}",
-            "{name: c, policy: deadline, dl_runtime: 2ms, dl_deadline: 3ms, dl_period: 20ms,"
-                + " cpus: \"1\", program: [{user: 1ms}, {sleep: 19ms}]}");
+            task("a").deadline(6 * MS, 8 * MS).cpus("0").program(user(5 * MS), sleep(15 * MS)),
+            task("b").deadline(3 * MS, 9 * MS).program(user(2 * MS), sleep(18 * MS)),
+            task("c").deadline(2 * MS, 3 * MS).cpus("1").program(user(MS), sleep(19 * MS)));
     Task b = k.tasks.get(1);
     k.run(500_000);
     assertThat(b.cpu).isZero();
@@ -80,12 +76,9 @@ class DlPushPullTest {
     Kernel k =
         kernel(
             3,
-            "{name: a, policy: deadline, dl_runtime: 6ms, dl_deadline: 8ms, dl_period: 20ms,"
-                + " cpus: \"0\", program: [{user: 5ms}, {sleep: 15ms}]}",
-            "{name: b, policy: deadline, dl_runtime: 3ms, dl_deadline: 9ms, dl_period: 20ms,"
-                + " cpus: \"0-1\", program: [{user: 2ms}, {sleep: 18ms}]}",
-            "{name: c, policy: deadline, dl_runtime: 2ms, dl_deadline: 3ms, dl_period: 20ms,"
-                + " cpus: \"1\", program: [{user: 1ms}, {sleep: 19ms}]}");
+            task("a").deadline(6 * MS, 8 * MS).cpus("0").program(user(5 * MS), sleep(15 * MS)),
+            task("b").deadline(3 * MS, 9 * MS).cpus("0-1").program(user(2 * MS), sleep(18 * MS)),
+            task("c").deadline(2 * MS, 3 * MS).cpus("1").program(user(MS), sleep(19 * MS)));
     Task b = k.tasks.get(1);
     boolean ranOn1 = false;
     for (long us = 10; us < 100_000; us += 10) {
@@ -105,10 +98,12 @@ class DlPushPullTest {
     Kernel k =
         kernel(
             2,
-            "{name: b, policy: deadline, dl_runtime: 8ms, dl_deadline: 18ms, dl_period: 20ms,"
-                + " cpus: \"0-1\", program: [{user: 6ms}, {sleep: 14ms}]}",
-            "{name: a, policy: deadline, dl_runtime: 2ms, dl_deadline: 3ms, dl_period: 20ms,"
-                + " cpus: \"0\", start: 1ms, program: [{user: 1ms}, {sleep: 19ms}]}");
+            task("b").deadline(8 * MS, 18 * MS).program(user(6 * MS), sleep(14 * MS)),
+            task("a")
+                .deadline(2 * MS, 3 * MS)
+                .cpus("0")
+                .start(MS)
+                .program(user(MS), sleep(19 * MS)));
     Task b = k.tasks.get(0);
     Task a = k.tasks.get(1);
     k.run(900_000);
