@@ -20,21 +20,28 @@ import org.jspecify.annotations.Nullable;
  * stays queued for the engine) with a per-task replenishment timer at the next period start; wakeup
  * preemption by an earlier deadline.
  *
- * <p>Does not model: global EDF push/pull between runqueues (only {@link #selectCpu} places a
- * waking task: prevCpu if it runs something below DL, else the allowed CPU running the lowest class
- * or the latest deadline that {@code p} would preempt, a {@code find_later_rq()} approximation),
- * admission control, GRUB, PI boosting, dl_server, HRTICK_DL, yield. A timer is bound to the CPU
- * where the task first throttled; it acts on the CPU the task is queued on.
+ * <p>Global EDF between runqueues ({@link DlBalance}): the cpudl heap and overload mask, push after
+ * a wakeup behind a deadline task ({@code task_woken_dl()}), after a pick (the balance callback of
+ * {@code set_next_task_dl()}) and after a replenishment; pull when the running deadline task leaves
+ * the dl_rq ({@code balance_dl()}). {@link #selectCpu} is {@code select_task_rq_dl()}: fork stays
+ * on the parent's CPU; a woken task leaves its CPU only when that CPU runs a deadline task it would
+ * not preempt (or a pinned one), for {@code find_later_rq()}'s CPU.
+ *
+ * <p>Does not model: admission control, GRUB, PI boosting, dl_server, HRTICK_DL, yield, capacity
+ * awareness, the pull from {@code switched_from_dl()} and {@code prio_changed_dl()} (tasks do not
+ * change policy or parameters in a run). A timer is bound to the CPU where the task first
+ * throttled; it acts on the CPU the task is queued on.
  *
  * <p>Kernel reference: {@code kernel/sched/deadline.c} ({@code enqueue_dl_entity}, {@code
  * update_curr_dl_se}, {@code start_dl_timer}, {@code dl_task_timer}, {@code wakeup_preempt_dl},
- * {@code find_later_rq}).
+ * {@code select_task_rq_dl}, {@code task_woken_dl}, {@code balance_dl}).
  */
 public final class DeadlineClass implements SchedulingClass {
   private SchedServices services;
   private MachineView machine;
   private DeadlineArray<DlEntity>[] trees;
   private int[] nrQueued;
+  private DlBalance balance;
 
   @Override
   public String name() {
@@ -61,6 +68,7 @@ public final class DeadlineClass implements SchedulingClass {
     for (int i = 0; i < trees.length; i++) {
       trees[i] = new DeadlineArray<>();
     }
+    balance = new DlBalance(machine, services, trees);
   }
 
   static @Nullable DlEntity entityOf(@Nullable TaskView p) {
@@ -120,10 +128,50 @@ public final class DeadlineClass implements SchedulingClass {
   }
 
   @Override
-  public void putPrev(RqView rq, TaskView prev) {}
+  public void putPrev(RqView rq, TaskView prev) {
+    // put_prev_task_dl(): a queued prev becomes pushable again
+    DlEntity e = entityOf(prev);
+    if (e != null && balance.running(rq.cpu()) == e) {
+      balance.setRunning(rq.cpu(), null);
+    }
+  }
 
   @Override
-  public void setNext(RqView rq, TaskView next) {}
+  public void setNext(RqView rq, TaskView next) {
+    balance.setRunning(rq.cpu(), entityOf(next)); // set_next_task_dl(): curr is not pushable
+  }
+
+  @Override
+  public void afterSwitch(RqView rq, TaskView next) {
+    // deadline_queue_push_tasks(): the balance callback of set_next_task_dl()
+    balance.setRunning(rq.cpu(), entityOf(next));
+    balance.pushAll(rq.cpu(), next);
+  }
+
+  @Override
+  public void taskWoken(RqView rq, TaskView p) {
+    // task_woken_dl(): p waits behind a deadline task it does not preempt, or a pinned one: push
+    TaskView curr = rq.curr();
+    DlEntity pe = entityOf(p);
+    DlEntity ce = entityOf(curr);
+    if (pe != null
+        && ce != null
+        && curr.policy() == Policy.DEADLINE
+        && !machine.cpu(rq.cpu()).needResched()
+        && p.nrAllowed() > 1
+        && (curr.nrAllowed() < 2 || pe.deadline - ce.deadline >= 0)) {
+      balance.pushAll(rq.cpu(), curr);
+    }
+  }
+
+  @Override
+  public void balance(RqView rq, TaskView prev) {
+    // balance_dl(): prev left the dl_rq (blocked or throttled): pull an earlier task here
+    DlEntity e = entityOf(prev);
+    if (e != null && !e.inTree) {
+      balance.pull(rq.cpu());
+    }
+  }
 
   @Override
   public void tick(RqView rq, TaskView curr) {
@@ -182,6 +230,7 @@ public final class DeadlineClass implements SchedulingClass {
     } else if (c != null && (!c.inTree || dl.deadline - c.deadline < 0)) {
       services.resched(dl.cpu, ReschedReason.FORCE);
     }
+    balance.push(dl.cpu, curr); // queueing it back may have overloaded the runqueue
   }
 
   @Override
@@ -198,40 +247,30 @@ public final class DeadlineClass implements SchedulingClass {
 
   @Override
   public int selectCpu(TaskView p, int prevCpu, int wakerCpu, int wakeFlags) {
-    if (p.allowedOn(prevCpu)
-        && CurrLevel.of(machine.cpu(prevCpu).rq().curr()) < CurrLevel.DEADLINE) {
-      return prevCpu;
+    if (!p.allowedOn(prevCpu)) {
+      return firstAllowed(p);
     }
-    // Deadline p would get if it woke now; used to find a CPU whose DL task it would preempt.
-    long myDeadline = services.now() + p.dlDeadlineNs();
-    int best = -1;
-    int bestLevel = Integer.MAX_VALUE;
-    long bestDeadline = Long.MIN_VALUE;
-    for (int cpu = 0; cpu < machine.nrCpus(); cpu++) {
-      if (!p.allowedOn(cpu)) {
-        continue;
-      }
-      TaskView curr = machine.cpu(cpu).rq().curr();
-      int level = CurrLevel.of(curr);
-      if (level < CurrLevel.DEADLINE) {
-        if (level < bestLevel) {
-          best = cpu;
-          bestLevel = level;
-        }
-      } else if (level == CurrLevel.DEADLINE && bestLevel >= CurrLevel.DEADLINE) {
-        DlEntity c = entityOf(curr);
-        long d = c == null ? Long.MAX_VALUE : c.deadline;
-        if (d - myDeadline > 0 && (best < 0 || d - bestDeadline > 0)) {
-          best = cpu;
-          bestLevel = level;
-          bestDeadline = d;
-        }
+    if ((wakeFlags & SchedFlags.WF_TTWU) == 0) {
+      return prevCpu; // select_task_rq_dl(): fork and exec stay where they are
+    }
+    // A woken task leaves its CPU only when that CPU runs a deadline task it would not preempt
+    // (or a pinned one), for find_later_rq()'s CPU if it would be the earliest there.
+    TaskView curr = machine.cpu(prevCpu).rq().curr();
+    DlEntity pe = entityOf(p);
+    DlEntity ce = entityOf(curr);
+    long deadline = pe == null ? 0 : pe.deadline;
+    boolean select =
+        ce != null
+            && curr.policy() == Policy.DEADLINE
+            && (curr.nrAllowed() < 2 || deadline - ce.deadline >= 0)
+            && p.nrAllowed() > 1;
+    if (select) {
+      int target = balance.findLaterRq(p, deadline, wakerCpu);
+      if (target >= 0 && balance.isEarliest(deadline, target)) {
+        return target;
       }
     }
-    if (best >= 0) {
-      return best;
-    }
-    return p.allowedOn(prevCpu) ? prevCpu : firstAllowed(p);
+    return prevCpu;
   }
 
   private int firstAllowed(TaskView p) {
@@ -252,6 +291,7 @@ public final class DeadlineClass implements SchedulingClass {
     if (!dl.inTree) {
       trees[dl.cpu].insert(dl);
       dl.inTree = true;
+      balance.changed(dl.cpu);
     }
   }
 
@@ -259,6 +299,7 @@ public final class DeadlineClass implements SchedulingClass {
     if (dl.inTree) {
       trees[dl.cpu].remove(dl);
       dl.inTree = false;
+      balance.changed(dl.cpu);
     }
   }
 }

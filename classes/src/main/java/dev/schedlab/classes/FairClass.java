@@ -40,8 +40,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue), delayed
  * dequeue of group entities, PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is read but
  * no buddy is ever set), yield, EAS and uclamp; load balancing and newidle balance are the
- * engine's. SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's {@code p->policy !=
- * SCHED_NORMAL} test would exclude them). Only BATCH and IDLE never preempt.
+ * engine's, RT and deadline push and pull the rt and deadline classes'. SCHED_EXT wakees preempt
+ * like SCHED_NORMAL (the kernel's {@code p->policy != SCHED_NORMAL} test would exclude them). Only
+ * BATCH and IDLE never preempt.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_curr}, {@code update_deadline},
  * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity}, {@code

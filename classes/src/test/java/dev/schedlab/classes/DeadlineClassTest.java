@@ -2,6 +2,8 @@ package dev.schedlab.classes;
 
 import static dev.schedlab.api.SchedFlags.ENQUEUE_INITIAL;
 import static dev.schedlab.api.SchedFlags.ENQUEUE_WAKEUP;
+import static dev.schedlab.api.SchedFlags.WF_FORK;
+import static dev.schedlab.api.SchedFlags.WF_TTWU;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.api.ReschedReason;
@@ -70,6 +72,7 @@ class DeadlineClassTest {
 
   @Test
   void throttlesAtZeroRuntimeAndReplenishesFromTimer() {
+    t.allowedMask = 0b01; // pinned: the timer's push_dl_task() would move it to the free CPU 1
     e.enqueue(0, t, ENQUEUE_INITIAL);
     e.schedule(0, false);
     e.run(0, 2 * MS);
@@ -123,15 +126,25 @@ class DeadlineClassTest {
   }
 
   @Test
-  void selectCpuPrefersPrevRunningLowerClassElseLaterDeadline() {
+  void aWokenTaskLeavesOnlyACpuWhoseDeadlineTaskItWouldNotPreempt() {
+    // select_task_rq_dl(): CPU 0 runs a deadline task (deadline 50 ms); CPU 1 runs a fair task.
     FakeTask other = FakeTask.dl(2, MS, 50 * MS, 50 * MS);
     e.enqueue(0, other, ENQUEUE_INITIAL);
     e.schedule(0, false);
     s.rq(1).curr = FakeTask.normal(9);
     s.rq(1).nrRunning = 1;
-    assertThat(e.cls.selectCpu(t, 1, 0, 0)).isEqualTo(1); // prev runs fair
-    assertThat(e.cls.selectCpu(t, 0, 0, 0)).isEqualTo(1); // prev runs DL: go to the fair CPU
-    t.allowedMask = 0b01;
-    assertThat(e.cls.selectCpu(t, 0, 0, 0)).isEqualTo(0); // only CPU 0 allowed
+    FakeTask late = FakeTask.dl(3, MS, 80 * MS, 80 * MS);
+    e.enqueue(0, late, ENQUEUE_INITIAL); // deadline 80 ms, after other's
+    e.cls.dequeue(s.rq(0), late, 0);
+    late.cpu = 0;
+    assertThat(e.cls.selectCpu(late, 1, 0, WF_TTWU)).isEqualTo(1); // prev runs fair: stay
+    assertThat(e.cls.selectCpu(late, 0, 0, WF_TTWU)).isEqualTo(1); // behind other: free CPU 1
+    assertThat(e.cls.selectCpu(late, 0, 0, WF_FORK)).isEqualTo(0); // fork stays
+    e.enqueue(0, t, ENQUEUE_INITIAL); // deadline 10 ms, would preempt other: stays on CPU 0
+    e.cls.dequeue(s.rq(0), t, 0);
+    t.cpu = 0;
+    assertThat(e.cls.selectCpu(t, 0, 0, WF_TTWU)).isEqualTo(0);
+    late.allowedMask = 0b01;
+    assertThat(e.cls.selectCpu(late, 0, 0, WF_TTWU)).isEqualTo(0); // only CPU 0 allowed
   }
 }

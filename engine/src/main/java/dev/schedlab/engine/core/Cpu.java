@@ -225,6 +225,13 @@ final class Cpu implements CpuView, RqView {
 
   // schedule window
   Task schedPrev;
+
+  /** The class of the task picked queued a balance callback (RT/DL push) for the window's end. */
+  boolean balanceCallback;
+
+  /** The window was extended by what the balance callbacks cost; finish() ends it. */
+  boolean inBalanceCallbacks;
+
   long spinEnd;
 
   /** CPU time spun so far in the current spin, before its current stretch (IRQs excluded). */

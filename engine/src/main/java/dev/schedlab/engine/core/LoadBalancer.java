@@ -14,8 +14,11 @@ import dev.schedlab.engine.params.Param;
  * cache hot), active balance through the stopper, and {@code sched_balance_newidle()} gated by
  * {@code avg_idle} and {@code max_newidle_lb_cost}.
  *
- * <p>Does not model: NUMA balancing, {@code SD_SERIALIZE}, the LBF_DST_PINNED retry with another
- * destination CPU.
+ * <p>RT and deadline tasks move by their classes' push and pull ({@code RtBalance}, {@code
+ * DlBalance} in the classes module), not here.
+ *
+ * <p>Does not model: NUMA balancing and {@code imb_numa_nr}, asym packing, the imbalanced group
+ * type, {@code SD_SERIALIZE}, the LBF_DST_PINNED retry with another destination CPU, EAS.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code sched_balance_trigger}, {@code
  * sched_balance_domains}, {@code sched_balance_rq}, {@code detach_tasks}, {@code can_migrate_task},

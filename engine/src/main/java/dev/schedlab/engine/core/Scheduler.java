@@ -110,14 +110,13 @@ final class Scheduler {
         k.ext.pickOverride().pickOverride(cpu, mode, prev, cpu);
     Task next = override == null ? null : k.checks.picked(cpu, null, override);
     if (next != null) {
+      cpu.balanceCallback = false; // H1's fast path picks no class: no callback queued
       pickOverrides.value++;
       cpu.overrideAt = k.now;
     } else {
       k.pathCost = 0;
       next = pickNextTask(cpu, prev);
-      if (!next.idleTask) {
-        next.sclass.afterSwitch(cpu, next); // set_next_task()'s balance callback (RT push)
-      }
+      cpu.balanceCallback = !next.idleTask; // set_next_task()'s (RT/DL push), run in finish()
       cost += k.pathCost;
     }
     if (prev.idleTask) {
@@ -251,21 +250,23 @@ final class Scheduler {
   void finish(Cpu cpu) {
     Task prev = cpu.schedPrev;
     Task next = cpu.curr;
-    if (prev != next) {
-      prev.onCpu = false;
-      if (prev.locks.nrHeld > 0) {
-        k.locks.ownerLeftCpu(cpu, prev); // mutex spinners watch owner->on_cpu
+    if (cpu.inBalanceCallbacks) {
+      cpu.inBalanceCallbacks = false; // the callbacks' extra window is over
+    } else {
+      if (prev != next) {
+        finishTaskSwitch(cpu, prev, next);
       }
-      if (prev.state == TaskState.DEAD) {
-        prev.sleepTimer.cancel();
-      }
-      k.exec.threads.switchedOut(prev);
-      if (next.idleTask) {
-        k.nohz.busy(cpu); // it ran tasks until now: blocked load to decay while idle
-      }
-      k.exec.switchedIn(next);
-      if (next.mm != null) {
-        next.mm.used(cpu.id, k.now);
+      if (cpu.balanceCallback) {
+        // __balance_callbacks() after finish_task(prev), still with the rq lock held and IRQs
+        // off: what they cost (a push's migration) extends the window.
+        cpu.balanceCallback = false;
+        k.pathCost = 0;
+        next.sclass.afterSwitch(cpu, next);
+        if (k.pathCost > 0) {
+          cpu.inBalanceCallbacks = true;
+          k.setPhase(cpu, Cpu.P_SCHED, k.pathCost);
+          return;
+        }
       }
     }
     next.execStart = k.now;
@@ -277,6 +278,25 @@ final class Scheduler {
       schedule(cpu, SchedMode.PREEMPT, 0);
     } else {
       k.exec.resume(cpu);
+    }
+  }
+
+  /** {@code finish_task_switch()}'s part before the balance callbacks: prev is off the CPU. */
+  private void finishTaskSwitch(Cpu cpu, Task prev, Task next) {
+    prev.onCpu = false;
+    if (prev.locks.nrHeld > 0) {
+      k.locks.ownerLeftCpu(cpu, prev); // mutex spinners watch owner->on_cpu
+    }
+    if (prev.state == TaskState.DEAD) {
+      prev.sleepTimer.cancel();
+    }
+    k.exec.threads.switchedOut(prev);
+    if (next.idleTask) {
+      k.nohz.busy(cpu); // it ran tasks until now: blocked load to decay while idle
+    }
+    k.exec.switchedIn(next);
+    if (next.mm != null) {
+      next.mm.used(cpu.id, k.now);
     }
   }
 

@@ -47,4 +47,25 @@ class RtPushPullTest {
     // Never left waiting long while the other CPU sits idle (samples every 10 us).
     assertThat(waitingBehindRtWithAFreeCpu).isLessThan(20);
   }
+
+  @Test
+  void aPreemptedRtTaskIsPushedOnceItIsOffTheCpu() {
+    // b (prio 10) runs alone on CPU 0; a (prio 50, pinned to 0) wakes there at 1 ms. The pick's
+    // balance callback runs after b is off the CPU (finish_task_switch()) and pushes b to CPU 1.
+    Kernel k =
+        TestRun.run()
+            .duration(20 * MS)
+            .cpus(1, 2, 1)
+            .idleStates("poll-only")
+            .tasks(
+                task("b").fifo(10).program(user(6 * MS), sleep(14 * MS)),
+                task("a").fifo(50).cpus("0").start(MS).program(user(MS), sleep(19 * MS)))
+            .kernel();
+    Task b = k.tasks.get(0);
+    k.run(900_000);
+    assertThat(b.onCpu && b.cpu == 0).isTrue();
+    k.run(1_100_000);
+    assertThat(b.onCpu && b.cpu == 1).isTrue();
+    assertThat(TestKernels.counter(k, "rt.pushes")).isEqualTo(1);
+  }
 }
