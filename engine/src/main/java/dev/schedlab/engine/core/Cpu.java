@@ -5,6 +5,7 @@ import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
 import dev.schedlab.engine.sim.Event;
 import java.util.ArrayList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One CPU: its execution phase, pending interrupts, tick, CSD queue and runqueue ({@code struct
@@ -133,8 +134,8 @@ final class Cpu implements CpuView, RqView {
   long timerInjectAt = -1;
 
   // CSD queue (call_single_queue)
-  Csd csdHead;
-  Csd csdTail;
+  @Nullable Csd csdHead;
+  @Nullable Csd csdTail;
 
   // runqueue
   int nrRunning;
@@ -158,12 +159,12 @@ final class Cpu implements CpuView, RqView {
   int pushCpu;
 
   /** The CPU stopper kthread ({@code migration/N}), created on first use. */
-  Task stopper;
+  @Nullable Task stopper;
 
   /** Queued tasks (curr included while queued), oldest first. */
-  Task queuedHead;
+  @Nullable Task queuedHead;
 
-  Task queuedTail;
+  @Nullable Task queuedTail;
 
   /** sched domains of this CPU, lowest level first (empty for isolated CPUs). */
   SchedDomain[] domains = new SchedDomain[0];
@@ -211,7 +212,7 @@ final class Cpu implements CpuView, RqView {
   long haltPollNs;
 
   // schedule window
-  Task schedPrev;
+  @Nullable Task schedPrev;
   long spinEnd;
 
   /** CPU time spun so far in the current spin, before its current stretch (IRQs excluded). */
@@ -263,7 +264,7 @@ final class Cpu implements CpuView, RqView {
   long irqTimeAccounted;
 
   /** The fair class's load tracking, for {@link #cfsAvg()} (null without one). */
-  dev.schedlab.api.LoadTracking fairLoad;
+  dev.schedlab.api.@Nullable LoadTracking fairLoad;
 
   // accounting
   long idleNs;
@@ -271,6 +272,8 @@ final class Cpu implements CpuView, RqView {
   /** This CPU's stream for kernel-path cost variation (split from the seed). */
   java.util.SplittableRandom rng = new java.util.SplittableRandom(0);
 
+  // curr, idle and siblings are set by the kernel's builder before the run.
+  @SuppressWarnings("NullAway.Init")
   Cpu(
       int id,
       int coreId,

@@ -4,6 +4,8 @@ import dev.schedlab.api.DeferKind;
 import dev.schedlab.api.DeferredWork;
 import dev.schedlab.engine.params.Param;
 import java.util.BitSet;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Deferred work contexts (section 1.11): RCU callbacks run after a grace period in RCU_SOFTIRQ on
@@ -17,7 +19,7 @@ import java.util.BitSet;
  */
 final class Deferred {
   private final Kernel k;
-  private final Task rcuo;
+  private final @Nullable Task rcuo;
   private final Task unboundWorker;
   private final Task[] boundWorkers;
   private final MetricCounter rcuCallbacks;
@@ -125,7 +127,7 @@ final class Deferred {
 
   /** Queues {@code w} on kthread {@code t} and wakes it if it sleeps. */
   void queueKthreadWork(Task t, WorkItem w) {
-    t.workQueue.add(w);
+    Objects.requireNonNull(t.workQueue).add(w);
     if (t.state != dev.schedlab.api.TaskState.RUNNING) {
       k.sched.wakeUp(t, 0);
     }

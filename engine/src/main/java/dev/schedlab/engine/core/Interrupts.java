@@ -4,6 +4,8 @@ import dev.schedlab.api.CallFunction;
 import dev.schedlab.api.IpiDelivery;
 import dev.schedlab.api.IpiPath;
 import dev.schedlab.engine.params.Param;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hard interrupts, IPIs and cross-CPU calls (sections 1.3 and 1.12): interrupt delivery with
@@ -12,7 +14,7 @@ import dev.schedlab.engine.params.Param;
  */
 final class Interrupts {
   private final Kernel k;
-  private Csd pool;
+  private @Nullable Csd pool;
   private final MetricCounter[] ipiSent = new MetricCounter[IpiPath.values().length];
   private final MetricCounter[] ipiShortcut = new MetricCounter[IpiPath.values().length];
   private final MetricCounter ipiResched;
@@ -154,7 +156,7 @@ final class Interrupts {
           k.exec.timerHandled(t.sleeper);
           k.sched.wakeUp(t.sleeper, 0);
         } else {
-          t.callback.expired(cpu.id, k.now);
+          Objects.requireNonNull(t.callback).expired(cpu.id, k.now); // no sleeper: a callback
         }
       }
       cpu.expired.clear();
@@ -274,7 +276,13 @@ final class Interrupts {
   /**
    * Queues a CSD on {@code target}; the first entry of an empty queue needs an IPI or the shortcut.
    */
-  void callFunction(Cpu from, Cpu target, long costNs, CallFunction fn, Task waiter, IpiPath path) {
+  void callFunction(
+      Cpu from,
+      Cpu target,
+      long costNs,
+      @Nullable CallFunction fn,
+      @Nullable Task waiter,
+      IpiPath path) {
     Csd c = obtain();
     c.path = path;
     c.costNs = costNs;
@@ -300,7 +308,7 @@ final class Interrupts {
     if (wasEmpty) {
       target.csdHead = c;
     } else {
-      target.csdTail.next = c;
+      Objects.requireNonNull(target.csdTail).next = c; // a non-empty queue has a tail
     }
     target.csdTail = c;
     if (!wasEmpty) {

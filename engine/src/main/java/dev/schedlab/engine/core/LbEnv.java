@@ -4,6 +4,7 @@ import dev.schedlab.api.GroupStats;
 import dev.schedlab.api.SchedAvg;
 import dev.schedlab.api.view.LoadAvgView;
 import java.util.BitSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The decisions of one {@code sched_balance_rq()} pass ({@code struct lb_env} and {@code struct
@@ -39,8 +40,12 @@ final class LbEnv {
   private final GroupStats sgs = new GroupStats();
 
   // the pass being decided
+  @SuppressWarnings("NullAway.Init") // set by each pass before use
   Cpu dst;
+
+  @SuppressWarnings("NullAway.Init")
   SchedDomain sd;
+
   int idle;
   int localGroup;
   int busiestGroup;
@@ -71,7 +76,7 @@ final class LbEnv {
     for (int g = 0; g < sd.groups.length; g++) {
       boolean isLocal = sd.groups[g].get(dst.id);
       GroupStats s = isLocal ? local : sgs;
-      groupStats(sd.groups[g], s, isLocal);
+      groupStats(sd.groups[g], s);
       if (isLocal) {
         localGroup = g;
         localCores = cores(sd.groups[g]);
@@ -87,7 +92,7 @@ final class LbEnv {
   }
 
   /** {@code update_sg_lb_stats()}. */
-  private void groupStats(BitSet group, GroupStats s, boolean isLocal) {
+  private void groupStats(BitSet group, GroupStats s) {
     s.reset();
     for (int i = group.nextSetBit(0); i >= 0; i = group.nextSetBit(i + 1)) {
       Cpu c = k.cpus[i];
@@ -312,7 +317,7 @@ final class LbEnv {
   }
 
   /** {@code sched_balance_find_src_rq()}: the runqueue to pull from, by migration type. */
-  Cpu findSrcRq(BitSet group) {
+  @Nullable Cpu findSrcRq(BitSet group) {
     Cpu best = null;
     long bestLoad = 0;
     long bestCapacity = 1;

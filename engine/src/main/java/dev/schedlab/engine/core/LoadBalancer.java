@@ -2,6 +2,7 @@ package dev.schedlab.engine.core;
 
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.engine.params.Param;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Load balancing of fair tasks (kernel/sched/fair.c): the tick's {@code sched_balance_trigger()},
@@ -210,7 +211,7 @@ final class LoadBalancer {
    * {@code update_misfit_status()}: on an asymmetric machine, the load of a fair task that does not
    * fit its CPU and could run on a bigger one, for the balancer; 0 otherwise.
    */
-  void updateMisfit(Cpu cpu, Task p) {
+  void updateMisfit(Cpu cpu, @Nullable Task p) {
     if (!k.asymCapacity) {
       return;
     }

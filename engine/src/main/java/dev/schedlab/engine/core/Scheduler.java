@@ -9,6 +9,8 @@ import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.TaskState;
 import dev.schedlab.engine.params.Param;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The core scheduler paths of kernel/sched/core.c: {@code __schedule()} with its modes and costs,
@@ -223,7 +225,7 @@ final class Scheduler {
   }
 
   /** The first task a class returns, in rank order; null when a plugin was ejected meanwhile. */
-  private Task pickFromClasses(Cpu cpu) {
+  private @Nullable Task pickFromClasses(Cpu cpu) {
     SchedulingClass[] classes = k.classes;
     for (SchedulingClass c : classes) {
       dev.schedlab.api.view.TaskView v = c.pickNext(cpu);
@@ -239,7 +241,7 @@ final class Scheduler {
 
   /** End of the {@code __schedule} window: IRQs on again, next runs. */
   void finish(Cpu cpu) {
-    Task prev = cpu.schedPrev;
+    Task prev = Objects.requireNonNull(cpu.schedPrev); // set when the window opened
     Task next = cpu.curr;
     if (prev != next) {
       prev.onCpu = false;

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SMT throughput sharing: the hardware threads of a core share its execution resources, so each
@@ -30,14 +32,14 @@ final class SmtSharing {
   }
 
   /** Sharing for a machine with SMT, or null when every core has a single thread. */
-  static SmtSharing forMachine(Kernel k, Cpu[] cpus, ParamTable params) {
+  static @Nullable SmtSharing forMachine(Kernel k, Cpu[] cpus, ParamTable params) {
     Map<Integer, List<Cpu>> cores = new HashMap<>();
     for (Cpu c : cpus) {
       cores.computeIfAbsent(c.coreId, x -> new ArrayList<>()).add(c);
     }
     boolean any = false;
     for (Cpu c : cpus) {
-      c.siblings = cores.get(c.coreId).toArray(new Cpu[0]);
+      c.siblings = Objects.requireNonNull(cores.get(c.coreId)).toArray(new Cpu[0]);
       any |= c.siblings.length > 1;
     }
     if (!any) {

@@ -7,6 +7,7 @@ import dev.schedlab.api.TaskState;
 import dev.schedlab.api.view.TaskView;
 import java.util.BitSet;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /** A simulated task ({@code task_struct}) with its program and thread flags. */
 final class Task implements TaskView {
@@ -48,10 +49,10 @@ final class Task implements TaskView {
    * The rtmutex waiter lending this task its priority (priority inheritance, PREEMPT_RT), or null:
    * {@link #policy()}, {@link #rtPriority()} and the deadline parameters are then the donor's.
    */
-  Task boost;
+  @Nullable Task boost;
 
   /** Class data of the classes the task left while boosted, restored when it returns. */
-  java.util.Map<SchedulingClass, Object> parkedClassData;
+  java.util.@Nullable Map<SchedulingClass, Object> parkedClassData;
 
   TaskState state = TaskState.RUNNING;
   boolean onRq;
@@ -63,7 +64,7 @@ final class Task implements TaskView {
   int cpu;
   long sumExec;
   long execStart;
-  Object classData;
+  @Nullable Object classData;
 
   /** Its task group (0: the root). */
   int taskGroup;
@@ -119,12 +120,12 @@ final class Task implements TaskView {
   boolean csdQueued;
 
   /** Links in its runqueue's list of queued tasks (for load balancing). */
-  Task rqPrev;
+  @Nullable Task rqPrev;
 
-  Task rqNext;
+  @Nullable Task rqNext;
 
   /** Its address space (null for kernel threads). */
-  Mm mm;
+  @Nullable Mm mm;
 
   /** When it last became runnable or was last put back while runnable (the watchdog's clock). */
   long runnableAt;
@@ -133,9 +134,9 @@ final class Task implements TaskView {
   boolean started;
 
   /** Work queue of an engine kthread (rcuo, kworker), else null. */
-  java.util.ArrayDeque<WorkItem> workQueue;
+  java.util.@Nullable ArrayDeque<WorkItem> workQueue;
 
-  WorkItem currentWork;
+  @Nullable WorkItem currentWork;
 
   /** Custom slice ({@code sched_attr.sched_runtime} of a fair task), 0 = the base slice. */
   long customSlice;
@@ -149,6 +150,8 @@ final class Task implements TaskView {
   /** Its affinity excluded its CPU: move it once it is switched out. */
   boolean migrateWhenOff;
 
+  // sclass and sleepTimer are set by the task factory (or the kernel builder) right after.
+  @SuppressWarnings("NullAway.Init")
   Task(
       int pid,
       String comm,
@@ -339,12 +342,12 @@ final class Task implements TaskView {
   }
 
   @Override
-  public Object classData() {
+  public @Nullable Object classData() {
     return classData;
   }
 
   @Override
-  public void setClassData(Object data) {
+  public void setClassData(@Nullable Object data) {
     classData = data;
   }
 

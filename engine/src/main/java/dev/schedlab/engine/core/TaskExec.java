@@ -7,6 +7,7 @@ import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
 import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.params.Param;
+import java.util.Objects;
 
 /**
  * Runs task programs on their CPU: user computation, syscalls made of kernel segments with their
@@ -242,7 +243,7 @@ final class TaskExec {
           continue;
         case Op.SINCE:
           if (op.stamp[0] >= 0) {
-            op.sample.record(k.now - op.stamp[0]);
+            Objects.requireNonNull(op.sample).record(k.now - op.stamp[0]);
           }
           t.pc++;
           continue;
@@ -276,7 +277,7 @@ final class TaskExec {
           return;
         case Op.KWORK:
           {
-            WorkItem w = t.workQueue.poll();
+            WorkItem w = Objects.requireNonNull(t.workQueue).poll();
             if (w == null) {
               t.state = TaskState.INTERRUPTIBLE;
               k.sched.schedule(cpu, SchedMode.NONE, 0);
@@ -450,7 +451,7 @@ final class TaskExec {
         break;
       case Op.KWORK:
         {
-          WorkItem w = t.currentWork;
+          WorkItem w = Objects.requireNonNull(t.currentWork);
           t.currentWork = null;
           if (!t.stopper()) {
             k.deferred.account(cpu.id, k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs);

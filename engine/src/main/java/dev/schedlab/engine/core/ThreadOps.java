@@ -3,6 +3,7 @@ package dev.schedlab.engine.core;
 import dev.schedlab.api.Policy;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
+import java.util.Objects;
 
 /**
  * Runs the ops of {@link ThreadSteps} for {@link TaskExec}.
@@ -106,7 +107,7 @@ final class ThreadOps {
         return true;
       case Op.CLOCK:
         t.pc++;
-        op.times.add(k.now);
+        Objects.requireNonNull(op.times).add(k.now);
         return true;
       case Op.SLICE:
         t.pc++;
