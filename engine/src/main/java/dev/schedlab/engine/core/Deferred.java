@@ -47,23 +47,16 @@ final class Deferred {
   /** H12: submits work through the vehicle {@code kind}. */
   void submit(DeferKind kind, int cpu, long costNs, long delayNs, DeferredWork fn) {
     switch (kind) {
-      case RCU_CALLBACK:
-        {
-          WorkItem w = new WorkItem(costNs, fn, cpu, true);
-          k.queue.schedule(w.due, k.now + k.costs.p(Param.RCU_GP));
-          break;
-        }
-      case WORKQUEUE:
-        queueWork(new WorkItem(costNs, fn, cpu, false));
-        break;
-      case DELAYED_WORK:
-        {
-          WorkItem w = new WorkItem(costNs, fn, cpu, false);
-          k.queue.schedule(w.due, k.now + delayNs);
-          break;
-        }
-      default:
-        throw new IllegalArgumentException(kind + " is not deferred through this path");
+      case RCU_CALLBACK -> {
+        WorkItem w = new WorkItem(costNs, fn, cpu, true);
+        k.queue.schedule(w.due, k.now + k.costs.p(Param.RCU_GP));
+      }
+      case WORKQUEUE -> queueWork(new WorkItem(costNs, fn, cpu, false));
+      case DELAYED_WORK -> {
+        WorkItem w = new WorkItem(costNs, fn, cpu, false);
+        k.queue.schedule(w.due, k.now + delayNs);
+      }
+      default -> throw new IllegalArgumentException(kind + " is not deferred through this path");
     }
   }
 

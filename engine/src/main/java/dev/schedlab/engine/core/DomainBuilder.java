@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntUnaryOperator;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Builds each CPU's sched domains from the topology ({@code build_sched_domains()}): SMT (siblings
@@ -81,7 +80,7 @@ final class DomainBuilder {
     BitSet covered = new BitSet(); // a CPU's child span is that of any CPU already in it
     for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
       if (!covered.get(i)) {
-        BitSet g = childSpanOf(cpus, hk, i, child);
+        BitSet g = childSpanOf(cpus, hk, i, child, levels);
         covered.or(g);
         groups.put(g, Boolean.TRUE);
       }
@@ -108,7 +107,8 @@ final class DomainBuilder {
   }
 
   /** The span CPU {@code i} has at the child level (its own CPU when there is none). */
-  private static BitSet childSpanOf(Cpu[] cpus, BitSet hk, int i, @Nullable SchedDomain child) {
+  private static BitSet childSpanOf(
+      Cpu[] cpus, BitSet hk, int i, SchedDomain child, List<SchedDomain> levels) {
     if (child == null) {
       return single(i);
     }

@@ -62,6 +62,7 @@ final class EventLoop {
     return events;
   }
 
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   private void dispatch(Event e) {
     switch (e.type) {
       case EV_PHASE:
@@ -118,6 +119,7 @@ final class EventLoop {
     }
   }
 
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   private void phaseDone(Cpu cpu) {
     switch (cpu.phase) {
       case Cpu.P_TASK:

@@ -37,6 +37,7 @@ final class Interrupts {
 
   private final MetricCounter softirqRcu;
 
+  @SuppressWarnings("EnumOrdinal") // counters in dense arrays by IPI path, bumped on every IPI
   Interrupts(Kernel k) {
     this.k = k;
     softirqSched = k.metrics.counter("softirq.sched");
@@ -196,20 +197,11 @@ final class Interrupts {
       return;
     }
     switch (cpu.savedPhase) {
-      case Cpu.P_TASK:
-        k.exec.irqExitToTask(cpu);
-        break;
-      case Cpu.P_SPIN:
-        k.sched.spinWindow.resumeSpin(cpu);
-        break;
-      case Cpu.P_IDLE_STATE:
-        k.idleLoop.afterIrq(cpu);
-        break;
-      case Cpu.P_IDLE_TOP:
-        k.idleLoop.doIdleTop(cpu);
-        break;
-      default:
-        throw new IllegalStateException("IRQ exit to unexpected phase " + cpu.savedPhase);
+      case Cpu.P_TASK -> k.exec.irqExitToTask(cpu);
+      case Cpu.P_SPIN -> k.sched.spinWindow.resumeSpin(cpu);
+      case Cpu.P_IDLE_STATE -> k.idleLoop.afterIrq(cpu);
+      case Cpu.P_IDLE_TOP -> k.idleLoop.doIdleTop(cpu);
+      default -> throw new IllegalStateException("IRQ exit to unexpected phase " + cpu.savedPhase);
     }
   }
 
@@ -233,6 +225,7 @@ final class Interrupts {
   // ---------------- IPIs ----------------
 
   /** {@code smp_send_reschedule} / {@code arch_send_call_function_single_ipi} from {@code from}. */
+  @SuppressWarnings("EnumOrdinal") // counters in dense arrays by IPI path, bumped on every IPI
   void sendIpi(Cpu from, Cpu target, int vector, IpiPath path) {
     k.pathCost += k.costs.p(Param.IPI_SEND) + (k.virtualized ? k.costs.p(Param.VM_IPI_EXIT) : 0);
     long latency =
@@ -260,6 +253,7 @@ final class Interrupts {
   }
 
   /** A flag write woke a polling CPU (no interrupt). */
+  @SuppressWarnings("EnumOrdinal") // counters in dense arrays by IPI path, bumped on every IPI
   void pollingShortcut(Cpu target, IpiPath path) {
     ipiShortcut[path.ordinal()].value++;
     if (k.trace.enabled()) {

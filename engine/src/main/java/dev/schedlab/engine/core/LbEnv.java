@@ -139,24 +139,27 @@ final class LbEnv {
       return s.type > busiest.type;
     }
     switch (s.type) {
-      case GroupStats.OVERLOADED:
+      case GroupStats.OVERLOADED -> {
         return s.avgLoad > busiest.avgLoad;
-      case GroupStats.MISFIT_TASK:
+      }
+      case GroupStats.MISFIT_TASK -> {
         return s.misfitLoad > busiest.misfitLoad;
-      case GroupStats.FULLY_BUSY:
+      }
+      case GroupStats.FULLY_BUSY -> {
         // avg_load is not computed for fully busy groups: keep the first, unless SMT.
         if (!"SMT".equals(childName())) {
           return false;
         }
-        break;
-      case GroupStats.HAS_SPARE:
+      }
+      case GroupStats.HAS_SPARE -> {
         if (s.idleCpus > busiest.idleCpus
             || (s.idleCpus == busiest.idleCpus && s.nrRunning <= busiest.nrRunning)) {
           return false;
         }
-        break;
-      default:
+      }
+      default -> {
         return false;
+      }
     }
     return pickOverDstCapacity(g, s);
   }
@@ -334,40 +337,37 @@ final class LbEnv {
         continue;
       }
       switch (migrationType) {
-        case MIGRATE_LOAD:
-          {
-            long load = cfsAvg(c).loadAvg();
-            if (nr == 1 && load > imbalance && !checkCpuCapacity(c, sd)) {
-              break;
-            }
-            if (load * bestCapacity > bestLoad * capacity) {
-              bestLoad = load;
-              bestCapacity = capacity;
-              best = c;
-            }
+        case MIGRATE_LOAD -> {
+          long load = cfsAvg(c).loadAvg();
+          if (nr == 1 && load > imbalance && !checkCpuCapacity(c, sd)) {
             break;
           }
-        case MIGRATE_UTIL:
-          {
-            LoadAvgView a = cfsAvg(c);
-            long util = Math.min(Math.max(a.utilAvg(), a.utilEst()), c.capacityOrig);
-            if (nr > 1 && bestUtil < util) {
-              bestUtil = util;
-              best = c;
-            }
-            break;
+          if (load * bestCapacity > bestLoad * capacity) {
+            bestLoad = load;
+            bestCapacity = capacity;
+            best = c;
           }
-        case MIGRATE_TASK:
+        }
+        case MIGRATE_UTIL -> {
+          LoadAvgView a = cfsAvg(c);
+          long util = Math.min(Math.max(a.utilAvg(), a.utilEst()), c.capacityOrig);
+          if (nr > 1 && bestUtil < util) {
+            bestUtil = util;
+            best = c;
+          }
+        }
+        case MIGRATE_TASK -> {
           if (bestNr < nr) {
             bestNr = nr;
             best = c;
           }
-          break;
-        default:
+        }
+        default -> {
           if (c.misfitTaskLoad > bestLoad) {
             bestLoad = c.misfitTaskLoad;
             best = c;
           }
+        }
       }
     }
     return best;

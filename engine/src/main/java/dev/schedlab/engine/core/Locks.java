@@ -403,13 +403,10 @@ final class Locks {
     if (sleeping(c) && rt && c.kind != LockSpec.Kind.RWSEM) {
       return "RT";
     }
-    switch (c.kind) {
-      case MUTEX:
-        return "MUTEX";
-      case RWSEM:
-        return read ? "READ" : "WRITE";
-      default:
-        return "SPIN";
-    }
+    return switch (c.kind) {
+      case MUTEX -> "MUTEX";
+      case RWSEM -> read ? "READ" : "WRITE";
+      default -> "SPIN";
+    };
   }
 }

@@ -133,6 +133,7 @@ final class Op {
   CacheOp cache;
 
   /** A per-CPU cache operation: the counts (one per CPU, shared by name) and its numbers. */
+  @SuppressWarnings("ArrayRecordComponent") // counts is shared on purpose; never compared
   record CacheOp(int[] counts, boolean put, int count, int batch, int high) {}
 
   // The operands of the op's code are set by the program compiler; the others stay unset.

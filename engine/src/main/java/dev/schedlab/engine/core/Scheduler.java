@@ -156,16 +156,12 @@ final class Scheduler {
   }
 
   private static char stateChar(Task t) {
-    switch (t.state) {
-      case RUNNING:
-        return 'R';
-      case UNINTERRUPTIBLE:
-        return 'D';
-      case DEAD:
-        return 'X';
-      default:
-        return 'S';
-    }
+    return switch (t.state) {
+      case RUNNING -> 'R';
+      case UNINTERRUPTIBLE -> 'D';
+      case DEAD -> 'X';
+      default -> 'S';
+    };
   }
 
   private void deactivate(Cpu cpu, Task prev) {
@@ -358,14 +354,11 @@ final class Scheduler {
     if (curr.idleTask) {
       return false;
     }
-    switch (curr.policy) {
-      case DEADLINE:
-        return false;
-      case FIFO:
-        return true;
-      default:
-        return cpu.nrRunning == 1;
-    }
+    return switch (curr.policy) {
+      case DEADLINE -> false;
+      case FIFO -> true;
+      default -> cpu.nrRunning == 1;
+    };
   }
 
   /** A task was queued on a nohz_full CPU whose tick is deferred: the tick must run again. */

@@ -52,19 +52,12 @@ final class SmtSharing {
   }
 
   private double demand(Cpu cpu) {
-    switch (cpu.phase) {
-      case Cpu.P_IDLE_WAKE:
-        return 0;
-      case Cpu.P_SPIN:
-        return spinWeight;
-      case Cpu.P_IDLE_STATE:
-        {
-          var s = k.idleStates.get(cpu.idleStateIdx);
-          return s.busyLoop() ? spinWeight : 0;
-        }
-      default:
-        return 1;
-    }
+    return switch (cpu.phase) {
+      case Cpu.P_IDLE_WAKE -> 0;
+      case Cpu.P_SPIN -> spinWeight;
+      case Cpu.P_IDLE_STATE -> k.idleStates.get(cpu.idleStateIdx).busyLoop() ? spinWeight : 0;
+      default -> 1;
+    };
   }
 
   /** {@code cpu} entered a new phase: if its demand changed, rescale its core. */

@@ -52,7 +52,7 @@ final class Task implements TaskView {
   @Nullable Task boost;
 
   /** Class data of the classes the task left while boosted, restored when it returns. */
-  java.util.@Nullable Map<SchedulingClass, Object> parkedClassData;
+  java.util.@Nullable IdentityHashMap<SchedulingClass, Object> parkedClassData;
 
   TaskState state = TaskState.RUNNING;
   boolean onRq;
@@ -189,17 +189,12 @@ final class Task implements TaskView {
    * Kernel priority as printed by sched_switch (prio 120 = nice 0; RT: 99 - rt_priority; DL: -1).
    */
   int prio() {
-    switch (policy()) {
-      case DEADLINE:
-        return -1;
-      case FIFO:
-      case RR:
-        return 99 - rtPriority();
-      case STOP:
-        return 0;
-      default:
-        return idleTask ? 120 : 120 + nice;
-    }
+    return switch (policy()) {
+      case DEADLINE -> -1;
+      case FIFO, RR -> 99 - rtPriority();
+      case STOP -> 0;
+      default -> idleTask ? 120 : 120 + nice;
+    };
   }
 
   /** Comm as the trace's line prefix prints it ({@code <idle>} for idle tasks). */
@@ -243,17 +238,12 @@ final class Task implements TaskView {
 
   /** Kernel priority without inheritance ({@code p->normal_prio}). */
   int normalPrio() {
-    switch (policy) {
-      case DEADLINE:
-        return -1;
-      case FIFO:
-      case RR:
-        return 99 - rtPriority;
-      case STOP:
-        return 0;
-      default:
-        return idleTask ? 120 : 120 + nice;
-    }
+    return switch (policy) {
+      case DEADLINE -> -1;
+      case FIFO, RR -> 99 - rtPriority;
+      case STOP -> 0;
+      default -> idleTask ? 120 : 120 + nice;
+    };
   }
 
   @Override

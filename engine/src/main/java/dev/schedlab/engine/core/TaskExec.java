@@ -61,6 +61,7 @@ final class TaskExec {
     return op.code == Op.USER_WALL && remaining >= 0 ? Math.max(0, t.wallEnd - k.now) : remaining;
   }
 
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   private void setAttrs(Cpu cpu, Task t, Op op) {
     switch (op.code) {
       case Op.USER:
@@ -99,6 +100,7 @@ final class TaskExec {
     }
   }
 
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   long draw(Task t, Dist d) {
     switch (d.kind()) {
       case UNIFORM:
@@ -123,6 +125,7 @@ final class TaskExec {
   }
 
   /** Interprets ops from {@code t.pc} until one takes time or blocks. */
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   void startOp(Cpu cpu, Task t) {
     for (int guard = 0; guard < 1_000_000; guard++) {
       if (t.pc >= t.program.length) {
@@ -405,6 +408,7 @@ final class TaskExec {
   }
 
   /** The running op finished. */
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   void opDone(Cpu cpu) {
     Task t = cpu.curr;
     t.opRemaining = -1;
