@@ -46,8 +46,8 @@ final class EventLoop {
     while ((e = k.queue.pollUntil(endNs)) != null) {
       k.now = e.time();
       if (e.type == EV_WATCHDOG) {
-        Objects.requireNonNull(watchdog)
-            .run(); // outside the model: neither in the digest nor in the event count
+        // Outside the model: neither in the digest nor in the event count.
+        Objects.requireNonNull(watchdog).run(); // EV_WATCHDOG is armed only with a watchdog
         continue;
       }
       events++;
