@@ -2,6 +2,7 @@ package dev.schedlab.benchmarks;
 
 import dev.schedlab.engine.sim.Event;
 import dev.schedlab.engine.sim.EventQueue;
+import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -96,7 +97,7 @@ public class EventQueueBenchmark {
 
     /** Take the earliest event and re-arm the same object, as the engine's run loop does. */
     int step() {
-      Event e = queue.poll();
+      Event e = Objects.requireNonNull(queue.poll()); // n events stay queued
       now = e.time();
       queue.schedule(e, now + delays[cursor++ & (DELAYS - 1)]);
       return e.cpu;

@@ -3,6 +3,7 @@ package dev.schedlab.engine;
 import dev.schedlab.engine.plugin.HookBudget;
 import dev.schedlab.engine.plugin.PluginSupervisor;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a run treats its plugins (docs/plugin-safety.md).
@@ -14,7 +15,9 @@ import java.util.function.Consumer;
  *     in the plugin. Null: no budget is enforced.
  */
 public record RunOptions(
-    PluginSupervisor.OnError onPluginError, boolean check, Consumer<HookBudget.Overrun> onOverrun) {
+    PluginSupervisor.OnError onPluginError,
+    boolean check,
+    @Nullable Consumer<HookBudget.Overrun> onOverrun) {
   /** Eject, no costly checks, no wall-clock budget. */
   public static final RunOptions DEFAULT =
       new RunOptions(PluginSupervisor.OnError.EJECT, false, null);

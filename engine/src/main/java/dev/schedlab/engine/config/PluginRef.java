@@ -31,7 +31,7 @@ public record PluginRef(String id, Map<String, String> options) {
     }
     Map<String, String> options = new LinkedHashMap<>();
     if (colon >= 0) {
-      for (String kv : line.substring(colon + 1).split(";")) {
+      for (String kv : line.substring(colon + 1).split(";", -1)) {
         if (kv.isBlank()) {
           continue;
         }

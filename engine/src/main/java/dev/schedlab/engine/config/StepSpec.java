@@ -1,6 +1,7 @@
 package dev.schedlab.engine.config;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One step of a task program. In YAML each step is a one-key map, for example {@code - user:
@@ -48,8 +49,8 @@ public sealed interface StepSpec {
       boolean preemptible,
       boolean irqsOff,
       String endsWith,
-      LockAction lock,
-      CacheAction cache) {
+      @Nullable LockAction lock,
+      @Nullable CacheAction cache) {
     /** A plain segment (no lock operation). */
     public Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {
       this(duration, preemptible, irqsOff, endsWith, null, null);
@@ -57,7 +58,11 @@ public sealed interface StepSpec {
 
     /** A segment or a lock operation. */
     public Segment(
-        Dist duration, boolean preemptible, boolean irqsOff, String endsWith, LockAction lock) {
+        Dist duration,
+        boolean preemptible,
+        boolean irqsOff,
+        String endsWith,
+        @Nullable LockAction lock) {
       this(duration, preemptible, irqsOff, endsWith, lock, null);
     }
 
@@ -135,7 +140,7 @@ public sealed interface StepSpec {
    * clock_nanosleep} on an hrtimer. With {@code sample}, records (back in user space) minus (step
    * start + duration), as stress-ng --cyclic measures.
    */
-  record Sleep(Dist duration, String sample) implements StepSpec {
+  record Sleep(Dist duration, @Nullable String sample) implements StepSpec {
     /** A sleep without a sample. */
     public Sleep(Dist duration) {
       this(duration, null);
@@ -151,10 +156,14 @@ public sealed interface StepSpec {
    * its user part.
    */
   record SleepUntil(
-      long periodNs, String sample, String irqSample, String threadSample, String retUserSample)
+      long periodNs,
+      @Nullable String sample,
+      @Nullable String irqSample,
+      @Nullable String threadSample,
+      @Nullable String retUserSample)
       implements StepSpec {
     /** A periodic sleep with only the user-space sample. */
-    public SleepUntil(long periodNs, String sample) {
+    public SleepUntil(long periodNs, @Nullable String sample) {
       this(periodNs, sample, null, null, null);
     }
   }
@@ -220,8 +229,8 @@ public sealed interface StepSpec {
       boolean relative,
       boolean perTask,
       long firstNs,
-      String slackKey,
-      String wakeKey)
+      @Nullable String slackKey,
+      @Nullable String wakeKey)
       implements StepSpec {}
 
   /**

@@ -1,5 +1,7 @@
 package dev.schedlab.engine.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One cache line that two CPUs pass between them, with the coherence protocol reduced to what costs
  * time.
@@ -40,7 +42,7 @@ final class CacheLine {
   private Cpu writer;
 
   /** Another CPU that read the line since that write, or null. */
-  private Cpu reader;
+  private @Nullable Cpu reader;
 
   /** A line of {@code home}'s own data, last written there. */
   CacheLine(Cpu home) {

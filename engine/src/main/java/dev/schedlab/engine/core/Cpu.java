@@ -5,6 +5,7 @@ import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
 import dev.schedlab.engine.sim.Event;
 import java.util.ArrayList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One CPU: its execution phase, pending interrupts, tick, CSD queue and runqueue ({@code struct
@@ -146,8 +147,8 @@ final class Cpu implements CpuView, RqView {
   long timerInjectAt = -1;
 
   // CSD queue (call_single_queue)
-  Csd csdHead;
-  Csd csdTail;
+  @Nullable Csd csdHead;
+  @Nullable Csd csdTail;
 
   // runqueue
   int nrRunning;
@@ -171,12 +172,12 @@ final class Cpu implements CpuView, RqView {
   int pushCpu;
 
   /** The CPU stopper kthread ({@code migration/N}), created on first use. */
-  Task stopper;
+  @Nullable Task stopper;
 
   /** Queued tasks (curr included while queued), oldest first. */
-  Task queuedHead;
+  @Nullable Task queuedHead;
 
-  Task queuedTail;
+  @Nullable Task queuedTail;
 
   /** sched domains of this CPU, lowest level first (empty for isolated CPUs). */
   SchedDomain[] domains = new SchedDomain[0];
@@ -224,7 +225,7 @@ final class Cpu implements CpuView, RqView {
   long haltPollNs;
 
   // schedule window
-  Task schedPrev;
+  @Nullable Task schedPrev;
 
   /** The class of the task picked queued a balance callback (RT/DL push) for the window's end. */
   boolean balanceCallback;
@@ -283,7 +284,7 @@ final class Cpu implements CpuView, RqView {
   long irqTimeAccounted;
 
   /** The fair class's load tracking, for {@link #cfsAvg()} (null without one). */
-  dev.schedlab.api.LoadTracking fairLoad;
+  dev.schedlab.api.@Nullable LoadTracking fairLoad;
 
   // accounting
   long idleNs;
@@ -291,6 +292,8 @@ final class Cpu implements CpuView, RqView {
   /** This CPU's stream for kernel-path cost variation (split from the seed). */
   java.util.SplittableRandom rng = new java.util.SplittableRandom(0);
 
+  // curr, idle and siblings are set by the kernel's builder before the run.
+  @SuppressWarnings("NullAway.Init")
   Cpu(
       int id,
       int coreId,

@@ -4,6 +4,8 @@ import dev.schedlab.api.DeferKind;
 import dev.schedlab.api.DeferredWork;
 import dev.schedlab.engine.params.Param;
 import java.util.BitSet;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Deferred work contexts (section 1.11).
@@ -24,7 +26,7 @@ import java.util.BitSet;
  */
 final class Deferred {
   private final Kernel k;
-  private final Task rcuo;
+  private final @Nullable Task rcuo;
   private final Task unboundWorker;
   private final Task[] boundWorkers;
   private final MetricCounter rcuCallbacks;
@@ -52,23 +54,16 @@ final class Deferred {
   /** H12: submits work through the vehicle {@code kind}. */
   void submit(DeferKind kind, int cpu, long costNs, long delayNs, DeferredWork fn) {
     switch (kind) {
-      case RCU_CALLBACK:
-        {
-          WorkItem w = new WorkItem(costNs, fn, cpu, true);
-          k.queue.schedule(w.due, k.now + k.costs.p(Param.RCU_GP));
-          break;
-        }
-      case WORKQUEUE:
-        queueWork(new WorkItem(costNs, fn, cpu, false));
-        break;
-      case DELAYED_WORK:
-        {
-          WorkItem w = new WorkItem(costNs, fn, cpu, false);
-          k.queue.schedule(w.due, k.now + delayNs);
-          break;
-        }
-      default:
-        throw new IllegalArgumentException(kind + " is not deferred through this path");
+      case RCU_CALLBACK -> {
+        WorkItem w = new WorkItem(costNs, fn, cpu, true);
+        k.queue.schedule(w.due, k.now + k.costs.p(Param.RCU_GP));
+      }
+      case WORKQUEUE -> queueWork(new WorkItem(costNs, fn, cpu, false));
+      case DELAYED_WORK -> {
+        WorkItem w = new WorkItem(costNs, fn, cpu, false);
+        k.queue.schedule(w.due, k.now + delayNs);
+      }
+      default -> throw new IllegalArgumentException(kind + " is not deferred through this path");
     }
   }
 
@@ -132,7 +127,7 @@ final class Deferred {
 
   /** Queues {@code w} on kthread {@code t} and wakes it if it sleeps. */
   void queueKthreadWork(Task t, WorkItem w) {
-    t.workQueue.add(w);
+    Objects.requireNonNull(t.workQueue).add(w);
     if (t.state != dev.schedlab.api.TaskState.RUNNING) {
       k.sched.wakeUp(t, 0);
     }

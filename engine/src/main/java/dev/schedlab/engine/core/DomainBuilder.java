@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntUnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds each CPU's sched domains from the topology ({@code build_sched_domains()}).
@@ -89,7 +90,7 @@ final class DomainBuilder {
     BitSet covered = new BitSet(); // a CPU's child span is that of any CPU already in it
     for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
       if (!covered.get(i)) {
-        BitSet g = childSpanOf(cpus, hk, i, child, levels);
+        BitSet g = childSpanOf(cpus, hk, i, child);
         covered.or(g);
         groups.put(g, Boolean.TRUE);
       }
@@ -116,8 +117,7 @@ final class DomainBuilder {
   }
 
   /** The span CPU {@code i} has at the child level (its own CPU when there is none). */
-  private static BitSet childSpanOf(
-      Cpu[] cpus, BitSet hk, int i, SchedDomain child, List<SchedDomain> levels) {
+  private static BitSet childSpanOf(Cpu[] cpus, BitSet hk, int i, @Nullable SchedDomain child) {
     if (child == null) {
       return single(i);
     }
@@ -126,17 +126,18 @@ final class DomainBuilder {
     for (int j = hk.nextSetBit(0); j >= 0; j = hk.nextSetBit(j + 1)) {
       boolean same;
       switch (n) {
-        case "SMT":
+        case "SMT" -> {
           same = cpus[j].coreId == cpus[i].coreId;
-          break;
-        case "MC":
+        }
+        case "MC" -> {
           same = cpus[j].llcId == cpus[i].llcId;
-          break;
-        case "PKG":
+        }
+        case "PKG" -> {
           same = cpus[j].pkgId == cpus[i].pkgId;
-          break;
-        default:
+        }
+        default -> {
           same = true;
+        }
       }
       if (same) {
         s.set(j);

@@ -1,6 +1,8 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.engine.sim.Event;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The event loop: takes the kernel's future events in time order (ties in scheduling order), folds
@@ -25,10 +27,11 @@ final class EventLoop {
   /**
    * Steal and firmware stalls, and a guest's timer exits, ahead of the events; set by the builder.
    */
+  @SuppressWarnings("NullAway.Init")
   HostInterference host;
 
   /** The plugin watchdog, or null (no plugins, or watchdog.timeout 0). */
-  Watchdog watchdog;
+  @Nullable Watchdog watchdog;
 
   private long digest = 0x9E3779B97F4A7C15L;
   private long events;
@@ -43,7 +46,8 @@ final class EventLoop {
     while ((e = k.queue.pollUntil(endNs)) != null) {
       k.now = e.time();
       if (e.type == EV_WATCHDOG) {
-        watchdog.run(); // outside the model: neither in the digest nor in the event count
+        // Outside the model: neither in the digest nor in the event count.
+        Objects.requireNonNull(watchdog).run(); // EV_WATCHDOG is armed only with a watchdog
         continue;
       }
       events++;
@@ -58,6 +62,7 @@ final class EventLoop {
     return events;
   }
 
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   private void dispatch(Event e) {
     switch (e.type) {
       case EV_PHASE:
@@ -73,7 +78,7 @@ final class EventLoop {
         k.irqs.raise(k.cpus[e.cpu], Cpu.IRQ_TIMER);
         break;
       case EV_HRTIMER:
-        HrTimer t = (HrTimer) e.owner;
+        HrTimer t = (HrTimer) Objects.requireNonNull(e.owner);
         k.thisCpu = t.cpu;
         Cpu c = k.cpus[t.cpu];
         if (host.defer(c, e, true)) {
@@ -100,12 +105,12 @@ final class EventLoop {
         host.noise(k.cpus[e.cpu]);
         break;
       case EV_WORK_DUE:
-        WorkItem w = (WorkItem) e.owner;
+        WorkItem w = (WorkItem) Objects.requireNonNull(e.owner);
         k.thisCpu = w.cpu;
         k.deferred.due(w);
         break;
       case EV_TASK_START:
-        Task task = (Task) e.owner;
+        Task task = (Task) Objects.requireNonNull(e.owner);
         k.thisCpu = task.cpu;
         k.sched.wakeUpNewTask(task);
         break;
@@ -114,6 +119,7 @@ final class EventLoop {
     }
   }
 
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   private void phaseDone(Cpu cpu) {
     switch (cpu.phase) {
       case Cpu.P_TASK:

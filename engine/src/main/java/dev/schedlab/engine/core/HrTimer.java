@@ -3,6 +3,7 @@ package dev.schedlab.engine.core;
 import dev.schedlab.api.TimerCallback;
 import dev.schedlab.api.TimerHandle;
 import dev.schedlab.engine.sim.Event;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An hrtimer on one CPU's timer base: its expiry raises the timer interrupt there, and the handler
@@ -24,10 +25,10 @@ final class HrTimer implements TimerHandle {
   /** The CPU whose base holds the timer (a sleep timer moves with its task). */
   int cpu;
 
-  final TimerCallback callback;
+  final @Nullable TimerCallback callback;
 
   /** For task sleep timers: the task to wake; else null. */
-  final Task sleeper;
+  final @Nullable Task sleeper;
 
   final Event event;
 
@@ -37,7 +38,7 @@ final class HrTimer implements TimerHandle {
    */
   long softExpiry;
 
-  HrTimer(Kernel kernel, int cpu, TimerCallback callback, Task sleeper) {
+  HrTimer(Kernel kernel, int cpu, @Nullable TimerCallback callback, @Nullable Task sleeper) {
     this.kernel = kernel;
     this.cpu = cpu;
     this.callback = callback;

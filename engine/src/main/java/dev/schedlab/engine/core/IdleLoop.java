@@ -4,6 +4,8 @@ import dev.schedlab.api.IdlePolicy;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.engine.machine.IdleState;
 import dev.schedlab.engine.params.Param;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The idle task's loop, {@code do_idle()}.
@@ -47,7 +49,7 @@ final class IdleLoop {
   private final long latencyLimitNs;
 
   /** The host's halt polling of this guest's vCPUs; null on bare metal. */
-  private final HaltPolling haltPolling;
+  private final @Nullable HaltPolling haltPolling;
 
   IdleLoop(Kernel k, IdlePolicy governor, long latencyLimitNs) {
     this.k = k;
@@ -299,7 +301,7 @@ final class IdleLoop {
         latency += cpu.idleFlagsLine.read(cpu, k.irqs); // MWAIT woke on the write: read it
       }
       if (k.virtualized && !s.polling()) {
-        latency += haltPolling.wake(cpu, k.now - cpu.idleEnteredAt);
+        latency += Objects.requireNonNull(haltPolling).wake(cpu, k.now - cpu.idleEnteredAt);
       }
     }
     // intel_idle_irq(): an interrupt is taken as soon as MWAIT wakes, still polling; the exit

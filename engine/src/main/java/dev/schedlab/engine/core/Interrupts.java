@@ -4,6 +4,8 @@ import dev.schedlab.api.CallFunction;
 import dev.schedlab.api.IpiDelivery;
 import dev.schedlab.api.IpiPath;
 import dev.schedlab.engine.params.Param;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hard interrupts, IPIs and cross-CPU calls (sections 1.3 and 1.12).
@@ -25,7 +27,7 @@ import dev.schedlab.engine.params.Param;
  */
 final class Interrupts {
   private final Kernel k;
-  private Csd pool;
+  private @Nullable Csd pool;
   private final MetricCounter[] ipiSent = new MetricCounter[IpiPath.values().length];
   private final MetricCounter[] ipiShortcut = new MetricCounter[IpiPath.values().length];
   private final MetricCounter ipiResched;
@@ -48,6 +50,7 @@ final class Interrupts {
 
   private final MetricCounter softirqRcu;
 
+  @SuppressWarnings("EnumOrdinal") // counters in dense arrays by IPI path, bumped on every IPI
   Interrupts(Kernel k) {
     this.k = k;
     softirqSched = k.metrics.counter("softirq.sched");
@@ -167,7 +170,7 @@ final class Interrupts {
           k.exec.timerHandled(t.sleeper);
           k.sched.wakeUp(t.sleeper, 0);
         } else {
-          t.callback.expired(cpu.id, k.now);
+          Objects.requireNonNull(t.callback).expired(cpu.id, k.now); // no sleeper: a callback
         }
       }
       cpu.expired.clear();
@@ -207,20 +210,11 @@ final class Interrupts {
       return;
     }
     switch (cpu.savedPhase) {
-      case Cpu.P_TASK:
-        k.exec.irqExitToTask(cpu);
-        break;
-      case Cpu.P_SPIN:
-        k.sched.spinWindow.resumeSpin(cpu);
-        break;
-      case Cpu.P_IDLE_STATE:
-        k.idleLoop.afterIrq(cpu);
-        break;
-      case Cpu.P_IDLE_TOP:
-        k.idleLoop.doIdleTop(cpu);
-        break;
-      default:
-        throw new IllegalStateException("IRQ exit to unexpected phase " + cpu.savedPhase);
+      case Cpu.P_TASK -> k.exec.irqExitToTask(cpu);
+      case Cpu.P_SPIN -> k.sched.spinWindow.resumeSpin(cpu);
+      case Cpu.P_IDLE_STATE -> k.idleLoop.afterIrq(cpu);
+      case Cpu.P_IDLE_TOP -> k.idleLoop.doIdleTop(cpu);
+      default -> throw new IllegalStateException("IRQ exit to unexpected phase " + cpu.savedPhase);
     }
   }
 
@@ -244,6 +238,7 @@ final class Interrupts {
   // ---------------- IPIs ----------------
 
   /** {@code smp_send_reschedule} / {@code arch_send_call_function_single_ipi} from {@code from}. */
+  @SuppressWarnings("EnumOrdinal") // counters in dense arrays by IPI path, bumped on every IPI
   void sendIpi(Cpu from, Cpu target, int vector, IpiPath path) {
     k.pathCost += k.costs.p(Param.IPI_SEND) + (k.virtualized ? k.costs.p(Param.VM_IPI_EXIT) : 0);
     long latency =
@@ -271,6 +266,7 @@ final class Interrupts {
   }
 
   /** A flag write woke a polling CPU (no interrupt). */
+  @SuppressWarnings("EnumOrdinal") // counters in dense arrays by IPI path, bumped on every IPI
   void pollingShortcut(Cpu target, IpiPath path) {
     ipiShortcut[path.ordinal()].value++;
     if (k.trace.enabled()) {
@@ -287,7 +283,13 @@ final class Interrupts {
   /**
    * Queues a CSD on {@code target}; the first entry of an empty queue needs an IPI or the shortcut.
    */
-  void callFunction(Cpu from, Cpu target, long costNs, CallFunction fn, Task waiter, IpiPath path) {
+  void callFunction(
+      Cpu from,
+      Cpu target,
+      long costNs,
+      @Nullable CallFunction fn,
+      @Nullable Task waiter,
+      IpiPath path) {
     Csd c = obtain();
     c.path = path;
     c.costNs = costNs;
@@ -313,7 +315,7 @@ final class Interrupts {
     if (wasEmpty) {
       target.csdHead = c;
     } else {
-      target.csdTail.next = c;
+      Objects.requireNonNull(target.csdTail).next = c; // a non-empty queue has a tail
     }
     target.csdTail = c;
     if (!wasEmpty) {

@@ -1,6 +1,7 @@
 package dev.schedlab.engine.core;
 
 import java.util.ArrayDeque;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One lock instance (a {@code zone->lock} of one node, the {@code mmap_lock} of one mm): its owner
@@ -18,7 +19,7 @@ final class KLock {
   final CacheLine line;
 
   /** Exclusive holder (spinlock, mutex, rwsem writer), or a woken waiter it was handed to. */
-  Task owner;
+  @Nullable Task owner;
 
   /** Readers holding an rw_semaphore. */
   int readers;

@@ -13,6 +13,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The simulated kernel: owns the clock, the future-event list, the CPUs and tasks, and the
@@ -59,7 +60,7 @@ public final class Kernel {
   final PluginChecks checks;
 
   /** The fair class's PELT (the load balancer's source), or null when it keeps none. */
-  final dev.schedlab.api.LoadTracking fairLoad;
+  final dev.schedlab.api.@Nullable LoadTracking fairLoad;
 
   final TraceSink trace;
   final Metrics metrics = new Metrics();
@@ -67,18 +68,22 @@ public final class Kernel {
   final BitSet housekeeping;
 
   /** SMT throughput sharing, or null when every core has one thread. */
-  final SmtSharing smt;
+  final @Nullable SmtSharing smt;
 
   final Scheduler sched;
   final LoadBalancer balancer;
   final Nohz nohz;
   final MmCid mmCid;
+
+  @SuppressWarnings("NullAway.Init") // set by the builder
   Deferred deferred;
 
   /** The declared kernel locks (set by the builder before the programs are compiled). */
+  @SuppressWarnings("NullAway.Init")
   Locks locks;
 
   /** Creates the workload's tasks, at start and on fork steps. */
+  @SuppressWarnings("NullAway.Init") // set by the builder
   TaskFactory taskFactory;
 
   final Interrupts irqs;

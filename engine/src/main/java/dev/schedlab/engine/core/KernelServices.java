@@ -16,6 +16,7 @@ import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.TaskView;
 import dev.schedlab.engine.params.Param;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What scheduling classes, idle policies and plugins see of the kernel: the {@link SchedServices}
@@ -140,7 +141,7 @@ final class KernelServices implements SchedServices, MachineView {
 
   @Override
   @SuppressWarnings("unchecked")
-  public <H> H hook(Class<H> type) {
+  public <H> @Nullable H hook(Class<H> type) {
     if (type == dev.schedlab.api.hook.PeltHook.class) {
       return (H) k.ext.pelt();
     }

@@ -1,5 +1,7 @@
 package dev.schedlab.engine.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A task's pending wake-up latency figures, as cyclictest and rtla timerlat measure them: each
  * series a sleep step asked for, recorded when the task gets to the matching point (timer handler,
@@ -7,16 +9,16 @@ package dev.schedlab.engine.core;
  */
 final class LatencyProbe {
   /** Series recorded at return to user after the sleep, or null. */
-  SampleSeries pendingUser;
+  @Nullable SampleSeries pendingUser;
 
   /** Reference time of {@link #pendingUser}: the expiry, or step start + requested sleep. */
   long userBase;
 
   /** timerlat's IRQ, Thread and Ret-user series of the current period, or null. */
-  SampleSeries pendingIrq;
+  @Nullable SampleSeries pendingIrq;
 
-  SampleSeries pendingThread;
-  SampleSeries pendingRetUser;
+  @Nullable SampleSeries pendingThread;
+  @Nullable SampleSeries pendingRetUser;
 
   /** cyclictest's next absolute expiry ({@code TIMER_ABSTIME}), 0 before the first period. */
   long nextPeriod;

@@ -4,6 +4,7 @@ import dev.schedlab.api.GroupStats;
 import dev.schedlab.api.SchedAvg;
 import dev.schedlab.api.view.LoadAvgView;
 import java.util.BitSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The decisions of one {@code sched_balance_rq()} pass ({@code struct lb_env} and {@code struct
@@ -39,8 +40,12 @@ final class LbEnv {
   private final GroupStats sgs = new GroupStats();
 
   // the pass being decided
+  @SuppressWarnings("NullAway.Init") // set by each pass before use
   Cpu dst;
+
+  @SuppressWarnings("NullAway.Init")
   SchedDomain sd;
+
   int idle;
   int localGroup;
   int busiestGroup;
@@ -71,7 +76,7 @@ final class LbEnv {
     for (int g = 0; g < sd.groups.length; g++) {
       boolean isLocal = sd.groups[g].get(dst.id);
       GroupStats s = isLocal ? local : sgs;
-      groupStats(sd.groups[g], s, isLocal);
+      groupStats(sd.groups[g], s);
       if (isLocal) {
         localGroup = g;
         localCores = cores(sd.groups[g]);
@@ -87,7 +92,7 @@ final class LbEnv {
   }
 
   /** {@code update_sg_lb_stats()}. */
-  private void groupStats(BitSet group, GroupStats s, boolean isLocal) {
+  private void groupStats(BitSet group, GroupStats s) {
     s.reset();
     for (int i = group.nextSetBit(0); i >= 0; i = group.nextSetBit(i + 1)) {
       Cpu c = k.cpus[i];
@@ -134,24 +139,27 @@ final class LbEnv {
       return s.type > busiest.type;
     }
     switch (s.type) {
-      case GroupStats.OVERLOADED:
+      case GroupStats.OVERLOADED -> {
         return s.avgLoad > busiest.avgLoad;
-      case GroupStats.MISFIT_TASK:
+      }
+      case GroupStats.MISFIT_TASK -> {
         return s.misfitLoad > busiest.misfitLoad;
-      case GroupStats.FULLY_BUSY:
+      }
+      case GroupStats.FULLY_BUSY -> {
         // avg_load is not computed for fully busy groups: keep the first, unless SMT.
         if (!"SMT".equals(childName())) {
           return false;
         }
-        break;
-      case GroupStats.HAS_SPARE:
+      }
+      case GroupStats.HAS_SPARE -> {
         if (s.idleCpus > busiest.idleCpus
             || (s.idleCpus == busiest.idleCpus && s.nrRunning <= busiest.nrRunning)) {
           return false;
         }
-        break;
-      default:
+      }
+      default -> {
         return false;
+      }
     }
     return pickOverDstCapacity(g, s);
   }
@@ -312,7 +320,7 @@ final class LbEnv {
   }
 
   /** {@code sched_balance_find_src_rq()}: the runqueue to pull from, by migration type. */
-  Cpu findSrcRq(BitSet group) {
+  @Nullable Cpu findSrcRq(BitSet group) {
     Cpu best = null;
     long bestLoad = 0;
     long bestCapacity = 1;
@@ -329,40 +337,37 @@ final class LbEnv {
         continue;
       }
       switch (migrationType) {
-        case MIGRATE_LOAD:
-          {
-            long load = cfsAvg(c).loadAvg();
-            if (nr == 1 && load > imbalance && !checkCpuCapacity(c, sd)) {
-              break;
-            }
-            if (load * bestCapacity > bestLoad * capacity) {
-              bestLoad = load;
-              bestCapacity = capacity;
-              best = c;
-            }
+        case MIGRATE_LOAD -> {
+          long load = cfsAvg(c).loadAvg();
+          if (nr == 1 && load > imbalance && !checkCpuCapacity(c, sd)) {
             break;
           }
-        case MIGRATE_UTIL:
-          {
-            LoadAvgView a = cfsAvg(c);
-            long util = Math.min(Math.max(a.utilAvg(), a.utilEst()), c.capacityOrig);
-            if (nr > 1 && bestUtil < util) {
-              bestUtil = util;
-              best = c;
-            }
-            break;
+          if (load * bestCapacity > bestLoad * capacity) {
+            bestLoad = load;
+            bestCapacity = capacity;
+            best = c;
           }
-        case MIGRATE_TASK:
+        }
+        case MIGRATE_UTIL -> {
+          LoadAvgView a = cfsAvg(c);
+          long util = Math.min(Math.max(a.utilAvg(), a.utilEst()), c.capacityOrig);
+          if (nr > 1 && bestUtil < util) {
+            bestUtil = util;
+            best = c;
+          }
+        }
+        case MIGRATE_TASK -> {
           if (bestNr < nr) {
             bestNr = nr;
             best = c;
           }
-          break;
-        default:
+        }
+        default -> {
           if (c.misfitTaskLoad > bestLoad) {
             bestLoad = c.misfitTaskLoad;
             best = c;
           }
+        }
       }
     }
     return best;

@@ -2,6 +2,7 @@ package dev.schedlab.engine.core;
 
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.engine.params.Param;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Load balancing of fair tasks: this class runs the passes, detaches and attaches tasks, and pushes
@@ -219,7 +220,7 @@ final class LoadBalancer {
    * {@code update_misfit_status()}: on an asymmetric machine, the load of a fair task that does not
    * fit its CPU and could run on a bigger one, for the balancer; 0 otherwise.
    */
-  void updateMisfit(Cpu cpu, Task p) {
+  void updateMisfit(Cpu cpu, @Nullable Task p) {
     if (!k.asymCapacity) {
       return;
     }
@@ -301,41 +302,39 @@ final class LoadBalancer {
   private boolean takes(Task t, Cpu src, SchedDomain sd) {
     int shift = Math.min(sd.nrBalanceFailed, 63);
     switch (env.migrationType) {
-      case LbEnv.MIGRATE_LOAD:
-        {
-          long load = Math.max(1, k.fairLoad == null ? 1 : k.fairLoad.taskHLoad(t));
-          if (k.costs.on(Param.LB_MIN) && load < 16 && sd.nrBalanceFailed == 0) {
-            return false;
-          }
-          if ((load >> shift) > env.imbalance) {
-            return false;
-          }
-          env.imbalance -= load;
-          return true;
+      case LbEnv.MIGRATE_LOAD -> {
+        long load = Math.max(1, k.fairLoad == null ? 1 : k.fairLoad.taskHLoad(t));
+        if (k.costs.on(Param.LB_MIN) && load < 16 && sd.nrBalanceFailed == 0) {
+          return false;
         }
-      case LbEnv.MIGRATE_UTIL:
-        {
-          dev.schedlab.api.view.LoadAvgView a = t.loadAvg();
-          long util = Math.max(a.utilAvg(), a.utilEst());
-          if ((util >> shift) > env.imbalance) {
-            return false;
-          }
-          env.imbalance -= util;
-          return true;
+        if ((load >> shift) > env.imbalance) {
+          return false;
         }
-      case LbEnv.MIGRATE_TASK:
+        env.imbalance -= load;
+        return true;
+      }
+      case LbEnv.MIGRATE_UTIL -> {
+        dev.schedlab.api.view.LoadAvgView a = t.loadAvg();
+        long util = Math.max(a.utilAvg(), a.utilEst());
+        if ((util >> shift) > env.imbalance) {
+          return false;
+        }
+        env.imbalance -= util;
+        return true;
+      }
+      case LbEnv.MIGRATE_TASK -> {
         env.imbalance--;
         return true;
-      default:
-        {
-          dev.schedlab.api.view.LoadAvgView a = t.loadAvg();
-          long util = Math.max(a.utilAvg(), a.utilEst());
-          if (util * 1280 < src.capacity * 1024) {
-            return false; // fits its CPU: not the misfit task
-          }
-          env.imbalance = 0;
-          return true;
+      }
+      default -> {
+        dev.schedlab.api.view.LoadAvgView a = t.loadAvg();
+        long util = Math.max(a.utilAvg(), a.utilEst());
+        if (util * 1280 < src.capacity * 1024) {
+          return false; // fits its CPU: not the misfit task
         }
+        env.imbalance = 0;
+        return true;
+      }
     }
   }
 

@@ -37,14 +37,18 @@ final class LockClass {
   /** The instance {@code t} takes on {@code cpu}. */
   KLock instance(Cpu cpu, Task t) {
     switch (scope) {
-      case PROCESS:
+      case PROCESS -> {
         return byMm.computeIfAbsent(t.mmId, id -> create(byMm.size(), cpu));
-      case CPU:
+      }
+      case CPU -> {
         return fixed(cpu.id, cpu);
-      case NODE:
+      }
+      case NODE -> {
         return fixed(cpu.nodeId, firstOfNode(cpu.nodeId));
-      default:
+      }
+      default -> {
         return fixed(0, cpus[0]);
+      }
     }
   }
 

@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -210,7 +211,7 @@ final class Locks {
    */
   boolean spinEnded(Cpu cpu, Task t, Op op) {
     TaskLocks tl = t.locks;
-    KLock l = tl.waiting;
+    KLock l = Objects.requireNonNull(tl.waiting); // the spin was for it
     l.spinners.remove(t);
     boolean sleeps = sleeping(l.cls);
     if (sleeps) {
@@ -379,7 +380,7 @@ final class Locks {
    */
   boolean spinnerSeesResched(Task t) {
     TaskLocks tl = t.locks;
-    if (tl.spinWaiting && t.needResched && sleeping(tl.waiting.cls)) {
+    if (tl.spinWaiting && t.needResched && sleeping(Objects.requireNonNull(tl.waiting).cls)) {
       tl.spinWaiting = false;
       return true;
     }
@@ -402,13 +403,10 @@ final class Locks {
     if (sleeping(c) && rt && c.kind != LockSpec.Kind.RWSEM) {
       return "RT";
     }
-    switch (c.kind) {
-      case MUTEX:
-        return "MUTEX";
-      case RWSEM:
-        return read ? "READ" : "WRITE";
-      default:
-        return "SPIN";
-    }
+    return switch (c.kind) {
+      case MUTEX -> "MUTEX";
+      case RWSEM -> read ? "READ" : "WRITE";
+      default -> "SPIN";
+    };
   }
 }

@@ -4,6 +4,7 @@ import dev.schedlab.api.hook.MmCidControl;
 import dev.schedlab.engine.params.Param;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The mainline mm concurrency-ID compaction (v6.4-v6.18, section 3.1).
@@ -123,7 +124,7 @@ final class MmCid implements MmCidControl {
   /** {@code task_mm_cid_work()} in the task's context; returns its CPU time. */
   private long work(Task t, int cpu) {
     t.cidWorkQueued = false;
-    Mm mm = t.mm;
+    Mm mm = Objects.requireNonNull(t.mm); // queued only for tasks with an address space
     long now = k.jiffies();
     if (t.state == dev.schedlab.api.TaskState.DEAD || now < mm.nextScan) {
       return 0;

@@ -2,6 +2,7 @@ package dev.schedlab.engine.core;
 
 import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.engine.config.Dist;
+import org.jspecify.annotations.Nullable;
 
 /** One compiled step of a task program; the interpreter is {@link TaskExec}. */
 final class Op {
@@ -66,7 +67,7 @@ final class Op {
   boolean irqsOff;
 
   /** Preemption point at the end of a kernel segment, or null. */
-  PreemptPoint endsWith;
+  @Nullable PreemptPoint endsWith;
 
   long periodNs;
   int count;
@@ -84,13 +85,13 @@ final class Op {
   long countFromNs;
 
   /** Series recorded at return to user after this sleep, or null. */
-  SampleSeries sample;
+  @Nullable SampleSeries sample;
 
   /** Timer-stage series of a periodic sleep (timerlat's IRQ, Thread, Ret user), or null. */
-  SampleSeries irqSample;
+  @Nullable SampleSeries irqSample;
 
-  SampleSeries threadSample;
-  SampleSeries retUserSample;
+  @Nullable SampleSeries threadSample;
+  @Nullable SampleSeries retUserSample;
 
   /** SLEEP_ABS: the absolute time. */
   long atNs;
@@ -115,9 +116,9 @@ final class Op {
   String namePrefix;
 
   /** CLOCK's series, or TIMER_ARM's slack series; TIMER_ARM's wake series. */
-  TimeSeries times;
+  @Nullable TimeSeries times;
 
-  TimeSeries times2;
+  @Nullable TimeSeries times2;
 
   /** STAMP and SINCE: the named timestamp (one slot, shared by the scenario's tasks). */
   long[] stamp;
@@ -132,8 +133,11 @@ final class Op {
   CacheOp cache;
 
   /** A per-CPU cache operation: the counts (one per CPU, shared by name) and its numbers. */
+  @SuppressWarnings("ArrayRecordComponent") // counts is shared on purpose; never compared
   record CacheOp(int[] counts, boolean put, int count, int batch, int high) {}
 
+  // The operands of the op's code are set by the program compiler; the others stay unset.
+  @SuppressWarnings("NullAway.Init")
   Op(int code) {
     this.code = code;
   }

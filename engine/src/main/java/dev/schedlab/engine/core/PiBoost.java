@@ -3,6 +3,7 @@ package dev.schedlab.engine.core;
 import dev.schedlab.api.ReschedReason;
 import dev.schedlab.api.SchedulingClass;
 import java.util.IdentityHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Priority inheritance of rtmutexes under PREEMPT_RT: an owner runs at the priority of its
@@ -31,7 +32,7 @@ final class PiBoost {
   }
 
   /** Recomputes {@code owner}'s inherited priority, and along the chain of owners after it. */
-  void adjust(Task owner) {
+  void adjust(@Nullable Task owner) {
     Task t = owner;
     for (int depth = 0; t != null && depth < 1024; depth++) {
       Task donor = topWaiter(t);
@@ -54,7 +55,7 @@ final class PiBoost {
   }
 
   /** The highest-priority task waiting for any sleeping lock {@code t} holds. */
-  private Task topWaiter(Task t) {
+  private @Nullable Task topWaiter(Task t) {
     Task best = null;
     TaskLocks tl = t.locks;
     for (int i = 0; i < tl.nrHeld; i++) {
@@ -72,7 +73,7 @@ final class PiBoost {
     return best;
   }
 
-  private static Task better(Task a, Task b) {
+  private static Task better(@Nullable Task a, Task b) {
     return a == null || b.prio() < a.prio() ? b : a;
   }
 
@@ -93,7 +94,7 @@ final class PiBoost {
   }
 
   /** {@code rt_mutex_setprio(t, donor)}. */
-  private void setBoost(Task t, Task donor) {
+  private void setBoost(Task t, @Nullable Task donor) {
     Cpu rq = k.cpus[t.cpu];
     boolean running = rq.curr == t && t.onCpu;
     boolean queued = t.onRq;

@@ -8,6 +8,7 @@ import dev.schedlab.engine.plugin.PluginSupervisor;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Invariants checked where the engine takes a plugin's answer (cheap enough to stay on): a picked
@@ -32,7 +33,7 @@ final class PluginChecks {
    * What class {@code c} (or H1 when null) picked on {@code cpu}: the task, or null when the answer
    * broke an invariant and its plugin was ejected (pick again).
    */
-  Task picked(Cpu cpu, SchedulingClass c, TaskView v) {
+  @Nullable Task picked(Cpu cpu, @Nullable SchedulingClass c, TaskView v) {
     String hook = c == null ? "H1 pickOverride" : "class " + c.name() + ".pickNext";
     String owner = c == null ? sup.ownerOf(HookPoint.H1_PICK_OVERRIDE) : sup.ownerOf(c);
     String bad = pickProblem(cpu, c, v);
@@ -43,7 +44,7 @@ final class PluginChecks {
     return null;
   }
 
-  private static String pickProblem(Cpu cpu, SchedulingClass c, TaskView v) {
+  private static @Nullable String pickProblem(Cpu cpu, @Nullable SchedulingClass c, TaskView v) {
     if (!(v instanceof Task t)) {
       return "a task the engine does not know (" + v + ")";
     }
@@ -147,7 +148,7 @@ final class PluginChecks {
     }
   }
 
-  private void violated(String owner, String hook, String what) {
+  private void violated(@Nullable String owner, String hook, String what) {
     if (owner == null) {
       throw new IllegalStateException(hook + ": " + what);
     }

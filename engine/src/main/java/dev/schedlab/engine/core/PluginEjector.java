@@ -85,7 +85,9 @@ final class PluginEjector implements PluginSupervisor.Engine {
     if (k.trace.enabled()) {
       Cpu here = k.cpus[k.thisCpu];
       k.trace.dump(k.now, here.id, here.curr.traceComm(), here.curr.tracePid(), e.summary());
-      for (String line : e.runqueues().split("\n")) {
+      String rq = e.runqueues(); // one line per CPU, each ending in a newline
+      for (String line :
+          rq.substring(0, rq.length() - (rq.endsWith("\n") ? 1 : 0)).split("\n", -1)) {
         k.trace.dump(k.now, here.id, here.curr.traceComm(), here.curr.tracePid(), line);
       }
     }

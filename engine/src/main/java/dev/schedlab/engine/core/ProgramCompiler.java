@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Compiles a task's {@link StepSpec} program into {@link Op}s: syscall-shaped steps become entry,
@@ -207,7 +208,7 @@ final class ProgramCompiler {
   }
 
   /** A time series of the task being compiled. */
-  TimeSeries times(String key) {
+  @Nullable TimeSeries times(@Nullable String key) {
     if (key == null) {
       return null;
     }
@@ -278,7 +279,7 @@ final class ProgramCompiler {
     return op;
   }
 
-  private SampleSeries series(String name) {
+  private @Nullable SampleSeries series(@Nullable String name) {
     return name == null ? null : k.metrics.series(name);
   }
 
@@ -291,22 +292,18 @@ final class ProgramCompiler {
     return waitQueues.computeIfAbsent(name, WaitQueue::new);
   }
 
-  private static PreemptPoint point(String endsWith) {
+  private static @Nullable PreemptPoint point(@Nullable String endsWith) {
     if (endsWith == null) {
       return null;
     }
-    switch (endsWith.toLowerCase(Locale.ROOT)) {
-      case "cond_resched":
-        return PreemptPoint.COND_RESCHED;
-      case "might_resched":
-        return PreemptPoint.MIGHT_RESCHED;
-      case "none":
-      case "":
-        return null;
-      default:
-        throw new IllegalArgumentException(
-            "ends: expected none, cond_resched or might_resched, got " + endsWith);
-    }
+    return switch (endsWith.toLowerCase(Locale.ROOT)) {
+      case "cond_resched" -> PreemptPoint.COND_RESCHED;
+      case "might_resched" -> PreemptPoint.MIGHT_RESCHED;
+      case "none", "" -> null;
+      default ->
+          throw new IllegalArgumentException(
+              "ends: expected none, cond_resched or might_resched, got " + endsWith);
+    };
   }
 
   static Dist fixed(long ns) {

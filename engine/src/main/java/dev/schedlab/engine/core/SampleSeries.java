@@ -3,6 +3,7 @@ package dev.schedlab.engine.core;
 import java.util.Arrays;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.PackedHistogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One latency series (ns): an HdrHistogram of every sample, or, when the workload caps the series,
@@ -14,7 +15,7 @@ import org.HdrHistogram.PackedHistogram;
 final class SampleSeries {
   final Histogram histogram = new PackedHistogram(100_000_000_000L, 3);
   private final int cap;
-  private final long[] raw;
+  private final long @Nullable [] raw;
   private int count;
 
   SampleSeries(int cap) {
@@ -34,7 +35,7 @@ final class SampleSeries {
   }
 
   /** The raw samples in recording order, or null for an uncapped series. */
-  long[] raw() {
+  long @Nullable [] raw() {
     return raw == null ? null : Arrays.copyOf(raw, count);
   }
 }

@@ -42,6 +42,7 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   boolean asymCapacity;
 
   /** The machine's CPUs (for the groups' capacities). */
+  @SuppressWarnings("NullAway.Init") // set by the domain builder
   Cpu[] cpus;
 
   SchedDomain(

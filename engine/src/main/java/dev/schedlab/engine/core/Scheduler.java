@@ -9,6 +9,8 @@ import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.TaskState;
 import dev.schedlab.engine.params.Param;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The core scheduler paths; the pre-idle spin window of hook H2 is {@link IdleSpinWindow}'s.
@@ -163,16 +165,12 @@ final class Scheduler {
   }
 
   private static char stateChar(Task t) {
-    switch (t.state) {
-      case RUNNING:
-        return 'R';
-      case UNINTERRUPTIBLE:
-        return 'D';
-      case DEAD:
-        return 'X';
-      default:
-        return 'S';
-    }
+    return switch (t.state) {
+      case RUNNING -> 'R';
+      case UNINTERRUPTIBLE -> 'D';
+      case DEAD -> 'X';
+      default -> 'S';
+    };
   }
 
   private void deactivate(Cpu cpu, Task prev) {
@@ -232,7 +230,7 @@ final class Scheduler {
   }
 
   /** The first task a class returns, in rank order; null when a plugin was ejected meanwhile. */
-  private Task pickFromClasses(Cpu cpu) {
+  private @Nullable Task pickFromClasses(Cpu cpu) {
     SchedulingClass[] classes = k.classes;
     for (SchedulingClass c : classes) {
       dev.schedlab.api.view.TaskView v = c.pickNext(cpu);
@@ -248,7 +246,7 @@ final class Scheduler {
 
   /** End of the {@code __schedule} window: IRQs on again, next runs. */
   void finish(Cpu cpu) {
-    Task prev = cpu.schedPrev;
+    Task prev = Objects.requireNonNull(cpu.schedPrev); // set when the window opened
     Task next = cpu.curr;
     if (cpu.inBalanceCallbacks) {
       cpu.inBalanceCallbacks = false; // the callbacks' extra window is over
@@ -386,14 +384,11 @@ final class Scheduler {
     if (curr.idleTask) {
       return false;
     }
-    switch (curr.policy) {
-      case DEADLINE:
-        return false;
-      case FIFO:
-        return true;
-      default:
-        return cpu.nrRunning == 1;
-    }
+    return switch (curr.policy) {
+      case DEADLINE -> false;
+      case FIFO -> true;
+      default -> cpu.nrRunning == 1;
+    };
   }
 
   /** A task was queued on a nohz_full CPU whose tick is deferred: the tick must run again. */

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SMT throughput sharing: the hardware threads of a core share its execution resources, so each
@@ -36,14 +38,14 @@ final class SmtSharing {
   }
 
   /** Sharing for a machine with SMT, or null when every core has a single thread. */
-  static SmtSharing forMachine(Kernel k, Cpu[] cpus, ParamTable params) {
+  static @Nullable SmtSharing forMachine(Kernel k, Cpu[] cpus, ParamTable params) {
     Map<Integer, List<Cpu>> cores = new HashMap<>();
     for (Cpu c : cpus) {
       cores.computeIfAbsent(c.coreId, x -> new ArrayList<>()).add(c);
     }
     boolean any = false;
     for (Cpu c : cpus) {
-      c.siblings = cores.get(c.coreId).toArray(new Cpu[0]);
+      c.siblings = Objects.requireNonNull(cores.get(c.coreId)).toArray(new Cpu[0]);
       any |= c.siblings.length > 1;
     }
     if (!any) {
@@ -56,19 +58,12 @@ final class SmtSharing {
   }
 
   private double demand(Cpu cpu) {
-    switch (cpu.phase) {
-      case Cpu.P_IDLE_WAKE:
-        return 0;
-      case Cpu.P_SPIN:
-        return spinWeight;
-      case Cpu.P_IDLE_STATE:
-        {
-          var s = k.idleStates.get(cpu.idleStateIdx);
-          return s.busyLoop() ? spinWeight : 0;
-        }
-      default:
-        return 1;
-    }
+    return switch (cpu.phase) {
+      case Cpu.P_IDLE_WAKE -> 0;
+      case Cpu.P_SPIN -> spinWeight;
+      case Cpu.P_IDLE_STATE -> k.idleStates.get(cpu.idleStateIdx).busyLoop() ? spinWeight : 0;
+      default -> 1;
+    };
   }
 
   /** {@code cpu} entered a new phase: if its demand changed, rescale its core. */

@@ -7,6 +7,7 @@ import dev.schedlab.api.TaskState;
 import dev.schedlab.api.view.TaskView;
 import java.util.BitSet;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /** A simulated task ({@code task_struct}) with its program and thread flags. */
 final class Task implements TaskView {
@@ -48,10 +49,10 @@ final class Task implements TaskView {
    * The rtmutex waiter lending this task its priority (priority inheritance, PREEMPT_RT), or null:
    * {@link #policy()}, {@link #rtPriority()} and the deadline parameters are then the donor's.
    */
-  Task boost;
+  @Nullable Task boost;
 
   /** Class data of the classes the task left while boosted, restored when it returns. */
-  java.util.Map<SchedulingClass, Object> parkedClassData;
+  java.util.@Nullable IdentityHashMap<SchedulingClass, Object> parkedClassData;
 
   TaskState state = TaskState.RUNNING;
   boolean onRq;
@@ -63,7 +64,7 @@ final class Task implements TaskView {
   int cpu;
   long sumExec;
   long execStart;
-  Object classData;
+  @Nullable Object classData;
 
   /** Its task group (0: the root). */
   int taskGroup;
@@ -122,12 +123,12 @@ final class Task implements TaskView {
   boolean csdQueued;
 
   /** Links in its runqueue's list of queued tasks (for load balancing). */
-  Task rqPrev;
+  @Nullable Task rqPrev;
 
-  Task rqNext;
+  @Nullable Task rqNext;
 
   /** Its address space (null for kernel threads). */
-  Mm mm;
+  @Nullable Mm mm;
 
   /** When it last became runnable or was last put back while runnable (the watchdog's clock). */
   long runnableAt;
@@ -136,9 +137,9 @@ final class Task implements TaskView {
   boolean started;
 
   /** Work queue of an engine kthread (rcuo, kworker), else null. */
-  java.util.ArrayDeque<WorkItem> workQueue;
+  java.util.@Nullable ArrayDeque<WorkItem> workQueue;
 
-  WorkItem currentWork;
+  @Nullable WorkItem currentWork;
 
   /** Custom slice ({@code sched_attr.sched_runtime} of a fair task), 0 = the base slice. */
   long customSlice;
@@ -152,6 +153,8 @@ final class Task implements TaskView {
   /** Its affinity excluded its CPU: move it once it is switched out. */
   boolean migrateWhenOff;
 
+  // sclass and sleepTimer are set by the task factory (or the kernel builder) right after.
+  @SuppressWarnings("NullAway.Init")
   Task(
       int pid,
       String comm,
@@ -189,17 +192,12 @@ final class Task implements TaskView {
    * Kernel priority as printed by sched_switch (prio 120 = nice 0; RT: 99 - rt_priority; DL: -1).
    */
   int prio() {
-    switch (policy()) {
-      case DEADLINE:
-        return -1;
-      case FIFO:
-      case RR:
-        return 99 - rtPriority();
-      case STOP:
-        return 0;
-      default:
-        return idleTask ? 120 : 120 + nice;
-    }
+    return switch (policy()) {
+      case DEADLINE -> -1;
+      case FIFO, RR -> 99 - rtPriority();
+      case STOP -> 0;
+      default -> idleTask ? 120 : 120 + nice;
+    };
   }
 
   /** Comm as the trace's line prefix prints it ({@code <idle>} for idle tasks). */
@@ -243,17 +241,12 @@ final class Task implements TaskView {
 
   /** Kernel priority without inheritance ({@code p->normal_prio}). */
   int normalPrio() {
-    switch (policy) {
-      case DEADLINE:
-        return -1;
-      case FIFO:
-      case RR:
-        return 99 - rtPriority;
-      case STOP:
-        return 0;
-      default:
-        return idleTask ? 120 : 120 + nice;
-    }
+    return switch (policy) {
+      case DEADLINE -> -1;
+      case FIFO, RR -> 99 - rtPriority;
+      case STOP -> 0;
+      default -> idleTask ? 120 : 120 + nice;
+    };
   }
 
   @Override
@@ -342,12 +335,12 @@ final class Task implements TaskView {
   }
 
   @Override
-  public Object classData() {
+  public @Nullable Object classData() {
     return classData;
   }
 
   @Override
-  public void setClassData(Object data) {
+  public void setClassData(@Nullable Object data) {
     classData = data;
   }
 

@@ -7,6 +7,7 @@ import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
 import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.params.Param;
+import java.util.Objects;
 
 /**
  * Runs task programs on their CPU. Every preemption point asks the model (H4) whether a pending bit
@@ -72,6 +73,7 @@ final class TaskExec {
     return op.code == Op.USER_WALL && remaining >= 0 ? Math.max(0, t.wallEnd - k.now) : remaining;
   }
 
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   private void setAttrs(Cpu cpu, Task t, Op op) {
     switch (op.code) {
       case Op.USER:
@@ -110,6 +112,7 @@ final class TaskExec {
     }
   }
 
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   long draw(Task t, Dist d) {
     switch (d.kind()) {
       case UNIFORM:
@@ -134,6 +137,7 @@ final class TaskExec {
   }
 
   /** Interprets ops from {@code t.pc} until one takes time or blocks. */
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   void startOp(Cpu cpu, Task t) {
     for (int guard = 0; guard < 1_000_000; guard++) {
       if (t.pc >= t.program.length) {
@@ -254,7 +258,7 @@ final class TaskExec {
           continue;
         case Op.SINCE:
           if (op.stamp[0] >= 0) {
-            op.sample.record(k.now - op.stamp[0]);
+            Objects.requireNonNull(op.sample).record(k.now - op.stamp[0]);
           }
           t.pc++;
           continue;
@@ -288,7 +292,7 @@ final class TaskExec {
           return;
         case Op.KWORK:
           {
-            WorkItem w = t.workQueue.poll();
+            WorkItem w = Objects.requireNonNull(t.workQueue).poll();
             if (w == null) {
               t.state = TaskState.INTERRUPTIBLE;
               k.sched.schedule(cpu, SchedMode.NONE, 0);
@@ -416,6 +420,7 @@ final class TaskExec {
   }
 
   /** The running op finished. */
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   void opDone(Cpu cpu) {
     Task t = cpu.curr;
     t.opRemaining = -1;
@@ -462,7 +467,7 @@ final class TaskExec {
         break;
       case Op.KWORK:
         {
-          WorkItem w = t.currentWork;
+          WorkItem w = Objects.requireNonNull(t.currentWork);
           t.currentWork = null;
           if (!t.stopper()) {
             k.deferred.account(cpu.id, k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs);

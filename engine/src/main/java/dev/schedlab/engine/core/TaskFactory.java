@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Creates the workload's tasks: those of the scenario at their start time, and later the children
@@ -102,7 +103,7 @@ final class TaskFactory {
   }
 
   private Task newTask(
-      TaskSpec ts, String comm, BitSet aff, int mmId, Mm taskMm, SplittableRandom rng) {
+      TaskSpec ts, String comm, BitSet aff, int mmId, @Nullable Mm taskMm, SplittableRandom rng) {
     Policy policy = Policy.valueOf(ts.policy().toUpperCase(Locale.ROOT));
     SchedulingClass cls = KernelBuilder.classFor(java.util.List.of(k.classes), policy);
     String name = comm.replace(' ', '_');

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A task group of the run: a cpu-controller cgroup from {@code kernel.cgroups}, or an autogroup.
@@ -36,7 +37,7 @@ record TaskGroup(int id, String name, int parentId, long shares, long quotaNs, l
     out.add(ROOT);
     Map<String, Integer> ids = new HashMap<>();
     for (CgroupSpec c : cgroups) {
-      int parent = c.parent().isEmpty() ? 0 : ids.get(c.parent());
+      int parent = c.parent().isEmpty() ? 0 : Objects.requireNonNull(ids.get(c.parent()));
       TaskGroup g =
           new TaskGroup(
               out.size(), c.name(), parent, c.weight() * 1024L / 100, c.quotaNs(), c.periodNs());

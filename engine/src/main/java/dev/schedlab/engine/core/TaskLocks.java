@@ -1,5 +1,7 @@
 package dev.schedlab.engine.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A task's lock state: the locks it holds (with when it took them), the preempt and IRQ-off depth
  * its spinlocks add ({@code preempt_count}, {@code local_irq_save}), and the lock it waits for.
@@ -18,7 +20,7 @@ final class TaskLocks {
   int nrHeld;
 
   /** The lock being waited for (spinning or sleeping), or null. */
-  KLock waiting;
+  @Nullable KLock waiting;
 
   /** The wait is a spin whose end is not known yet (the CPU spins until a handoff or an abort). */
   boolean spinWaiting;

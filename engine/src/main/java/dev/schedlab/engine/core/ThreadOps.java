@@ -3,6 +3,7 @@ package dev.schedlab.engine.core;
 import dev.schedlab.api.Policy;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
+import java.util.Objects;
 
 /**
  * Runs the ops of {@link ThreadSteps} for {@link TaskExec}.
@@ -39,14 +40,13 @@ final class ThreadOps {
    */
   boolean start(Cpu cpu, Task t, Op op) {
     switch (op.code) {
-      case Op.USER_WALL:
-        {
-          long d = exec.draw(t, op.dist);
-          t.wallEnd = k.now + d;
-          exec.run(cpu, t, op, d);
-          return false;
-        }
-      case Op.YIELD:
+      case Op.USER_WALL -> {
+        long d = exec.draw(t, op.dist);
+        t.wallEnd = k.now + d;
+        exec.run(cpu, t, op, d);
+        return false;
+      }
+      case Op.YIELD -> {
         t.pc++;
         if (t.onRq && (t.policy == Policy.FIFO || t.policy == Policy.RR)) {
           k.sched.account(cpu);
@@ -55,7 +55,8 @@ final class ThreadOps {
         }
         k.sched.schedule(cpu, SchedMode.NONE, 0);
         return false;
-      case Op.AFFINITY:
+      }
+      case Op.AFFINITY -> {
         t.pc++;
         t.allowed = op.cpus;
         t.nrAllowed = op.cpus.cardinality();
@@ -66,20 +67,24 @@ final class ThreadOps {
         t.state = TaskState.INTERRUPTIBLE;
         k.sched.schedule(cpu, SchedMode.NONE, 0);
         return false;
-      case Op.SLEEP_ABS:
+      }
+      case Op.SLEEP_ABS -> {
         t.pc++;
         if (op.atNs <= k.now) {
           return true;
         }
         exec.sleepUntil(cpu, t, op.atNs);
         return false;
-      case Op.TIMER_ARM:
+      }
+      case Op.TIMER_ARM -> {
         return timerArm(t, op);
-      case Op.TIMER_SLEEP:
+      }
+      case Op.TIMER_SLEEP -> {
         t.pc++;
         exec.sleepUntil(cpu, t, t.timerWait.target);
         return false;
-      case Op.SIGNAL:
+      }
+      case Op.SIGNAL -> {
         k.pathCost = 0;
         do {
           Task w = op.waitQueue.sleepers.poll();
@@ -90,7 +95,8 @@ final class ThreadOps {
         } while (op.flag);
         exec.run(cpu, t, op, k.pathCost);
         return false;
-      case Op.COND_WAIT:
+      }
+      case Op.COND_WAIT -> {
         t.pc++;
         op.waitQueue.sleepers.add(t);
         k.pathCost = 0;
@@ -98,22 +104,28 @@ final class ThreadOps {
         t.state = TaskState.INTERRUPTIBLE;
         k.sched.schedule(cpu, SchedMode.NONE, k.pathCost);
         return false;
-      case Op.BARRIER:
+      }
+      case Op.BARRIER -> {
         return barrier(cpu, t, op);
-      case Op.FORK:
+      }
+      case Op.FORK -> {
         t.pc++;
         k.taskFactory.fork(t, op);
         return true;
-      case Op.CLOCK:
+      }
+      case Op.CLOCK -> {
         t.pc++;
-        op.times.add(k.now);
+        Objects.requireNonNull(op.times).add(k.now);
         return true;
-      case Op.SLICE:
+      }
+      case Op.SLICE -> {
         t.pc++;
         t.customSlice = op.costNs;
         return true;
-      default:
+      }
+      default -> {
         throw new IllegalStateException("unknown op " + op.code);
+      }
     }
   }
 

@@ -50,10 +50,10 @@ public final class ParamTable {
       Map<String, Long> machineDefaults, Map<String, Long> params, Map<String, Boolean> features) {
     long[] v = new long[Param.values().length];
     for (Param p : Param.values()) {
-      v[p.ordinal()] = p.defaultValue();
+      v[index(p)] = p.defaultValue();
     }
     for (Map.Entry<String, Long> e : machineDefaults.entrySet()) {
-      v[lookup(e.getKey()).ordinal()] = e.getValue();
+      v[index(lookup(e.getKey()))] = e.getValue();
     }
     for (Map.Entry<String, Long> e : new TreeMap<>(params).entrySet()) {
       Param p = lookup(e.getKey());
@@ -67,10 +67,10 @@ public final class ParamTable {
                 + "), got "
                 + e.getValue());
       }
-      v[p.ordinal()] = e.getValue();
+      v[index(p)] = e.getValue();
     }
     for (Map.Entry<String, Boolean> e : new TreeMap<>(features).entrySet()) {
-      v[lookup("feature." + e.getKey()).ordinal()] = e.getValue() ? 1 : 0;
+      v[index(lookup("feature." + e.getKey()))] = e.getValue() ? 1 : 0;
     }
     return new ParamTable(v);
   }
@@ -88,26 +88,32 @@ public final class ParamTable {
     return p;
   }
 
+  /** {@code p}'s slot: the values are a dense array by parameter, read on every cost lookup. */
+  @SuppressWarnings("EnumOrdinal")
+  private static int index(Param p) {
+    return p.ordinal();
+  }
+
   /** Value of {@code p}. */
   public long get(Param p) {
-    return values[p.ordinal()];
+    return values[index(p)];
   }
 
   /** Whether the feature {@code p} is on. */
   public boolean on(Param p) {
-    return values[p.ordinal()] != 0;
+    return values[index(p)] != 0;
   }
 
   /** Value by key. */
   public long get(String key) {
-    return values[lookup(key).ordinal()];
+    return values[index(lookup(key))];
   }
 
   /** All values by key, sorted, for the result's record of what ran. */
   public Map<String, Long> asMap() {
     Map<String, Long> m = new TreeMap<>();
     for (Param p : Param.values()) {
-      m.put(p.key(), values[p.ordinal()]);
+      m.put(p.key(), values[index(p)]);
     }
     return m;
   }

@@ -19,6 +19,7 @@ import dev.schedlab.api.hook.SelectTaskRqHook;
 import dev.schedlab.api.hook.TickHook;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything the engine runs with for one run: built-in providers plus what the enabled plugins
@@ -52,7 +53,7 @@ public record Extensions(
     Map<String, IdlePolicy> idlePolicies,
     PickOverrideHook pickOverride,
     BeforeDeactivateHook beforeDeactivate,
-    TickHook tick,
+    @Nullable TickHook tick,
     NohzIdleEnterHook nohzEnterIdle,
     NohzKickHook nohzKick,
     NewidleFailHook newidleFail,
@@ -74,7 +75,7 @@ public record Extensions(
       Map<String, IdlePolicy> idlePolicies,
       PickOverrideHook pickOverride,
       BeforeDeactivateHook beforeDeactivate,
-      TickHook tick,
+      @Nullable TickHook tick,
       NohzIdleEnterHook nohzEnterIdle,
       NohzKickHook nohzKick,
       NewidleFailHook newidleFail,
@@ -116,7 +117,7 @@ public record Extensions(
       Map<String, IdlePolicy> idlePolicies,
       PickOverrideHook pickOverride,
       BeforeDeactivateHook beforeDeactivate,
-      TickHook tick,
+      @Nullable TickHook tick,
       NohzIdleEnterHook nohzEnterIdle,
       NohzKickHook nohzKick,
       NewidleFailHook newidleFail,

@@ -27,6 +27,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Collects built-ins and plugin contributions for one run and resolves them into {@link
@@ -92,7 +93,7 @@ final class ExtensionsBuilder {
         byName(policies),
         hook(HookPoint.H1_PICK_OVERRIDE, PickOverrideHook.MAINLINE),
         hook(HookPoint.H2_BEFORE_DEACTIVATE, BeforeDeactivateHook.MAINLINE),
-        hook(HookPoint.H5_TICK, (TickHook) null),
+        tick(),
         hook(HookPoint.H6_NOHZ_ENTER_IDLE, NohzIdleEnterHook.MAINLINE),
         hook(HookPoint.H7_NOHZ_KICK, NohzKickHook.MAINLINE),
         hook(HookPoint.H8_NEWIDLE_FAIL, NewidleFailHook.MAINLINE),
@@ -114,8 +115,14 @@ final class ExtensionsBuilder {
     return o == null ? mainline : (H) o.value();
   }
 
+  /** H5 has no mainline object: null unless a plugin overrides it. */
+  private @Nullable TickHook tick() {
+    Owned<Object> o = hooks.get(HookPoint.H5_TICK);
+    return o == null ? null : (TickHook) o.value();
+  }
+
   /** The built-in {@code name} an ejected plugin's model or policy falls back to, if loaded. */
-  private static <T> T builtin(Map<String, Owned<T>> map, String name) {
+  private static <T> @Nullable T builtin(Map<String, Owned<T>> map, String name) {
     Owned<T> o = map.get(name);
     return o != null && BUILTIN.equals(o.owner()) ? o.value() : null;
   }
@@ -155,7 +162,7 @@ final class ExtensionsBuilder {
     private final String id;
     private final PluginSlot slot;
     private boolean closed;
-    private Rejected rejection;
+    private @Nullable Rejected rejection;
 
     private PluginContributions(PluginDescriptor descriptor) {
       this.descriptor = descriptor;
@@ -168,7 +175,7 @@ final class ExtensionsBuilder {
     }
 
     /** The first rule this plugin broke, even if its code caught the exception. */
-    Rejected rejection() {
+    @Nullable Rejected rejection() {
       return rejection;
     }
 

@@ -3,6 +3,8 @@ package dev.schedlab.engine.plugin;
 import dev.schedlab.api.IdlePolicy;
 import dev.schedlab.api.view.CpuView;
 import dev.schedlab.api.view.MachineView;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A plugin's idle policy behind a guard; the name is read once. A selected state outside the
@@ -12,13 +14,13 @@ import dev.schedlab.api.view.MachineView;
 final class GuardedIdlePolicy implements IdlePolicy, PluginSlot.Releasable {
   private final PluginSlot slot;
   private IdlePolicy d;
-  private final IdlePolicy fallback;
+  private final @Nullable IdlePolicy fallback;
   private final String name;
   private final String label;
   private MachineView machine;
   private boolean fallbackReady;
 
-  GuardedIdlePolicy(PluginSlot slot, IdlePolicy delegate, IdlePolicy fallback) {
+  GuardedIdlePolicy(PluginSlot slot, IdlePolicy delegate, @Nullable IdlePolicy fallback) {
     this.slot = slot;
     this.d = delegate;
     this.fallback = fallback;
@@ -31,6 +33,8 @@ final class GuardedIdlePolicy implements IdlePolicy, PluginSlot.Releasable {
     this.label = "idle policy " + name + ".";
   }
 
+  // Dropped only once the slot is ejected; every call checks slot.ejected() before using d.
+  @SuppressWarnings("NullAway")
   @Override
   public void release() {
     d = null;
@@ -41,6 +45,8 @@ final class GuardedIdlePolicy implements IdlePolicy, PluginSlot.Releasable {
   }
 
   private IdlePolicy fallback() {
+    IdlePolicy fallback =
+        Objects.requireNonNull(this.fallback, "no built-in governor to fall back to");
     if (!fallbackReady) {
       fallbackReady = true;
       fallback.init(machine);

@@ -6,6 +6,8 @@ import dev.schedlab.api.ReschedBit;
 import dev.schedlab.api.ReschedReason;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A plugin's preemption model (hook points H3/H4) behind a guard; the name is read once. Once its
@@ -14,11 +16,12 @@ import dev.schedlab.api.view.TaskView;
 final class GuardedPreemptionModel implements PreemptionModel, PluginSlot.Releasable {
   private final PluginSlot slot;
   private PreemptionModel d;
-  private final PreemptionModel fallback;
+  private final @Nullable PreemptionModel fallback;
   private final String name;
   private final String label;
 
-  GuardedPreemptionModel(PluginSlot slot, PreemptionModel delegate, PreemptionModel fallback) {
+  GuardedPreemptionModel(
+      PluginSlot slot, PreemptionModel delegate, @Nullable PreemptionModel fallback) {
     this.slot = slot;
     this.d = delegate;
     this.fallback = fallback;
@@ -30,9 +33,15 @@ final class GuardedPreemptionModel implements PreemptionModel, PluginSlot.Releas
     this.label = "model " + name + ".";
   }
 
+  // Dropped only once the slot is ejected; every call checks slot.ejected() before using d.
+  @SuppressWarnings("NullAway")
   @Override
   public void release() {
     d = null;
+  }
+
+  private PreemptionModel fallback() {
+    return Objects.requireNonNull(fallback, "no built-in model to fall back to");
   }
 
   PluginSlot slot() {
@@ -60,10 +69,10 @@ final class GuardedPreemptionModel implements PreemptionModel, PluginSlot.Releas
         slot.fault(label + "chooseBit", "invariant violated: chose no resched bit (null)", null);
       }
       if (!slot.ejected()) {
-        return bit;
+        return Objects.requireNonNull(bit); // null faulted above, so the slot is ejected
       }
     }
-    return fallback.chooseBit(rq, curr, reason);
+    return fallback().chooseBit(rq, curr, reason);
   }
 
   @Override
@@ -78,7 +87,7 @@ final class GuardedPreemptionModel implements PreemptionModel, PluginSlot.Releas
         slot.exit();
       }
     }
-    return fallback.honours(point, bit);
+    return fallback().honours(point, bit);
   }
 
   @Override
@@ -93,7 +102,7 @@ final class GuardedPreemptionModel implements PreemptionModel, PluginSlot.Releas
         slot.exit();
       }
     }
-    return fallback.tickUpgrade(rq, curr);
+    return fallback().tickUpgrade(rq, curr);
   }
 
   @Override

@@ -6,6 +6,8 @@ import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.TaskView;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A plugin's scheduling class behind a guard; name and rank are read once. Once its plugin is
@@ -34,6 +36,8 @@ final class GuardedSchedulingClass implements SchedulingClass, PluginSlot.Releas
     this.label = "class " + name + ".";
   }
 
+  // Dropped only once the slot is ejected; every call checks slot.ejected() before using d.
+  @SuppressWarnings("NullAway")
   @Override
   public void release() {
     d = null;
@@ -45,7 +49,7 @@ final class GuardedSchedulingClass implements SchedulingClass, PluginSlot.Releas
 
   /** The class {@code p} was moved to when the plugin was ejected. */
   private SchedulingClass now(TaskView p) {
-    return slot.supervisor().engine().classOf(p);
+    return Objects.requireNonNull(slot.supervisor().engine()).classOf(p); // ejected: attached
   }
 
   @Override
@@ -117,7 +121,7 @@ final class GuardedSchedulingClass implements SchedulingClass, PluginSlot.Releas
   }
 
   @Override
-  public TaskView pickNext(RqView rq) {
+  public @Nullable TaskView pickNext(RqView rq) {
     if (!slot.ejected()) {
       slot.enter(label + "pickNext");
       try {

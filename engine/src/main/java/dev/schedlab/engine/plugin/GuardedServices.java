@@ -12,6 +12,7 @@ import dev.schedlab.api.TimerHandle;
 import dev.schedlab.api.hook.MmCidControl;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link SchedServices} a plugin's code is handed: the engine's, with the arguments checked at
@@ -218,7 +219,7 @@ final class GuardedServices implements SchedServices {
   }
 
   @Override
-  public <H> H hook(Class<H> type) {
+  public <H> @Nullable H hook(Class<H> type) {
     return s.hook(type);
   }
 

@@ -24,6 +24,8 @@ import dev.schedlab.api.view.CpuView;
 import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.SchedDomainView;
 import dev.schedlab.api.view.TaskView;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hand-written guards for the hook interfaces (no reflection proxies: hooks run on the simulation
@@ -66,6 +68,8 @@ final class HookGuards {
       this.d = d;
     }
 
+    // Dropped only once the slot is ejected; every call checks slot.ejected() before using d.
+    @SuppressWarnings("NullAway")
     @Override
     public void release() {
       d = null;
@@ -80,7 +84,7 @@ final class HookGuards {
     }
 
     @Override
-    public TaskView pickOverride(CpuView cpu, SchedMode mode, TaskView prev, RqView rq) {
+    public @Nullable TaskView pickOverride(CpuView cpu, SchedMode mode, TaskView prev, RqView rq) {
       if (!slot.ejected()) {
         slot.enter(HOOK);
         try {
@@ -151,7 +155,7 @@ final class HookGuards {
           slot.exit();
         }
       }
-      slot.supervisor().engine().mainlineTick(cpu, curr);
+      Objects.requireNonNull(slot.supervisor().engine()).mainlineTick(cpu, curr);
     }
   }
 
@@ -297,7 +301,7 @@ final class HookGuards {
           slot.fault(HOOK, "invariant violated: prepare() returned no IPI delivery", null);
         }
         if (!slot.ejected()) {
-          return r;
+          return Objects.requireNonNull(r); // null faulted above, so the slot is ejected
         }
       }
       return MAINLINE.prepare(target);
@@ -403,7 +407,7 @@ final class HookGuards {
         SchedDomainView sd,
         int idle,
         GroupStats local,
-        GroupStats busiest,
+        @Nullable GroupStats busiest,
         int migrationType,
         long imbalance) {
       if (!slot.ejected()) {

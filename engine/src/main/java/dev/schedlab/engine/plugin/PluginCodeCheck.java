@@ -8,10 +8,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarInputStream;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Refuses, before it is loaded, a plugin whose class files refer to what a plugin must never do, in
@@ -24,7 +26,7 @@ import java.util.stream.Stream;
  */
 final class PluginCodeCheck {
   /** A forbidden use: a class, or a member of it ({@code null} member: any use of the class). */
-  private record Rule(String owner, String member, String why) {}
+  private record Rule(String owner, @Nullable String member, String why) {}
 
   private static final List<Rule> RULES =
       List.of(
@@ -90,8 +92,7 @@ final class PluginCodeCheck {
     return List.copyOf(found);
   }
 
-  private static void check(String where, byte[] classFile, TreeSet<String> found)
-      throws IOException {
+  private static void check(String where, byte[] classFile, Set<String> found) throws IOException {
     String cls = where.replace('/', '.').replaceAll("\\.class$", "");
     for (Map.Entry<String, String> ref : ConstantPool.references(classFile)) {
       for (Rule r : RULES) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,7 @@ final class PluginDirectory implements AutoCloseable {
    * @param dir the exploded plugin directory, or null when {@code problem} is set
    * @param problem why the candidate cannot load, or null
    */
-  record Candidate(Path source, Path dir, String problem) {}
+  record Candidate(Path source, @Nullable Path dir, @Nullable String problem) {}
 
   private final Path workDir;
   private final List<Candidate> candidates;
@@ -41,7 +42,7 @@ final class PluginDirectory implements AutoCloseable {
   }
 
   /** Scans {@code pluginsDir}; null or missing gives no candidates. */
-  static PluginDirectory scan(Path pluginsDir) {
+  static PluginDirectory scan(@Nullable Path pluginsDir) {
     Path work;
     try {
       work = Files.createTempDirectory("schedlab-plugins-");

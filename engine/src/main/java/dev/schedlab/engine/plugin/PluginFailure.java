@@ -1,5 +1,7 @@
 package dev.schedlab.engine.plugin;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A plugin threw inside a hook or broke an invariant at the plugin boundary, and the run stops
  * ({@code --on-plugin-error fail}); the engine adds the simulated time.
@@ -15,7 +17,7 @@ public final class PluginFailure extends RuntimeException {
   }
 
   /** Failure of {@code pluginId} in {@code hook} for {@code reason} ({@code cause} may be null). */
-  public PluginFailure(String pluginId, String hook, String reason, Throwable cause) {
+  public PluginFailure(String pluginId, String hook, String reason, @Nullable Throwable cause) {
     super("plugin " + pluginId + " failed in hook " + hook + ": " + reason, cause);
     this.pluginId = pluginId;
     this.hook = hook;

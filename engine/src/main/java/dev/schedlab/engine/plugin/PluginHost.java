@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,9 +38,9 @@ import org.slf4j.LoggerFactory;
 public final class PluginHost implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PluginHost.class);
 
-  private final Path pluginsDir;
-  private final PluginDirectory directory;
-  private final SchedlabPluginManager manager;
+  private final @Nullable Path pluginsDir;
+  private final @Nullable PluginDirectory directory;
+  private final @Nullable SchedlabPluginManager manager;
   private final List<PluginStatus> statuses;
   private final Map<String, LoadedPlugin> loaded;
 
@@ -49,9 +50,9 @@ public final class PluginHost implements AutoCloseable {
   private boolean closed;
 
   private PluginHost(
-      Path pluginsDir,
+      @Nullable Path pluginsDir,
       PluginDirectory directory,
-      SchedlabPluginManager manager,
+      @Nullable SchedlabPluginManager manager,
       List<PluginStatus> statuses,
       Map<String, LoadedPlugin> loaded) {
     this.pluginsDir = pluginsDir;
@@ -115,7 +116,7 @@ public final class PluginHost implements AutoCloseable {
    * Opens the host on {@code pluginsDir} (may be null or missing: built-ins only). Never throws for
    * a bad plugin.
    */
-  public static PluginHost open(Path pluginsDir) {
+  public static PluginHost open(@Nullable Path pluginsDir) {
     PluginDirectory directory = PluginDirectory.scan(pluginsDir);
     if (directory.candidates().isEmpty()) {
       return new PluginHost(pluginsDir, directory, null, List.of(), Map.of());
@@ -128,7 +129,7 @@ public final class PluginHost implements AutoCloseable {
     Map<String, LoadedPlugin> loaded = new TreeMap<>();
     for (PluginStatus s : statuses) {
       if (s.loaded()) {
-        loaded.put(s.id(), new LoadedPlugin(s.descriptor(), s.source()));
+        loaded.put(s.id(), new LoadedPlugin(Objects.requireNonNull(s.descriptor()), s.source()));
         LOG.info("Loaded plugin {} {} from {}", s.id(), s.version(), s.source());
       } else {
         LOG.warn("Plugin {} from {} not loaded: {}", s.id(), s.source(), s.problem());
@@ -177,7 +178,7 @@ public final class PluginHost implements AutoCloseable {
     try {
       builder = new ExtensionsBuilder(builtins);
     } catch (ExtensionsBuilder.Rejected e) {
-      throw new PluginException(e.getMessage());
+      throw new PluginException(String.valueOf(e.getMessage()));
     }
     for (int i = 0; i < selected.size(); i++) {
       contribute(builder, selected.get(i).descriptor(), enabled.get(i));
@@ -219,7 +220,7 @@ public final class PluginHost implements AutoCloseable {
     try {
       options.checkOnly(plugin.optionKeys());
     } catch (IllegalArgumentException e) {
-      throw new PluginException(e.getMessage());
+      throw new PluginException(String.valueOf(e.getMessage()));
     } catch (RuntimeException | LinkageError e) {
       throw new PluginException("plugin " + id + " failed in optionKeys(): " + e);
     }
@@ -227,13 +228,13 @@ public final class PluginHost implements AutoCloseable {
     try {
       plugin.contribute(c, options);
     } catch (ExtensionsBuilder.Rejected e) {
-      throw new PluginException(e.getMessage());
+      throw new PluginException(String.valueOf(e.getMessage()));
     } catch (VirtualMachineError e) {
       throw e;
     } catch (RuntimeException | Error e) {
       LOG.debug("Plugin {} failed in contribute()", id, e);
       if (c.rejection() != null) {
-        throw new PluginException(c.rejection().getMessage());
+        throw new PluginException(String.valueOf(c.rejection().getMessage()));
       }
       throw new PluginException(
           "plugin "
@@ -244,7 +245,7 @@ public final class PluginHost implements AutoCloseable {
       c.close();
     }
     if (c.rejection() != null) {
-      throw new PluginException(c.rejection().getMessage());
+      throw new PluginException(String.valueOf(c.rejection().getMessage()));
     }
   }
 
@@ -254,7 +255,7 @@ public final class PluginHost implements AutoCloseable {
       return local.get();
     }
     try {
-      return manager.getExtensions(SchedlabPlugin.class, id).get(0);
+      return Objects.requireNonNull(manager).getExtensions(SchedlabPlugin.class, id).get(0);
     } catch (RuntimeException | LinkageError e) {
       throw new PluginException("plugin " + id + ": cannot instantiate its extension: " + e);
     }

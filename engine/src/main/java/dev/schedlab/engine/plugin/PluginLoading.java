@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 import org.pf4j.PluginState;
 import org.pf4j.PluginWrapper;
 
@@ -42,7 +44,8 @@ final class PluginLoading {
               : null;
       if (c.problem() != null) {
         fail(c, fileId(c.source()), "", c.problem());
-      } else if (!Files.isRegularFile(c.dir().resolve("plugin.properties"))) {
+      } else if (!Files.isRegularFile(
+          Objects.requireNonNull(c.dir()).resolve("plugin.properties"))) {
         fail(
             c,
             fileId(c.source()),
@@ -163,9 +166,9 @@ final class PluginLoading {
   }
 
   /** Why {@link PluginCodeCheck} refuses the candidate, or null when it passes. */
-  private static String refused(PluginDirectory.Candidate c) {
+  private static @Nullable String refused(PluginDirectory.Candidate c) {
     try {
-      List<String> problems = PluginCodeCheck.problems(c.dir());
+      List<String> problems = PluginCodeCheck.problems(Objects.requireNonNull(c.dir()));
       return problems.isEmpty()
           ? null
           : "refused by the plugin code check (docs/plugin-safety.md): "
@@ -179,7 +182,8 @@ final class PluginLoading {
    * Where the descriptor states other metadata than the plugin.properties PF4J enforces, or null.
    * (A plugin built with schedlab-plugin-parent reads both from the same pom properties.)
    */
-  static String disagreement(PluginDescriptor d, String id, String version, String requires) {
+  static @Nullable String disagreement(
+      PluginDescriptor d, String id, String version, String requires) {
     if (!d.id().equals(id)) {
       return "descriptor id '"
           + d.id()

@@ -4,6 +4,7 @@ import dev.schedlab.api.SchedServices;
 import dev.schedlab.api.SchedulingClass;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One plugin's standing in a run: active until ejected. Its guards ask it before every call, tell
@@ -21,7 +22,7 @@ final class PluginSlot {
   private final String id;
   private final List<SchedulingClass> classes = new ArrayList<>();
   private final List<Releasable> guards = new ArrayList<>();
-  private GuardedServices services;
+  private @Nullable GuardedServices services;
   private boolean ejected;
 
   PluginSlot(PluginSupervisor supervisor, String id) {
@@ -104,7 +105,7 @@ final class PluginSlot {
    * the engine is attached) a {@link PluginFailure}; else the plugin is ejected and this returns,
    * so the guard can answer as mainline would. A fault of an ejected plugin is not reported again.
    */
-  void fault(String hook, String reason, Throwable cause) {
+  void fault(String hook, String reason, @Nullable Throwable cause) {
     if (ejected) {
       return;
     }

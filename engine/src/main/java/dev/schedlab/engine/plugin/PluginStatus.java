@@ -1,6 +1,7 @@
 package dev.schedlab.engine.plugin;
 
 import dev.schedlab.api.plugin.PluginDescriptor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A plugin the host found.
@@ -17,8 +18,8 @@ public record PluginStatus(
     String version,
     String requires,
     String source,
-    PluginDescriptor descriptor,
-    String problem) {
+    @Nullable PluginDescriptor descriptor,
+    @Nullable String problem) {
   /** Whether the plugin loaded. */
   public boolean loaded() {
     return problem == null;

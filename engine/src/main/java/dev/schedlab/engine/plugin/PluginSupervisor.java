@@ -11,6 +11,8 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Supervises the plugins of one run, as sched_ext's error exit does for a BPF scheduler: a plugin
@@ -57,13 +59,13 @@ public final class PluginSupervisor {
   }
 
   private final Map<String, PluginSlot> slots = new LinkedHashMap<>();
-  private final Map<SchedulingClass, PluginSlot> classOwners = new IdentityHashMap<>();
+  private final IdentityHashMap<SchedulingClass, PluginSlot> classOwners = new IdentityHashMap<>();
   private final Map<HookPoint, PluginSlot> hookOwners = new EnumMap<>(HookPoint.class);
   private final List<PluginEjection> ejections = new ArrayList<>();
   private final HookCalls calls = new HookCalls();
   private OnError onError = OnError.EJECT;
   private boolean check;
-  private Engine engine;
+  private @Nullable Engine engine;
 
   /** A supervisor without plugins (built-ins only, or extensions assembled by hand). */
   public static PluginSupervisor none() {
@@ -106,19 +108,19 @@ public final class PluginSupervisor {
   }
 
   /** The id of the active plugin owning {@code c}, or null for a built-in or ejected class. */
-  public String ownerOf(SchedulingClass c) {
+  public @Nullable String ownerOf(SchedulingClass c) {
     PluginSlot s = classOwners.get(c);
     return s == null || s.ejected() ? null : s.id();
   }
 
   /** The id of the active plugin overriding {@code point}, or null when mainline runs it. */
-  public String ownerOf(HookPoint point) {
+  public @Nullable String ownerOf(HookPoint point) {
     PluginSlot s = hookOwners.get(point);
     return s == null || s.ejected() ? null : s.id();
   }
 
   /** The id of the active plugin whose preemption model or idle policy {@code o} is, or null. */
-  public String ownerOfModel(Object o) {
+  public @Nullable String ownerOfModel(Object o) {
     if (o instanceof GuardedPreemptionModel m && !m.slot().ejected()) {
       return m.slot().id();
     }
@@ -150,7 +152,7 @@ public final class PluginSupervisor {
     return engine == null ? -1 : engine.now();
   }
 
-  Engine engine() {
+  @Nullable Engine engine() {
     return engine;
   }
 
@@ -169,6 +171,7 @@ public final class PluginSupervisor {
 
   /** Records and carries out the ejection of {@code s}; called by the slot once it is marked. */
   void eject(PluginSlot s, String hook, String reason) {
+    Engine engine = Objects.requireNonNull(this.engine, "ejection before the engine is attached");
     PluginEjection e =
         new PluginEjection(s.id(), hook, engine.now(), reason, engine.runqueueDump());
     ejections.add(e);

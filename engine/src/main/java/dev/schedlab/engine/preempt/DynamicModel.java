@@ -87,12 +87,15 @@ public final class DynamicModel implements PreemptionModel {
       return false;
     }
     switch (point) {
-      case COND_RESCHED:
+      case COND_RESCHED -> {
         return condResched;
-      case MIGHT_RESCHED:
+      }
+      case MIGHT_RESCHED -> {
         return mightResched;
-      default:
+      }
+      default -> {
         return irqPreempt;
+      }
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.schedlab.engine.sim;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A reusable future event. Owners (a CPU, a task, a timer) allocate their events once and re-arm
  * them, so the steady state allocates nothing. Dispatch is by {@link #type}, a small int the engine
@@ -11,8 +13,8 @@ public final class Event {
   /** Bucket in the radix heap, or -1 when not scheduled. */
   int bucket = -1;
 
-  Event prev;
-  Event next;
+  @Nullable Event prev;
+  @Nullable Event next;
 
   /** What the event means to the engine. */
   public final int type;
@@ -21,10 +23,10 @@ public final class Event {
   public final int cpu;
 
   /** The owning object (task, timer, ...), or null. */
-  public final Object owner;
+  public final @Nullable Object owner;
 
   /** An event of {@code type} for {@code cpu} owned by {@code owner}. */
-  public Event(int type, int cpu, Object owner) {
+  public Event(int type, int cpu, @Nullable Object owner) {
     this.type = type;
     this.cpu = cpu;
     this.owner = owner;

@@ -1,5 +1,7 @@
 package dev.schedlab.engine.sim;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The future-event list: a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990) of intrusive
  * doubly-linked buckets. A discrete-event simulation only ever schedules at or after the time of
@@ -65,7 +67,7 @@ public final class EventQueue {
   }
 
   /** The earliest event, without removing it, or null. Changes nothing. */
-  public Event peek() {
+  public @Nullable Event peek() {
     if (size == 0) {
       return null;
     }
@@ -82,7 +84,7 @@ public final class EventQueue {
   }
 
   /** Removes and returns the earliest event, or null. */
-  public Event poll() {
+  public @Nullable Event poll() {
     return pollUntil(Long.MAX_VALUE);
   }
 
@@ -90,7 +92,7 @@ public final class EventQueue {
    * Removes and returns the earliest event if it is due at or before {@code limit}, else returns
    * null and leaves the queue as it was (so events may still be scheduled before that event).
    */
-  public Event pollUntil(long limit) {
+  public @Nullable Event pollUntil(long limit) {
     if (size == 0) {
       return null;
     }

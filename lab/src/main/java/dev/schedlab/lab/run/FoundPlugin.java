@@ -1,6 +1,7 @@
 package dev.schedlab.lab.run;
 
 import dev.schedlab.api.plugin.PluginDescriptor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A plugin found in the plugins directory, as {@code schedlab plugins} and {@code schedlab matrix}
@@ -18,8 +19,8 @@ public record FoundPlugin(
     String version,
     String requires,
     String source,
-    PluginDescriptor descriptor,
-    String problem) {
+    @Nullable PluginDescriptor descriptor,
+    @Nullable String problem) {
   /** Whether the plugin loaded. */
   public boolean loaded() {
     return problem == null;
