@@ -123,6 +123,9 @@ final class Task implements TaskView {
 
   Task rqNext;
 
+  /** Counted in its runqueue's {@code Cpu.nrAboveFair} ({@link RunQueueList}). */
+  boolean countedAboveFair;
+
   /** Its address space (null for kernel threads). */
   Mm mm;
 
