@@ -7,8 +7,11 @@ import dev.schedlab.api.view.TaskView;
  * of {@code cpupri}: idle below fair below RT (by priority) below DEADLINE below stop.
  *
  * <p>Models: the per-CPU "highest priority" that {@code cpupri_find()} and {@code cpudl_find()}
- * consult. Does not model: pushable-task lists, root domains, capacity. Kernel reference: {@code
- * kernel/sched/cpupri.c}, {@code kernel/sched/cpudeadline.c}.
+ * consult.
+ *
+ * <p>Does not model: pushable-task lists, root domains, capacity.
+ *
+ * <p>Kernel reference: {@code kernel/sched/cpupri.c}, {@code kernel/sched/cpudeadline.c}.
  */
 final class CurrLevel {
   static final int IDLE = -2;

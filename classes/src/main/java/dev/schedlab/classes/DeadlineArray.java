@@ -5,14 +5,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A sorted array of entities ordered by (key, pid), used as the EDF "tree" of the deadline class
- * and the deadline-ordered queue of the fair class.
+ * and the deadline-ordered queue of the fair class. The keys and pids are kept in arrays beside the
+ * entities, so the search reads no entity (each would be a cache miss on a large machine). Nothing
+ * is allocated per operation except when the arrays grow.
  *
  * <p>Models: the kernel's rb-trees keyed by deadline, with the pid as a deterministic tie-break.
- * Does not model: O(log n) insertion (insert/remove are O(log n) search plus an O(n) array shift),
- * which is fine for the few tasks per runqueue a simulation has. The keys and pids are kept in
- * arrays beside the entities, so the search reads no entity (each would be a cache miss on a large
- * machine). Nothing is allocated per operation except when the arrays grow. Kernel reference:
- * {@code __enqueue_dl_entity()}, {@code __enqueue_entity()}.
+ *
+ * <p>Does not model: O(log n) insertion (insert/remove are O(log n) search plus an O(n) array
+ * shift), which is fine for the few tasks per runqueue a simulation has.
+ *
+ * <p>Kernel reference: {@code __enqueue_dl_entity()}, {@code __enqueue_entity()}.
  *
  * @param <E> entity type
  */

@@ -8,9 +8,10 @@ import org.jspecify.annotations.Nullable;
  * Per-task state of the deadline class ({@code struct sched_dl_entity}) and the CBS rules on it.
  *
  * <p>Models: remaining runtime, absolute deadline, throttling, the CBS wakeup rule ({@code
- * update_dl_entity}), the constrained-deadline revised wakeup, and replenishment. Does not model:
- * DL_SCALE-free exact arithmetic (the overflow test shifts by 10 like the kernel), PI boosting,
- * GRUB reclaiming, dl_server, overrun signalling.
+ * update_dl_entity}), the constrained-deadline revised wakeup, and replenishment.
+ *
+ * <p>Does not model: DL_SCALE-free exact arithmetic (the overflow test shifts by 10 like the
+ * kernel), PI boosting, GRUB reclaiming, dl_server, overrun signalling.
  *
  * <p>Kernel reference: {@code kernel/sched/deadline.c} ({@code update_dl_entity}, {@code
  * dl_entity_overflow}, {@code update_dl_revised_wakeup}, {@code replenish_dl_entity}).

@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
  * point {@code vprot}, the on_rq / in-tree / sched_delayed bits, and the PELT signals ({@code
  * se->avg}, see {@link FairPelt}); the hierarchy links of group scheduling: the runqueue it is
  * queued on ({@code cfs_rq_of(se)}), its parent group's entity and, for a group entity, the group's
- * own runqueue ({@code se->my_q}). Does not model: {@code rel_deadline} (PLACE_REL_DEADLINE).
+ * own runqueue ({@code se->my_q}).
+ *
+ * <p>Does not model: {@code rel_deadline} (PLACE_REL_DEADLINE).
  *
  * <p>Kernel reference: {@code include/linux/sched.h} ({@code struct sched_entity}).
  */

@@ -8,8 +8,9 @@ import dev.schedlab.api.view.MachineView;
  *
  * <p>Models: {@code sched_feat()} bits read as {@code feature.NAME} (on unless 0) and {@code
  * sysctl_sched_base_slice} = normalized base slice ({@code sched.base_slice}) × (1 +
- * ilog2(min(ncpus, 8))) (SCHED_TUNABLESCALING_LOG). Does not model: run-time feature toggling,
- * other tunable scaling modes.
+ * ilog2(min(ncpus, 8))) (SCHED_TUNABLESCALING_LOG).
+ *
+ * <p>Does not model: run-time feature toggling, other tunable scaling modes.
  *
  * <p>Kernel reference: {@code kernel/sched/features.h}, {@code get_update_sysctl_factor()}.
  */

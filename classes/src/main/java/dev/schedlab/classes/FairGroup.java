@@ -12,6 +12,9 @@ import org.jspecify.annotations.Nullable;
  * across CPUs, {@code tg->load_avg}, clamped to 2..shares) and {@code update_tg_load_avg()} (a
  * runqueue's contribution is refreshed when it moved by more than 1/64).
  *
+ * <p>Does not model: delayed dequeue of group entities (a group entity leaves its runqueue when its
+ * last task does); group scheduling of the RT and deadline classes.
+ *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code calc_group_shares}, {@code
  * update_tg_load_avg}, {@code init_tg_cfs_entry}).
  */

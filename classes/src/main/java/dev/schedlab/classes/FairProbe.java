@@ -12,6 +12,9 @@ import org.jspecify.annotations.Nullable;
  * idle_cpu_without()}, {@code cpu_load()}, {@code cpu_util_without()} with util_est, {@code
  * task_util_est()} after {@code sync_entity_load_avg()}, {@code fits_capacity()}.
  *
+ * <p>Does not model: uclamp ({@code util_fits_cpu()} is {@code fits_capacity()} of the utilisation
+ * alone) and energy-aware placement.
+ *
  * <p>Kernel reference: {@code kernel/sched/fair.c}.
  */
 final class FairProbe {

@@ -10,7 +10,9 @@ import dev.schedlab.api.view.TaskView;
  *
  * <p>Models: {@code pick_next_task_idle()} returning the per-CPU idle task. The idle task is never
  * queued, so {@link #handles} is false for every policy; the engine must map idle tasks ({@link
- * TaskView#isIdleTask()}) to this class itself. Does not model: the idle loop (engine).
+ * TaskView#isIdleTask()}) to this class itself.
+ *
+ * <p>Does not model: the idle loop (engine).
  *
  * <p>Kernel reference: {@code kernel/sched/idle.c} ({@code idle_sched_class}).
  */

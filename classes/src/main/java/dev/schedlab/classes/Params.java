@@ -5,8 +5,11 @@ import dev.schedlab.api.SchedServices;
 /**
  * Reads sched features from the engine's parameter table.
  *
- * <p>Models: the {@code sched_feat()} bits a class reads once in {@code init()}. Does not model:
- * run-time feature toggling. Kernel reference: {@code kernel/sched/features.h}.
+ * <p>Models: the {@code sched_feat()} bits a class reads once in {@code init()}.
+ *
+ * <p>Does not model: run-time feature toggling.
+ *
+ * <p>Kernel reference: {@code kernel/sched/features.h}.
  */
 final class Params {
   private Params() {}

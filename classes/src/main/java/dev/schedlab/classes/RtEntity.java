@@ -5,8 +5,11 @@ import dev.schedlab.api.view.TaskView;
 /**
  * Per-task state of the RT class ({@code struct sched_rt_entity}).
  *
- * <p>Models: the priority the task is queued at and the remaining RR timeslice in ticks. Does not
- * model: priority inheritance, RT group entities. Kernel reference: {@code kernel/sched/rt.c}.
+ * <p>Models: the priority the task is queued at and the remaining RR timeslice in ticks.
+ *
+ * <p>Does not model: priority inheritance, RT group entities.
+ *
+ * <p>Kernel reference: {@code kernel/sched/rt.c}.
  */
 final class RtEntity {
   final TaskView task;

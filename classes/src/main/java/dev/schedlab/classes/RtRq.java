@@ -10,8 +10,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Models: {@code rt_prio_array} (with priority 99 the highest, i.e. the inverse of the kernel's
  * internal prio numbering), {@code rt_time}/{@code rt_throttled}. The pushable tasks are found by a
- * walk of the lists from the highest priority (no separate plist). Does not model: group
- * scheduling, runtime sharing between CPUs (RT_RUNTIME_SHARE).
+ * walk of the lists from the highest priority (no separate plist).
+ *
+ * <p>Does not model: group scheduling, runtime sharing between CPUs (RT_RUNTIME_SHARE).
  *
  * <p>Kernel reference: {@code kernel/sched/rt.c} ({@code struct rt_prio_array}, {@code
  * sched_rt_runtime_exceeded}).

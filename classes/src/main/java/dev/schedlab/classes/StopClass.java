@@ -12,8 +12,10 @@ import java.util.ArrayDeque;
  * The stop class: runs the per-CPU stopper above everything else.
  *
  * <p>Models: a per-CPU FIFO of {@link Policy#STOP} tasks; the head runs (and stays at the head
- * while running) until it blocks. Does not model: the stop machine itself, migration of stopper
- * work ({@code select_task_rq_stop} keeps the task where it is).
+ * while running) until it blocks.
+ *
+ * <p>Does not model: the stop machine itself, migration of stopper work ({@code
+ * select_task_rq_stop} keeps the task where it is).
  *
  * <p>Kernel reference: {@code kernel/sched/stop_task.c}.
  */

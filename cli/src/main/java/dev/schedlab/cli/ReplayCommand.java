@@ -98,14 +98,10 @@ final class ReplayCommand implements Callable<Integer> {
     List<ReplayRun> runs = new ArrayList<>();
     try (Plugins host = Plugins.open(pluginsDir.resolve())) {
       Scenario model = PluginLines.replace(s, List.of());
-      runs.add(ReplayRun.of("model", model, ScenarioRun.prepare(model, host).extensions()));
+      runs.add(ReplayRun.of("model", ScenarioRun.prepare(model, host)));
       if (!plugins.isEmpty()) {
         Scenario withPlugins = PluginLines.replace(s, plugins);
-        runs.add(
-            ReplayRun.of(
-                PluginLines.label(plugins),
-                withPlugins,
-                ScenarioRun.prepare(withPlugins, host).extensions()));
+        runs.add(ReplayRun.of(PluginLines.label(plugins), ScenarioRun.prepare(withPlugins, host)));
       }
     }
     ReplayReport report = new ReplayReport(imported, runs);

@@ -2,12 +2,13 @@ package dev.schedlab.engine.core;
 
 /**
  * One cache line that two CPUs pass between them, with the coherence protocol reduced to what costs
- * time: a CPU waits one cache-line transfer ({@code latency.cacheline_*}) to read a line it has no
- * valid copy of, and to write a line it does not hold alone (the data comes over, or the other copy
- * is invalidated). Tracks the last writer and one other CPU with a valid copy, which is exact for
- * the two-party exchanges it is used for.
+ * time.
  *
- * <p>The lines of a cross-CPU call ({@code smp_call_function_single()}, kernel/smp.c):
+ * <p>Models: a CPU waits one cache-line transfer ({@code latency.cacheline_*}) to read a line it
+ * has no valid copy of, and to write a line it does not hold alone (the data comes over, or the
+ * other copy is invalidated). Tracks the last writer and one other CPU with a valid copy, which is
+ * exact for the two-party exchanges it is used for. The lines of a cross-CPU call ({@code
+ * smp_call_function_single()}, kernel/smp.c):
  *
  * <ul>
  *   <li>the target's {@code call_single_queue} head: {@code llist_add()} on the sender, {@code
@@ -24,6 +25,15 @@ package dev.schedlab.engine.core;
  *       (kernel/sched/sched.h; Blake Jones's 2025 patch "Reorder some fields in struct rq" moved
  *       the clock fields to their own line).
  * </ul>
+ *
+ * <p>Does not model: a third CPU's copy of a line (only the last writer and one reader are
+ * tracked), coherence states beyond valid and invalid, and evictions: a line stays valid in a CPU's
+ * cache until another CPU writes it.
+ *
+ * <p>Kernel reference: {@code kernel/smp.c} ({@code __smp_call_single_queue}, {@code
+ * __flush_smp_call_function_queue}, {@code csd_lock_wait}), {@code kernel/sched/core.c} ({@code
+ * set_nr_if_polling}, {@code call_function_single_prep_ipi}), {@code kernel/sched/sched.h} ({@code
+ * struct rq}).
  */
 final class CacheLine {
   /** The CPU that wrote the line last (it has a valid copy). */

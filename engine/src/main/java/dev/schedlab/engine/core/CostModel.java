@@ -5,9 +5,17 @@ import dev.schedlab.engine.params.ParamTable;
 import dev.schedlab.engine.sim.Event;
 
 /**
- * The cost model: every path cost and tunable comes from the run's parameter table, kernel-path
- * costs vary by {@code cost.jitter_pct} from the CPU's own stream, and a guest pays a VM exit for a
- * clockevent reprogram that changes its earliest event.
+ * The cost model: every path cost and tunable comes from the run's parameter table, and kernel-path
+ * costs vary by {@code cost.jitter_pct} from the CPU's own stream.
+ *
+ * <p>Models: a guest's VM exit ({@code cost.vm_timer_exit}) when a clockevent reprogram changes the
+ * CPU's earliest event (the local-APIC timer write traps to the host); nothing on bare metal.
+ *
+ * <p>Does not model: why a path's cost varies (cache state, branch history): the variation is a
+ * uniform draw of {@code cost.jitter_pct} around the table value.
+ *
+ * <p>Kernel reference: {@code kernel/time/clockevents.c} ({@code clockevents_program_event}),
+ * {@code arch/x86/kvm/lapic.c} (the emulated TSC-deadline timer).
  */
 final class CostModel {
   private final ParamTable params;

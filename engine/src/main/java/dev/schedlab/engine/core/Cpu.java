@@ -8,8 +8,21 @@ import java.util.ArrayList;
 
 /**
  * One CPU: its execution phase, pending interrupts, tick, CSD queue and runqueue ({@code struct
- * rq}). The CPU is always in exactly one phase; interrupts are taken only in phases that run with
- * IRQs on, otherwise they are latched until IRQs are re-enabled.
+ * rq}).
+ *
+ * <p>Models: the CPU is always in exactly one phase (a task op, {@code __schedule()}, the idle
+ * loop's entry, an idle state, its wake and exit, IRQ entry and body, the pre-idle spin);
+ * interrupts are taken only in phases that run with IRQs on, otherwise they are latched until IRQs
+ * are re-enabled; the runqueue's counts, capacities ({@code capacity_of()} after RT, DL and IRQ
+ * pressure), {@code avg_idle} and nohz flags.
+ *
+ * <p>Does not model: {@code lost_idle_time} in the capacity left for fair tasks, and IRQ time
+ * accounting ({@code CONFIG_IRQ_TIME_ACCOUNTING}: interrupt time is charged to the interrupted
+ * task).
+ *
+ * <p>Kernel reference: {@code kernel/sched/sched.h} ({@code struct rq}), {@code
+ * kernel/sched/fair.c} ({@code update_cpu_capacity}), {@code kernel/entry/common.c} ({@code
+ * irqentry_enter}, {@code irqentry_exit}).
  */
 final class Cpu implements CpuView, RqView {
   // phases

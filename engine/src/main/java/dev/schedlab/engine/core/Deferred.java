@@ -6,14 +6,21 @@ import dev.schedlab.engine.params.Param;
 import java.util.BitSet;
 
 /**
- * Deferred work contexts (section 1.11): RCU callbacks run after a grace period in RCU_SOFTIRQ on
- * the CPU that queued them, or, for an offloaded (rcu_nocbs, i.e. isolated) CPU, in the {@code
- * rcuo} kthread on housekeeping CPUs; workqueue items run in a kworker kthread (bound to the
- * queuing CPU, or the unbound pool on housekeeping CPUs); delayed work is queued after its delay.
- * Kthreads are fair tasks, so their work can be preempted by RT tasks.
+ * Deferred work contexts (section 1.11).
  *
- * <p>Simplified: one grace-period timer per callback (no callback batching or RCU_LAZY), one {@code
- * rcuo} kthread for all offloaded CPUs, one unbound kworker, bound kworkers created on first use.
+ * <p>Models: RCU callbacks run after a grace period in RCU_SOFTIRQ on the CPU that queued them, or,
+ * for an offloaded (rcu_nocbs, i.e. isolated) CPU, in the {@code rcuo} kthread on housekeeping
+ * CPUs; workqueue items run in a kworker kthread (bound to the queuing CPU, or the unbound pool on
+ * housekeeping CPUs); delayed work is queued after its delay. Kthreads are fair tasks, so their
+ * work can be preempted by RT tasks.
+ *
+ * <p>Does not model: callback batching or RCU_LAZY (each callback has its own grace-period timer);
+ * more than one {@code rcuo} kthread (one serves every offloaded CPU); more than one unbound
+ * kworker; bound kworkers exist from first use only.
+ *
+ * <p>Kernel reference: {@code kernel/rcu/tree.c} ({@code call_rcu}, {@code rcu_core}), {@code
+ * kernel/rcu/tree_nocb.h} (rcu_nocbs offload), {@code kernel/workqueue.c} ({@code queue_work_on},
+ * {@code queue_delayed_work_on}).
  */
 final class Deferred {
   private final Kernel k;

@@ -8,11 +8,20 @@ import java.util.Map;
 import java.util.function.IntUnaryOperator;
 
 /**
- * Builds each CPU's sched domains from the topology ({@code build_sched_domains()}): SMT (siblings
- * of a core), MC (the LLC), PKG (the package, when it has several LLCs) and NUMA (the machine, when
- * it has several packages or nodes), each level's groups being the child level's spans. A level
- * whose span equals its child's is degenerate and dropped. Isolated CPUs (isolcpus=domain) are left
- * out of every span and get no domains, as on a null domain.
+ * Builds each CPU's sched domains from the topology ({@code build_sched_domains()}).
+ *
+ * <p>Models: the levels SMT (siblings of a core), MC (the LLC), PKG (the package, when it has
+ * several LLCs) and NUMA (the machine, when it has several packages or nodes), each level's groups
+ * being the child level's spans, with {@code sd_init()}'s parameters ({@link SchedDomain}); a level
+ * whose span equals its child's is degenerate and dropped; isolated CPUs (isolcpus=domain) are left
+ * out of every span and get no domains, as on a null domain; SD_ASYM_CPUCAPACITY where a span holds
+ * CPUs of different capacities.
+ *
+ * <p>Does not model: more than one NUMA level (distances), overlapping NUMA groups, cpusets'
+ * partitioned root domains, rebuilding the domains at run time (hotplug).
+ *
+ * <p>Kernel reference: {@code kernel/sched/topology.c} ({@code build_sched_domains}, {@code
+ * sd_init}, {@code sd_degenerate}), {@code arch/x86/kernel/smpboot.c} (the x86 topology levels).
  */
 final class DomainBuilder {
   private static final int BUSY_FACTOR = 16;

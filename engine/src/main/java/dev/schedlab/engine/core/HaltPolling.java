@@ -3,20 +3,23 @@ package dev.schedlab.engine.core;
 import dev.schedlab.engine.params.Param;
 
 /**
- * KVM's host-side halt polling for a guest vCPU that executed HLT ({@code kvm_vcpu_halt()},
- * virt/kvm/kvm_main.c). The host polls for a wake event for up to the vCPU's {@code halt_poll_ns}
- * before it schedules the vCPU thread out. An event caught while polling re-enters the guest
- * without a trip through the host scheduler ({@code latency.vm_halt_poll_wake} instead of {@code
- * latency.vm_halted_wake}).
+ * KVM's host-side halt polling for a guest vCPU that executed HLT.
  *
- * <p>The window adapts per vCPU after each halt: a halt shorter than the host's {@code
- * halt_poll_ns} grows it (times {@code halt_poll_ns_grow}, at least {@code
+ * <p>Models: the host polls for a wake event for up to the vCPU's {@code halt_poll_ns} before it
+ * schedules the vCPU thread out; an event caught while polling re-enters the guest without a trip
+ * through the host scheduler ({@code latency.vm_halt_poll_wake} instead of {@code
+ * latency.vm_halted_wake}). The window adapts per vCPU after each halt: a halt shorter than the
+ * host's {@code halt_poll_ns} grows it (times {@code halt_poll_ns_grow}, at least {@code
  * halt_poll_ns_grow_start}); a halt longer than that shrinks it (reset to 0 by the default shrink
  * factor 0). Periodic guest wakeups closer than 200 us are therefore caught by polling, rarer ones
  * are not.
  *
- * <p>Simplified: the vCPU thread has its host CPU to itself ({@code single_task_running()}), every
- * wakeup is valid, and a halt is measured up to the wake event.
+ * <p>Does not model: other tasks on the vCPU thread's host CPU (the thread has it to itself, {@code
+ * single_task_running()}), invalid wakeups (every wakeup is valid), and the time after the wake
+ * event (a halt is measured up to it).
+ *
+ * <p>Kernel reference: {@code virt/kvm/kvm_main.c} ({@code kvm_vcpu_halt}, {@code
+ * grow_halt_poll_ns}, {@code shrink_halt_poll_ns}).
  */
 final class HaltPolling {
   private final Kernel k;

@@ -8,16 +8,22 @@ import java.util.SplittableRandom;
 /**
  * Time a CPU loses to something outside the modelled kernel: a VM guest's vCPU stopped while the
  * host handles an exit or runs something else on its physical CPU (steal time), or a bare-metal CPU
- * in an SMI. While a CPU is stalled nothing on it advances: its current phase is pushed back by the
- * stall, and interrupts that arrive meanwhile are taken when it ends.
+ * in an SMI.
  *
- * <p>Two sources. In a guest, every expiry of the vCPU's local-APIC timer (tick or hrtimer) exits
- * to the host, which injects the vector {@code latency.vm_timer_delivery} later (KVM's {@code
- * apic_timer_expired()} path): the interrupt is raised when the stall ends, whether the vCPU was
- * running or halted (a halted one then also pays its wake). And the machine's measured noise
- * ({@code machine.noise}, from {@code schedlab host --calibrate}): stalls arriving as a Poisson
- * process per CPU, their lengths drawn by the measured bins' rates and uniformly within the bin,
- * from per-CPU streams split from the seed apart from the workload's.
+ * <p>Models: while a CPU is stalled nothing on it advances: its current phase is pushed back by the
+ * stall, and interrupts that arrive meanwhile are taken when it ends. Two sources. In a guest,
+ * every expiry of the vCPU's local-APIC timer (tick or hrtimer) exits to the host, which injects
+ * the vector {@code latency.vm_timer_delivery} later: the interrupt is raised when the stall ends,
+ * whether the vCPU was running or halted (a halted one then also pays its wake). And the machine's
+ * measured noise ({@code machine.noise}, from {@code schedlab host --calibrate}): stalls arriving
+ * as a Poisson process per CPU, their lengths drawn by the measured bins' rates and uniformly
+ * within the bin, from per-CPU streams split from the seed apart from the workload's.
+ *
+ * <p>Does not model: what the host does meanwhile (the noise is a measured profile, not a
+ * mechanism), steal-time accounting in the guest, and different delivery latencies by vCPU state.
+ *
+ * <p>Kernel reference: {@code arch/x86/kvm/lapic.c} ({@code apic_timer_expired}), {@code
+ * arch/x86/kvm/x86.c} (the exit and entry); Documentation/virt/kvm/x86/timekeeping.rst.
  */
 final class HostInterference {
   private final Kernel k;

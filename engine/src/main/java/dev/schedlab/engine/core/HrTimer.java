@@ -7,6 +7,16 @@ import dev.schedlab.engine.sim.Event;
 /**
  * An hrtimer on one CPU's timer base: its expiry raises the timer interrupt there, and the handler
  * runs the callback (or wakes the sleeping task).
+ *
+ * <p>Models: {@code hrtimer_start_range_ns()}: a soft expiry and a hard one up to the slack later;
+ * any timer interrupt on the CPU from the soft expiry on runs the timer early ({@code
+ * __hrtimer_run_queues()}); a sleep timer moves with its task's CPU.
+ *
+ * <p>Does not model: the timer wheel (the model has no low-resolution timers), hrtimer bases other
+ * than CLOCK_MONOTONIC, and soft (softirq-expiry) hrtimers.
+ *
+ * <p>Kernel reference: {@code kernel/time/hrtimer.c} ({@code hrtimer_start_range_ns}, {@code
+ * __hrtimer_run_queues}, {@code hrtimer_interrupt}).
  */
 final class HrTimer implements TimerHandle {
   final Kernel kernel;

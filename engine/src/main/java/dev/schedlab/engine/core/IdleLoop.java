@@ -6,14 +6,23 @@ import dev.schedlab.engine.machine.IdleState;
 import dev.schedlab.engine.params.Param;
 
 /**
- * The idle task's loop, {@code do_idle()} in kernel/sched/idle.c: polling flag handling, the
- * governor's state choice and tick stop, hardware idle states with their exit latencies, and the
- * loop exit that flushes queued cross-CPU calls and calls {@code schedule_idle()}.
+ * The idle task's loop, {@code do_idle()}.
  *
- * <p>POLLING is set from the top of {@code do_idle()} until the loop exits, except from {@code
- * call_cpuidle()} until the state's entry sets it again (MWAIT, POLL; HLT never does) and from the
- * state's return until {@code cpuidle_idle_call()} is back in the loop (MWAIT and HLT), as in the
- * kernel; while it is set a cross-CPU call or resched needs no IPI.
+ * <p>Models: polling flag handling, the governor's state choice and tick stop, hardware idle states
+ * with their exit latencies, and the loop exit that flushes queued cross-CPU calls and calls {@code
+ * schedule_idle()}. POLLING is set from the top of {@code do_idle()} until the loop exits, except
+ * from {@code call_cpuidle()} until the state's entry sets it again (MWAIT, POLL; HLT never does)
+ * and from the state's return until {@code cpuidle_idle_call()} is back in the loop (MWAIT and
+ * HLT), as in the kernel; while it is set a cross-CPU call or resched needs no IPI. An interrupt
+ * pending at the entry does not cancel it (MWAIT and HLT return at once, the governor reflects a
+ * zero residency); NEED_RESCHED does.
+ *
+ * <p>Does not model: timer-wheel timers in the tick-stop decision ({@code tick_nohz_next_event()}
+ * sees none), cpuidle's s2idle and the arch idle fallbacks other than HLT.
+ *
+ * <p>Kernel reference: {@code kernel/sched/idle.c} ({@code do_idle}, {@code cpuidle_idle_call},
+ * {@code call_cpuidle}), {@code drivers/cpuidle/cpuidle.c} ({@code cpuidle_enter_state}, {@code
+ * cpuidle_reflect}), {@code drivers/cpuidle/poll_state.c}, {@code kernel/time/tick-sched.c}.
  */
 final class IdleLoop {
   private final Kernel k;

@@ -6,9 +6,22 @@ import dev.schedlab.api.IpiPath;
 import dev.schedlab.engine.params.Param;
 
 /**
- * Hard interrupts, IPIs and cross-CPU calls (sections 1.3 and 1.12): interrupt delivery with
- * IRQs-off latching, the handlers (tick, hrtimers, reschedule and call-function vectors), IRQ exit,
- * and {@code smp_call_function_single} with the polling-idle shortcut.
+ * Hard interrupts, IPIs and cross-CPU calls (sections 1.3 and 1.12).
+ *
+ * <p>Models: interrupt delivery with IRQs-off latching; the handlers (tick, hrtimers, reschedule
+ * and call-function vectors); IRQ exit with its preemption point ({@code EXIT_TO_USER} from user
+ * mode, {@code IRQ_EXIT_KERNEL} from preemptible kernel code); the softirqs the handlers raise
+ * (SCHED, RCU) run at IRQ exit; {@code smp_call_function_single()} with the polling-idle shortcut
+ * ({@code set_nr_if_polling}), IPI delivery latency by socket distance, and vectors that coalesce
+ * while one is pending.
+ *
+ * <p>Does not model: nested interrupts, ksoftirqd (softirqs always run at IRQ exit), device
+ * interrupts, and IRQ time accounting (interrupt time is charged to the interrupted task).
+ *
+ * <p>Kernel reference: {@code kernel/entry/common.c} ({@code irqentry_exit}, {@code
+ * exit_to_user_mode_loop}), {@code kernel/softirq.c} ({@code irq_exit_rcu}), {@code kernel/smp.c}
+ * ({@code smp_call_function_single}, {@code generic_exec_single}), {@code kernel/sched/core.c}
+ * ({@code send_call_function_single_ipi}); commit b2a02fc43a1f (the polling shortcut).
  */
 final class Interrupts {
   private final Kernel k;

@@ -11,6 +11,8 @@ import java.util.BitSet;
  * run starts as on a machine that has been idle: every core idle, and a scan depth of the LLC's
  * housekeeping CPUs (what {@code update_idle_cpu_scan()} gives an LLC without utilisation).
  *
+ * <p>Does not model: the LLC's {@code nr_busy_cpus}.
+ *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code __update_idle_core}, {@code
  * set_idle_cores}, {@code update_idle_cpu_scan}).
  */

@@ -4,16 +4,22 @@ import dev.schedlab.api.SchedulingClass;
 import dev.schedlab.engine.params.Param;
 
 /**
- * Load balancing of fair tasks (kernel/sched/fair.c): the tick's {@code sched_balance_trigger()},
- * SCHED_SOFTIRQ's {@code sched_balance_domains()} per domain when its interval is due, {@code
- * sched_balance_rq()} (busiest group and runqueue, detach/attach up to {@code sched_nr_migrate}
- * tasks that are allowed and not cache hot), and {@code sched_balance_newidle()} gated by {@code
- * avg_idle} and {@code max_newidle_lb_cost}.
+ * Load balancing of fair tasks: this class runs the passes, detaches and attaches tasks, and pushes
+ * a running task through the source CPU's stopper (active balance); the decisions of a pass are
+ * {@link LbEnv}'s (v6.12: PELT load and util, group types, migration types).
  *
- * <p>The decisions of a pass are {@link LbEnv}'s (v6.12: PELT load and util, group types, migration
- * types); this class runs the passes, detaches and attaches tasks, and pushes a running task
- * through the source CPU's stopper (active balance). Does not model: NUMA balancing, {@code
- * SD_SERIALIZE}, the LBF_DST_PINNED retry with another destination CPU.
+ * <p>Models: the tick's {@code sched_balance_trigger()}, SCHED_SOFTIRQ's {@code
+ * sched_balance_domains()} per domain when its interval is due, {@code sched_balance_rq()} (busiest
+ * group and runqueue, detach/attach up to {@code sched_nr_migrate} tasks that are allowed and not
+ * cache hot), active balance through the stopper, and {@code sched_balance_newidle()} gated by
+ * {@code avg_idle} and {@code max_newidle_lb_cost}.
+ *
+ * <p>Does not model: NUMA balancing, {@code SD_SERIALIZE}, the LBF_DST_PINNED retry with another
+ * destination CPU.
+ *
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code sched_balance_trigger}, {@code
+ * sched_balance_domains}, {@code sched_balance_rq}, {@code detach_tasks}, {@code can_migrate_task},
+ * {@code active_load_balance_cpu_stop}, {@code sched_balance_newidle}).
  */
 final class LoadBalancer {
   static final int CPU_IDLE = 0;

@@ -4,11 +4,18 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The statistics of one lock class as {@code /proc/lock_stat} prints them
- * (Documentation/locking/lockstat.rst), times in ns: contentions and their wait times (from the
- * first failed attempt to the acquisition), acquisitions and their hold times (acquisition to
- * release), and bounces: contentions and acquisitions on a CPU other than the one that took the
- * lock last (the lock's cache line came from another CPU).
+ * The statistics of one lock class as {@code /proc/lock_stat} prints them, times in ns.
+ *
+ * <p>Models: contentions and their wait times (from the first failed attempt to the acquisition),
+ * acquisitions and their hold times (acquisition to release), and bounces: contentions and
+ * acquisitions on a CPU other than the one that took the lock last (the lock's cache line came from
+ * another CPU).
+ *
+ * <p>Does not model: the contention points (the call sites lock_stat lists under each class) and
+ * separate read and write figures of rw_semaphores.
+ *
+ * <p>Kernel reference: {@code kernel/locking/lockdep.c} ({@code lock_contended}, {@code
+ * lock_acquired}), Documentation/locking/lockstat.rst.
  */
 final class LockStat {
   final String name;

@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * Kernel locks: taking, waiting for, handing off and releasing them, for the LOCK and UNLOCK ops of
  * task programs ({@link TaskExec}).
  *
- * <p><b>Models.</b>
+ * <p>Models:
  *
  * <ul>
  *   <li>Queued spinlocks ({@code spinlock_t}, {@code raw_spinlock_t}; kernel/locking/qspinlock.c):
@@ -44,14 +44,14 @@ import java.util.TreeMap;
  *       lock:contention_begin/end} tracepoints.
  * </ul>
  *
- * <p><b>Does not model.</b> Lock stealing by a new arrival ahead of the qspinlock queue (pending
- * bit), rwsem reader optimistic spinning on reader owners (removed in v5.11) and its writer spin on
+ * <p>Does not model: Lock stealing by a new arrival ahead of the qspinlock queue (pending bit),
+ * rwsem reader optimistic spinning on reader owners (removed in v5.11) and its writer spin on
  * reader owners, spinning on an rtmutex by a waiter that is not the top waiter, rwsems under
  * PREEMPT_RT (rwbase_rt: modelled as on other kernels), lockdep, the cache lines of the protected
  * data (part of the hold times the workloads give).
  *
- * <p><b>Kernel reference.</b> kernel/locking/qspinlock.c, mutex.c, rwsem.c, rtmutex.c,
- * spinlock_rt.c; include/linux/spinlock_api_smp.h; Documentation/locking/lockstat.rst;
+ * <p>Kernel reference: kernel/locking/qspinlock.c, mutex.c, rwsem.c, rtmutex.c, spinlock_rt.c;
+ * include/linux/spinlock_api_smp.h; Documentation/locking/lockstat.rst;
  * include/trace/events/lock.h.
  */
 final class Locks {

@@ -6,11 +6,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The mainline mm concurrency-ID compaction (v6.4-v6.18, section 3.1): {@code task_tick_mm_cid()}
- * queues {@code task_mm_cid_work()} as a task_work on the current task at most once per {@code
- * MM_CID_SCAN_DELAY} per mm; the work runs at that task's next exit to user and scans every
- * possible CPU twice ({@code sched_mm_cid_remote_clear_old} and {@code _clear_weight}), costing
- * {@code 2 * nr_cpus * cost.mm_cid_per_cpu_check} whatever the process uses.
+ * The mainline mm concurrency-ID compaction (v6.4-v6.18, section 3.1).
+ *
+ * <p>Models: {@code task_tick_mm_cid()} queues {@code task_mm_cid_work()} as a task_work on the
+ * current task at most once per {@code MM_CID_SCAN_DELAY} per mm; the work runs at that task's next
+ * exit to user and scans every possible CPU twice ({@code sched_mm_cid_remote_clear_old} and {@code
+ * _clear_weight}), costing {@code 2 * nr_cpus * cost.mm_cid_per_cpu_check} whatever the process
+ * uses.
+ *
+ * <p>Does not model: the cid values themselves (which cid a task gets), and the cache misses of the
+ * scan beyond its per-CPU cost.
+ *
+ * <p>Kernel reference: {@code kernel/sched/core.c} ({@code task_tick_mm_cid}, {@code
+ * task_mm_cid_work}, {@code sched_mm_cid_remote_clear_old}, {@code
+ * sched_mm_cid_remote_clear_weight}), {@code kernel/sched/sched.h} ({@code MM_CID_SCAN_DELAY}).
  */
 final class MmCid implements MmCidControl {
   private final Kernel k;

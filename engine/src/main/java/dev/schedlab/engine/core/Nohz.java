@@ -6,15 +6,23 @@ import dev.schedlab.engine.params.Param;
 import java.util.BitSet;
 
 /**
- * nohz idle load balancing (section 1.10; fair.c): the global {@code nohz} state, the per-runqueue
- * {@code nohz_flags}, {@code nohz_balance_enter_idle()} (hook H6), {@code nohz_balancer_kick()}
- * with its NEXT_KICK stage (H7), {@code kick_ilb()} and {@code find_new_ilb()} sending the kick as
- * a cross-CPU call (IPI or polling shortcut, counted under the ILB_KICK path), {@code
- * nohz_csd_func()}, {@code _nohz_idle_balance()} (H10), {@code nohz_newidle_balance()} (H8) and
- * {@code nohz_run_idle_balance()} (H9). Plugins reach it through {@link NohzControl}.
+ * nohz idle load balancing (section 1.10). Plugins reach it through {@link NohzControl}.
  *
- * <p>Simplified: blocked load is a flag per runqueue that clears once the CPU has been idle for
- * {@code latency.blocked_load_decay} (PELT decaying to zero); no capacity/misfit/asym kick reasons.
+ * <p>Models: the global {@code nohz} state, the per-runqueue {@code nohz_flags}, {@code
+ * nohz_balance_enter_idle()} (hook H6), {@code nohz_balancer_kick()} with its NEXT_KICK stage (H7),
+ * {@code kick_ilb()} and {@code find_new_ilb()} sending the kick as a cross-CPU call (IPI or
+ * polling shortcut, counted under the ILB_KICK path), {@code nohz_csd_func()}, {@code
+ * _nohz_idle_balance()} (H10), {@code nohz_newidle_balance()} (H8) and {@code
+ * nohz_run_idle_balance()} (H9).
+ *
+ * <p>Does not model: blocked load as a signal (it is a flag per runqueue that clears once the CPU
+ * has been idle for {@code latency.blocked_load_decay}, PELT decaying to zero); the capacity,
+ * misfit and asymmetric-packing kick reasons.
+ *
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code nohz_balance_enter_idle}, {@code
+ * nohz_balancer_kick}, {@code kick_ilb}, {@code find_new_ilb}, {@code _nohz_idle_balance}, {@code
+ * nohz_newidle_balance}, {@code nohz_run_idle_balance}), {@code kernel/sched/core.c} ({@code
+ * nohz_csd_func}).
  */
 final class Nohz implements NohzControl {
   private final Kernel k;

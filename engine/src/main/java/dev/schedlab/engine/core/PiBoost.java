@@ -9,20 +9,19 @@ import java.util.IdentityHashMap;
  * highest-priority waiter when that is above its own, and a blocked owner passes it on to the owner
  * of the lock it waits for (the chain walk).
  *
- * <p><b>Models.</b> {@code rt_mutex_adjust_prio()} and {@code rt_mutex_setprio()}: the owner's
- * effective policy and priority become the top waiter's ({@link Task#boost}); a change of class
- * dequeues the task from its class and enqueues it in the new one (its old class data parked until
- * it returns), a running task is put and set again, and the change is checked for preemption as
- * {@code check_class_changed()} does. {@code rt_mutex_adjust_prio_chain()}: while the owner itself
- * sleeps on an rtmutex, its place in that wait list is updated and the walk continues with that
- * lock's owner.
+ * <p>Models: {@code rt_mutex_adjust_prio()} and {@code rt_mutex_setprio()}: the owner's effective
+ * policy and priority become the top waiter's ({@link Task#boost}); a change of class dequeues the
+ * task from its class and enqueues it in the new one (its old class data parked until it returns),
+ * a running task is put and set again, and the change is checked for preemption as {@code
+ * check_class_changed()} does. {@code rt_mutex_adjust_prio_chain()}: while the owner itself sleeps
+ * on an rtmutex, its place in that wait list is updated and the walk continues with that lock's
+ * owner.
  *
- * <p><b>Does not model.</b> Deadline-to-deadline inheritance of an earlier deadline (the donor's
+ * <p>Does not model: Deadline-to-deadline inheritance of an earlier deadline (the donor's
  * parameters are used only when the owner changes class), the chain walk's own cost and its depth
  * limit ({@code max_lock_depth}).
  *
- * <p><b>Kernel reference.</b> kernel/locking/rtmutex.c, kernel/sched/core.c {@code
- * rt_mutex_setprio()}.
+ * <p>Kernel reference: kernel/locking/rtmutex.c, kernel/sched/core.c {@code rt_mutex_setprio()}.
  */
 final class PiBoost {
   private final Kernel k;

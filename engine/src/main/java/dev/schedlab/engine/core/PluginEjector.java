@@ -20,9 +20,10 @@ import java.util.Locale;
  * queues are simply abandoned. Its hooks, model and idle policy revert in their guards.
  *
  * <p>Models: the class switch of queued, running and sleeping tasks; a resched of each busy CPU;
- * the runqueue dump of {@code scx_dump_state()} in the trace ({@code sched_ext_dump} lines). Does
- * not model: the cost of the switch (it takes no simulated time) or the bypass mode sched_ext
- * enters while it disables.
+ * the runqueue dump of {@code scx_dump_state()} in the trace ({@code sched_ext_dump} lines).
+ *
+ * <p>Does not model: the cost of the switch (it takes no simulated time) or the bypass mode
+ * sched_ext enters while it disables.
  *
  * <p>Kernel reference: {@code kernel/sched/ext.c} ({@code scx_disable_workfn}, {@code
  * scx_dump_state}, {@code __setscheduler_class}).

@@ -3,8 +3,19 @@ package dev.schedlab.engine.core;
 import java.util.BitSet;
 
 /**
- * One level of a CPU's sched-domain hierarchy with the parameters of {@code sd_init()}
- * (kernel/sched/topology.c) and the balancing state fair.c keeps in it.
+ * One level of a CPU's sched-domain hierarchy and the balancing state fair.c keeps in it.
+ *
+ * <p>Models: {@code sd_init()}'s parameters (span weight, {@code imbalance_pct}, {@code
+ * busy_factor}, the minimum and maximum balance intervals, whether the level shares the LLC,
+ * SD_ASYM_CPUCAPACITY), the groups of the level, and the per-domain balancing state ({@code
+ * last_balance}, {@code balance_interval}, {@code nr_balance_failed}, {@code max_newidle_lb_cost}
+ * and its decay).
+ *
+ * <p>Does not model: the domain flags no modelled path reads, and {@code sched_domain_shared} other
+ * than the LLC's ({@link LlcShared}).
+ *
+ * <p>Kernel reference: {@code kernel/sched/topology.c} ({@code sd_init}), {@code
+ * include/linux/sched/topology.h} ({@code struct sched_domain}).
  */
 final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   /** Level names as in /proc/schedstat. */

@@ -11,10 +11,20 @@ import dev.schedlab.api.TaskState;
 import dev.schedlab.engine.params.Param;
 
 /**
- * The core scheduler paths of kernel/sched/core.c: {@code __schedule()} with its modes and costs,
- * {@code pick_next_task()}, the resched protocol ({@code resched_curr}), {@code sched_tick()},
- * {@code try_to_wake_up()} with {@code ttwu_runnable} and the wake list; the pre-idle spin window
- * of hook H2 is {@link IdleSpinWindow}'s.
+ * The core scheduler paths; the pre-idle spin window of hook H2 is {@link IdleSpinWindow}'s.
+ *
+ * <p>Models: {@code __schedule()} with its modes (SM_IDLE, SM_NONE, SM_PREEMPT) and costs, {@code
+ * pick_next_task()} over the classes, the resched protocol ({@code resched_curr()}, the RESCHEDULE
+ * IPI unless the target polls), {@code sched_tick()}, {@code try_to_wake_up()} with {@code
+ * ttwu_runnable()}, the wake list ({@code TTWU_QUEUE}) and {@code wakeup_preempt()}, and new tasks
+ * placed by the class with WF_FORK.
+ *
+ * <p>Does not model: core scheduling, the cost of fork itself, and a wakeup's costs on the wakee's
+ * CPU (the waker's CPU pays them).
+ *
+ * <p>Kernel reference: {@code kernel/sched/core.c} ({@code __schedule}, {@code pick_next_task},
+ * {@code resched_curr}, {@code sched_tick}, {@code try_to_wake_up}, {@code ttwu_runnable}, {@code
+ * ttwu_queue_wakelist}, {@code wakeup_preempt}, {@code wake_up_new_task}).
  */
 final class Scheduler {
   private final Kernel k;

@@ -9,14 +9,20 @@ import java.util.Map;
 
 /**
  * SMT throughput sharing: the hardware threads of a core share its execution resources, so each
- * runs slower when its siblings are busy. With {@code n} the sum of the threads' demands (1 for a
- * busy thread, {@code smt.spin_weight_pm} for one spinning or polling at low priority, 0 idle), the
- * core delivers {@code 1 + (n - 1) * smt.extra_thread_gain_pm} single-thread units and each thread
- * runs at that divided by {@code n}. Task computation (P_TASK ops) is stretched accordingly; when a
- * sibling's demand changes, the remaining work of every running op on the core is rescaled.
+ * runs slower when its siblings are busy.
+ *
+ * <p>Models: with {@code n} the sum of the threads' demands (1 for a busy thread, {@code
+ * smt.spin_weight_pm} for one spinning or polling at low priority, 0 idle), the core delivers
+ * {@code 1 + (n - 1) * smt.extra_thread_gain_pm} single-thread units and each thread runs at that
+ * divided by {@code n}. Task computation (P_TASK ops) is stretched accordingly; when a sibling's
+ * demand changes, the remaining work of every running op on the core is rescaled.
  *
  * <p>Does not model: per-instruction-mix effects, shared-cache interference, or kernel paths
  * (scheduling, IRQs, idle entry) slowing down, whose costs stay as in the parameter table.
+ *
+ * <p>Kernel reference: none in the kernel (a hardware property); the scheduler's view of it is
+ * {@code SD_SHARE_CPUCAPACITY} ({@code kernel/sched/topology.c}) and the pause / {@code HMT_low} of
+ * spin loops ({@code cpu_relax()}).
  */
 final class SmtSharing {
   private final Kernel k;

@@ -9,9 +9,21 @@ import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.params.Param;
 
 /**
- * Runs task programs on their CPU: user computation, syscalls made of kernel segments with their
- * preemption points, exit to user mode (task_work, resched, latency samples), sleeps, wait queues
- * and cross-CPU calls. Every preemption point asks the model (H4) whether a pending bit acts there.
+ * Runs task programs on their CPU. Every preemption point asks the model (H4) whether a pending bit
+ * acts there.
+ *
+ * <p>Models: user computation; syscalls made of kernel segments, each preemptible or not, with IRQs
+ * on or off, ending in a preemption point (cond_resched, might_resched, or none); syscall entry and
+ * exit to user mode (task_work, resched, latency samples); sleeps on hrtimers; wait queues;
+ * cross-CPU calls with {@code csd_lock_wait()}; lock operations ({@link Locks}).
+ *
+ * <p>Does not model: what the kernel segments do (a workload gives their durations), signals, and
+ * page faults other than as kernel segments.
+ *
+ * <p>Kernel reference: {@code kernel/entry/common.c} ({@code syscall_exit_to_user_mode}, {@code
+ * exit_to_user_mode_loop}), {@code kernel/sched/core.c} ({@code __cond_resched}, {@code
+ * __might_resched}), {@code kernel/time/hrtimer.c} ({@code hrtimer_nanosleep}), {@code
+ * kernel/sched/wait.c}, {@code kernel/smp.c}.
  */
 final class TaskExec {
   /** {@code Task.opRemaining} while waiting in {@code csd_lock_wait()} with no end yet. */

@@ -17,6 +17,10 @@ import java.util.Map;
  * their session's autogroup (nice 0: 1024 shares), each workload entry (a task group or a tool)
  * counting as one session, as if started from its own terminal.
  *
+ * <p>Does not model: {@code cpu.weight.nice}, {@code cpu.idle}, moving a task between groups at run
+ * time (its group is fixed when it is created), and autogroup nice values (every autogroup has nice
+ * 0).
+ *
  * <p>Kernel reference: {@code kernel/sched/core.c} ({@code cpu_weight_write_u64}, {@code
  * cpu_max_write}), {@code kernel/sched/autogroup.c}.
  */

@@ -21,6 +21,9 @@ import dev.schedlab.api.view.MachineView;
  * first poll caches the driver's default there, as the kernel does.
  *
  * <p>Does not model: the host's halt polling, which is the engine's (core/HaltPolling).
+ *
+ * <p>Kernel reference: {@code drivers/cpuidle/governors/haltpoll.c} ({@code haltpoll_select},
+ * {@code haltpoll_reflect}, {@code adjust_poll_limit}), {@code drivers/cpuidle/cpuidle-haltpoll.c}.
  */
 public final class HaltpollGovernor implements IdlePolicy {
   private long haltPollNs;

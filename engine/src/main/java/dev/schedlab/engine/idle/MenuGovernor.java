@@ -29,6 +29,9 @@ import java.util.List;
  * </ul>
  *
  * <p>Does not model: the iowait buckets and multiplier (the engine has no iowait), teo.
+ *
+ * <p>Kernel reference: {@code drivers/cpuidle/governors/menu.c} ({@code menu_select}, {@code
+ * menu_reflect}, {@code menu_update}, {@code get_typical_interval}), v6.11.
  */
 public final class MenuGovernor implements IdlePolicy {
   private static final int BUCKETS = 6; // the six without iowaiters

@@ -6,9 +6,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The cpuidle state tables of the model (section 2.2). Every x86 table starts with POLL ({@code
- * poll_state.c}); MWAIT-entered C-states are polling for the scheduler. {@code hlt-only} (a VM
- * guest without haltpoll, or arm64 WFI) has one non-polling state.
+ * The cpuidle state tables of the model (section 2.2).
+ *
+ * <p>Models: the intel_idle tables skx, icx and spr (exit latency, target residency, {@code
+ * CPUIDLE_FLAG_IRQ_ENABLE} of C1 where the driver sets it), amd-acpi (C1 MWAIT, C2 I/O port),
+ * power9 (snooze and stop states), poll-only and hlt-only, or a machine's own list. Every x86 table
+ * starts with POLL ({@code poll_state.c}); MWAIT-entered C-states are polling for the scheduler.
+ * {@code hlt-only} (a VM guest without haltpoll, or arm64 WFI) has one non-polling state.
+ *
+ * <p>Does not model: the power a state saves, and latencies that differ by package state or by
+ * core.
+ *
+ * <p>Kernel reference: {@code drivers/idle/intel_idle.c} ({@code skx_cstates}, {@code icx_cstates},
+ * {@code spr_cstates}), {@code drivers/acpi/processor_idle.c}, {@code
+ * drivers/cpuidle/cpuidle-powernv.c}, {@code drivers/cpuidle/poll_state.c}.
  */
 public final class IdleStateTables {
   private static final IdleState POLL = new IdleState("POLL", 0, 0, true, true);

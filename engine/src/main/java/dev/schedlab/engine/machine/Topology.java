@@ -3,9 +3,17 @@ package dev.schedlab.engine.machine;
 import dev.schedlab.engine.config.MachineSpec;
 
 /**
- * CPU numbering as Linux enumerates an x86 server: CPUs 0..N/T-1 are the first thread of every
- * core, socket by socket; the SMT siblings follow in the same order (so CPU c and c + cores are
- * siblings).
+ * CPU numbering as Linux enumerates an x86 server.
+ *
+ * <p>Models: CPUs 0..N/T-1 are the first thread of every core, socket by socket; the SMT siblings
+ * follow in the same order (so CPU c and c + cores are siblings); cores grouped by LLC and NUMA
+ * node within each socket.
+ *
+ * <p>Does not model: other enumerations (siblings adjacent, as on arm64 and POWER), and CPU
+ * hotplug.
+ *
+ * <p>Kernel reference: {@code arch/x86/kernel/smpboot.c} ({@code set_cpu_sibling_map}),
+ * Documentation/arch/x86/topology.rst.
  */
 public final class Topology {
   private final int nrCpus;

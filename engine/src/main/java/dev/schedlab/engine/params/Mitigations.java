@@ -5,15 +5,21 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a machine's speculative-execution mitigations add to the default kernel path costs. Each
- * mitigation names the paths it lengthens (the cost.mitigation_* entries of {@link Param} say by
- * how much and why). Only defaults change: a cost a scenario or a calibration sets is taken as
- * measured on that machine, mitigations included.
+ * What a machine's speculative-execution mitigations add to the default kernel path costs. Only
+ * defaults change: a cost a scenario or a calibration sets is taken as measured on that machine,
+ * mitigations included.
  *
- * <p>Names, from /sys/devices/system/cpu/vulnerabilities and /proc/cpuinfo: {@code pti} (meltdown
- * "Mitigation: PTI"), {@code pcid} (the CPU flag; PTI without it flushes the TLB), {@code
- * retpoline}, {@code rsb_fill}, {@code ibpb} (spectre_v2 "IBPB: always-on"), {@code verw} ("Clear
- * CPU buffers"), {@code return_thunk} (retbleed/SRSO thunks).
+ * <p>Models: each mitigation names the paths it lengthens (the cost.mitigation_* entries of {@link
+ * Param} say by how much and why). Names, from /sys/devices/system/cpu/vulnerabilities and
+ * /proc/cpuinfo: {@code pti} (meltdown "Mitigation: PTI"), {@code pcid} (the CPU flag; PTI without
+ * it flushes the TLB), {@code retpoline}, {@code rsb_fill}, {@code ibpb} (spectre_v2 "IBPB:
+ * always-on"), {@code verw} ("Clear CPU buffers"), {@code return_thunk} (retbleed/SRSO thunks).
+ *
+ * <p>Does not model: the mechanisms themselves (a mitigation is a cost per path), and the host's
+ * own mitigations on a VM exit.
+ *
+ * <p>Kernel reference: {@code arch/x86/kernel/cpu/bugs.c}, {@code arch/x86/entry/entry_64.S},
+ * Documentation/admin-guide/hw-vuln/.
  */
 public final class Mitigations {
   private Mitigations() {}

@@ -13,8 +13,13 @@ import dev.schedlab.api.view.TaskView;
  *
  * <p>Models: which preemption points act on NEED_RESCHED; under lazy, fair wakeups and slice expiry
  * set the LAZY bit (acted on at exit to user, promoted by the tick) while RT/DL use NR.
- * PREEMPT_RT's sleeping locks are core/Locks' ({@code kernel.rt}). Kernel reference:
- * kernel/sched/core.c ({@code resched_curr_lazy}, {@code sched_tick}), include/linux/preempt.h.
+ * PREEMPT_RT's sleeping locks are core/Locks' ({@code kernel.rt}).
+ *
+ * <p>Does not model: switching the model during a run ({@code sched_dynamic_update()} through
+ * {@code /sys/kernel/debug/sched/preempt}), and PREEMPT_RT's threaded interrupt handlers.
+ *
+ * <p>Kernel reference: kernel/sched/core.c ({@code resched_curr_lazy}, {@code sched_tick}),
+ * include/linux/preempt.h.
  */
 public final class DynamicModel implements PreemptionModel {
   private final String name;

@@ -6,6 +6,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +41,26 @@ class LabLayeringTest {
             "dev.schedlab.engine.preempt..")
         .because("the lab builds runs through dev.schedlab.engine.Simulation and RunConfig")
         .check(production);
+  }
+
+  @Test
+  void labTestsToo() {
+    // Mechanism tests of the engine live in the engine's test tree (they build runs with its
+    // TestRun fixture); a lab test that needs a lab tool runs the model as the lab does.
+    JavaClasses tests = new ClassFileImporter().importPath(Path.of("target", "test-classes"));
+    noClasses()
+        .should()
+        .resideInAPackage("dev.schedlab.engine..")
+        .orShould()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.schedlab.engine.core..",
+            "dev.schedlab.engine.sim..",
+            "dev.schedlab.engine.machine..",
+            "dev.schedlab.engine.idle..",
+            "dev.schedlab.engine.preempt..")
+        .because("a lab test reaches the model through Simulation, as the lab does")
+        .check(tests);
   }
 
   @Test

@@ -289,4 +289,15 @@ class ScenarioLoaderTest {
     assertThatThrownBy(() -> ScenarioLoader.load(dir.resolve("s.toml")))
         .hasMessageContaining("expected .yaml, .yml or .json");
   }
+
+  @Test
+  void aSyscallLoopHoldsOnlySyscallParts() {
+    assertThatThrownBy(
+            () ->
+                yaml(
+                    "workload: {tasks: [{name: w, program: [{syscall: [{loop: {count: 2, body:"
+                        + " [{user: 1us}]}}]}]}]}\n"))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("a syscall's parts are kernel, wake, block and loop steps");
+  }
 }

@@ -4,6 +4,7 @@ import dev.schedlab.engine.Simulation;
 import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.output.RunResult;
 import dev.schedlab.engine.plugin.Extensions;
+import dev.schedlab.lab.run.ScenarioRun;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.traceimport.Warnings;
 import dev.schedlab.traceimport.history.History;
@@ -27,6 +28,11 @@ public record ReplayRun(String label, RunResult result, History history) {
   public long wakeSteps(String name) {
     Object v = result.metrics().get("mark." + ReplayProgram.WAKE_MARK + name);
     return v instanceof Number n ? n.longValue() : 0;
+  }
+
+  /** Runs {@code run}'s scenario with its resolved plugins and measures it. */
+  public static ReplayRun of(String label, ScenarioRun run) throws SimulationException {
+    return of(label, run.scenario(), run.extensions());
   }
 
   /** Runs {@code scenario} with {@code ext} and measures it. */

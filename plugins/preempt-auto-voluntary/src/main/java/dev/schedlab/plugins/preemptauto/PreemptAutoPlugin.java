@@ -18,8 +18,11 @@ import org.pf4j.Extension;
  * (resched bit choice) and H4 (preemption points, tick upgrade). The descriptor declares H3 and H4
  * for honesty: the host requires no declaration for a contributed model (only {@code
  * Contributions.hook()} checks the descriptor) and H3/H4 are not exclusive, so declaring them
- * conflicts with no other plugin. Does not model: anything outside the preemption policy (see
- * {@link AutoModel}). Kernel reference: kernel/sched/core.c {@code resched_opt_translate()}, {@code
+ * conflicts with no other plugin.
+ *
+ * <p>Does not model: anything outside the preemption policy (see {@link AutoModel}).
+ *
+ * <p>Kernel reference: kernel/sched/core.c {@code resched_opt_translate()}, {@code
  * wakeup_preempt()}. Merge status: not merged; successor PREEMPT_LAZY, v6.13, tip 7c70cb94d29c.
  */
 @Extension

@@ -1,40 +1,40 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.sleep;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.US;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.params.Param;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 /** The latency series a workload can record: timer stages (timerlat), relative sleeps, caps. */
 class LatencySamplesTest {
-  private static final String TIMERLAT =
-      String.join(
-          "\n",
-          "duration: 50ms",
-          "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
-          "kernel: {params: {cost.jitter_pct: 0}}",
-          "workload:",
-          "  samples: {user: {max: 5}}",
-          "  tasks:",
-          "    - name: timerlat",
-          "      policy: fifo",
-          "      rt_priority: 95",
-          "      start: 100us",
-          "      program:",
-          "        - sleep_until: {period: 1ms, irq_sample: irq, thread_sample: thread, sample: user,"
-              + " ret_user_sample: ret}",
-          "        - user: 5us",
-          "    - name: nap",
-          "      program:",
-          "        - sleep: {duration: 300us, sample: nap}",
-          "        - user: 20us",
-          "");
+  /** One CPU: a timerlat-like FIFO task recording every stage, and a fair task's relative naps. */
+  private static Kernel timerlat() {
+    return TestRun.run()
+        .duration(50 * MS)
+        .cpus(1, 1, 1)
+        .idleStates("poll-only")
+        .noJitter()
+        .sampleCap("user", 5)
+        .tasks(
+            task("timerlat")
+                .fifo(95)
+                .start(100 * US)
+                .program(new StepSpec.SleepUntil(MS, "user", "irq", "thread", "ret"), user(5 * US)),
+            task("nap").program(sleep(300 * US, "nap"), user(20 * US)))
+        .kernel();
+  }
 
   @Test
   void timerStagesAreOrderedAndMeasuredFromExpiry() {
-    Kernel k = TestKernels.kernel(TIMERLAT);
+    Kernel k = timerlat();
     k.run(50_000_000);
     Histogram irq = k.metrics.histogram("irq");
     Histogram thread = k.metrics.histogram("thread");
@@ -48,7 +48,7 @@ class LatencySamplesTest {
 
   @Test
   void capKeepsTheFirstSamplesRawAndUncappedSeriesKeepNone() {
-    Kernel k = TestKernels.kernel(TIMERLAT);
+    Kernel k = timerlat();
     k.run(50_000_000);
     assertThat(k.metrics.histogram("user").getTotalCount()).isEqualTo(5);
     assertThat(k.metrics.rawSamples()).containsOnlyKeys("user");
@@ -62,7 +62,7 @@ class LatencySamplesTest {
 
   @Test
   void relativeSleepSampleIsOvershootPastTheRequestedDuration() {
-    Kernel k = TestKernels.kernel(TIMERLAT);
+    Kernel k = timerlat();
     k.run(50_000_000);
     Histogram nap = k.metrics.histogram("nap");
     assertThat(nap.getTotalCount()).isGreaterThan(100);

@@ -1,23 +1,25 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.api.hook.NohzControl;
+import dev.schedlab.engine.params.Param;
 import org.junit.jupiter.api.Test;
 
 /** nohz idle load balancing (section 1.10) on a 4-vCPU guest whose idle is HLT (real IPIs). */
 class NohzBalanceTest {
-  private static final String ONE_BUSY =
-      String.join(
-          "\n",
-          "duration: 100ms",
-          "machine: {preset: kvm-4vcpu}",
-          "workload: {tasks: [{name: busy, cpus: \"0\", program: [{user: 100ms}]}]}",
-          "");
 
   @Test
   void tickStopSetsNeedsUpdateAndTheNextBusyTickSendsOneNextKickToTheFirstIdleCpu() {
-    Kernel k = TestKernels.kernel(ONE_BUSY);
+    Kernel k =
+        TestRun.run()
+            .duration(100 * MS)
+            .kvm4vcpu()
+            .tasks(task("busy").cpus("0").program(user(100 * MS)))
+            .kernel();
     k.run(900_000);
     assertThat(k.nohz.nrCpus()).as("CPUs 1-3 stopped their ticks").isEqualTo(3);
     assertThat(k.nohz.needsUpdate()).isTrue();
@@ -36,17 +38,17 @@ class NohzBalanceTest {
     assertThat(TestKernels.counter(k, "nohz.kicks")).isEqualTo(1);
   }
 
-  private static final String FOUR_HOGS =
-      String.join(
-          "\n",
-          "duration: 50ms",
-          "machine: {sockets: 1, cores_per_socket: 4, threads_per_core: 1, idle_states: hlt-only}",
-          "workload: {tasks: [{name: hog, count: 4, program: [{user: 50ms}]}]}",
-          "");
+  private static TestRun fourHogs() {
+    return TestRun.run()
+        .duration(50 * MS)
+        .cpus(1, 4, 1)
+        .idleStates("hlt-only")
+        .tasks(task("hog").count(4).program(user(50 * MS)));
+  }
 
   /** All four hogs are moved onto CPU 0 before they first run; returns the kernel. */
   private static Kernel overloadCpu0(boolean newidleCanRun) {
-    Kernel k = TestKernels.kernel(FOUR_HOGS);
+    Kernel k = fourHogs().kernel();
     k.run(0);
     for (int c = 1; c < 4; c++) {
       Task t = k.cpus[c].queuedHead;
@@ -88,9 +90,7 @@ class NohzBalanceTest {
    * avg_idle 100 us on the idle CPUs: above every domain's cost, below sysctl_sched_migration_cost.
    */
   private static long newidleWalksWithAvgIdle100us(boolean v4Gate) {
-    Kernel k =
-        TestKernels.kernel(
-            FOUR_HOGS + "kernel: {features: {NEWIDLE_MIGRATION_COST_GATE: " + v4Gate + "}}\n");
+    Kernel k = fourHogs().feature(Param.NEWIDLE_MIGRATION_COST_GATE, v4Gate).kernel();
     k.run(0);
     for (int c = 1; c < 4; c++) {
       k.balancer.migrate(k.cpus[c].queuedHead, k.cpus[c], k.cpus[0]);
@@ -110,7 +110,7 @@ class NohzBalanceTest {
 
   @Test
   void schedDomainsFollowTheTopologyAndSdInit() {
-    Kernel k = TestKernels.kernel("machine: {preset: small-x86}\nworkload: {tasks: []}\n");
+    Kernel k = TestRun.run().kernel(); // small-x86
     SchedDomain[] d = k.cpus[0].domains;
     assertThat(d).extracting(sd -> sd.name).containsExactly("SMT", "MC");
     assertThat(d[0].weight).isEqualTo(2);

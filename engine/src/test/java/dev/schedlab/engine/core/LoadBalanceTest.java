@@ -1,28 +1,26 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.S;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
 /** Balancing by PELT load and capacity: misfit migration, spreading and the stopper push. */
 class LoadBalanceTest {
+  private static TestRun twoCpus() {
+    return TestRun.run().cpus(1, 2, 1).idleStates("poll-only");
+  }
+
   @Test
   void aMisfitTaskIsPushedToTheBigCpuThroughTheStopper() {
     // CPU 0 is a little CPU (capacity 512), CPU 1 a big one. The hog starts on CPU 0 (it fits
     // while new); once its utilisation passes 80 % of 512 it is a misfit: CPU 0's busy tick kicks
     // the idle big CPU, whose balance finds the misfit group, cannot detach the running task and
     // asks CPU 0's stopper to push it (active balance).
-    Kernel k =
-        TestKernels.kernel(
-            String.join(
-                "\n",
-                "duration: 1s",
-                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only,",
-                "          cpu_capacity: {\"0\": 512}}",
-                "workload:",
-                "  tasks:",
-                "    - {name: hog, program: [{user: 1s}]}",
-                ""));
+    Kernel k = twoCpus().capacity(0, 512).tasks(task("hog").program(user(S))).kernel();
     Task hog = k.tasks.get(0);
     k.run(5_000_000L);
     assertThat(hog.cpu).isZero();
@@ -46,16 +44,7 @@ class LoadBalanceTest {
 
   @Test
   void onASymmetricMachineNoMisfitIsRecorded() {
-    Kernel k =
-        TestKernels.kernel(
-            String.join(
-                "\n",
-                "duration: 1s",
-                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
-                "workload:",
-                "  tasks:",
-                "    - {name: hog, program: [{user: 1s}]}",
-                ""));
+    Kernel k = twoCpus().tasks(task("hog").program(user(S))).kernel();
     k.run(300_000_000L);
     assertThat(k.cpus[0].misfitTaskLoad + k.cpus[1].misfitTaskLoad).isZero();
     assertThat(TestKernels.counter(k, "lb.active_balances")).isZero();
@@ -69,16 +58,11 @@ class LoadBalanceTest {
     // light tasks by load until CPU 1 holds all four: 1 task against 4, but 9548 against 4096,
     // and it moves nothing more.
     Kernel k =
-        TestKernels.kernel(
-            String.join(
-                "\n",
-                "duration: 1s",
-                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
-                "workload:",
-                "  tasks:",
-                "    - {name: heavy, nice: -10, program: [{user: 1s}]}",
-                "    - {name: light, count: 4, start: 1ms, program: [{user: 1s}]}",
-                ""));
+        twoCpus()
+            .tasks(
+                task("heavy").nice(-10).program(user(S)),
+                task("light").count(4).start(MS).program(user(S)))
+            .kernel();
     Task heavy = k.tasks.get(0);
     k.run(2_000_000L);
     assertThat(k.cpus[0].nrRunning).isEqualTo(4);

@@ -1,7 +1,13 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.sleep;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.US;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.engine.params.Param;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,19 +18,18 @@ import org.junit.jupiter.api.Test;
  * the next event, so no exit there.
  */
 class VmClockeventTest {
-  private static final String GUEST =
-      String.join(
-          "\n",
-          "duration: 10ms",
-          "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: hlt-only,"
-              + " virtualized: %s}",
-          "kernel: {params: {cost.jitter_pct: 0, cost.vm_timer_exit: %s}}",
-          "workload: {tasks: [{name: t, program: [{sleep: 100us}, {user: 1us}]}]}",
-          "");
-
   /** Busy (non-idle) time per wakeup of the task, ns. */
-  private static double busyPerCycle(boolean virtualized, String exitCost) {
-    Kernel k = TestKernels.kernel(String.format(GUEST, virtualized, exitCost));
+  private static double busyPerCycle(boolean virtualized, long exitCostNs) {
+    Kernel k =
+        TestRun.run()
+            .duration(10 * MS)
+            .cpus(1, 1, 1)
+            .idleStates("hlt-only")
+            .virtualized(virtualized)
+            .noJitter()
+            .param(Param.VM_TIMER_EXIT, exitCostNs)
+            .tasks(task("t").program(sleep(100 * US), user(US)))
+            .kernel();
     k.run(10_000_000);
     k.idleLoop.closeResidency(k.cpus[0]); // count the idle period the run ends in
     return (10_000_000 - k.cpus[0].idleNs) / (double) TestKernels.counter(k, "sched.wakeups");
@@ -32,12 +37,12 @@ class VmClockeventTest {
 
   @Test
   void everyGuestCycleSpendsThreeTimerExits() {
-    double extra = busyPerCycle(true, "2us") - busyPerCycle(true, "0ns");
+    double extra = busyPerCycle(true, 2 * US) - busyPerCycle(true, 0);
     assertThat(extra).isBetween(3 * 2_000 - 200.0, 3 * 2_000 + 200.0);
   }
 
   @Test
   void bareMetalPaysNoTimerExit() {
-    assertThat(busyPerCycle(false, "2us")).isEqualTo(busyPerCycle(false, "0ns"));
+    assertThat(busyPerCycle(false, 2 * US)).isEqualTo(busyPerCycle(false, 0));
   }
 }

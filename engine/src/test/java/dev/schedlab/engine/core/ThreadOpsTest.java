@@ -3,12 +3,14 @@ package dev.schedlab.engine.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.engine.config.Dist;
+import dev.schedlab.engine.config.RunConfig;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
-import dev.schedlab.lab.scenario.Scenario;
-import dev.schedlab.lab.scenario.WorkloadSpec;
+import dev.schedlab.engine.config.WorkloadConfig;
+import dev.schedlab.engine.output.TraceSink;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The thread-level steps: wall-clock compute, yield, affinity, timers, condvars, barrier, fork. */
@@ -16,27 +18,23 @@ class ThreadOpsTest {
   private static final long MS = 1_000_000;
 
   private static Kernel run(long durationNs, int cpus, TaskSpec... tasks) {
-    Scenario base =
-        TestKernels.scenario(
-            String.join(
-                "\n",
-                "duration: 1s",
-                "machine: {sockets: 1, cores_per_socket: "
-                    + cpus
-                    + ", threads_per_core: 1,"
-                    + " idle_states: poll-only}",
-                "kernel: {params: {cost.jitter_pct: 0}}",
-                ""));
-    Scenario s =
-        new Scenario(
-            "t",
-            1,
-            durationNs,
+    RunConfig base =
+        TestRun.run()
+            .name("t")
+            .duration(durationNs)
+            .cpus(1, cpus, 1)
+            .idleStates("poll-only")
+            .noJitter()
+            .config();
+    RunConfig c =
+        new RunConfig(
+            base.name(),
+            base.seed(),
+            base.durationNs(),
             base.machine(),
             base.kernel(),
-            new WorkloadSpec(List.of(tasks)),
-            List.of());
-    Kernel k = TestKernels.kernel(s, TestKernels.builtins());
+            new WorkloadConfig(List.of(tasks), Map.of(), List.of()));
+    Kernel k = KernelBuilder.build(c, TestKernels.builtins(), TraceSink.NONE);
     k.run(durationNs);
     return k;
   }

@@ -1,5 +1,11 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.sleep;
+import static dev.schedlab.engine.core.Steps.sleepUntil;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.S;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -15,18 +21,9 @@ class PeltTest {
   /** One PELT period, ns (1024 units of 1024 ns). */
   private static final double PERIOD_NS = 1024.0 * 1024.0;
 
-  private static String oneCpu(String policy, String program) {
-    return String.join(
-        "\n",
-        "duration: 1s",
-        "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
-        "kernel: {params: {cost.jitter_pct: 0}}",
-        "workload:",
-        "  tasks:",
-        "    - name: t",
-        "      policy: " + policy,
-        "      program: " + program,
-        "");
+  /** One CPU running task {@code t}. */
+  private static Kernel oneCpu(TestRun.Task t) {
+    return TestRun.run().cpus(1, 1, 1).idleStates("poll-only").noJitter().tasks(t).kernel();
   }
 
   @Test
@@ -41,7 +38,7 @@ class PeltTest {
 
   @Test
   void anAlwaysRunningTaskApproaches1024WithTheKernelsTimeConstant() {
-    Kernel k = TestKernels.kernel(oneCpu("normal", "[{user: 1s}]"));
+    Kernel k = oneCpu(task("t").program(user(S)));
     Task t = null;
     for (long ms = 1; ms <= 200; ms++) {
       k.run(ms * 1_000_000L);
@@ -68,7 +65,7 @@ class PeltTest {
   @Test
   void aPeriodicTasksUtilConvergesToItsDutyCycle() {
     // 3 ms of every 10 ms: util_avg oscillates around 0.3 x 1024 = 307.
-    Kernel k = TestKernels.kernel(oneCpu("normal", "[{user: 3ms}, {sleep: 7ms}]"));
+    Kernel k = oneCpu(task("t").program(user(3 * MS), sleep(7 * MS)));
     Task t = firstRunning(k);
     k.run(400_000_000L);
     long sum = 0;
@@ -97,17 +94,13 @@ class PeltTest {
     // 2 ms of work every 10 ms on a half-capacity CPU takes 4 ms, but the PELT clock runs at half
     // speed while busy and catches up while idle: util_avg is that of 2 ms in 10, 0.2 x 1024.
     Kernel k =
-        TestKernels.kernel(
-            String.join(
-                "\n",
-                "duration: 1s",
-                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only,",
-                "          cpu_capacity: {\"1\": 512}}",
-                "kernel: {params: {cost.jitter_pct: 0}}",
-                "workload:",
-                "  tasks:",
-                "    - {name: t, cpus: \"1\", program: [{user: 2ms}, {sleep_until: {period: 10ms}}]}",
-                ""));
+        TestRun.run()
+            .cpus(1, 2, 1)
+            .idleStates("poll-only")
+            .capacity(1, 512)
+            .noJitter()
+            .tasks(task("t").cpus("1").program(user(2 * MS), sleepUntil(10 * MS)))
+            .kernel();
     assertThat(k.cpus[1].capacityOrig()).isEqualTo(512);
     long sum = 0;
     int samples = 0;
@@ -124,8 +117,7 @@ class PeltTest {
 
   @Test
   void anRtTaskBuildsTheRunqueuesRtSignalNotTheFairOne() {
-    Kernel k =
-        TestKernels.kernel(oneCpu("fifo\n      rt_priority: 10", "[{user: 5ms}, {sleep: 5ms}]"));
+    Kernel k = oneCpu(task("t").fifo(10).program(user(5 * MS), sleep(5 * MS)));
     long sum = 0;
     int samples = 0;
     for (long ms = 300; ms < 500; ms++) {

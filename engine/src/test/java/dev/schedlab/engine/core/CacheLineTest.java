@@ -13,11 +13,7 @@ class CacheLineTest {
 
   /** CPUs 0 and 1 share an LLC, CPU 2 is in another one; costs without jitter. */
   private static Kernel kernel() {
-    return TestKernels.kernel(
-        "duration: 1s\n"
-            + "machine: {sockets: 1, cores_per_socket: 4, cores_per_llc: 2, threads_per_core: 1,"
-            + " idle_states: hlt-only}\n"
-            + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
+    return TestRun.run().cpus(1, 4, 1).coresPerLlc(2).idleStates("hlt-only").noJitter().kernel();
   }
 
   @Test

@@ -15,10 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class PollingWindowsTest {
   private static Kernel idleIcx() {
-    return TestKernels.kernel(
-        "duration: 1s\n"
-            + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: icx}\n"
-            + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
+    return TestRun.run().cpus(1, 2, 1).idleStates("icx").noJitter().kernel();
   }
 
   /** Runs in 10 ns steps until {@code cond} holds for CPU 1; fails after {@code limitNs}. */
@@ -86,12 +83,12 @@ class PollingWindowsTest {
 
   /** CPU 1 idles in C1 only (deeper states disabled) of the given intel_idle table. */
   private static Kernel c1Only(String table) {
-    return TestKernels.kernel(
-        "duration: 1s\n"
-            + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: "
-            + table
-            + ", disabled_states: [C1E, C6]}\n"
-            + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
+    return TestRun.run()
+        .cpus(1, 2, 1)
+        .idleStates(table)
+        .disabledStates("C1E", "C6")
+        .noJitter()
+        .kernel();
   }
 
   private static boolean pollingInTheHandlerAfterC1(String table) {
@@ -125,11 +122,7 @@ class PollingWindowsTest {
 
   @Test
   void anInterruptInsidePollIdleIsHandledInPlaceAndTheCpuPollsOn() {
-    Kernel k =
-        TestKernels.kernel(
-            "duration: 1s\n"
-                + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}\n"
-                + "kernel: {params: {cost.jitter_pct: 0}}\nworkload: {tasks: []}\n");
+    Kernel k = TestRun.run().cpus(1, 2, 1).idleStates("poll-only").noJitter().kernel();
     runUntil(k, c -> c.phase == Cpu.P_IDLE_STATE, 100_000);
     long entries = TestKernels.counter(k, "idle.entries.POLL");
 

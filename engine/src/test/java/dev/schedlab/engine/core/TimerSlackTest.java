@@ -1,5 +1,11 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.sleep;
+import static dev.schedlab.engine.core.Steps.sleepUntil;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.US;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.engine.params.Param;
@@ -12,34 +18,26 @@ import org.junit.jupiter.api.Test;
  * sleep gets no slack.
  */
 class TimerSlackTest {
-  private static final String ONE_CPU =
-      String.join(
-          "\n",
-          "duration: 20ms",
-          "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
-          "kernel: {params: {cost.jitter_pct: 0}}",
-          "workload:",
-          "  tasks:",
-          "    - name: nap",
-          "      policy: %s",
-          "      program:",
-          "        - sleep: {duration: 75us, sample: nap}",
-          "        - user: 5us",
-          "%s");
+  /** A task that sleeps 75 us (recording the overshoot as "nap"), then runs 5 us. */
+  private static TestRun.Task nap() {
+    return task("nap").program(sleep(75 * US, "nap"), user(5 * US));
+  }
 
-  private static final String PERIODIC_RT =
-      String.join(
-          "\n",
-          "    - name: periodic",
-          "      policy: fifo",
-          "      rt_priority: 50",
-          "      program:",
-          "        - sleep_until: {period: 20us}",
-          "        - user: 1us",
-          "");
+  /** A FIFO task on a 20 us period. */
+  private static TestRun.Task periodicRt() {
+    return task("periodic").fifo(50).program(sleepUntil(20 * US), user(US));
+  }
 
-  private static Histogram naps(String policy, String others) {
-    Kernel k = TestKernels.kernel(String.format(ONE_CPU, policy, others));
+  /** One CPU running {@code tasks}; the "nap" histogram. */
+  private static Histogram naps(TestRun.Task... tasks) {
+    Kernel k =
+        TestRun.run()
+            .duration(20 * MS)
+            .cpus(1, 1, 1)
+            .idleStates("poll-only")
+            .noJitter()
+            .tasks(tasks)
+            .kernel();
     k.run(20_000_000);
     return k.metrics.histogram("nap");
   }
@@ -47,20 +45,19 @@ class TimerSlackTest {
   @Test
   void aFairSleepAloneFiresAtTheEndOfItsSlack() {
     // Only the 1 ms tick can interrupt inside the slack, so most sleeps run to its end.
-    assertThat(naps("normal", "").getValueAtPercentile(75))
+    assertThat(naps(nap()).getValueAtPercentile(75))
         .isGreaterThanOrEqualTo(Param.TIMER_SLACK.defaultValue());
   }
 
   @Test
   void anRtSleepGetsNoSlack() {
-    assertThat(naps("fifo\n      rt_priority: 10", "").getMaxValue())
-        .isLessThan(Param.TIMER_SLACK.defaultValue() / 2);
+    assertThat(naps(nap().fifo(10)).getMaxValue()).isLessThan(Param.TIMER_SLACK.defaultValue() / 2);
   }
 
   @Test
   void aTaskWithItsOwnTimerSlackSleepsWithIt() {
     // prctl(PR_SET_TIMERSLACK, 1): the sleep ends at the requested time, not 50 us later.
-    Histogram own = naps("normal\n      timer_slack: 1ns", "");
+    Histogram own = naps(nap().timerSlack(1));
     assertThat(own.getTotalCount()).isGreaterThan(100);
     assertThat(own.getMaxValue()).isLessThan(Param.TIMER_SLACK.defaultValue() / 2);
   }
@@ -68,7 +65,7 @@ class TimerSlackTest {
   @Test
   void anotherTimerInterruptInsideTheSlackRunsTheSleepEarly() {
     // A 20 us RT timer on the same CPU interrupts within every fair sleep's 50 us slack.
-    Histogram coalesced = naps("normal", PERIODIC_RT);
+    Histogram coalesced = naps(nap(), periodicRt());
     assertThat(coalesced.getTotalCount()).isGreaterThan(100);
     assertThat(coalesced.getMean()).isLessThan(Param.TIMER_SLACK.defaultValue() / 2.0);
   }

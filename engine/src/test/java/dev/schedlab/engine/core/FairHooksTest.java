@@ -1,60 +1,62 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.sleep;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.S;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.api.hook.LoadBalanceHook;
 import dev.schedlab.api.hook.PeltHook;
 import dev.schedlab.api.hook.SelectTaskRqHook;
 import dev.schedlab.engine.plugin.Extensions;
-import dev.schedlab.lab.scenario.Scenario;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** Hooks H16-H18 (placement, balance decision, PELT): no-ops keep the digest, others act. */
+/**
+ * Hooks H16-H18 (placement, balance decision, PELT): no-ops keep the digest, others act. The no-op
+ * check on hackbench's wake_wide and load is the lab's (FairHooksOnHackbenchTest): its workload is
+ * a lab tool.
+ */
 class FairHooksTest {
   private static final SelectTaskRqHook SAME_CPU = (p, prev, waker, flags, selected) -> selected;
   private static final LoadBalanceHook SAME_IMBALANCE =
       (dst, sd, idle, local, busiest, type, imbalance) -> imbalance;
   private static final PeltHook SAME_UTIL_EST = (p, ewma, dq, runnable, cap, mainline) -> mainline;
 
-  private static Kernel run(Scenario s, Extensions ext, long ns) {
-    Kernel k = TestKernels.kernel(s, ext);
+  private static Kernel run(TestRun r, Extensions ext, long ns) {
+    Kernel k = r.kernel(ext);
     k.run(ns);
     return k;
   }
 
   @Test
-  void noOpHooksKeepTheDigest() throws Exception {
-    // quickstart: wakeups, forks, balancing and PELT on 8 CPUs; hackbench: wake_wide and load.
-    for (String file :
-        new String[] {"../examples/quickstart.yaml", "../scenarios/hackbench.yaml"}) {
-      Scenario s = TestKernels.scenario(Files.readString(Path.of(file)));
-      Kernel a = run(s, TestKernels.builtins(), 200_000_000L);
-      Kernel b =
-          run(
-              s,
-              TestKernels.builtins().withFairHooks(SAME_CPU, SAME_IMBALANCE, SAME_UTIL_EST),
-              200_000_000L);
-      assertThat(a.events()).isGreaterThan(10_000);
-      assertThat(b.digest()).as(file).isEqualTo(a.digest());
-    }
+  void noOpHooksKeepTheDigest() {
+    // quickstart: wakeups, forks, balancing and PELT on 8 CPUs.
+    TestRun s = ExampleRuns.quickstart();
+    Kernel a = run(s, TestKernels.builtins(), 200_000_000L);
+    Kernel b =
+        run(
+            s,
+            TestKernels.builtins().withFairHooks(SAME_CPU, SAME_IMBALANCE, SAME_UTIL_EST),
+            200_000_000L);
+    assertThat(a.events()).isGreaterThan(10_000);
+    assertThat(b.digest()).isEqualTo(a.digest());
   }
 
-  private static final String TWO_CPU_HOGS =
-      String.join(
-          "\n",
-          "duration: 1s",
-          "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
-          "workload:",
-          "  tasks:",
-          "    - {name: heavy, nice: -10, program: [{user: 1s}]}",
-          "    - {name: light, count: 4, start: 1ms, program: [{user: 1s}]}",
-          "");
+  /** A nice -10 hog, then four nice-0 hogs from 1 ms, on two CPUs. */
+  private static TestRun twoCpuHogs() {
+    return TestRun.run()
+        .cpus(1, 2, 1)
+        .idleStates("poll-only")
+        .tasks(
+            task("heavy").nice(-10).program(user(S)),
+            task("light").count(4).start(MS).program(user(S)));
+  }
 
   @Test
   void aBalanceHookThatFindsEverythingBalancedStopsMigrations() {
-    Scenario s = TestKernels.scenario(TWO_CPU_HOGS);
+    TestRun s = twoCpuHogs();
     Kernel mainline = run(s, TestKernels.builtins(), 300_000_000L);
     Kernel never =
         run(
@@ -73,10 +75,9 @@ class FairHooksTest {
   @Test
   void aPlacementHookDecidesWhereNewAndWokenTasksGo() {
     // Everything to CPU 0: the four light hogs never reach CPU 1 at fork.
-    Scenario s = TestKernels.scenario(TWO_CPU_HOGS);
     Kernel k =
         run(
-            s,
+            twoCpuHogs(),
             TestKernels.builtins()
                 .withFairHooks(
                     (p, prev, waker, flags, selected) -> 0,
@@ -89,16 +90,11 @@ class FairHooksTest {
 
   @Test
   void aPeltHookSetsUtilEst() {
-    Scenario s =
-        TestKernels.scenario(
-            String.join(
-                "\n",
-                "duration: 1s",
-                "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
-                "workload:",
-                "  tasks:",
-                "    - {name: t, program: [{user: 3ms}, {sleep: 7ms}]}",
-                ""));
+    TestRun s =
+        TestRun.run()
+            .cpus(1, 1, 1)
+            .idleStates("poll-only")
+            .tasks(task("t").program(user(3 * MS), sleep(7 * MS)));
     Kernel mainline = run(s, TestKernels.builtins(), 300_000_000L);
     Kernel capped =
         run(

@@ -1,5 +1,9 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.S;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -9,18 +13,8 @@ import org.junit.jupiter.api.Test;
 class TaskGroupTest {
   private static final long SECOND = 1_000_000_000L;
 
-  private static Kernel oneCpu(String kernel, String tasks) {
-    return TestKernels.kernel(
-        String.join(
-            "\n",
-            "duration: 1s",
-            "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}",
-            "kernel:",
-            kernel,
-            "workload:",
-            "  tasks:",
-            tasks,
-            ""));
+  private static TestRun oneCpu() {
+    return TestRun.run().cpus(1, 1, 1).idleStates("poll-only");
   }
 
   private static double share(Kernel k, String prefix) {
@@ -36,16 +30,11 @@ class TaskGroupTest {
   @Test
   void twoGroupsOfWeight2To1ShareACpu2To1() {
     Kernel k =
-        oneCpu(
-            String.join(
-                "\n",
-                "  cgroups:",
-                "    a: {weight: 200, tasks: [hog-a]}",
-                "    b: {weight: 100, tasks: [hog-b]}"),
-            String.join(
-                "\n",
-                "    - {name: hog-a, program: [{user: 1s}]}",
-                "    - {name: hog-b, program: [{user: 1s}]}"));
+        oneCpu()
+            .cgroup("a", 200, -1, 100 * MS, "hog-a")
+            .cgroup("b", 100, -1, 100 * MS, "hog-b")
+            .tasks(task("hog-a").program(user(S)), task("hog-b").program(user(S)))
+            .kernel();
     k.run(SECOND);
     assertThat(share(k, "hog-a")).isCloseTo(2.0 / 3, within(0.02));
     assertThat(share(k, "hog-b")).isCloseTo(1.0 / 3, within(0.02));
@@ -55,12 +44,11 @@ class TaskGroupTest {
   void aGroupSharesAmongItsTasksNotWithTheOtherGroupsTasks() {
     // Equal weights: group a's three tasks together get what b's single task gets.
     Kernel k =
-        oneCpu(
-            String.join("\n", "  cgroups:", "    a: {tasks: [many]}", "    b: {tasks: [one]}"),
-            String.join(
-                "\n",
-                "    - {name: many, count: 3, program: [{user: 1s}]}",
-                "    - {name: one, program: [{user: 1s}]}"));
+        oneCpu()
+            .cgroup("a", "many")
+            .cgroup("b", "one")
+            .tasks(task("many").count(3).program(user(S)), task("one").program(user(S)))
+            .kernel();
     k.run(SECOND);
     assertThat(share(k, "many")).isCloseTo(0.5, within(0.02));
     assertThat(share(k, "one")).isCloseTo(0.5, within(0.02));
@@ -69,15 +57,12 @@ class TaskGroupTest {
 
   @Test
   void autogroupGivesEachSessionAnEqualShare() {
-    String tasks =
-        String.join(
-            "\n",
-            "    - {name: many, count: 4, program: [{user: 1s}]}",
-            "    - {name: one, program: [{user: 1s}]}");
-    Kernel flat = oneCpu("  autogroup: false", tasks);
+    TestRun.Task many = task("many").count(4).program(user(S));
+    TestRun.Task one = task("one").program(user(S));
+    Kernel flat = oneCpu().autogroup(false).tasks(many, one).kernel();
     flat.run(SECOND);
     assertThat(share(flat, "one")).isCloseTo(0.2, within(0.02));
-    Kernel auto = oneCpu("  autogroup: true", tasks);
+    Kernel auto = oneCpu().autogroup(true).tasks(many, one).kernel();
     auto.run(SECOND);
     assertThat(share(auto, "one")).isCloseTo(0.5, within(0.02));
     assertThat(auto.taskGroups).hasSize(3); // root + two sessions
@@ -86,9 +71,10 @@ class TaskGroupTest {
   @Test
   void cpuMax50msPer100msGivesHalfTheCpuInThePeriodTimersPattern() {
     Kernel k =
-        oneCpu(
-            String.join("\n", "  cgroups:", "    capped: {max: \"50000 100000\", tasks: [hog]}"),
-            "    - {name: hog, program: [{user: 1s}]}");
+        oneCpu()
+            .cgroup("capped", 100, 50 * MS, 100 * MS, "hog") // cpu.max "50000 100000"
+            .tasks(task("hog").program(user(S)))
+            .kernel();
     Task hog = k.tasks.get(0);
     int runningEarly = 0;
     int runningLate = 0;

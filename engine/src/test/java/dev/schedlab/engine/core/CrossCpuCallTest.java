@@ -1,5 +1,10 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.kernel;
+import static dev.schedlab.engine.core.Steps.segment;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.US;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.api.IpiPath;
@@ -10,15 +15,14 @@ import org.junit.jupiter.api.Test;
  * Cross-CPU calls: the polling-idle shortcut versus a real IPI, and IRQs-off latching (1.3, 1.12).
  */
 class CrossCpuCallTest {
-  private static String idleMachine(String states) {
-    return "duration: 1s\nmachine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: "
-        + states
-        + "}\nworkload: {tasks: []}\n";
+  /** Two idle CPUs. */
+  private static TestRun idleMachine(String states) {
+    return TestRun.run().cpus(1, 2, 1).idleStates(states);
   }
 
   @Test
   void callToPollingIdleCpuSetsNeedReschedAndSendsNoIpi() {
-    Kernel k = TestKernels.kernel(idleMachine("poll-only"));
+    Kernel k = idleMachine("poll-only").kernel();
     k.run(50_000);
     Cpu target = k.cpus[1];
     assertThat(target.phase).isEqualTo(Cpu.P_IDLE_STATE);
@@ -35,7 +39,7 @@ class CrossCpuCallTest {
 
   @Test
   void callToHaltedCpuSendsARealIpi() {
-    Kernel k = TestKernels.kernel(idleMachine("hlt-only"));
+    Kernel k = idleMachine("hlt-only").kernel();
     k.run(50_000);
     Cpu target = k.cpus[1];
     assertThat(target.curr.polling).as("HLT clears POLLING").isFalse();
@@ -51,23 +55,23 @@ class CrossCpuCallTest {
 
   @Test
   void pollingShortcutCanBeSwitchedOff() {
-    Kernel k =
-        TestKernels.kernel(idleMachine("poll-only") + "kernel: {features: {POLLING_IPI: false}}\n");
+    Kernel k = idleMachine("poll-only").feature(Param.POLLING_IPI, false).kernel();
     k.run(50_000);
     k.thisCpu = 0;
     k.irqs.callFunction(k.cpus[0], k.cpus[1], 0, cpu -> {}, null, IpiPath.CALL_FUNCTION);
     assertThat(TestKernels.counter(k, "ipi.sent.call_function")).isEqualTo(1);
   }
 
-  private static final String BUSY_CPU0 =
-      "duration: 1s\n"
-          + "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: hlt-only}\n"
-          + "kernel: {params: {cost.jitter_pct: 0}}\n"
-          + "workload:\n  tasks:\n    - name: busy\n      cpus: \"0\"\n      program:\n"
-          + "        - kernel: [{duration: 100us, irqs_off: %s}]\n        - user: 10ms\n";
-
+  /** CPU 0 runs 100 us syscalls ({@code irqsOff} or not) between 10 ms of user time. */
   private static long callRunsAt(boolean irqsOff) {
-    Kernel k = TestKernels.kernel(String.format(BUSY_CPU0, irqsOff));
+    Kernel k =
+        idleMachine("hlt-only")
+            .noJitter()
+            .tasks(
+                TestRun.task("busy")
+                    .cpus("0")
+                    .program(kernel(segment(100 * US, true, irqsOff, "NONE")), user(10 * MS)))
+            .kernel();
     k.run(20_000);
     long[] ranAt = {-1};
     k.thisCpu = 1;
@@ -100,8 +104,7 @@ class CrossCpuCallTest {
 
   @Test
   void flushPullsTheQueueHeadAndTheCallersCsdFromTheSender() {
-    Kernel k =
-        TestKernels.kernel(idleMachine("hlt-only") + "kernel: {params: {cost.jitter_pct: 0}}\n");
+    Kernel k = idleMachine("hlt-only").noJitter().kernel();
     k.run(50_000);
     k.thisCpu = 0;
     Cpu target = k.cpus[1];

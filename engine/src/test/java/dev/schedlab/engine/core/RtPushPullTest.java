@@ -1,5 +1,10 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.sleep;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.US;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
@@ -13,20 +18,15 @@ class RtPushPullTest {
     // free (or soon): the CPU whose RT task sleeps pulls B (balance_rt), and a CPU that picks its
     // own RT task pushes B to the free one (find_lowest_rq).
     Kernel k =
-        TestKernels.kernel(
-            String.join(
-                "\n",
-                "duration: 200ms",
-                "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
-                "workload:",
-                "  tasks:",
-                "    - {name: a, policy: fifo, rt_priority: 50, cpus: \"0\",",
-                "       program: [{user: 2ms}, {sleep: 1ms}]}",
-                "    - {name: c, policy: fifo, rt_priority: 60, cpus: \"1\", start: 1500us,",
-                "       program: [{user: 2ms}, {sleep: 1ms}]}",
-                "    - {name: b, policy: fifo, rt_priority: 10, start: 100us,",
-                "       program: [{user: 700us}, {sleep: 100us}]}",
-                ""));
+        TestRun.run()
+            .duration(200 * MS)
+            .cpus(1, 2, 1)
+            .idleStates("poll-only")
+            .tasks(
+                task("a").fifo(50).cpus("0").program(user(2 * MS), sleep(MS)),
+                task("c").fifo(60).cpus("1").start(1500 * US).program(user(2 * MS), sleep(MS)),
+                task("b").fifo(10).start(100 * US).program(user(700 * US), sleep(100 * US)))
+            .kernel();
     Task b = k.tasks.get(2);
     boolean[] ranOn = new boolean[2];
     long waitingBehindRtWithAFreeCpu = 0;

@@ -1,19 +1,12 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.api.hook.PickOverrideHook;
-import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginException;
 import dev.schedlab.engine.plugin.PluginHost;
-import dev.schedlab.lab.scenario.Scenario;
-import dev.schedlab.lab.scenario.ScenarioException;
-import dev.schedlab.lab.scenario.ScenarioLoader;
 import java.util.List;
 
-/**
- * Builds kernels for mechanism tests from YAML text, with the built-in providers and mainline
- * hooks.
- */
+/** The extensions of mechanism tests (built-in providers, mainline hooks) and their counters. */
 final class TestKernels {
   private TestKernels() {}
 
@@ -43,22 +36,6 @@ final class TestKernels {
         e.runnableWake(),
         e.metrics(),
         e.plugins());
-  }
-
-  static Scenario scenario(String yaml) {
-    try {
-      return ScenarioLoader.parse("test.yaml", yaml, true, "test", List.of());
-    } catch (ScenarioException e) {
-      throw new AssertionError(e.getMessage(), e);
-    }
-  }
-
-  static Kernel kernel(String yaml) {
-    return KernelBuilder.build(scenario(yaml).config(), builtins(), TraceSink.NONE);
-  }
-
-  static Kernel kernel(Scenario s, Extensions ext) {
-    return KernelBuilder.build(s.config(), ext, TraceSink.NONE);
   }
 
   static long counter(Kernel k, String name) {

@@ -1,5 +1,10 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.exit;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.S;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.api.DeferKind;
@@ -8,24 +13,16 @@ import org.junit.jupiter.api.Test;
 
 /** task_work, RCU callbacks with rcu_nocbs offload, and the nohz_full residual tick. */
 class IsolationAndDeferredWorkTest {
-  private static String machine(int cpus, String isolated) {
-    return "machine: {sockets: 1, cores_per_socket: "
-        + cpus
-        + ", threads_per_core: 1,"
-        + " idle_states: hlt-only, isolated_cpus: \""
-        + isolated
-        + "\"}\n";
+  private static TestRun machine(int cpus, String isolated) {
+    return TestRun.run().cpus(1, cpus, 1).idleStates("hlt-only").isolated(isolated);
   }
 
   private static long exitTime(int cpus, long perCpuCheckNs) {
     Kernel k =
-        TestKernels.kernel(
-            "duration: 1s\n"
-                + machine(cpus, "")
-                + "kernel: {params: {cost.mm_cid_per_cpu_check: "
-                + perCpuCheckNs
-                + "}}\n"
-                + "workload: {tasks: [{name: once, cpus: \"0\", program: [{user: 150ms}, exit]}]}\n");
+        machine(cpus, "")
+            .param(Param.MM_CID_PER_CPU, perCpuCheckNs)
+            .tasks(task("once").cpus("0").program(user(150 * MS), exit()))
+            .kernel();
     k.run(1_000_000_000);
     assertThat(TestKernels.counter(k, "mm_cid.scans"))
         .as("one scan after the 100 ms delay")
@@ -42,8 +39,7 @@ class IsolationAndDeferredWorkTest {
   }
 
   private static long[] rcuCallbackRunsOn(int queuingCpu) {
-    Kernel k =
-        TestKernels.kernel("duration: 100ms\n" + machine(4, "2-3") + "workload: {tasks: []}\n");
+    Kernel k = machine(4, "2-3").duration(100 * MS).kernel();
     k.run(1_000_000);
     long[] ran = {-1, -1};
     k.thisCpu = queuingCpu;
@@ -78,11 +74,10 @@ class IsolationAndDeferredWorkTest {
   @Test
   void nohzFullCpuWithOneTaskTakesAboutOneTickPerSecond() {
     Kernel k =
-        TestKernels.kernel(
-            "duration: 3s\n"
-                + machine(4, "2-3")
-                + "workload: {tasks: [{name: iso, cpus: \"2\", program: [{user: 1s}]},"
-                + " {name: hk, cpus: \"0\", program: [{user: 1s}]}]}\n");
+        machine(4, "2-3")
+            .duration(3 * S)
+            .tasks(task("iso").cpus("2").program(user(S)), task("hk").cpus("0").program(user(S)))
+            .kernel();
     k.run(3_000_000_000L);
     assertThat(k.cpus[2].ticks).isBetween(2L, 5L);
     assertThat(k.cpus[0].ticks).isBetween(2_990L, 3_000L);

@@ -1,7 +1,13 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.sleep;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.US;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.engine.params.Param;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -9,25 +15,25 @@ import org.junit.jupiter.api.Test;
  * kvm.halt_poll_ns, then catches the wakeups; halts longer than that reset it.
  */
 class HaltPollingTest {
-  private static final String GUEST =
-      String.join(
-          "\n",
-          "duration: 20ms",
-          "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: hlt-only,"
-              + " virtualized: true}",
-          "kernel: {params: {cost.jitter_pct: 0, kvm.halt_poll_ns: %s}}",
-          "workload: {tasks: [{name: t, program: [{sleep: %s}, {user: 1us}]}]}",
-          "");
-
-  private static Kernel run(String sleep, String maxPoll) {
-    Kernel k = TestKernels.kernel(String.format(GUEST, maxPoll, sleep));
+  /** A one-vCPU guest whose task sleeps {@code sleepNs}, then runs 1 us. */
+  private static Kernel run(long sleepNs, long maxPollNs) {
+    Kernel k =
+        TestRun.run()
+            .duration(20 * MS)
+            .cpus(1, 1, 1)
+            .idleStates("hlt-only")
+            .virtualized(true)
+            .noJitter()
+            .param(Param.KVM_HALT_POLL_NS, maxPollNs)
+            .tasks(task("t").program(sleep(sleepNs), user(US)))
+            .kernel();
     k.run(20_000_000);
     return k;
   }
 
   @Test
   void shortHaltsGrowTheWindowUntilPollingCatchesThem() {
-    Kernel k = run("100us", "200us");
+    Kernel k = run(100 * US, 200 * US);
     long waited = TestKernels.counter(k, "kvm.halt_wait");
     long polled = TestKernels.counter(k, "kvm.halt_poll_success");
     // Windows of 0, 10, 20, 40 and 80 us miss a ~97 us halt; from 160 us on every halt is caught.
@@ -38,15 +44,15 @@ class HaltPollingTest {
 
   @Test
   void haltsLongerThanTheMaximumResetTheWindow() {
-    Kernel k = run("300us", "200us");
+    Kernel k = run(300 * US, 200 * US);
     assertThat(TestKernels.counter(k, "kvm.halt_poll_success")).isZero();
     assertThat(k.cpus[0].haltPollNs).isZero();
   }
 
   @Test
   void pollingShortensTheWakeupByTheSchedulerTripItSaves() {
-    Kernel polling = run("100us", "200us");
-    Kernel blocking = run("100us", "0ns");
+    Kernel polling = run(100 * US, 200 * US);
+    Kernel blocking = run(100 * US, 0);
     assertThat(TestKernels.counter(blocking, "kvm.halt_poll_success")).isZero();
     // Each cycle is shorter by latency.vm_halted_wake - latency.vm_halt_poll_wake, so more fit.
     assertThat(TestKernels.counter(polling, "sched.wakeups"))

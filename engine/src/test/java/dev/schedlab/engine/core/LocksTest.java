@@ -1,7 +1,23 @@
 package dev.schedlab.engine.core;
 
+import static dev.schedlab.engine.core.Steps.exit;
+import static dev.schedlab.engine.core.Steps.kernel;
+import static dev.schedlab.engine.core.Steps.lock;
+import static dev.schedlab.engine.core.Steps.lockStep;
+import static dev.schedlab.engine.core.Steps.readLockStep;
+import static dev.schedlab.engine.core.Steps.segment;
+import static dev.schedlab.engine.core.Steps.sleep;
+import static dev.schedlab.engine.core.Steps.sleepUntil;
+import static dev.schedlab.engine.core.Steps.unlock;
+import static dev.schedlab.engine.core.Steps.unlockStep;
+import static dev.schedlab.engine.core.Steps.user;
+import static dev.schedlab.engine.core.TestRun.MS;
+import static dev.schedlab.engine.core.TestRun.US;
+import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.engine.config.LockSpec;
+import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.output.TraceSink;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,9 +74,8 @@ class LocksTest {
     }
   }
 
-  private static Kernel run(String yaml, long ns, Recorder rec) {
-    Kernel k =
-        KernelBuilder.build(TestKernels.scenario(yaml).config(), TestKernels.builtins(), rec);
+  private static Kernel run(TestRun r, long ns, Recorder rec) {
+    Kernel k = r.kernel(rec);
     k.run(ns);
     return k;
   }
@@ -71,23 +86,27 @@ class LocksTest {
         ((Map<String, Object>) k.metricsSnapshot().get("lock_stat")).get(lock);
   }
 
-  private static final String FOUR_CPUS =
-      "machine: {sockets: 1, cores_per_socket: 4, "
-          + "threads_per_core: 1, idle_states: poll-only}\n";
+  private static TestRun fourCpus(long durationNs) {
+    return TestRun.run().duration(durationNs).cpus(1, 4, 1).idleStates("poll-only");
+  }
+
+  private static TestRun oneCpu(long durationNs) {
+    return TestRun.run().duration(durationNs).cpus(1, 1, 1).idleStates("poll-only");
+  }
 
   @Test
   void spinlockWaitersGetTheLockInArrivalOrderOneHandoffApart() {
     // a takes the lock for 100 us; b, c, d arrive at 10, 20, 30 us on their own CPUs
-    String yaml =
-        "duration: 1ms\n"
-            + FOUR_CPUS
-            + "workload:\n  locks: {L: spinlock}\n  tasks:\n"
-            + task("a", 0, 0, "100us")
-            + task("d", 3, 30, "10us")
-            + task("b", 1, 10, "10us")
-            + task("c", 2, 20, "10us");
+    TestRun r =
+        fourCpus(MS)
+            .lock("L", LockSpec.Kind.SPINLOCK)
+            .tasks(
+                holder("a", 0, 0, 100 * US),
+                holder("d", 3, 30, 10 * US),
+                holder("b", 1, 10, 10 * US),
+                holder("c", 2, 20, 10 * US));
     Recorder rec = new Recorder();
-    Kernel k = run(yaml, 1_000_000, rec);
+    Kernel k = run(r, 1_000_000, rec);
     assertThat(rec.only("end")).containsExactly("end b", "end c", "end d");
     assertThat(rec.only("begin")).containsExactly("begin b SPIN", "begin c SPIN", "begin d SPIN");
     Map<String, Object> s = stat(k, "L");
@@ -101,35 +120,30 @@ class LocksTest {
     assertThat(s.get("con-bounces")).isEqualTo(3L);
   }
 
-  private static String task(String name, int cpu, int startUs, String hold) {
-    return "    - {name: "
-        + name
-        + ", cpus: \""
-        + cpu
-        + "\", start: "
-        + startUs
-        + "us, program: "
-        + "[{kernel: [{lock: L}, {duration: "
-        + hold
-        + ", preemptible: true}, {unlock: L}]}, exit]}\n";
+  /** A task on {@code cpu} that takes L at {@code startUs} and holds it {@code holdNs}. */
+  private static TestRun.Task holder(String name, int cpu, int startUs, long holdNs) {
+    return task(name)
+        .cpus(String.valueOf(cpu))
+        .start(startUs * US)
+        .program(kernel(lock("L"), segment(holdNs), unlock("L")), exit());
   }
 
   /** A fair task on CPU 1 spins on L, held 300 us by CPU 0; an RT task on CPU 1 wakes meanwhile. */
   private static Histogram rtOverSpinner(String preempt) {
-    String yaml =
-        "duration: 3ms\n"
-            + FOUR_CPUS
-            + "kernel: {preempt: "
-            + preempt
-            + "}\n"
-            + "workload:\n  locks: {L: raw_spinlock}\n  tasks:\n"
-            + "    - {name: holder, cpus: \"0\", program: [{kernel: [{lock: L}, {duration: 300us}, "
-            + "{unlock: L}]}, {user: 10us}]}\n"
-            + "    - {name: spinner, cpus: \"1\", start: 5us, program: [{kernel: [{lock: L}, "
-            + "{duration: 1us}, {unlock: L}]}, {user: 10us}]}\n"
-            + "    - {name: rt, cpus: \"1\", policy: fifo, rt_priority: 50, start: 20us, program: "
-            + "[{sleep_until: {period: 250us, sample: rt}}]}\n";
-    Kernel k = run(yaml, 3_000_000, new Recorder());
+    TestRun r =
+        fourCpus(3 * MS)
+            .preempt(preempt)
+            .lock("L", LockSpec.Kind.RAW_SPINLOCK)
+            .tasks(
+                task("holder")
+                    .cpus("0")
+                    .program(kernel(lock("L"), segment(300 * US), unlock("L")), user(10 * US)),
+                task("spinner")
+                    .cpus("1")
+                    .start(5 * US)
+                    .program(kernel(lock("L"), segment(US), unlock("L")), user(10 * US)),
+                task("rt").cpus("1").fifo(50).start(20 * US).program(sleepUntil(250 * US, "rt")));
+    Kernel k = run(r, 3_000_000, new Recorder());
     return k.metrics.histogram("rt");
   }
 
@@ -144,18 +158,17 @@ class LocksTest {
 
   /** One CPU: a fair task holds a spinlock for 100 us, then 100 us of preemptible kernel code. */
   private static Histogram deadlineOverHolder(String preempt) {
-    String yaml =
-        "duration: 50ms\n"
-            + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
-            + "kernel: {preempt: "
-            + preempt
-            + "}\n"
-            + "workload:\n  locks: {zone: {kind: spinlock, per: node}}\n  tasks:\n"
-            + "    - name: fair\n      program:\n        - kernel: [{lock: zone, irqs_off: false}, "
-            + "{duration: 100us}, {unlock: zone}, {duration: 100us}]\n        - user: 3us\n"
-            + "    - name: dl\n      policy: deadline\n      dl_runtime: 20us\n      dl_deadline: 1ms\n"
-            + "      start: 37us\n      program:\n        - sleep_until: {period: 1ms, sample: dl}\n";
-    Kernel k = run(yaml, 50_000_000, new Recorder());
+    TestRun r =
+        oneCpu(50 * MS)
+            .preempt(preempt)
+            .lock("zone", LockSpec.Kind.SPINLOCK, LockSpec.Scope.NODE)
+            .tasks(
+                task("fair")
+                    .program(
+                        kernel(lock("zone"), segment(100 * US), unlock("zone"), segment(100 * US)),
+                        user(3 * US)),
+                task("dl").deadline(20 * US, MS).start(37 * US).program(sleepUntil(MS, "dl")));
+    Kernel k = run(r, 50_000_000, new Recorder());
     return k.metrics.histogram("dl");
   }
 
@@ -177,17 +190,22 @@ class LocksTest {
   }
 
   /** CPU 0: the owner holds the mutex over {@code ownerBody}; CPU 1: a waiter arrives at 10 us. */
-  private static Kernel mutex(String ownerBody) {
-    String yaml =
-        "duration: 2ms\n"
-            + FOUR_CPUS
-            + "workload:\n  locks: {M: mutex}\n  tasks:\n"
-            + "    - {name: owner, cpus: \"0\", program: [{lock: M}, "
-            + ownerBody
-            + ", {unlock: M}, exit]}\n"
-            + "    - {name: waiter, cpus: \"1\", start: 10us, program: [{lock: M}, {user: 1us}, "
-            + "{unlock: M}, exit]}\n";
-    return run(yaml, 2_000_000, new Recorder());
+  private static Kernel mutex(StepSpec... ownerBody) {
+    List<StepSpec> owner = new ArrayList<>();
+    owner.add(lockStep("M"));
+    owner.addAll(List.of(ownerBody));
+    owner.add(unlockStep("M"));
+    owner.add(exit());
+    TestRun r =
+        fourCpus(2 * MS)
+            .lock("M", LockSpec.Kind.MUTEX)
+            .tasks(
+                task("owner").cpus("0").program(owner.toArray(StepSpec[]::new)),
+                task("waiter")
+                    .cpus("1")
+                    .start(10 * US)
+                    .program(lockStep("M"), user(US), unlockStep("M"), exit()));
+    return run(r, 2_000_000, new Recorder());
   }
 
   @SuppressWarnings("unchecked")
@@ -198,8 +216,8 @@ class LocksTest {
 
   @Test
   void aMutexWaiterSpinsWhileTheOwnerRunsAndSleepsWhileItDoesNot() {
-    Kernel running = mutex("{user: 500us}");
-    Kernel sleeping = mutex("{sleep: 500us}");
+    Kernel running = mutex(user(500 * US));
+    Kernel sleeping = mutex(sleep(500 * US));
     assertThat(stat(running, "M").get("contentions")).isEqualTo(1L);
     assertThat(stat(sleeping, "M").get("contentions")).isEqualTo(1L);
     // spinning: CPU 1 stays busy for the ~490 us wait; sleeping: CPU 1 idles through it
@@ -215,25 +233,30 @@ class LocksTest {
   void aMutexSpinnerStopsWhenTheOwnerGoesToSleep() {
     // the owner computes 100 us, then sleeps 400 us still holding the mutex (the run ends when
     // both have exited, ~500 us)
-    Kernel k = mutex("{user: 100us}, {sleep: 400us}");
+    Kernel k = mutex(user(100 * US), sleep(400 * US));
     long busy = busyNs(k, 1);
     assertThat(busy).isBetween(80_000L, 150_000L); // spun ~90 us, then slept
   }
 
   @Test
   void aWaitingWriterHoldsBackNewReaders() {
-    String yaml =
-        "duration: 2ms\n"
-            + FOUR_CPUS
-            + "workload:\n  locks: {sem: rwsem}\n  tasks:\n"
-            + "    - {name: r1, cpus: \"0\", program: [{lock: {name: sem, mode: read}}, {user: 100us}, "
-            + "{unlock: sem}, exit]}\n"
-            + "    - {name: w, cpus: \"1\", start: 10us, program: [{lock: sem}, {user: 50us}, "
-            + "{unlock: sem}, exit]}\n"
-            + "    - {name: r2, cpus: \"2\", start: 20us, program: [{lock: {name: sem, mode: read}}, "
-            + "{user: 10us}, {unlock: sem}, exit]}\n";
+    TestRun r =
+        fourCpus(2 * MS)
+            .lock("sem", LockSpec.Kind.RWSEM)
+            .tasks(
+                task("r1")
+                    .cpus("0")
+                    .program(readLockStep("sem"), user(100 * US), unlockStep("sem"), exit()),
+                task("w")
+                    .cpus("1")
+                    .start(10 * US)
+                    .program(lockStep("sem"), user(50 * US), unlockStep("sem"), exit()),
+                task("r2")
+                    .cpus("2")
+                    .start(20 * US)
+                    .program(readLockStep("sem"), user(10 * US), unlockStep("sem"), exit()));
     Recorder rec = new Recorder();
-    run(yaml, 2_000_000, rec);
+    run(r, 2_000_000, rec);
     // r2 finds only a reader holding the lock, yet waits: the writer queued first goes first
     assertThat(rec.only("begin")).containsExactly("begin w WRITE", "begin r2 READ");
     assertThat(rec.only("end")).containsExactly("end w", "end r2");
@@ -241,22 +264,34 @@ class LocksTest {
     assertThat(r2End).isGreaterThan(150_000); // after r1's 100 us and the writer's 50 us
   }
 
+  /** A fair task holding S for 1 ms of kernel work. */
+  private static TestRun.Task lowHoldsS1ms() {
+    return task("low").program(kernel(lock("S"), segment(MS), unlock("S")), exit());
+  }
+
+  /** A FIFO 10 task that wakes at 100 us and computes 5 ms. */
+  private static TestRun.Task midFrom100us() {
+    return task("mid").fifo(10).program(sleep(100 * US), user(5 * MS), exit());
+  }
+
   @Test
   void priorityInheritanceUnderRtLiftsTheHolderAboveAMediumTask() {
     // CPU 0 only. low (fair) holds the spinlock_t S for 1 ms of kernel work; mid (FIFO 10) wakes
     // at 100 us and computes 5 ms; high (FIFO 50) wakes at 200 us and wants S.
-    String yaml =
-        "duration: 10ms\n"
-            + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
-            + "kernel: {preempt: full, rt: true}\n"
-            + "workload:\n  locks: {S: spinlock}\n  tasks:\n"
-            + "    - {name: low, program: [{kernel: [{lock: S}, {duration: 1ms}, {unlock: S}]}, exit]}\n"
-            + "    - {name: mid, policy: fifo, rt_priority: 10, program: [{sleep: 100us}, {user: 5ms}, "
-            + "exit]}\n"
-            + "    - {name: high, policy: fifo, rt_priority: 50, program: [{sleep: 200us}, "
-            + "{kernel: [{lock: S}, {duration: 10us}, {unlock: S}]}, exit]}\n";
+    TestRun r =
+        oneCpu(10 * MS)
+            .preempt("full")
+            .preemptRt()
+            .lock("S", LockSpec.Kind.SPINLOCK)
+            .tasks(
+                lowHoldsS1ms(),
+                midFrom100us(),
+                task("high")
+                    .fifo(50)
+                    .program(
+                        sleep(200 * US), kernel(lock("S"), segment(10 * US), unlock("S")), exit()));
     Recorder rec = new Recorder();
-    Kernel k = run(yaml, 10_000_000, rec);
+    Kernel k = run(r, 10_000_000, rec);
     // Under RT the holder is preemptible (mid runs it off the CPU at 100 us); boosted to high's
     // priority it preempts mid, finishes its 1 ms and hands S over: high waits ~0.9 ms, not 5 ms.
     assertThat(rec.only("begin")).containsExactly("begin high RT");
@@ -268,16 +303,13 @@ class LocksTest {
   @Test
   void withoutPreemptRtTheSameSpinlockKeepsTheMediumTaskOutInstead() {
     // The contrast: spinlock_t spins; low cannot be preempted inside its section at all.
-    String yaml =
-        "duration: 10ms\n"
-            + "machine: {sockets: 1, cores_per_socket: 1, threads_per_core: 1, idle_states: poll-only}\n"
-            + "kernel: {preempt: full}\n"
-            + "workload:\n  locks: {S: spinlock}\n  tasks:\n"
-            + "    - {name: low, program: [{kernel: [{lock: S}, {duration: 1ms}, {unlock: S}]}, exit]}\n"
-            + "    - {name: mid, policy: fifo, rt_priority: 10, program: [{sleep: 100us}, {user: 5ms}, "
-            + "exit]}\n";
+    TestRun r =
+        oneCpu(10 * MS)
+            .preempt("full")
+            .lock("S", LockSpec.Kind.SPINLOCK)
+            .tasks(lowHoldsS1ms(), midFrom100us());
     Recorder rec = new Recorder();
-    run(yaml, 10_000_000, rec);
+    run(r, 10_000_000, rec);
     long firstSwitchToMid = rec.times.get(rec.events.indexOf("switch low mid"));
     assertThat(firstSwitchToMid).isGreaterThan(1_000_000); // at the unlock, not at 100 us
   }
