@@ -29,7 +29,7 @@ final class DomainBuilder {
   private DomainBuilder() {}
 
   static void build(Cpu[] cpus, BitSet housekeeping) {
-    Map<String, BitSet> childSpans = new java.util.HashMap<>();
+    Map<String, BitSet> childSpans = new java.util.TreeMap<>(); // looked up only
     for (Cpu c : cpus) {
       if (!housekeeping.get(c.id)) {
         continue;
