@@ -13,8 +13,8 @@ import dev.schedlab.lab.run.RunSettings;
 import dev.schedlab.lab.run.ScenarioRun;
 import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.report.section.RunSection;
-import dev.schedlab.report.timeline.TeeSink;
 import dev.schedlab.report.timeline.Timeline;
+import dev.schedlab.report.timeline.TimelineRun;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -153,7 +153,8 @@ final class RunCommand implements Callable<Integer> {
     // The report's timeline listens to the run itself: no trace file is needed for it.
     timeline = report == null ? null : new Timeline(s.nrCpus(), s.durationNs());
     if (trace == null) {
-      return run.run(timeline, safety.settings(spec, null));
+      RunSettings settings = safety.settings(spec, null);
+      return timeline == null ? run.run(settings) : TimelineRun.run(run, timeline, null, settings);
     }
     FtraceWriter sink;
     try {
@@ -166,8 +167,8 @@ final class RunCommand implements Callable<Integer> {
     try {
       r =
           timeline == null
-              ? run.run(sink, settings)
-              : run.run(new TeeSink(sink, timeline), settings);
+              ? run.runWithTrace(sink, settings)
+              : TimelineRun.run(run, timeline, sink, settings);
     } catch (Exception | Error e) {
       sink.abort();
       throw e;

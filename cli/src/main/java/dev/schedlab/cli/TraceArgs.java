@@ -33,6 +33,15 @@ final class TraceArgs {
   @Nullable Path machine;
 
   @Option(
+      names = "--autogroups",
+      paramLabel = "FILE",
+      description =
+          "The traced threads' autogroups: 'TID N' lines (N of /autogroup-N in"
+              + " /proc/PID/autogroup) taken as the recording starts; each autogroup's tasks"
+              + " replay as one task group. Default: all in the root group.")
+  @Nullable Path autogroups;
+
+  @Option(
       names = "--input-format",
       paramLabel = "FORMAT",
       description = "ftrace, trace-cmd or perf (default: detected from the file).")
@@ -62,7 +71,7 @@ final class TraceArgs {
     }
     Trace trace = TraceReader.read(file, format);
     ImportedTrace imported =
-        TraceImport.of(trace, new ImportOptions(scenarioName(), machine, scenarioDir));
+        TraceImport.of(trace, new ImportOptions(scenarioName(), machine, scenarioDir, autogroups));
     if (!quiet) {
       for (String w : trace.warnings().lines()) {
         err.println("warning: " + w);

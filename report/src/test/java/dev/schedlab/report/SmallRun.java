@@ -25,7 +25,7 @@ import java.util.List;
  * @param live the timeline fed by the run itself (finished)
  */
 public record SmallRun(String json, JsonNode node, Path trace, Timeline live) {
-  static final String SCENARIO =
+  public static final String SCENARIO =
       String.join(
           "\n",
           "duration: 30ms",

@@ -244,7 +244,8 @@ public sealed interface StepSpec {
    * Creates a new task from the workload's task group named {@code template} (a group of count 0 is
    * a template only), named {@code namePrefix + index + "-" + nnnn}: index counts from {@code
    * firstIndex} over every fork of the run, nnnn the forks of this template (rt-app's {@code
-   * fork}). The clone cost is a separate kernel step.
+   * fork}). The clone cost is a separate kernel step. A {@code firstIndex} below 0 names the child
+   * {@code template} itself (the scenario's {@code fork} step of a {@code forked} task).
    */
   record Fork(String template, String namePrefix, int firstIndex) implements StepSpec {}
 

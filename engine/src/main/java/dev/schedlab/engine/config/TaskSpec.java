@@ -22,6 +22,9 @@ import java.util.List;
  * @param program the steps each task runs, looping forever unless it ends with {@code exit}
  * @param timerSlackNs the tasks' timer slack ({@code prctl(PR_SET_TIMERSLACK)}), or -1 for the
  *     kernel's default ({@code sched.timer_slack})
+ * @param startCpu the CPU the tasks are on when created, for tasks that already exist when the run
+ *     starts (an imported trace's); -1: placed as a new task ({@code select_task_rq()} with
+ *     WF_FORK)
  */
 public record TaskSpec(
     String name,
@@ -38,9 +41,46 @@ public record TaskSpec(
     String process,
     long startNs,
     List<StepSpec> program,
-    long timerSlackNs) {
+    long timerSlackNs,
+    int startCpu) {
   public TaskSpec {
     program = List.copyOf(program);
+  }
+
+  /** Tasks placed as new tasks. */
+  public TaskSpec(
+      String name,
+      int count,
+      String policy,
+      int nice,
+      int rtPriority,
+      long dlRuntimeNs,
+      long dlDeadlineNs,
+      long dlPeriodNs,
+      String cpus,
+      boolean perCpu,
+      boolean kthread,
+      String process,
+      long startNs,
+      List<StepSpec> program,
+      long timerSlackNs) {
+    this(
+        name,
+        count,
+        policy,
+        nice,
+        rtPriority,
+        dlRuntimeNs,
+        dlDeadlineNs,
+        dlPeriodNs,
+        cpus,
+        perCpu,
+        kthread,
+        process,
+        startNs,
+        program,
+        timerSlackNs,
+        -1);
   }
 
   /** Tasks with the kernel's default timer slack. */
@@ -94,6 +134,7 @@ public record TaskSpec(
         process,
         startNs,
         program,
-        ns);
+        ns,
+        startCpu);
   }
 }

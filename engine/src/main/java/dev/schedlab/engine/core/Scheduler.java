@@ -445,6 +445,12 @@ final class Scheduler {
       if (p.onCpu) {
         spinWindow.spinnerWoken(rq);
       }
+      if (k.trace.enabled()) {
+        // ttwu_do_wakeup() traces sched_wakeup on this path too
+        Task cur = waker.curr;
+        k.trace.schedWakeup(
+            k.now, waker.id, cur.traceComm(), cur.tracePid(), p.comm, p.pid, p.prio(), rq.id);
+      }
       return;
     }
     int target = selectCpu(p, waker.id, wakeFlags | SchedFlags.WF_TTWU);
@@ -565,11 +571,11 @@ final class Scheduler {
 
   /**
    * {@code wake_up_new_task()}: place a new task ({@code select_task_rq()} with WF_FORK from the
-   * CPU it is created on) and wake it.
+   * CPU it is created on) and wake it. A task that existed before the run starts on its own CPU.
    */
   void wakeUpNewTask(Task p) {
     int cpu = p.cpu;
-    if (p.nrAllowed > 1) {
+    if (p.nrAllowed > 1 && p.startCpu < 0) {
       long saved = k.pathCost; // the fork's own cost is not modelled
       cpu = selectCpu(p, k.thisCpu, SchedFlags.WF_FORK);
       k.pathCost = saved;

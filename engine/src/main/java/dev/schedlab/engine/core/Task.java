@@ -89,6 +89,9 @@ final class Task implements TaskView {
    */
   long timerSlackNs = -1;
 
+  /** The CPU it is on when created (it existed before the run), or -1: placed as a new task. */
+  int startCpu = -1;
+
   /** When the current syscall-shaped step entered the kernel. */
   long syscallStart;
 

@@ -56,6 +56,10 @@ final class TaskFactory {
       int mmId = ts.kthread() ? -1 : group ? groupMm : (i == 0 ? groupMm : mm++);
       Mm taskMm = ts.kthread() ? null : group || i == 0 ? sharedMm : newMm(mmId);
       Task t = newTask(ts, comm, aff, mmId, taskMm, root.split());
+      if (ts.startCpu() >= 0 && aff.get(ts.startCpu())) {
+        t.startCpu = ts.startCpu();
+        t.cpu = t.startCpu;
+      }
       t.taskGroup =
           TaskGroup.groupOf(
               k.taskGroups, k.cgroupSpecs, k.autogroup, ts, comm, k.autogroupSessions);
@@ -69,14 +73,23 @@ final class TaskFactory {
     if (ts == null) {
       throw new IllegalArgumentException(parent + ": fork of unknown task group " + op.template);
     }
-    int index = op.count + forks++;
-    int nth = forksOf.merge(op.template, 1, Integer::sum) - 1;
-    String comm = op.namePrefix + index + "-" + String.format(Locale.ROOT, "%04d", nth);
+    String comm;
+    if (op.count < 0) {
+      comm = op.template; // a task of its own name (the scenario's fork step)
+    } else {
+      int index = op.count + forks++;
+      int nth = forksOf.merge(op.template, 1, Integer::sum) - 1;
+      comm = op.namePrefix + index + "-" + String.format(Locale.ROOT, "%04d", nth);
+    }
     int mmId = ts.kthread() ? -1 : mm++;
     Task t =
         newTask(
             ts, comm, allowedOf(ts), mmId, ts.kthread() ? null : newMm(mmId), parent.rng.split());
     t.taskGroup = parent.taskGroup; // a child starts in its parent's cgroup
+    if (op.count < 0 && t.allowed.get(parent.cpu)) {
+      // sched_fork(): the child starts on the forking CPU, where select_task_rq() starts from
+      t.cpu = parent.cpu;
+    }
     k.queue.schedule(new Event(EventLoop.EV_TASK_START, -1, t), k.now);
   }
 

@@ -271,4 +271,41 @@ class ThreadOpsTest {
     assertThat(stamps(k, "child-1-0000", "born")[0]).isBetween(MS, MS + 100_000);
     assertThat(k.liveTasks).isZero();
   }
+
+  private static Task task(Kernel k, String comm) {
+    return k.tasks.stream().filter(t -> t.comm.equals(comm)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aForkStepOfANamedTaskCreatesItWhenTheParentGetsThere() {
+    TaskSpec kid = normal("kid", 0, user(MS), new StepSpec.Exit()); // forked: a template
+    TaskSpec dad =
+        normal(
+            "dad",
+            1,
+            user(3 * MS),
+            new StepSpec.Fork("kid", "kid", -1),
+            user(MS),
+            new StepSpec.Exit());
+    // not created at the run's start: only when the parent's fork step runs
+    assertThat(run(2 * MS, 2, kid, dad).tasks).noneMatch(t -> t.comm.equals("kid"));
+    Kernel k = run(20 * MS, 2, kid, dad);
+    assertThat(task(k, "kid").sumExecNs()).isBetween(MS, MS + 100_000);
+    assertThat(k.liveTasks).isZero();
+  }
+
+  @Test
+  void startCpuPlacesATaskWithoutForkBalancing() {
+    StepSpec[] program = {user(MS), new StepSpec.Block("never")};
+    TaskSpec a =
+        new TaskSpec(
+            "a", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, List.of(program), -1, 1);
+    TaskSpec b =
+        new TaskSpec(
+            "b", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, List.of(program), -1, 1);
+    Kernel k = run(1_000, 2, a, b);
+    // placed as new tasks, the second would have gone to the idle CPU 0
+    assertThat(task(k, "a").cpu).isEqualTo(1);
+    assertThat(task(k, "b").cpu).isEqualTo(1);
+  }
 }

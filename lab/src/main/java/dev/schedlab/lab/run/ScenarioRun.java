@@ -5,6 +5,7 @@ import dev.schedlab.engine.SimulationException;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginException;
+import dev.schedlab.lab.output.FtraceWriter;
 import dev.schedlab.lab.scenario.Scenario;
 import org.jspecify.annotations.Nullable;
 
@@ -40,6 +41,28 @@ public final class ScenarioRun {
   /** The resolved extensions, for tools that run the model themselves (trace replay). */
   public Extensions extensions() {
     return extensions;
+  }
+
+  /**
+   * Runs the scenario to its duration without a trace.
+   *
+   * @throws SimulationException a plugin failed under {@code failOnPluginError} or a model
+   *     invariant broke
+   */
+  public RunOutcome run(RunSettings settings) throws SimulationException {
+    return run(null, settings);
+  }
+
+  /**
+   * Runs the scenario to its duration with its ftrace text trace written to {@code traceFile}
+   * (which the caller closes, or aborts if the run fails).
+   *
+   * @throws SimulationException a plugin failed under {@code failOnPluginError} or a model
+   *     invariant broke
+   */
+  public RunOutcome runWithTrace(FtraceWriter traceFile, RunSettings settings)
+      throws SimulationException {
+    return run(traceFile, settings);
   }
 
   /**

@@ -22,6 +22,7 @@ final class StepBinder {
     "since",
     "lock",
     "unlock",
+    "fork",
     "exit"
   };
 
@@ -104,6 +105,10 @@ final class StepBinder {
       }
       case "block" -> {
         return new StepSpec.Block(arg.name());
+      }
+      case "fork" -> {
+        String child = arg.name();
+        return new StepSpec.Fork(child, child, -1);
       }
       case "wake" -> {
         if (!arg.node().isObject()) {

@@ -31,7 +31,9 @@ final class TaskBinder {
     "process",
     "start",
     "program",
-    "timer_slack"
+    "timer_slack",
+    "start_cpu",
+    "forked"
   };
   static final String[] POLICIES = {"normal", "batch", "idle", "fifo", "rr", "deadline", "ext"};
 
@@ -101,6 +103,7 @@ final class TaskBinder {
         caps.put(name, one.required("max").integer(1, 100_000_000));
       }
     }
+    checkForks(tasks, taskVals, w);
     for (int i = 0; i < tasks.size(); i++) {
       try {
         LockCheck.check(tasks.get(i).program(), locks);
@@ -110,6 +113,49 @@ final class TaskBinder {
       }
     }
     return new WorkloadSpec(tasks, caps, tools, List.copyOf(locks.values()));
+  }
+
+  /** Each {@code fork} step names a {@code forked} task, which one step forks. */
+  private static void checkForks(List<TaskSpec> tasks, List<Val> taskVals, Val w)
+      throws ScenarioException {
+    Map<String, Integer> forkable = new TreeMap<>();
+    for (int i = 0; i < taskVals.size(); i++) {
+      if (tasks.get(i).count() == 0) {
+        forkable.put(tasks.get(i).name(), 0);
+      }
+    }
+    for (int i = 0; i < taskVals.size(); i++) {
+      List<String> named = new ArrayList<>();
+      forksIn(tasks.get(i).program(), named);
+      for (String child : named) {
+        Val where = taskVals.get(i).child("program");
+        Integer n = forkable.get(child);
+        if (n == null) {
+          throw where.error("fork of " + child + ": expected the name of a task with forked: true");
+        }
+        if (n > 0) {
+          throw where.error("fork of " + child + ": forked twice (a forked task is one task)");
+        }
+        forkable.put(child, 1);
+      }
+    }
+    for (Map.Entry<String, Integer> e : forkable.entrySet()) {
+      if (e.getValue() == 0) {
+        throw w.error("task " + e.getKey() + " is forked: true but no fork step creates it");
+      }
+    }
+  }
+
+  private static void forksIn(List<StepSpec> program, List<String> out) {
+    for (StepSpec s : program) {
+      if (s instanceof StepSpec.Fork f && f.firstIndex() < 0) {
+        out.add(f.template());
+      } else if (s instanceof StepSpec.Loop l) {
+        for (int i = 0; i < Math.min(2, l.count()); i++) {
+          forksIn(l.body(), out); // a fork in a loop of 2 or more forks twice
+        }
+      }
+    }
   }
 
   /** {@code NAME: KIND} or {@code NAME: {kind: KIND, per: machine|node|cpu|process}}. */
@@ -179,7 +225,13 @@ final class TaskBinder {
   private TaskSpec task(Val v, int index) throws ScenarioException {
     Obj t = v.object(FIELDS);
     String name = t.name("name", "task" + index);
-    int count = t.integer("count", 1, 1, 1_000_000);
+    boolean forked = t.bool("forked", false);
+    if (forked && (t.has("count") || t.has("start") || t.has("start_cpu"))) {
+      String f = t.has("count") ? "count" : t.has("start") ? "start" : "start_cpu";
+      throw t.get(f).error("does not apply to a forked task (one task, created by a fork step)");
+    }
+    // a forked task is a template of count 0: the fork step creates it
+    int count = forked ? 0 : t.integer("count", 1, 1, 1_000_000);
     String policy = t.choice("policy", "normal", POLICIES);
     int nice = t.integer("nice", 0, -20, 19);
     boolean rt = policy.equals("fifo") || policy.equals("rr");
@@ -232,6 +284,14 @@ final class TaskBinder {
     long start = t.durationNs("start", 0);
     List<StepSpec> program = steps.program(t.required("program"));
     long slack = t.has("timer_slack") ? t.get("timer_slack").durationNs() : -1;
+    int startCpu = t.integer("start_cpu", -1, 0, nrCpus - 1);
+    if (startCpu >= 0 && !set.isEmpty() && !set.get(startCpu)) {
+      throw t.get("start_cpu")
+          .error("expected a CPU of the task's cpus (" + cpus + "), got " + startCpu);
+    }
+    if (startCpu >= 0 && perCpu) {
+      throw t.get("start_cpu").error("does not apply with per_cpu (each task starts on its CPU)");
+    }
     return new TaskSpec(
         name,
         count,
@@ -247,6 +307,7 @@ final class TaskBinder {
         process,
         start,
         program,
-        slack);
+        slack,
+        startCpu);
   }
 }

@@ -149,6 +149,36 @@ class ScenarioLoaderTest {
   }
 
   @Test
+  void aForkStepMustNameAForkedTaskAndAForkedTaskAForkStep() throws Exception {
+    Path f = dir.resolve("fork.yaml");
+    Files.writeString(
+        f,
+        "workload:\n  tasks:\n    - {name: a, program: [{fork: b}, exit]}\n"
+            + "    - {name: b, program: [{user: 1ms}]}\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("fork of b: expected the name of a task with forked: true");
+    Files.writeString(
+        f,
+        "workload:\n  tasks:\n    - {name: a, program: [{user: 1ms}]}\n"
+            + "    - {name: b, forked: true, program: [{user: 1ms}]}\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .hasMessageContaining("task b is forked: true but no fork step creates it");
+    Files.writeString(
+        f,
+        "workload:\n  tasks:\n    - {name: a, program: [{fork: b}, {fork: b}, exit]}\n"
+            + "    - {name: b, forked: true, count: 2, program: [{user: 1ms}]}\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .hasMessageContaining("count: does not apply to a forked task");
+    Files.writeString(
+        f,
+        "machine: {preset: small-x86, cores_per_socket: 2, threads_per_core: 1}\n"
+            + "workload:\n  tasks:\n    - {name: a, cpus: \"0\", start_cpu: 1, program: [{user: 1ms}]}\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .hasMessageContaining("start_cpu: expected a CPU of the task's cpus (0), got 1");
+  }
+
+  @Test
   void unknownOrNegativeParameterNamesFileLineColumnAndTheKnownKeys() throws Exception {
     Path f = dir.resolve("p.yaml");
     Files.writeString(f, "seed: 1\nkernel:\n  params:\n    cost.sched_bsae: 400ns\n");

@@ -20,6 +20,9 @@ public sealed interface Action {
    */
   record Wake(TracedTask target, boolean queued) implements Action {}
 
+  /** The task forked {@code child} (a fork event of the trace). */
+  record Fork(TracedTask child) implements Action {}
+
   /** The task blocked; how it ended is known once it is woken (or the trace ends). */
   final class Block implements Action {
     /** How a block ended. */

@@ -129,7 +129,10 @@ public final class History {
         task(x.pid(), x.comm(), at, TracedTask.Start.RUNNING).exiting = true;
       }
     } else if (e instanceof TraceEvent.Migrate m) {
-      task(m.pid(), m.comm(), at, TracedTask.Start.RUNNABLE);
+      TracedTask t = task(m.pid(), m.comm(), at, TracedTask.Start.RUNNABLE);
+      if (t.start == TracedTask.Start.RUNNABLE && t.lastCpu < 0 && validCpu(m.origCpu())) {
+        t.startCpu = m.origCpu(); // queued there before it moved
+      }
     } else if (e instanceof TraceEvent.IpiSend) {
       cpus[at.cpu()].ipisSent++;
     } else if (e instanceof TraceEvent.Lost) {
@@ -164,6 +167,9 @@ public final class History {
       int pid, String comm, TraceEvent.Where at, TracedTask.Start how, long since) {
     int gen = generations.merge(pid, 1, Integer::sum);
     TracedTask t = new TracedTask(pid, gen, comm, how, since);
+    if (how != TracedTask.Start.FORKED) {
+      t.startCpu = at.cpu(); // where it was seen first; a better guess replaces it below
+    }
     byPid.put(pid, t);
     tasks.add(t);
     switch (how) {
@@ -386,13 +392,59 @@ public final class History {
     TracedTask t = byPid.get(w.pid());
     if (t == null || t.state == TracedTask.State.DEAD) {
       t = task(w.pid(), w.comm(), at, TracedTask.Start.BLOCKED);
+      if (t.start == TracedTask.Start.BLOCKED && validCpu(w.targetCpu())) {
+        // sched_waking's target_cpu is task_cpu(p) before select_task_rq(): where it last ran
+        // (sched_wakeup's is the CPU chosen, the best guess left without sched_waking)
+        t.startCpu = w.targetCpu();
+      }
     }
     t.sawPrio(w.prio());
-    switch (t.state) {
-      case BLOCKED -> wakeUpBlocked(t, waker(at, t), now, w.targetCpu());
-      case RUNNING -> t.measures.wakeupsRunning++;
-      default -> {} // runnable already (a second wakeup of the same sleep)
+    if (t.state == TracedTask.State.BLOCKED) {
+      wakeUpBlocked(t, waker(at, t), now, w.targetCpu());
+    } else if (t.wokenAt < 0) {
+      // on its runqueue, yet woken: it had set a sleeping state and not switched out yet (still
+      // running, or preempted inside that window); try_to_wake_up() checks the state before
+      // tracing sched_waking, then ttwu_runnable() cancels the sleep (kernel/sched/core.c)
+      wakeUpInWindow(t, waker(at, t), now);
+    } // else woken already and not run since: a repeated event (lost events around it)
+  }
+
+  /**
+   * A wakeup of {@code t} in its sleep window: it is a wakeup (it is counted as one), and with a
+   * task as waker it keeps its causality as a block of {@code t} there and a wake step of the
+   * waker: in the replay the block passes at once if the wake came first, as the sleep was
+   * cancelled here, or waits for it.
+   */
+  private void wakeUpInWindow(TracedTask t, @Nullable TracedTask waker, long now) {
+    t.measures.wakeups++;
+    t.measures.wakeupsRunning++;
+    if (waker == null) {
+      return; // an interrupt cancelled the sleep: nothing of the program waits for it
     }
+    t.measures.wakeupsByTask++;
+    chargeSoFar(t, now);
+    t.closeRun();
+    Action.Block b = new Action.Block();
+    t.actions.add(b);
+    b.woken(Action.Block.End.BY_TASK, 0);
+    chargeSoFar(waker, now);
+    waker.closeRun();
+    waker.actions.add(new Action.Wake(t, false));
+  }
+
+  /** The time {@code t} has been on its CPU so far goes to its stretch (it goes on running). */
+  private void chargeSoFar(TracedTask t, long now) {
+    if (t.state == TracedTask.State.RUNNING) {
+      long ran = Math.max(0, now - t.since);
+      t.runOnCpu += ran;
+      t.measures.runtimeNs += ran;
+      cpus[t.cpu].busyNs += ran;
+      t.since = now;
+    }
+  }
+
+  private boolean validCpu(int c) {
+    return c >= 0 && c < curr.length;
   }
 
   /** The task that woke from {@code at}, or null for an interrupt, the idle task or itself. */
@@ -416,14 +468,7 @@ public final class History {
     t.pendingBlock = null;
     if (waker != null) {
       t.measures.wakeupsByTask++;
-      // the waker's time so far is a Run before its Wake step
-      if (waker.state == TracedTask.State.RUNNING) {
-        long ran = Math.max(0, now - waker.since);
-        waker.runOnCpu += ran;
-        waker.measures.runtimeNs += ran;
-        cpus[waker.cpu].busyNs += ran;
-        waker.since = now;
-      }
+      chargeSoFar(waker, now); // the waker's time so far is a Run before its Wake step
       waker.closeRun();
       // onto an idle CPU other than the waker's, the wakeup is queued there (TTWU_QUEUE;
       // ttwu_queue_cond() in kernel/sched/core.c, within one LLC)
@@ -449,6 +494,7 @@ public final class History {
     if (f.parentPid() > 0 && current(at) == null) {
       task(f.parentPid(), f.parentComm(), at, TracedTask.Start.RUNNING);
     }
+    TracedTask parent = f.parentPid() > 0 ? byPid.get(f.parentPid()) : null;
     TracedTask old = byPid.get(f.childPid());
     if (old != null && old.state != TracedTask.State.DEAD) {
       warnings.add(
@@ -465,7 +511,14 @@ public final class History {
       old.closeRun();
       old.state = TracedTask.State.DEAD;
     }
-    create(f.childPid(), f.childComm(), at, TracedTask.Start.FORKED, at.timeNs());
+    TracedTask child =
+        create(f.childPid(), f.childComm(), at, TracedTask.Start.FORKED, at.timeNs());
+    child.parent = parent;
+    if (parent != null && parent.state == TracedTask.State.RUNNING) {
+      chargeSoFar(parent, at.timeNs()); // its time so far is a Run before its fork
+      parent.closeRun();
+      parent.actions.add(new Action.Fork(child));
+    }
   }
 
   private void onIrq(TraceEvent.Irq i) {

@@ -10,13 +10,19 @@ public final class TaskMeasures {
   /** Times switched in (a task on a CPU when the trace starts: one more). */
   public long runs;
 
-  /** Wakeups that ended a block (switched out asleep, then woken). */
+  /**
+   * Wakeups: {@code try_to_wake_up()} calls that found the task in a sleeping state and traced
+   * {@code sched_waking}, whether it had switched out asleep or was still on its runqueue.
+   */
   public long wakeups;
 
   /** Of those, wakeups by another task (the rest came from interrupts: timers, devices). */
   public long wakeupsByTask;
 
-  /** Wakeups of the task while it was still on its CPU (it had not blocked yet). */
+  /**
+   * Of those, wakeups that found it still on its runqueue (in its sleep window: on its CPU, or
+   * preempted there), which cancel the sleep ({@code ttwu_runnable()}).
+   */
   public long wakeupsRunning;
 
   /** Switch-ins on another CPU than the previous one. */
@@ -28,7 +34,7 @@ public final class TaskMeasures {
   /** Switched out runnable (involuntary context switches, preemptions). */
   public long involuntarySwitches;
 
-  /** Wakeup to switch-in, ns (wakeups that ended a block). */
+  /** Wakeup to switch-in, ns (wakeups of a task that had switched out asleep). */
   public final Histogram wakeLatency = new Histogram(3);
 
   void latency(long ns) {

@@ -42,6 +42,13 @@ public final class TracedTask {
   State state = State.RUNNABLE; // History.create() sets it from the start
   int cpu = -1;
   int lastCpu = -1;
+
+  /** The task that forked it (a fork event of the trace), or null. */
+  @Nullable TracedTask parent;
+
+  /** For a task alive when the trace starts: the CPU it was on then (-1: unknown, or forked). */
+  int startCpu = -1;
+
   long since;
   long wokenAt = -1;
   boolean exiting;
@@ -87,6 +94,19 @@ public final class TracedTask {
   /** When it entered the trace (its fork, or the trace start), ns of trace time. */
   public long startNs() {
     return startNs;
+  }
+
+  /**
+   * For a task alive when the trace starts, the CPU it was on then (running, queued, or last run on
+   * when asleep); -1 for a task created during the trace or one whose CPU is unknown.
+   */
+  public int startCpu() {
+    return startCpu;
+  }
+
+  /** The task whose fork event created it, or null (alive at the start, or no fork traced). */
+  public @Nullable TracedTask parent() {
+    return parent;
   }
 
   /** Whether it exited during the trace. */

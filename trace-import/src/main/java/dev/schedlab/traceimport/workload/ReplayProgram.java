@@ -33,7 +33,8 @@ public final class ReplayProgram {
 
   static Program of(
       TracedTask t, long traceStartNs, PathCosts costs, Function<TracedTask, String> queueOf) {
-    // queueOf gives a task's own wait queue as a quoted YAML string, null for a task not replayed
+    // queueOf gives a task's own wait queue (and name) as a quoted YAML string, null for a task
+    // not replayed
     List<Action> actions = t.actions();
     long start = t.startNs() - traceStartNs;
     List<String> steps = new ArrayList<>();
@@ -57,6 +58,11 @@ public final class ReplayProgram {
           steps.add("{mark: \"" + WAKE_MARK + q.substring(1) + "}");
           steps.add("{wake: " + q + "}");
           debt += costs.wake(w.queued());
+        }
+      } else if (a instanceof Action.Fork f) {
+        String child = queueOf.apply(f.child());
+        if (child != null) {
+          steps.add("{fork: " + child + "}");
         }
       } else if (a instanceof Action.Block b) {
         switch (b.end()) {

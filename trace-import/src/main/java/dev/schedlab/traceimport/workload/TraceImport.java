@@ -4,14 +4,17 @@ import dev.schedlab.lab.scenario.Scenario;
 import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.lab.scenario.ScenarioLoader;
 import dev.schedlab.traceimport.TraceInputException;
+import dev.schedlab.traceimport.history.Action;
 import dev.schedlab.traceimport.history.History;
 import dev.schedlab.traceimport.history.TracedTask;
 import dev.schedlab.traceimport.read.Trace;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Turns a {@link Trace} into a scenario: the trace's window as its duration, the machine (the
@@ -83,7 +86,11 @@ public final class TraceImport {
     PathCosts costs = PathCosts.of(machineOnly);
     Map<TracedTask, String> names = names(history.tasks());
     Map<String, TracedTask> replayed = new LinkedHashMap<>();
-    StringBuilder text = new StringBuilder(head).append("workload:\n  tasks:\n");
+    StringBuilder text = new StringBuilder(head);
+    if (opt.autogroupsFile() != null) {
+      autogroups(text, Autogroups.read(opt.autogroupsFile()), names);
+    }
+    text.append("workload:\n  tasks:\n");
     for (Map.Entry<TracedTask, String> e : names.entrySet()) {
       TracedTask t = e.getKey();
       ReplayProgram.Program p =
@@ -93,7 +100,7 @@ public final class TraceImport {
               costs,
               w -> names.containsKey(w) ? Yaml.quoted(names.get(w)) : null);
       replayed.put(e.getValue(), t);
-      task(text, e.getValue(), t, p, trace.startNs());
+      task(text, e.getValue(), t, p, trace.startNs(), names);
     }
     if (names.isEmpty()) {
       throw new TraceInputException(
@@ -108,6 +115,35 @@ public final class TraceImport {
         parse(opt, scenarioText, List.of()),
         parse(opt, scenarioText, List.of("duration=" + room)),
         replayed);
+  }
+
+  /**
+   * The fair tasks of each autogroup as one task group of a nice-0 task's weight (an autogroup at
+   * nice 0 has {@code NICE_0_LOAD} shares, as {@code cpu.weight} 100 gives; autogroup.c). RT tasks
+   * stay in the root group: autogroups have no RT bandwidth.
+   */
+  private static void autogroups(
+      StringBuilder b, Autogroups groups, Map<TracedTask, String> names) {
+    Map<Integer, List<String>> members = new TreeMap<>();
+    for (Map.Entry<TracedTask, String> e : names.entrySet()) {
+      Integer g = groups.of(e.getKey());
+      if (g != null && e.getKey().prio() >= 100) {
+        members.computeIfAbsent(g, x -> new ArrayList<>()).add(Yaml.quoted(e.getValue()));
+      }
+    }
+    if (members.isEmpty()) {
+      return;
+    }
+    b.append("kernel:\n")
+        .append("  # the traced tasks' autogroups (--autogroups): one task group each\n")
+        .append("  cgroups:\n");
+    for (Map.Entry<Integer, List<String>> e : members.entrySet()) {
+      b.append("    autogroup-")
+          .append(e.getKey())
+          .append(": {tasks: [")
+          .append(String.join(", ", e.getValue()))
+          .append("]}\n");
+    }
   }
 
   private static String machine(Trace trace, ImportOptions opt) {
@@ -152,7 +188,12 @@ public final class TraceImport {
   }
 
   private static void task(
-      StringBuilder b, String name, TracedTask t, ReplayProgram.Program p, long traceStart) {
+      StringBuilder b,
+      String name,
+      TracedTask t,
+      ReplayProgram.Program p,
+      long traceStart,
+      Map<TracedTask, String> names) {
     b.append("    - name: ")
         .append(Yaml.quoted(name))
         .append("   # ")
@@ -169,14 +210,38 @@ public final class TraceImport {
         b.append("      nice: ").append(nice).append('\n');
       }
     }
-    if (p.startNs() > 0) {
+    if (forkedByReplayed(t, names)) {
+      // created by its parent's fork step, when the parent gets there in the replay
+      b.append("      forked: true\n");
+    } else if (p.startNs() > 0) {
       b.append("      start: ").append(p.startNs()).append('\n');
+    }
+    if (t.startCpu() >= 0) {
+      // alive when the trace starts: it starts where it was, not placed as a new task
+      b.append("      start_cpu: ").append(t.startCpu()).append('\n');
     }
     // the traced sleeps already include the timer slack the kernel added
     b.append("      timer_slack: 0\n      program:\n");
     for (String step : p.steps()) {
       b.append("        - ").append(step).append('\n');
     }
+  }
+
+  /** Whether {@code t} was forked by a replayed task (whose program then forks it). */
+  private static boolean forkedByReplayed(TracedTask t, Map<TracedTask, String> names) {
+    TracedTask parent = t.parent();
+    if (t.start() != TracedTask.Start.FORKED || parent == null || !names.containsKey(parent)) {
+      return false;
+    }
+    for (Action a : parent.actions()) {
+      if (a instanceof Action.Exit) {
+        return false;
+      }
+      if (a instanceof Action.Fork f && f.child() == t) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String origin(TracedTask t, long traceStart) {

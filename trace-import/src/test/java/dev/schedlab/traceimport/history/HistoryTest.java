@@ -204,7 +204,7 @@ class HistoryTest {
   }
 
   @Test
-  void aWakeupOfATaskStillOnItsCpuIsNotABlockingWakeup() throws Exception {
+  void aWakeupOfATaskStillOnItsCpuIsAWakeupAndABlockThatTheWakerEnds() throws Exception {
     History h =
         new Lines()
             .sw(1, 1000, "<idle>", 0, "R", "a", 10)
@@ -213,9 +213,88 @@ class HistoryTest {
             .sw(1, 1200, "a", 10, "R", "<idle>", 0)
             .history();
     TracedTask a = task(h, 10, 1);
-    assertThat(a.measures().wakeups).isZero();
+    assertThat(a.measures().wakeups).isEqualTo(1);
     assertThat(a.measures().wakeupsRunning).isEqualTo(1);
-    assertThat(task(h, 11, 1).actions()).noneMatch(x -> x instanceof Action.Wake);
+    assertThat(a.measures().wakeupsByTask).isEqualTo(1);
+    assertThat(a.measures().runtimeNs).isEqualTo(200_000);
+    // a: its 100 us before the wakeup, a block b ends, its 100 us after
+    assertThat(a.actions()).hasSize(3);
+    assertThat(a.actions().get(0)).isEqualTo(new Action.Run(100_000, 0, 1, 1, 0));
+    Action.Block block = (Action.Block) a.actions().get(1);
+    assertThat(block.end()).isEqualTo(Action.Block.End.BY_TASK);
+    assertThat(a.actions().get(2)).isEqualTo(new Action.Run(100_000, 0, 0, 0, 0));
+    assertThat(task(h, 11, 1).actions())
+        .filteredOn(x -> x instanceof Action.Wake)
+        .containsExactly(new Action.Wake(a, false));
+  }
+
+  @Test
+  void aTaskPreemptedInItsSleepWindowIsWokenWithoutHavingSlept() throws Exception {
+    History h =
+        new Lines()
+            .sw(0, 1000, "<idle>", 0, "R", "a", 10)
+            .sw(0, 1100, "a", 10, "R", "b", 11) // preempted (the switch says R)
+            .waking(0, 1150, "b", 11, "d..2.", "a", 10, 0)
+            .sw(0, 1200, "b", 11, "S", "a", 10)
+            .history();
+    TracedTask a = task(h, 10, 1);
+    assertThat(a.measures().wakeups).isEqualTo(1);
+    assertThat(a.measures().wakeupsRunning).isEqualTo(1);
+    assertThat(a.measures().involuntarySwitches).isEqualTo(1);
+    assertThat(a.measures().wakeLatency.getTotalCount()).isZero(); // it never slept
+    assertThat(a.actions()).hasAtLeastOneElementOfType(Action.Block.class);
+  }
+
+  @Test
+  void aSecondWakingBeforeTheWakeeRanIsNoSecondWakeup() throws Exception {
+    History h =
+        new Lines()
+            .sw(0, 1000, "<idle>", 0, "R", "b", 11)
+            .sw(1, 1000, "<idle>", 0, "R", "a", 10)
+            .sw(1, 1050, "a", 10, "S", "<idle>", 0)
+            .waking(0, 1100, "b", 11, "d..2.", "a", 10, 1)
+            .waking(0, 1110, "b", 11, "d..2.", "a", 10, 1) // lost events between them
+            .sw(1, 1200, "<idle>", 0, "R", "a", 10)
+            .history();
+    assertThat(task(h, 10, 1).measures().wakeups).isEqualTo(1);
+  }
+
+  @Test
+  void aForkIsTheParentsActionAndTheChildKnowsItsParent() throws Exception {
+    History h =
+        new Lines()
+            .sw(0, 1000, "<idle>", 0, "R", "p", 10)
+            .ev(
+                "p",
+                10,
+                0,
+                1100,
+                "d..2.",
+                "sched_process_fork",
+                "comm=p pid=10 child_comm=c" + " child_pid=11")
+            .sw(0, 1200, "p", 10, "S", "c", 11)
+            .history();
+    TracedTask p = task(h, 10, 1);
+    TracedTask c = task(h, 11, 1);
+    assertThat(c.start()).isEqualTo(TracedTask.Start.FORKED);
+    assertThat(c.parent()).isSameAs(p);
+    assertThat(c.startCpu()).isEqualTo(-1); // placed by the replay, as a new task
+    // p: its 100 us before the fork, the fork, its 100 us after, its block
+    assertThat(p.actions().get(0)).isEqualTo(new Action.Run(100_000, 0, 1, 1, 0));
+    assertThat(p.actions().get(1)).isEqualTo(new Action.Fork(c));
+    assertThat(p.actions().get(2)).isEqualTo(new Action.Run(100_000, 0, 0, 0, 0));
+  }
+
+  @Test
+  void aTaskAliveAtTheStartStartsOnTheCpuTheTraceFirstShowsItOn() throws Exception {
+    History h =
+        new Lines()
+            .sw(1, 1000, "<idle>", 0, "R", "a", 10) // runnable at the start: on CPU 1
+            .waking(1, 1100, "a", 10, "d..2.", "b", 11, 0) // asleep at the start, last on CPU 0
+            .history();
+    assertThat(task(h, 10, 1).startCpu()).isEqualTo(1);
+    assertThat(task(h, 11, 1).start()).isEqualTo(TracedTask.Start.BLOCKED);
+    assertThat(task(h, 11, 1).startCpu()).isZero();
   }
 
   @Test

@@ -2,6 +2,8 @@ package dev.schedlab.traceimport.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.engine.config.CgroupSpec;
+import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.plugin.PluginHost;
 import dev.schedlab.traceimport.history.TaskMeasures;
 import dev.schedlab.traceimport.history.TracedTask;
@@ -11,6 +13,7 @@ import dev.schedlab.traceimport.read.TraceReader;
 import dev.schedlab.traceimport.workload.ImportOptions;
 import dev.schedlab.traceimport.workload.ImportedTrace;
 import dev.schedlab.traceimport.workload.TraceImport;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,11 +32,42 @@ class RealTraceTest {
         RealTraceTest.class.getResource("/dev/schedlab/traceimport/real/" + name).toURI());
   }
 
+  /** Imports fixture {@code name} on the fixtures' machine, with its autogroups file if any. */
   private static ImportedTrace load(String name) throws Exception {
     Path file = fixture(name);
+    Path groups = file.resolveSibling(name.substring(0, name.indexOf('.')) + ".autogroups.txt");
     return TraceImport.of(
         TraceReader.read(file, null),
-        new ImportOptions(name, fixture("machine.yaml"), file.getParent()));
+        new ImportOptions(
+            name, fixture("machine.yaml"), file.getParent(), Files.exists(groups) ? groups : null));
+  }
+
+  @Test
+  void theRecordingSessionsTasksReplayInOneTaskGroupAndForkedTasksFromTheirParentsStep()
+      throws Exception {
+    ImportedTrace spin = load("spin.trace-cmd.txt");
+    // the three loops were forked during the trace from the recording script's shell: they
+    // inherit its autogroup, which the autogroups file gives
+    List<String> loops =
+        spin.replayed().entrySet().stream()
+            .filter(e -> e.getValue().comm().equals("sh") && e.getValue().measures().runtimeNs > 0)
+            .map(Map.Entry::getKey)
+            .toList();
+    assertThat(loops).hasSizeGreaterThanOrEqualTo(3);
+    List<CgroupSpec> groups = spin.scenario().kernel().cgroups();
+    assertThat(groups).filteredOn(g -> loops.stream().allMatch(g::matches)).hasSize(1);
+    assertThat(groups).filteredOn(g -> loops.stream().anyMatch(g::matches)).hasSize(1);
+    // kernel threads are in no autogroup
+    assertThat(groups).noneMatch(g -> g.matches("rcu_preempt@15"));
+    for (String loop : loops) {
+      assertThat(spin.scenarioText()).contains("{fork: \"" + loop + "\"}");
+      TaskSpec spec =
+          spin.scenario().workload().tasks().stream()
+              .filter(t -> t.name().equals(loop))
+              .findFirst()
+              .orElseThrow();
+      assertThat(spec.count()).as("created by its parent's fork step").isZero();
+    }
   }
 
   @Test
