@@ -59,6 +59,13 @@ public final class FairClass implements SchedulingClass, LoadTracking {
   private MachineView machine;
   private FairFeatures feat;
   private FairRq[] rqs;
+
+  /**
+   * Queued SCHED_IDLE tasks of each CPU's root runqueue ({@code h_nr_idle}), packed by CPU so the
+   * wakeup scan's {@code sched_idle_cpu()} reads no runqueue.
+   */
+  int[] nrIdlePolicy = new int[0];
+
   private FairSelect select;
 
   /** Task groups by id; index 0 is the root. */
@@ -92,10 +99,11 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     this.services = services;
     this.feat = FairFeatures.read(machine, services);
     rqs = new FairRq[machine.nrCpus()];
+    nrIdlePolicy = new int[rqs.length];
     for (int i = 0; i < rqs.length; i++) {
       rqs[i] = new FairRq(i, null);
     }
-    hierarchy = new FairHierarchy(this, machine, services, feat, rqs);
+    hierarchy = new FairHierarchy(this, machine, services, feat);
     List<? extends TaskGroupView> views = machine.taskGroups();
     groups = new FairGroup[Math.max(1, views.size())];
     groups[0] = new FairGroup(rqs);
@@ -183,7 +191,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       FairPelt.initNew(leaf, se, machine.cpu(cpu).capacityOrig());
     }
     if (p.policy() == Policy.IDLE) {
-      root.nrIdlePolicy++;
+      nrIdlePolicy[cpu]++;
     }
     if (!hierarchy.enqueueUp(se, flags, now, 1, 0)) {
       services.changeNrRunning(cpu, -1); // held back under a throttled group

@@ -28,19 +28,12 @@ final class FairHierarchy {
   private final MachineView machine;
   private final SchedServices services;
   private final FairFeatures feat;
-  private final FairRq[] rqs;
 
-  FairHierarchy(
-      FairClass fair,
-      MachineView machine,
-      SchedServices services,
-      FairFeatures feat,
-      FairRq[] rqs) {
+  FairHierarchy(FairClass fair, MachineView machine, SchedServices services, FairFeatures feat) {
     this.fair = fair;
     this.machine = machine;
     this.services = services;
     this.feat = feat;
-    this.rqs = rqs;
   }
 
   /**
@@ -156,7 +149,7 @@ final class FairHierarchy {
   void removeTask(FairEntity se, long now, int delayed) {
     FairRq leaf = Objects.requireNonNull(se.cfsRq);
     if (Objects.requireNonNull(se.task).policy() == Policy.IDLE) {
-      rqs[leaf.cpu].nrIdlePolicy--;
+      fair.nrIdlePolicy[leaf.cpu]--;
     }
     removeEntity(leaf, se);
     boolean runnable = true;

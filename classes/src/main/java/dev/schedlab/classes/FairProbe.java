@@ -27,12 +27,12 @@ final class FairProbe {
   }
 
   boolean idle(int cpu) {
-    return m.cpu(cpu).isIdle();
+    return m.cpuIdle(cpu);
   }
 
   boolean schedIdle(int cpu) {
-    int nr = m.cpu(cpu).rq().nrRunning();
-    return nr > 0 && nr == fair.rq(cpu).nrIdlePolicy;
+    int idlePolicy = fair.nrIdlePolicy[cpu]; // read first: no CPU state touched when it is 0
+    return idlePolicy > 0 && m.cpu(cpu).rq().nrRunning() == idlePolicy;
   }
 
   boolean idleOrSchedIdle(int cpu) {

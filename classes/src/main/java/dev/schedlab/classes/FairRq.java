@@ -40,9 +40,6 @@ final class FairRq {
   /** Of those, tasks kept by DELAY_DEQUEUE ({@code h_nr_delayed}). */
   int hNrDelayed;
 
-  /** Queued SCHED_IDLE tasks ({@code h_nr_idle}), kept on root runqueues. */
-  int nrIdlePolicy;
-
   /** The group this runqueue belongs to, null for a CPU's root runqueue. */
   final @Nullable FairGroup tg;
 

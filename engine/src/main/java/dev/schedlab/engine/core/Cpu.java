@@ -125,14 +125,59 @@ final class Cpu implements CpuView, RqView {
 
   final ArrayList<HrTimer> expired = new ArrayList<>();
 
-  /** Armed hrtimers on this CPU's base (for the governor's next-timer lookup). */
-  final ArrayList<HrTimer> timers = new ArrayList<>();
+  /**
+   * Armed hrtimers on this CPU's base, in no order: each knows its slot, so a fire or cancel
+   * removes it in O(1); its arming sequence number orders equal expiries as the base's list did.
+   */
+  private HrTimer[] timers = new HrTimer[4];
+
+  int nrTimers;
+  private long timerSeq;
+
+  void addTimer(HrTimer t) {
+    if (t.baseSlot >= 0) {
+      throw new IllegalStateException("hrtimer already on a CPU's base: " + t);
+    }
+    if (nrTimers == timers.length) {
+      timers = java.util.Arrays.copyOf(timers, 2 * nrTimers);
+    }
+    t.baseSlot = nrTimers;
+    t.baseSeq = timerSeq++;
+    timers[nrTimers++] = t;
+  }
+
+  /** Takes {@code t} off this base; a timer this base does not hold is left alone. */
+  void removeTimer(HrTimer t) {
+    int i = t.baseSlot;
+    if (i < 0 || i >= nrTimers || timers[i] != t) {
+      return;
+    }
+    HrTimer last = timers[--nrTimers];
+    timers[i] = last;
+    last.baseSlot = i;
+    timers[nrTimers] = null;
+    t.baseSlot = -1;
+  }
+
+  /** The armed hrtimer that fires first (equal expiries: the one armed first), or null. */
+  @Nullable HrTimer earliestTimer() {
+    @Nullable HrTimer first = null;
+    for (int i = 0; i < nrTimers; i++) {
+      HrTimer t = timers[i];
+      if (first == null
+          || t.event.time() < first.event.time()
+          || (t.event.time() == first.event.time() && t.baseSeq < first.baseSeq)) {
+        first = t;
+      }
+    }
+    return first;
+  }
 
   /** Expiry of the earliest armed hrtimer (the tick aside), or {@link Long#MAX_VALUE}. */
   long nextTimerNs() {
     long next = Long.MAX_VALUE;
-    for (int i = 0; i < timers.size(); i++) {
-      next = Math.min(next, timers.get(i).event.time());
+    for (int i = 0; i < nrTimers; i++) {
+      next = Math.min(next, timers[i].event.time());
     }
     return next;
   }
@@ -152,6 +197,9 @@ final class Cpu implements CpuView, RqView {
 
   // runqueue
   int nrRunning;
+
+  /** Queued tasks of classes ranked above fair ({@link RunQueueList}). */
+  int nrAboveFair;
 
   /** When a plugin's H1 pick override last chose the next task here (-1: never). */
   long overrideAt = -1;
@@ -356,6 +404,17 @@ final class Cpu implements CpuView, RqView {
   @Override
   public boolean isIdle() {
     return curr == idle && nrRunning == 0 && !ttwuPending;
+  }
+
+  /**
+   * The machine's packed copy of {@link #isIdle()} by CPU id (the kernel's idle-CPU masks): wakeup
+   * scans read it without touching this object. Set by {@code Kernel}.
+   */
+  boolean[] idleMap = new boolean[0];
+
+  /** Refreshes {@link #idleMap} after {@code curr}, {@code nrRunning} or {@code ttwuPending}. */
+  void idleChanged() {
+    idleMap[id] = isIdle();
   }
 
   @Override

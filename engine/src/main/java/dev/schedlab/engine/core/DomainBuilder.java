@@ -30,6 +30,7 @@ final class DomainBuilder {
   private DomainBuilder() {}
 
   static void build(Cpu[] cpus, BitSet housekeeping) {
+    Map<String, BitSet> childSpans = new java.util.TreeMap<>(); // looked up only
     for (Cpu c : cpus) {
       if (!housekeeping.get(c.id)) {
         continue;
@@ -37,12 +38,42 @@ final class DomainBuilder {
       List<SchedDomain> levels = new ArrayList<>();
       BitSet childSpan = single(c.id);
       childSpan =
-          level(levels, "SMT", cpus, housekeeping, c, i -> cpus[i].coreId, childSpan, true, 110);
+          level(
+              levels,
+              childSpans,
+              "SMT",
+              cpus,
+              housekeeping,
+              c,
+              i -> cpus[i].coreId,
+              childSpan,
+              true,
+              110);
       childSpan =
-          level(levels, "MC", cpus, housekeeping, c, i -> cpus[i].llcId, childSpan, true, 117);
+          level(
+              levels,
+              childSpans,
+              "MC",
+              cpus,
+              housekeeping,
+              c,
+              i -> cpus[i].llcId,
+              childSpan,
+              true,
+              117);
       childSpan =
-          level(levels, "PKG", cpus, housekeeping, c, i -> cpus[i].pkgId, childSpan, false, 117);
-      level(levels, "NUMA", cpus, housekeeping, c, i -> 0, childSpan, false, 125);
+          level(
+              levels,
+              childSpans,
+              "PKG",
+              cpus,
+              housekeeping,
+              c,
+              i -> cpus[i].pkgId,
+              childSpan,
+              false,
+              117);
+      level(levels, childSpans, "NUMA", cpus, housekeeping, c, i -> 0, childSpan, false, 125);
       c.domains = levels.toArray(new SchedDomain[0]);
       for (SchedDomain sd : c.domains) {
         sd.cpus = cpus;
@@ -66,6 +97,7 @@ final class DomainBuilder {
    */
   private static BitSet level(
       List<SchedDomain> levels,
+      Map<String, BitSet> childSpans,
       String name,
       Cpu[] cpus,
       BitSet hk,
@@ -90,7 +122,7 @@ final class DomainBuilder {
     BitSet covered = new BitSet(); // a CPU's child span is that of any CPU already in it
     for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
       if (!covered.get(i)) {
-        BitSet g = childSpanOf(cpus, hk, i, child);
+        BitSet g = childSpanOf(cpus, hk, i, child, childSpans);
         covered.or(g);
         groups.put(g, Boolean.TRUE);
       }
@@ -116,33 +148,35 @@ final class DomainBuilder {
     return true;
   }
 
-  /** The span CPU {@code i} has at the child level (its own CPU when there is none). */
-  private static BitSet childSpanOf(Cpu[] cpus, BitSet hk, int i, @Nullable SchedDomain child) {
+  /**
+   * The span CPU {@code i} has at the child level (its own CPU when there is none): a copy of the
+   * span shared by every CPU with the same key at that level, computed once per build ({@code
+   * spans}) rather than once per CPU and group.
+   */
+  private static BitSet childSpanOf(
+      Cpu[] cpus, BitSet hk, int i, @Nullable SchedDomain child, Map<String, BitSet> spans) {
     if (child == null) {
       return single(i);
     }
     String n = child.name;
-    BitSet s = new BitSet();
-    for (int j = hk.nextSetBit(0); j >= 0; j = hk.nextSetBit(j + 1)) {
-      boolean same;
-      switch (n) {
-        case "SMT" -> {
-          same = cpus[j].coreId == cpus[i].coreId;
-        }
-        case "MC" -> {
-          same = cpus[j].llcId == cpus[i].llcId;
-        }
-        case "PKG" -> {
-          same = cpus[j].pkgId == cpus[i].pkgId;
-        }
-        default -> {
-          same = true;
+    IntUnaryOperator key =
+        switch (n) {
+          case "SMT" -> j -> cpus[j].coreId;
+          case "MC" -> j -> cpus[j].llcId;
+          case "PKG" -> j -> cpus[j].pkgId;
+          default -> j -> 0;
+        };
+    int k = key.applyAsInt(i);
+    BitSet s = spans.get(n + ":" + k);
+    if (s == null) {
+      s = new BitSet();
+      for (int j = hk.nextSetBit(0); j >= 0; j = hk.nextSetBit(j + 1)) {
+        if (key.applyAsInt(j) == k) {
+          s.set(j);
         }
       }
-      if (same) {
-        s.set(j);
-      }
+      spans.put(n + ":" + k, s);
     }
-    return s;
+    return (BitSet) s.clone();
   }
 }

@@ -84,7 +84,7 @@ final class EventLoop {
         if (host.defer(c, e, true)) {
           break;
         }
-        c.timers.remove(t);
+        c.removeTimer(t);
         c.expired.add(t);
         k.irqs.raise(c, Cpu.IRQ_TIMER);
         break;

@@ -38,6 +38,12 @@ final class HrTimer implements TimerHandle {
    */
   long softExpiry;
 
+  /** Its slot on its CPU's base ({@link Cpu#addTimer}), -1 when not there. */
+  int baseSlot = -1;
+
+  /** When it was put on the base, in the base's arming order (ties of equal expiry). */
+  long baseSeq;
+
   HrTimer(Kernel kernel, int cpu, @Nullable TimerCallback callback, @Nullable Task sleeper) {
     this.kernel = kernel;
     this.cpu = cpu;
@@ -58,7 +64,7 @@ final class HrTimer implements TimerHandle {
   void arm(long expiresNs, long slackNs) {
     Cpu c = kernel.cpus[cpu];
     if (!event.scheduled()) {
-      c.timers.add(this);
+      c.addTimer(this);
     }
     softExpiry = expiresNs;
     kernel.queue.schedule(event, Math.max(expiresNs + slackNs, kernel.now));
@@ -67,7 +73,7 @@ final class HrTimer implements TimerHandle {
   @Override
   public void cancel() {
     if (event.scheduled()) {
-      kernel.cpus[cpu].timers.remove(this);
+      kernel.cpus[cpu].removeTimer(this);
       kernel.queue.cancel(event);
     }
   }

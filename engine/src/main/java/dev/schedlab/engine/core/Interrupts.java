@@ -112,14 +112,8 @@ final class Interrupts {
    * passed run too, in hard-expiry order, up to the first that has not (the tick included).
    */
   private void collectSoftExpired(Cpu cpu) {
-    while (!cpu.timers.isEmpty()) {
-      int first = 0;
-      for (int i = 1; i < cpu.timers.size(); i++) {
-        if (cpu.timers.get(i).event.time() < cpu.timers.get(first).event.time()) {
-          first = i;
-        }
-      }
-      HrTimer t = cpu.timers.get(first);
+    while (cpu.nrTimers > 0) {
+      HrTimer t = cpu.earliestTimer();
       if (t.softExpiry > k.now) {
         return;
       }
@@ -304,6 +298,7 @@ final class Interrupts {
     c.path = IpiPath.REMOTE_WAKEUP;
     c.wakee = wakee;
     target.ttwuPending = true;
+    target.idleChanged();
     enqueue(from, target, c);
   }
 
@@ -367,6 +362,7 @@ final class Interrupts {
     cpu.csdHead = null;
     cpu.csdTail = null;
     cpu.ttwuPending = false;
+    cpu.idleChanged();
     while (c != null) {
       Csd next = c.next;
       k.pathCost += k.costs.p(Param.CSD_FN) + c.costNs + csdReadCost(cpu, c);

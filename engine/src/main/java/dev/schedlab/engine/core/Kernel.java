@@ -93,6 +93,9 @@ public final class Kernel {
   /** {@code sd_llc_shared} of each LLC. */
   final LlcShared llcShared;
 
+  /** {@link Cpu#isIdle()} of every CPU, packed (see {@link Cpu#idleMap}). */
+  final boolean[] idleCpus;
+
   /** {@code sched_asym_cpucap_active()}. */
   final boolean asymCapacity;
 
@@ -139,6 +142,11 @@ public final class Kernel {
     this.housekeeping = housekeeping;
     this.smt = SmtSharing.forMachine(this, cpus, params);
     this.llcShared = new LlcShared(cpus, housekeeping, smt != null);
+    this.idleCpus = new boolean[cpus.length];
+    for (Cpu c : cpus) {
+      c.idleMap = idleCpus;
+      c.idleChanged();
+    }
     boolean asym = false;
     for (Cpu c : cpus) {
       asym |= c.capacityOrig != cpus[0].capacityOrig;

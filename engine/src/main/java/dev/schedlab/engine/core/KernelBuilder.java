@@ -130,6 +130,7 @@ final class KernelBuilder {
       idle.onCpu = true;
       c.idle = idle;
       c.curr = idle;
+      c.idleChanged();
     }
     // Task groups exist before the classes start (the fair class builds its group runqueues),
     // autogroups included, so every task's group is known first.

@@ -130,6 +130,11 @@ final class KernelServices implements SchedServices, MachineView {
   }
 
   @Override
+  public boolean cpuIdle(int cpu) {
+    return k.idleCpus[cpu];
+  }
+
+  @Override
   public int llcIdleCpus(int cpu) {
     return k.llcShared.llcIdle[k.cpus[cpu].llcId];
   }
@@ -159,6 +164,7 @@ final class KernelServices implements SchedServices, MachineView {
     Cpu c = k.cpus[cpu];
     int before = c.nrRunning;
     c.nrRunning += delta;
+    c.idleChanged();
     k.balancer.nrRunningChanged(c, before);
   }
 

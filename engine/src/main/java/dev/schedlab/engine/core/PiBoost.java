@@ -117,6 +117,7 @@ final class PiBoost {
       t.classData = t.parkedClassData.remove(to);
       t.sclass = to;
       t.classRank = to.rank();
+      RunQueueList.reclassed(rq, t);
     }
     if (queued) {
       to.enqueue(rq, t, 0);

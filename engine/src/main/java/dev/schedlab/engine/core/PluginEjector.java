@@ -120,6 +120,7 @@ final class PluginEjector implements PluginSupervisor.Engine {
       return;
     }
     Cpu rq = k.cpus[t.cpu];
+    RunQueueList.reclassed(rq, t);
     if (t.delayed) {
       // The class kept it queued while it sleeps: finish that dequeue.
       t.onRq = false;

@@ -1,10 +1,20 @@
 package dev.schedlab.engine.core;
 
-/** The engine's list of tasks queued on a runqueue, kept beside the classes' own structures. */
+import dev.schedlab.api.SchedulingClass;
+
+/**
+ * The engine's list of tasks queued on a runqueue, kept beside the classes' own structures, and the
+ * count of those ranked above the fair class ({@code rq->nr_running - rq->cfs.h_nr_running} for
+ * {@code __pick_next_task()}'s fast path).
+ */
 final class RunQueueList {
   private RunQueueList() {}
 
   static void add(Cpu cpu, Task t) {
+    if (t.classRank > SchedulingClass.RANK_FAIR) {
+      t.countedAboveFair = true;
+      cpu.nrAboveFair++;
+    }
     t.rqNext = null;
     t.rqPrev = cpu.queuedTail;
     if (cpu.queuedTail == null) {
@@ -16,6 +26,10 @@ final class RunQueueList {
   }
 
   static void remove(Cpu cpu, Task t) {
+    if (t.countedAboveFair) {
+      t.countedAboveFair = false;
+      cpu.nrAboveFair--;
+    }
     if (t.rqPrev == null) {
       cpu.queuedHead = t.rqNext;
     } else {
@@ -28,5 +42,17 @@ final class RunQueueList {
     }
     t.rqPrev = null;
     t.rqNext = null;
+  }
+
+  /**
+   * {@code t} changed class (PI boost, plugin ejection): recount it if it is queued on {@code cpu}.
+   */
+  static void reclassed(Cpu cpu, Task t) {
+    boolean listed = cpu.queuedHead == t || t.rqPrev != null;
+    boolean above = t.classRank > SchedulingClass.RANK_FAIR;
+    if (listed && above != t.countedAboveFair) {
+      t.countedAboveFair = above;
+      cpu.nrAboveFair += above ? 1 : -1;
+    }
   }
 }

@@ -153,6 +153,7 @@ final class Scheduler {
       cpu.syncClockPelt();
     }
     cpu.curr = next;
+    cpu.idleChanged();
     if (next.idleTask && prev != next) {
       k.llcShared.updateIdleCore(cpu);
     }
@@ -191,6 +192,7 @@ final class Scheduler {
     }
     int before = cpu.nrRunning;
     cpu.nrRunning--;
+    cpu.idleChanged();
     RunQueueList.remove(cpu, t);
     k.balancer.nrRunningChanged(cpu, before);
   }
@@ -229,10 +231,17 @@ final class Scheduler {
     }
   }
 
-  /** The first task a class returns, in rank order; null when a plugin was ejected meanwhile. */
+  /**
+   * The first task a class returns, in rank order; null when a plugin was ejected meanwhile. With
+   * no task of a class above fair queued, those classes are not asked: {@code __pick_next_task()}'s
+   * fast path ({@code rq->nr_running == rq->cfs.h_nr_running}). A class can only pick its own
+   * queued tasks ({@link PluginChecks#picked}), so the pick is the same.
+   */
   private @Nullable Task pickFromClasses(Cpu cpu) {
     SchedulingClass[] classes = k.classes;
-    for (SchedulingClass c : classes) {
+    int from = cpu.nrAboveFair == 0 ? fairIndex(classes) : 0;
+    for (int i = from; i < classes.length; i++) {
+      SchedulingClass c = classes[i];
       dev.schedlab.api.view.TaskView v = c.pickNext(cpu);
       if (classes != k.classes) {
         return null;
@@ -242,6 +251,22 @@ final class Scheduler {
       }
     }
     throw new IllegalStateException("no class returned a task on cpu " + cpu.id);
+  }
+
+  private SchedulingClass[] fairIndexOf = new SchedulingClass[0];
+  private int fairIndex;
+
+  /** Index of the first class ranked at or below fair in {@code classes} (cached per array). */
+  private int fairIndex(SchedulingClass[] classes) {
+    if (classes != fairIndexOf) {
+      int i = 0;
+      while (i < classes.length && classes[i].rank() > SchedulingClass.RANK_FAIR) {
+        i++;
+      }
+      fairIndex = i;
+      fairIndexOf = classes;
+    }
+    return fairIndex;
   }
 
   /** End of the {@code __schedule} window: IRQs on again, next runs. */
@@ -506,6 +531,7 @@ final class Scheduler {
     fairRunnable(cpu, p, 1);
     int before = cpu.nrRunning;
     cpu.nrRunning++;
+    cpu.idleChanged();
     RunQueueList.add(cpu, p);
     k.balancer.nrRunningChanged(cpu, before);
     account(cpu);

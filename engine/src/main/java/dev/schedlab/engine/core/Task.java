@@ -127,6 +127,9 @@ final class Task implements TaskView {
 
   @Nullable Task rqNext;
 
+  /** Counted in its runqueue's {@code Cpu.nrAboveFair} ({@link RunQueueList}). */
+  boolean countedAboveFair;
+
   /** Its address space (null for kernel threads). */
   @Nullable Mm mm;
 
