@@ -136,7 +136,8 @@ final class Cpu implements CpuView, RqView {
 
   void addTimer(HrTimer t) {
     if (t.baseSlot >= 0) {
-      throw new IllegalStateException("hrtimer already on a CPU's base: " + t);
+      throw new IllegalStateException(
+          "hrtimer of cpu " + t.cpu + " already on a base, slot " + t.baseSlot);
     }
     if (nrTimers == timers.length) {
       timers = java.util.Arrays.copyOf(timers, 2 * nrTimers);

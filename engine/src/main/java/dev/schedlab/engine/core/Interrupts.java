@@ -113,7 +113,7 @@ final class Interrupts {
    */
   private void collectSoftExpired(Cpu cpu) {
     while (cpu.nrTimers > 0) {
-      HrTimer t = cpu.earliestTimer();
+      HrTimer t = Objects.requireNonNull(cpu.earliestTimer()); // nrTimers > 0
       if (t.softExpiry > k.now) {
         return;
       }
