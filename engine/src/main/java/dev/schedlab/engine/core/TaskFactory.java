@@ -87,8 +87,8 @@ final class TaskFactory {
         newTask(
             ts, comm, allowedOf(ts), mmId, ts.kthread() ? null : newMm(mmId), parent.rng.split());
     t.taskGroup = parent.taskGroup; // a child starts in its parent's cgroup
-    if (op.count < 0 && t.allowed.get(parent.cpu)) {
-      // sched_fork(): the child starts on the forking CPU, where select_task_rq() starts from
+    if (t.allowed.get(parent.cpu)) {
+      // sched_fork(): every child starts on the forking CPU, where select_task_rq() starts from
       t.cpu = parent.cpu;
     }
     k.queue.schedule(new Event(EventLoop.EV_TASK_START, -1, t), k.now);
