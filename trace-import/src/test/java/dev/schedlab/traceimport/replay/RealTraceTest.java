@@ -100,6 +100,11 @@ class RealTraceTest {
     ImportedTrace imported = load(name);
     Trace t = imported.trace();
     assertThat(t.nrCpus()).isEqualTo(2);
+    // no stretch of a CPU is counted for two tasks, lost switches included
+    var h = imported.history();
+    for (var cpu : h.cpus()) {
+      assertThat(cpu.busyNs).isLessThanOrEqualTo(h.endNs() - h.startNs());
+    }
     ReplayRun run;
     try (PluginHost host = PluginHost.builtinOnly()) {
       run = ReplayRun.of("model", imported.replayScenario(), host.extensionsFor(List.of()));
