@@ -70,7 +70,8 @@ public final class ReplayProgram {
           case TIMED -> steps.add("{sleep: " + Math.max(1, b.durationNs()) + "}");
           default -> steps.add("{block: " + PARKED + "}");
         }
-        debt += costs.block();
+        // asleep when the trace began: the replay starts it inside this block (start_asleep)
+        debt += i == 0 && startsAsleep(t) ? costs.blockEnteredBefore() : costs.block();
       } else if (a instanceof Action.Exit) {
         steps.add("{mark: " + DONE + "}");
         steps.add("exit");
@@ -86,5 +87,15 @@ public final class ReplayProgram {
       steps.add("{block: " + PARKED + "}");
     }
     return new Program(Math.max(0, start), steps);
+  }
+
+  /**
+   * Whether {@code t} was asleep when the trace began: its first action is the block it was in,
+   * which its replay starts inside ({@code start_asleep}) instead of running first to enter it.
+   */
+  static boolean startsAsleep(TracedTask t) {
+    return t.start() == TracedTask.Start.BLOCKED
+        && !t.actions().isEmpty()
+        && t.actions().get(0) instanceof Action.Block;
   }
 }

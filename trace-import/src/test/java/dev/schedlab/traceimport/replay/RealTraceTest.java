@@ -126,6 +126,24 @@ class RealTraceTest {
       }
     }
     assertThat(cpuBound).isPositive();
+    // a task asleep when the trace began and woken only by interrupts (timers, devices) is woken
+    // as often as in the trace, and it does not run first to go to sleep: it switches out asleep
+    // as often as in the trace (once more if it was awake at the trace's end: the replay parks it)
+    int asleep = 0;
+    for (var e : imported.replayed().entrySet()) {
+      TaskMeasures tr = e.getValue().measures();
+      if (e.getValue().start() == TracedTask.Start.BLOCKED && tr.wakeupsByTask == 0) {
+        asleep++;
+        TaskMeasures re = report.replayed(0, e.getKey());
+        assertThat(re.wakeups).as(e.getKey()).isEqualTo(tr.wakeups);
+        assertThat(re.voluntarySwitches)
+            .as(e.getKey())
+            .isEqualTo(tr.voluntarySwitches + (e.getValue().asleepAtEnd() ? 0 : 1));
+      }
+    }
+    if (t.format() != TraceFormat.PERF) {
+      assertThat(asleep).isPositive(); // the kernel threads and JVM timers of the recordings
+    }
     assertThat(steps).as("wake steps run").isEqualTo(traced);
   }
 }
