@@ -357,4 +357,22 @@ class ThreadOpsTest {
     assertThat(task(k, "a").sumExecNs()).isBetween(MS, MS + 100_000);
     assertThat(task(k, "c").sumExecNs()).isBetween(MS, MS + 100_000);
   }
+
+  @Test
+  void aSleepCanBePartOfASyscall() {
+    TaskSpec a =
+        normal(
+            "a",
+            1,
+            new StepSpec.Syscall(
+                List.of(new StepSpec.Wake("q", false), new StepSpec.Sleep(Dist.fixed(2 * MS)))),
+            user(MS),
+            new StepSpec.Block("x"));
+    TaskSpec b = normal("b", 1, new StepSpec.Block("q"), user(MS), new StepSpec.Block("x"));
+    Kernel k = run(10 * MS, 1, a, b);
+    // a wakes b and sleeps in the same system call: b runs its 1 ms while a sleeps
+    assertThat(task(k, "a").sumExecNs()).isBetween(MS, MS + 100_000);
+    assertThat(task(k, "b").sumExecNs()).isBetween(MS, MS + 100_000);
+    assertThat(k.liveTasks).isEqualTo(2);
+  }
 }

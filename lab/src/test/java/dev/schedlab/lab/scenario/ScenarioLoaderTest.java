@@ -332,6 +332,6 @@ class ScenarioLoaderTest {
                     "workload: {tasks: [{name: w, program: [{syscall: [{loop: {count: 2, body:"
                         + " [{user: 1us}]}}]}]}]}\n"))
         .isInstanceOf(ScenarioException.class)
-        .hasMessageContaining("a syscall's parts are kernel, wake, block and loop steps");
+        .hasMessageContaining("a syscall's parts are kernel, wake, block, sleep and loop steps");
   }
 }

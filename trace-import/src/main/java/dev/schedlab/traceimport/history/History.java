@@ -351,7 +351,7 @@ public final class History {
       t.closeRun();
       t.state = TracedTask.State.BLOCKED;
       t.since = now;
-      t.pendingBlock = new Action.Block();
+      t.pendingBlock = new Action.Block(s.prevState().startsWith("D"));
       t.actions.add(t.pendingBlock);
       t.measures.voluntarySwitches++;
     }

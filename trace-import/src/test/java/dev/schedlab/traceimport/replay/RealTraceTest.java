@@ -59,6 +59,9 @@ class RealTraceTest {
     assertThat(groups).filteredOn(g -> loops.stream().anyMatch(g::matches)).hasSize(1);
     // kernel threads are in no autogroup
     assertThat(groups).noneMatch(g -> g.matches("rcu_preempt@15"));
+    // a JVM thread's I/O: it wakes the block layer's worker and waits in D within microseconds,
+    // one kernel path (no return to user between, so no preemption there under PREEMPT_NONE)
+    assertThat(spin.scenarioText()).contains("{syscall: [{wake: \"kworker/1:0H@24\"}");
     for (String loop : loops) {
       assertThat(spin.scenarioText()).contains("{fork: \"" + loop + "\"}");
       TaskSpec spec =
