@@ -149,4 +149,26 @@ class RealTraceTest {
     }
     assertThat(steps).as("wake steps run").isEqualTo(traced);
   }
+
+  @Test
+  void theSpinLoopsRunAsOftenAsInTheTraceWithinTenPercent() throws Exception {
+    ImportedTrace spin = load("spin.trace-cmd.txt");
+    ReplayRun run;
+    try (PluginHost host = PluginHost.builtinOnly()) {
+      run = ReplayRun.of("model", spin.replayScenario(), host.extensionsFor(List.of()));
+    }
+    ReplayReport report = new ReplayReport(spin, List.of(run));
+    int loops = 0;
+    for (Map.Entry<String, TracedTask> e : spin.replayed().entrySet()) {
+      TaskMeasures tr = e.getValue().measures();
+      if (e.getValue().comm().equals("sh") && tr.runtimeNs >= 5_000_000) {
+        loops++;
+        // the CPU-bound loops share the CPUs with the JVMs of other sessions by preemption
+        assertThat((double) report.replayed(0, e.getKey()).runs)
+            .as(e.getKey() + " runs")
+            .isCloseTo(tr.runs, Percentage.withPercentage(10));
+      }
+    }
+    assertThat(loops).isEqualTo(3);
+  }
 }
