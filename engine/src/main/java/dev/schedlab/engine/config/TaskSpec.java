@@ -28,6 +28,9 @@ import java.util.List;
  * @param startAsleep the tasks exist asleep when created, inside their first step (a {@code block}
  *     or a {@code sleep}), and run only once it ends: tasks of an imported trace that were asleep
  *     when the trace began
+ * @param startRunning the task (one, with {@code startCpu}, created at 0) is its CPU's current task
+ *     when the run starts: the first pick there takes it whatever the class would pick, as a task
+ *     of an imported trace seen running on that CPU at the trace's start
  */
 public record TaskSpec(
     String name,
@@ -46,9 +49,50 @@ public record TaskSpec(
     List<StepSpec> program,
     long timerSlackNs,
     int startCpu,
-    boolean startAsleep) {
+    boolean startAsleep,
+    boolean startRunning) {
   public TaskSpec {
     program = List.copyOf(program);
+  }
+
+  /** Tasks that are not running when the run starts. */
+  public TaskSpec(
+      String name,
+      int count,
+      String policy,
+      int nice,
+      int rtPriority,
+      long dlRuntimeNs,
+      long dlDeadlineNs,
+      long dlPeriodNs,
+      String cpus,
+      boolean perCpu,
+      boolean kthread,
+      String process,
+      long startNs,
+      List<StepSpec> program,
+      long timerSlackNs,
+      int startCpu,
+      boolean startAsleep) {
+    this(
+        name,
+        count,
+        policy,
+        nice,
+        rtPriority,
+        dlRuntimeNs,
+        dlDeadlineNs,
+        dlPeriodNs,
+        cpus,
+        perCpu,
+        kthread,
+        process,
+        startNs,
+        program,
+        timerSlackNs,
+        startCpu,
+        startAsleep,
+        false);
   }
 
   /** Tasks that start running (on {@code startCpu}, or placed as new tasks). */
@@ -178,6 +222,7 @@ public record TaskSpec(
         program,
         ns,
         startCpu,
-        startAsleep);
+        startAsleep,
+        startRunning);
   }
 }

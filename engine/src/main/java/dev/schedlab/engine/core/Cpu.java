@@ -276,6 +276,12 @@ final class Cpu implements CpuView, RqView {
   // schedule window
   @Nullable Task schedPrev;
 
+  /**
+   * A task that was current here before the run began (an imported trace's, {@code start_running}):
+   * the first {@code __schedule()} here switches to it while it is queued.
+   */
+  @Nullable Task startCurr;
+
   /** The class of the task picked queued a balance callback (RT/DL push) for the window's end. */
   boolean balanceCallback;
 

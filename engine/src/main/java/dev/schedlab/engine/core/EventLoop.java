@@ -114,6 +114,9 @@ final class EventLoop {
         k.thisCpu = task.cpu;
         if (!task.startAsleep || !k.exec.startAsleep(task)) {
           k.sched.wakeUpNewTask(task);
+          if (task.startRunning) {
+            k.cpus[task.cpu].startCurr = task; // the first pick there takes it
+          }
         }
         break;
       default:

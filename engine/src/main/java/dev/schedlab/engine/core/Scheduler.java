@@ -111,10 +111,20 @@ final class Scheduler {
     dev.schedlab.api.view.TaskView override =
         k.ext.pickOverride().pickOverride(cpu, mode, prev, cpu);
     Task next = override == null ? null : k.checks.picked(cpu, null, override);
+    Task startCurr = cpu.startCurr;
+    if (startCurr != null) {
+      cpu.startCurr = null;
+    }
     if (next != null) {
       cpu.balanceCallback = false; // H1's fast path picks no class: no callback queued
       pickOverrides.value++;
       cpu.overrideAt = k.now;
+    } else if (startCurr != null && startCurr.onRq && startCurr.cpu == cpu.id) {
+      // the task current here when the run began (start_running): what the kernel ran, not a
+      // pick from the classes' fresh state
+      next = startCurr;
+      cost += k.costs.p(Param.PICK_FAIR);
+      cpu.balanceCallback = true;
     } else {
       k.pathCost = 0;
       next = pickNextTask(cpu, prev);

@@ -96,6 +96,9 @@ final class Task implements TaskView {
   /** It exists asleep in its first step when created (it slept before the run began). */
   boolean startAsleep;
 
+  /** It is its start CPU's current task when the run starts (it ran there before the run began). */
+  boolean startRunning;
+
   /** When the current syscall-shaped step entered the kernel. */
   long syscallStart;
 

@@ -62,6 +62,7 @@ final class TaskFactory {
         t.cpu = t.startCpu;
       }
       t.startAsleep = ts.startAsleep();
+      t.startRunning = ts.startRunning() && t.startCpu >= 0;
       t.taskGroup =
           TaskGroup.groupOf(
               k.taskGroups, k.cgroupSpecs, k.autogroup, ts, comm, k.autogroupSessions);

@@ -375,4 +375,49 @@ class ThreadOpsTest {
     assertThat(task(k, "b").sumExecNs()).isBetween(MS, MS + 100_000);
     assertThat(k.liveTasks).isEqualTo(2);
   }
+
+  @Test
+  void aTaskStartedRunningIsItsCpusFirstPickWhateverIsQueuedThere() {
+    // q is created first and queued on CPU 0; r was current there before the run began
+    for (boolean running : new boolean[] {false, true}) {
+      List<StepSpec> work = List.of(user(2 * MS), new StepSpec.Exit());
+      TaskSpec q =
+          new TaskSpec(
+              "q", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, work, -1, 0, false);
+      TaskSpec r =
+          new TaskSpec(
+              "r", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, work, -1, 0, false,
+              running);
+      List<String> order = new java.util.ArrayList<>();
+      TraceSink sink =
+          new TraceSink() {
+            @Override
+            public boolean enabled() {
+              return true;
+            }
+
+            @Override
+            public void schedSwitch(
+                long t,
+                int cpu,
+                String prevComm,
+                int prevPid,
+                int prevPrio,
+                char prevState,
+                String nextComm,
+                int nextPid,
+                int nextPrio) {
+              if (!nextComm.startsWith("swapper") && order.isEmpty()) {
+                order.add(nextComm + "@" + cpu + "@" + t);
+              }
+            }
+          };
+      Kernel k = run(10 * MS, 1, sink, q, r);
+      // the class alone picks q, queued first; start_running makes r the CPU's first task, at once
+      assertThat(order).singleElement().asString().startsWith(running ? "r@0@" : "q@0@");
+      assertThat(Long.parseLong(order.get(0).split("@")[2])).isLessThan(50_000);
+      assertThat(task(k, "q").sumExecNs()).isGreaterThanOrEqualTo(2 * MS);
+      assertThat(task(k, "r").sumExecNs()).isGreaterThanOrEqualTo(2 * MS);
+    }
+  }
 }

@@ -34,6 +34,7 @@ final class TaskBinder {
     "timer_slack",
     "start_cpu",
     "start_asleep",
+    "start_running",
     "forked"
   };
   static final String[] POLICIES = {"normal", "batch", "idle", "fifo", "rr", "deadline", "ext"};
@@ -75,6 +76,7 @@ final class TaskBinder {
         }
         tasks.add(spec);
       }
+      oneRunningPerCpu(tasks, taskVals);
     }
     Map<String, Integer> caps = new TreeMap<>();
     List<ToolRun> tools = new ArrayList<>();
@@ -227,13 +229,14 @@ final class TaskBinder {
     Obj t = v.object(FIELDS);
     String name = t.name("name", "task" + index);
     boolean forked = t.bool("forked", false);
-    if (forked
-        && (t.has("count") || t.has("start") || t.has("start_cpu") || t.has("start_asleep"))) {
-      String f =
-          t.has("count")
-              ? "count"
-              : t.has("start") ? "start" : t.has("start_cpu") ? "start_cpu" : "start_asleep";
-      throw t.get(f).error("does not apply to a forked task (one task, created by a fork step)");
+    if (forked) {
+      for (String f :
+          new String[] {"count", "start", "start_cpu", "start_asleep", "start_running"}) {
+        if (t.has(f)) {
+          throw t.get(f)
+              .error("does not apply to a forked task (one task, created by a fork step)");
+        }
+      }
     }
     // a forked task is a template of count 0: the fork step creates it
     int count = forked ? 0 : t.integer("count", 1, 1, 1_000_000);
@@ -306,6 +309,20 @@ final class TaskBinder {
           .error(
               "expected the program to start with a block or sleep step (the task is asleep in it)");
     }
+    boolean running = t.bool("start_running", false);
+    if (running) {
+      String why =
+          startCpu < 0
+              ? "expected start_cpu with it (the CPU the task is running on)"
+              : count != 1
+                  ? "expected count 1 (one task is current on a CPU), got " + count
+                  : asleep
+                      ? "does not apply with start_asleep (a task runs or sleeps)"
+                      : start != 0 ? "expected start 0 (the task runs when the run begins)" : null;
+      if (why != null) {
+        throw t.get("start_running").error(why);
+      }
+    }
     return new TaskSpec(
         name,
         count,
@@ -323,6 +340,30 @@ final class TaskBinder {
         program,
         slack,
         startCpu,
-        asleep);
+        asleep,
+        running);
+  }
+
+  /** At most one task is current on a CPU when the run starts ({@code start_running}). */
+  private static void oneRunningPerCpu(List<TaskSpec> tasks, List<Val> vals)
+      throws ScenarioException {
+    Map<Integer, String> running = new TreeMap<>();
+    for (int i = 0; i < tasks.size(); i++) {
+      TaskSpec ts = tasks.get(i);
+      if (!ts.startRunning()) {
+        continue;
+      }
+      String other = running.putIfAbsent(ts.startCpu(), ts.name());
+      if (other != null) {
+        throw vals.get(i)
+            .child("start_running")
+            .error(
+                "CPU "
+                    + ts.startCpu()
+                    + " already has "
+                    + other
+                    + " running when the run starts (at most one task per CPU)");
+      }
+    }
   }
 }

@@ -180,6 +180,25 @@ class ScenarioLoaderTest {
             + "workload:\n  tasks:\n    - {name: a, cpus: \"0\", start_cpu: 1, program: [{user: 1ms}]}\n");
     assertThatThrownBy(() -> ScenarioLoader.load(f))
         .hasMessageContaining("start_cpu: expected a CPU of the task's cpus (0), got 1");
+    Files.writeString(
+        f, "workload:\n  tasks:\n    - {name: a, start_running: true, program: [{user: 1ms}]}\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .hasMessageContaining("start_running: expected start_cpu with it");
+    Files.writeString(
+        f,
+        "workload:\n  tasks:\n    - {name: a, start_cpu: 0, start_running: true, count: 2,"
+            + " program: [{user: 1ms}]}\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .hasMessageContaining("start_running: expected count 1");
+    Files.writeString(
+        f,
+        "workload:\n  tasks:\n"
+            + "    - {name: a, start_cpu: 0, start_running: true, program: [{user: 1ms}]}\n"
+            + "    - {name: b, start_cpu: 1, start_running: true, program: [{user: 1ms}]}\n"
+            + "    - {name: c, start_cpu: 0, start_running: true, program: [{user: 1ms}]}\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .hasMessageContaining(f.toString())
+        .hasMessageContaining("start_running: CPU 0 already has a running when the run starts");
   }
 
   @Test

@@ -142,4 +142,13 @@ public final class ReplayProgram {
         && !t.actions().isEmpty()
         && t.actions().get(0) instanceof Action.Block;
   }
+
+  /**
+   * Whether {@code t} was on its CPU when the trace began: the replay starts it there as the CPU's
+   * current task ({@code start_running}) instead of letting the model pick among the tasks queued
+   * there with fresh scheduler state.
+   */
+  static boolean startsRunning(TracedTask t, Program p) {
+    return t.start() == TracedTask.Start.RUNNING && t.startCpu() >= 0 && p.startNs() == 0;
+  }
 }

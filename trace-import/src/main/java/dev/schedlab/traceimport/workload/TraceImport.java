@@ -11,9 +11,11 @@ import dev.schedlab.traceimport.read.Trace;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -91,6 +93,7 @@ public final class TraceImport {
       autogroups(text, Autogroups.read(opt.autogroupsFile()), names);
     }
     text.append("workload:\n  tasks:\n");
+    Set<Integer> runningOn = new HashSet<>();
     for (Map.Entry<TracedTask, String> e : names.entrySet()) {
       TracedTask t = e.getKey();
       ReplayProgram.Program p =
@@ -100,7 +103,8 @@ public final class TraceImport {
               costs,
               w -> names.containsKey(w) ? Yaml.quoted(names.get(w)) : null);
       replayed.put(e.getValue(), t);
-      task(text, e.getValue(), t, p, trace.startNs(), names);
+      boolean running = ReplayProgram.startsRunning(t, p) && runningOn.add(t.startCpu());
+      task(text, e.getValue(), t, p, running, trace.startNs(), names);
     }
     if (names.isEmpty()) {
       throw new TraceInputException(
@@ -192,6 +196,7 @@ public final class TraceImport {
       String name,
       TracedTask t,
       ReplayProgram.Program p,
+      boolean running,
       long traceStart,
       Map<TracedTask, String> names) {
     b.append("    - name: ")
@@ -223,6 +228,10 @@ public final class TraceImport {
     if (ReplayProgram.startsAsleep(t)) {
       // asleep when the trace starts: it runs first when the wakeup the trace shows comes
       b.append("      start_asleep: true\n");
+    }
+    if (running) {
+      // on its CPU when the trace starts: the replay starts there with it as the current task
+      b.append("      start_running: true\n");
     }
     // the traced sleeps already include the timer slack the kernel added
     b.append("      timer_slack: 0\n      program:\n");
