@@ -19,6 +19,7 @@ class OtherToolsTest {
     return new ArrayList<>(((Map<?, ?>) map).keySet());
   }
 
+  @SuppressWarnings("unchecked")
   private static Map<String, Object> report(Scenario s, RunResult r, String id) {
     return (Map<String, Object>)
         ((Map<String, Object>) Reports.json(s.workload().tools(), r).get(id)).get("report");
