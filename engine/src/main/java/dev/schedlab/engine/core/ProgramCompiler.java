@@ -136,6 +136,7 @@ final class ProgramCompiler {
         Op op = new Op(Op.MARK);
         op.counter = k.metrics.counter("mark." + m.counter());
         op.countFromNs = m.fromNs();
+        op.stamp = m.afterStamp() == null ? RUN_START : stamp(m.afterStamp());
         out.add(op);
       } else if (s instanceof StepSpec.Stamp st) {
         Op op = new Op(Op.STAMP);
@@ -288,6 +289,9 @@ final class ProgramCompiler {
   private @Nullable SampleSeries series(@Nullable String name) {
     return name == null ? null : k.metrics.series(name);
   }
+
+  /** The stamp of a mark counted from the start of the run (never written). */
+  private static final long[] RUN_START = {0};
 
   /** The named timestamp slot; -1 until first stamped. */
   private long[] stamp(String name) {

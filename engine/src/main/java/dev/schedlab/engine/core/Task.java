@@ -145,6 +145,9 @@ final class Task implements TaskView {
   /** Whether its start event has come ({@code wake_up_new_task()}). */
   boolean started;
 
+  /** The CPU its parent forked it on ({@code wake_up_new_task()} runs there), or -1. */
+  int forkCpu = -1;
+
   /** Work queue of an engine kthread (rcuo, kworker), else null. */
   java.util.@Nullable ArrayDeque<WorkItem> workQueue;
 

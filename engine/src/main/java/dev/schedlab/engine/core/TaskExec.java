@@ -279,7 +279,7 @@ final class TaskExec {
           }
           continue;
         case Op.MARK:
-          if (k.now >= op.countFromNs) {
+          if (op.stamp[0] >= 0 && k.now >= op.stamp[0] + op.countFromNs) {
             op.counter.value++;
           }
           t.pc++;

@@ -93,6 +93,7 @@ final class TaskFactory {
       // sched_fork(): every child starts on the forking CPU, where select_task_rq() starts from
       t.cpu = parent.cpu;
     }
+    t.forkCpu = parent.cpu;
     k.queue.schedule(new Event(EventLoop.EV_TASK_START, -1, t), k.now);
   }
 

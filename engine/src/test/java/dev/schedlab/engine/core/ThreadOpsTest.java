@@ -18,16 +18,25 @@ class ThreadOpsTest {
   private static final long MS = 1_000_000;
 
   private static Kernel run(long durationNs, int cpus, TaskSpec... tasks) {
-    return run(durationNs, cpus, TraceSink.NONE, tasks);
+    return run("poll-only", durationNs, cpus, TraceSink.NONE, tasks);
   }
 
   private static Kernel run(long durationNs, int cpus, TraceSink sink, TaskSpec... tasks) {
+    return run("poll-only", durationNs, cpus, sink, tasks);
+  }
+
+  private static Kernel run(String idleStates, long durationNs, int cpus, TaskSpec... tasks) {
+    return run(idleStates, durationNs, cpus, TraceSink.NONE, tasks);
+  }
+
+  private static Kernel run(
+      String idleStates, long durationNs, int cpus, TraceSink sink, TaskSpec... tasks) {
     RunConfig base =
         TestRun.run()
             .name("t")
             .duration(durationNs)
             .cpus(1, cpus, 1)
-            .idleStates("poll-only")
+            .idleStates(idleStates)
             .noJitter()
             .config();
     RunConfig c =
@@ -296,6 +305,46 @@ class ThreadOpsTest {
     Kernel k = run(20 * MS, 2, kid, dad);
     assertThat(task(k, "kid").sumExecNs()).isBetween(MS, MS + 100_000);
     assertThat(k.liveTasks).isZero();
+  }
+
+  @Test
+  void aForkedChildOnAnotherCpuIsWokenFromItsParentsCpu() {
+    // wake_up_new_task() runs on the parent's CPU: the idle CPU 1 is rescheduled remotely, by a
+    // RESCHEDULE IPI or, while its idle loop polls, the polling shortcut
+    TaskSpec kid = normal("kid", 0, new StepSpec.Clock("born"), user(MS), new StepSpec.Exit());
+    TaskSpec dad =
+        normal(
+            "dad",
+            1,
+            user(MS),
+            new StepSpec.Fork("kid", "kid", -1),
+            user(5 * MS),
+            new StepSpec.Exit());
+    Kernel k = run("hlt-only", 20 * MS, 2, kid, dad);
+    assertThat(task(k, "dad").cpu).isZero();
+    assertThat(task(k, "kid").cpu).isEqualTo(1);
+    long remote =
+        k.metrics.counter("ipi.sent.resched").value
+            + k.metrics.counter("ipi.polling_shortcut.resched").value;
+    assertThat(remote).isEqualTo(1);
+    assertThat(stamps(k, "kid", "born")[0]).isBetween(MS, MS + 100_000);
+  }
+
+  @Test
+  void aMarkAfterAStampCountsOnlyFromTheStampOn() {
+    TaskSpec counter = normal("counter", 1, user(MS), new StepSpec.Mark("n", 2 * MS, "go"));
+    TaskSpec starter =
+        normal(
+            "starter",
+            1,
+            new StepSpec.SleepAbs(5 * MS),
+            new StepSpec.Stamp("go"),
+            new StepSpec.Block("never"));
+    Kernel k = run(20 * MS, 2, counter, starter);
+    // one mark a millisecond, counted from the stamp at 5 ms plus 2 ms: those of 7..19 ms
+    assertThat(k.metrics.counter("mark.n").value).isBetween(12L, 14L);
+    Kernel never = run(20 * MS, 2, counter); // never stamped: nothing counts
+    assertThat(never.metrics.counter("mark.n").value).isZero();
   }
 
   @Test
