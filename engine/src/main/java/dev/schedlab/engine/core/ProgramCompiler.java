@@ -99,10 +99,7 @@ final class ProgramCompiler {
         out.add(plain(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Sleep sl) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        Op op = new Op(Op.SLEEP);
-        op.dist = sl.duration();
-        op.sample = series(sl.sample());
-        out.add(op);
+        out.add(sleep(sl));
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.SleepUntil su) {
         out.add(new Op(Op.SYSCALL_ENTER));
@@ -166,13 +163,15 @@ final class ProgramCompiler {
         out.add(wake(w));
       } else if (part instanceof StepSpec.Block b) {
         out.add(block(b));
+      } else if (part instanceof StepSpec.Sleep sl) {
+        out.add(sleep(sl));
       } else if (part instanceof StepSpec.Loop l) {
         int start = loopStart(l, out);
         parts(l.body(), out);
         loopEnd(start, out);
       } else {
         throw new IllegalArgumentException(
-            "a syscall's parts are kernel, wake, block and loops: " + part);
+            "a syscall's parts are kernel, wake, block, sleep and loops: " + part);
       }
     }
   }
@@ -264,6 +263,13 @@ final class ProgramCompiler {
     op.preemptible = seg.preemptible();
     op.irqsOff = seg.irqsOff();
     op.endsWith = point(seg.endsWith());
+    return op;
+  }
+
+  private Op sleep(StepSpec.Sleep sl) {
+    Op op = new Op(Op.SLEEP);
+    op.dist = sl.duration();
+    op.sample = series(sl.sample());
     return op;
   }
 

@@ -93,6 +93,9 @@ final class Task implements TaskView {
   /** The CPU it is on when created (it existed before the run), or -1: placed as a new task. */
   int startCpu = -1;
 
+  /** It exists asleep in its first step when created (it slept before the run began). */
+  boolean startAsleep;
+
   /** When the current syscall-shaped step entered the kernel. */
   long syscallStart;
 

@@ -61,6 +61,7 @@ final class TaskFactory {
         t.startCpu = ts.startCpu();
         t.cpu = t.startCpu;
       }
+      t.startAsleep = ts.startAsleep();
       t.taskGroup =
           TaskGroup.groupOf(
               k.taskGroups, k.cgroupSpecs, k.autogroup, ts, comm, k.autogroupSessions);

@@ -18,6 +18,10 @@ class ThreadOpsTest {
   private static final long MS = 1_000_000;
 
   private static Kernel run(long durationNs, int cpus, TaskSpec... tasks) {
+    return run(durationNs, cpus, TraceSink.NONE, tasks);
+  }
+
+  private static Kernel run(long durationNs, int cpus, TraceSink sink, TaskSpec... tasks) {
     RunConfig base =
         TestRun.run()
             .name("t")
@@ -34,7 +38,7 @@ class ThreadOpsTest {
             base.machine(),
             base.kernel(),
             new WorkloadConfig(List.of(tasks), Map.of(), List.of()));
-    Kernel k = KernelBuilder.build(c, TestKernels.builtins(), TraceSink.NONE);
+    Kernel k = KernelBuilder.build(c, TestKernels.builtins(), sink);
     k.run(durationNs);
     return k;
   }
@@ -307,5 +311,68 @@ class ThreadOpsTest {
     // placed as new tasks, the second would have gone to the idle CPU 0
     assertThat(task(k, "a").cpu).isEqualTo(1);
     assertThat(task(k, "b").cpu).isEqualTo(1);
+  }
+
+  @Test
+  void aTaskStartedAsleepRunsOnlyWhenItsBlockOrSleepEnds() {
+    List<StepSpec> blocked = List.of(new StepSpec.Block("q"), user(MS), new StepSpec.Block("x"));
+    List<StepSpec> sleeping =
+        List.of(new StepSpec.Sleep(Dist.fixed(3 * MS)), user(MS), new StepSpec.Block("x"));
+    TaskSpec a =
+        new TaskSpec(
+            "a", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, blocked, -1, 1, true);
+    TaskSpec c =
+        new TaskSpec(
+            "c", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, sleeping, 0, 0, true);
+    TaskSpec b =
+        normal("b", 1, user(2 * MS), new StepSpec.Wake("q", false), new StepSpec.Block("x"));
+    Map<String, List<Long>> switchIns = new java.util.TreeMap<>();
+    TraceSink sink =
+        new TraceSink() {
+          @Override
+          public boolean enabled() {
+            return true;
+          }
+
+          @Override
+          public void schedSwitch(
+              long t,
+              int cpu,
+              String prevComm,
+              int prevPid,
+              int prevPrio,
+              char prevState,
+              String nextComm,
+              int nextPid,
+              int nextPrio) {
+            switchIns.computeIfAbsent(nextComm, n -> new java.util.ArrayList<>()).add(t);
+          }
+        };
+    Kernel k = run(10 * MS, 2, sink, a, b, c);
+    // each runs once, when b's wake step or its sleep's timer ends its first step
+    assertThat(switchIns.get("a")).hasSize(1);
+    assertThat(switchIns.get("a").get(0)).isGreaterThanOrEqualTo(2 * MS);
+    assertThat(switchIns.get("c")).hasSize(1);
+    assertThat(switchIns.get("c").get(0)).isGreaterThanOrEqualTo(3 * MS);
+    assertThat(task(k, "a").sumExecNs()).isBetween(MS, MS + 100_000);
+    assertThat(task(k, "c").sumExecNs()).isBetween(MS, MS + 100_000);
+  }
+
+  @Test
+  void aSleepCanBePartOfASyscall() {
+    TaskSpec a =
+        normal(
+            "a",
+            1,
+            new StepSpec.Syscall(
+                List.of(new StepSpec.Wake("q", false), new StepSpec.Sleep(Dist.fixed(2 * MS)))),
+            user(MS),
+            new StepSpec.Block("x"));
+    TaskSpec b = normal("b", 1, new StepSpec.Block("q"), user(MS), new StepSpec.Block("x"));
+    Kernel k = run(10 * MS, 1, a, b);
+    // a wakes b and sleeps in the same system call: b runs its 1 ms while a sleeps
+    assertThat(task(k, "a").sumExecNs()).isBetween(MS, MS + 100_000);
+    assertThat(task(k, "b").sumExecNs()).isBetween(MS, MS + 100_000);
+    assertThat(k.liveTasks).isEqualTo(2);
   }
 }
