@@ -31,7 +31,7 @@ final class DomainBuilder {
 
   static void build(Cpu[] cpus, BitSet housekeeping) {
     Map<String, BitSet> childSpans = new java.util.TreeMap<>(); // looked up only
-    Map<BitSet, GroupCapacity> capacities = new LinkedHashMap<>();
+    Map<BitSet, GroupCapacity> capacities = new java.util.HashMap<>(); // sums: order-free
     List<List<GroupCapacity>> capacitiesOf = new ArrayList<>();
     for (int i = 0; i < cpus.length; i++) {
       capacitiesOf.add(new ArrayList<>());
