@@ -316,20 +316,6 @@ final class Cpu implements CpuView, RqView {
   /** {@code capacity_of()}: left for fair tasks after RT/DL/IRQ ({@code update_cpu_capacity()}). */
   long capacity = 1024;
 
-  /** The capacity sums of the groups this CPU is in (set by the domain builder). */
-  GroupCapacity[] groupCapacities = new GroupCapacity[0];
-
-  /** Sets {@link #capacity} and the sums of the groups holding this CPU. */
-  void setCapacity(long value) {
-    long delta = value - capacity;
-    if (delta != 0) {
-      capacity = value;
-      for (GroupCapacity g : groupCapacities) {
-        g.capacity += delta;
-      }
-    }
-  }
-
   /** {@code arch_scale_freq_capacity()}. */
   long freqCapacity = 1024;
 

@@ -31,11 +31,6 @@ final class DomainBuilder {
 
   static void build(Cpu[] cpus, BitSet housekeeping) {
     Map<String, BitSet> childSpans = new java.util.TreeMap<>(); // looked up only
-    Map<BitSet, GroupCapacity> capacities = new java.util.HashMap<>(); // sums: order-free
-    List<List<GroupCapacity>> capacitiesOf = new ArrayList<>();
-    for (int i = 0; i < cpus.length; i++) {
-      capacitiesOf.add(new ArrayList<>());
-    }
     for (Cpu c : cpus) {
       if (!housekeeping.get(c.id)) {
         continue;
@@ -82,10 +77,6 @@ final class DomainBuilder {
       c.domains = levels.toArray(new SchedDomain[0]);
       for (SchedDomain sd : c.domains) {
         sd.cpus = cpus;
-        sd.groupCapacities = new GroupCapacity[sd.groups.length];
-        for (int g = 0; g < sd.groups.length; g++) {
-          sd.groupCapacities[g] = capacities.computeIfAbsent(sd.groups[g], span -> sum(cpus, span));
-        }
         long cap = -1;
         for (int i = sd.span.nextSetBit(0); i >= 0; i = sd.span.nextSetBit(i + 1)) {
           sd.asymCapacity |= cap >= 0 && cpus[i].capacityOrig != cap;
@@ -93,24 +84,6 @@ final class DomainBuilder {
         }
       }
     }
-    for (Map.Entry<BitSet, GroupCapacity> e : capacities.entrySet()) {
-      BitSet span = e.getKey();
-      for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
-        capacitiesOf.get(i).add(e.getValue());
-      }
-    }
-    for (Cpu c : cpus) {
-      c.groupCapacities = capacitiesOf.get(c.id).toArray(new GroupCapacity[0]);
-    }
-  }
-
-  /** A group's capacity sum at build time. */
-  private static GroupCapacity sum(Cpu[] cpus, BitSet span) {
-    GroupCapacity g = new GroupCapacity();
-    for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
-      g.capacity += cpus[i].capacity;
-    }
-    return g;
   }
 
   private static BitSet single(int cpu) {

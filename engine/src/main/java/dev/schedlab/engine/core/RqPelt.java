@@ -65,6 +65,6 @@ final class RqPelt {
     } else {
       cap = (max - used) * (max - irq) / max;
     }
-    cpu.setCapacity(Math.max(1, cap));
+    cpu.capacity = Math.max(1, cap);
   }
 }

@@ -48,10 +48,6 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   @SuppressWarnings("NullAway.Init") // set by the domain builder
   Cpu[] cpus;
 
-  /** {@code sg->sgc} of each group, shared with every domain that has the same group. */
-  @SuppressWarnings("NullAway.Init") // set by the domain builder
-  GroupCapacity[] groupCapacities;
-
   SchedDomain(
       String name,
       BitSet span,
@@ -144,7 +140,11 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
 
   @Override
   public long groupCapacity(int g) {
-    return groupCapacities[g].capacity;
+    long sum = 0;
+    for (int i = groups[g].nextSetBit(0); i >= 0; i = groups[g].nextSetBit(i + 1)) {
+      sum += cpus[i].capacity;
+    }
+    return sum;
   }
 
   @Override
