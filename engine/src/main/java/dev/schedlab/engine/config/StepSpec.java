@@ -188,12 +188,19 @@ public sealed interface StepSpec {
 
   /**
    * {@code mark: NAME}: count one occurrence of NAME in the metrics (e.g. operations done), from
-   * {@code fromNs} of simulated time on (a tool's warm-up is not counted).
+   * {@code fromNs} of simulated time on (a tool's warm-up is not counted). With {@code afterStamp},
+   * {@code fromNs} counts from the time of that {@link Stamp} and nothing counts before it is
+   * stamped (a warm-up that starts when a tool releases its workers).
    */
-  record Mark(String counter, long fromNs) implements StepSpec {
+  record Mark(String counter, long fromNs, @Nullable String afterStamp) implements StepSpec {
     /** A mark counted from the start of the run. */
     public Mark(String counter) {
       this(counter, 0);
+    }
+
+    /** A mark counted from {@code fromNs} of simulated time. */
+    public Mark(String counter, long fromNs) {
+      this(counter, fromNs, null);
     }
   }
 

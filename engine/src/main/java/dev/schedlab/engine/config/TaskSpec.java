@@ -25,6 +25,9 @@ import java.util.List;
  * @param startCpu the CPU the tasks are on when created, for tasks that already exist when the run
  *     starts (an imported trace's); -1: placed as a new task ({@code select_task_rq()} with
  *     WF_FORK)
+ * @param startAsleep the tasks exist asleep when created, inside their first step (a {@code block}
+ *     or a {@code sleep}), and run only once it ends: tasks of an imported trace that were asleep
+ *     when the trace began
  */
 public record TaskSpec(
     String name,
@@ -42,9 +45,48 @@ public record TaskSpec(
     long startNs,
     List<StepSpec> program,
     long timerSlackNs,
-    int startCpu) {
+    int startCpu,
+    boolean startAsleep) {
   public TaskSpec {
     program = List.copyOf(program);
+  }
+
+  /** Tasks that start running (on {@code startCpu}, or placed as new tasks). */
+  public TaskSpec(
+      String name,
+      int count,
+      String policy,
+      int nice,
+      int rtPriority,
+      long dlRuntimeNs,
+      long dlDeadlineNs,
+      long dlPeriodNs,
+      String cpus,
+      boolean perCpu,
+      boolean kthread,
+      String process,
+      long startNs,
+      List<StepSpec> program,
+      long timerSlackNs,
+      int startCpu) {
+    this(
+        name,
+        count,
+        policy,
+        nice,
+        rtPriority,
+        dlRuntimeNs,
+        dlDeadlineNs,
+        dlPeriodNs,
+        cpus,
+        perCpu,
+        kthread,
+        process,
+        startNs,
+        program,
+        timerSlackNs,
+        startCpu,
+        false);
   }
 
   /** Tasks placed as new tasks. */
@@ -135,6 +177,7 @@ public record TaskSpec(
         startNs,
         program,
         ns,
-        startCpu);
+        startCpu,
+        startAsleep);
   }
 }

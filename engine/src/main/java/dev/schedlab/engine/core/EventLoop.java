@@ -109,7 +109,9 @@ final class EventLoop {
       case EV_TASK_START -> {
         Task task = (Task) Objects.requireNonNull(e.owner);
         k.thisCpu = task.cpu;
-        k.sched.wakeUpNewTask(task);
+        if (!task.startAsleep || !k.exec.startAsleep(task)) {
+          k.sched.wakeUpNewTask(task);
+        }
       }
       default -> throw new IllegalStateException("unknown event type " + e.type);
     }

@@ -81,7 +81,7 @@ final class Op {
   WaitQueue waitQueue;
   MetricCounter counter;
 
-  /** MARK: occurrences before this time are not counted (a tool's warm-up). */
+  /** MARK: occurrences before this time after {@link #stamp} are not counted (a warm-up). */
   long countFromNs;
 
   /** Series recorded at return to user after this sleep, or null. */
@@ -120,7 +120,7 @@ final class Op {
 
   @Nullable TimeSeries times2;
 
-  /** STAMP and SINCE: the named timestamp (one slot, shared by the scenario's tasks). */
+  /** STAMP, SINCE and MARK: the named timestamp (one slot, shared by the scenario's tasks). */
   long[] stamp;
 
   /** LOCK, UNLOCK: the lock, and the API variant ({@code _irqsave}, {@code down_read}). */

@@ -99,10 +99,7 @@ final class ProgramCompiler {
         out.add(plain(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.Sleep sl) {
         out.add(new Op(Op.SYSCALL_ENTER));
-        Op op = new Op(Op.SLEEP);
-        op.dist = sl.duration();
-        op.sample = series(sl.sample());
-        out.add(op);
+        out.add(sleep(sl));
         out.add(new Op(Op.SYSCALL_EXIT));
       } else if (s instanceof StepSpec.SleepUntil su) {
         out.add(new Op(Op.SYSCALL_ENTER));
@@ -139,6 +136,7 @@ final class ProgramCompiler {
         Op op = new Op(Op.MARK);
         op.counter = k.metrics.counter("mark." + m.counter());
         op.countFromNs = m.fromNs();
+        op.stamp = m.afterStamp() == null ? RUN_START : stamp(m.afterStamp());
         out.add(op);
       } else if (s instanceof StepSpec.Stamp st) {
         Op op = new Op(Op.STAMP);
@@ -166,13 +164,15 @@ final class ProgramCompiler {
         out.add(wake(w));
       } else if (part instanceof StepSpec.Block b) {
         out.add(block(b));
+      } else if (part instanceof StepSpec.Sleep sl) {
+        out.add(sleep(sl));
       } else if (part instanceof StepSpec.Loop l) {
         int start = loopStart(l, out);
         parts(l.body(), out);
         loopEnd(start, out);
       } else {
         throw new IllegalArgumentException(
-            "a syscall's parts are kernel, wake, block and loops: " + part);
+            "a syscall's parts are kernel, wake, block, sleep and loops: " + part);
       }
     }
   }
@@ -266,6 +266,13 @@ final class ProgramCompiler {
     return op;
   }
 
+  private Op sleep(StepSpec.Sleep sl) {
+    Op op = new Op(Op.SLEEP);
+    op.dist = sl.duration();
+    op.sample = series(sl.sample());
+    return op;
+  }
+
   private Op block(StepSpec.Block b) {
     Op op = new Op(Op.BLOCK);
     op.waitQueue = waitQueue(b.waitQueue());
@@ -282,6 +289,9 @@ final class ProgramCompiler {
   private @Nullable SampleSeries series(@Nullable String name) {
     return name == null ? null : k.metrics.series(name);
   }
+
+  /** The stamp of a mark counted from the start of the run (never written). */
+  private static final long[] RUN_START = {0};
 
   /** The named timestamp slot; -1 until first stamped. */
   private long[] stamp(String name) {

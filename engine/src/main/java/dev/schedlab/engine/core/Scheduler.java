@@ -586,7 +586,10 @@ final class Scheduler {
 
   /**
    * {@code wake_up_new_task()}: place a new task ({@code select_task_rq()} with WF_FORK from the
-   * CPU it is created on) and wake it. A task that existed before the run starts on its own CPU.
+   * CPU it is created on) and wake it. A task that existed before the run starts on its own CPU. A
+   * forked task is woken from its parent's CPU: a remote target is rescheduled by IPI (or the
+   * polling shortcut), as for any remote wakeup; a task of the scenario has no parent and wakes its
+   * CPU directly.
    */
   void wakeUpNewTask(Task p) {
     int cpu = p.cpu;
@@ -599,11 +602,12 @@ final class Scheduler {
     p.state = TaskState.RUNNING;
     p.started = true;
     Cpu c = k.cpus[cpu];
-    k.thisCpu = cpu;
+    boolean forked = p.forkCpu >= 0;
+    k.thisCpu = forked ? p.forkCpu : cpu;
     p.cpu = cpu;
     activate(c, p, SchedFlags.ENQUEUE_INITIAL);
     wakeupPreempt(c, p, SchedFlags.WF_FORK);
-    if (c.phase == Cpu.P_IDLE_STATE && c.curr.needResched) {
+    if (!forked && c.phase == Cpu.P_IDLE_STATE && c.curr.needResched) {
       k.idleLoop.wakeFromState(c, true);
     }
   }

@@ -93,6 +93,9 @@ final class Task implements TaskView {
   /** The CPU it is on when created (it existed before the run), or -1: placed as a new task. */
   int startCpu = -1;
 
+  /** It exists asleep in its first step when created (it slept before the run began). */
+  boolean startAsleep;
+
   /** When the current syscall-shaped step entered the kernel. */
   long syscallStart;
 
@@ -138,6 +141,9 @@ final class Task implements TaskView {
 
   /** Whether its start event has come ({@code wake_up_new_task()}). */
   boolean started;
+
+  /** The CPU its parent forked it on ({@code wake_up_new_task()} runs there), or -1. */
+  int forkCpu = -1;
 
   /** Work queue of an engine kthread (rcuo, kworker), else null. */
   java.util.@Nullable ArrayDeque<WorkItem> workQueue;

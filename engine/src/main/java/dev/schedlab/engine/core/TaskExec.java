@@ -136,6 +136,38 @@ final class TaskExec {
     run(cpu, t, op, remaining);
   }
 
+  /**
+   * A task that was asleep before the run began (an imported trace's): it is created inside the
+   * system call of its first step, asleep in the step's {@code block} or {@code sleep}, and runs
+   * only when that ends (a wake of the queue, or the sleep's timer on its CPU). False when the
+   * first step is neither, or its queue was woken already: the task then starts as a new one.
+   */
+  boolean startAsleep(Task t) {
+    int pc = t.pc;
+    if (pc < t.program.length && t.program[pc].code == Op.SYSCALL_ENTER) {
+      pc++;
+    }
+    if (pc >= t.program.length) {
+      return false;
+    }
+    Op op = t.program[pc];
+    if (op.code == Op.BLOCK && op.waitQueue.pendingWakeups == 0) {
+      op.waitQueue.sleepers.add(t);
+    } else if (op.code == Op.SLEEP) {
+      t.timerExpiry = k.now + draw(t, op.dist);
+      t.sleepTimer.cpu = t.cpu;
+      t.sleepTimer.arm(t.timerExpiry, slack(t));
+    } else {
+      return false;
+    }
+    t.pc = pc + 1;
+    t.inKernel = !t.kthread;
+    t.syscallStart = k.now;
+    t.state = TaskState.INTERRUPTIBLE;
+    t.started = true;
+    return true;
+  }
+
   /** Interprets ops from {@code t.pc} until one takes time or blocks. */
   @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   void startOp(Cpu cpu, Task t) {
@@ -247,7 +279,7 @@ final class TaskExec {
           }
           continue;
         case Op.MARK:
-          if (k.now >= op.countFromNs) {
+          if (op.stamp[0] >= 0 && k.now >= op.stamp[0] + op.countFromNs) {
             op.counter.value++;
           }
           t.pc++;
@@ -335,17 +367,22 @@ final class TaskExec {
   void sleepUntil(Cpu cpu, Task t, long expiry) {
     t.timerExpiry = expiry;
     t.sleepTimer.cpu = cpu.id;
-    // hrtimer_nanosleep(): rt_task() (prio below MAX_RT_PRIO: RT and DL) sleeps to the
-    // nanosecond, other tasks get the timer slack.
-    long slack =
-        t.prio() < MAX_RT_PRIO
-            ? 0
-            : t.timerSlackNs >= 0 ? t.timerSlackNs : k.costs.p(Param.TIMER_SLACK);
+    long slack = slack(t);
     long reprogram =
         k.costs.clockeventReprogramCost(cpu, expiry + slack); // hrtimer_start(): earliest?
     t.sleepTimer.arm(expiry, slack);
     t.state = TaskState.INTERRUPTIBLE;
     k.sched.schedule(cpu, SchedMode.NONE, reprogram);
+  }
+
+  /**
+   * hrtimer_nanosleep(): rt_task() (prio below MAX_RT_PRIO: RT and DL) sleeps to the nanosecond,
+   * other tasks get the timer slack.
+   */
+  private long slack(Task t) {
+    return t.prio() < MAX_RT_PRIO
+        ? 0
+        : t.timerSlackNs >= 0 ? t.timerSlackNs : k.costs.p(Param.TIMER_SLACK);
   }
 
   private void exit(Cpu cpu, Task t) {

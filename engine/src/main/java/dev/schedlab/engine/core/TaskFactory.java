@@ -61,6 +61,7 @@ final class TaskFactory {
         t.startCpu = ts.startCpu();
         t.cpu = t.startCpu;
       }
+      t.startAsleep = ts.startAsleep();
       t.taskGroup =
           TaskGroup.groupOf(
               k.taskGroups, k.cgroupSpecs, k.autogroup, ts, comm, k.autogroupSessions);
@@ -91,6 +92,7 @@ final class TaskFactory {
       // sched_fork(): every child starts on the forking CPU, where select_task_rq() starts from
       t.cpu = parent.cpu;
     }
+    t.forkCpu = parent.cpu;
     k.queue.schedule(new Event(EventLoop.EV_TASK_START, -1, t), k.now);
   }
 

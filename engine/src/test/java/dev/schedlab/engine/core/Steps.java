@@ -73,7 +73,7 @@ final class Steps {
     return StepSpec.unlockStep(lock);
   }
 
-  /** One system call of kernel, wake, block and loop parts. */
+  /** One system call of kernel, wake, block, sleep and loop parts. */
   static StepSpec syscall(StepSpec... parts) {
     return new StepSpec.Syscall(List.of(parts));
   }

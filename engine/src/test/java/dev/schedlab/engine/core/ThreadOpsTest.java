@@ -18,12 +18,25 @@ class ThreadOpsTest {
   private static final long MS = 1_000_000;
 
   private static Kernel run(long durationNs, int cpus, TaskSpec... tasks) {
+    return run("poll-only", durationNs, cpus, TraceSink.NONE, tasks);
+  }
+
+  private static Kernel run(long durationNs, int cpus, TraceSink sink, TaskSpec... tasks) {
+    return run("poll-only", durationNs, cpus, sink, tasks);
+  }
+
+  private static Kernel run(String idleStates, long durationNs, int cpus, TaskSpec... tasks) {
+    return run(idleStates, durationNs, cpus, TraceSink.NONE, tasks);
+  }
+
+  private static Kernel run(
+      String idleStates, long durationNs, int cpus, TraceSink sink, TaskSpec... tasks) {
     RunConfig base =
         TestRun.run()
             .name("t")
             .duration(durationNs)
             .cpus(1, cpus, 1)
-            .idleStates("poll-only")
+            .idleStates(idleStates)
             .noJitter()
             .config();
     RunConfig c =
@@ -34,7 +47,7 @@ class ThreadOpsTest {
             base.machine(),
             base.kernel(),
             new WorkloadConfig(List.of(tasks), Map.of(), List.of()));
-    Kernel k = KernelBuilder.build(c, TestKernels.builtins(), TraceSink.NONE);
+    Kernel k = KernelBuilder.build(c, TestKernels.builtins(), sink);
     k.run(durationNs);
     return k;
   }
@@ -295,6 +308,46 @@ class ThreadOpsTest {
   }
 
   @Test
+  void aForkedChildOnAnotherCpuIsWokenFromItsParentsCpu() {
+    // wake_up_new_task() runs on the parent's CPU: the idle CPU 1 is rescheduled remotely, by a
+    // RESCHEDULE IPI or, while its idle loop polls, the polling shortcut
+    TaskSpec kid = normal("kid", 0, new StepSpec.Clock("born"), user(MS), new StepSpec.Exit());
+    TaskSpec dad =
+        normal(
+            "dad",
+            1,
+            user(MS),
+            new StepSpec.Fork("kid", "kid", -1),
+            user(5 * MS),
+            new StepSpec.Exit());
+    Kernel k = run("hlt-only", 20 * MS, 2, kid, dad);
+    assertThat(task(k, "dad").cpu).isZero();
+    assertThat(task(k, "kid").cpu).isEqualTo(1);
+    long remote =
+        k.metrics.counter("ipi.sent.resched").value
+            + k.metrics.counter("ipi.polling_shortcut.resched").value;
+    assertThat(remote).isEqualTo(1);
+    assertThat(stamps(k, "kid", "born")[0]).isBetween(MS, MS + 100_000);
+  }
+
+  @Test
+  void aMarkAfterAStampCountsOnlyFromTheStampOn() {
+    TaskSpec counter = normal("counter", 1, user(MS), new StepSpec.Mark("n", 2 * MS, "go"));
+    TaskSpec starter =
+        normal(
+            "starter",
+            1,
+            new StepSpec.SleepAbs(5 * MS),
+            new StepSpec.Stamp("go"),
+            new StepSpec.Block("never"));
+    Kernel k = run(20 * MS, 2, counter, starter);
+    // one mark a millisecond, counted from the stamp at 5 ms plus 2 ms: those of 7..19 ms
+    assertThat(k.metrics.counter("mark.n").value).isBetween(12L, 14L);
+    Kernel never = run(20 * MS, 2, counter); // never stamped: nothing counts
+    assertThat(never.metrics.counter("mark.n").value).isZero();
+  }
+
+  @Test
   void startCpuPlacesATaskWithoutForkBalancing() {
     StepSpec[] program = {user(MS), new StepSpec.Block("never")};
     TaskSpec a =
@@ -307,5 +360,68 @@ class ThreadOpsTest {
     // placed as new tasks, the second would have gone to the idle CPU 0
     assertThat(task(k, "a").cpu).isEqualTo(1);
     assertThat(task(k, "b").cpu).isEqualTo(1);
+  }
+
+  @Test
+  void aTaskStartedAsleepRunsOnlyWhenItsBlockOrSleepEnds() {
+    List<StepSpec> blocked = List.of(new StepSpec.Block("q"), user(MS), new StepSpec.Block("x"));
+    List<StepSpec> sleeping =
+        List.of(new StepSpec.Sleep(Dist.fixed(3 * MS)), user(MS), new StepSpec.Block("x"));
+    TaskSpec a =
+        new TaskSpec(
+            "a", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, blocked, -1, 1, true);
+    TaskSpec c =
+        new TaskSpec(
+            "c", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, sleeping, 0, 0, true);
+    TaskSpec b =
+        normal("b", 1, user(2 * MS), new StepSpec.Wake("q", false), new StepSpec.Block("x"));
+    Map<String, List<Long>> switchIns = new java.util.TreeMap<>();
+    TraceSink sink =
+        new TraceSink() {
+          @Override
+          public boolean enabled() {
+            return true;
+          }
+
+          @Override
+          public void schedSwitch(
+              long t,
+              int cpu,
+              String prevComm,
+              int prevPid,
+              int prevPrio,
+              char prevState,
+              String nextComm,
+              int nextPid,
+              int nextPrio) {
+            switchIns.computeIfAbsent(nextComm, n -> new java.util.ArrayList<>()).add(t);
+          }
+        };
+    Kernel k = run(10 * MS, 2, sink, a, b, c);
+    // each runs once, when b's wake step or its sleep's timer ends its first step
+    assertThat(switchIns.get("a")).hasSize(1);
+    assertThat(switchIns.get("a").get(0)).isGreaterThanOrEqualTo(2 * MS);
+    assertThat(switchIns.get("c")).hasSize(1);
+    assertThat(switchIns.get("c").get(0)).isGreaterThanOrEqualTo(3 * MS);
+    assertThat(task(k, "a").sumExecNs()).isBetween(MS, MS + 100_000);
+    assertThat(task(k, "c").sumExecNs()).isBetween(MS, MS + 100_000);
+  }
+
+  @Test
+  void aSleepCanBePartOfASyscall() {
+    TaskSpec a =
+        normal(
+            "a",
+            1,
+            new StepSpec.Syscall(
+                List.of(new StepSpec.Wake("q", false), new StepSpec.Sleep(Dist.fixed(2 * MS)))),
+            user(MS),
+            new StepSpec.Block("x"));
+    TaskSpec b = normal("b", 1, new StepSpec.Block("q"), user(MS), new StepSpec.Block("x"));
+    Kernel k = run(10 * MS, 1, a, b);
+    // a wakes b and sleeps in the same system call: b runs its 1 ms while a sleeps
+    assertThat(task(k, "a").sumExecNs()).isBetween(MS, MS + 100_000);
+    assertThat(task(k, "b").sumExecNs()).isBetween(MS, MS + 100_000);
+    assertThat(k.liveTasks).isEqualTo(2);
   }
 }

@@ -207,7 +207,7 @@ final class StepBinder {
     return new StepSpec.Kernel(segs);
   }
 
-  /** The parts of a syscall, or of a loop inside one: kernel, wake, block and loop steps. */
+  /** The parts of a syscall, or of a loop inside one: kernel, wake, block, sleep and loop steps. */
   private List<StepSpec> syscallParts(Val arg) throws ScenarioException {
     List<StepSpec> parts = new ArrayList<>();
     for (Val p : arg.list()) {
@@ -222,8 +222,9 @@ final class StepBinder {
       StepSpec part = step(p);
       if (!(part instanceof StepSpec.Kernel
           || part instanceof StepSpec.Wake
-          || part instanceof StepSpec.Block)) {
-        throw p.error("a syscall's parts are kernel, wake, block and loop steps");
+          || part instanceof StepSpec.Block
+          || part instanceof StepSpec.Sleep)) {
+        throw p.error("a syscall's parts are kernel, wake, block, sleep and loop steps");
       }
       parts.add(part);
     }

@@ -33,6 +33,7 @@ final class TaskBinder {
     "program",
     "timer_slack",
     "start_cpu",
+    "start_asleep",
     "forked"
   };
   static final String[] POLICIES = {"normal", "batch", "idle", "fifo", "rr", "deadline", "ext"};
@@ -226,8 +227,12 @@ final class TaskBinder {
     Obj t = v.object(FIELDS);
     String name = t.name("name", "task" + index);
     boolean forked = t.bool("forked", false);
-    if (forked && (t.has("count") || t.has("start") || t.has("start_cpu"))) {
-      String f = t.has("count") ? "count" : t.has("start") ? "start" : "start_cpu";
+    if (forked
+        && (t.has("count") || t.has("start") || t.has("start_cpu") || t.has("start_asleep"))) {
+      String f =
+          t.has("count")
+              ? "count"
+              : t.has("start") ? "start" : t.has("start_cpu") ? "start_cpu" : "start_asleep";
       throw t.get(f).error("does not apply to a forked task (one task, created by a fork step)");
     }
     // a forked task is a template of count 0: the fork step creates it
@@ -292,6 +297,15 @@ final class TaskBinder {
     if (startCpu >= 0 && perCpu) {
       throw t.get("start_cpu").error("does not apply with per_cpu (each task starts on its CPU)");
     }
+    boolean asleep = t.bool("start_asleep", false);
+    if (asleep
+        && (program.isEmpty()
+            || !(program.get(0) instanceof StepSpec.Block
+                || program.get(0) instanceof StepSpec.Sleep))) {
+      throw t.get("start_asleep")
+          .error(
+              "expected the program to start with a block or sleep step (the task is asleep in it)");
+    }
     return new TaskSpec(
         name,
         count,
@@ -308,6 +322,7 @@ final class TaskBinder {
         start,
         program,
         slack,
-        startCpu);
+        startCpu,
+        asleep);
   }
 }

@@ -171,6 +171,10 @@ class ScenarioLoaderTest {
     assertThatThrownBy(() -> ScenarioLoader.load(f))
         .hasMessageContaining("count: does not apply to a forked task");
     Files.writeString(
+        f, "workload:\n  tasks:\n    - {name: a, start_asleep: true, program: [{user: 1ms}]}\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(f))
+        .hasMessageContaining("start_asleep: expected the program to start with a block or sleep");
+    Files.writeString(
         f,
         "machine: {preset: small-x86, cores_per_socket: 2, threads_per_core: 1}\n"
             + "workload:\n  tasks:\n    - {name: a, cpus: \"0\", start_cpu: 1, program: [{user: 1ms}]}\n");
@@ -328,6 +332,6 @@ class ScenarioLoaderTest {
                     "workload: {tasks: [{name: w, program: [{syscall: [{loop: {count: 2, body:"
                         + " [{user: 1us}]}}]}]}]}\n"))
         .isInstanceOf(ScenarioException.class)
-        .hasMessageContaining("a syscall's parts are kernel, wake, block and loop steps");
+        .hasMessageContaining("a syscall's parts are kernel, wake, block, sleep and loop steps");
   }
 }

@@ -19,6 +19,7 @@ class OtherToolsTest {
     return new ArrayList<>(((Map<?, ?>) map).keySet());
   }
 
+  @SuppressWarnings("unchecked")
   private static Map<String, Object> report(Scenario s, RunResult r, String id) {
     return (Map<String, Object>)
         ((Map<String, Object>) Reports.json(s.workload().tools(), r).get(id)).get("report");
@@ -47,40 +48,6 @@ class OtherToolsTest {
     Scenario s = ToolRunner.load(ToolRunner.tiny(2, "1ms", "hackbench", "-g 1"));
     assertThat(s.workload().tasks()).hasSize(21); // one sender group of 20, 20 receivers
     assertThat(s.workload().tasks().get(0).count()).isEqualTo(20);
-  }
-
-  @Test
-  void tbenchPairsEachClientWithItsOwnServerThroughSyncWakeups() throws Exception {
-    Scenario s = ToolRunner.load(ToolRunner.tiny(4, "20ms", "tbench", "3"));
-    // The clients are forked first; tbench_srv then forks one server per connection.
-    assertThat(s.workload().tasks())
-        .extracting(TaskSpec::name)
-        .containsExactly(
-            "tbench/client0",
-            "tbench/client1",
-            "tbench/client2",
-            "tbench/server0",
-            "tbench/server1",
-            "tbench/server2");
-    for (int i = 0; i < 3; i++) {
-      TaskSpec client = s.workload().tasks().get(i);
-      TaskSpec server = s.workload().tasks().get(3 + i);
-      StepSpec.Wake cw = (StepSpec.Wake) client.program().get(2);
-      StepSpec.Block sb = (StepSpec.Block) server.program().get(0);
-      assertThat(cw.sync()).isTrue();
-      assertThat(cw.waitQueue()).isEqualTo(sb.waitQueue()).isEqualTo("tbench/c2s/" + i);
-    }
-    RunResult r = ToolRunner.run(s);
-    Map<String, Object> rep = report(s, r, "tbench");
-    assertThat((Long) rep.get("exchanges")).isPositive();
-    // dbench's default warm-up: the first fifth of -t (here the 20 ms duration) is not counted.
-    assertThat(rep.get("warmup_ns")).isEqualTo(4_000_000L);
-    double expected = (Long) rep.get("exchanges") * 4096.0 / 1e6 / ((r.simNs() - 4_000_000) / 1e9);
-    assertThat((Double) rep.get("throughput_mb_s"))
-        .isCloseTo(expected, org.assertj.core.api.Assertions.within(0.001));
-    assertThat(Reports.text(s.workload().tools(), r))
-        .containsPattern("(?m)^Throughput \\d+\\.\\d{3} MB/sec")
-        .contains("MB/sec  3 clients  3 procs");
   }
 
   @Test

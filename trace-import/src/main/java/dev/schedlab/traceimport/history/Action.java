@@ -35,8 +35,27 @@ public sealed interface Action {
       NEVER
     }
 
+    private final boolean uninterruptible;
     private End end = End.NEVER;
     private long durationNs;
+
+    /** A block whose state the trace does not give. */
+    Block() {
+      this(false);
+    }
+
+    /**
+     * A block; {@code uninterruptible}: switched out in {@code TASK_UNINTERRUPTIBLE} ({@code D}), a
+     * wait inside a kernel path (I/O, a lock), not a system call of its own.
+     */
+    Block(boolean uninterruptible) {
+      this.uninterruptible = uninterruptible;
+    }
+
+    /** Whether it was an uninterruptible wait ({@code D}). */
+    public boolean uninterruptible() {
+      return uninterruptible;
+    }
 
     /** How it ended. */
     public End end() {

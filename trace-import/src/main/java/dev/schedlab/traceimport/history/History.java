@@ -34,6 +34,7 @@ public final class History {
   private final long[] currSince;
   private final int[] irqDepth;
   private final long[] irqSince;
+  private final boolean[] switched;
   private long endNs;
   private long activeEndNs;
 
@@ -49,6 +50,7 @@ public final class History {
     currSince = new long[nrCpus];
     irqDepth = new int[nrCpus];
     irqSince = new long[nrCpus];
+    switched = new boolean[nrCpus];
     java.util.Arrays.fill(currSince, startNs);
     this.endNs = startNs;
     this.activeEndNs = startNs;
@@ -113,6 +115,9 @@ public final class History {
   public void accept(TraceEvent e) {
     TraceEvent.Where at = e.at();
     endNs = Math.max(endNs, at.timeNs());
+    if (at.pid() > 0 && validCpu(at.cpu())) {
+      followCurrent(at);
+    }
     if (e instanceof TraceEvent.Switch s) {
       onSwitch(s);
     } else if (e instanceof TraceEvent.Wake w) {
@@ -198,6 +203,49 @@ public final class History {
     return t;
   }
 
+  /**
+   * Every event line names the task current on its CPU. One that is not the task the walk has there
+   * was switched in by a {@code sched_switch} the trace lost: the task the walk had stops and the
+   * named one runs from this line on (the earliest time the trace shows it there), so no stretch of
+   * the CPU is given to two tasks. The first line of a CPU without a switch before it names the
+   * task running there since the start.
+   */
+  private void followCurrent(TraceEvent.Where at) {
+    int c = at.cpu();
+    TracedTask cur = curr[c];
+    if (cur != null && cur.pid == at.pid()) {
+      return;
+    }
+    TracedTask t = byPid.get(at.pid());
+    boolean known = t != null && t.state != TracedTask.State.DEAD;
+    if (cur == null && !known && !switched[c]) {
+      task(at.pid(), at.comm(), at, TracedTask.Start.RUNNING);
+      return;
+    }
+    long now = at.timeNs();
+    if (cur != null) {
+      warnings.add(
+          "switch-from",
+          at.line(),
+          "CPU "
+              + c
+              + " runs pid "
+              + at.pid()
+              + " where "
+              + cur
+              + " was current (lost or missing sched_switch); resynchronised from this line");
+      stopRunning(cur, c, now, true);
+    }
+    if (t == null || !known) {
+      t = task(at.pid(), at.comm(), at, TracedTask.Start.RUNNABLE);
+    }
+    warnings.add(
+        "switch-in-lost",
+        at.line(),
+        t + " runs on CPU " + c + " without being seen switched in (lost events)");
+    switchIn(t, c, now, cur == null);
+  }
+
   /** The task current on the event's CPU: the last switched in, else the one the line names. */
   private @Nullable TracedTask current(TraceEvent.Where at) {
     TracedTask t = curr[at.cpu()];
@@ -219,6 +267,7 @@ public final class History {
     TraceEvent.Where at = s.at();
     int c = at.cpu();
     long now = at.timeNs();
+    switched[c] = true;
     if (irqDepth[c] > 0) {
       irqDepth[c] = 0; // no switch inside a handler: its exit was not traced
     }
@@ -302,7 +351,7 @@ public final class History {
       t.closeRun();
       t.state = TracedTask.State.BLOCKED;
       t.since = now;
-      t.pendingBlock = new Action.Block();
+      t.pendingBlock = new Action.Block(s.prevState().startsWith("D"));
       t.actions.add(t.pendingBlock);
       t.measures.voluntarySwitches++;
     }

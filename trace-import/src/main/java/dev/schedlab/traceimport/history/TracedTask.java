@@ -114,6 +114,11 @@ public final class TracedTask {
     return state == State.DEAD;
   }
 
+  /** Whether it was asleep when the trace (or replay) ended. */
+  public boolean asleepAtEnd() {
+    return state == State.BLOCKED;
+  }
+
   /** Its actions in order. */
   public List<Action> actions() {
     return actions;

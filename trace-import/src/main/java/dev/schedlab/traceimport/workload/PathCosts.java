@@ -18,6 +18,7 @@ public final class PathCosts {
   private final long switchFromTask;
   private final long switchFromIdle;
   private final long syscall;
+  private final long exitToUser;
   private final long wakeLocal;
   private final long wakeRemote;
   private final long queuedWakeup;
@@ -26,7 +27,8 @@ public final class PathCosts {
     long schedule = p.get(Param.SCHED_BASE) + p.get(Param.PICK_FAIR);
     switchFromTask = schedule + p.get(Param.CTX_SWITCH);
     switchFromIdle = schedule + p.get(Param.CTX_SWITCH_LIGHT);
-    syscall = p.get(Param.SYSCALL_ENTRY) + p.get(Param.EXIT_TO_USER);
+    exitToUser = p.get(Param.EXIT_TO_USER);
+    syscall = p.get(Param.SYSCALL_ENTRY) + exitToUser;
     wakeLocal = p.get(Param.SELECT_RQ) + p.get(Param.TTWU_LOCAL);
     // a wakeup onto another CPU queues it there (TTWU_QUEUE): the waker selects the CPU and
     // queues; the wakee's CPU activates it (sched_ttwu_pending() from the call-function queue),
@@ -66,5 +68,10 @@ public final class PathCosts {
   /** One blocking or sleeping system call (entry before, exit to user after it). */
   public long block() {
     return syscall;
+  }
+
+  /** The blocking system call a task was inside when the trace began: its exit to user only. */
+  public long blockEnteredBefore() {
+    return exitToUser;
   }
 }

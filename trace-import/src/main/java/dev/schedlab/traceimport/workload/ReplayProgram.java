@@ -5,6 +5,7 @@ import dev.schedlab.traceimport.history.TracedTask;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One task's replay program in the step language: its traced stretches on a CPU become {@code user}
@@ -54,23 +55,40 @@ public final class ReplayProgram {
         }
       } else if (a instanceof Action.Wake w) {
         String q = queueOf.apply(w.target());
-        if (q != null) {
-          steps.add("{mark: \"" + WAKE_MARK + q.substring(1) + "}");
-          steps.add("{wake: " + q + "}");
-          debt += costs.wake(w.queued());
+        if (q == null) {
+          continue;
         }
+        steps.add("{mark: \"" + WAKE_MARK + q.substring(1) + "}");
+        debt += costs.wake(w.queued());
+        Action.Block wait = kernelWaitAfter(actions, i);
+        if (wait == null) {
+          steps.add("{wake: " + q + "}");
+          continue;
+        }
+        // the wake and the uninterruptible wait that follows it on the CPU are one kernel path
+        // (an I/O submission that wakes the block layer's worker, then io_schedule()): no return
+        // to user, so no preemption point, between them
+        Action.Run between = actions.get(i + 1) instanceof Action.Run r ? r : null;
+        long kernel = between == null ? 0 : between.onCpuNs() - between.irqNs() - debt;
+        debt = Math.max(0, -kernel);
+        steps.add(
+            "{syscall: [{wake: "
+                + q
+                + "}"
+                + (kernel > 0 ? ", {kernel: " + kernel + "}" : "")
+                + ", "
+                + blockStep(wait, t, queueOf)
+                + "]}");
+        i += between == null ? 1 : 2;
       } else if (a instanceof Action.Fork f) {
         String child = queueOf.apply(f.child());
         if (child != null) {
           steps.add("{fork: " + child + "}");
         }
       } else if (a instanceof Action.Block b) {
-        switch (b.end()) {
-          case BY_TASK -> steps.add("{block: " + queueOf.apply(t) + "}");
-          case TIMED -> steps.add("{sleep: " + Math.max(1, b.durationNs()) + "}");
-          default -> steps.add("{block: " + PARKED + "}");
-        }
-        debt += costs.block();
+        steps.add(blockStep(b, t, queueOf));
+        // asleep when the trace began: the replay starts it inside this block (start_asleep)
+        debt += i == 0 && startsAsleep(t) ? costs.blockEnteredBefore() : costs.block();
       } else if (a instanceof Action.Exit) {
         steps.add("{mark: " + DONE + "}");
         steps.add("exit");
@@ -86,5 +104,42 @@ public final class ReplayProgram {
       steps.add("{block: " + PARKED + "}");
     }
     return new Program(Math.max(0, start), steps);
+  }
+
+  /**
+   * The uninterruptible wait that follows the wake at {@code i} on the same CPU stretch (directly,
+   * or after a run without a switch), or null.
+   */
+  private static Action.@Nullable Block kernelWaitAfter(List<Action> actions, int i) {
+    int j = i + 1;
+    if (j < actions.size() && actions.get(j) instanceof Action.Run r && r.switchIns() == 0) {
+      j++;
+    }
+    return j < actions.size()
+            && actions.get(j) instanceof Action.Block b
+            && b.uninterruptible()
+            && b.end() != Action.Block.End.NEVER // a wait still open at the end parks (below)
+        ? b
+        : null;
+  }
+
+  /** The step of block {@code b} of {@code t}: on its own queue, a sleep, or parked. */
+  private static String blockStep(
+      Action.Block b, TracedTask t, Function<TracedTask, String> queueOf) {
+    return switch (b.end()) {
+      case BY_TASK -> "{block: " + queueOf.apply(t) + "}";
+      case TIMED -> "{sleep: " + Math.max(1, b.durationNs()) + "}";
+      default -> "{block: " + PARKED + "}";
+    };
+  }
+
+  /**
+   * Whether {@code t} was asleep when the trace began: its first action is the block it was in,
+   * which its replay starts inside ({@code start_asleep}) instead of running first to enter it.
+   */
+  static boolean startsAsleep(TracedTask t) {
+    return t.start() == TracedTask.Start.BLOCKED
+        && !t.actions().isEmpty()
+        && t.actions().get(0) instanceof Action.Block;
   }
 }

@@ -220,6 +220,10 @@ public final class TraceImport {
       // alive when the trace starts: it starts where it was, not placed as a new task
       b.append("      start_cpu: ").append(t.startCpu()).append('\n');
     }
+    if (ReplayProgram.startsAsleep(t)) {
+      // asleep when the trace starts: it runs first when the wakeup the trace shows comes
+      b.append("      start_asleep: true\n");
+    }
     // the traced sleeps already include the timer slack the kernel added
     b.append("      timer_slack: 0\n      program:\n");
     for (String step : p.steps()) {

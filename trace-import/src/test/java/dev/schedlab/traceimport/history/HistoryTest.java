@@ -313,4 +313,41 @@ class HistoryTest {
     assertThat(h.cpus().get(0).contextSwitches).isEqualTo(2);
     assertThat(h.cpus().get(1).busyNs).isEqualTo(100_000);
   }
+
+  @Test
+  void aLostSwitchEndsTheRunningTaskWhereTheLinesStartNamingAnother() throws Exception {
+    History h =
+        new Lines()
+            .sw(0, 1000, "<idle>", 0, "R", "a", 10)
+            .ev("b", 11, 0, 1400, "d.h..", "local_timer_entry", "vector=236") // a lost switch
+            .ev("b", 11, 0, 1401, "d.h..", "local_timer_exit", "vector=236")
+            .sw(0, 2000, "b", 11, "S", "<idle>", 0)
+            .history();
+    TracedTask a = task(h, 10, 1);
+    TracedTask b = task(h, 11, 1);
+    assertThat(a.measures().runtimeNs).isEqualTo(400_000);
+    assertThat(b.measures().runtimeNs).isEqualTo(600_000);
+    assertThat(b.measures().runs).isEqualTo(1);
+    // the CPU was busy 1 ms, not 1.6 ms: no stretch is counted for two tasks
+    assertThat(h.cpus().get(0).busyNs).isEqualTo(1_000_000);
+  }
+
+  @Test
+  void aBlockKeepsWhetherItWasAnUninterruptibleWait() throws Exception {
+    History h =
+        new Lines()
+            .sw(0, 1000, "<idle>", 0, "R", "a", 10)
+            .waking(0, 1100, "a", 10, "d..2.", "w", 11, 0)
+            .sw(0, 1108, "a", 10, "D", "w", 11)
+            .sw(0, 1200, "w", 11, "S", "<idle>", 0)
+            .history();
+    List<Action> a = task(h, 10, 1).actions();
+    // its run, the wake, 8 us more on the CPU, then the D wait
+    assertThat(a.get(1)).isInstanceOf(Action.Wake.class);
+    assertThat(a.get(3))
+        .isInstanceOfSatisfying(Action.Block.class, b -> assertThat(b.uninterruptible()).isTrue());
+    assertThat(task(h, 11, 1).actions())
+        .filteredOn(x -> x instanceof Action.Block)
+        .allSatisfy(b -> assertThat(((Action.Block) b).uninterruptible()).isFalse());
+  }
 }

@@ -59,6 +59,9 @@ class RealTraceTest {
     assertThat(groups).filteredOn(g -> loops.stream().anyMatch(g::matches)).hasSize(1);
     // kernel threads are in no autogroup
     assertThat(groups).noneMatch(g -> g.matches("rcu_preempt@15"));
+    // a JVM thread's I/O: it wakes the block layer's worker and waits in D within microseconds,
+    // one kernel path (no return to user between, so no preemption there under PREEMPT_NONE)
+    assertThat(spin.scenarioText()).contains("{syscall: [{wake: \"kworker/1:0H@24\"}");
     for (String loop : loops) {
       assertThat(spin.scenarioText()).contains("{fork: \"" + loop + "\"}");
       TaskSpec spec =
@@ -100,6 +103,11 @@ class RealTraceTest {
     ImportedTrace imported = load(name);
     Trace t = imported.trace();
     assertThat(t.nrCpus()).isEqualTo(2);
+    // no stretch of a CPU is counted for two tasks, lost switches included
+    var h = imported.history();
+    for (var cpu : h.cpus()) {
+      assertThat(cpu.busyNs).isLessThanOrEqualTo(h.endNs() - h.startNs());
+    }
     ReplayRun run;
     try (PluginHost host = PluginHost.builtinOnly()) {
       run = ReplayRun.of("model", imported.replayScenario(), host.extensionsFor(List.of()));
@@ -121,6 +129,46 @@ class RealTraceTest {
       }
     }
     assertThat(cpuBound).isPositive();
+    // a task asleep when the trace began and woken only by interrupts (timers, devices) is woken
+    // as often as in the trace, and it does not run first to go to sleep: it switches out asleep
+    // as often as in the trace (once more if it was awake at the trace's end: the replay parks it)
+    int asleep = 0;
+    for (var e : imported.replayed().entrySet()) {
+      TaskMeasures tr = e.getValue().measures();
+      if (e.getValue().start() == TracedTask.Start.BLOCKED && tr.wakeupsByTask == 0) {
+        asleep++;
+        TaskMeasures re = report.replayed(0, e.getKey());
+        assertThat(re.wakeups).as(e.getKey()).isEqualTo(tr.wakeups);
+        assertThat(re.voluntarySwitches)
+            .as(e.getKey())
+            .isEqualTo(tr.voluntarySwitches + (e.getValue().asleepAtEnd() ? 0 : 1));
+      }
+    }
+    if (t.format() != TraceFormat.PERF) {
+      assertThat(asleep).isPositive(); // the kernel threads and JVM timers of the recordings
+    }
     assertThat(steps).as("wake steps run").isEqualTo(traced);
+  }
+
+  @Test
+  void theSpinLoopsRunAsOftenAsInTheTraceWithinTenPercent() throws Exception {
+    ImportedTrace spin = load("spin.trace-cmd.txt");
+    ReplayRun run;
+    try (PluginHost host = PluginHost.builtinOnly()) {
+      run = ReplayRun.of("model", spin.replayScenario(), host.extensionsFor(List.of()));
+    }
+    ReplayReport report = new ReplayReport(spin, List.of(run));
+    int loops = 0;
+    for (Map.Entry<String, TracedTask> e : spin.replayed().entrySet()) {
+      TaskMeasures tr = e.getValue().measures();
+      if (e.getValue().comm().equals("sh") && tr.runtimeNs >= 5_000_000) {
+        loops++;
+        // the CPU-bound loops share the CPUs with the JVMs of other sessions by preemption
+        assertThat((double) report.replayed(0, e.getKey()).runs)
+            .as(e.getKey() + " runs")
+            .isCloseTo(tr.runs, Percentage.withPercentage(10));
+      }
+    }
+    assertThat(loops).isEqualTo(3);
   }
 }
