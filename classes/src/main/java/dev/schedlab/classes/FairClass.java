@@ -66,6 +66,9 @@ public final class FairClass implements SchedulingClass, LoadTracking {
    */
   int[] nrIdlePolicy = new int[0];
 
+  /** The sum of {@link #nrIdlePolicy}: with none queued, no CPU is {@code sched_idle_cpu()}. */
+  int nrIdlePolicyTotal;
+
   private FairSelect select;
 
   /** Task groups by id; index 0 is the root. */
@@ -192,6 +195,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     if (p.policy() == Policy.IDLE) {
       nrIdlePolicy[cpu]++;
+      nrIdlePolicyTotal++;
     }
     if (!hierarchy.enqueueUp(se, flags, now, 1, 0)) {
       services.changeNrRunning(cpu, -1); // held back under a throttled group

@@ -150,6 +150,7 @@ final class FairHierarchy {
     FairRq leaf = Objects.requireNonNull(se.cfsRq);
     if (Objects.requireNonNull(se.task).policy() == Policy.IDLE) {
       fair.nrIdlePolicy[leaf.cpu]--;
+      fair.nrIdlePolicyTotal--;
     }
     removeEntity(leaf, se);
     boolean runnable = true;

@@ -267,6 +267,9 @@ final class FairSelect {
         return -1; // overloaded LLC: unlikely to have an idle CPU
       }
     }
+    if (!hasIdleCore && fair.nrIdlePolicyTotal == 0 && p.nrAllowed() == m.nrCpus()) {
+      return selectIdleCpuByMask(llc, nr, target);
+    }
     scanned.clear();
     idleCpu = -1;
     int probed = 0;
@@ -306,6 +309,35 @@ final class FairSelect {
       services.setLlcHasIdleCores(target, false);
     }
     return idleCpu;
+  }
+
+  /**
+   * The scan above when it probes single CPUs, the task may run anywhere and no CPU can be {@code
+   * sched_idle_cpu()}: then the CPU it stops at is the first idle one of the LLC in wrap order from
+   * {@code target + 1}, found in the machine's idle mask, and the CPUs it probes are counted, not
+   * visited. Same CPU, same probe count and cost as the loop.
+   */
+  private int selectIdleCpuByMask(SchedDomainView llc, int nr, int target) {
+    int found = m.nextIdleCpu(llc, target + 1);
+    int rank; // found's position in the scan order (1 = first probed), or the span's weight
+    if (found >= 0) {
+      rank = llc.weightIn(target + 1, found + 1);
+    } else {
+      found = m.nextIdleCpu(llc, 0);
+      if (found > target) {
+        found = -1; // the first pass saw every idle CPU above target: none
+      }
+      int above = llc.weightIn(target + 1, Integer.MAX_VALUE);
+      rank = found >= 0 ? above + llc.weightIn(0, found + 1) : llc.weight();
+    }
+    // The loop counts nr down before each probe and gives up when it reaches 0: it probes at most
+    // nr - 1 CPUs.
+    if (found >= 0 && rank < nr) {
+      services.addPathCost(rank * sisPerCpu);
+      return found;
+    }
+    services.addPathCost(Math.min(rank, nr - 1L) * sisPerCpu);
+    return -1;
   }
 
   /** The fallback {@code select_idle_core()} keeps: the first idle thread seen, or -1. */

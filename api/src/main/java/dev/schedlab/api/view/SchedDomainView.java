@@ -19,6 +19,15 @@ public interface SchedDomainView {
   /** The lowest CPU of the span at or above {@code from}, or -1. */
   int nextCpu(int from);
 
+  /** How many CPUs of the span lie in {@code [from, to)}, {@code 0 <= from}. */
+  default int weightIn(int from, int to) {
+    int n = 0;
+    for (int c = nextCpu(from); c >= 0 && c < to; c = nextCpu(c + 1)) {
+      n++;
+    }
+    return n;
+  }
+
   /** {@code imbalance_pct}. */
   int imbalancePct();
 

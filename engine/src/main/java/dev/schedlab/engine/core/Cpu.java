@@ -417,11 +417,11 @@ final class Cpu implements CpuView, RqView {
    * The machine's packed copy of {@link #isIdle()} by CPU id (the kernel's idle-CPU masks): wakeup
    * scans read it without touching this object. Set by {@code Kernel}.
    */
-  boolean[] idleMap = new boolean[0];
+  long[] idleMap = new long[0];
 
   /** Refreshes {@link #idleMap} after {@code curr}, {@code nrRunning} or {@code ttwuPending}. */
   void idleChanged() {
-    idleMap[id] = isIdle();
+    CpuMasks.assign(idleMap, id, isIdle());
   }
 
   @Override

@@ -62,54 +62,51 @@ final class EventLoop {
     return events;
   }
 
-  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   private void dispatch(Event e) {
     switch (e.type) {
-      case EV_PHASE:
+      case EV_PHASE -> {
         k.thisCpu = e.cpu;
         phaseDone(k.cpus[e.cpu]);
-        break;
-      case EV_TICK:
+      }
+      case EV_TICK -> {
         k.thisCpu = e.cpu;
-        if (host.defer(k.cpus[e.cpu], e, true)) {
-          break;
+        if (!host.defer(k.cpus[e.cpu], e, true)) {
+          k.cpus[e.cpu].tickDue = true;
+          k.irqs.raise(k.cpus[e.cpu], Cpu.IRQ_TIMER);
         }
-        k.cpus[e.cpu].tickDue = true;
-        k.irqs.raise(k.cpus[e.cpu], Cpu.IRQ_TIMER);
-        break;
-      case EV_HRTIMER:
+      }
+      case EV_HRTIMER -> {
         HrTimer t = (HrTimer) Objects.requireNonNull(e.owner);
         k.thisCpu = t.cpu;
         Cpu c = k.cpus[t.cpu];
-        if (host.defer(c, e, true)) {
-          break;
+        if (!host.defer(c, e, true)) {
+          c.removeTimer(t);
+          c.expired.add(t);
+          k.irqs.raise(c, Cpu.IRQ_TIMER);
         }
-        c.removeTimer(t);
-        c.expired.add(t);
-        k.irqs.raise(c, Cpu.IRQ_TIMER);
-        break;
-      case EV_IPI_RESCHED:
+      }
+      case EV_IPI_RESCHED -> {
         k.thisCpu = e.cpu;
         if (!host.defer(k.cpus[e.cpu], e, false)) {
           k.irqs.raise(k.cpus[e.cpu], Cpu.IRQ_RESCHED);
         }
-        break;
-      case EV_IPI_CALL:
+      }
+      case EV_IPI_CALL -> {
         k.thisCpu = e.cpu;
         if (!host.defer(k.cpus[e.cpu], e, false)) {
           k.irqs.raise(k.cpus[e.cpu], Cpu.IRQ_CALL);
         }
-        break;
-      case EV_NOISE:
+      }
+      case EV_NOISE -> {
         k.thisCpu = e.cpu;
         host.noise(k.cpus[e.cpu]);
-        break;
-      case EV_WORK_DUE:
+      }
+      case EV_WORK_DUE -> {
         WorkItem w = (WorkItem) Objects.requireNonNull(e.owner);
         k.thisCpu = w.cpu;
         k.deferred.due(w);
-        break;
-      case EV_TASK_START:
+      }
+      case EV_TASK_START -> {
         Task task = (Task) Objects.requireNonNull(e.owner);
         k.thisCpu = task.cpu;
         if (!task.startAsleep || !k.exec.startAsleep(task)) {
@@ -118,44 +115,24 @@ final class EventLoop {
             k.cpus[task.cpu].startCurr = task; // the first pick there takes it
           }
         }
-        break;
-      default:
-        throw new IllegalStateException("unknown event type " + e.type);
+      }
+      default -> throw new IllegalStateException("unknown event type " + e.type);
     }
   }
 
-  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   private void phaseDone(Cpu cpu) {
     switch (cpu.phase) {
-      case Cpu.P_TASK:
-        k.exec.opDone(cpu);
-        break;
-      case Cpu.P_SCHED:
-        k.sched.finish(cpu);
-        break;
-      case Cpu.P_IDLE_ENTER:
-        k.idleLoop.enterState(cpu);
-        break;
-      case Cpu.P_IDLE_STATE:
-        k.idleLoop.pollTimeout(cpu);
-        break;
-      case Cpu.P_IDLE_WAKE:
-        k.idleLoop.woke(cpu);
-        break;
-      case Cpu.P_IDLE_EXIT:
-        k.idleLoop.loopExited(cpu);
-        break;
-      case Cpu.P_IRQ_ENTRY:
-        k.irqs.runHandlers(cpu);
-        break;
-      case Cpu.P_IRQ_BODY:
-        k.irqs.exit(cpu);
-        break;
-      case Cpu.P_SPIN:
-        k.sched.spinWindow.spinTimeout(cpu);
-        break;
-      default:
-        throw new IllegalStateException("cpu " + cpu.id + " in unknown phase " + cpu.phase);
+      case Cpu.P_TASK -> k.exec.opDone(cpu);
+      case Cpu.P_SCHED -> k.sched.finish(cpu);
+      case Cpu.P_IDLE_ENTER -> k.idleLoop.enterState(cpu);
+      case Cpu.P_IDLE_STATE -> k.idleLoop.pollTimeout(cpu);
+      case Cpu.P_IDLE_WAKE -> k.idleLoop.woke(cpu);
+      case Cpu.P_IDLE_EXIT -> k.idleLoop.loopExited(cpu);
+      case Cpu.P_IRQ_ENTRY -> k.irqs.runHandlers(cpu);
+      case Cpu.P_IRQ_BODY -> k.irqs.exit(cpu);
+      case Cpu.P_SPIN -> k.sched.spinWindow.spinTimeout(cpu);
+      default ->
+          throw new IllegalStateException("cpu " + cpu.id + " in unknown phase " + cpu.phase);
     }
   }
 

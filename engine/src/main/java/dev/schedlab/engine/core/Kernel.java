@@ -93,8 +93,8 @@ public final class Kernel {
   /** {@code sd_llc_shared} of each LLC. */
   final LlcShared llcShared;
 
-  /** {@link Cpu#isIdle()} of every CPU, packed (see {@link Cpu#idleMap}). */
-  final boolean[] idleCpus;
+  /** {@link Cpu#isIdle()} of every CPU, a {@link CpuMasks} mask (see {@link Cpu#idleMap}). */
+  final long[] idleCpus;
 
   /** {@code sched_asym_cpucap_active()}. */
   final boolean asymCapacity;
@@ -142,7 +142,7 @@ public final class Kernel {
     this.housekeeping = housekeeping;
     this.smt = SmtSharing.forMachine(this, cpus, params);
     this.llcShared = new LlcShared(cpus, housekeeping, smt != null);
-    this.idleCpus = new boolean[cpus.length];
+    this.idleCpus = CpuMasks.ofSize(cpus.length);
     for (Cpu c : cpus) {
       c.idleMap = idleCpus;
       c.idleChanged();

@@ -13,6 +13,7 @@ import dev.schedlab.api.TimerHandle;
 import dev.schedlab.api.view.CpuView;
 import dev.schedlab.api.view.IdleStateView;
 import dev.schedlab.api.view.MachineView;
+import dev.schedlab.api.view.SchedDomainView;
 import dev.schedlab.api.view.TaskView;
 import dev.schedlab.engine.params.Param;
 import java.util.List;
@@ -131,7 +132,14 @@ final class KernelServices implements SchedServices, MachineView {
 
   @Override
   public boolean cpuIdle(int cpu) {
-    return k.idleCpus[cpu];
+    return CpuMasks.test(k.idleCpus, cpu);
+  }
+
+  @Override
+  public int nextIdleCpu(SchedDomainView sd, int from) {
+    return sd instanceof SchedDomain d
+        ? CpuMasks.nextAnd(d.spanMask, k.idleCpus, from)
+        : MachineView.super.nextIdleCpu(sd, from);
   }
 
   @Override

@@ -1,22 +1,25 @@
 package dev.schedlab.engine.core;
 
-import java.util.BitSet;
-
 /**
  * A process address space with its concurrency-ID state (mm_cid, section 3.1): which CPUs hold an
  * allocated cid, when each last ran the mm, and {@code mm_cid_next_scan}.
  */
 final class Mm {
+  /** The flag of a {@link #pcpu} slot whose CPU holds an allocated cid. */
+  private static final long ALLOCATED = Long.MIN_VALUE;
+
   final int id;
 
-  /** CPUs whose per-CPU cid of this mm is allocated ({@code mm_cidmask} as CPUs). */
-  final BitSet allocated = new BitSet();
-
   /**
-   * Last time a task of this mm ran on each CPU ({@code pcpu_cid->time}), up to the highest CPU it
-   * ran on (grown on use: most processes run on a few CPUs of a large machine).
+   * Per CPU, up to the highest CPU the mm ran on (grown on use: most processes run on a few CPUs of
+   * a large machine): when a task of this mm last ran there ({@code pcpu_cid->time}), with {@link
+   * #ALLOCATED} set while that CPU's cid is allocated ({@code mm_cidmask}). One array, so a context
+   * switch touches one slot of it.
    */
-  private long[] lastUsed = new long[0];
+  private long[] pcpu = new long[0];
+
+  /** CPUs with an allocated cid. */
+  private int nrAllocated;
 
   /** {@code mm->mm_cid_next_scan}, jiffies. */
   long nextScan;
@@ -28,20 +31,40 @@ final class Mm {
 
   /** A task of this mm runs on {@code cpu} ({@code mm_cid_get}). */
   void used(int cpu, long now) {
-    allocated.set(cpu);
-    if (cpu >= lastUsed.length) {
-      lastUsed = java.util.Arrays.copyOf(lastUsed, Math.max(cpu + 1, 2 * lastUsed.length));
+    if (cpu >= pcpu.length) {
+      pcpu = java.util.Arrays.copyOf(pcpu, Math.max(cpu + 1, 2 * pcpu.length));
     }
-    lastUsed[cpu] = now;
+    if (pcpu[cpu] >= 0) {
+      nrAllocated++;
+    }
+    pcpu[cpu] = now | ALLOCATED;
+  }
+
+  /** The lowest CPU at or above {@code from} holding an allocated cid, or -1. */
+  int nextAllocated(int from) {
+    for (int c = from; c < pcpu.length; c++) {
+      if (pcpu[c] < 0) {
+        return c;
+      }
+    }
+    return -1;
+  }
+
+  /** Drops {@code cpu}'s allocated cid. */
+  void release(int cpu) {
+    if (pcpu[cpu] < 0) {
+      pcpu[cpu] &= ~ALLOCATED;
+      nrAllocated--;
+    }
   }
 
   /** When a task of this mm last ran on {@code cpu}, 0 if never. */
   long lastUsed(int cpu) {
-    return cpu < lastUsed.length ? lastUsed[cpu] : 0;
+    return cpu < pcpu.length ? pcpu[cpu] & ~ALLOCATED : 0;
   }
 
   /** Number of allocated cids ({@code cpumask_weight(mm_cidmask(mm))}). */
   int cidWeight() {
-    return allocated.cardinality();
+    return nrAllocated;
   }
 }

@@ -139,10 +139,10 @@ final class MmCid implements MmCidControl {
   /** Clears the cids of CPUs that have not run the mm for a period and do not run it now. */
   void compact(Mm mm) {
     long period = k.costs.p(Param.MM_CID_PERIOD);
-    for (int c = mm.allocated.nextSetBit(0); c >= 0; c = mm.allocated.nextSetBit(c + 1)) {
+    for (int c = mm.nextAllocated(0); c >= 0; c = mm.nextAllocated(c + 1)) {
       Task cur = k.cpus[c].curr;
       if (cur.mm != mm && k.now - mm.lastUsed(c) >= period) {
-        mm.allocated.clear(c);
+        mm.release(c);
       }
     }
   }

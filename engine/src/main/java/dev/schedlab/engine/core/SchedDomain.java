@@ -24,6 +24,9 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   final BitSet span;
   final int weight;
 
+  /** {@link #span} as a {@link CpuMasks} mask, for the hot walks over it. */
+  final long[] spanMask;
+
   /** The groups of this level: the child level's spans (one CPU each at the lowest level). */
   final BitSet[] groups;
 
@@ -54,6 +57,7 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
       int busyFactor) {
     this.name = name;
     this.span = span;
+    this.spanMask = span.toLongArray();
     this.weight = span.cardinality();
     this.groups = groups;
     this.shareLlc = shareLlc;
@@ -76,12 +80,17 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
 
   @Override
   public boolean contains(int cpu) {
-    return span.get(cpu);
+    return cpu >>> 6 < spanMask.length && CpuMasks.test(spanMask, cpu);
   }
 
   @Override
   public int nextCpu(int from) {
-    return span.nextSetBit(from);
+    return CpuMasks.next(spanMask, from);
+  }
+
+  @Override
+  public int weightIn(int from, int to) {
+    return CpuMasks.weight(spanMask, from, to);
   }
 
   @Override

@@ -30,7 +30,7 @@ class PackedRunqueueStateTest {
     for (long t = 20 * US; t <= endNs; t += 20 * US) {
       k.run(t);
       for (Cpu c : k.cpus) {
-        assertThat(k.idleCpus[c.id])
+        assertThat(CpuMasks.test(k.idleCpus, c.id))
             .as("idle map of cpu %d at %d ns", c.id, t)
             .isEqualTo(c.isIdle());
         int above = 0;
