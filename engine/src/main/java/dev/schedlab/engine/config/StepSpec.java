@@ -83,14 +83,22 @@ public sealed interface StepSpec {
      * {@code down_read}/{@code down_write}); the time it takes is the lock's wait.
      */
     public static Segment lock(String name, boolean irqsOff, boolean read) {
+      return lock(name, irqsOff, read, 0);
+    }
+
+    /**
+     * {@code lock: NAME} whose critical section writes {@code dataLines} cache lines of the data
+     * the lock protects ({@link LockAction#dataLines}).
+     */
+    public static Segment lock(String name, boolean irqsOff, boolean read, int dataLines) {
       return new Segment(
-          Dist.fixed(0), true, false, "NONE", new LockAction(name, true, irqsOff, read));
+          Dist.fixed(0), true, false, "NONE", new LockAction(name, true, irqsOff, read, dataLines));
     }
 
     /** {@code unlock: NAME}: release the named lock (the matching unlock of the kernel API). */
     public static Segment unlock(String name) {
       return new Segment(
-          Dist.fixed(0), true, false, "NONE", new LockAction(name, false, false, false));
+          Dist.fixed(0), true, false, "NONE", new LockAction(name, false, false, false, 0));
     }
   }
 
@@ -102,8 +110,22 @@ public sealed interface StepSpec {
    * @param irqsOff {@code spin_lock_irqsave()}: interrupts off while waiting and holding (spinlocks
    *     only; a no-op for {@code spinlock_t} under PREEMPT_RT)
    * @param read {@code down_read()} instead of {@code down_write()} (rw_semaphores only)
+   * @param dataLines cache lines of the protected data the critical section writes (an LRU list
+   *     head, a shared counter), shared by every holder: a holder on another CPU than the one that
+   *     wrote them last waits a transfer for each, with the lock held (acquire only; 0 = none)
    */
-  record LockAction(String lock, boolean acquire, boolean irqsOff, boolean read) {}
+  record LockAction(String lock, boolean acquire, boolean irqsOff, boolean read, int dataLines) {
+    public LockAction {
+      if (dataLines < 0) {
+        throw new IllegalArgumentException("dataLines < 0: " + dataLines);
+      }
+    }
+
+    /** A lock operation whose critical section writes no shared data line. */
+    public LockAction(String lock, boolean acquire, boolean irqsOff, boolean read) {
+      this(lock, acquire, irqsOff, read, 0);
+    }
+  }
 
   /**
    * A per-CPU cache with batched refill and drain (the page allocator's pcp lists, the LRU's folio

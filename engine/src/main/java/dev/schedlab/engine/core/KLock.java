@@ -32,10 +32,35 @@ final class KLock {
   /** The CPU that took the lock last, for lock_stat's bounces; -1 before the first. */
   int lastCpu = -1;
 
+  /**
+   * Cache lines of the data the lock protects that critical sections write (an LRU list head, a
+   * shared counter), created as paths ask for them; line {@code i} is the same line for every path.
+   */
+  private CacheLine[] data = new CacheLine[0];
+
+  private final Cpu home;
+
   KLock(LockClass cls, long addr, Cpu home) {
     this.cls = cls;
     this.addr = addr;
     this.line = new CacheLine(home);
+    this.home = home;
+  }
+
+  /** {@code c}, now holding the lock, writes the first {@code n} data lines; returns its wait. */
+  long writeData(Cpu c, int n, Interrupts irqs) {
+    if (n > data.length) {
+      int old = data.length;
+      data = java.util.Arrays.copyOf(data, n);
+      for (int i = old; i < n; i++) {
+        data[i] = new CacheLine(home);
+      }
+    }
+    long wait = 0;
+    for (int i = 0; i < n; i++) {
+      wait += data[i].write(c, irqs);
+    }
+    return wait;
   }
 
   boolean free() {

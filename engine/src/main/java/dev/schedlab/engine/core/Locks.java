@@ -24,8 +24,11 @@ import java.util.TreeMap;
  *       spin_lock_irqsave()}; an uncontended lock is one write of its lock word; waiters queue in
  *       arrival order (the MCS queue) and spin; each release hands the lock to the queue head,
  *       which sees the release one cache-line transfer later and takes the line for its own write
- *       ({@link CacheLine}: two transfers between different CPUs). The unlock's {@code
- *       preempt_enable()} is a preemption point.
+ *       ({@link CacheLine}: two transfers between different CPUs). A critical section that writes
+ *       shared protected data (a lock item's {@code dataLines}: an LRU list head, a per-lruvec
+ *       counter) fetches each such line from the CPU that wrote it last, with the lock held, so a
+ *       handoff between CPUs lengthens the hold. The unlock's {@code preempt_enable()} is a
+ *       preemption point.
  *   <li>Mutexes (kernel/locking/mutex.c): {@code might_sleep()} first; a contended lock whose owner
  *       is running is spun for with preemption off ({@code mutex_optimistic_spin()}), until the
  *       lock is handed over, the owner leaves its CPU or the spinner's NEED_RESCHED is set; then
@@ -48,8 +51,9 @@ import java.util.TreeMap;
  * <p>Does not model: Lock stealing by a new arrival ahead of the qspinlock queue (pending bit),
  * rwsem reader optimistic spinning on reader owners (removed in v5.11) and its writer spin on
  * reader owners, spinning on an rtmutex by a waiter that is not the top waiter, rwsems under
- * PREEMPT_RT (rwbase_rt: modelled as on other kernels), lockdep, the cache lines of the protected
- * data (part of the hold times the workloads give).
+ * PREEMPT_RT (rwbase_rt: modelled as on other kernels), lockdep, protected data lines a path does
+ * not declare (their misses are part of the hold times the workloads give), a third CPU's copy of a
+ * data line ({@link CacheLine}).
  *
  * <p>Kernel reference: kernel/locking/qspinlock.c, mutex.c, rwsem.c, rtmutex.c, spinlock_rt.c;
  * include/linux/spinlock_api_smp.h; Documentation/locking/lockstat.rst;
@@ -106,7 +110,9 @@ final class Locks {
       }
       KLock l = tl.waiting;
       endWait(cpu, t, l, op);
-      k.exec.runLockOp(cpu, t, op, l.line.write(cpu, k.irqs)); // the woken waiter sets the owner
+      // the woken waiter sets the owner, then its critical section writes the protected data
+      k.exec.runLockOp(
+          cpu, t, op, l.line.write(cpu, k.irqs) + l.writeData(cpu, op.lockLines, k.irqs));
       return;
     }
     LockClass c = op.lockClass;
@@ -128,7 +134,7 @@ final class Locks {
       long cost = l.line.write(cpu, k.irqs);
       take(l, t, op.lockRead);
       acquired(cpu, t, l, op, k.now + cost);
-      k.exec.runLockOp(cpu, t, op, cost);
+      k.exec.runLockOp(cpu, t, op, cost + l.writeData(cpu, op.lockLines, k.irqs));
       return;
     }
     c.stat.contentions++;
@@ -143,6 +149,7 @@ final class Locks {
     tl.granted = false;
     tl.waitStart = k.now;
     tl.waitRead = op.lockRead;
+    tl.waitLines = op.lockLines;
     if (!sleeps || canSpin(l, t, op.lockRead)) {
       tl.spinning = true;
       tl.spinWaiting = true;
@@ -227,14 +234,17 @@ final class Locks {
 
   private void endWait(Cpu cpu, Task t, KLock l, Op op) {
     TaskLocks tl = t.locks;
-    l.cls.stat.waited(k.now - tl.waitStart);
+    // the data-line transfers after the handoff are held time, not wait
+    long heldFrom = Math.max(tl.waitStart, k.now - tl.grantData);
+    l.cls.stat.waited(heldFrom - tl.waitStart);
     if (k.trace.enabled()) {
       k.trace.lockContentionEnd(k.now, cpu.id, t.traceComm(), t.tracePid(), l.addr);
     }
     tl.waiting = null;
     tl.spinning = false;
     tl.granted = false;
-    acquired(cpu, t, l, op, k.now);
+    tl.grantData = 0;
+    acquired(cpu, t, l, op, heldFrom);
   }
 
   private static void take(KLock l, Task t, boolean read) {
@@ -340,13 +350,16 @@ final class Locks {
 
   /**
    * {@code s}, spinning, is handed the lock: it sees the release one transfer later and writes the
-   * lock word, another transfer.
+   * lock word, another transfer; then its critical section fetches the protected data lines the
+   * previous holder wrote (these count as held time).
    */
   private void grant(KLock l, Task s) {
     TaskLocks tl = s.locks;
     tl.granted = true;
     Cpu wc = k.cpus[s.cpu];
     long seen = k.now + l.line.read(wc, k.irqs) + l.line.write(wc, k.irqs);
+    tl.grantData = l.writeData(wc, tl.waitLines, k.irqs);
+    seen += tl.grantData;
     if (tl.spinWaiting) {
       tl.spinWaiting = false;
       k.exec.lockWaitEnds(s, seen);

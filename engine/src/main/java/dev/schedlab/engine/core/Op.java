@@ -129,6 +129,9 @@ final class Op {
   boolean lockIrqs;
   boolean lockRead;
 
+  /** LOCK: cache lines of the protected data the critical section writes. */
+  int lockLines;
+
   /** CACHE: the per-CPU cache and the get or put; {@link #jump} is the skip target. */
   CacheOp cache;
 

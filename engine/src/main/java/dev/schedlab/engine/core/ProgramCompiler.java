@@ -256,6 +256,7 @@ final class ProgramCompiler {
       op.lockClass = k.locks.cls(seg.lock().lock());
       op.lockIrqs = seg.lock().irqsOff();
       op.lockRead = seg.lock().read();
+      op.lockLines = seg.lock().dataLines();
       return op;
     }
     Op op = new Op(Op.KSEG);

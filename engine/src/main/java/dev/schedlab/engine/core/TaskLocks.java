@@ -37,6 +37,12 @@ final class TaskLocks {
   /** The wait is a {@code down_read()}. */
   boolean waitRead;
 
+  /** Protected-data lines the awaited critical section writes ({@code Op.lockLines}). */
+  int waitLines;
+
+  /** Of the handoff's delay, the part spent on those lines, with the lock already held. */
+  long grantData;
+
   void add(KLock l, long since, boolean read, boolean irqs) {
     if (nrHeld == held.length) {
       held = java.util.Arrays.copyOf(held, nrHeld * 2);

@@ -120,6 +120,51 @@ class LocksTest {
     assertThat(s.get("con-bounces")).isEqualTo(3L);
   }
 
+  @Test
+  void protectedDataLinesLengthenEachHandoffBetweenCpusButNotAReacquireOnTheSameCpu() {
+    // as above, but each critical section writes two lines of the protected data: the next holder
+    // on another CPU fetches both (two more same-LLC transfers of 60 ns +-20 %) with L held
+    TestRun r =
+        fourCpus(MS)
+            .lock("L", LockSpec.Kind.SPINLOCK)
+            .tasks(
+                dataHolder("a", 0, 0, 100 * US),
+                dataHolder("b", 1, 10, 10 * US),
+                dataHolder("c", 2, 20, 10 * US),
+                task("again")
+                    .cpus("2")
+                    .start(500 * US)
+                    .program(
+                        kernel(
+                            StepSpec.Segment.lock("L", false, false, 2),
+                            segment(10 * US),
+                            unlock("L")),
+                        exit()));
+    Recorder rec = new Recorder();
+    Kernel k = run(r, 1_000_000, rec);
+    assertThat(rec.only("end")).containsExactly("end b", "end c");
+    long bEnd = rec.times.get(rec.events.indexOf("end b"));
+    long cEnd = rec.times.get(rec.events.indexOf("end c"));
+    // c's wait ends after b's 10 us hold, b's two data fetches, and c's two lock-word transfers;
+    // the data fetches count as b's hold, not as c's wait
+    assertThat(cEnd - bEnd).isBetween(10_000L + 4 * 48, 10_000L + 4 * 72);
+    Map<String, Object> s = stat(k, "L");
+    assertThat(s.get("acquisitions")).isEqualTo(4L);
+    // holds: a 100 us (the lines' first writer), b and c 10 us plus two fetches each, "again" on
+    // CPU 2 after c there 10 us with nothing to fetch
+    assertThat((Long) s.get("holdtime-total")).isBetween(130_000L + 4 * 48, 130_000L + 4 * 72);
+    assertThat(s.get("holdtime-min")).isEqualTo(10_000L);
+  }
+
+  private static TestRun.Task dataHolder(String name, int cpu, int startUs, long holdNs) {
+    return task(name)
+        .cpus(String.valueOf(cpu))
+        .start(startUs * US)
+        .program(
+            kernel(StepSpec.Segment.lock("L", false, false, 2), segment(holdNs), unlock("L")),
+            exit());
+  }
+
   /** A task on {@code cpu} that takes L at {@code startUs} and holds it {@code holdNs}. */
   private static TestRun.Task holder(String name, int cpu, int startUs, long holdNs) {
     return task(name)

@@ -318,6 +318,37 @@ final class MmapCosts {
               + "loop repeats them over the region's pages)",
           "length of the drawn madvise sequence per loop (version 1704)");
 
+  static final ToolParam LRU_DEL_LINES =
+      ToolParam.num(
+          "lru_del_lines",
+          1,
+          "lines",
+          "[src] mm/mm_inline.h lruvec_del_folio -> update_lru_size -> "
+              + "mem_cgroup_update_lru_size (v6.8): mem_cgroup_per_node.lru_zone_size[zid][lru], "
+              + "written by every holder; the per-CPU stats and the folio's own LRU neighbours "
+              + "(mostly from its own CPU's lru_add batch) are not counted",
+          "lru_lock holds that take a folio off the LRU (release_pages, MADV_PAGEOUT isolation): "
+              + "cache lines of shared lruvec data written, fetched from the last writer's CPU");
+  static final ToolParam LRU_ADD_LINES =
+      ToolParam.num(
+          "lru_add_lines",
+          3,
+          "lines",
+          "[src] mm/mm_inline.h lruvec_add_folio (v6.8): the list head lruvec->lists[lru], the "
+              + "folio it points to (list_add writes its prev, last written by the previous "
+              + "adder), and mem_cgroup_per_node.lru_zone_size",
+          "lru_lock holds that put folios on the LRU (the lru_add and lru_deactivate batch "
+              + "moves): cache lines of shared lruvec data written");
+  static final ToolParam ZONE_LINES =
+      ToolParam.num(
+          "zone_lines",
+          1,
+          "lines",
+          "[src] include/linux/mmzone.h struct free_area: the order-0 free list heads and nr_free "
+              + "that rmqueue_bulk and free_pcppages_bulk (v6.8) write in every hold; the buddy "
+              + "pages' own misses are in zone_per_page",
+          "zone->lock holds: cache lines of shared zone data written");
+
   static final List<ToolParam> PARAMS =
       List.of(
           PAGE_SIZE,
@@ -366,5 +397,8 @@ final class MmapCosts {
           PAGEOUT_RECLAIM,
           FILL_PAGE,
           CHECK_PAGE,
-          MADVISE_DRAWN);
+          MADVISE_DRAWN,
+          LRU_DEL_LINES,
+          LRU_ADD_LINES,
+          ZONE_LINES);
 }

@@ -149,9 +149,7 @@ final class MmapPaths {
   private static final Segment PTL_UNLOCK = Segment.unlock(PTL);
   private static final Segment PCP_TAKE = Segment.lock(PCP_LOCK, false, false);
   private static final Segment PCP_UNLOCK = Segment.unlock(PCP_LOCK);
-  private static final Segment ZONE_TAKE = Segment.lock(ZONE_LOCK, true, false);
   private static final Segment ZONE_UNLOCK = Segment.unlock(ZONE_LOCK);
-  private static final Segment LRU_TAKE = Segment.lock(LRU_LOCK, true, false);
   private static final Segment LRU_UNLOCK = Segment.unlock(LRU_LOCK);
 
   /** The per-CPU caches: the order-0 pcp list, the lru_add folio batch. */
@@ -163,9 +161,25 @@ final class MmapPaths {
   private final ToolContext ctx;
   private final int spread;
 
+  /**
+   * spin_lock_irqsave of zone->lock and of lru_lock, each with the shared data lines its critical
+   * section writes: a folio taken off the LRU, folios put on it, a zone free-list batch.
+   */
+  private final Segment zoneTake;
+
+  private final Segment lruDelTake;
+  private final Segment lruAddTake;
+
   MmapPaths(ToolContext ctx) {
     this.ctx = ctx;
     this.spread = (int) Math.max(0, Math.min(100, ctx.param(MmapCosts.SPREAD)));
+    this.zoneTake = Segment.lock(ZONE_LOCK, true, false, lines(MmapCosts.ZONE_LINES));
+    this.lruDelTake = Segment.lock(LRU_LOCK, true, false, lines(MmapCosts.LRU_DEL_LINES));
+    this.lruAddTake = Segment.lock(LRU_LOCK, true, false, lines(MmapCosts.LRU_ADD_LINES));
+  }
+
+  private int lines(ToolParam p) {
+    return (int) Math.max(0, Math.min(16, ctx.param(p)));
   }
 
   /**
@@ -273,7 +287,7 @@ final class MmapPaths {
     perLockBatch(
         p,
         c,
-        b -> new KernelPath().add(LRU_TAKE, seg(b * ctx.param(FREE_LRU), "NONE"), LRU_UNLOCK));
+        b -> new KernelPath().add(lruDelTake, seg(b * ctx.param(FREE_LRU), "NONE"), LRU_UNLOCK));
     p.add(seg(c * ctx.param(FREE_OTHER), "NONE"));
     perLockBatch(
         p,
@@ -307,7 +321,7 @@ final class MmapPaths {
             batch,
             put ? (int) Math.max(batch, ctx.param(PCP_HIGH)) : 0,
             3));
-    p.add(ZONE_TAKE, seg(batch * ctx.param(ZONE_PER_PAGE), "NONE"), ZONE_UNLOCK);
+    p.add(zoneTake, seg(batch * ctx.param(ZONE_PER_PAGE), "NONE"), ZONE_UNLOCK);
   }
 
   /**
@@ -435,9 +449,9 @@ final class MmapPaths {
         c.add(seg(ctx.param(MADVISE_COLD_PAGE), "NONE"));
         if (kind == Advice.COLD) { // folio_deactivate: the CPU's lru_deactivate batch
           c.add(Segment.cache(LRU_DEACTIVATE_FBATCH, true, 1, LRU_ADD_BATCH, LRU_ADD_BATCH, 3));
-          c.add(LRU_TAKE, seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"), LRU_UNLOCK);
+          c.add(lruAddTake, seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"), LRU_UNLOCK);
         } else { // folio_isolate_lru
-          c.add(LRU_TAKE, seg(ctx.param(FREE_LRU), "NONE"), LRU_UNLOCK);
+          c.add(lruDelTake, seg(ctx.param(FREE_LRU), "NONE"), LRU_UNLOCK);
         }
       }
     }
@@ -449,7 +463,7 @@ final class MmapPaths {
    */
   private void lruAdd(KernelPath p) {
     p.add(Segment.cache(LRU_ADD_FBATCH, true, 1, LRU_ADD_BATCH, LRU_ADD_BATCH, 3));
-    p.add(LRU_TAKE, seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"), LRU_UNLOCK);
+    p.add(lruAddTake, seg(LRU_ADD_BATCH * ctx.param(LRU_ADD), "NONE"), LRU_UNLOCK);
   }
 
   /** madvise(MADV_POPULATE_READ) over {@code n} pages (stress_mincore_touch_pages). */

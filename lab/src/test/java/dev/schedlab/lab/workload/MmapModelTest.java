@@ -131,7 +131,8 @@ class MmapModelTest {
       }
     }
     assertThat(longestLru).isEqualTo(32.0 * p(MmapCosts.FREE_LRU));
-    assertThat(s).contains(Segment.lock(MmapPaths.LRU_LOCK, true, false));
+    // release_pages takes folios off the LRU: lru_zone_size is the shared line it writes
+    assertThat(s).contains(Segment.lock(MmapPaths.LRU_LOCK, true, false, 1));
     // zero-page PTEs gather nothing: only the per-PMD zap
     List<Segment> z = segs(new MmapPaths(CTX).munmap(PAGES, MmapPaths.Pages.ZERO));
     assertThat(condReschedGaps(z)).hasSize(16);
@@ -238,7 +239,7 @@ class MmapModelTest {
         .map(MmapModelTest::segs)
         .anyMatch(
             k ->
-                k.contains(Segment.lock(MmapPaths.LRU_LOCK, true, false))
+                k.contains(Segment.lock(MmapPaths.LRU_LOCK, true, false, 1))
                     && k.stream()
                         .anyMatch(
                             g ->
