@@ -4,6 +4,7 @@ import dev.schedlab.api.GroupStats;
 import dev.schedlab.api.view.MachineView;
 import dev.schedlab.api.view.SchedDomainView;
 import dev.schedlab.api.view.TaskView;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The slow path of {@code select_task_rq_fair()} for new tasks: {@code
@@ -14,12 +15,20 @@ import dev.schedlab.api.view.TaskView;
  * update_pick_idlest()} (most idle CPUs then lowest util; lowest avg_load with the imbalance
  * margins; NUMA's preference to stay local); {@code sched_balance_find_dst_group_cpu()} (the idle
  * CPU in the shallowest idle state, the most recently idled at equal depth, else the least loaded).
+ * With {@code feature.FIND_IDLEST_BY_LOAD} (kernels before v5.5) the group and the CPU are chosen
+ * as v4.17's {@code find_idlest_group()} and {@code find_idlest_group_cpu()} did, by runnable load
+ * and avg_load ({@link FairForkByLoad}); the descent through the domains is the same in both
+ * ({@code find_idlest_cpu()}).
  *
- * <p>Does not model: NUMA preferred nodes and {@code imb_numa_nr}, core-scheduling cookies.
+ * <p>Does not model: NUMA preferred nodes and {@code imb_numa_nr}, core-scheduling cookies, NUMA
+ * levels without SD_BALANCE_FORK (distances beyond RECLAIM_DISTANCE: the engine has one NUMA level
+ * and no distances).
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code sched_balance_find_dst_cpu}, {@code
  * sched_balance_find_dst_group}, {@code update_sg_wakeup_stats}, {@code update_pick_idlest}, {@code
- * sched_balance_find_dst_group_cpu}).
+ * sched_balance_find_dst_group_cpu}); before v5.5 {@code find_idlest_cpu}, {@code
+ * find_idlest_group}, {@code find_idlest_group_cpu} (57abff067a08 "sched/fair: Rework
+ * find_idlest_group()").
  */
 final class FairForkPlacement {
   private final MachineView m;
@@ -29,10 +38,14 @@ final class FairForkPlacement {
   private final GroupStats idlest = new GroupStats();
   private final GroupStats tmp = new GroupStats();
 
-  FairForkPlacement(MachineView m, FairClass fair, FairProbe probe) {
+  /** {@code feature.FIND_IDLEST_BY_LOAD}: the group and CPU choices of v4.17, or null (v5.5+). */
+  private final @Nullable FairForkByLoad byLoad;
+
+  FairForkPlacement(MachineView m, FairClass fair, FairProbe probe, boolean findIdlestByLoad) {
     this.m = m;
     this.fair = fair;
     this.probe = probe;
+    this.byLoad = findIdlestByLoad ? new FairForkByLoad(m, fair, probe) : null;
   }
 
   int findDstCpu(SchedDomainView top, TaskView p, int cpu, int prevCpu) {
@@ -43,13 +56,16 @@ final class FairForkPlacement {
     SchedDomainView sd = top;
     int level = levelOf(cpu, top);
     while (sd != null) {
-      int group = findDstGroup(sd, p, cpu);
+      int group = byLoad != null ? byLoad.findIdlestGroup(sd, p, cpu) : findDstGroup(sd, p, cpu);
       if (group < 0) {
         level--;
         sd = level >= 0 ? m.domain(cpu, level) : null;
         continue;
       }
-      newCpu = findDstGroupCpu(sd, group, p, cpu);
+      newCpu =
+          byLoad != null
+              ? byLoad.findIdlestGroupCpu(sd, group, p, cpu)
+              : findDstGroupCpu(sd, group, p, cpu);
       if (newCpu == cpu) {
         level--;
         sd = level >= 0 ? m.domain(cpu, level) : null;

@@ -61,7 +61,8 @@ final class FairSelect {
     this.sisUtil = Params.feature(services, "SIS_UTIL");
     this.sisPerCpu = services.param("cost.sis_per_cpu");
     this.probe = new FairProbe(m, fair);
-    this.fork = new FairForkPlacement(m, fair, probe);
+    this.fork =
+        new FairForkPlacement(m, fair, probe, Params.feature(services, "FIND_IDLEST_BY_LOAD"));
   }
 
   int select(TaskView p, int prevCpu, int cpu, int wakeFlags) {

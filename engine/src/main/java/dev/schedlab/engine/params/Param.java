@@ -331,6 +331,11 @@ public enum Param {
       0,
       Unit.BOOL,
       "[src] 1 = before v5.16: idle_balance() is skipped while avg_idle < sysctl_sched_migration_cost; 0 = v5.16+ (c5b0a7eefc70 'sched/fair: Remove sysctl_sched_migration_cost condition'): only the per-domain max_newidle_lb_cost gate"),
+  FIND_IDLEST_BY_LOAD(
+      "feature.FIND_IDLEST_BY_LOAD",
+      0,
+      Unit.BOOL,
+      "[src] 1 = before v5.5: fork/exec placement by find_idlest_group() on runnable load, then avg_load (blocked load included), with imbalance_pct margins; 0 = v5.5+ (57abff067a08 'sched/fair: Rework find_idlest_group()'): group types, idle-CPU counts, util"),
   ILB_SKIP_IF_NEED_RESCHED(
       "feature.ILB_SKIP_IF_NEED_RESCHED",
       0,
