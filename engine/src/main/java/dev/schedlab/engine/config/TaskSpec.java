@@ -55,46 +55,6 @@ public record TaskSpec(
     program = List.copyOf(program);
   }
 
-  /** Tasks that are not running when the run starts. */
-  public TaskSpec(
-      String name,
-      int count,
-      String policy,
-      int nice,
-      int rtPriority,
-      long dlRuntimeNs,
-      long dlDeadlineNs,
-      long dlPeriodNs,
-      String cpus,
-      boolean perCpu,
-      boolean kthread,
-      String process,
-      long startNs,
-      List<StepSpec> program,
-      long timerSlackNs,
-      int startCpu,
-      boolean startAsleep) {
-    this(
-        name,
-        count,
-        policy,
-        nice,
-        rtPriority,
-        dlRuntimeNs,
-        dlDeadlineNs,
-        dlPeriodNs,
-        cpus,
-        perCpu,
-        kthread,
-        process,
-        startNs,
-        program,
-        timerSlackNs,
-        startCpu,
-        startAsleep,
-        false);
-  }
-
   /** Tasks that start running (on {@code startCpu}, or placed as new tasks). */
   public TaskSpec(
       String name,
@@ -130,6 +90,7 @@ public record TaskSpec(
         program,
         timerSlackNs,
         startCpu,
+        false,
         false);
   }
 

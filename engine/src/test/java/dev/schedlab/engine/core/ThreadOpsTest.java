@@ -369,10 +369,12 @@ class ThreadOpsTest {
         List.of(new StepSpec.Sleep(Dist.fixed(3 * MS)), user(MS), new StepSpec.Block("x"));
     TaskSpec a =
         new TaskSpec(
-            "a", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, blocked, -1, 1, true);
+            "a", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, blocked, -1, 1, true,
+            false);
     TaskSpec c =
         new TaskSpec(
-            "c", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, sleeping, 0, 0, true);
+            "c", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, sleeping, 0, 0, true,
+            false);
     TaskSpec b =
         normal("b", 1, user(2 * MS), new StepSpec.Wake("q", false), new StepSpec.Block("x"));
     Map<String, List<Long>> switchIns = new java.util.TreeMap<>();
@@ -432,7 +434,8 @@ class ThreadOpsTest {
       List<StepSpec> work = List.of(user(2 * MS), new StepSpec.Exit());
       TaskSpec q =
           new TaskSpec(
-              "q", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, work, -1, 0, false);
+              "q", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, work, -1, 0, false,
+              false);
       TaskSpec r =
           new TaskSpec(
               "r", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, work, -1, 0, false,
