@@ -6,8 +6,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * A sorted array of entities ordered by (key, pid), used as the EDF "tree" of the deadline class
  * and the deadline-ordered queue of the fair class. The keys and pids are kept in arrays beside the
- * entities, so the search reads no entity (each would be a cache miss on a large machine). Nothing
- * is allocated per operation except when the arrays grow.
+ * entities, so the search reads no entity (each would be a cache miss on a large machine); so are
+ * the two values the fair class's scans read (vruntime for eligibility, the slice for the smallest
+ * slice), as the kernel keeps them in the tree's augmented nodes. Nothing is allocated per
+ * operation except when the arrays grow.
  *
  * <p>Models: the kernel's rb-trees keyed by deadline, with the pid as a deterministic tie-break.
  *
@@ -26,6 +28,16 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
 
     /** Tie-break, ascending. */
     int pid();
+
+    /** The vruntime the fair class's eligibility scan reads (0 when unused). */
+    default long vruntimeKey() {
+      return 0;
+    }
+
+    /** The slice {@link #minSlice()} reads (0 when unused). */
+    default long sliceKey() {
+      return 0;
+    }
   }
 
   private Node[] items = new Node[8];
@@ -34,6 +46,11 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
   private long[] keys = new long[8];
 
   private int[] pids = new int[8];
+
+  /** {@code items[i].vruntimeKey()} and {@code items[i].sliceKey()} as of insertion. */
+  private long[] vruntimes = new long[8];
+
+  private long[] slices = new long[8];
   private int size;
 
   int size() {
@@ -49,6 +66,20 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
     return (E) items[i];
   }
 
+  /** {@link Node#vruntimeKey()} of element {@code i}. */
+  long vruntimeAt(int i) {
+    return vruntimes[i];
+  }
+
+  /** The smallest {@link Node#sliceKey()}, or {@link Long#MAX_VALUE} when empty. */
+  long minSlice() {
+    long min = Long.MAX_VALUE;
+    for (int i = 0; i < size; i++) {
+      min = Math.min(min, slices[i]);
+    }
+    return min;
+  }
+
   /** The first element, or null. */
   @Nullable E first() {
     return size == 0 ? null : get(0);
@@ -59,6 +90,8 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
       items = Arrays.copyOf(items, size * 2);
       keys = Arrays.copyOf(keys, size * 2);
       pids = Arrays.copyOf(pids, size * 2);
+      vruntimes = Arrays.copyOf(vruntimes, size * 2);
+      slices = Arrays.copyOf(slices, size * 2);
     }
     long key = e.sortKey();
     int pid = e.pid();
@@ -66,9 +99,13 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
     System.arraycopy(items, at, items, at + 1, size - at);
     System.arraycopy(keys, at, keys, at + 1, size - at);
     System.arraycopy(pids, at, pids, at + 1, size - at);
+    System.arraycopy(vruntimes, at, vruntimes, at + 1, size - at);
+    System.arraycopy(slices, at, slices, at + 1, size - at);
     items[at] = e;
     keys[at] = key;
     pids[at] = pid;
+    vruntimes[at] = e.vruntimeKey();
+    slices[at] = e.sliceKey();
     size++;
   }
 
@@ -83,6 +120,8 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
         System.arraycopy(items, i + 1, items, i, tail);
         System.arraycopy(keys, i + 1, keys, i, tail);
         System.arraycopy(pids, i + 1, pids, i, tail);
+        System.arraycopy(vruntimes, i + 1, vruntimes, i, tail);
+        System.arraycopy(slices, i + 1, slices, i, tail);
         items[--size] = null;
         return true;
       }

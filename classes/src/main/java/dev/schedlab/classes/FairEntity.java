@@ -105,6 +105,16 @@ final class FairEntity implements DeadlineArray.Node {
     return key;
   }
 
+  @Override
+  public long vruntimeKey() {
+    return vruntime; // fixed while queued in the tree: only curr's advances
+  }
+
+  @Override
+  public long sliceKey() {
+    return slice;
+  }
+
   /**
    * {@code se_runnable()} while queued and not delayed: 1 for a task, the group's runnable tasks.
    */

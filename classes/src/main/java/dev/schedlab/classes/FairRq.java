@@ -13,9 +13,10 @@ import org.jspecify.annotations.Nullable;
  * rounding; {@code vruntime_eligible()} by exact integer cross-multiplication; {@code pick_eevdf()}
  * with RUN_TO_PARITY.
  *
- * <p>Does not model: the augmented rb-tree. The pick scans the deadline-ordered array for the first
- * eligible entity, O(n) worst case but allocation-free; it returns the same entity as the kernel's
- * O(log n) heap walk (the eligible entity with the earliest deadline, pid as tie-break).
+ * <p>Does not model: the augmented rb-tree. The pick scans the deadline-ordered array's copies of
+ * the vruntimes for the first eligible entity, O(n) worst case but allocation-free and reading no
+ * entity; it returns the same entity as the kernel's O(log n) heap walk (the eligible entity with
+ * the earliest deadline, pid as tie-break).
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code avg_vruntime}, {@code
  * vruntime_eligible}, {@code update_zero_vruntime}, {@code pick_eevdf}, {@code update_entity_lag},
@@ -188,11 +189,7 @@ final class FairRq {
   /** {@code cfs_rq_min_slice()}: the smallest slice among queued entities, or Long.MAX_VALUE. */
   long minSlice() {
     FairEntity c = queuedCurr();
-    long min = c == null ? Long.MAX_VALUE : c.slice;
-    for (int i = 0; i < tree.size(); i++) {
-      min = Math.min(min, tree.get(i).slice);
-    }
-    return min;
+    return Math.min(c == null ? Long.MAX_VALUE : c.slice, tree.minSlice());
   }
 
   /**
@@ -214,11 +211,13 @@ final class FairRq {
     if (runToParity && c != null && c.isProtected()) {
       return c;
     }
+    // vruntime_eligible() of each queued entity in deadline order, from the tree's own copies.
+    long keySum = avgKeySum();
+    long load = load();
     FairEntity best = null;
     for (int i = 0; i < tree.size(); i++) {
-      FairEntity se = tree.get(i);
-      if (eligible(se.vruntime)) {
-        best = se;
+      if (keySum >= (tree.vruntimeAt(i) - zeroVruntime) * load) {
+        best = tree.get(i);
         break;
       }
     }

@@ -10,11 +10,8 @@ import org.jspecify.annotations.Nullable;
 public final class Event {
   long time;
 
-  /** Bucket in the radix heap, or -1 when not scheduled. */
-  int bucket = -1;
-
-  @Nullable Event prev;
-  @Nullable Event next;
+  /** The event's slot in the queue's arrays, or -1 when not scheduled. */
+  int slot = -1;
 
   /** What the event means to the engine. */
   public final int type;
@@ -39,6 +36,6 @@ public final class Event {
 
   /** Whether the event is in the queue. */
   public boolean scheduled() {
-    return bucket >= 0;
+    return slot >= 0;
   }
 }

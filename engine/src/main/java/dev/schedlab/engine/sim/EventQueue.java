@@ -1,11 +1,12 @@
 package dev.schedlab.engine.sim;
 
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The future-event list: a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990) of intrusive
- * doubly-linked buckets. A discrete-event simulation only ever schedules at or after the time of
- * the last event taken, which is exactly the monotone property a radix heap needs.
+ * The future-event list: a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990) of doubly-linked
+ * buckets. A discrete-event simulation only ever schedules at or after the time of the last event
+ * taken, which is exactly the monotone property a radix heap needs.
  *
  * <p>An event of time {@code t} sits in bucket {@code 64 - numberOfLeadingZeros(t ^ last)}, where
  * {@code last} is the time of the last event taken: bucket 0 holds events at {@code last}, bucket
@@ -13,20 +14,48 @@ import org.jspecify.annotations.Nullable;
  * comparisons); cancelling unlinks; taking the minimum pops bucket 0, or first empties the lowest
  * non-empty bucket into lower ones around its minimum. Events of equal time are always in the same
  * bucket and every move keeps list order, so they fire in the order they were (last) scheduled, on
- * every machine. Nothing is allocated.
+ * every machine.
+ *
+ * <p>A scheduled event holds a slot of the queue's own arrays (its time, links and bucket), so the
+ * minimum search and the redistribution read dense arrays and touch no event object; the slot is
+ * given back when the event leaves the queue. Nothing is allocated once the arrays have grown to
+ * the largest number of events scheduled at once.
  */
 public final class EventQueue {
   /** Times are non-negative, so {@code t ^ last} has at most 63 significant bits: buckets 0..63. */
   private static final int BUCKETS = 64;
 
-  private final Event[] heads = new Event[BUCKETS];
-  private final Event[] tails = new Event[BUCKETS];
+  private static final int NIL = -1;
+
+  private final int[] heads = new int[BUCKETS];
+  private final int[] tails = new int[BUCKETS];
+
+  // By slot: the event, its time, its neighbours in its bucket and the bucket.
+  private Event[] events = new Event[64];
+  private long[] times = new long[64];
+  private int[] next = new int[64];
+  private int[] prev = new int[64];
+  private byte[] bucket = new byte[64];
+
+  /**
+   * Slots given back, reused last-in first-out; slots above {@link #used} were never handed out.
+   */
+  private int[] free = new int[64];
+
+  private int nrFree;
+  private int used;
 
   /** Bit b set when bucket b is non-empty. */
   private long nonEmpty;
 
   private long last;
   private int size;
+
+  /** An empty queue. */
+  public EventQueue() {
+    Arrays.fill(heads, NIL);
+    Arrays.fill(tails, NIL);
+  }
 
   /** Number of scheduled events. */
   public int size() {
@@ -48,20 +77,24 @@ public final class EventQueue {
       throw new IllegalArgumentException(
           "event at " + time + " ns is before now (" + last + " ns)");
     }
-    if (e.bucket >= 0) {
-      unlink(e);
+    int s = e.slot;
+    if (s >= 0) {
+      unlink(s);
     } else {
+      s = allocate(e);
       size++;
     }
     e.time = time;
-    append(e, bucketOf(time));
+    times[s] = time;
+    append(s, bucketOf(time));
   }
 
   /** Removes {@code e} if scheduled. */
   public void cancel(Event e) {
-    if (e.bucket >= 0) {
-      unlink(e);
-      e.bucket = -1;
+    int s = e.slot;
+    if (s >= 0) {
+      unlink(s);
+      release(e, s);
       size--;
     }
   }
@@ -71,16 +104,16 @@ public final class EventQueue {
     if (size == 0) {
       return null;
     }
-    if (heads[0] != null) {
-      return heads[0];
-    }
-    Event first = heads[lowestNonEmpty()];
-    for (Event x = first.next; x != null; x = x.next) {
-      if (x.time < first.time) {
-        first = x;
+    int first = heads[0];
+    if (first == NIL) {
+      first = heads[lowestNonEmpty()];
+      for (int x = next[first]; x != NIL; x = next[x]) {
+        if (times[x] < times[first]) {
+          first = x;
+        }
       }
     }
-    return first;
+    return events[first];
   }
 
   /** Removes and returns the earliest event, or null. */
@@ -96,22 +129,25 @@ public final class EventQueue {
     if (size == 0) {
       return null;
     }
-    if (heads[0] == null) {
+    if (heads[0] == NIL) {
       int b = lowestNonEmpty();
       long min = Long.MAX_VALUE;
-      for (Event x = heads[b]; x != null; x = x.next) {
-        min = Math.min(min, x.time);
+      for (int x = heads[b]; x != NIL; x = next[x]) {
+        min = Math.min(min, times[x]);
       }
       if (min > limit) {
         return null;
       }
       settle(b, min);
     }
-    Event e = heads[0];
-    if (e.time > limit) {
+    int s = heads[0];
+    if (times[s] > limit) {
       return null;
     }
-    cancel(e);
+    Event e = events[s];
+    unlink(s);
+    release(e, s);
+    size--;
     return e;
   }
 
@@ -124,14 +160,14 @@ public final class EventQueue {
    */
   private void settle(int b, long min) {
     last = min;
-    Event e = heads[b];
-    heads[b] = null;
-    tails[b] = null;
-    clearBit(b);
-    while (e != null) {
-      Event next = e.next;
-      append(e, bucketOf(e.time));
-      e = next;
+    int x = heads[b];
+    heads[b] = NIL;
+    tails[b] = NIL;
+    nonEmpty &= ~(1L << b);
+    while (x != NIL) {
+      int after = next[x];
+      append(x, bucketOf(times[x]));
+      x = after;
     }
   }
 
@@ -139,44 +175,67 @@ public final class EventQueue {
     return Long.numberOfTrailingZeros(nonEmpty);
   }
 
-  private void append(Event e, int b) {
-    e.bucket = b;
-    e.next = null;
-    Event t = tails[b];
-    e.prev = t;
-    if (t == null) {
-      heads[b] = e;
-      setBit(b);
+  private int allocate(Event e) {
+    int s;
+    if (nrFree > 0) {
+      s = free[--nrFree];
     } else {
-      t.next = e;
+      if (used == events.length) {
+        grow();
+      }
+      s = used++;
     }
-    tails[b] = e;
+    events[s] = e;
+    e.slot = s;
+    return s;
   }
 
-  private void unlink(Event e) {
-    int b = e.bucket;
-    if (e.prev == null) {
-      heads[b] = e.next;
-    } else {
-      e.prev.next = e.next;
-    }
-    if (e.next == null) {
-      tails[b] = e.prev;
-    } else {
-      e.next.prev = e.prev;
-    }
-    if (heads[b] == null) {
-      clearBit(b);
-    }
-    e.prev = null;
-    e.next = null;
+  private void release(Event e, int s) {
+    events[s] = null;
+    e.slot = -1;
+    free[nrFree++] = s;
   }
 
-  private void setBit(int b) {
-    nonEmpty |= 1L << b;
+  private void grow() {
+    int n = 2 * events.length;
+    events = Arrays.copyOf(events, n);
+    times = Arrays.copyOf(times, n);
+    next = Arrays.copyOf(next, n);
+    prev = Arrays.copyOf(prev, n);
+    bucket = Arrays.copyOf(bucket, n);
+    free = Arrays.copyOf(free, n);
   }
 
-  private void clearBit(int b) {
-    nonEmpty &= ~(1L << b);
+  private void append(int s, int b) {
+    bucket[s] = (byte) b;
+    next[s] = NIL;
+    int t = tails[b];
+    prev[s] = t;
+    if (t == NIL) {
+      heads[b] = s;
+      nonEmpty |= 1L << b;
+    } else {
+      next[t] = s;
+    }
+    tails[b] = s;
+  }
+
+  private void unlink(int s) {
+    int b = bucket[s];
+    int p = prev[s];
+    int n = next[s];
+    if (p == NIL) {
+      heads[b] = n;
+      if (n == NIL) {
+        nonEmpty &= ~(1L << b);
+      }
+    } else {
+      next[p] = n;
+    }
+    if (n == NIL) {
+      tails[b] = p;
+    } else {
+      prev[n] = p;
+    }
   }
 }
