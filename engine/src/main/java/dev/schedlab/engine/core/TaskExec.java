@@ -73,55 +73,49 @@ final class TaskExec {
     return op.code == Op.USER_WALL && remaining >= 0 ? Math.max(0, t.wallEnd - k.now) : remaining;
   }
 
-  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   private void setAttrs(Cpu cpu, Task t, Op op) {
     switch (op.code) {
-      case Op.USER:
-      case Op.USER_WALL:
+      case Op.USER, Op.USER_WALL -> {
         cpu.opUser = !t.kthread;
         cpu.opPreemptible = true;
         cpu.opIrqsOff = false;
-        break;
-      case Op.KSEG:
+      }
+      case Op.KSEG -> {
         // a spinlock held raises preempt_count (and, _irqsave, keeps IRQs off) over the segment
         cpu.opUser = false;
         cpu.opPreemptible = op.preemptible && t.locks.preemptCount == 0;
         cpu.opIrqsOff = op.irqsOff || t.locks.irqsOff > 0;
-        break;
-      case Op.LOCK:
-      case Op.UNLOCK:
+      }
+      case Op.LOCK, Op.UNLOCK -> {
         cpu.opUser = false;
         cpu.opPreemptible = t.locks.preemptCount == 0;
         cpu.opIrqsOff = t.locks.irqsOff > 0;
-        break;
-      case Op.KWORK:
+      }
+      case Op.KWORK -> {
         cpu.opUser = false;
         cpu.opPreemptible = true;
         cpu.opIrqsOff = false;
-        break;
-      case Op.CALL:
+      }
+      case Op.CALL -> {
         // smp_call_function_single() runs with preemption disabled (get_cpu()).
         cpu.opUser = false;
         cpu.opPreemptible = false;
         cpu.opIrqsOff = false;
-        break;
-      default:
+      }
+      default -> {
         cpu.opUser = false;
         cpu.opPreemptible = true;
         cpu.opIrqsOff = false;
+      }
     }
   }
 
-  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   long draw(Task t, Dist d) {
-    switch (d.kind()) {
-      case UNIFORM:
-        return d.a() + (d.b() > d.a() ? t.rng.nextLong(d.b() - d.a() + 1) : 0);
-      case EXP:
-        return Math.round(-Math.log(1.0 - t.rng.nextDouble()) * d.a());
-      default:
-        return d.a();
-    }
+    return switch (d.kind()) {
+      case UNIFORM -> d.a() + (d.b() > d.a() ? t.rng.nextLong(d.b() - d.a() + 1) : 0);
+      case EXP -> Math.round(-Math.log(1.0 - t.rng.nextDouble()) * d.a());
+      default -> d.a();
+    };
   }
 
   void run(Cpu cpu, Task t, Op op, long duration) {
@@ -169,7 +163,6 @@ final class TaskExec {
   }
 
   /** Interprets ops from {@code t.pc} until one takes time or blocks. */
-  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   void startOp(Cpu cpu, Task t) {
     for (int guard = 0; guard < 1_000_000; guard++) {
       if (t.pc >= t.program.length) {
@@ -177,11 +170,11 @@ final class TaskExec {
       }
       Op op = t.program[t.pc];
       switch (op.code) {
-        case Op.USER:
-        case Op.KSEG:
+        case Op.USER, Op.KSEG -> {
           run(cpu, t, op, draw(t, op.dist));
           return;
-        case Op.SYSCALL_ENTER:
+        }
+        case Op.SYSCALL_ENTER -> {
           if (t.kthread) {
             t.pc++;
             continue;
@@ -191,7 +184,8 @@ final class TaskExec {
           t.latency.syscallEntered(k.now, t.timerExpiry);
           run(cpu, t, op, k.costs.p(Param.SYSCALL_ENTRY));
           return;
-        case Op.SYSCALL_EXIT:
+        }
+        case Op.SYSCALL_EXIT -> {
           if (t.kthread) {
             recordSample(t);
             t.pc++;
@@ -204,16 +198,16 @@ final class TaskExec {
           }
           run(cpu, t, op, exitToUserCost(cpu, t));
           return;
-        case Op.SLEEP:
-          {
-            long d = draw(t, op.dist);
-            t.latency.pendingUser = op.sample;
-            t.latency.userBase = (t.kthread ? k.now : t.syscallStart) + d;
-            t.pc++;
-            sleepUntil(cpu, t, k.now + d);
-            return;
-          }
-        case Op.SLEEP_UNTIL:
+        }
+        case Op.SLEEP -> {
+          long d = draw(t, op.dist);
+          t.latency.pendingUser = op.sample;
+          t.latency.userBase = (t.kthread ? k.now : t.syscallStart) + d;
+          t.pc++;
+          sleepUntil(cpu, t, k.now + d);
+          return;
+        }
+        case Op.SLEEP_UNTIL -> {
           if (t.latency.nextPeriod == 0) {
             // The first absolute expiry counts from when the task first gets here (cyclictest:
             // next = now + interval at thread start).
@@ -228,7 +222,8 @@ final class TaskExec {
           t.pc++;
           sleepUntil(cpu, t, t.latency.nextPeriod);
           return;
-        case Op.BLOCK:
+        }
+        case Op.BLOCK -> {
           t.pc++;
           if (op.waitQueue.pendingWakeups > 0) {
             op.waitQueue.pendingWakeups--;
@@ -238,39 +233,39 @@ final class TaskExec {
           t.state = TaskState.INTERRUPTIBLE;
           k.sched.schedule(cpu, SchedMode.NONE, 0);
           return;
-        case Op.WAKE:
-          {
-            Task w = op.waitQueue.sleepers.poll();
-            k.pathCost = 0;
-            if (w == null) {
-              op.waitQueue.pendingWakeups++;
-            } else {
-              k.sched.wakeUp(w, op.flag ? SchedFlags.WF_SYNC : 0);
-            }
-            run(cpu, t, op, k.pathCost);
-            return;
+        }
+        case Op.WAKE -> {
+          Task w = op.waitQueue.sleepers.poll();
+          k.pathCost = 0;
+          if (w == null) {
+            op.waitQueue.pendingWakeups++;
+          } else {
+            k.sched.wakeUp(w, op.flag ? SchedFlags.WF_SYNC : 0);
           }
-        case Op.CALL:
-          {
-            // smp_call_function_single(): fill in the CSD (on this stack with wait=1, where the
-            // target's csd_unlock() wrote it last), llist_add() it to the target's queue, then
-            // call_function_single_prep_ipi() reads rq->idle and set_nr_if_polling() the idle
-            // task's flags, before deciding whether an IPI is needed.
-            Cpu target = k.cpus[op.cpu];
-            t.csdQueued = false;
-            long wait =
-                cpu.syncCsdLine.write(cpu, k.irqs)
-                    + target.callQueueLine.write(cpu, k.irqs)
-                    + target.rqIdleLine.read(cpu, k.irqs)
-                    + target.idleFlagsLine.read(cpu, k.irqs);
-            run(cpu, t, op, wait);
-            return;
-          }
-        case Op.LOOP_START:
+          run(cpu, t, op, k.pathCost);
+          return;
+        }
+        case Op.CALL -> {
+          // smp_call_function_single(): fill in the CSD (on this stack with wait=1, where the
+          // target's csd_unlock() wrote it last), llist_add() it to the target's queue, then
+          // call_function_single_prep_ipi() reads rq->idle and set_nr_if_polling() the idle
+          // task's flags, before deciding whether an IPI is needed.
+          Cpu target = k.cpus[op.cpu];
+          t.csdQueued = false;
+          long wait =
+              cpu.syncCsdLine.write(cpu, k.irqs)
+                  + target.callQueueLine.write(cpu, k.irqs)
+                  + target.rqIdleLine.read(cpu, k.irqs)
+                  + target.idleFlagsLine.read(cpu, k.irqs);
+          run(cpu, t, op, wait);
+          return;
+        }
+        case Op.LOOP_START -> {
           t.loopLeft[t.loopDepth++] = op.count;
           t.pc++;
           continue;
-        case Op.LOOP_END:
+        }
+        case Op.LOOP_END -> {
           if (--t.loopLeft[t.loopDepth - 1] > 0) {
             t.pc -= op.jump - 1; // back to the body's first op
           } else {
@@ -278,68 +273,74 @@ final class TaskExec {
             t.pc++;
           }
           continue;
-        case Op.MARK:
+        }
+        case Op.MARK -> {
           if (op.stamp[0] >= 0 && k.now >= op.stamp[0] + op.countFromNs) {
             op.counter.value++;
           }
           t.pc++;
           continue;
-        case Op.STAMP:
+        }
+        case Op.STAMP -> {
           op.stamp[0] = k.now;
           t.pc++;
           continue;
-        case Op.SINCE:
+        }
+        case Op.SINCE -> {
           if (op.stamp[0] >= 0) {
             Objects.requireNonNull(op.sample).record(k.now - op.stamp[0]);
           }
           t.pc++;
           continue;
-        case Op.EXIT:
+        }
+        case Op.EXIT -> {
           exit(cpu, t);
           return;
-        case Op.CACHE:
-          {
-            // per-CPU batching: run the refill/drain items that follow, or jump past them
-            Op.CacheOp c = op.cache;
-            int[] n = c.counts();
-            boolean run;
-            if (c.put()) {
-              n[cpu.id] += c.count();
-              run = n[cpu.id] >= c.high();
-              if (run) {
-                n[cpu.id] -= c.batch();
-              }
-            } else {
-              run = n[cpu.id] < c.count();
-              n[cpu.id] += (run ? c.batch() : 0) - c.count();
+        }
+        case Op.CACHE -> {
+          // per-CPU batching: run the refill/drain items that follow, or jump past them
+          Op.CacheOp c = op.cache;
+          int[] n = c.counts();
+          boolean run;
+          if (c.put()) {
+            n[cpu.id] += c.count();
+            run = n[cpu.id] >= c.high();
+            if (run) {
+              n[cpu.id] -= c.batch();
             }
-            t.pc += run ? 1 : op.jump;
-            continue;
+          } else {
+            run = n[cpu.id] < c.count();
+            n[cpu.id] += (run ? c.batch() : 0) - c.count();
           }
-        case Op.LOCK:
+          t.pc += run ? 1 : op.jump;
+          continue;
+        }
+        case Op.LOCK -> {
           k.locks.lock(cpu, t, op);
           return;
-        case Op.UNLOCK:
+        }
+        case Op.UNLOCK -> {
           k.locks.unlock(cpu, t, op);
           return;
-        case Op.KWORK:
-          {
-            WorkItem w = Objects.requireNonNull(t.workQueue).poll();
-            if (w == null) {
-              t.state = TaskState.INTERRUPTIBLE;
-              k.sched.schedule(cpu, SchedMode.NONE, 0);
-              return;
-            }
-            t.currentWork = w;
-            // a stopper's work (an active balance) has no callback overhead of its own
-            run(cpu, t, op, (t.stopper() ? 0 : k.costs.p(Param.RCU_CB_OVERHEAD)) + w.costNs);
+        }
+        case Op.KWORK -> {
+          WorkItem w = Objects.requireNonNull(t.workQueue).poll();
+          if (w == null) {
+            t.state = TaskState.INTERRUPTIBLE;
+            k.sched.schedule(cpu, SchedMode.NONE, 0);
             return;
           }
-        default:
+          t.currentWork = w;
+          // a stopper's work (an active balance) has no callback overhead of its own
+          run(cpu, t, op, (t.stopper() ? 0 : k.costs.p(Param.RCU_CB_OVERHEAD)) + w.costNs);
+          return;
+        }
+        default -> {
           if (threads.start(cpu, t, op)) {
             continue;
           }
           return;
+        }
       }
     }
     throw new IllegalStateException(t + ": program loops without taking time");
@@ -457,7 +458,6 @@ final class TaskExec {
   }
 
   /** The running op finished. */
-  @SuppressWarnings("StatementSwitchToExpressionSwitch") // the hot dispatch switch, kept as written
   void opDone(Cpu cpu) {
     Task t = cpu.curr;
     t.opRemaining = -1;
@@ -472,7 +472,7 @@ final class TaskExec {
     }
     Op op = t.program[t.pc];
     switch (op.code) {
-      case Op.KSEG:
+      case Op.KSEG -> {
         if (op.irqsOff && t.locks.irqsOff == 0 && cpu.pendingIrqs != 0) {
           // spin_unlock_irqrestore: the latched IRQ runs at the restore, before the
           // preempt_enable() below; come back here (zero work left) once it has exited.
@@ -491,8 +491,8 @@ final class TaskExec {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
           return;
         }
-        break;
-      case Op.SYSCALL_EXIT:
+      }
+      case Op.SYSCALL_EXIT -> {
         if (k.sched.wants(PreemptPoint.EXIT_TO_USER, t)) {
           // exit_to_user_mode_loop: schedule, then run the loop again.
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
@@ -501,22 +501,20 @@ final class TaskExec {
         t.inKernel = false;
         recordSample(t);
         t.pc++;
-        break;
-      case Op.KWORK:
-        {
-          WorkItem w = Objects.requireNonNull(t.currentWork);
-          t.currentWork = null;
-          if (!t.stopper()) {
-            k.deferred.account(cpu.id, k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs);
-          }
-          w.fn.run(cpu.id);
-          if (k.sched.wants(PreemptPoint.COND_RESCHED, t)) {
-            k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
-            return;
-          }
-          break;
+      }
+      case Op.KWORK -> {
+        WorkItem w = Objects.requireNonNull(t.currentWork);
+        t.currentWork = null;
+        if (!t.stopper()) {
+          k.deferred.account(cpu.id, k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs);
         }
-      case Op.CALL:
+        w.fn.run(cpu.id);
+        if (k.sched.wants(PreemptPoint.COND_RESCHED, t)) {
+          k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+          return;
+        }
+      }
+      case Op.CALL -> {
         if (!t.csdQueued) {
           t.csdQueued = true;
           issueCall(cpu, t, op);
@@ -527,8 +525,8 @@ final class TaskExec {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
           return;
         }
-        break;
-      case Op.LOCK:
+      }
+      case Op.LOCK -> {
         if (t.locks.waiting != null && !k.locks.spinEnded(cpu, t, op)) {
           return; // gave up spinning and went to sleep on the wait list
         }
@@ -539,25 +537,24 @@ final class TaskExec {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0); // preempt_enable() after the spin
           return;
         }
-        break;
-      case Op.UNLOCK:
+      }
+      case Op.UNLOCK -> {
         t.pc++;
         if (k.locks.unlockDone(t, op) && k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0); // spin_unlock's preempt_enable()
           return;
         }
-        break;
-      case Op.WAKE:
-      case Op.SIGNAL:
-      case Op.BARRIER:
+      }
+      case Op.WAKE, Op.SIGNAL, Op.BARRIER -> {
         t.pc++;
         if (k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
           return;
         }
-        break;
-      default:
+      }
+      default -> {
         t.pc++;
+      }
     }
     startOp(cpu, t);
   }
