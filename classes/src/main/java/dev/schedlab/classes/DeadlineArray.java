@@ -5,10 +5,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A sorted array of entities ordered by (key, pid), used as the EDF "tree" of the deadline class
- * and the deadline-ordered queue of the fair class. The keys and pids are kept in arrays beside the
- * entities, so the search reads no entity (each would be a cache miss on a large machine); so are
- * the two values the fair class's scans read (vruntime for eligibility, the slice for the smallest
- * slice), as the kernel keeps them in the tree's augmented nodes. Nothing is allocated per
+ * and the deadline-ordered queue of the fair class. The keys and pids are kept in one array beside
+ * the entities, so the search reads no entity (each would be a cache miss on a large machine); so
+ * are the two values the fair class's scans read (vruntime for eligibility, the slice for the
+ * smallest slice), as the kernel keeps them in the tree's augmented nodes. Nothing is allocated per
  * operation except when the arrays grow.
  *
  * <p>Models: the kernel's rb-trees keyed by deadline, with the pid as a deterministic tie-break.
@@ -40,17 +40,22 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
     }
   }
 
+  /** Longs per element in {@link #nodes}: sort key, pid, vruntime, slice. */
+  private static final int STRIDE = 4;
+
+  private static final int KEY = 0;
+  private static final int PID = 1;
+  private static final int VRUNTIME = 2;
+  private static final int SLICE = 3;
+
   private Node[] items = new Node[8];
 
-  /** {@code items[i].sortKey()} and {@code items[i].pid()} as of insertion. */
-  private long[] keys = new long[8];
+  /**
+   * What the searches and scans read of {@code items[i]}, as of its insertion, side by side at
+   * {@code STRIDE * i}: one array for a runqueue's few entities, a few cache lines.
+   */
+  private long[] nodes = new long[8 * STRIDE];
 
-  private int[] pids = new int[8];
-
-  /** {@code items[i].vruntimeKey()} and {@code items[i].sliceKey()} as of insertion. */
-  private long[] vruntimes = new long[8];
-
-  private long[] slices = new long[8];
   private int size;
 
   int size() {
@@ -68,14 +73,14 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
 
   /** {@link Node#vruntimeKey()} of element {@code i}. */
   long vruntimeAt(int i) {
-    return vruntimes[i];
+    return nodes[STRIDE * i + VRUNTIME];
   }
 
   /** The smallest {@link Node#sliceKey()}, or {@link Long#MAX_VALUE} when empty. */
   long minSlice() {
     long min = Long.MAX_VALUE;
     for (int i = 0; i < size; i++) {
-      min = Math.min(min, slices[i]);
+      min = Math.min(min, nodes[STRIDE * i + SLICE]);
     }
     return min;
   }
@@ -88,24 +93,19 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
   void insert(E e) {
     if (size == items.length) {
       items = Arrays.copyOf(items, size * 2);
-      keys = Arrays.copyOf(keys, size * 2);
-      pids = Arrays.copyOf(pids, size * 2);
-      vruntimes = Arrays.copyOf(vruntimes, size * 2);
-      slices = Arrays.copyOf(slices, size * 2);
+      nodes = Arrays.copyOf(nodes, size * 2 * STRIDE);
     }
     long key = e.sortKey();
     int pid = e.pid();
     int at = insertionPoint(key, pid);
     System.arraycopy(items, at, items, at + 1, size - at);
-    System.arraycopy(keys, at, keys, at + 1, size - at);
-    System.arraycopy(pids, at, pids, at + 1, size - at);
-    System.arraycopy(vruntimes, at, vruntimes, at + 1, size - at);
-    System.arraycopy(slices, at, slices, at + 1, size - at);
+    System.arraycopy(nodes, STRIDE * at, nodes, STRIDE * (at + 1), STRIDE * (size - at));
     items[at] = e;
-    keys[at] = key;
-    pids[at] = pid;
-    vruntimes[at] = e.vruntimeKey();
-    slices[at] = e.sliceKey();
+    int n = STRIDE * at;
+    nodes[n + KEY] = key;
+    nodes[n + PID] = pid;
+    nodes[n + VRUNTIME] = e.vruntimeKey();
+    nodes[n + SLICE] = e.sliceKey();
     size++;
   }
 
@@ -114,14 +114,11 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
     long key = e.sortKey();
     int at = insertionPoint(key, e.pid());
     // insertionPoint returns the first slot not before e; e itself sits there if present.
-    for (int i = at; i < size && keys[i] == key; i++) {
+    for (int i = at; i < size && nodes[STRIDE * i + KEY] == key; i++) {
       if (items[i] == e) {
         int tail = size - i - 1;
         System.arraycopy(items, i + 1, items, i, tail);
-        System.arraycopy(keys, i + 1, keys, i, tail);
-        System.arraycopy(pids, i + 1, pids, i, tail);
-        System.arraycopy(vruntimes, i + 1, vruntimes, i, tail);
-        System.arraycopy(slices, i + 1, slices, i, tail);
+        System.arraycopy(nodes, STRIDE * (i + 1), nodes, STRIDE * i, STRIDE * tail);
         items[--size] = null;
         return true;
       }
@@ -134,8 +131,8 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
     int hi = size;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      long d = keys[mid] - key; // signed difference, like the kernel's (s64)(a - b) < 0
-      if (d < 0 || (d == 0 && pids[mid] < pid)) {
+      long d = nodes[STRIDE * mid + KEY] - key; // signed, like the kernel's (s64)(a - b) < 0
+      if (d < 0 || (d == 0 && nodes[STRIDE * mid + PID] < pid)) {
         lo = mid + 1;
       } else {
         hi = mid;

@@ -84,8 +84,11 @@ final class Cpu implements CpuView, RqView {
   final Event phaseEv;
   long phaseStart;
 
-  /** CPU time by phase (index = phase), for the {@code cpu_ns.*} metrics. */
-  final long[] phaseNs = new long[PHASE_NAMES.length];
+  /**
+   * CPU time in IRQ entry and handlers, phases ended so far (IRQ time for {@code avg_irq}); the
+   * machine's time by phase is {@code Kernel.phaseNs}, so a phase change touches no per-CPU array.
+   */
+  long irqNs;
 
   /** The phase being accounted and since when (set only by {@code Kernel.setPhase}). */
   int accountedPhase;

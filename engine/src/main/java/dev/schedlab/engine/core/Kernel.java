@@ -36,6 +36,9 @@ public final class Kernel {
   /** The CPU whose code is running in the current event (smp_processor_id()). */
   int thisCpu;
 
+  /** CPU time by phase (index = phase), summed over the CPUs, of the phases ended so far. */
+  final long[] phaseNs = new long[Cpu.PHASE_NAMES.length];
+
   /** CPU time accumulated by the path being executed, charged by the caller. */
   long pathCost;
 
@@ -191,9 +194,17 @@ public final class Kernel {
    * Enters {@code phase} on {@code cpu} for {@code duration} ns (negative: until something
    * happens). Kernel-path phases (all but task ops, whose durations the workload draws, and spin
    * deadlines) vary by {@code cost.jitter_pct}.
+   *
+   * <p>Runs at almost every event, often as the first touch of a CPU no recent event touched (an
+   * interrupt's entry), so what it reads is kept to that CPU's own fields, its phase event and cost
+   * stream: the time by phase is summed machine-wide, and only the IRQ time kept per CPU.
    */
   void setPhase(Cpu cpu, int phase, long duration) {
-    cpu.phaseNs[cpu.accountedPhase] += now - cpu.accountedSince;
+    long spent = now - cpu.accountedSince;
+    phaseNs[cpu.accountedPhase] += spent;
+    if (cpu.accountedPhase == Cpu.P_IRQ_ENTRY || cpu.accountedPhase == Cpu.P_IRQ_BODY) {
+      cpu.irqNs += spent;
+    }
     cpu.accountedPhase = phase;
     cpu.accountedSince = now;
     cpu.phase = phase;
@@ -242,11 +253,9 @@ public final class Kernel {
     Map<String, Object> m = new TreeMap<>(metrics.snapshot());
     long idleTotal = 0;
     Map<String, Object> perCpu = new TreeMap<>();
-    long[] byPhase = new long[Cpu.PHASE_NAMES.length];
+    long[] byPhase = phaseNs.clone();
     for (Cpu c : cpus) {
-      for (int p = 0; p < byPhase.length; p++) {
-        byPhase[p] += c.phaseNs[p] + (p == c.accountedPhase ? now - c.accountedSince : 0);
-      }
+      byPhase[c.accountedPhase] += now - c.accountedSince;
       idleLoop.closeResidency(c);
       Map<String, Object> one = new TreeMap<>();
       one.put("idle_ns", c.idleNs);

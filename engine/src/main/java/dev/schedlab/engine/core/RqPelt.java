@@ -47,7 +47,7 @@ final class RqPelt {
 
   /** CPU time spent in IRQ entry and handlers up to the rq clock, ns. */
   private static long irqTime(Cpu cpu) {
-    long t = cpu.phaseNs[Cpu.P_IRQ_ENTRY] + cpu.phaseNs[Cpu.P_IRQ_BODY];
+    long t = cpu.irqNs;
     if (cpu.accountedPhase == Cpu.P_IRQ_ENTRY || cpu.accountedPhase == Cpu.P_IRQ_BODY) {
       t += Math.max(0, cpu.clock - cpu.accountedSince);
     }
