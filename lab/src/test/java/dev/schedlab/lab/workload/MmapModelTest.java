@@ -91,6 +91,31 @@ class MmapModelTest {
   }
 
   @Test
+  void onlyAFaultFromUserPaysTheExceptionEntryAndOnlyAPopulatePaysItsSetUp() {
+    MmapPaths k = new MmapPaths(CTX);
+    long entry = p(MmapCosts.FAULT_ENTRY);
+    long populate = p(MmapCosts.MADVISE_ENTRY) + p(MmapCosts.POPULATE_ENTRY);
+    assertThat(plain(segs(k.writeFault(MmapPaths.Pages.ZERO))).get(0).duration().meanNs())
+        .isEqualTo((double) entry);
+    // GUP faults inside mmap(MAP_POPULATE) and MADV_POPULATE_WRITE take no exception
+    List<Segment> mmap = plain(segs(k.mmap(4, true, false)));
+    assertThat(mmap).noneMatch(g -> g.duration().meanNs() == entry);
+    List<Segment> pw =
+        plain(segs(k.madvise(MmapPaths.Advice.POPULATE_WRITE, 4, MmapPaths.Pages.ZERO)));
+    assertThat(pw.get(0).duration().meanNs()).isEqualTo((double) populate);
+    assertThat(pw).noneMatch(g -> g.duration().meanNs() == entry);
+    assertThat(plain(segs(k.populateRead(4, MmapPaths.Pages.ABSENT))).get(0).duration().meanNs())
+        .isEqualTo((double) populate);
+    // the other read-lock advices pay the madvise entry alone
+    assertThat(
+            plain(segs(k.madvise(MmapPaths.Advice.WILLNEED, 1, MmapPaths.Pages.ANON)))
+                .get(0)
+                .duration()
+                .meanNs())
+        .isEqualTo((double) p(MmapCosts.MADVISE_ENTRY));
+  }
+
+  @Test
   void zapOfAPmdIsOnePteLockSpanOf512PtesFollowedByCondResched() {
     List<Segment> s = segs(new MmapPaths(CTX).munmap(PAGES, MmapPaths.Pages.ANON));
     double pmdZap = 512.0 * p(MmapCosts.ZAP_PER_PTE);
