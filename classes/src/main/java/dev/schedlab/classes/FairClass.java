@@ -24,25 +24,25 @@ import org.jspecify.annotations.Nullable;
  * update_deadline} with a SLICE_EXPIRY_TICK reschedule when more than one entity is queued; {@code
  * pick_eevdf} with RUN_TO_PARITY ({@code vprot} = min(deadline, v + min queued slice)); {@code
  * place_entity} with PLACE_LAG and PLACE_DEADLINE_INITIAL; lag clamping on dequeue; DELAY_DEQUEUE /
- * DELAY_ZERO, including the in-place requeue of a woken delayed task ({@code
- * requeue_delayed_entity}: with DELAY_ZERO a task whose lag became positive is re-placed at zero
- * lag, as the kernel does); {@code check_preempt_wakeup_fair} with PREEMPT_SHORT and
- * WAKEUP_PREEMPTION; PELT load tracking of tasks and runqueues ({@link FairPelt}, read by the
- * engine's balancer through {@link LoadTracking}); {@code select_task_rq_fair()} for wakeups and
- * forks ({@link FairSelect}: wake_affine idle and weight, WF_SYNC, SIS_UTIL, select_idle_sibling
- * with recent_used_cpu and SMT/core searches, find_idlest_cpu).
+ * DELAY_ZERO of tasks and group entities, including the in-place requeue of a woken delayed task or
+ * of the delayed entity of a group a task joins ({@code requeue_delayed_entity}: with DELAY_ZERO an
+ * entity whose lag became positive is re-placed at zero lag, as the kernel does); {@code
+ * check_preempt_wakeup_fair} with PREEMPT_SHORT and WAKEUP_PREEMPTION; PELT load tracking of tasks
+ * and runqueues ({@link FairPelt}, read by the engine's balancer through {@link LoadTracking});
+ * {@code select_task_rq_fair()} for wakeups and forks ({@link FairSelect}: wake_affine idle and
+ * weight, WF_SYNC, SIS_UTIL, select_idle_sibling with recent_used_cpu and SMT/core searches,
+ * find_idlest_cpu).
  *
  * <p>Task groups ({@link FairGroup}: per-CPU group runqueues and entities, the hierarchical pick,
  * update_curr at every level, find_matching_se for wakeup preemption, group shares by
  * calc_group_shares and reweight_entity) and CFS bandwidth ({@link FairBandwidth}: quota pool,
  * throttling and unthrottling with the period and slack timers).
  *
- * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue), delayed
- * dequeue of group entities, PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is read but
- * no buddy is ever set), yield, EAS and uclamp; load balancing and newidle balance are the
- * engine's, RT and deadline push and pull the rt and deadline classes'. SCHED_EXT wakees preempt
- * like SCHED_NORMAL (the kernel's {@code p->policy != SCHED_NORMAL} test would exclude them). Only
- * BATCH and IDLE never preempt.
+ * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue),
+ * PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is read but no buddy is ever set),
+ * yield, EAS and uclamp; load balancing and newidle balance are the engine's, RT and deadline push
+ * and pull the rt and deadline classes'. SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's
+ * {@code p->policy != SCHED_NORMAL} test would exclude them). Only BATCH and IDLE never preempt.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_curr}, {@code update_deadline},
  * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity}, {@code
@@ -197,7 +197,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       nrIdlePolicy[cpu]++;
       nrIdlePolicyTotal++;
     }
-    if (!hierarchy.enqueueUp(se, flags, now, 1, 0)) {
+    if (!hierarchy.enqueueUp(se, flags, now, 1, 0, true)) {
       services.changeNrRunning(cpu, -1); // held back under a throttled group
     }
   }
@@ -263,6 +263,11 @@ public final class FairClass implements SchedulingClass, LoadTracking {
           }
         }
         se = q.pickEevdf(feat.runToParity());
+        if (se != null && se.delayed && se.myQ != null) {
+          // pick_next_entity(): a delayed group entity picked completes its dequeue; pick again.
+          hierarchy.finishDelayedGroup(se, rq.clockPelt());
+          continue pick;
+        }
         if (se == null || se.myQ == null) {
           break;
         }

@@ -50,7 +50,10 @@ final class FairEntity implements DeadlineArray.Node {
   /** In the deadline-ordered queue; false while it is the class's curr. */
   boolean inTree;
 
-  /** {@code se->sched_delayed}: asleep but kept queued until picked (DELAY_DEQUEUE). */
+  /**
+   * {@code se->sched_delayed}: asleep (a task) or with an empty runqueue (a group entity) but kept
+   * queued until picked (DELAY_DEQUEUE).
+   */
   boolean delayed;
 
   /** PELT signals ({@code se->avg}). */

@@ -8,12 +8,13 @@ import org.jspecify.annotations.Nullable;
  * CPU, its shares and load, and its CFS bandwidth.
  *
  * <p>Models: per-CPU group runqueues whose entity is queued on the parent group's runqueue of the
- * same CPU; {@code calc_group_shares()} (shares x the runqueue's load over the group's load summed
- * across CPUs, {@code tg->load_avg}, clamped to 2..shares) and {@code update_tg_load_avg()} (a
- * runqueue's contribution is refreshed when it moved by more than 1/64).
+ * same CPU while the runqueue has entities (and, with DELAY_DEQUEUE, after it emptied while the
+ * entity was not eligible, see {@link FairHierarchy}); {@code calc_group_shares()} (shares x the
+ * runqueue's load over the group's load summed across CPUs, {@code tg->load_avg}, clamped to
+ * 2..shares) and {@code update_tg_load_avg()} (a runqueue's contribution is refreshed when it moved
+ * by more than 1/64).
  *
- * <p>Does not model: delayed dequeue of group entities (a group entity leaves its runqueue when its
- * last task does); group scheduling of the RT and deadline classes.
+ * <p>Does not model: group scheduling of the RT and deadline classes.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code calc_group_shares}, {@code
  * update_tg_load_avg}, {@code init_tg_cfs_entry}).

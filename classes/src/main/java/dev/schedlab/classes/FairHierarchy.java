@@ -16,12 +16,18 @@ import org.jspecify.annotations.Nullable;
  * <p>Models: {@code enqueue_task_fair()}'s and {@code dequeue_entities()}'s walks (the {@code
  * h_nr_queued}/{@code h_nr_delayed} counts, stopping under a throttled runqueue, whose tasks leave
  * the CPU's {@code nr_running}); {@code place_entity()} with PLACE_LAG and PLACE_DEADLINE_INITIAL;
- * {@code requeue_delayed_entity()} and {@code finish_delayed_dequeue_entity()}; {@code
- * update_cfs_group()}; {@code throttle_cfs_rq()} and {@code unthrottle_cfs_rq()}.
+ * {@code requeue_delayed_entity()} and {@code finish_delayed_dequeue_entity()}; DELAY_DEQUEUE of
+ * group entities: a group entity whose runqueue empties while it is not eligible stays queued,
+ * empty, until it is picked (then its dequeue completes and the walk goes on above it) or a task
+ * joins its group on that CPU (then it is requeued in place, as a task is); {@code
+ * update_cfs_group()}, which keeps an empty group's weight; {@code throttle_cfs_rq()} and {@code
+ * unthrottle_cfs_rq()} (which completes a delayed entity's dequeue before enqueueing it again).
  *
- * <p>Does not model: delayed dequeue of group entities.
- *
- * <p>Kernel reference: {@code kernel/sched/fair.c}.
+ * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code dequeue_entity}, {@code
+ * dequeue_entities}, {@code enqueue_task_fair}, {@code requeue_delayed_entity}, {@code
+ * pick_next_entity}, {@code update_cfs_group}); commit 152e11f6df29 ("sched/fair: Implement delayed
+ * dequeue"), whose walk dequeues every level above a task with DEQUEUE_SLEEP, and 781773e3b680
+ * ("sched/fair: Implement ENQUEUE_DELAYED").
  */
 final class FairHierarchy {
   private final FairClass fair;
@@ -39,14 +45,25 @@ final class FairHierarchy {
   /**
    * {@code enqueue_task_fair()}'s walk: queues {@code se} and each group entity above that is not
    * queued yet, stopping under a throttled runqueue; adds {@code tasks} (of which {@code delayed}
-   * delayed) to the hierarchical counts. Returns whether the root was reached (runnable).
+   * delayed) to the hierarchical counts. A delayed group entity on the way is requeued in place and
+   * ends the queueing ({@code requeue_delayed_entity()}), or with {@code requeue} false (the
+   * unthrottle walk) has its dequeue completed and is enqueued again. Returns whether the root was
+   * reached (runnable).
    */
-  boolean enqueueUp(FairEntity se, int flags, long now, int tasks, int delayed) {
+  boolean enqueueUp(FairEntity se, int flags, long now, int tasks, int delayed, boolean requeue) {
     FairEntity e = se;
     boolean queueing = true;
     while (e != null) {
       FairRq q = Objects.requireNonNull(e.cfsRq);
-      if (queueing && !e.onRq) {
+      if (queueing && e.delayed && requeue) {
+        FairPelt.update(q, e, now);
+        requeueDelayed(q, e);
+        queueing = false;
+        updateGroupEntity(e, now);
+      } else if (queueing && (!e.onRq || e.delayed)) {
+        if (e.delayed) {
+          finishDelayedEntity(q, e, now);
+        }
         enqueueEntity(q, e, flags, now);
         flags = SchedFlags.ENQUEUE_WAKEUP;
       } else {
@@ -143,6 +160,27 @@ final class FairHierarchy {
   }
 
   /**
+   * {@code pick_next_entity()} picked a delayed group entity: {@code dequeue_entities()} with
+   * DEQUEUE_DELAYED takes it off its runqueue and goes on up while runqueues empty (an entity above
+   * may be delayed in turn). Its group holds no tasks: no count changes.
+   */
+  void finishDelayedGroup(FairEntity g, long now) {
+    finishDelayedEntity(Objects.requireNonNull(g.cfsRq), g, now);
+    dequeueUp(g, now, 0, 0);
+  }
+
+  /** {@code dequeue_entity()} with DEQUEUE_DELAYED of a delayed group entity, on its level. */
+  private void finishDelayedEntity(FairRq q, FairEntity g, long now) {
+    FairPelt.update(q, g, now);
+    q.updateEntityLag(g, feat.tickNs());
+    if (feat.delayZero() && g.vlag > 0) {
+      g.vlag = 0;
+    }
+    g.delayed = false;
+    removeEntity(q, g);
+  }
+
+  /**
    * {@code dequeue_entities()}: takes task {@code se} off its runqueue and each group entity above
    * whose runqueue became empty; {@code delayed} says it was counted as delayed.
    */
@@ -153,35 +191,49 @@ final class FairHierarchy {
       fair.nrIdlePolicyTotal--;
     }
     removeEntity(leaf, se);
-    boolean runnable = true;
+    if (!dequeueUp(se, now, 1, delayed)) {
+      services.changeNrRunning(leaf.cpu, 1); // it was not counted: the engine now removes it
+    }
+  }
+
+  /**
+   * {@code dequeue_entities()}'s walk above {@code se}, just taken off its runqueue: subtracts
+   * {@code tasks} ({@code delayed} of them delayed) along the path and dequeues each group entity
+   * whose runqueue became empty, with DEQUEUE_SLEEP as the kernel passes it above the first level:
+   * one that is not eligible is delayed instead, stays queued and ends the dequeueing. Returns
+   * false when a throttled runqueue ended the walk.
+   */
+  private boolean dequeueUp(FairEntity se, long now, int tasks, int delayed) {
     boolean removing = true;
     for (FairEntity e = se; e != null; e = e.parent) {
       FairRq q = Objects.requireNonNull(e.cfsRq);
       if (e != se) {
         FairRq myQ = Objects.requireNonNull(e.myQ); // a group entity above the task
         if (removing && e.onRq && myQ.nrQueued == 0) {
-          myQ.updateEntityLag(e, feat.tickNs());
           FairPelt.update(q, e, now);
-          q.updateEntityLag(e, feat.tickNs());
-          removeEntity(q, e);
+          if (feat.delayDequeue() && !q.eligible(e.vruntime)) {
+            e.delayed = true; // burns off its negative lag in the competition until picked
+            removing = false;
+          } else {
+            myQ.updateEntityLag(e, feat.tickNs());
+            q.updateEntityLag(e, feat.tickNs());
+            removeEntity(q, e);
+          }
         } else {
           removing = false;
           updateGroupEntity(e, now);
         }
       }
-      q.hNrQueued--;
+      q.hNrQueued -= tasks;
       q.hNrDelayed -= delayed;
       if (q.nrQueued == 0 && q.runtimeEnabled && q.tg != null && q.tg.bandwidth != null) {
         q.tg.bandwidth.returnRuntime(q);
       }
       if (q.throttled) {
-        runnable = false;
-        break;
+        return false;
       }
     }
-    if (!runnable) {
-      services.changeNrRunning(leaf.cpu, 1); // it was not counted: the engine now removes it
-    }
+    return true;
   }
 
   private void removeEntity(FairRq q, FairEntity se) {
@@ -205,6 +257,9 @@ final class FairHierarchy {
   /** {@code update_cfs_group()}: the group entity's weight from the group's shares. */
   void reweightGroup(FairEntity e, long now) {
     FairRq gq = Objects.requireNonNull(e.myQ);
+    if (gq.nrQueued == 0) {
+      return; // an empty group keeps its weight (for DELAY_DEQUEUE)
+    }
     FairGroup tg = Objects.requireNonNull(gq.tg);
     FairPelt.updateRq(gq, now);
     tg.updateLoad(gq);
@@ -253,7 +308,12 @@ final class FairHierarchy {
     }
     long now = machine.cpu(q.cpu).rq().clockPelt();
     if (enqueueUp(
-        Objects.requireNonNull(q.owner), SchedFlags.ENQUEUE_WAKEUP, now, tasks, q.hNrDelayed)) {
+        Objects.requireNonNull(q.owner),
+        SchedFlags.ENQUEUE_WAKEUP,
+        now,
+        tasks,
+        q.hNrDelayed,
+        false)) {
       services.changeNrRunning(q.cpu, tasks);
       TaskView curr = machine.cpu(q.cpu).rq().curr();
       if (curr == null || curr.isIdleTask()) {
