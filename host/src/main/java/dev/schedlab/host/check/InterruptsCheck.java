@@ -11,12 +11,41 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Interrupts and softirqs per second, summed over the CPUs, while a quiet machine runs cyclictest
- * (one SCHED_FIFO thread per CPU at 1 ms; SCHED_OTHER without root): /proc/interrupts' LOC, RES,
- * CAL, TLB and /proc/softirqs' TIMER, SCHED, RCU against the model's counts of the same. The rest
- * of the system (kworkers, daemons) runs on the host and is not in the model.
+ * Interrupts and softirqs per second, summed over the CPUs, while a quiet machine runs cyclictest:
+ * /proc/interrupts' LOC, RES, CAL, TLB and /proc/softirqs' TIMER, SCHED, RCU against the model's
+ * counts of the same. The rest of the system (kworkers, daemons) runs on the host and is not in the
+ * model.
+ *
+ * <p>Two command lines: one SCHED_FIFO thread per CPU at 1 ms (SCHED_OTHER without root), and the
+ * command line of the ILB IPI report (lore 20231005161727.1855004-1-joel@joelfernandes.org: {@code
+ * cyclictest -i 100 -d 100 --latency=1000 -t -m}, SCHED_OTHER threads at 100, 200, ... us), whose
+ * CAL row counts the nohz idle balancer's kicks on this kernel.
  */
 final class InterruptsCheck implements Check {
+  /** One thread per CPU at 1 ms, SCHED_FIFO 95 with root. */
+  static final InterruptsCheck PERIODIC_1MS =
+      new InterruptsCheck("-i 1000 -t", "-m -i 1000 -t -q -p 95", "-i 1000 -t -q");
+
+  /**
+   * The ILB report's command line. Without root cyclictest cannot write /dev/cpu_dma_latency or
+   * lock its memory, so those two options are left out.
+   */
+  static final InterruptsCheck ILB_REPORT =
+      new InterruptsCheck(
+          "-i 100 -d 100 --latency=1000 -t -m",
+          "-i 100 -d 100 --latency=1000 -t -m -q",
+          "-i 100 -d 100 -t -q");
+
+  private final String shown;
+  private final String rootArgs;
+  private final String userArgs;
+
+  private InterruptsCheck(String shown, String rootArgs, String userArgs) {
+    this.shown = shown;
+    this.rootArgs = rootArgs;
+    this.userArgs = userArgs;
+  }
+
   /** Figure, its /proc row, and the model's counter ("" when the model has none). */
   private static final String[][] ROWS = {
     {"LOC/s", "LOC", "irq.taken.local_timer"},
@@ -30,7 +59,7 @@ final class InterruptsCheck implements Check {
 
   @Override
   public String name() {
-    return "interrupts during cyclictest -i 1000 -t";
+    return "interrupts during cyclictest " + shown;
   }
 
   @Override
@@ -57,8 +86,8 @@ final class InterruptsCheck implements Check {
     return f;
   }
 
-  private static String args(Env env) {
-    return env.root() ? "-m -i 1000 -t -q -p 95" : "-i 1000 -t -q";
+  private String args(Env env) {
+    return env.root() ? rootArgs : userArgs;
   }
 
   @Override
