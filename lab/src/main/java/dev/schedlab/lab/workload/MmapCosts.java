@@ -11,6 +11,15 @@ import java.util.List;
 final class MmapCosts {
   private MmapCosts() {}
 
+  /**
+   * The source of the costs measured on the project's machine with host/src/main/c/mmap-paths.c: a
+   * path's p50 less the p50 of a bare getppid() (0.17 us), split over its segments by a perf
+   * profile of the same run where it has several.
+   */
+  private static final String MEASURED =
+      "[measured] Linux 6.18, 2-vCPU KVM guest (AMD EPYC), mmap-paths p50 less getppid's "
+          + "(docs/workloads.md, Measured on the project's machine): ";
+
   static final ToolParam PAGE_SIZE =
       ToolParam.num(
           "mmap_page_size", 4096, "bytes", "[src] x86-64/arm64 4K base pages", "page size");
@@ -24,16 +33,15 @@ final class MmapCosts {
   static final ToolParam MMAP_VMA =
       ToolParam.ns(
           "mmap_vma",
-          1_000,
-          "[estimate] do_mmap/mmap_region for a new anonymous VMA: mmap_write_lock_killable, "
-              + "get_unmapped_area, vm_area_alloc, maple-tree store, perf_event_mmap (~1 us order)",
+          9_300,
+          MEASURED
+              + "region mmap (no populate) right after step 3, p50 9.2-10.1 us: 9.3 us; an isolated 4 MB mmap takes 1.6 us",
           "mmap(): VMA set-up (ends at a might_sleep point)");
   static final ToolParam MMAP_FIXED_VMA =
       ToolParam.ns(
           "mmap_fixed_vma",
-          1_500,
-          "[estimate] MAP_FIXED one-page mmap: do_vmi_munmap of the (empty) target, vma_merge/expand "
-              + "with the neighbour under anon_vma lock, perf_event_mmap",
+          1_800,
+          MEASURED + "one-page mmap(MAP_FIXED[_NOREPLACE]) of step 2, p50 1.92-2.09 us: 1.8 us",
           "step-2 per-page mmap(): VMA part");
   static final ToolParam MMAP_FAIL =
       ToolParam.ns(
@@ -44,57 +52,105 @@ final class MmapCosts {
   static final ToolParam MUNMAP_VMA =
       ToolParam.ns(
           "munmap_vma",
-          1_000,
-          "[estimate] mmap_write_lock_killable, VMA detach (vms_gather_munmap_vmas), lock downgrade",
+          1_120,
+          MEASURED
+              + "one-page munmap with no neighbour page mapped, p50 3.61-3.72 us (3.48 us of path), of which mmap_write_lock, vms_gather_munmap_vmas and the detach tree's mas_store_gfp are 32 % in the profile",
           "munmap(): VMA part before the zap");
   static final ToolParam MUNMAP_TAIL =
       ToolParam.ns(
           "munmap_tail",
-          500,
-          "[estimate] remove_vma, vm_area_free, mmap_read_unlock",
+          350,
+          MEASURED
+              + "10 % of the one-page munmap (3.48 us): remove_vma, vm_area_free (kmem_cache_free), mmap_read_unlock",
           "munmap(): after the pages are freed");
   static final ToolParam MUNMAP_EMPTY =
       ToolParam.ns(
           "munmap_empty",
-          300,
-          "[estimate] munmap of a range with no VMA: lock, maple-tree lookup, unlock",
+          190,
+          MEASURED + "munmap of the emptied region, p50 0.35-0.37 us",
           "munmap() of an unmapped range");
+  static final ToolParam VMA_SPLIT =
+      ToolParam.ns(
+          "vma_split",
+          450,
+          MEASURED
+              + "one-page munmap with one / two neighbour pages mapped, p50 +0.43 / +0.95 us over "
+              + "none: __split_vma (vm_area_dup, anon_vma_clone, mas_preallocate, vma_complete)",
+          "munmap() or a VMA-flag madvise() of part of a VMA: per split (ends at the next "
+              + "GFP_KERNEL allocation, a might_sleep point)");
+  static final ToolParam POPULATE_ENTRY =
+      ToolParam.ns(
+          "populate_entry",
+          560,
+          MEASURED
+              + "MADV_POPULATE_READ of one present page, p50 1.37-1.50 us, less madvise_entry and "
+              + "170 ns of GUP: faultin_page_range set-up, whose lru_add_drain is 20 % in the profile",
+          "madvise(MADV_POPULATE_READ/WRITE): set-up after madvise_entry");
+  static final ToolParam FAULT_ENTRY =
+      ToolParam.ns(
+          "fault_entry",
+          610,
+          MEASURED
+              + "of the 2.33 us user write fault, the exception entry, lock_vma_under_rcu and the "
+              + "access checks 15 %, __vmf_anon_prepare 11 %",
+          "a fault from user space: entry and VMA lookup before handle_mm_fault's work");
+  static final ToolParam FREE_BATCH_LRU =
+      ToolParam.ns(
+          "free_batch_lru",
+          255,
+          MEASURED
+              + "folios_put_refs of a one-page munmap is 22 % of its 3.48 us (770 ns), 36 % of that "
+              + "with IRQs off under lru_lock (280 ns, less free_lru): the lruvec's and the folio's "
+              + "LRU neighbours' lines; munmap of 1024 populated pages costs 203-330 ns per page",
+          "release_pages: per lru_lock hold, on top of free_lru per folio");
+  static final ToolParam FREE_BATCH_OTHER =
+      ToolParam.ns(
+          "free_batch_other",
+          415,
+          MEASURED
+              + "of the 770 ns folios_put_refs of one folio, the memcg uncharge (28 %), "
+              + "free_unref_folios (26 %) and the rest, less free_other and free_pcp per page",
+          "page freeing: per batch, preemptible (memcg uncharge_batch, free_unref_folios set-up)");
   static final ToolParam MADVISE_ENTRY =
       ToolParam.ns(
           "madvise_entry",
-          300,
-          "[estimate] madvise: mmap_read_lock, madvise_populate set-up",
+          440,
+          MEASURED
+              + "madvise(MADV_WILLNEED) of one anonymous page, p50 1.10 us, less zap_pmd_step and the walk: mmap_read_lock, the VMA lookup",
           "madvise(MADV_POPULATE_READ) entry");
   static final ToolParam GUP_STEP =
       ToolParam.ns(
           "gup_step",
-          60,
-          "[estimate] __get_user_pages loop body around follow_page_mask (loop top has cond_resched)",
+          88,
+          MEASURED
+              + "MADV_POPULATE_READ of the 1024-page region over absent PTEs, p50 452-504 us: 470 ns per page for gup_step + zero_fault + zero_pte (320 ns before), each scaled by 470/320",
           "GUP per page, preemptible part");
   static final ToolParam FOLLOW_PTE =
       ToolParam.ns(
           "follow_pte",
-          40,
-          "[estimate] follow_page_pte: pte_offset_map_lock, check, unlock",
+          82,
+          MEASURED
+              + "MADV_POPULATE_READ of the region over present pages, p50 170-200 us: 170 ns per page, less gup_step",
           "GUP per present page, PTL held");
   static final ToolParam FAULT_ANON =
       ToolParam.ns(
           "fault_anon",
-          400,
-          "[estimate] handle_mm_fault -> do_anonymous_page write: folio alloc (might_alloc = might_sleep), "
-              + "mem_cgroup_charge",
+          830,
+          MEASURED
+              + "a user write over a zero-page PTE, p50 2.45-2.54 us (2.33 us of path); in the profile the folio allocation outside clear_page and the pcp list 18 %, the memcg charge 9 %, counters and the swap-rate throttle 9 %",
           "write fault: preemptible part before clear_page");
   static final ToolParam CLEAR_PAGE =
       ToolParam.ns(
           "clear_page",
-          500,
-          "[estimate] clear_page_erms 4 KiB at ~8-16 GB/s: 0.25-0.5 us (brief: 0.3-1 us)",
+          350,
+          MEASURED + "clear_page_erms, 15 % of the 2.33 us write fault",
           "write fault: clear_user_highpage()");
   static final ToolParam PTE_INSTALL =
       ToolParam.ns(
           "pte_install",
-          150,
-          "[estimate] set_pte_at, folio_add_new_anon_rmap, folio_add_lru_vma, update_mmu_cache",
+          350,
+          MEASURED
+              + "wp_page_copy under the PTL: folio_add_new_anon_rmap, set_pte, the folio batch add, 15 % of the 2.33 us write fault",
           "write fault: PTL held");
   static final ToolParam LRU_ADD =
       ToolParam.ns(
@@ -106,17 +162,18 @@ final class MmapCosts {
       ToolParam.ns(
           "wp_flush",
           150,
-          "[estimate] wp_page_copy: ptep_clear_flush of the zero-page PTE, one invlpg",
+          MEASURED
+              + "ptep_clear_flush of the zero-page PTE, 6 % of the 2.33 us write fault (146 ns)",
           "write fault on a zero-page PTE: extra time under the PTL");
   static final ToolParam ZERO_FAULT =
       ToolParam.ns(
           "zero_fault",
-          200,
-          "[estimate] handle_mm_fault -> do_anonymous_page read: zero-page pfn, no allocation",
+          294,
+          MEASURED + "as gup_step: 200 ns x 470/320",
           "read fault: preemptible part");
   static final ToolParam ZERO_PTE =
       ToolParam.ns(
-          "zero_pte", 60, "[estimate] set_pte_at of the zero page", "read fault: PTL held");
+          "zero_pte", 88, MEASURED + "as gup_step: 60 ns x 470/320", "read fault: PTL held");
   static final ToolParam PTE_ALLOC =
       ToolParam.ns(
           "pte_alloc",
@@ -139,15 +196,16 @@ final class MmapCosts {
   static final ToolParam ZAP_PMD_STEP =
       ToolParam.ns(
           "zap_pmd_step",
-          50,
-          "[estimate] zap_pmd_range loop: pmd checks, pte_offset_map_lock",
+          490,
+          MEASURED
+              + "unmap_vmas of a one-page munmap, 15 % of its 3.48 us: the walk down to the PMD, the mmu notifier, pte_offset_map_lock; once per PMD (and per madvise page walk)",
           "munmap: per PMD, before the PTL");
   static final ToolParam TLB_FLUSH =
       ToolParam.ns(
           "tlb_flush",
-          300,
-          "[src] arch/x86/mm/tlb.c: > tlb_single_page_flush_ceiling (33) pages -> full local flush, no IPI "
-              + "(single-threaded mm); cost [estimate]",
+          160,
+          MEASURED
+              + "flush_tlb_mm_range of a one-page munmap, 4.6 % of its 3.48 us (one page: invlpg; arch/x86/mm/tlb.c flushes all past tlb_single_page_flush_ceiling, 33 pages)",
           "tlb_flush_mmu_tlbonly: TLB flush, preemption off");
   static final ToolParam FREE_LRU =
       ToolParam.ns(
@@ -172,8 +230,9 @@ final class MmapCosts {
   static final ToolParam FREE_PGTABLES =
       ToolParam.ns(
           "free_pgtables",
-          100,
-          "[estimate] free_pgtables per PTE-table page (tlb_remove_table)",
+          520,
+          MEASURED
+              + "free_pgtables of a one-page munmap, 15 % of its 3.48 us, 82 % of that unlink_anon_vmas (anon_vma write lock); once per PMD",
           "munmap: per PMD");
   static final ToolParam PCP_ALLOC =
       ToolParam.ns(
@@ -264,9 +323,9 @@ final class MmapCosts {
   static final ToolParam MADVISE_VMA =
       ToolParam.ns(
           "madvise_vma",
-          600,
-          "[estimate] madvise_update_vma under mmap_write_lock: vm_flags change, vma_modify_flags "
-              + "(split or merge of the VMA around the range, maple-tree store), ksm_madvise",
+          500,
+          MEASURED
+              + "one-page madvise that leaves the VMA flags as they are (NORMAL, DOFORK, DODUMP, MERGEABLE), p50 0.56-0.68 us; a flag change inside a larger VMA adds vma_split per split",
           "madvise() of a VMA-flag advice (NORMAL ... DODUMP, MERGEABLE, UNMERGEABLE)");
   static final ToolParam KSM_UNMERGE_STEP =
       ToolParam.ns(
@@ -359,7 +418,10 @@ final class MmapCosts {
           MUNMAP_VMA,
           MUNMAP_TAIL,
           MUNMAP_EMPTY,
+          VMA_SPLIT,
           MADVISE_ENTRY,
+          POPULATE_ENTRY,
+          FAULT_ENTRY,
           GUP_STEP,
           FOLLOW_PTE,
           FAULT_ANON,
@@ -381,6 +443,8 @@ final class MmapCosts {
           FREE_LRU,
           FREE_PCP,
           FREE_OTHER,
+          FREE_BATCH_LRU,
+          FREE_BATCH_OTHER,
           FREE_PGTABLES,
           MPROTECT_VMA,
           CHANGE_PTE,

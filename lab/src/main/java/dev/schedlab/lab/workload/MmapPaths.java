@@ -3,7 +3,10 @@ package dev.schedlab.lab.workload;
 import static dev.schedlab.lab.workload.MmapCosts.CHANGE_PTE;
 import static dev.schedlab.lab.workload.MmapCosts.CLEAR_PAGE;
 import static dev.schedlab.lab.workload.MmapCosts.FAULT_ANON;
+import static dev.schedlab.lab.workload.MmapCosts.FAULT_ENTRY;
 import static dev.schedlab.lab.workload.MmapCosts.FOLLOW_PTE;
+import static dev.schedlab.lab.workload.MmapCosts.FREE_BATCH_LRU;
+import static dev.schedlab.lab.workload.MmapCosts.FREE_BATCH_OTHER;
 import static dev.schedlab.lab.workload.MmapCosts.FREE_LRU;
 import static dev.schedlab.lab.workload.MmapCosts.FREE_OTHER;
 import static dev.schedlab.lab.workload.MmapCosts.FREE_PCP;
@@ -24,9 +27,11 @@ import static dev.schedlab.lab.workload.MmapCosts.PAGEOUT_RECLAIM;
 import static dev.schedlab.lab.workload.MmapCosts.PCP_ALLOC;
 import static dev.schedlab.lab.workload.MmapCosts.PCP_BATCH;
 import static dev.schedlab.lab.workload.MmapCosts.PCP_HIGH;
+import static dev.schedlab.lab.workload.MmapCosts.POPULATE_ENTRY;
 import static dev.schedlab.lab.workload.MmapCosts.PTE_ALLOC;
 import static dev.schedlab.lab.workload.MmapCosts.PTE_INSTALL;
 import static dev.schedlab.lab.workload.MmapCosts.TLB_FLUSH;
+import static dev.schedlab.lab.workload.MmapCosts.VMA_SPLIT;
 import static dev.schedlab.lab.workload.MmapCosts.WP_FLUSH;
 import static dev.schedlab.lab.workload.MmapCosts.ZAP_PER_PTE;
 import static dev.schedlab.lab.workload.MmapCosts.ZAP_PMD_STEP;
@@ -93,6 +98,18 @@ final class MmapPaths {
     PAGEOUT,
     POPULATE_READ,
     POPULATE_WRITE;
+
+    /**
+     * Whether this VMA-flag advice changes the flags of the worker's anonymous VM_MERGEABLE VMA
+     * (madvise_update_vma returns early when they stay the same), so that a range inside a larger
+     * VMA is split off.
+     */
+    boolean changesFlags() {
+      return switch (this) {
+        case SEQUENTIAL, RANDOM, DONTFORK, HUGEPAGE, NOHUGEPAGE, DONTDUMP, UNMERGEABLE -> true;
+        default -> false;
+      };
+    }
 
     /** The page-table state after this advice over a range in {@code state}. */
     Pages after(Pages state) {
@@ -189,8 +206,17 @@ final class MmapPaths {
    * a flush in the middle of a PMD (zap_pte_range force_flush).
    */
   StepSpec munmap(long n, Pages state) {
+    return munmap(n, state, 0);
+  }
+
+  /**
+   * munmap of {@code n} pages that splits their VMA {@code splits} times first (__split_vma in
+   * vms_gather_munmap_vmas, once per side where the VMA goes on).
+   */
+  StepSpec munmap(long n, Pages state, int splits) {
     KernelPath p = new KernelPath();
     p.add(MMAP_WRITE); // mmap_write_lock_killable (might_sleep)
+    splits(p, splits);
     p.add(seg(ctx.param(MUNMAP_VMA), "MIGHT_RESCHED")); // VMA split, detach, lock downgrade
     long fullPmds = n / PTES_PER_PMD;
     long lastPtes = n % PTES_PER_PMD;
@@ -210,6 +236,13 @@ final class MmapPaths {
     p.add(seg(pmds * ctx.param(FREE_PGTABLES) + ctx.param(MUNMAP_TAIL), "NONE"));
     p.add(MMAP_UNLOCK);
     return p.syscall();
+  }
+
+  /** __split_vma per split: it ends at the next GFP_KERNEL allocation (might_sleep). */
+  private void splits(KernelPath p, int splits) {
+    for (int i = 0; i < splits; i++) {
+      p.add(seg(ctx.param(VMA_SPLIT), "MIGHT_RESCHED"));
+    }
   }
 
   /** One PMD of zero-page PTEs: the loop step, then the PTL span over them. */
@@ -287,8 +320,13 @@ final class MmapPaths {
     perLockBatch(
         p,
         c,
-        b -> new KernelPath().add(lruDelTake, seg(b * ctx.param(FREE_LRU), "NONE"), LRU_UNLOCK));
-    p.add(seg(c * ctx.param(FREE_OTHER), "NONE"));
+        b ->
+            new KernelPath()
+                .add(
+                    lruDelTake,
+                    seg(ctx.param(FREE_BATCH_LRU) + b * ctx.param(FREE_LRU), "NONE"),
+                    LRU_UNLOCK));
+    p.add(seg(ctx.param(FREE_BATCH_OTHER) + c * ctx.param(FREE_OTHER), "NONE"));
     perLockBatch(
         p,
         c,
@@ -400,11 +438,21 @@ final class MmapPaths {
    * (SWAP_CLUSTER_MAX). POPULATE_READ/WRITE are GUP passes. The zero page is no folio to them.
    */
   StepSpec madvise(Advice advice, long n, Pages state) {
+    return madvise(advice, n, state, 0);
+  }
+
+  /**
+   * madvise as above on a range that a flag change splits off its VMA {@code splits} times
+   * (vma_modify_flags: two splits for a page inside a VMA, one at its edge).
+   */
+  StepSpec madvise(Advice advice, long n, Pages state, int splits) {
     KernelPath p = new KernelPath();
     switch (advice) {
       case WILLNEED, COLD, PAGEOUT, POPULATE_READ, POPULATE_WRITE -> {
-        p.add(MMAP_READ, seg(ctx.param(MADVISE_ENTRY), "NONE"));
-        if (advice == Advice.POPULATE_READ || advice == Advice.POPULATE_WRITE) {
+        boolean gup = advice == Advice.POPULATE_READ || advice == Advice.POPULATE_WRITE;
+        long populate = gup ? ctx.param(POPULATE_ENTRY) : 0;
+        p.add(MMAP_READ, seg(ctx.param(MADVISE_ENTRY) + populate, "NONE"));
+        if (gup) {
           gup(p, n, state, advice == Advice.POPULATE_WRITE);
         } else if (state != Pages.ABSENT) {
           boolean folios = state == Pages.ANON && advice != Advice.WILLNEED;
@@ -413,6 +461,9 @@ final class MmapPaths {
       }
       default -> {
         p.add(MMAP_WRITE, seg(ctx.param(MADVISE_VMA), "MIGHT_RESCHED"));
+        if (advice.changesFlags()) {
+          splits(p, splits);
+        }
         if (advice == Advice.UNMERGEABLE) {
           p.repeat(n, new KernelPath().add(seg(ctx.param(KSM_UNMERGE_STEP), "COND_RESCHED")));
         }
@@ -470,7 +521,7 @@ final class MmapPaths {
   StepSpec populateRead(long n, Pages state) {
     KernelPath p = new KernelPath();
     p.add(MMAP_READ); // mmap_read_lock (might_sleep)
-    p.add(seg(ctx.param(MADVISE_ENTRY), "NONE"));
+    p.add(seg(ctx.param(MADVISE_ENTRY) + ctx.param(POPULATE_ENTRY), "NONE"));
     gup(p, n, state, false);
     return p.add(MMAP_UNLOCK).syscall();
   }
@@ -497,6 +548,7 @@ final class MmapPaths {
   StepSpec writeFault(Pages state) {
     KernelPath p = new KernelPath();
     p.add(MMAP_READ); // lock_vma_under_rcu / mmap_read_lock
+    p.add(seg(ctx.param(FAULT_ENTRY), "NONE")); // exc_page_fault, VMA lookup, vmf_anon_prepare
     if (state == Pages.ABSENT) {
       p.add(seg(ctx.param(PTE_ALLOC), "MIGHT_RESCHED"));
     }

@@ -91,6 +91,31 @@ class MmapModelTest {
   }
 
   @Test
+  void onlyAFaultFromUserPaysTheExceptionEntryAndOnlyAPopulatePaysItsSetUp() {
+    MmapPaths k = new MmapPaths(CTX);
+    long entry = p(MmapCosts.FAULT_ENTRY);
+    long populate = p(MmapCosts.MADVISE_ENTRY) + p(MmapCosts.POPULATE_ENTRY);
+    assertThat(plain(segs(k.writeFault(MmapPaths.Pages.ZERO))).get(0).duration().meanNs())
+        .isEqualTo((double) entry);
+    // GUP faults inside mmap(MAP_POPULATE) and MADV_POPULATE_WRITE take no exception
+    List<Segment> mmap = plain(segs(k.mmap(4, true, false)));
+    assertThat(mmap).noneMatch(g -> g.duration().meanNs() == entry);
+    List<Segment> pw =
+        plain(segs(k.madvise(MmapPaths.Advice.POPULATE_WRITE, 4, MmapPaths.Pages.ZERO)));
+    assertThat(pw.get(0).duration().meanNs()).isEqualTo((double) populate);
+    assertThat(pw).noneMatch(g -> g.duration().meanNs() == entry);
+    assertThat(plain(segs(k.populateRead(4, MmapPaths.Pages.ABSENT))).get(0).duration().meanNs())
+        .isEqualTo((double) populate);
+    // the other read-lock advices pay the madvise entry alone
+    assertThat(
+            plain(segs(k.madvise(MmapPaths.Advice.WILLNEED, 1, MmapPaths.Pages.ANON)))
+                .get(0)
+                .duration()
+                .meanNs())
+        .isEqualTo((double) p(MmapCosts.MADVISE_ENTRY));
+  }
+
+  @Test
   void zapOfAPmdIsOnePteLockSpanOf512PtesFollowedByCondResched() {
     List<Segment> s = segs(new MmapPaths(CTX).munmap(PAGES, MmapPaths.Pages.ANON));
     double pmdZap = 512.0 * p(MmapCosts.ZAP_PER_PTE);
@@ -117,11 +142,13 @@ class MmapModelTest {
     List<Segment> s = segs(new MmapPaths(CTX).munmap(PAGES, MmapPaths.Pages.ANON));
     List<Double> gaps = condReschedGaps(s);
     double perPage = p(MmapCosts.FREE_LRU) + p(MmapCosts.FREE_OTHER) + p(MmapCosts.FREE_PCP);
+    double perBatch = p(MmapCosts.FREE_BATCH_OTHER);
+    double perHold = p(MmapCosts.FREE_BATCH_LRU); // one lru_lock hold per 32 folios
     // 16 PMD zaps, then the batches: the on-stack 8, sixteen of 510, and the last 24 pages
     assertThat(gaps).hasSize(16 + 18);
-    assertThat(gaps.get(16)).isEqualTo(8 * perPage + p(MmapCosts.TLB_FLUSH));
-    assertThat(gaps.subList(17, 33)).allMatch(g -> g == 510 * perPage);
-    assertThat(gaps.get(33)).isEqualTo(24 * perPage);
+    assertThat(gaps.get(16)).isEqualTo(8 * perPage + perBatch + perHold + p(MmapCosts.TLB_FLUSH));
+    assertThat(gaps.subList(17, 33)).allMatch(g -> g == 510 * perPage + perBatch + 16 * perHold);
+    assertThat(gaps.get(33)).isEqualTo(24 * perPage + perBatch + perHold);
     // inside a batch: no voluntary point, lru_lock (IRQs off) held per 32 folios at most
     assertThat(s.stream().filter(g -> "MIGHT_RESCHED".equals(g.endsWith()))).hasSize(1);
     double longestLru = 0;
@@ -130,7 +157,7 @@ class MmapModelTest {
         longestLru = Math.max(longestLru, s.get(i).duration().meanNs());
       }
     }
-    assertThat(longestLru).isEqualTo(32.0 * p(MmapCosts.FREE_LRU));
+    assertThat(longestLru).isEqualTo(p(MmapCosts.FREE_BATCH_LRU) + 32.0 * p(MmapCosts.FREE_LRU));
     // release_pages takes folios off the LRU: lru_zone_size is the shared line it writes
     assertThat(s).contains(Segment.lock(MmapPaths.LRU_LOCK, true, false, 1));
     // zero-page PTEs gather nothing: only the per-PMD zap
@@ -159,14 +186,22 @@ class MmapModelTest {
   void populateFaultsEveryPageInsideMmapWithCondReschedPerPage() {
     List<StepSpec> it = model(false, false).iteration(true, true);
     assertThat(it.get(0)).isInstanceOf(StepSpec.User.class);
-    List<Segment> mmap = plain(segs(it.get(1))); // one syscall: back to user after the last page
-    assertThat(
-            mmap.stream()
-                .filter(
-                    g ->
-                        g.duration().meanNs() == p(MmapCosts.CLEAR_PAGE)
-                            && "NONE".equals(g.endsWith())))
-        .hasSize((int) PAGES);
+    List<Segment> all = segs(it.get(1)); // one syscall: back to user after the last page
+    List<Segment> mmap = plain(all);
+    int clears = 0;
+    int ptl = 0;
+    for (Segment g : all) {
+      if (g.lock() != null && g.lock().lock().equals(MmapPaths.PTL)) {
+        ptl += g.lock().acquire() ? 1 : -1;
+      } else if (g.lock() == null
+          && g.cache() == null
+          && ptl == 0
+          && g.duration().meanNs() == p(MmapCosts.CLEAR_PAGE)
+          && "NONE".equals(g.endsWith())) {
+        clears++; // clear_page: preemptible, before the PTE is installed under the PTL
+      }
+    }
+    assertThat(clears).isEqualTo((int) PAGES);
     assertThat(mmap.stream().filter(g -> COND.equals(g.endsWith()))).hasSize((int) PAGES);
     assertThat(condReschedGaps(mmap).stream().mapToDouble(Double::doubleValue).max().getAsDouble())
         .isLessThan(
@@ -244,7 +279,9 @@ class MmapModelTest {
                         .anyMatch(
                             g ->
                                 g.lock() == null
-                                    && g.duration().meanNs() == 32.0 * p(MmapCosts.FREE_LRU)));
+                                    && g.duration().meanNs()
+                                        == p(MmapCosts.FREE_BATCH_LRU)
+                                            + 32.0 * p(MmapCosts.FREE_LRU)));
   }
 
   @Test

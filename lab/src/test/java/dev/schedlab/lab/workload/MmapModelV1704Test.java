@@ -12,8 +12,11 @@ import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.lab.workload.MmapPaths.Advice;
 import dev.schedlab.lab.workload.MmapPaths.Pages;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -137,7 +140,8 @@ class MmapModelV1704Test {
   @Test
   void everyAttemptFreesEachPageTwiceEachByItsOwnMunmap() {
     List<StepSpec> pass = steadyPass();
-    StepSpec oneAnonPage = new MmapPaths(CTX).munmap(1, Pages.ANON);
+    StepSpec oneAnonPage = new MmapPaths(CTX).munmap(1, Pages.ANON, 0);
+    StepSpec oneAnonPageSplit = new MmapPaths(CTX).munmap(1, Pages.ANON, 1);
     long attempts =
         pass.stream()
             .filter(
@@ -145,7 +149,8 @@ class MmapModelV1704Test {
                     st.equals(new MmapPaths(CTX).mmap(PAGES, false, false))
                         || st.equals(new MmapPaths(CTX).mmap(PAGES, true, false))) // MAP_LOCKED
             .count();
-    long frees = pass.stream().filter(oneAnonPage::equals).count();
+    long frees =
+        pass.stream().filter(st -> st.equals(oneAnonPage) || st.equals(oneAnonPageSplit)).count();
     assertThat(attempts).isEqualTo(CTX.param(MmapCosts.STEADY_ATTEMPTS));
     assertThat(frees).isEqualTo(2 * PAGES * attempts);
     // ...and filled in the region pass and in step 2: a write fault on each zero-page PTE (the
@@ -153,6 +158,39 @@ class MmapModelV1704Test {
     long faults =
         pass.stream().filter(st -> st.equals(new MmapPaths(CTX).writeFault(Pages.ZERO))).count();
     assertThat(faults).isGreaterThan(PAGES * attempts).isLessThanOrEqualTo(2 * PAGES * attempts);
+  }
+
+  @Test
+  void eachUnmappedPageSplitsItsVmaOnceInTheFlagChangingMadviseOrElseInTheMunmap() {
+    MmapPaths k = new MmapPaths(CTX);
+    StepSpec whole = k.munmap(1, Pages.ANON, 0);
+    StepSpec split = k.munmap(1, Pages.ANON, 1);
+    assertThat(split).isNotEqualTo(whole);
+    List<StepSpec> pass = steadyPass();
+    int checked = 0;
+    Set<Boolean> kinds = new HashSet<>();
+    for (int i = 2; i < pass.size(); i++) {
+      StepSpec st = pass.get(i);
+      if (!st.equals(whole) && !st.equals(split)) {
+        continue;
+      }
+      StepSpec advice = pass.get(i - 2); // the page's random madvise, then user time, then munmap
+      Advice a =
+          Arrays.stream(Advice.values())
+              .filter(x -> advice.equals(k.madvise(x, 1, Pages.ANON, x.changesFlags() ? 1 : 0)))
+              .findFirst()
+              .orElseThrow();
+      assertThat(st).isEqualTo(a.changesFlags() ? whole : split);
+      kinds.add(a.changesFlags());
+      checked++;
+    }
+    assertThat(checked).isGreaterThan((int) PAGES);
+    assertThat(kinds).containsExactlyInAnyOrder(true, false);
+    // a flag change splits (one __split_vma, ending at a might_sleep point); a no-op does not
+    assertThat(k.madvise(Advice.SEQUENTIAL, 1, Pages.ANON, 1))
+        .isNotEqualTo(k.madvise(Advice.SEQUENTIAL, 1, Pages.ANON, 0));
+    assertThat(k.madvise(Advice.NORMAL, 1, Pages.ANON, 1))
+        .isEqualTo(k.madvise(Advice.NORMAL, 1, Pages.ANON, 0));
   }
 
   @Test
