@@ -13,16 +13,18 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Models: {@code record_wakee()} and {@code wake_wide()} (wakee flips against the LLC size); the
  * walk up the waker CPU's domains to the lowest one spanning prev (every level has SD_WAKE_AFFINE
- * and SD_BALANCE_FORK, none SD_BALANCE_WAKE); {@code wake_affine()} with {@code wake_affine_idle()}
- * (WA_IDLE: an idle waker CPU sharing prev's cache defers to an idle prev; a WF_SYNC wakeup from a
- * CPU whose only runnable task is the waker targets the waker's CPU; an idle prev) and {@code
- * wake_affine_weight()} (WA_WEIGHT, WA_BIAS: PELT load of the two CPUs, the waker's own load taken
- * off for WF_SYNC, weighed by capacity and half the domain's imbalance_pct); {@code
- * select_idle_sibling()}: target, prev, the per-CPU-kthread stacking, {@code recent_used_cpu},
- * {@code select_idle_capacity()} on asymmetric-capacity machines, {@code select_idle_smt()} on
- * prev's core, {@code select_idle_cpu()} over the LLC from target + 1 with {@code
- * select_idle_core()} while the LLC has an idle core, and SIS_UTIL's scan depth ({@code
- * nr_idle_scan}, set by the load balancer); each CPU the scan probes costs {@code
+ * and SD_BALANCE_FORK, none SD_BALANCE_WAKE, except a NUMA level whose {@code
+ * topology.node_distance} exceeds {@code topology.reclaim_distance}: {@code sd_init()} takes both
+ * off it, so a wakeup across it stays near prev and a fork stays on the forking node); {@code
+ * wake_affine()} with {@code wake_affine_idle()} (WA_IDLE: an idle waker CPU sharing prev's cache
+ * defers to an idle prev; a WF_SYNC wakeup from a CPU whose only runnable task is the waker targets
+ * the waker's CPU; an idle prev) and {@code wake_affine_weight()} (WA_WEIGHT, WA_BIAS: PELT load of
+ * the two CPUs, the waker's own load taken off for WF_SYNC, weighed by capacity and half the
+ * domain's imbalance_pct); {@code select_idle_sibling()}: target, prev, the per-CPU-kthread
+ * stacking, {@code recent_used_cpu}, {@code select_idle_capacity()} on asymmetric-capacity
+ * machines, {@code select_idle_smt()} on prev's core, {@code select_idle_cpu()} over the LLC from
+ * target + 1 with {@code select_idle_core()} while the LLC has an idle core, and SIS_UTIL's scan
+ * depth ({@code nr_idle_scan}, set by the load balancer); each CPU the scan probes costs {@code
  * cost.sis_per_cpu}. New tasks go through {@link FairForkPlacement}.
  *
  * <p>Does not model: EAS ({@code find_energy_efficient_cpu()}), uclamp, clusters, core scheduling
@@ -45,6 +47,12 @@ final class FairSelect {
   private final boolean sisUtil;
   private final long sisPerCpu;
 
+  /**
+   * {@code sd_init()}: the NUMA level's distance is beyond {@code node_reclaim_distance}, so it has
+   * neither SD_WAKE_AFFINE nor SD_BALANCE_FORK: wakeups and forks stay within the node.
+   */
+  private final boolean numaBeyondReclaim;
+
   /** CPUs {@code select_idle_core()} took out of the scan (cores already seen). */
   private final BitSet scanned = new BitSet();
 
@@ -60,6 +68,8 @@ final class FairSelect {
     this.waBias = Params.feature(services, "WA_BIAS");
     this.sisUtil = Params.feature(services, "SIS_UTIL");
     this.sisPerCpu = services.param("cost.sis_per_cpu");
+    this.numaBeyondReclaim =
+        services.param("topology.node_distance") > services.param("topology.reclaim_distance");
     this.probe = new FairProbe(m, fair);
     this.fork =
         new FairForkPlacement(m, fair, probe, Params.feature(services, "FIND_IDLEST_BY_LOAD"));
@@ -78,14 +88,15 @@ final class FairSelect {
     int levels = m.nrDomains(cpu);
     for (int l = 0; l < levels; l++) {
       SchedDomainView tmpSd = m.domain(cpu, l);
-      if (wantAffine && tmpSd.contains(prevCpu)) {
+      boolean farNuma = numaBeyondReclaim && tmpSd.numa(); // no SD_WAKE_AFFINE, SD_BALANCE_FORK
+      if (wantAffine && !farNuma && tmpSd.contains(prevCpu)) {
         if (cpu != prevCpu) {
           newCpu = wakeAffine(tmpSd, p, cpu, prevCpu, sync);
         }
         sd = null;
         break;
       }
-      if ((wakeFlags & SchedFlags.WF_FORK) != 0) {
+      if ((wakeFlags & SchedFlags.WF_FORK) != 0 && !farNuma) {
         sd = tmpSd;
       } else if (!wantAffine) {
         break;

@@ -29,7 +29,6 @@ final class LoadBalancer {
   static final int CPU_IDLE = 0;
   static final int CPU_NOT_IDLE = 1;
   static final int CPU_NEWLY_IDLE = 2;
-  private static final int CACHE_NICE_TRIES = 1;
 
   private final Kernel k;
   private final MetricCounter balances;
@@ -262,8 +261,16 @@ final class LoadBalancer {
     return env.migrationType == LbEnv.MIGRATE_MISFIT;
   }
 
+  /**
+   * {@code sd->cache_nice_tries} as {@code sd_init()} sets it: 0 on the SMT level (siblings share
+   * their caches: SD_SHARE_CPUCAPACITY keeps the initial 0), 2 on NUMA levels, 1 on the others.
+   */
   private static int cacheNiceTries(SchedDomain sd) {
-    return "NUMA".equals(sd.name) ? 2 : CACHE_NICE_TRIES;
+    return switch (sd.name) {
+      case "SMT" -> 0;
+      case "NUMA" -> 2;
+      default -> 1;
+    };
   }
 
   /**

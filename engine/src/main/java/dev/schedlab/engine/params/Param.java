@@ -340,7 +340,17 @@ public enum Param {
       "feature.ILB_SKIP_IF_NEED_RESCHED",
       0,
       Unit.BOOL,
-      "[src] 1 = v6.6-v6.12: nohz_csd_func() skips the ILB when need_resched(), which a polling-shortcut kick always sets; 0 = v6.13+ (ea9cffc0a154)");
+      "[src] 1 = v6.6-v6.12: nohz_csd_func() skips the ILB when need_resched(), which a polling-shortcut kick always sets; 0 = v6.13+ (ea9cffc0a154)"),
+  NODE_DISTANCE(
+      "topology.node_distance",
+      20,
+      Unit.COUNT,
+      "[src] node_distance() between two NUMA nodes (the modelled NUMA level's): include/linux/topology.h REMOTE_DISTANCE without a firmware table; a two-socket POWER9 reports 40 (arch/powerpc/mm/numa.c __node_distance() doubles LOCAL_DISTANCE per associativity level)"),
+  RECLAIM_DISTANCE(
+      "topology.reclaim_distance",
+      30,
+      Unit.COUNT,
+      "[src] RECLAIM_DISTANCE (include/linux/topology.h; node_reclaim_distance since v5.4); arch/powerpc/include/asm/topology.h sets 10. sd_init() takes SD_BALANCE_FORK, SD_BALANCE_EXEC and SD_WAKE_AFFINE off a NUMA level whose distance is larger");
 
   /** Units of parameter values. */
   public enum Unit {

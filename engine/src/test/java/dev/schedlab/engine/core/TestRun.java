@@ -291,6 +291,7 @@ final class TestRun {
     private String cpus = "";
     private long startNs;
     private long timerSlackNs = -1;
+    private int startCpu = -1;
     private List<StepSpec> program = List.of();
 
     private Task(String name) {
@@ -335,6 +336,12 @@ final class TestRun {
       return this;
     }
 
+    /** Starts queued on {@code cpu} instead of being placed as a new task. */
+    Task startOn(int cpu) {
+      this.startCpu = cpu;
+      return this;
+    }
+
     /** {@code prctl(PR_SET_TIMERSLACK, ns)}. */
     Task timerSlack(long ns) {
       this.timerSlackNs = ns;
@@ -363,7 +370,8 @@ final class TestRun {
           "own",
           startNs,
           program,
-          timerSlackNs);
+          timerSlackNs,
+          startCpu);
     }
   }
 }
