@@ -265,7 +265,7 @@ final class LoadBalancer {
    * {@code sd->cache_nice_tries} as {@code sd_init()} sets it: 0 on the SMT level (siblings share
    * their caches: SD_SHARE_CPUCAPACITY keeps the initial 0), 2 on NUMA levels, 1 on the others.
    */
-  private static int cacheNiceTries(SchedDomain sd) {
+  static int cacheNiceTries(SchedDomain sd) {
     return switch (sd.name) {
       case "SMT" -> 0;
       case "NUMA" -> 2;
