@@ -145,9 +145,7 @@ public final class EventQueue {
       return null;
     }
     Event e = events[s];
-    unlink(s);
-    release(e, s);
-    size--;
+    cancel(e);
     return e;
   }
 
