@@ -71,6 +71,35 @@ class ThreadOpsTest {
     return new StepSpec.User(Dist.fixed(ns));
   }
 
+  /** What a test reads of a {@code sched_switch}: when, where and who is switched in. */
+  private interface SwitchIn {
+    void accept(long t, int cpu, String nextComm);
+  }
+
+  /** A trace sink that passes each {@code sched_switch} to {@code l} and ignores the rest. */
+  private static TraceSink onSwitchIn(SwitchIn l) {
+    return new TraceSink() {
+      @Override
+      public boolean enabled() {
+        return true;
+      }
+
+      @Override
+      public void schedSwitch(
+          long t,
+          int cpu,
+          String prevComm,
+          int prevPid,
+          int prevPrio,
+          char prevState,
+          String nextComm,
+          int nextPid,
+          int nextPrio) {
+        l.accept(t, cpu, nextComm);
+      }
+    };
+  }
+
   @Test
   void wallClockComputeEndsOnTimeWhenPreemptedButPlainComputeIsDelayed() {
     Kernel k =
@@ -379,26 +408,9 @@ class ThreadOpsTest {
         normal("b", 1, user(2 * MS), new StepSpec.Wake("q", false), new StepSpec.Block("x"));
     Map<String, List<Long>> switchIns = new java.util.TreeMap<>();
     TraceSink sink =
-        new TraceSink() {
-          @Override
-          public boolean enabled() {
-            return true;
-          }
-
-          @Override
-          public void schedSwitch(
-              long t,
-              int cpu,
-              String prevComm,
-              int prevPid,
-              int prevPrio,
-              char prevState,
-              String nextComm,
-              int nextPid,
-              int nextPrio) {
-            switchIns.computeIfAbsent(nextComm, n -> new java.util.ArrayList<>()).add(t);
-          }
-        };
+        onSwitchIn(
+            (t, cpu, next) ->
+                switchIns.computeIfAbsent(next, n -> new java.util.ArrayList<>()).add(t));
     Kernel k = run(10 * MS, 2, sink, a, b, c);
     // each runs once, when b's wake step or its sleep's timer ends its first step
     assertThat(switchIns.get("a")).hasSize(1);
@@ -442,28 +454,12 @@ class ThreadOpsTest {
               running);
       List<String> order = new java.util.ArrayList<>();
       TraceSink sink =
-          new TraceSink() {
-            @Override
-            public boolean enabled() {
-              return true;
-            }
-
-            @Override
-            public void schedSwitch(
-                long t,
-                int cpu,
-                String prevComm,
-                int prevPid,
-                int prevPrio,
-                char prevState,
-                String nextComm,
-                int nextPid,
-                int nextPrio) {
-              if (!nextComm.startsWith("swapper") && order.isEmpty()) {
-                order.add(nextComm + "@" + cpu + "@" + t);
-              }
-            }
-          };
+          onSwitchIn(
+              (t, cpu, next) -> {
+                if (!next.startsWith("swapper") && order.isEmpty()) {
+                  order.add(next + "@" + cpu + "@" + t);
+                }
+              });
       Kernel k = run(10 * MS, 1, sink, q, r);
       // the class alone picks q, queued first; start_running makes r the CPU's first task, at once
       assertThat(order).singleElement().asString().startsWith(running ? "r@0@" : "q@0@");
