@@ -35,8 +35,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Task groups ({@link FairGroup}: per-CPU group runqueues and entities, the hierarchical pick,
  * update_curr at every level, find_matching_se for wakeup preemption, group shares by
- * calc_group_shares and reweight_entity) and CFS bandwidth ({@link FairBandwidth}: quota pool,
- * throttling and unthrottling with the period and slack timers).
+ * calc_group_shares and reweight_entity; {@code pick_next_task_fair()}'s switch, which puts and
+ * sets entities only below the lowest common ancestor of prev and next, so a group entity that
+ * stays current while its tasks alternate keeps the slice protection it got when it was picked) and
+ * CFS bandwidth ({@link FairBandwidth}: quota pool, throttling and unthrottling with the period and
+ * slack timers).
  *
  * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue),
  * PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is read but no buddy is ever set),
@@ -48,8 +51,9 @@ import org.jspecify.annotations.Nullable;
  * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity}, {@code
  * requeue_delayed_entity}, {@code pick_next_entity}, {@code set_next_entity}, {@code
  * put_prev_entity}, {@code check_preempt_wakeup_fair}, {@code enqueue_task_fair}, {@code
- * dequeue_entities}, {@code pick_task_fair}, {@code throttle_cfs_rq}, {@code unthrottle_cfs_rq},
- * {@code task_h_load}); tip commit 152e11f6df29 ("sched/fair: Implement delayed dequeue").
+ * dequeue_entities}, {@code pick_task_fair}, {@code pick_next_task_fair}, {@code throttle_cfs_rq},
+ * {@code unthrottle_cfs_rq}, {@code task_h_load}); tip commit 152e11f6df29 ("sched/fair: Implement
+ * delayed dequeue").
  */
 public final class FairClass implements SchedulingClass, LoadTracking {
   private static final long MIN_CUSTOM_SLICE_NS = 100_000L;
@@ -73,6 +77,14 @@ public final class FairClass implements SchedulingClass, LoadTracking {
 
   /** Task groups by id; index 0 is the root. */
   private FairGroup[] groups;
+
+  /**
+   * Per CPU, the fair task current at the last pick and the different task picked: the switch
+   * {@link #putPrev} and {@link #setNext} then make, which leaves their common ancestors in place.
+   */
+  private @Nullable TaskView[] switchFrom = new TaskView[0];
+
+  private @Nullable TaskView[] switchTo = new TaskView[0];
 
   private boolean bandwidthUsed;
   private FairHierarchy hierarchy;
@@ -103,6 +115,8 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     this.feat = FairFeatures.read(machine, services);
     rqs = new FairRq[machine.nrCpus()];
     nrIdlePolicy = new int[rqs.length];
+    switchFrom = new TaskView[rqs.length];
+    switchTo = new TaskView[rqs.length];
     for (int i = 0; i < rqs.length; i++) {
       rqs[i] = new FairRq(i, null);
     }
@@ -278,6 +292,10 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       }
       TaskView task = Objects.requireNonNull(se.task); // a leaf entity is a task
       if (!se.delayed) {
+        TaskView prev = rq.curr();
+        boolean fairSwitch = prev != task && entityOf(prev) != null;
+        switchFrom[rq.cpu()] = fairSwitch ? prev : null;
+        switchTo[rq.cpu()] = fairSwitch ? task : null;
         return task;
       }
       // pick_next_entity(): picking a delayed entity completes its dequeue; then pick again.
@@ -296,7 +314,12 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       return;
     }
     long now = rq.clockPelt();
-    for (FairEntity e = se; e != null; e = e.parent) {
+    // pick_next_task_fair() puts prev's entities only up to where prev's and next's hierarchies
+    // meet: the common ancestors stay current, their slice protection unchanged.
+    TaskView to = switchFrom[rq.cpu()] == prev ? switchTo[rq.cpu()] : null;
+    FairEntity common = to == null ? null : commonAncestor(se, entityOf(to));
+    switchFrom[rq.cpu()] = null;
+    for (FairEntity e = se; e != null && e != common; e = e.parent) {
       FairRq q = Objects.requireNonNull(e.cfsRq);
       if (q.curr != e) {
         continue;
@@ -323,6 +346,9 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     long now = rq.clockPelt();
     for (FairEntity e = se; e != null; e = e.parent) {
       FairRq q = Objects.requireNonNull(e.cfsRq);
+      if (q.curr == e) {
+        break; // a common ancestor with prev, left current by putPrev()
+      }
       if (e.inTree) {
         q.remove(e); // V is unchanged: curr is added back in by avg_vruntime()
       }
@@ -332,6 +358,18 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       q.curr = e;
       setProtection(q, e);
     }
+  }
+
+  /** The lowest entity on both {@code a}'s and {@code b}'s paths to the root, or null. */
+  private static @Nullable FairEntity commonAncestor(FairEntity a, @Nullable FairEntity b) {
+    for (FairEntity x = a.parent; x != null; x = x.parent) {
+      for (FairEntity y = b == null ? null : b.parent; y != null; y = y.parent) {
+        if (x == y) {
+          return x;
+        }
+      }
+    }
+    return null;
   }
 
   /**
