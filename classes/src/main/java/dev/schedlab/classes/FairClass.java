@@ -22,7 +22,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Models: weights and {@code calc_delta_fair}; V including curr; eligibility v ≤ V; slices (base
  * slice or the task's custom slice, clamped to 0.1–100 ms) and virtual deadlines; {@code
  * update_deadline} with a SLICE_EXPIRY_TICK reschedule when more than one entity is queued; {@code
- * pick_eevdf} with RUN_TO_PARITY ({@code vprot} = min(deadline, v + min queued slice)); {@code
+ * pick_eevdf} with RUN_TO_PARITY ({@code vprot} = min(deadline, v + min queued slice)); with the
+ * kernel-version feature PROTECT_QUANTUM, v6.17+'s slice protection (a quantum honoured with or
+ * without RUN_TO_PARITY, a reschedule from {@code update_curr()} once it ends with another entity
+ * queued, {@code update_protect_slice()} for a shorter-slice wakee that does not preempt); {@code
  * place_entity} with PLACE_LAG and PLACE_DEADLINE_INITIAL; lag clamping on dequeue; DELAY_DEQUEUE /
  * DELAY_ZERO of tasks and group entities, including the in-place requeue of a woken delayed task or
  * of the delayed entity of a group a task joins ({@code requeue_delayed_entity}: with DELAY_ZERO an
@@ -276,7 +279,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
             continue pick;
           }
         }
-        se = q.pickEevdf(feat.runToParity());
+        se = q.pickEevdf(protectOnPick());
         if (se != null && se.delayed && se.myQ != null) {
           // pick_next_entity(): a delayed group entity picked completes its dequeue; pick again.
           hierarchy.finishDelayedGroup(se, rq.clockPelt());
@@ -378,17 +381,27 @@ public final class FairClass implements SchedulingClass, LoadTracking {
    * {@code vlag = deadline} hack is) because PREEMPT_SHORT's check reads it; only pick honours it.
    */
   private void setProtection(FairRq q, FairEntity se) {
-    if (!feat.runToParity()) {
+    if (!feat.runToParity() && !feat.protectQuantum()) {
       se.vprot = se.deadline;
       return;
     }
-    long slice = Math.min(q.minSlice(), se.slice);
+    // v6.17+ without RUN_TO_PARITY: a minimum quantum of the normalized base slice.
+    long quantum = feat.runToParity() ? q.minSlice() : feat.normalizedSliceNs();
+    long slice = Math.min(quantum, se.slice);
     long vprot = se.deadline;
     if (slice != se.slice) {
       long limit = se.vruntime + FairWeights.calcDeltaFair(slice, se.weight);
       vprot = limit - vprot < 0 ? limit : vprot;
     }
     se.vprot = vprot;
+  }
+
+  /**
+   * {@code pick_eevdf()} keeps a protected curr with RUN_TO_PARITY, and from v6.17 always (the
+   * protection is then at least a quantum).
+   */
+  private boolean protectOnPick() {
+    return feat.runToParity() || feat.protectQuantum();
   }
 
   // ---------------- update_curr, tick, preemption ----------------
@@ -411,7 +424,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       if (bandwidthUsed && q.runtimeEnabled) {
         q.bandwidth().account(q, deltaExecNs);
       }
-      if (q.nrQueued > 1 && (expired || didPreemptShort(q, e))) {
+      if (q.nrQueued > 1 && (expired || protectionOver(q, e))) {
         resched = true;
       }
     }
@@ -430,8 +443,15 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     return true;
   }
 
-  /** {@code did_preempt_short()}: curr's protection is over and it is no longer eligible. */
-  private boolean didPreemptShort(FairRq q, FairEntity se) {
+  /**
+   * v6.17+: curr's protection is over ({@code !protect_slice()}, 0b9ca2dcabc3 "sched/fair: Always
+   * trigger resched at the end of a protected period"); before, {@code did_preempt_short()}: with
+   * PREEMPT_SHORT, over and curr no longer eligible.
+   */
+  private boolean protectionOver(FairRq q, FairEntity se) {
+    if (feat.protectQuantum()) {
+      return !se.isProtected();
+    }
     return feat.preemptShort() && !se.isProtected() && !q.eligible(se.vruntime);
   }
 
@@ -497,11 +517,36 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       return;
     }
     // update_curr() was done by the engine before this call.
+    if (feat.protectQuantum()) {
+      preemptShortV617(rq, q, pse, se);
+      return;
+    }
     if (doPreemptShort(q, pse, se)) {
       se.cancelProtection();
     }
     if (q.pickEevdf(feat.runToParity()) == pse) {
       services.resched(rq.cpu(), ReschedReason.WAKEUP_SAME_CLASS);
+    }
+  }
+
+  /**
+   * v6.17+ (9de74a9850b9 "sched/fair: Remove spurious shorter slice preemption", 3a0baa8e6c57
+   * "sched/fair: Fix entity's lag with run to parity"): a wakee with a shorter slice is picked
+   * without curr's protection, and breaks it only if it is the pick; otherwise, with RUN_TO_PARITY,
+   * curr's protection is cut to the queue's min slice ({@code update_protect_slice()}).
+   */
+  private void preemptShortV617(RqView rq, FairRq q, FairEntity pse, FairEntity se) {
+    boolean preemptShort = feat.preemptShort() && pse.slice < se.slice;
+    if (q.pickEevdf(!preemptShort) == pse) {
+      if (preemptShort) {
+        se.cancelProtection();
+      }
+      services.resched(rq.cpu(), ReschedReason.WAKEUP_SAME_CLASS);
+      return;
+    }
+    if (feat.runToParity() && preemptShort) {
+      long limit = se.vruntime + FairWeights.calcDeltaFair(q.minSlice(), se.weight);
+      se.vprot = limit - se.vprot < 0 ? limit : se.vprot;
     }
   }
 
