@@ -363,9 +363,9 @@ public enum Param {
       "[src] sd_init() imbalance_pct (percent) of a level above the LLC that is not NUMA (PKG, DIE): 117 since v5.10 (2208cdaa56c9 'sched/fair: Reduce minimal imbalance threshold'), 125 before"),
   IMBALANCE_PCT_NUMA(
       "topology.imbalance_pct_numa",
-      125,
+      117,
       Unit.COUNT,
-      "[src] sd_init() imbalance_pct (percent) of the NUMA level: 125 before v5.10; since 2208cdaa56c9 sd_init() gives NUMA levels the 117 default too (this default keeps 125)"),
+      "[src] sd_init() imbalance_pct (percent) of the NUMA level: the 117 default since v5.10 (2208cdaa56c9 'sched/fair: Reduce minimal imbalance threshold'; sd_init()'s SD_NUMA branch sets no imbalance_pct of its own), 125 before"),
   NODE_DISTANCE(
       "topology.node_distance",
       20,

@@ -81,7 +81,7 @@ class ForkByLoadTest {
   @Test
   void acrossNumaNodesTheLocalNodeIsKeptUnlessTheRemoteIsLighterByTheImbalance() {
     // Two nodes of 8 CPUs: the parent's node has runnable load 1024 x 1024 / 8192 = 128, the
-    // other 0; 0 + 256 (imbalance_pct 125) >= 128, so the kid stays on the parent's node.
+    // other 0; 0 + 174 (imbalance_pct 117) >= 128, so the kid stays on the parent's node.
     Kernel k = twoHalves(true);
     assertThat(k.cpus[kid(k).cpu].pkgId).isEqualTo(k.cpus[0].pkgId);
     assertThat(kid(k).cpu).isNotZero();
