@@ -156,6 +156,10 @@ final class Interrupts {
           cpu.gotIdleTick = true; // tick_sched_do_timer() in the idle loop
         }
         k.sched.tick(cpu);
+        Background bg = k.background;
+        if (bg != null) {
+          bg.tick(cpu); // run_local_timers()
+        }
       }
       collectSoftExpired(cpu);
       for (int i = 0; i < cpu.expired.size(); i++) {
@@ -423,8 +427,15 @@ final class Interrupts {
     pool = c;
   }
 
-  /** Runs the softirqs raised on {@code cpu} (SCHED, RCU); their cost goes to {@code pathCost}. */
+  /**
+   * Runs the softirqs raised on {@code cpu} (TIMER, SCHED, RCU); their cost goes to {@code
+   * pathCost}.
+   */
   void runSoftirqs(Cpu cpu) {
+    Background bg = k.background;
+    if (bg != null) {
+      bg.softirq(cpu); // TIMER_SOFTIRQ, ahead of SCHED and RCU
+    }
     if (cpu.schedSoftirq) {
       cpu.schedSoftirq = false;
       softirqSched.value++;

@@ -52,7 +52,7 @@ final class InterruptsCheck implements Check {
     {"RES/s", "RES", "irq.taken.resched"},
     {"CAL/s", "CAL", "irq.taken.call_function"},
     {"TLB/s", "TLB", ""},
-    {"softirq TIMER/s", "TIMER", ""},
+    {"softirq TIMER/s", "TIMER", "softirq.timer"},
     {"softirq SCHED/s", "SCHED", "softirq.sched"},
     {"softirq RCU/s", "RCU", "softirq.rcu"},
   };
