@@ -15,8 +15,9 @@ import java.util.Map;
  *   <li>{@code bg.kworker_permille} = 1000 x kworker runs / TIMER, at most 1000: each background
  *       work item is queued by a timer's callback and runs once;
  *   <li>{@code bg.kworker_burst} = kworker runtime / kworker runs;
- *   <li>{@code bg.rcu_callbacks_milli} = 1000 x RCU / TIMER: the model ends each callback's grace
- *       period in an RCU_SOFTIRQ of its own.
+ *   <li>{@code bg.rcu_callbacks_milli} = 1000 x RCU / TIMER, at most 1000: the callbacks one expiry
+ *       queues end their grace period together, in one RCU_SOFTIRQ, so the model gives at most one
+ *       per expiry (RCU softirqs beyond that report quiescent states, not modelled).
  * </ul>
  *
  * Kworker runs count the bound {@code kworker/N:M} threads present at both readings.
@@ -68,7 +69,11 @@ final class BackgroundMeasure {
             window + "; 1000 x TIMER / (T x CPUs)" + nohz));
     p.put(
         "bg.rcu_callbacks_milli",
-        Sourced.of(Math.round(1000.0 * rcu / timer), window + "; 1000 x RCU / TIMER"));
+        Sourced.of(
+            Math.min(1000, Math.round(1000.0 * rcu / timer)),
+            window
+                + "; 1000 x RCU / TIMER, at most 1000 (the callbacks of one expiry end their grace"
+                + " period in one softirq)"));
     String kw =
         "background, the same window: bound kworker/N:M threads (/proc/PID/schedstat) ran "
             + runs

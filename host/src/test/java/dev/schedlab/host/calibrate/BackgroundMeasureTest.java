@@ -93,6 +93,12 @@ class BackgroundMeasureTest {
     assertThat(p.get("bg.rcu_callbacks_milli").value()).isEqualTo(600); // 120 / 200
     assertThat(p.get("bg.kworker_permille").value()).isEqualTo(150); // 30 / 200
     assertThat(p.get("bg.kworker_burst").value()).isEqualTo(500_000 / 30);
+    BackgroundSample rcuHeavy =
+        new BackgroundSample(after.timer(), before.rcu() + 500, after.loc(), after.kworkers());
+    assertThat(BackgroundMeasure.params(before, rcuHeavy, 5, 2, 250).get("bg.rcu_callbacks_milli"))
+        .as("one softirq per expiry at most: 500 RCU against 200 TIMER")
+        .extracting(Sourced::value)
+        .isEqualTo(1000L);
     assertThat(p.get("bg.timer_rate_milli").source())
         .contains("TIMER +200", "LOC 25/s per CPU against HZ 250 (nohz idle: the tick stops)");
   }
