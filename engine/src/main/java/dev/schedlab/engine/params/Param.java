@@ -329,6 +329,11 @@ public enum Param {
   DELAY_DEQUEUE("feature.DELAY_DEQUEUE", 1, Unit.BOOL, "[src] features.h (v6.12+)"),
   DELAY_ZERO("feature.DELAY_ZERO", 1, Unit.BOOL, "[src] features.h (v6.12+)"),
   WAKEUP_PREEMPTION("feature.WAKEUP_PREEMPTION", 1, Unit.BOOL, "[src] features.h"),
+  PROTECT_QUANTUM(
+      "feature.PROTECT_QUANTUM",
+      0,
+      Unit.BOOL,
+      "[src] 0 = v6.12-v6.16; 1 = v6.17+ (Vincent Guittot's series 9cdb4fe20cd2..0b9ca2dcabc3, lore 20250708165630.1948751-1-vincent.guittot@linaro.org): the slice protection is a quantum, honoured with or without RUN_TO_PARITY (without it the normalized base slice); update_curr() reschedules as soon as it ends with another entity queued; a shorter-slice wakee that does not preempt cuts it to the queue's min slice; `schedlab host` sets it for a 6.17+ kernel"),
   TTWU_QUEUE("feature.TTWU_QUEUE", 1, Unit.BOOL, "[src] features.h (off on PREEMPT_RT)"),
   SIS_UTIL(
       "feature.SIS_UTIL",
