@@ -118,7 +118,8 @@ final class IdleLoop {
       // tries to stop the tick. tick_nohz_next_event() then keeps it only for a timer-wheel or
       // RCU event within a tick: with high-resolution timers, hrtimers (sleeps, cyclictest) are
       // programmed on their own and do not keep the tick (hrtimer_get_next_event() returns
-      // KTIME_MAX). The model has no timer-wheel timers, so the tick stops whenever the governor
+      // KTIME_MAX). The model's only timer-wheel timers are the host background's (Background):
+      // the stopped tick is programmed for the next one, so the tick stops whenever the governor
       // (if any) says so.
       boolean driver = k.idleStates.size() > 1 || k.idleStates.get(0).polling();
       idx = driver ? governor.select(cpu, sleepLength, tickDelta, latencyLimitNs) : 0;
@@ -217,6 +218,10 @@ final class IdleLoop {
     // Cancelling the tick reprograms the clockevent only if the tick was the next event.
     long reprogram = k.costs.clockeventCancelCost(cpu, cpu.tickEv);
     k.queue.cancel(cpu.tickEv);
+    Background bg = k.background;
+    if (bg != null) {
+      bg.programStoppedTick(cpu); // tick_nohz_stop_tick(): the next timer-wheel timer
+    }
     tickStops.value++;
     k.nohz.tickStopped(cpu); // tick_nohz_idle_stop_tick() -> nohz_balance_enter_idle()
     k.setPhase(cpu, Cpu.P_IDLE_ENTER, k.costs.p(Param.TICK_STOP) + reprogram);
@@ -285,6 +290,10 @@ final class IdleLoop {
 
   private long nextHrTimerNs(Cpu cpu) {
     long next = cpu.nextTimerNs();
+    Background bg = k.background;
+    if (bg != null) {
+      next = Math.min(next, bg.nextTimerTickNs(cpu)); // tick_nohz_get_sleep_length()
+    }
     return next == Long.MAX_VALUE ? Long.MAX_VALUE : next - k.now;
   }
 

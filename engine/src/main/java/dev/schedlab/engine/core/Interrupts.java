@@ -13,9 +13,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Models: interrupt delivery with IRQs-off latching; the handlers (tick, hrtimers, reschedule
  * and call-function vectors); IRQ exit with its preemption point ({@code EXIT_TO_USER} from user
  * mode, {@code IRQ_EXIT_KERNEL} from preemptible kernel code); the softirqs the handlers raise
- * (SCHED, RCU) run at IRQ exit; {@code smp_call_function_single()} with the polling-idle shortcut
- * ({@code set_nr_if_polling}), IPI delivery latency by socket distance, and vectors that coalesce
- * while one is pending.
+ * (TIMER with the background, SCHED, RCU) run at IRQ exit; {@code smp_call_function_single()} with
+ * the polling-idle shortcut ({@code set_nr_if_polling}), IPI delivery latency by socket distance,
+ * and vectors that coalesce while one is pending.
  *
  * <p>Does not model: nested interrupts, ksoftirqd (softirqs always run at IRQ exit), device
  * interrupts, and IRQ time accounting (interrupt time is charged to the interrupted task).
@@ -156,6 +156,10 @@ final class Interrupts {
           cpu.gotIdleTick = true; // tick_sched_do_timer() in the idle loop
         }
         k.sched.tick(cpu);
+        Background bg = k.background;
+        if (bg != null) {
+          bg.tick(cpu); // run_local_timers()
+        }
       }
       collectSoftExpired(cpu);
       for (int i = 0; i < cpu.expired.size(); i++) {
@@ -423,8 +427,15 @@ final class Interrupts {
     pool = c;
   }
 
-  /** Runs the softirqs raised on {@code cpu} (SCHED, RCU); their cost goes to {@code pathCost}. */
+  /**
+   * Runs the softirqs raised on {@code cpu} (TIMER, SCHED, RCU); their cost goes to {@code
+   * pathCost}.
+   */
   void runSoftirqs(Cpu cpu) {
+    Background bg = k.background;
+    if (bg != null) {
+      bg.softirq(cpu); // TIMER_SOFTIRQ, ahead of SCHED and RCU
+    }
     if (cpu.schedSoftirq) {
       cpu.schedSoftirq = false;
       softirqSched.value++;

@@ -201,6 +201,7 @@ final class KernelBuilder {
       c.rng = pathRoot.split();
     }
     k.loop.host = new HostInterference(k, m.noise(), sc.seed());
+    k.background = Background.of(k, sc.seed());
     for (Cpu c : cpus) {
       k.thisCpu = c.id;
       k.queue.schedule(c.tickEv, k.tickNs);

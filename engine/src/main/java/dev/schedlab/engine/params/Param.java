@@ -3,9 +3,9 @@ package dev.schedlab.engine.params;
 /**
  * The one parameter table: every cost and tunable of the model with its default, unit and source.
  * Sources: [src] kernel source or public documentation; [seed] a seed e-mail; [derived] computed
- * from cited numbers; [estimate] an engineering estimate, a calibration knob. Scenarios override by
- * key ({@code kernel.params}); features are 0/1 under {@code feature.NAME} ({@code
- * kernel.features}).
+ * from cited numbers; [estimate] an engineering estimate, a calibration knob; [host] measured on a
+ * machine by {@code schedlab host} (rates 0, off, by default). Scenarios override by key ({@code
+ * kernel.params}); features are 0/1 under {@code feature.NAME} ({@code kernel.features}).
  */
 public enum Param {
   // --- scheduler tunables ---
@@ -267,6 +267,37 @@ public enum Param {
       100,
       Unit.NS,
       "[estimate] invoking one RCU callback (rcu_do_batch per callback)"),
+  // --- background kernel activity (docs/model.md "Background kernel activity"; 0 = off) ---
+  BG_TIMER_RATE(
+      "bg.timer_rate_milli",
+      0,
+      Unit.COUNT,
+      "[host] background timer-wheel (timer_list) expiries per CPU per second, x1000; each raises TIMER_SOFTIRQ from the tick (kernel/time/timer.c run_local_timers); `schedlab host` takes /proc/softirqs TIMER per CPU over an idle window; 0 = no background activity"),
+  BG_TIMER_DEFERRABLE(
+      "bg.timer_deferrable_permille",
+      0,
+      Unit.COUNT,
+      "[src] share of those timers (per mille) that are TIMER_DEFERRABLE (vmstat_update's delayed work, ...): they wait on BASE_DEF for a tick that comes anyway, get_next_timer_interrupt() leaves them out for an idle CPU; not measured (it needs timer tracing)"),
+  BG_TIMER_CALLBACK(
+      "cost.bg_timer_callback",
+      1_000,
+      Unit.NS,
+      "[estimate] one background timer callback run by __run_timers()/expire_timers() in TIMER_SOFTIRQ (range 0.5-3 us)"),
+  BG_KWORKER_SHARE(
+      "bg.kworker_permille",
+      0,
+      Unit.COUNT,
+      "[host] share of background expiries (per mille) whose callback queues work on the CPU's bound kworker (delayed_work_timer_fn -> __queue_work); `schedlab host`: kworker/N:* run count delta / TIMER softirq delta over an idle window"),
+  BG_KWORKER_BURST(
+      "bg.kworker_burst",
+      10_000,
+      Unit.NS,
+      "[host] CPU time of one background work item in the kworker; `schedlab host`: kworker/N:* runtime delta / run count delta (/proc/PID/schedstat); the default is an estimate"),
+  BG_RCU_CALLBACKS(
+      "bg.rcu_callbacks_milli",
+      0,
+      Unit.COUNT,
+      "[host] RCU callbacks (call_rcu) the background queues per expiry, x1000; `schedlab host`: /proc/softirqs RCU delta / TIMER delta over an idle window (the model ends each callback's grace period in one RCU_SOFTIRQ)"),
   NOHZ_FULL_MAX_DEFER(
       "latency.nohz_full_max_defer",
       1_000_000_000,

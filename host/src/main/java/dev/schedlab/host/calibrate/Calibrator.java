@@ -29,7 +29,7 @@ public final class Calibrator {
     void step(int done, int total, String what);
   }
 
-  private static final int STEPS = 16; // eight measurements, then eight model steps
+  private static final int STEPS = 17; // nine measurements, then eight model steps
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
@@ -52,6 +52,12 @@ public final class Calibrator {
   /** The host's figures by probe arguments, all measured before the model runs. */
   private final Map<List<String>, Map<String, String>> measured = new LinkedHashMap<>();
 
+  private final BackgroundWindow backgroundWindow;
+  private final double backgroundSeconds;
+
+  /** The background counters before and after the idle window, if they could be read. */
+  private List<BackgroundSample> background = List.of();
+
   private int done;
 
   private Calibrator(
@@ -60,8 +66,11 @@ public final class Calibrator {
       ModelRunner model,
       Progress progress,
       int hostB,
-      boolean quick) {
+      boolean quick,
+      BackgroundWindow backgroundWindow) {
     this.host = host;
+    this.backgroundWindow = backgroundWindow;
+    this.backgroundSeconds = quick ? 2 : 5;
     this.probe = probe;
     this.model = model;
     this.progress = progress;
@@ -81,7 +90,8 @@ public final class Calibrator {
         ModelRunner.on(MachineFileWriter.write(host, version)),
         secondCpu(),
         quick,
-        progress);
+        progress,
+        BackgroundWindow.of(new HostFiles(Path.of("/"))));
   }
 
   /** Calibrates against {@code bench}'s figures, {@code hostB} its second CPU. */
@@ -93,7 +103,20 @@ public final class Calibrator {
       boolean quick,
       Progress progress)
       throws HostException {
-    return new Calibrator(host, bench, model, progress, hostB, quick).run();
+    return calibrate(host, bench, model, hostB, quick, progress, BackgroundWindow.NONE);
+  }
+
+  /** As above, the background counters read through {@code window}. */
+  static Calibration calibrate(
+      HostDescription host,
+      Bench bench,
+      ModelRunner model,
+      int hostB,
+      boolean quick,
+      Progress progress,
+      BackgroundWindow window)
+      throws HostException {
+    return new Calibrator(host, bench, model, progress, hostB, quick, window).run();
   }
 
   /** A CPU that is not CPU 0's SMT sibling, for the cross-CPU probes (or 0 on one CPU). */
@@ -136,6 +159,7 @@ public final class Calibrator {
     }
     Sourced<NoiseSpec> noise = noise();
     predictions(two);
+    background();
     return new Calibration(params, noise, checks);
   }
 
@@ -144,6 +168,8 @@ public final class Calibrator {
    * compete for the CPUs, and the JVM's compiler threads run on after them).
    */
   private void measureAll(boolean guest, boolean two) throws HostException {
+    progress("measuring: background kernel activity (idle window)");
+    background = backgroundWindow.measure(backgroundSeconds).orElse(List.of());
     progress("measuring: system call round trip");
     real("syscall", "1000000");
     progress("measuring: pipe round trip on one CPU");
@@ -403,6 +429,24 @@ public final class Calibrator {
             1,
             sets);
     return Math.round(o.report("schedlab-probe", key));
+  }
+
+  /**
+   * The background's parameters from the idle window's counters ({@link BackgroundMeasure}), set
+   * last: no calibration step runs with them.
+   */
+  private void background() {
+    if (background.size() != 2) {
+      skip("background kernel activity: /proc/softirqs unreadable");
+      return;
+    }
+    params.putAll(
+        BackgroundMeasure.params(
+            background.get(0),
+            background.get(1),
+            backgroundSeconds,
+            host.nrCpus(),
+            host.hz().value()));
   }
 
   private void set(String key, long value, String why) {
