@@ -31,6 +31,7 @@ final class DomainBuilder {
 
   static void build(Cpu[] cpus, BitSet housekeeping) {
     Map<String, BitSet> childSpans = new java.util.TreeMap<>(); // looked up only
+    Map<BitSet, GroupCapacity> groupCaps = new java.util.HashMap<>(); // looked up only
     for (Cpu c : cpus) {
       if (!housekeeping.get(c.id)) {
         continue;
@@ -41,6 +42,7 @@ final class DomainBuilder {
           level(
               levels,
               childSpans,
+              groupCaps,
               "SMT",
               cpus,
               housekeeping,
@@ -53,6 +55,7 @@ final class DomainBuilder {
           level(
               levels,
               childSpans,
+              groupCaps,
               "MC",
               cpus,
               housekeeping,
@@ -65,6 +68,7 @@ final class DomainBuilder {
           level(
               levels,
               childSpans,
+              groupCaps,
               "PKG",
               cpus,
               housekeeping,
@@ -73,10 +77,20 @@ final class DomainBuilder {
               childSpan,
               false,
               117);
-      level(levels, childSpans, "NUMA", cpus, housekeeping, c, i -> 0, childSpan, false, 125);
+      level(
+          levels,
+          childSpans,
+          groupCaps,
+          "NUMA",
+          cpus,
+          housekeeping,
+          c,
+          i -> 0,
+          childSpan,
+          false,
+          125);
       c.domains = levels.toArray(new SchedDomain[0]);
       for (SchedDomain sd : c.domains) {
-        sd.cpus = cpus;
         long cap = -1;
         for (int i = sd.span.nextSetBit(0); i >= 0; i = sd.span.nextSetBit(i + 1)) {
           sd.asymCapacity |= cap >= 0 && cpus[i].capacityOrig != cap;
@@ -84,6 +98,14 @@ final class DomainBuilder {
         }
       }
     }
+    // Each CPU learns the groups it is in, to mark their capacity stale when its own changes.
+    Map<Integer, List<GroupCapacity>> byCpu = new java.util.TreeMap<>();
+    for (GroupCapacity gc : groupCaps.values()) {
+      for (int i = CpuMasks.next(gc.mask, 0); i >= 0; i = CpuMasks.next(gc.mask, i + 1)) {
+        byCpu.computeIfAbsent(i, x -> new ArrayList<>()).add(gc);
+      }
+    }
+    byCpu.forEach((i, l) -> cpus[i].groupCaps = l.toArray(new GroupCapacity[0]));
   }
 
   private static BitSet single(int cpu) {
@@ -98,6 +120,7 @@ final class DomainBuilder {
   private static BitSet level(
       List<SchedDomain> levels,
       Map<String, BitSet> childSpans,
+      Map<BitSet, GroupCapacity> groupCaps,
       String name,
       Cpu[] cpus,
       BitSet hk,
@@ -127,14 +150,14 @@ final class DomainBuilder {
         groups.put(g, Boolean.TRUE);
       }
     }
+    BitSet[] spans = groups.keySet().toArray(new BitSet[0]);
+    GroupCapacity[] caps = new GroupCapacity[spans.length];
+    for (int g = 0; g < spans.length; g++) {
+      caps[g] = groupCaps.computeIfAbsent(spans[g], s -> new GroupCapacity(s, cpus));
+    }
     levels.add(
         new SchedDomain(
-            name,
-            span,
-            groups.keySet().toArray(new BitSet[0]),
-            shareLlc || sameLlc(cpus, span),
-            imbalancePct,
-            BUSY_FACTOR));
+            name, span, spans, caps, shareLlc || sameLlc(cpus, span), imbalancePct, BUSY_FACTOR));
     return span;
   }
 
