@@ -31,7 +31,6 @@ final class DomainBuilder {
 
   static void build(Cpu[] cpus, BitSet housekeeping) {
     Map<String, BitSet> childSpans = new java.util.TreeMap<>(); // looked up only
-    Map<BitSet, GroupCapacity> groupCaps = new java.util.HashMap<>(); // looked up only
     for (Cpu c : cpus) {
       if (!housekeeping.get(c.id)) {
         continue;
@@ -42,7 +41,6 @@ final class DomainBuilder {
           level(
               levels,
               childSpans,
-              groupCaps,
               "SMT",
               cpus,
               housekeeping,
@@ -55,7 +53,6 @@ final class DomainBuilder {
           level(
               levels,
               childSpans,
-              groupCaps,
               "MC",
               cpus,
               housekeeping,
@@ -68,7 +65,6 @@ final class DomainBuilder {
           level(
               levels,
               childSpans,
-              groupCaps,
               "PKG",
               cpus,
               housekeeping,
@@ -77,20 +73,10 @@ final class DomainBuilder {
               childSpan,
               false,
               117);
-      level(
-          levels,
-          childSpans,
-          groupCaps,
-          "NUMA",
-          cpus,
-          housekeeping,
-          c,
-          i -> 0,
-          childSpan,
-          false,
-          125);
+      level(levels, childSpans, "NUMA", cpus, housekeeping, c, i -> 0, childSpan, false, 125);
       c.domains = levels.toArray(new SchedDomain[0]);
       for (SchedDomain sd : c.domains) {
+        sd.cpus = cpus;
         long cap = -1;
         for (int i = sd.span.nextSetBit(0); i >= 0; i = sd.span.nextSetBit(i + 1)) {
           sd.asymCapacity |= cap >= 0 && cpus[i].capacityOrig != cap;
@@ -98,11 +84,30 @@ final class DomainBuilder {
         }
       }
     }
-    // Each CPU learns the groups it is in, to mark their capacity stale when its own changes.
+    shareGroupCapacities(cpus);
+  }
+
+  /**
+   * One {@link GroupCapacity} per group span, shared by every domain with a group of that span;
+   * each CPU learns the groups it is in, to mark them stale when its own capacity changes.
+   */
+  private static void shareGroupCapacities(Cpu[] cpus) {
+    Map<BitSet, GroupCapacity> bySpan = new java.util.HashMap<>(); // looked up only
     Map<Integer, List<GroupCapacity>> byCpu = new java.util.TreeMap<>();
-    for (GroupCapacity gc : groupCaps.values()) {
-      for (int i = CpuMasks.next(gc.mask, 0); i >= 0; i = CpuMasks.next(gc.mask, i + 1)) {
-        byCpu.computeIfAbsent(i, x -> new ArrayList<>()).add(gc);
+    for (Cpu c : cpus) {
+      for (SchedDomain sd : c.domains) {
+        sd.groupCaps = new GroupCapacity[sd.groups.length];
+        for (int g = 0; g < sd.groups.length; g++) {
+          GroupCapacity gc = bySpan.get(sd.groups[g]);
+          if (gc == null) {
+            gc = new GroupCapacity(sd.groups[g], cpus);
+            bySpan.put(sd.groups[g], gc);
+            for (int i = CpuMasks.next(gc.mask, 0); i >= 0; i = CpuMasks.next(gc.mask, i + 1)) {
+              byCpu.computeIfAbsent(i, x -> new ArrayList<>()).add(gc);
+            }
+          }
+          sd.groupCaps[g] = gc;
+        }
       }
     }
     byCpu.forEach((i, l) -> cpus[i].groupCaps = l.toArray(new GroupCapacity[0]));
@@ -120,7 +125,6 @@ final class DomainBuilder {
   private static BitSet level(
       List<SchedDomain> levels,
       Map<String, BitSet> childSpans,
-      Map<BitSet, GroupCapacity> groupCaps,
       String name,
       Cpu[] cpus,
       BitSet hk,
@@ -150,14 +154,14 @@ final class DomainBuilder {
         groups.put(g, Boolean.TRUE);
       }
     }
-    BitSet[] spans = groups.keySet().toArray(new BitSet[0]);
-    GroupCapacity[] caps = new GroupCapacity[spans.length];
-    for (int g = 0; g < spans.length; g++) {
-      caps[g] = groupCaps.computeIfAbsent(spans[g], s -> new GroupCapacity(s, cpus));
-    }
     levels.add(
         new SchedDomain(
-            name, span, spans, caps, shareLlc || sameLlc(cpus, span), imbalancePct, BUSY_FACTOR));
+            name,
+            span,
+            groups.keySet().toArray(new BitSet[0]),
+            shareLlc || sameLlc(cpus, span),
+            imbalancePct,
+            BUSY_FACTOR));
     return span;
   }
 

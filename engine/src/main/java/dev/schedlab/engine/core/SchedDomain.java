@@ -31,7 +31,8 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   final BitSet[] groups;
 
   /** By group: its mask, weight and capacity, shared with every domain with a group of its span. */
-  final GroupCapacity[] groupCaps;
+  @SuppressWarnings("NullAway.Init") // set by the domain builder
+  GroupCapacity[] groupCaps;
 
   final boolean shareLlc;
   final int imbalancePct;
@@ -47,11 +48,14 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   /** {@code SD_ASYM_CPUCAPACITY}: CPUs of the span differ in capacity. */
   boolean asymCapacity;
 
+  /** The machine's CPUs (for the groups' capacities). */
+  @SuppressWarnings("NullAway.Init") // set by the domain builder
+  Cpu[] cpus;
+
   SchedDomain(
       String name,
       BitSet span,
       BitSet[] groups,
-      GroupCapacity[] groupCaps,
       boolean shareLlc,
       int imbalancePct,
       int busyFactor) {
@@ -60,7 +64,6 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
     this.spanMask = span.toLongArray();
     this.weight = span.cardinality();
     this.groups = groups;
-    this.groupCaps = groupCaps;
     this.shareLlc = shareLlc;
     this.imbalancePct = imbalancePct;
     this.busyFactor = busyFactor;
