@@ -16,12 +16,10 @@ import org.jspecify.annotations.Nullable;
  * bucket and every move keeps list order, so they fire in the order they were (last) scheduled, on
  * every machine.
  *
- * <p>A scheduled event holds a slot of the queue's own array: its time and its two links side by
- * side, so the minimum search and the redistribution read one line per event and touch no event
- * object; the slot is given back when the event leaves the queue. An event's bucket is not stored:
- * it is always {@code bucketOf(time)} for the current {@code last} (moving {@code last} to the
- * minimum of the lowest non-empty bucket keeps every higher bucket's top differing bit). Nothing is
- * allocated once the arrays have grown to the largest number of events scheduled at once.
+ * <p>A scheduled event holds a slot of the queue's own arrays (its time, links and bucket), so the
+ * minimum search and the redistribution read dense arrays and touch no event object; the slot is
+ * given back when the event leaves the queue. Nothing is allocated once the arrays have grown to
+ * the largest number of events scheduled at once.
  */
 public final class EventQueue {
   /** Times are non-negative, so {@code t ^ last} has at most 63 significant bits: buckets 0..63. */
@@ -32,14 +30,12 @@ public final class EventQueue {
   private final int[] heads = new int[BUCKETS];
   private final int[] tails = new int[BUCKETS];
 
-  /** By slot: the event. */
+  // By slot: the event, its time, its neighbours in its bucket and the bucket.
   private Event[] events = new Event[64];
-
-  /**
-   * By slot s: at 2s its time, at 2s + 1 its links in its bucket (the next slot in the high 32
-   * bits, the previous one in the low 32 bits).
-   */
-  private long[] slots = new long[2 * 64];
+  private long[] times = new long[64];
+  private int[] next = new int[64];
+  private int[] prev = new int[64];
+  private byte[] bucket = new byte[64];
 
   /**
    * Slots given back, reused last-in first-out; slots above {@link #used} were never handed out.
@@ -89,7 +85,7 @@ public final class EventQueue {
       size++;
     }
     e.time = time;
-    slots[2 * s] = time;
+    times[s] = time;
     append(s, bucketOf(time));
   }
 
@@ -111,8 +107,8 @@ public final class EventQueue {
     int first = heads[0];
     if (first == NIL) {
       first = heads[lowestNonEmpty()];
-      for (int x = next(first); x != NIL; x = next(x)) {
-        if (time(x) < time(first)) {
+      for (int x = next[first]; x != NIL; x = next[x]) {
+        if (times[x] < times[first]) {
           first = x;
         }
       }
@@ -136,8 +132,8 @@ public final class EventQueue {
     if (heads[0] == NIL) {
       int b = lowestNonEmpty();
       long min = Long.MAX_VALUE;
-      for (int x = heads[b]; x != NIL; x = next(x)) {
-        min = Math.min(min, time(x));
+      for (int x = heads[b]; x != NIL; x = next[x]) {
+        min = Math.min(min, times[x]);
       }
       if (min > limit) {
         return null;
@@ -145,7 +141,7 @@ public final class EventQueue {
       settle(b, min);
     }
     int s = heads[0];
-    if (time(s) > limit) {
+    if (times[s] > limit) {
       return null;
     }
     Event e = events[s];
@@ -167,8 +163,8 @@ public final class EventQueue {
     tails[b] = NIL;
     nonEmpty &= ~(1L << b);
     while (x != NIL) {
-      int after = next(x);
-      append(x, bucketOf(time(x)));
+      int after = next[x];
+      append(x, bucketOf(times[x]));
       x = after;
     }
   }
@@ -201,62 +197,43 @@ public final class EventQueue {
   private void grow() {
     int n = 2 * events.length;
     events = Arrays.copyOf(events, n);
-    slots = Arrays.copyOf(slots, 2 * n);
+    times = Arrays.copyOf(times, n);
+    next = Arrays.copyOf(next, n);
+    prev = Arrays.copyOf(prev, n);
+    bucket = Arrays.copyOf(bucket, n);
     free = Arrays.copyOf(free, n);
   }
 
-  private long time(int s) {
-    return slots[2 * s];
-  }
-
-  private int next(int s) {
-    return (int) (slots[2 * s + 1] >> 32);
-  }
-
-  private int prev(int s) {
-    return (int) slots[2 * s + 1];
-  }
-
-  private static long links(int next, int prev) {
-    return (long) next << 32 | (prev & 0xffffffffL);
-  }
-
-  private void setNext(int s, int next) {
-    slots[2 * s + 1] = links(next, prev(s));
-  }
-
-  private void setPrev(int s, int prev) {
-    slots[2 * s + 1] = links(next(s), prev);
-  }
-
   private void append(int s, int b) {
+    bucket[s] = (byte) b;
+    next[s] = NIL;
     int t = tails[b];
-    slots[2 * s + 1] = links(NIL, t);
+    prev[s] = t;
     if (t == NIL) {
       heads[b] = s;
       nonEmpty |= 1L << b;
     } else {
-      setNext(t, s);
+      next[t] = s;
     }
     tails[b] = s;
   }
 
   private void unlink(int s) {
-    int b = bucketOf(time(s));
-    int p = prev(s);
-    int n = next(s);
+    int b = bucket[s];
+    int p = prev[s];
+    int n = next[s];
     if (p == NIL) {
       heads[b] = n;
       if (n == NIL) {
         nonEmpty &= ~(1L << b);
       }
     } else {
-      setNext(p, n);
+      next[p] = n;
     }
     if (n == NIL) {
       tails[b] = p;
     } else {
-      setPrev(n, p);
+      prev[n] = p;
     }
   }
 }
