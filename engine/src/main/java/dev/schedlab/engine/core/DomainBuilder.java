@@ -92,7 +92,7 @@ final class DomainBuilder {
    * each CPU learns the groups it is in, to mark them stale when its own capacity changes.
    */
   private static void shareGroupCapacities(Cpu[] cpus) {
-    Map<BitSet, GroupCapacity> bySpan = new java.util.HashMap<>(); // looked up only
+    Map<BitSet, GroupCapacity> bySpan = new LinkedHashMap<>(); // looked up only
     Map<Integer, List<GroupCapacity>> byCpu = new java.util.TreeMap<>();
     for (Cpu c : cpus) {
       for (SchedDomain sd : c.domains) {
