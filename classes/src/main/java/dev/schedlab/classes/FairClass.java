@@ -22,7 +22,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Models: weights and {@code calc_delta_fair}; V including curr; eligibility v ≤ V; slices (base
  * slice or the task's custom slice, clamped to 0.1–100 ms) and virtual deadlines; {@code
  * update_deadline} with a SLICE_EXPIRY_TICK reschedule when more than one entity is queued; {@code
- * pick_eevdf} with RUN_TO_PARITY ({@code vprot} = min(deadline, v + min queued slice)); {@code
+ * pick_eevdf} with RUN_TO_PARITY ({@code vprot} = min(deadline, v + min queued slice)); with the
+ * kernel-version feature PROTECT_QUANTUM, v6.17+'s slice protection (a quantum honoured with or
+ * without RUN_TO_PARITY, a reschedule from {@code update_curr()} once it ends with another entity
+ * queued, {@code update_protect_slice()} for a shorter-slice wakee that does not preempt); {@code
  * place_entity} with PLACE_LAG and PLACE_DEADLINE_INITIAL; lag clamping on dequeue; DELAY_DEQUEUE /
  * DELAY_ZERO of tasks and group entities, including the in-place requeue of a woken delayed task or
  * of the delayed entity of a group a task joins ({@code requeue_delayed_entity}: with DELAY_ZERO an
@@ -35,8 +38,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Task groups ({@link FairGroup}: per-CPU group runqueues and entities, the hierarchical pick,
  * update_curr at every level, find_matching_se for wakeup preemption, group shares by
- * calc_group_shares and reweight_entity) and CFS bandwidth ({@link FairBandwidth}: quota pool,
- * throttling and unthrottling with the period and slack timers).
+ * calc_group_shares and reweight_entity; {@code pick_next_task_fair()}'s switch, which puts and
+ * sets entities only below the lowest common ancestor of prev and next, so a group entity that
+ * stays current while its tasks alternate keeps the slice protection it got when it was picked) and
+ * CFS bandwidth ({@link FairBandwidth}: quota pool, throttling and unthrottling with the period and
+ * slack timers).
  *
  * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue),
  * PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is read but no buddy is ever set),
@@ -48,8 +54,9 @@ import org.jspecify.annotations.Nullable;
  * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity}, {@code
  * requeue_delayed_entity}, {@code pick_next_entity}, {@code set_next_entity}, {@code
  * put_prev_entity}, {@code check_preempt_wakeup_fair}, {@code enqueue_task_fair}, {@code
- * dequeue_entities}, {@code pick_task_fair}, {@code throttle_cfs_rq}, {@code unthrottle_cfs_rq},
- * {@code task_h_load}); tip commit 152e11f6df29 ("sched/fair: Implement delayed dequeue").
+ * dequeue_entities}, {@code pick_task_fair}, {@code pick_next_task_fair}, {@code throttle_cfs_rq},
+ * {@code unthrottle_cfs_rq}, {@code task_h_load}); tip commit 152e11f6df29 ("sched/fair: Implement
+ * delayed dequeue").
  */
 public final class FairClass implements SchedulingClass, LoadTracking {
   private static final long MIN_CUSTOM_SLICE_NS = 100_000L;
@@ -73,6 +80,14 @@ public final class FairClass implements SchedulingClass, LoadTracking {
 
   /** Task groups by id; index 0 is the root. */
   private FairGroup[] groups;
+
+  /**
+   * Per CPU, the fair task current at the last pick and the different task picked: the switch
+   * {@link #putPrev} and {@link #setNext} then make, which leaves their common ancestors in place.
+   */
+  private @Nullable TaskView[] switchFrom = new TaskView[0];
+
+  private @Nullable TaskView[] switchTo = new TaskView[0];
 
   private boolean bandwidthUsed;
   private FairHierarchy hierarchy;
@@ -103,6 +118,8 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     this.feat = FairFeatures.read(machine, services);
     rqs = new FairRq[machine.nrCpus()];
     nrIdlePolicy = new int[rqs.length];
+    switchFrom = new TaskView[rqs.length];
+    switchTo = new TaskView[rqs.length];
     for (int i = 0; i < rqs.length; i++) {
       rqs[i] = new FairRq(i, null);
     }
@@ -262,7 +279,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
             continue pick;
           }
         }
-        se = q.pickEevdf(feat.runToParity());
+        se = q.pickEevdf(protectOnPick());
         if (se != null && se.delayed && se.myQ != null) {
           // pick_next_entity(): a delayed group entity picked completes its dequeue; pick again.
           hierarchy.finishDelayedGroup(se, rq.clockPelt());
@@ -278,6 +295,10 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       }
       TaskView task = Objects.requireNonNull(se.task); // a leaf entity is a task
       if (!se.delayed) {
+        TaskView prev = rq.curr();
+        boolean fairSwitch = prev != task && entityOf(prev) != null;
+        switchFrom[rq.cpu()] = fairSwitch ? prev : null;
+        switchTo[rq.cpu()] = fairSwitch ? task : null;
         return task;
       }
       // pick_next_entity(): picking a delayed entity completes its dequeue; then pick again.
@@ -296,7 +317,12 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       return;
     }
     long now = rq.clockPelt();
-    for (FairEntity e = se; e != null; e = e.parent) {
+    // pick_next_task_fair() puts prev's entities only up to where prev's and next's hierarchies
+    // meet: the common ancestors stay current, their slice protection unchanged.
+    TaskView to = switchFrom[rq.cpu()] == prev ? switchTo[rq.cpu()] : null;
+    FairEntity common = to == null ? null : commonAncestor(se, entityOf(to));
+    switchFrom[rq.cpu()] = null;
+    for (FairEntity e = se; e != null && e != common; e = e.parent) {
       FairRq q = Objects.requireNonNull(e.cfsRq);
       if (q.curr != e) {
         continue;
@@ -323,6 +349,9 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     long now = rq.clockPelt();
     for (FairEntity e = se; e != null; e = e.parent) {
       FairRq q = Objects.requireNonNull(e.cfsRq);
+      if (q.curr == e) {
+        break; // a common ancestor with prev, left current by putPrev()
+      }
       if (e.inTree) {
         q.remove(e); // V is unchanged: curr is added back in by avg_vruntime()
       }
@@ -334,23 +363,45 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
   }
 
+  /** The lowest entity on both {@code a}'s and {@code b}'s paths to the root, or null. */
+  private static @Nullable FairEntity commonAncestor(FairEntity a, @Nullable FairEntity b) {
+    for (FairEntity x = a.parent; x != null; x = x.parent) {
+      for (FairEntity y = b == null ? null : b.parent; y != null; y = y.parent) {
+        if (x == y) {
+          return x;
+        }
+      }
+    }
+    return null;
+  }
+
   /**
    * {@code set_protect_slice()}: protected until the deadline, or with RUN_TO_PARITY until the
    * smallest queued slice is used up. The point is kept even without RUN_TO_PARITY (as v6.12's
    * {@code vlag = deadline} hack is) because PREEMPT_SHORT's check reads it; only pick honours it.
    */
   private void setProtection(FairRq q, FairEntity se) {
-    if (!feat.runToParity()) {
+    if (!feat.runToParity() && !feat.protectQuantum()) {
       se.vprot = se.deadline;
       return;
     }
-    long slice = Math.min(q.minSlice(), se.slice);
+    // v6.17+ without RUN_TO_PARITY: a minimum quantum of the normalized base slice.
+    long quantum = feat.runToParity() ? q.minSlice() : feat.normalizedSliceNs();
+    long slice = Math.min(quantum, se.slice);
     long vprot = se.deadline;
     if (slice != se.slice) {
       long limit = se.vruntime + FairWeights.calcDeltaFair(slice, se.weight);
       vprot = limit - vprot < 0 ? limit : vprot;
     }
     se.vprot = vprot;
+  }
+
+  /**
+   * {@code pick_eevdf()} keeps a protected curr with RUN_TO_PARITY, and from v6.17 always (the
+   * protection is then at least a quantum).
+   */
+  private boolean protectOnPick() {
+    return feat.runToParity() || feat.protectQuantum();
   }
 
   // ---------------- update_curr, tick, preemption ----------------
@@ -373,7 +424,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       if (bandwidthUsed && q.runtimeEnabled) {
         q.bandwidth().account(q, deltaExecNs);
       }
-      if (q.nrQueued > 1 && (expired || didPreemptShort(q, e))) {
+      if (q.nrQueued > 1 && (expired || protectionOver(q, e))) {
         resched = true;
       }
     }
@@ -392,8 +443,15 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     return true;
   }
 
-  /** {@code did_preempt_short()}: curr's protection is over and it is no longer eligible. */
-  private boolean didPreemptShort(FairRq q, FairEntity se) {
+  /**
+   * v6.17+: curr's protection is over ({@code !protect_slice()}, 0b9ca2dcabc3 "sched/fair: Always
+   * trigger resched at the end of a protected period"); before, {@code did_preempt_short()}: with
+   * PREEMPT_SHORT, over and curr no longer eligible.
+   */
+  private boolean protectionOver(FairRq q, FairEntity se) {
+    if (feat.protectQuantum()) {
+      return !se.isProtected();
+    }
     return feat.preemptShort() && !se.isProtected() && !q.eligible(se.vruntime);
   }
 
@@ -459,11 +517,36 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       return;
     }
     // update_curr() was done by the engine before this call.
+    if (feat.protectQuantum()) {
+      preemptShortV617(rq, q, pse, se);
+      return;
+    }
     if (doPreemptShort(q, pse, se)) {
       se.cancelProtection();
     }
     if (q.pickEevdf(feat.runToParity()) == pse) {
       services.resched(rq.cpu(), ReschedReason.WAKEUP_SAME_CLASS);
+    }
+  }
+
+  /**
+   * v6.17+ (9de74a9850b9 "sched/fair: Remove spurious shorter slice preemption", 3a0baa8e6c57
+   * "sched/fair: Fix entity's lag with run to parity"): a wakee with a shorter slice is picked
+   * without curr's protection, and breaks it only if it is the pick; otherwise, with RUN_TO_PARITY,
+   * curr's protection is cut to the queue's min slice ({@code update_protect_slice()}).
+   */
+  private void preemptShortV617(RqView rq, FairRq q, FairEntity pse, FairEntity se) {
+    boolean preemptShort = feat.preemptShort() && pse.slice < se.slice;
+    if (q.pickEevdf(!preemptShort) == pse) {
+      if (preemptShort) {
+        se.cancelProtection();
+      }
+      services.resched(rq.cpu(), ReschedReason.WAKEUP_SAME_CLASS);
+      return;
+    }
+    if (feat.runToParity() && preemptShort) {
+      long limit = se.vruntime + FairWeights.calcDeltaFair(q.minSlice(), se.weight);
+      se.vprot = limit - se.vprot < 0 ? limit : se.vprot;
     }
   }
 

@@ -8,7 +8,8 @@ import dev.schedlab.api.view.MachineView;
  *
  * <p>Models: {@code sched_feat()} bits read as {@code feature.NAME} (on unless 0) and {@code
  * sysctl_sched_base_slice} = normalized base slice ({@code sched.base_slice}) × (1 +
- * ilog2(min(ncpus, 8))) (SCHED_TUNABLESCALING_LOG).
+ * ilog2(min(ncpus, 8))) (SCHED_TUNABLESCALING_LOG); {@code PROTECT_QUANTUM} is not a kernel bit but
+ * the kernel version's choice (v6.17+), see {@link FairClass}.
  *
  * <p>Does not model: run-time feature toggling, other tunable scaling modes.
  *
@@ -22,6 +23,8 @@ record FairFeatures(
     boolean delayDequeue,
     boolean delayZero,
     boolean wakeupPreemption,
+    boolean protectQuantum,
+    long normalizedSliceNs,
     long baseSliceNs,
     long tickNs) {
 
@@ -37,6 +40,8 @@ record FairFeatures(
         Params.feature(s, "DELAY_DEQUEUE"),
         Params.feature(s, "DELAY_ZERO"),
         Params.feature(s, "WAKEUP_PREEMPTION"),
+        Params.feature(s, "PROTECT_QUANTUM"),
+        normalized,
         normalized * factor,
         machine.tickNs());
   }

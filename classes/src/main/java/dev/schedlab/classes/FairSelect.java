@@ -12,10 +12,10 @@ import org.jspecify.annotations.Nullable;
  * {@code select_task_rq_fair()}: where a waking or new fair task is queued.
  *
  * <p>Models: {@code record_wakee()} and {@code wake_wide()} (wakee flips against the LLC size); the
- * walk up the waker CPU's domains to the lowest one spanning prev (every level has SD_WAKE_AFFINE
- * and SD_BALANCE_FORK, none SD_BALANCE_WAKE, except a NUMA level whose {@code
- * topology.node_distance} exceeds {@code topology.reclaim_distance}: {@code sd_init()} takes both
- * off it, so a wakeup across it stays near prev and a fork stays on the forking node); {@code
+ * walk up the waker CPU's domains to the lowest one with SD_WAKE_AFFINE spanning prev, the highest
+ * with SD_BALANCE_FORK for a fork (no level has SD_BALANCE_WAKE; {@code sd_init()} clears the two
+ * on a NUMA level farther than {@code node_reclaim_distance}, so a wakeup across it stays near prev
+ * and a fork stays on the forking node: {@link SchedDomainView#wakeAffine()}); {@code
  * wake_affine()} with {@code wake_affine_idle()} (WA_IDLE: an idle waker CPU sharing prev's cache
  * defers to an idle prev; a WF_SYNC wakeup from a CPU whose only runnable task is the waker targets
  * the waker's CPU; an idle prev) and {@code wake_affine_weight()} (WA_WEIGHT, WA_BIAS: PELT load of
@@ -47,12 +47,6 @@ final class FairSelect {
   private final boolean sisUtil;
   private final long sisPerCpu;
 
-  /**
-   * {@code sd_init()}: the NUMA level's distance is beyond {@code node_reclaim_distance}, so it has
-   * neither SD_WAKE_AFFINE nor SD_BALANCE_FORK: wakeups and forks stay within the node.
-   */
-  private final boolean numaBeyondReclaim;
-
   /** CPUs {@code select_idle_core()} took out of the scan (cores already seen). */
   private final BitSet scanned = new BitSet();
 
@@ -68,8 +62,6 @@ final class FairSelect {
     this.waBias = Params.feature(services, "WA_BIAS");
     this.sisUtil = Params.feature(services, "SIS_UTIL");
     this.sisPerCpu = services.param("cost.sis_per_cpu");
-    this.numaBeyondReclaim =
-        services.param("topology.node_distance") > services.param("topology.reclaim_distance");
     this.probe = new FairProbe(m, fair);
     this.fork =
         new FairForkPlacement(m, fair, probe, Params.feature(services, "FIND_IDLEST_BY_LOAD"));
@@ -88,15 +80,14 @@ final class FairSelect {
     int levels = m.nrDomains(cpu);
     for (int l = 0; l < levels; l++) {
       SchedDomainView tmpSd = m.domain(cpu, l);
-      boolean farNuma = numaBeyondReclaim && tmpSd.numa(); // no SD_WAKE_AFFINE, SD_BALANCE_FORK
-      if (wantAffine && !farNuma && tmpSd.contains(prevCpu)) {
+      if (wantAffine && tmpSd.wakeAffine() && tmpSd.contains(prevCpu)) {
         if (cpu != prevCpu) {
           newCpu = wakeAffine(tmpSd, p, cpu, prevCpu, sync);
         }
         sd = null;
         break;
       }
-      if ((wakeFlags & SchedFlags.WF_FORK) != 0 && !farNuma) {
+      if ((wakeFlags & SchedFlags.WF_FORK) != 0 && tmpSd.balanceFork()) {
         sd = tmpSd;
       } else if (!wantAffine) {
         break;

@@ -22,7 +22,8 @@ import java.util.Map;
  * @param hz CONFIG_HZ
  * @param preempt the preemption model in effect
  * @param timerSlackNs the default timer slack of a task
- * @param params module parameters the model reads (haltpoll.*), by parameter key
+ * @param params kernel-version features (feature.PROTECT_QUANTUM) and module parameters the model
+ *     reads (haltpoll.*), by parameter key
  * @param notes facts recorded as comments only (clockevent device, hypervisor, ...)
  */
 public record HostDescription(

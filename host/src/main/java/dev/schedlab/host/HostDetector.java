@@ -2,6 +2,7 @@ package dev.schedlab.host;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,8 +31,11 @@ public final class HostDetector {
               + "); the model switches "
               + "none/voluntary/full/lazy by name, as preempt= does");
     }
-    Map<String, Sourced<Long>> params =
-        idle.governor().value().equals("haltpoll") ? kernel.haltpollParams() : Map.of();
+    Map<String, Sourced<Long>> params = new LinkedHashMap<>();
+    params.putAll(KernelProbe.versionParams(release));
+    if (idle.governor().value().equals("haltpoll")) {
+      params.putAll(kernel.haltpollParams());
+    }
     String summary =
         "Linux "
             + release

@@ -213,6 +213,28 @@ final class KernelProbe {
     return out;
   }
 
+  /**
+   * Kernel-version features of the fair class, from the release: {@code feature.PROTECT_QUANTUM} is
+   * 1 from v6.17 (Vincent Guittot's slice-protection series), 0 before; none for a release that
+   * does not start with a version number.
+   */
+  static Map<String, Sourced<Long>> versionParams(String release) {
+    Matcher m = Pattern.compile("^(\\d+)\\.(\\d+)").matcher(release);
+    if (!m.find()) {
+      return Map.of();
+    }
+    int major = Integer.parseInt(m.group(1));
+    int minor = Integer.parseInt(m.group(2));
+    boolean v617 = major > 6 || (major == 6 && minor >= 17);
+    String why =
+        v617
+            ? " is v6.17+: update_curr() reschedules when the slice protection ends"
+            : " is before v6.17: the slice protection of v6.12";
+    return Map.of(
+        "feature.PROTECT_QUANTUM",
+        Sourced.of(v617 ? 1L : 0L, "/proc/sys/kernel/osrelease: " + release + why));
+  }
+
   /** The clockevent device, recorded as a note. */
   void clockevent(List<String> notes) {
     String path = "/sys/devices/system/clockevents/clockevent0/current_device";

@@ -142,6 +142,19 @@ class HostDetectorTest {
   }
 
   @Test
+  void theKernelReleaseSetsTheFairClassVersionFeature() throws Exception {
+    new FixtureHost(root).cpus(1, 2, 1, 2).file("/proc/sys/kernel/osrelease", "6.18.44-fc-v669");
+    HostDescription h = HostDetector.describe(root);
+    assertThat(h.params().get("feature.PROTECT_QUANTUM").value()).isEqualTo(1L);
+    assertThat(loaded(h).kernel().params()).containsEntry("feature.PROTECT_QUANTUM", 1L);
+    assertThat(KernelProbe.versionParams("6.16.9").get("feature.PROTECT_QUANTUM").value())
+        .isEqualTo(0L);
+    assertThat(KernelProbe.versionParams("7.0.0").get("feature.PROTECT_QUANTUM").value())
+        .isEqualTo(1L);
+    assertThat(KernelProbe.versionParams("unknown")).isEmpty();
+  }
+
+  @Test
   void anEmptyTreeStillGivesALoadableMachineFile() throws Exception {
     HostDescription h = HostDetector.describe(root); // nothing readable: lockdown, no /sys
     assertThat(h.nrCpus()).isPositive();

@@ -40,6 +40,20 @@ public interface SchedDomainView {
   /** {@code SD_ASYM_CPUCAPACITY}: the span holds CPUs of different capacities. */
   boolean asymCapacity();
 
+  /**
+   * {@code SD_BALANCE_FORK}: a new task may be placed anywhere in the span ({@code
+   * select_task_rq_fair()}'s slow path starts at the highest level that has it). {@code sd_init()}
+   * clears it, with {@link #balanceExec()} and {@link #wakeAffine()}, on a NUMA level farther than
+   * {@code node_reclaim_distance}.
+   */
+  boolean balanceFork();
+
+  /** {@code SD_BALANCE_EXEC}: as {@link #balanceFork()}, for exec. */
+  boolean balanceExec();
+
+  /** {@code SD_WAKE_AFFINE}: a wakeup may pull the task to the waker's CPU across this span. */
+  boolean wakeAffine();
+
   /** Number of groups. */
   int nrGroups();
 

@@ -1,5 +1,7 @@
 package dev.schedlab.engine.core;
 
+import dev.schedlab.engine.params.Param;
+import dev.schedlab.engine.params.ParamTable;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
@@ -16,7 +18,10 @@ import org.jspecify.annotations.Nullable;
  * being the child level's spans, with {@code sd_init()}'s parameters ({@link SchedDomain}); a level
  * whose span equals its child's is degenerate and dropped; isolated CPUs (isolcpus=domain) are left
  * out of every span and get no domains, as on a null domain; SD_ASYM_CPUCAPACITY where a span holds
- * CPUs of different capacities.
+ * CPUs of different capacities; {@code busy_factor} and the {@code imbalance_pct} of the levels
+ * above the LLC from the parameter table ({@code topology.*}: v5.10 changed both); a NUMA level
+ * farther than {@code topology.reclaim_distance} loses SD_BALANCE_FORK, SD_BALANCE_EXEC and
+ * SD_WAKE_AFFINE.
  *
  * <p>Does not model: more than one NUMA level (distances), overlapping NUMA groups, cpusets'
  * partitioned root domains, rebuilding the domains at run time (hotplug).
@@ -25,11 +30,13 @@ import org.jspecify.annotations.Nullable;
  * sd_init}, {@code sd_degenerate}), {@code arch/x86/kernel/smpboot.c} (the x86 topology levels).
  */
 final class DomainBuilder {
-  private static final int BUSY_FACTOR = 16;
-
   private DomainBuilder() {}
 
-  static void build(Cpu[] cpus, BitSet housekeeping) {
+  static void build(Cpu[] cpus, BitSet housekeeping, ParamTable params) {
+    int busyFactor = (int) params.get(Param.BUSY_FACTOR);
+    int pctPkg = (int) params.get(Param.IMBALANCE_PCT_PKG);
+    int pctNuma = (int) params.get(Param.IMBALANCE_PCT_NUMA);
+    boolean numaFar = params.get(Param.NODE_DISTANCE) > params.get(Param.RECLAIM_DISTANCE);
     Map<String, BitSet> childSpans = new java.util.TreeMap<>(); // looked up only
     for (Cpu c : cpus) {
       if (!housekeeping.get(c.id)) {
@@ -48,7 +55,8 @@ final class DomainBuilder {
               i -> cpus[i].coreId,
               childSpan,
               true,
-              110);
+              110,
+              busyFactor);
       childSpan =
           level(
               levels,
@@ -60,7 +68,8 @@ final class DomainBuilder {
               i -> cpus[i].llcId,
               childSpan,
               true,
-              117);
+              117,
+              busyFactor);
       childSpan =
           level(
               levels,
@@ -72,11 +81,24 @@ final class DomainBuilder {
               i -> cpus[i].pkgId,
               childSpan,
               false,
-              117);
-      level(levels, childSpans, "NUMA", cpus, housekeeping, c, i -> 0, childSpan, false, 125);
+              pctPkg,
+              busyFactor);
+      level(
+          levels,
+          childSpans,
+          "NUMA",
+          cpus,
+          housekeeping,
+          c,
+          i -> 0,
+          childSpan,
+          false,
+          pctNuma,
+          busyFactor);
       c.domains = levels.toArray(new SchedDomain[0]);
       for (SchedDomain sd : c.domains) {
         sd.cpus = cpus;
+        sd.forkExecAffine = !(numaFar && sd.numa());
         long cap = -1;
         for (int i = sd.span.nextSetBit(0); i >= 0; i = sd.span.nextSetBit(i + 1)) {
           sd.asymCapacity |= cap >= 0 && cpus[i].capacityOrig != cap;
@@ -132,7 +154,8 @@ final class DomainBuilder {
       IntUnaryOperator key,
       BitSet childSpan,
       boolean shareLlc,
-      int imbalancePct) {
+      int imbalancePct,
+      int busyFactor) {
     BitSet span = new BitSet();
     int k = key.applyAsInt(c.id);
     for (int i = hk.nextSetBit(0); i >= 0; i = hk.nextSetBit(i + 1)) {
@@ -161,7 +184,7 @@ final class DomainBuilder {
             groups.keySet().toArray(new BitSet[0]),
             shareLlc || sameLlc(cpus, span),
             imbalancePct,
-            BUSY_FACTOR));
+            busyFactor));
     return span;
   }
 

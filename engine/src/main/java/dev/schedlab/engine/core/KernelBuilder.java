@@ -98,7 +98,7 @@ final class KernelBuilder {
             governor,
             trace,
             housekeeping);
-    DomainBuilder.build(cpus, housekeeping);
+    DomainBuilder.build(cpus, housekeeping, params);
     for (Cpu c : cpus) {
       c.avgIdle = 2 * params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);
       c.maxIdleBalanceCost = params.get(dev.schedlab.engine.params.Param.MIGRATION_COST);

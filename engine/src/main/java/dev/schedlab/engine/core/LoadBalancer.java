@@ -169,24 +169,35 @@ final class LoadBalancer {
       moved = detachAttach(src, dst, sd, idle);
     }
     boolean active = false;
+    boolean v417 = k.costs.on(Param.ACTIVE_BALANCE_ON_FAILURES);
     if (moved == 0) {
       if (idle != CPU_NEWLY_IDLE && env.migrationType != LbEnv.MIGRATE_MISFIT) {
         sd.nrBalanceFailed++;
       }
       if (needActiveBalance(src, dst, sd, idle)
           && src.curr.allowed.get(dst.id)
-          && !src.curr.idleTask
-          && !src.activeBalance) {
-        src.activeBalance = true;
-        src.pushCpu = dst.id;
-        active = true;
-        stopOneCpu(src);
+          && !src.curr.idleTask) {
+        if (!src.activeBalance) {
+          src.activeBalance = true;
+          src.pushCpu = dst.id;
+          active = true;
+          stopOneCpu(src);
+        }
+        if (v417) {
+          // "force task migration": task_hot() is ignored here until a pull succeeds
+          sd.nrBalanceFailed = cacheNiceTries(sd) + 1;
+        }
       }
     } else {
       sd.nrBalanceFailed = 0;
     }
-    if (!active || needActiveBalance(src, dst, sd, idle)) {
+    if (!active
+        || (v417
+            ? voluntaryActiveBalance(src, dst, sd, idle)
+            : needActiveBalance(src, dst, sd, idle))) {
       sd.balanceIntervalMs = sd.minIntervalMs;
+    } else if (v417 && sd.balanceIntervalMs < sd.maxIntervalMs) {
+      sd.balanceIntervalMs *= 2; // active balancing begun: back off
     }
     return moved > 0;
   }
@@ -247,11 +258,21 @@ final class LoadBalancer {
     return max;
   }
 
-  /** {@code need_active_balance()}. */
+  /**
+   * {@code need_active_balance()}: the voluntary cases, or balancing at this level keeps failing
+   * (since v5.12 only when spreading tasks, migrate_task; before, for any imbalance: {@code
+   * feature.ACTIVE_BALANCE_ON_FAILURES}).
+   */
   private boolean needActiveBalance(Cpu src, Cpu dst, SchedDomain sd, int idle) {
-    if (env.migrationType == LbEnv.MIGRATE_TASK && sd.nrBalanceFailed > cacheNiceTries(sd) + 2) {
-      return true; // imbalanced_active_balance(): spreading keeps failing
+    if ((env.migrationType == LbEnv.MIGRATE_TASK || k.costs.on(Param.ACTIVE_BALANCE_ON_FAILURES))
+        && sd.nrBalanceFailed > cacheNiceTries(sd) + 2) {
+      return true; // imbalanced_active_balance(): balancing keeps failing
     }
+    return voluntaryActiveBalance(src, dst, sd, idle);
+  }
+
+  /** {@code voluntary_active_balance()}: the cases that are not repeated failures. */
+  private boolean voluntaryActiveBalance(Cpu src, Cpu dst, SchedDomain sd, int idle) {
     if (idle != CPU_NOT_IDLE
         && src.fairNr == 1
         && LbEnv.checkCpuCapacity(src, sd)

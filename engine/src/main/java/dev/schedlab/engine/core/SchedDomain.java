@@ -7,9 +7,10 @@ import java.util.BitSet;
  *
  * <p>Models: {@code sd_init()}'s parameters (span weight, {@code imbalance_pct}, {@code
  * busy_factor}, the minimum and maximum balance intervals, whether the level shares the LLC,
- * SD_ASYM_CPUCAPACITY), the groups of the level, and the per-domain balancing state ({@code
- * last_balance}, {@code balance_interval}, {@code nr_balance_failed}, {@code max_newidle_lb_cost}
- * and its decay).
+ * SD_ASYM_CPUCAPACITY, and SD_BALANCE_FORK, SD_BALANCE_EXEC and SD_WAKE_AFFINE, which it clears on
+ * a NUMA level farther than {@code node_reclaim_distance}), the groups of the level, and the
+ * per-domain balancing state ({@code last_balance}, {@code balance_interval}, {@code
+ * nr_balance_failed}, {@code max_newidle_lb_cost} and its decay).
  *
  * <p>Does not model: the domain flags no modelled path reads, and {@code sched_domain_shared} other
  * than the LLC's ({@link LlcShared}).
@@ -47,6 +48,12 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
 
   /** {@code SD_ASYM_CPUCAPACITY}: CPUs of the span differ in capacity. */
   boolean asymCapacity;
+
+  /**
+   * SD_BALANCE_FORK, SD_BALANCE_EXEC and SD_WAKE_AFFINE (one switch: {@code sd_init()} sets and
+   * clears the three together).
+   */
+  boolean forkExecAffine = true;
 
   /** The machine's CPUs (for the groups' capacities). */
   @SuppressWarnings("NullAway.Init") // set by the domain builder
@@ -115,6 +122,21 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   @Override
   public boolean asymCapacity() {
     return asymCapacity;
+  }
+
+  @Override
+  public boolean balanceFork() {
+    return forkExecAffine;
+  }
+
+  @Override
+  public boolean balanceExec() {
+    return forkExecAffine;
+  }
+
+  @Override
+  public boolean wakeAffine() {
+    return forkExecAffine;
   }
 
   @Override

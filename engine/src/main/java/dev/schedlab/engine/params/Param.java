@@ -298,6 +298,11 @@ public enum Param {
   DELAY_DEQUEUE("feature.DELAY_DEQUEUE", 1, Unit.BOOL, "[src] features.h (v6.12+)"),
   DELAY_ZERO("feature.DELAY_ZERO", 1, Unit.BOOL, "[src] features.h (v6.12+)"),
   WAKEUP_PREEMPTION("feature.WAKEUP_PREEMPTION", 1, Unit.BOOL, "[src] features.h"),
+  PROTECT_QUANTUM(
+      "feature.PROTECT_QUANTUM",
+      0,
+      Unit.BOOL,
+      "[src] 0 = v6.12-v6.16; 1 = v6.17+ (Vincent Guittot's series 9cdb4fe20cd2..0b9ca2dcabc3, lore 20250708165630.1948751-1-vincent.guittot@linaro.org): the slice protection is a quantum, honoured with or without RUN_TO_PARITY (without it the normalized base slice); update_curr() reschedules as soon as it ends with another entity queued; a shorter-slice wakee that does not preempt cuts it to the queue's min slice; `schedlab host` sets it for a 6.17+ kernel"),
   TTWU_QUEUE("feature.TTWU_QUEUE", 1, Unit.BOOL, "[src] features.h (off on PREEMPT_RT)"),
   SIS_UTIL(
       "feature.SIS_UTIL",
@@ -341,6 +346,26 @@ public enum Param {
       0,
       Unit.BOOL,
       "[src] 1 = v6.6-v6.12: nohz_csd_func() skips the ILB when need_resched(), which a polling-shortcut kick always sets; 0 = v6.13+ (ea9cffc0a154)"),
+  ACTIVE_BALANCE_ON_FAILURES(
+      "feature.ACTIVE_BALANCE_ON_FAILURES",
+      0,
+      Unit.BOOL,
+      "[src] 1 = before v5.12: need_active_balance() ends in nr_balance_failed > cache_nice_tries + 2 whatever the imbalance, a kicked active balance sets nr_balance_failed to cache_nice_tries + 1 (task_hot() ignored until a pull succeeds; removed in v5.13 by 23fb06d9602b) and doubles balance_interval; 0 = v5.12+ (e9b9734b7465 'sched/fair: Reduce cases for active balance'): only for migrate_task, the interval kept"),
+  BUSY_FACTOR(
+      "topology.busy_factor",
+      16,
+      Unit.COUNT,
+      "[src] sd_init() busy_factor, the balance interval's multiplier on a busy CPU: 16 since v5.10 (6e7499135db7 'sched/fair: Reduce busy load balance interval'), 32 before"),
+  IMBALANCE_PCT_PKG(
+      "topology.imbalance_pct_pkg",
+      117,
+      Unit.COUNT,
+      "[src] sd_init() imbalance_pct (percent) of a level above the LLC that is not NUMA (PKG, DIE): 117 since v5.10 (2208cdaa56c9 'sched/fair: Reduce minimal imbalance threshold'), 125 before"),
+  IMBALANCE_PCT_NUMA(
+      "topology.imbalance_pct_numa",
+      125,
+      Unit.COUNT,
+      "[src] sd_init() imbalance_pct (percent) of the NUMA level: 125 before v5.10; since 2208cdaa56c9 sd_init() gives NUMA levels the 117 default too (this default keeps 125)"),
   NODE_DISTANCE(
       "topology.node_distance",
       20,

@@ -224,7 +224,8 @@ class RealTraceTest {
           loops++;
           // the CPU-bound loops share the CPUs with the JVMs of other sessions by preemption;
           // which task a tick or a wakeup preempts depends on the seed's timing, so one seed's
-          // count of one loop varies (18 to 30 of 24-25 traced)
+          // count of one loop varies (20 to 29 of 24-25 traced; with the fixtures' 6.18 kernel
+          // the replay reschedules when a slice protection ends, feature.PROTECT_QUANTUM)
           traced += tr.runs;
           replayed += report.replayed(0, e.getKey()).runs;
         }
