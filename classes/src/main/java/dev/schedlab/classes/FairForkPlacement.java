@@ -183,14 +183,14 @@ final class FairForkPlacement {
     sgs.reset();
     boolean misfit = sd.asymCapacity();
     long pUtil = sd.asymCapacity() ? probe.taskUtilEst(p, false) : 0;
+    FairEntity pe = FairClass.entityOf(p);
+    int attachedCpu = pe != null && pe.attachedTo != null ? pe.attachedTo.cpu : -1;
     for (int c = sd.groupNextCpu(g, 0); c >= 0; c = sd.groupNextCpu(g, c + 1)) {
       if (!p.allowedOn(c)) {
         continue;
       }
       FairRq q = fair.rq(c);
-      FairEntity pe = FairClass.entityOf(p);
-      FairEntity attached =
-          pe != null && pe.attachedTo != null && pe.attachedTo.cpu == c ? pe : null;
+      FairEntity attached = c == attachedCpu ? pe : null;
       sgs.load += Math.max(0, q.avg.loadAvg - (attached != null ? fair.taskHLoad(p) : 0));
       sgs.util += probe.cpuUtilWithout(c, attached);
       sgs.runnable +=

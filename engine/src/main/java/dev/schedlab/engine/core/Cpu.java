@@ -234,6 +234,9 @@ final class Cpu implements CpuView, RqView {
   /** sched domains of this CPU, lowest level first (empty for isolated CPUs). */
   SchedDomain[] domains = new SchedDomain[0];
 
+  /** The sched groups this CPU is in, of every CPU's domains (empty for isolated CPUs). */
+  GroupCapacity[] groupCaps = new GroupCapacity[0];
+
   long maxIdleBalanceCost;
 
   /** NOHZ_*_KICK flags ({@code nohz_flags(cpu)}). */

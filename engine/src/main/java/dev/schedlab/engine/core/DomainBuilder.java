@@ -106,6 +106,33 @@ final class DomainBuilder {
         }
       }
     }
+    shareGroupCapacities(cpus);
+  }
+
+  /**
+   * One {@link GroupCapacity} per group span, shared by every domain with a group of that span;
+   * each CPU learns the groups it is in, to mark them stale when its own capacity changes.
+   */
+  private static void shareGroupCapacities(Cpu[] cpus) {
+    Map<BitSet, GroupCapacity> bySpan = new LinkedHashMap<>(); // looked up only
+    Map<Integer, List<GroupCapacity>> byCpu = new java.util.TreeMap<>();
+    for (Cpu c : cpus) {
+      for (SchedDomain sd : c.domains) {
+        sd.groupCaps = new GroupCapacity[sd.groups.length];
+        for (int g = 0; g < sd.groups.length; g++) {
+          GroupCapacity gc = bySpan.get(sd.groups[g]);
+          if (gc == null) {
+            gc = new GroupCapacity(sd.groups[g], cpus);
+            bySpan.put(sd.groups[g], gc);
+            for (int i = CpuMasks.next(gc.mask, 0); i >= 0; i = CpuMasks.next(gc.mask, i + 1)) {
+              byCpu.computeIfAbsent(i, x -> new ArrayList<>()).add(gc);
+            }
+          }
+          sd.groupCaps[g] = gc;
+        }
+      }
+    }
+    byCpu.forEach((i, l) -> cpus[i].groupCaps = l.toArray(new GroupCapacity[0]));
   }
 
   private static BitSet single(int cpu) {

@@ -65,6 +65,12 @@ final class RqPelt {
     } else {
       cap = (max - used) * (max - irq) / max;
     }
+    long old = cpu.capacity;
     cpu.capacity = Math.max(1, cap);
+    if (cpu.capacity != old) {
+      for (GroupCapacity gc : cpu.groupCaps) {
+        gc.capacityChanged();
+      }
+    }
   }
 }

@@ -31,6 +31,10 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   /** The groups of this level: the child level's spans (one CPU each at the lowest level). */
   final BitSet[] groups;
 
+  /** By group: its mask, weight and capacity, shared with every domain with a group of its span. */
+  @SuppressWarnings("NullAway.Init") // set by the domain builder
+  GroupCapacity[] groupCaps;
+
   final boolean shareLlc;
   final int imbalancePct;
   final int busyFactor;
@@ -142,8 +146,9 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
 
   @Override
   public int groupOf(int cpu) {
-    for (int g = 0; g < groups.length; g++) {
-      if (groups[g].get(cpu)) {
+    for (int g = 0; g < groupCaps.length; g++) {
+      long[] mask = groupCaps[g].mask;
+      if (cpu >>> 6 < mask.length && CpuMasks.test(mask, cpu)) {
         return g;
       }
     }
@@ -152,29 +157,21 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
 
   @Override
   public int groupNextCpu(int g, int from) {
-    return groups[g].nextSetBit(from);
+    return CpuMasks.next(groupCaps[g].mask, from);
   }
 
   @Override
   public int groupWeight(int g) {
-    return groups[g].cardinality();
+    return groupCaps[g].weight;
   }
 
   @Override
   public long groupCapacity(int g) {
-    long sum = 0;
-    for (int i = groups[g].nextSetBit(0); i >= 0; i = groups[g].nextSetBit(i + 1)) {
-      sum += cpus[i].capacity;
-    }
-    return sum;
+    return groupCaps[g].capacity();
   }
 
   @Override
   public long groupMaxCapacity(int g) {
-    long max = 0;
-    for (int i = groups[g].nextSetBit(0); i >= 0; i = groups[g].nextSetBit(i + 1)) {
-      max = Math.max(max, cpus[i].capacity);
-    }
-    return max;
+    return groupCaps[g].maxCapacity();
   }
 }
