@@ -20,9 +20,10 @@ import org.jspecify.annotations.Nullable;
  * and avg_load ({@link FairForkByLoad}); the descent through the domains is the same in both
  * ({@code find_idlest_cpu()}).
  *
- * <p>Does not model: NUMA preferred nodes and {@code imb_numa_nr}, core-scheduling cookies, NUMA
- * levels without SD_BALANCE_FORK (distances beyond RECLAIM_DISTANCE: the engine has one NUMA level
- * and no distances).
+ * <p>The descent starts at the highest domain with SD_BALANCE_FORK ({@link FairSelect}'s domain
+ * walk: a NUMA level beyond the reclaim distance has none).
+ *
+ * <p>Does not model: NUMA preferred nodes and {@code imb_numa_nr}, core-scheduling cookies.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code sched_balance_find_dst_cpu}, {@code
  * sched_balance_find_dst_group}, {@code update_sg_wakeup_stats}, {@code update_pick_idlest}, {@code
