@@ -20,12 +20,13 @@ import org.jspecify.annotations.Nullable;
  * defers to an idle prev; a WF_SYNC wakeup from a CPU whose only runnable task is the waker targets
  * the waker's CPU; an idle prev) and {@code wake_affine_weight()} (WA_WEIGHT, WA_BIAS: PELT load of
  * the two CPUs, the waker's own load taken off for WF_SYNC, weighed by capacity and half the
- * domain's imbalance_pct); {@code select_idle_sibling()}: target, prev, the per-CPU-kthread
- * stacking, {@code recent_used_cpu}, {@code select_idle_capacity()} on asymmetric-capacity
- * machines, {@code select_idle_smt()} on prev's core, {@code select_idle_cpu()} over the LLC from
- * target + 1 with {@code select_idle_core()} while the LLC has an idle core, and SIS_UTIL's scan
- * depth ({@code nr_idle_scan}, set by the load balancer); each CPU the scan probes costs {@code
- * cost.sis_per_cpu}. New tasks go through {@link FairForkPlacement}.
+ * domain's imbalance_pct; before v5.5 their runnable load, {@code
+ * feature.WA_WEIGHT_RUNNABLE_LOAD}); {@code select_idle_sibling()}: target, prev, the
+ * per-CPU-kthread stacking, {@code recent_used_cpu}, {@code select_idle_capacity()} on
+ * asymmetric-capacity machines, {@code select_idle_smt()} on prev's core, {@code select_idle_cpu()}
+ * over the LLC from target + 1 with {@code select_idle_core()} while the LLC has an idle core, and
+ * SIS_UTIL's scan depth ({@code nr_idle_scan}, set by the load balancer); each CPU the scan probes
+ * costs {@code cost.sis_per_cpu}. New tasks go through {@link FairForkPlacement}.
  *
  * <p>Does not model: EAS ({@code find_energy_efficient_cpu()}), uclamp, clusters, core scheduling
  * cookies, WF_CURRENT_CPU, exec balancing (there is no exec), vCPU preemption ({@code
@@ -44,6 +45,10 @@ final class FairSelect {
   private final boolean waIdle;
   private final boolean waWeight;
   private final boolean waBias;
+
+  /** {@code feature.WA_WEIGHT_RUNNABLE_LOAD}: v4.17 weighs runnable load, blocked load left out. */
+  private final boolean waRunnableLoad;
+
   private final boolean sisUtil;
   private final long sisPerCpu;
 
@@ -60,6 +65,7 @@ final class FairSelect {
     this.waIdle = Params.feature(services, "WA_IDLE");
     this.waWeight = Params.feature(services, "WA_WEIGHT");
     this.waBias = Params.feature(services, "WA_BIAS");
+    this.waRunnableLoad = Params.feature(services, "WA_WEIGHT_RUNNABLE_LOAD");
     this.sisUtil = Params.feature(services, "SIS_UTIL");
     this.sisPerCpu = services.param("cost.sis_per_cpu");
     this.probe = new FairProbe(m, fair);
@@ -157,9 +163,14 @@ final class FairSelect {
     return probe.idle(prevCpu) ? prevCpu : -1;
   }
 
+  /** {@code cpu_load()} (v5.5+), or v4.17's {@code weighted_cpuload()} (runnable load). */
+  private long wakeLoad(int cpu) {
+    return waRunnableLoad ? FairForkByLoad.runnableLoadAvg(fair.rq(cpu)) : probe.cpuLoad(cpu);
+  }
+
   private int wakeAffineWeight(
       SchedDomainView sd, TaskView p, int thisCpu, int prevCpu, boolean sync) {
-    long thisEff = probe.cpuLoad(thisCpu);
+    long thisEff = wakeLoad(thisCpu);
     if (sync) {
       long currentLoad = fair.taskHLoad(m.cpu(thisCpu).rq().curr());
       if (currentLoad > thisEff) {
@@ -173,7 +184,7 @@ final class FairSelect {
       thisEff *= 100;
     }
     thisEff *= m.cpu(prevCpu).capacity();
-    long prevEff = probe.cpuLoad(prevCpu) - taskLoad;
+    long prevEff = wakeLoad(prevCpu) - taskLoad;
     if (waBias) {
       prevEff *= 100 + (sd.imbalancePct() - 100) / 2;
     }

@@ -377,6 +377,11 @@ public enum Param {
       0,
       Unit.BOOL,
       "[src] 1 = v6.6-v6.12: nohz_csd_func() skips the ILB when need_resched(), which a polling-shortcut kick always sets; 0 = v6.13+ (ea9cffc0a154)"),
+  WA_WEIGHT_RUNNABLE_LOAD(
+      "feature.WA_WEIGHT_RUNNABLE_LOAD",
+      0,
+      Unit.BOOL,
+      "[src] 1 = before v5.5: wake_affine_weight() weighs the two CPUs' runnable_load_avg (target_load()/source_load() at wake_idx 0: queued entities only, blocked load left out); 0 = v5.5+ (11f10e5420f6 'sched/fair: Use load instead of runnable load in wakeup path'): cpu_load(), blocked load included"),
   ACTIVE_BALANCE_ON_FAILURES(
       "feature.ACTIVE_BALANCE_ON_FAILURES",
       0,
