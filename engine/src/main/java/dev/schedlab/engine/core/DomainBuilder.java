@@ -97,7 +97,6 @@ final class DomainBuilder {
           busyFactor);
       c.domains = levels.toArray(new SchedDomain[0]);
       for (SchedDomain sd : c.domains) {
-        sd.cpus = cpus;
         sd.forkExecAffine = !(numaFar && sd.numa());
         long cap = -1;
         for (int i = sd.span.nextSetBit(0); i >= 0; i = sd.span.nextSetBit(i + 1)) {

@@ -55,10 +55,6 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
    */
   boolean forkExecAffine = true;
 
-  /** The machine's CPUs (for the groups' capacities). */
-  @SuppressWarnings("NullAway.Init") // set by the domain builder
-  Cpu[] cpus;
-
   SchedDomain(
       String name,
       BitSet span,
