@@ -94,19 +94,10 @@ public final class Calibrator {
         BackgroundWindow.of(new HostFiles(Path.of("/"))));
   }
 
-  /** Calibrates against {@code bench}'s figures, {@code hostB} its second CPU. */
-  static Calibration calibrate(
-      HostDescription host,
-      Bench bench,
-      ModelRunner model,
-      int hostB,
-      boolean quick,
-      Progress progress)
-      throws HostException {
-    return calibrate(host, bench, model, hostB, quick, progress, BackgroundWindow.NONE);
-  }
-
-  /** As above, the background counters read through {@code window}. */
+  /**
+   * Calibrates against {@code bench}'s figures, {@code hostB} its second CPU, the background
+   * counters read through {@code window}.
+   */
   static Calibration calibrate(
       HostDescription host,
       Bench bench,

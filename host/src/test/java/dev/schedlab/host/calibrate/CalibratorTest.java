@@ -119,7 +119,13 @@ class CalibratorTest {
     List<String> steps = new ArrayList<>();
     Calibration c =
         Calibrator.calibrate(
-            h, modelHost(model), model, 1, true, (done, total, what) -> steps.add(what));
+            h,
+            modelHost(model),
+            model,
+            1,
+            true,
+            (done, total, what) -> steps.add(what),
+            BackgroundWindow.NONE);
     for (Map.Entry<String, Long> e : TRUTH.entrySet()) {
       long got = c.params().get(e.getKey()).value();
       assertThat(got)
