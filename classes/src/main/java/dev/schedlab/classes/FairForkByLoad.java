@@ -72,7 +72,7 @@ final class FairForkByLoad {
       long avgLoad = 0;
       long runnableLoad = 0;
       for (int c = sd.groupNextCpu(g, 0); c >= 0; c = sd.groupNextCpu(g, c + 1)) {
-        runnableLoad += weightedCpuload(c);
+        runnableLoad += probe.cpuRunnableLoad(c);
         avgLoad += fair.rq(c).avg.loadAvg;
       }
       long capacity = Math.max(1, sd.groupCapacity(g));
@@ -134,7 +134,7 @@ final class FairForkByLoad {
           shallowest = c;
         }
       } else if (shallowest == -1) {
-        long load = weightedCpuload(c);
+        long load = probe.cpuRunnableLoad(c);
         if (lt(load, minLoad)) {
           minLoad = load;
           leastLoaded = c;
@@ -142,37 +142,6 @@ final class FairForkByLoad {
       }
     }
     return shallowest != -1 ? shallowest : leastLoaded;
-  }
-
-  /** {@code weighted_cpuload()}: the root cfs_rq's {@code runnable_load_avg}. */
-  private long weightedCpuload(int cpu) {
-    return runnableLoadAvg(fair.rq(cpu));
-  }
-
-  /** v4.17's {@code cfs_rq->runnable_load_avg}: the queued entities' runnable load. */
-  static long runnableLoadAvg(FairRq q) {
-    long sum = 0;
-    for (int i = 0; i < q.tree.size(); i++) {
-      sum += entityRunnableLoad(q.tree.get(i));
-    }
-    FairEntity curr = q.curr;
-    if (curr != null && curr.onRq && !curr.inTree) {
-      sum += entityRunnableLoad(curr);
-    }
-    return sum;
-  }
-
-  private static long entityRunnableLoad(FairEntity se) {
-    if (!se.onRq || se.delayed) {
-      return 0;
-    }
-    FairRq my = se.myQ;
-    if (my == null) {
-      return se.avg.loadAvg; // a task's runnable weight is its weight
-    }
-    long load = my.avg.loadAvg;
-    long runnable = Math.min(runnableLoadAvg(my), load);
-    return load == 0 ? se.avg.loadAvg : se.avg.loadAvg * runnable / load;
   }
 
   private static boolean allowedIn(SchedDomainView sd, int g, TaskView p) {

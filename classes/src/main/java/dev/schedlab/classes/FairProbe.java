@@ -51,6 +51,41 @@ final class FairProbe {
     return fair.rq(cpu).avg.loadAvg;
   }
 
+  /**
+   * v4.17's {@code weighted_cpuload()}: the root cfs_rq's {@code runnable_load_avg}, the queued
+   * entities' load without the blocked load {@link #cpuLoad} counts (read by the pre-v5.5 fork and
+   * wakeup placement).
+   */
+  long cpuRunnableLoad(int cpu) {
+    return runnableLoadAvg(fair.rq(cpu));
+  }
+
+  /** v4.17's {@code cfs_rq->runnable_load_avg}: the queued entities' runnable load. */
+  private static long runnableLoadAvg(FairRq q) {
+    long sum = 0;
+    for (int i = 0; i < q.tree.size(); i++) {
+      sum += entityRunnableLoad(q.tree.get(i));
+    }
+    FairEntity curr = q.curr;
+    if (curr != null && curr.onRq && !curr.inTree) {
+      sum += entityRunnableLoad(curr);
+    }
+    return sum;
+  }
+
+  private static long entityRunnableLoad(FairEntity se) {
+    if (!se.onRq || se.delayed) {
+      return 0;
+    }
+    FairRq my = se.myQ;
+    if (my == null) {
+      return se.avg.loadAvg; // a task's runnable weight is its weight
+    }
+    long load = my.avg.loadAvg;
+    long runnable = Math.min(runnableLoadAvg(my), load);
+    return load == 0 ? se.avg.loadAvg : se.avg.loadAvg * runnable / load;
+  }
+
   long cpuUtilWithout(int cpu, @Nullable FairEntity pe) {
     FairRq q = fair.rq(cpu);
     long util = q.avg.utilAvg;

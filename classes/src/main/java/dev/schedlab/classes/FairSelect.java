@@ -165,7 +165,7 @@ final class FairSelect {
 
   /** {@code cpu_load()} (v5.5+), or v4.17's {@code weighted_cpuload()} (runnable load). */
   private long wakeLoad(int cpu) {
-    return waRunnableLoad ? FairForkByLoad.runnableLoadAvg(fair.rq(cpu)) : probe.cpuLoad(cpu);
+    return waRunnableLoad ? probe.cpuRunnableLoad(cpu) : probe.cpuLoad(cpu);
   }
 
   private int wakeAffineWeight(
