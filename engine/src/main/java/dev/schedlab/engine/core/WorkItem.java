@@ -16,6 +16,9 @@ final class WorkItem {
 
   final boolean rcu;
 
+  /** An RCU callback's grace period ({@code rcu_seq_snap()}), 0 until {@link Rcu} assigns one. */
+  long rcuGpSeq;
+
   WorkItem(long costNs, DeferredWork fn, int cpu, boolean rcu) {
     this.costNs = costNs;
     this.fn = fn;
