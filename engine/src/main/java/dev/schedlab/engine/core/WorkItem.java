@@ -11,7 +11,7 @@ final class WorkItem {
   /** The CPU that queued it (RCU callbacks run there unless it is offloaded). */
   final int cpu;
 
-  /** Fires at the end of the grace period, or of a delayed work's delay. */
+  /** Fires at the end of a delayed work's delay (RCU callbacks wait in {@link Rcu} instead). */
   final Event due;
 
   final boolean rcu;
