@@ -66,10 +66,6 @@ final class FairSelectIdle417 {
     avgScanCost[thisCpu] += (timeNs - avgScanCost[thisCpu]) / 8;
   }
 
-  long avgScanCost(int cpu) {
-    return avgScanCost[cpu];
-  }
-
   /**
    * From {@code select_idle_core()} on, {@code select_idle_cpu()} with the scan depth {@code nr}
    * (SIS_PROP's, SIS_UTIL's or unlimited); {@code target} when nothing idle is found.
