@@ -275,6 +275,21 @@ public sealed interface StepSpec {
    */
   record CondWait(String cond, String mutex) implements StepSpec {}
 
+  /**
+   * {@code sock_alloc_send_pskb()}: wait for room in a socket's send buffer, then charge {@code
+   * bytes} to it ({@code skb_set_owner_w()}). While the buffer holds {@code limit} bytes or more
+   * the task sleeps on the buffer's wait queue ({@code sock_wait_for_wmem()}), and checks again
+   * each time it is woken.
+   */
+  record Charge(String buffer, long bytes, long limit) implements StepSpec {}
+
+  /**
+   * {@code sock_wfree()}: the reader frees a buffer, giving its {@code bytes} back; when at most
+   * {@code wakeAt} bytes stay charged, every task waiting for room is woken ({@code
+   * sk_write_space}, {@code unix_write_space()}: WF_SYNC if {@code sync}).
+   */
+  record Uncharge(String buffer, long bytes, long wakeAt, boolean sync) implements StepSpec {}
+
   /** A barrier of {@code users} tasks: the last to arrive wakes the others, who wait until then. */
   record Barrier(String name, int users) implements StepSpec {}
 

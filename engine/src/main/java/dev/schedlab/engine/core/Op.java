@@ -47,6 +47,12 @@ final class Op {
   static final int CLOCK = 26;
   static final int SLICE = 27;
 
+  /** Wait until a send buffer ({@link #waitQueue}) is below {@link #limit}, then charge bytes. */
+  static final int CHARGE = 28;
+
+  /** Give {@link #bytes} back; at or below {@link #limit} charged, wake every waiter. */
+  static final int UNCHARGE = 29;
+
   /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
   static final int STAMP = 14;
 
@@ -92,6 +98,11 @@ final class Op {
 
   @Nullable SampleSeries threadSample;
   @Nullable SampleSeries retUserSample;
+
+  /** CHARGE, UNCHARGE: the buffer's bytes, and the limit (CHARGE) or wake mark (UNCHARGE). */
+  long bytes;
+
+  long limit;
 
   /** SLEEP_ABS: the absolute time. */
   long atNs;

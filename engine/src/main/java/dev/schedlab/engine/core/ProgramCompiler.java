@@ -155,7 +155,10 @@ final class ProgramCompiler {
     }
   }
 
-  /** The parts of one syscall: kernel segments, wakeups, blocking, and loops of these. */
+  /**
+   * The parts of one syscall: kernel segments, wakeups, blocking, send-buffer charges, and loops of
+   * these.
+   */
   private void parts(List<StepSpec> parts, List<Op> out) {
     for (StepSpec part : parts) {
       if (part instanceof StepSpec.Kernel kern) {
@@ -166,13 +169,16 @@ final class ProgramCompiler {
         out.add(block(b));
       } else if (part instanceof StepSpec.Sleep sl) {
         out.add(sleep(sl));
+      } else if (part instanceof StepSpec.Charge || part instanceof StepSpec.Uncharge) {
+        out.add(ThreadSteps.sendBuffer(this, part));
       } else if (part instanceof StepSpec.Loop l) {
         int start = loopStart(l, out);
         parts(l.body(), out);
         loopEnd(start, out);
       } else {
         throw new IllegalArgumentException(
-            "a syscall's parts are kernel, wake, block, sleep and loops: " + part);
+            "a syscall's parts are kernel, wake, block, sleep, charge, uncharge and loops: "
+                + part);
       }
     }
   }

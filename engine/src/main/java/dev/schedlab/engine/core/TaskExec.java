@@ -545,7 +545,7 @@ final class TaskExec {
           return;
         }
       }
-      case Op.WAKE, Op.SIGNAL, Op.BARRIER -> {
+      case Op.WAKE, Op.SIGNAL, Op.BARRIER, Op.UNCHARGE -> {
         t.pc++;
         if (k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);

@@ -1,6 +1,7 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.api.Policy;
+import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
 import java.util.Objects;
@@ -13,8 +14,9 @@ import java.util.Objects;
  * excludes the current CPU a move to an allowed CPU once switched out); absolute {@code
  * clock_nanosleep()}; rt-app's periodic timer (next expiry, slack, missed periods); condition
  * variables with the futex wait queued before the mutex is released; a barrier whose last arrival
- * wakes every waiter; {@code fork} of a task from a template; clock reads into per-task time
- * series.
+ * wakes every waiter; a socket's send buffer (a writer sleeps while the buffer is full and every
+ * waiting writer is woken once a reader has freed it down to the wake mark); {@code fork} of a task
+ * from a template; clock reads into per-task time series.
  *
  * <p>Does not model: the fair and deadline classes' {@code yield_task} (EEVDF's deadline push,
  * SCHED_DEADLINE's throttling to the next period: a yield of those tasks only reschedules); the
@@ -23,7 +25,9 @@ import java.util.Objects;
  *
  * <p>Kernel reference: {@code do_sched_yield()}, {@code yield_task_rt()}, {@code
  * __set_cpus_allowed_ptr()} and {@code affine_move_task()} (kernel/sched/core.c, rt.c); {@code
- * futex_wait()}/{@code futex_wake()} behind glibc's condition variables and barriers.
+ * futex_wait()}/{@code futex_wake()} behind glibc's condition variables and barriers; {@code
+ * sock_alloc_send_pskb()}, {@code sock_wait_for_wmem()}, {@code sock_wfree()} (net/core/sock.c) and
+ * {@code unix_write_space()} (net/unix/af_unix.c).
  */
 final class ThreadOps {
   private final Kernel k;
@@ -108,6 +112,12 @@ final class ThreadOps {
       case Op.BARRIER -> {
         return barrier(cpu, t, op);
       }
+      case Op.CHARGE -> {
+        return charge(cpu, t, op);
+      }
+      case Op.UNCHARGE -> {
+        return uncharge(cpu, t, op);
+      }
       case Op.FORK -> {
         t.pc++;
         k.taskFactory.fork(t, op);
@@ -175,6 +185,42 @@ final class ThreadOps {
     k.pathCost = 0;
     for (Task w; (w = b.sleepers.sleepers.poll()) != null; ) {
       k.sched.wakeUp(w, 0);
+    }
+    exec.run(cpu, t, op, k.pathCost);
+    return false;
+  }
+
+  /**
+   * sock_alloc_send_pskb(): room below the limit is charged at once; otherwise sleep on the buffer
+   * (sock_wait_for_wmem()) with pc left here, so that each wakeup checks again.
+   */
+  private boolean charge(Cpu cpu, Task t, Op op) {
+    WaitQueue buf = op.waitQueue;
+    if (buf.charged < op.limit) {
+      buf.charged += op.bytes;
+      t.pc++;
+      return true;
+    }
+    buf.sleepers.add(t);
+    t.state = TaskState.INTERRUPTIBLE;
+    k.sched.schedule(cpu, SchedMode.NONE, 0);
+    return false;
+  }
+
+  /**
+   * sock_wfree() then unix_write_space(): at or below the wake mark, every writer waiting for room
+   * is woken (its wait entry is not exclusive).
+   */
+  private boolean uncharge(Cpu cpu, Task t, Op op) {
+    WaitQueue buf = op.waitQueue;
+    buf.charged -= op.bytes;
+    if (buf.charged > op.limit || buf.sleepers.isEmpty()) {
+      t.pc++;
+      return true;
+    }
+    k.pathCost = 0;
+    for (Task w; (w = buf.sleepers.poll()) != null; ) {
+      k.sched.wakeUp(w, op.flag ? SchedFlags.WF_SYNC : 0);
     }
     exec.run(cpu, t, op, k.pathCost);
     return false;

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Compiles the thread-level steps (wall-clock compute, yield, affinity, absolute and periodic
- * timers, condition variables, barriers, fork, clock reads, slice) into {@link Op}s run by {@link
- * ThreadOps}. Syscall-shaped steps get entry and exit to user around their op.
+ * timers, condition variables, barriers, socket send buffers, fork, clock reads, slice) into {@link
+ * Op}s run by {@link ThreadOps}. Syscall-shaped steps get entry and exit to user around their op.
  */
 final class ThreadSteps {
   private ThreadSteps() {}
@@ -46,6 +46,8 @@ final class ThreadSteps {
       op.waitQueue = c.waitQueue(sig.waitQueue());
       op.flag = sig.all();
       syscall(out, op);
+    } else if (s instanceof StepSpec.Charge || s instanceof StepSpec.Uncharge) {
+      syscall(out, sendBuffer(c, s));
     } else if (s instanceof StepSpec.CondWait cw) {
       Op op = new Op(Op.COND_WAIT);
       op.waitQueue = c.waitQueue(cw.cond());
@@ -73,6 +75,24 @@ final class ThreadSteps {
       return false;
     }
     return true;
+  }
+
+  /** A {@link StepSpec.Charge} or {@link StepSpec.Uncharge}, alone or as a syscall's part. */
+  static Op sendBuffer(ProgramCompiler c, StepSpec s) {
+    if (s instanceof StepSpec.Charge ch) {
+      Op op = new Op(Op.CHARGE);
+      op.waitQueue = c.waitQueue(ch.buffer());
+      op.bytes = ch.bytes();
+      op.limit = ch.limit();
+      return op;
+    }
+    StepSpec.Uncharge u = (StepSpec.Uncharge) s;
+    Op op = new Op(Op.UNCHARGE);
+    op.waitQueue = c.waitQueue(u.buffer());
+    op.bytes = u.bytes();
+    op.limit = u.wakeAt();
+    op.flag = u.sync();
+    return op;
   }
 
   private static void syscall(List<Op> out, Op op) {

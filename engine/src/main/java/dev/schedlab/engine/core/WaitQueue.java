@@ -4,7 +4,7 @@ import java.util.ArrayDeque;
 
 /**
  * A named wait queue ({@code wait_queue_head_t}): FIFO of blocked tasks, plus wakeups that found no
- * sleeper.
+ * sleeper, and the bytes charged when it is a socket's send-buffer queue.
  */
 final class WaitQueue {
   final String name;
@@ -12,6 +12,9 @@ final class WaitQueue {
 
   /** Wakeups with no sleeper yet, consumed by the next block (like a pipe holding data). */
   int pendingWakeups;
+
+  /** Bytes charged to the send buffer this queue belongs to ({@code sk_wmem_alloc}). */
+  long charged;
 
   WaitQueue(String name) {
     this.name = name;

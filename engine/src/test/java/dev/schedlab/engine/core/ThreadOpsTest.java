@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The thread-level steps: wall-clock compute, yield, affinity, timers, condvars, barrier, fork. */
+/**
+ * The thread-level steps: wall-clock compute, yield, affinity, timers, condvars, barrier, send
+ * buffers, fork.
+ */
 class ThreadOpsTest {
   private static final long MS = 1_000_000;
 
@@ -291,6 +294,63 @@ class ThreadOpsTest {
     for (String n : new String[] {"a", "c", "d"}) {
       assertThat(stamps(k, n, "t")[0]).isBetween(5 * MS, 5 * MS + 100_000);
     }
+  }
+
+  /** A writer of three 100-byte charges to send buffer "s" (room below 200 bytes). */
+  private static TaskSpec writer(String name) {
+    StepSpec charge = new StepSpec.Charge("s", 100, 200);
+    StepSpec stamp = new StepSpec.Clock("c");
+    return normal(name, 1, charge, stamp, charge, stamp, charge, stamp, new StepSpec.Exit());
+  }
+
+  @Test
+  void aFullSendBufferHoldsItsWritersUntilAReadFreesItToTheWakeMark() {
+    // the reader frees 100 bytes at 5 ms (200 -> 100, above the mark of 50: nobody is woken) and
+    // 100 more at 6 ms (down to 0): both waiting writers are woken then and charge once each
+    StepSpec free = new StepSpec.Uncharge("s", 100, 50, true);
+    TaskSpec reader =
+        normal(
+            "reader",
+            1,
+            user(5 * MS),
+            free,
+            user(MS),
+            free,
+            user(MS),
+            free,
+            user(MS),
+            free,
+            new StepSpec.Exit());
+    Kernel k = run(20 * MS, 4, writer("w1"), writer("w2"), reader);
+    long[] w1 = stamps(k, "w1", "c");
+    long[] w2 = stamps(k, "w2", "c");
+    assertThat(w1).hasSize(3);
+    assertThat(w2).hasSize(3);
+    assertThat(w1[0]).isLessThan(100_000);
+    assertThat(w2[0]).isLessThan(100_000);
+    for (long[] w : new long[][] {w1, w2}) {
+      assertThat(w[1]).isBetween(6 * MS, 6 * MS + 200_000);
+      assertThat(w[2]).isBetween(8 * MS, 8 * MS + 200_000);
+    }
+    assertThat(k.liveTasks).isZero();
+  }
+
+  @Test
+  void aChargeWithRoomDoesNotSleep() {
+    Kernel k =
+        run(
+            10 * MS,
+            1,
+            normal(
+                "w",
+                1,
+                new StepSpec.Charge("s", 100, 1_000),
+                new StepSpec.Charge("s", 100, 1_000),
+                new StepSpec.Clock("c"),
+                new StepSpec.Exit()));
+    assertThat(stamps(k, "w", "c")).hasSize(1);
+    assertThat(stamps(k, "w", "c")[0]).isLessThan(100_000);
+    assertThat(k.metrics.counter("sched.wakeups").value).isZero();
   }
 
   @Test

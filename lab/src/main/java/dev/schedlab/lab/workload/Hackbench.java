@@ -21,18 +21,39 @@ import java.util.TreeMap;
  * <p>Models: each write as a syscall (copy + queue) that wakes the receiver with WF_SYNC, as {@code
  * pipe_write()} and a unix socket's {@code sock_def_readable()} do ({@code
  * wake_up_interruptible_sync_poll()}; a sender waking many receivers is then kept from affine
- * wakeups by {@code wake_wide()}); each receiver blocks until a message is queued, then reads it;
- * everyone exits when done, and Time is when the last task exits. Does not model: the start-up
- * barrier and fork cost, a writer blocking on a full socket buffer, threads sharing one mm across
- * the sender and receiver groups (see docs/fidelity.md).
+ * wakeups by {@code wake_wide()}); each receiver blocks until a message is queued, then reads it
+ * (the wake and the block are syscalls of their own: docs/fidelity.md). Over sockets, each
+ * message's skb is charged to the send buffer of the senders' end of the socketpair (its
+ * SKB_TRUESIZE against {@code sk_sndbuf}): a sender finding the buffer full sleeps ({@code
+ * sock_alloc_send_pskb()}) until a read frees it down to a quarter ({@code unix_write_space()}),
+ * which wakes every waiting sender. Everyone exits when done, and Time is when the last task exits.
+ * Does not model: the start-up barrier and fork cost, a pipe's own limit (16 pages: {@code -p}
+ * writers never block), skbs with page fragments (messages above 3776 bytes are charged as one
+ * kmalloc'd head), threads sharing one mm across the sender and receiver groups (see
+ * docs/fidelity.md).
+ *
+ * <p>Kernel reference: {@code unix_stream_sendmsg()}, {@code unix_stream_read_generic()}, {@code
+ * unix_write_space()} (net/unix/af_unix.c); {@code sock_alloc_send_pskb()}, {@code sock_wfree()}
+ * (net/core/sock.c); {@code SKB_TRUESIZE()} (include/linux/skbuff.h).
  */
 public final class Hackbench implements WorkloadTool {
+  /**
+   * The source of the socket costs measured on the project's machine with
+   * host/src/main/c/unix-stream-paths.c: a path's p50 less the p50 of a bare getppid() in the same
+   * run.
+   */
+  private static final String MEASURED =
+      "[measured] Linux 6.18, 2-vCPU KVM guest (AMD EPYC), unix-stream-paths p50 less getppid's"
+          + " (docs/workloads.md, hackbench): ";
+
   static final ToolParam SOCK_WRITE =
       ToolParam.ns(
           "socket_write",
-          1_500,
-          "[estimate] unix_stream_sendmsg: skb alloc, copy, queue",
-          "write path, socket mode");
+          850,
+          MEASURED
+              + "write() of 100 bytes with room and no sleeping reader, p50 0.99-1.12 us over five"
+              + " runs, less getppid's 0.18-0.22 us: 0.82-0.90 us",
+          "write path, socket mode: unix_stream_sendmsg(), skb alloc, copy, queue");
   static final ToolParam PIPE_WRITE =
       ToolParam.ns(
           "pipe_write",
@@ -41,9 +62,36 @@ public final class Hackbench implements WorkloadTool {
           "write path, pipe mode");
   static final ToolParam SOCK_READ =
       ToolParam.ns(
-          "socket_read", 1_200, "[estimate] unix_stream_recvmsg", "read path, socket mode");
+          "socket_read",
+          940,
+          MEASURED
+              + "read() of one queued 100-byte message, p50 1.07-1.21 us over five runs, less"
+              + " getppid's 0.18-0.22 us: 0.90-0.99 us",
+          "read path, socket mode: unix_stream_read_generic(), copy, consume_skb()");
   static final ToolParam PIPE_READ =
       ToolParam.ns("pipe_read", 700, "[estimate] pipe_read", "read path, pipe mode");
+  static final ToolParam SNDBUF =
+      ToolParam.num(
+          "socket_sndbuf",
+          212_992,
+          "bytes",
+          "[src] net.core.wmem_default (sock_init_data() sets sk_sndbuf from it; 212992 on the"
+              + " project's host)",
+          "send buffer of each receiver's socket, shared by the group's senders");
+  static final ToolParam SKB_SHINFO =
+      ToolParam.num(
+          "skb_shared_info",
+          320,
+          "bytes",
+          "[src] SKB_DATA_ALIGN(sizeof(struct skb_shared_info)), x86-64 v6.x (17 frags)",
+          "tail of every skb head; with the message it sets the kmalloc size class of the head");
+  static final ToolParam SKB_STRUCT =
+      ToolParam.num(
+          "sk_buff",
+          256,
+          "bytes",
+          "[src] SKB_DATA_ALIGN(sizeof(struct sk_buff)), x86-64 v6.x",
+          "the sk_buff itself, counted in SKB_TRUESIZE()");
 
   static final List<ToolArgs.Opt> OPTS =
       List.of(
@@ -67,7 +115,7 @@ public final class Hackbench implements WorkloadTool {
 
   @Override
   public List<ToolParam> params() {
-    return List.of(SOCK_WRITE, PIPE_WRITE, SOCK_READ, PIPE_READ);
+    return List.of(SOCK_WRITE, PIPE_WRITE, SOCK_READ, PIPE_READ, SNDBUF, SKB_SHINFO, SKB_STRUCT);
   }
 
   @Override
@@ -85,11 +133,18 @@ public final class Hackbench implements WorkloadTool {
     long write = ctx.param(pipe ? PIPE_WRITE : SOCK_WRITE);
     long read = ctx.param(pipe ? PIPE_READ : SOCK_READ);
     String process = threads ? "group" : "own";
+    long sndbuf = ctx.param(SNDBUF);
+    long truesize = truesize(size, ctx.param(SKB_SHINFO), ctx.param(SKB_STRUCT));
     List<TaskSpec> tasks = new ArrayList<>();
     for (int g = 0; g < groups; g++) {
       List<StepSpec> body = new ArrayList<>();
       for (int r = 0; r < fds; r++) {
-        body.add(Tasks.kernel(Tasks.seg(write, "MIGHT_RESCHED")));
+        List<StepSpec> parts = new ArrayList<>();
+        if (!pipe) {
+          parts.add(new StepSpec.Charge(socket(ctx, g, r), truesize, sndbuf));
+        }
+        parts.add(Tasks.kernel(Tasks.seg(write, "MIGHT_RESCHED")));
+        body.add(new StepSpec.Syscall(parts));
         body.add(new StepSpec.Wake(queue(ctx, g, r), true));
       }
       List<StepSpec> sender = Tasks.runThenExit(loops, body);
@@ -110,12 +165,18 @@ public final class Hackbench implements WorkloadTool {
               0,
               sender));
       for (int r = 0; r < fds; r++) {
+        List<StepSpec> parts = new ArrayList<>();
+        parts.add(Tasks.kernel(Tasks.seg(read, "MIGHT_RESCHED")));
+        if (!pipe) {
+          // unix_writable(): the senders are woken once a quarter of sk_sndbuf or less is in use
+          parts.add(new StepSpec.Uncharge(socket(ctx, g, r), truesize, sndbuf / 4, true));
+        }
         List<StepSpec> receiver =
             Tasks.runThenExit(
                 (long) fds * loops,
                 List.of(
                     new StepSpec.Block(queue(ctx, g, r)),
-                    Tasks.kernel(Tasks.seg(read, "MIGHT_RESCHED")),
+                    new StepSpec.Syscall(parts),
                     new StepSpec.Mark(ctx.id() + ".messages")));
         tasks.add(
             Tasks.withPolicy(
@@ -128,6 +189,34 @@ public final class Hackbench implements WorkloadTool {
 
   private static String queue(ToolContext ctx, int group, int receiver) {
     return ctx.id() + "/g" + group + "/r" + receiver;
+  }
+
+  /** The senders' end of receiver {@code receiver}'s socketpair: its send buffer. */
+  private static String socket(ToolContext ctx, int group, int receiver) {
+    return queue(ctx, group, receiver) + "/sndbuf";
+  }
+
+  /**
+   * SKB_TRUESIZE() of one message's skb: the head kmalloc'd for the cache-aligned data and the
+   * shared info (__alloc_skb(): the whole slab object counts), plus the sk_buff.
+   */
+  static long truesize(long size, long shinfo, long skbStruct) {
+    return kmallocSize(align(size, 64) + shinfo) + skbStruct;
+  }
+
+  /** The kmalloc size class that serves {@code n} bytes: powers of two, and 96 and 192. */
+  static long kmallocSize(long n) {
+    if (n > 64 && n <= 96) {
+      return 96;
+    }
+    if (n > 128 && n <= 192) {
+      return 192;
+    }
+    return Math.max(8, Long.highestOneBit(n - 1) << 1);
+  }
+
+  private static long align(long n, long to) {
+    return (n + to - 1) / to * to;
   }
 
   /** hackbench's banner and {@code Time:} line. */
