@@ -16,16 +16,18 @@ import java.util.Locale;
  * Whole-run throughput and allocation of the engine on {@link WholeRunScenario} (not JMH: one run
  * is seconds long and single-threaded, so a plain main with warm-up runs is enough).
  *
- * <p>It runs {@code --warmup-runs} runs of {@code --warmup-seconds}, then a short baseline run of
- * {@code --baseline-seconds} and the measured run of {@code --seconds}, each on the current thread.
- * Reported: simulated seconds per wall second and events per wall second (wall time of the event
- * loop, as {@link RunResult#wallNs()}), bytes allocated per event over the whole run including
- * set-up ({@code com.sun.management.ThreadMXBean#getCurrentThreadAllocatedBytes} before/after
- * {@link Simulation#run}), and steady-state bytes per event = (bytes(measured) - bytes(baseline)) /
- * (events(measured) - events(baseline)), which cancels the set-up allocation. Also the thread's CPU
- * time of the run and CPU ns per event: on a shared machine wall time also counts the time other
- * processes had the core, CPU time much less so. With {@code --runs N} the measured run is repeated
- * and the one with the least CPU time is reported (best of N).
+ * <p>It runs {@code --warmup-runs} runs of {@code --warmup-seconds}, then a baseline run of {@code
+ * --baseline-seconds} (by default half of {@code --seconds}: the same scenario and seed, so the
+ * measured run's first half, event for event) and the measured run of {@code --seconds}, each on
+ * the current thread. Reported: simulated seconds per wall second and events per wall second (wall
+ * time of the event loop, as {@link RunResult#wallNs()}), bytes allocated per event over the whole
+ * run including set-up ({@code com.sun.management.ThreadMXBean#getCurrentThreadAllocatedBytes}
+ * before/after {@link Simulation#run}), and steady-state bytes per event = (bytes(measured) -
+ * bytes(baseline)) / (events(measured) - events(baseline)): what the measured run allocated after
+ * its first half, set-up cancelled. Also the thread's CPU time of the run and CPU ns per event: on
+ * a shared machine wall time also counts the time other processes had the core, CPU time much less
+ * so. With {@code --runs N} the measured run is repeated and the one with the least CPU time is
+ * reported (best of N).
  *
  * <p>HOW TO RUN: {@code java -cp benchmarks/target/benchmarks.jar
  * dev.schedlab.benchmarks.WholeRunBenchmark --seconds 10}. Exit codes: 0 ok, 1 the run failed, 2

@@ -6,8 +6,10 @@ package dev.schedlab.benchmarks;
  * @param seconds simulated seconds of the measured run
  * @param warmupRuns number of warm-up runs before measuring
  * @param warmupSeconds simulated seconds of each warm-up run
- * @param baselineSeconds simulated seconds of the short run whose allocation is subtracted to get
- *     steady-state bytes/event
+ * @param baselineSeconds simulated seconds of the run whose allocation is subtracted to get
+ *     steady-state bytes/event (by default half of {@code seconds}: the same scenario and seed, so
+ *     it is the measured run's first half event for event, and the difference is what the second
+ *     half allocated)
  * @param seed scenario seed
  * @param cpus CPUs of the machine (32, or a multiple of 64)
  * @param taskScale multiple of the 4 hogs and 4 sleepers per CPU
@@ -24,7 +26,7 @@ record WholeRunOptions(
     int runs) {
   static final String USAGE =
       "usage: WholeRunBenchmark [--seconds S (10)] [--warmup-runs N (1)]"
-          + " [--warmup-seconds S (1)] [--baseline-seconds S (0.1)] [--seed N (1)] [--cpus N (128)]"
+          + " [--warmup-seconds S (1)] [--baseline-seconds S (S/2)] [--seed N (1)] [--cpus N (128)]"
           + " [--task-scale K (1)] [--runs N (1)]";
 
   WholeRunOptions(
@@ -33,7 +35,7 @@ record WholeRunOptions(
   }
 
   static WholeRunOptions defaults() {
-    return new WholeRunOptions(10, 1, 1, 0.1, 1);
+    return new WholeRunOptions(10, 1, 1, 5, 1);
   }
 
   private WholeRunOptions with(String name, String v) {
@@ -111,8 +113,10 @@ record WholeRunOptions(
   /** Parses {@code args}; throws IllegalArgumentException naming the bad option. */
   static WholeRunOptions parse(String... args) {
     WholeRunOptions o = defaults();
+    boolean baselineGiven = false;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
+      baselineGiven |= name.equals("--baseline-seconds");
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException(name + " needs a value; " + USAGE);
       }
@@ -122,6 +126,13 @@ record WholeRunOptions(
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(name + ": not a number: " + v, e);
       }
+    }
+    if (!baselineGiven) {
+      o = o.with("--baseline-seconds", Double.toString(o.seconds / 2));
+    }
+    if (!(o.baselineSeconds < o.seconds)) {
+      throw new IllegalArgumentException(
+          "--baseline-seconds must be less than --seconds, got " + o.baselineSeconds);
     }
     if (o.warmupRuns < 0) {
       throw new IllegalArgumentException("--warmup-runs must be >= 0, got " + o.warmupRuns);

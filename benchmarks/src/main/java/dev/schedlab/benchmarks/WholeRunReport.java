@@ -42,7 +42,7 @@ final class WholeRunReport {
     row(out, "baseline", base);
     row(out, "measured", full);
     double steady = steadyBytesPerEvent(base, full);
-    out.printf(Locale.ROOT, "steady-state bytes/event (measured - baseline): %.2f%n", steady);
+    out.printf(Locale.ROOT, "steady-state bytes/event (measured - baseline): %.4f%n", steady);
     out.println(json(o, base, full, steady));
   }
 

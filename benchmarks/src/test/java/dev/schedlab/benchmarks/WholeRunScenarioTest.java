@@ -60,7 +60,13 @@ class WholeRunScenarioTest {
     assertThat(s.seed()).isEqualTo(7);
     assertThat(WholeRunOptions.parse()).isEqualTo(WholeRunOptions.defaults());
     assertThat(WholeRunOptions.ns(WholeRunOptions.defaults().baselineSeconds()))
-        .isEqualTo(100_000_000L);
+        .isEqualTo(5_000_000_000L);
+    assertThat(o.baselineSeconds()).isEqualTo(1.25); // half the measured run unless given
+    assertThat(
+            WholeRunOptions.parse("--seconds", "2", "--baseline-seconds", "0.5").baselineSeconds())
+        .isEqualTo(0.5);
+    assertThatThrownBy(() -> WholeRunOptions.parse("--seconds", "1", "--baseline-seconds", "1"))
+        .hasMessageContaining("--baseline-seconds");
   }
 
   @Test
