@@ -59,14 +59,8 @@ class WholeRunScenarioTest {
     assertThat(s.durationNs()).isEqualTo(2_500_000_000L);
     assertThat(s.seed()).isEqualTo(7);
     assertThat(WholeRunOptions.parse()).isEqualTo(WholeRunOptions.defaults());
-    assertThat(WholeRunOptions.ns(WholeRunOptions.defaults().baselineSeconds()))
-        .isEqualTo(5_000_000_000L);
-    assertThat(o.baselineSeconds()).isEqualTo(1.25); // half the measured run unless given
-    assertThat(
-            WholeRunOptions.parse("--seconds", "2", "--baseline-seconds", "0.5").baselineSeconds())
-        .isEqualTo(0.5);
-    assertThatThrownBy(() -> WholeRunOptions.parse("--seconds", "1", "--baseline-seconds", "1"))
-        .hasMessageContaining("--baseline-seconds");
+    assertThatThrownBy(() -> WholeRunOptions.parse("--baseline-seconds", "1"))
+        .hasMessageContaining("unknown option");
   }
 
   @Test
@@ -97,10 +91,11 @@ class WholeRunScenarioTest {
   }
 
   @Test
-  void steadyStateBytesPerEventSubtractsTheBaseline() {
-    var base = new WholeRunBenchmark.Sample(100, 1_000, 1, 1, 50_000, 10);
-    var full = new WholeRunBenchmark.Sample(10_000, 101_000, 1, 1, 250_000, 20);
-    assertThat(WholeRunReport.steadyBytesPerEvent(base, full)).isEqualTo(2.0);
-    assertThat(WholeRunReport.steadyBytesPerEvent(base, base)).isNaN();
+  void steadyStateBytesPerEventIsTheSecondHalfsAllocationPerEvent() {
+    var s = new WholeRunBenchmark.Sample(10_000, 101_000, 1, 1, 250_000, 20, 50_000, 100_000);
+    assertThat(s.steadyBytesPerEvent()).isEqualTo(2.0);
+    assertThat(s.bytesPerEvent()).isEqualTo(250_000 / 101_000.0);
+    var none = new WholeRunBenchmark.Sample(10_000, 0, 1, 1, 250_000, 20, 0, 0);
+    assertThat(none.steadyBytesPerEvent()).isNaN();
   }
 }
