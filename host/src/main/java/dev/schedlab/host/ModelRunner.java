@@ -65,8 +65,8 @@ public final class ModelRunner {
   }
 
   /**
-   * Runs {@code tools} (tool: args pairs, in order) for {@code durationNs} with the parameter
-   * overrides {@code params} ({@code key=value}).
+   * Runs {@code tools} (tool: args pairs, in order; none: an idle machine) for {@code durationNs}
+   * with the parameter overrides {@code params} ({@code key=value}).
    */
   public Outcome run(
       String name, List<String[]> tools, long durationNs, long seed, List<String> params)
@@ -75,7 +75,7 @@ public final class ModelRunner {
     y.append("name: ").append(name).append('\n');
     y.append("seed: ").append(seed).append('\n');
     y.append("duration: ").append(durationNs).append('\n');
-    y.append("workload:\n  tools:\n");
+    y.append(tools.isEmpty() ? "workload:\n  tasks: []\n" : "workload:\n  tools:\n");
     for (String[] t : tools) {
       y.append("    - ").append(t[0]).append(": \"").append(t[1]).append("\"\n");
     }

@@ -60,9 +60,6 @@ final class Cpu implements CpuView, RqView {
   static final int IRQ_RESCHED = 2;
   static final int IRQ_CALL = 4;
 
-  /** RCU callbacks due (RCU_SOFTIRQ after a grace period). */
-  static final int IRQ_RCU = 8;
-
   final int id;
   final int coreId;
   final int llcId;
@@ -251,7 +248,7 @@ final class Cpu implements CpuView, RqView {
   long lastBlockedUpdate;
   boolean schedSoftirq;
 
-  /** RCU callbacks whose grace period ended, for RCU_SOFTIRQ. */
+  /** RCU callbacks whose grace period ended, for RCU_SOFTIRQ ({@link Rcu}). */
   final java.util.ArrayDeque<WorkItem> rcuPending = new java.util.ArrayDeque<>();
 
   /** nohz_full: the tick is deferred while one task runs. */

@@ -2,7 +2,6 @@ package dev.schedlab.engine.core;
 
 import dev.schedlab.api.DeferKind;
 import dev.schedlab.api.DeferredWork;
-import dev.schedlab.engine.params.Param;
 import java.util.BitSet;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -10,15 +9,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * Deferred work contexts (section 1.11).
  *
- * <p>Models: RCU callbacks run after a grace period in RCU_SOFTIRQ on the CPU that queued them, or,
- * for an offloaded (rcu_nocbs, i.e. isolated) CPU, in the {@code rcuo} kthread on housekeeping
- * CPUs; workqueue items run in a kworker kthread (bound to the queuing CPU, or the unbound pool on
- * housekeeping CPUs); delayed work is queued after its delay. Kthreads are fair tasks, so their
- * work can be preempted by RT tasks.
+ * <p>Models: RCU callbacks go to {@link Rcu}, which invokes them after their grace period in
+ * RCU_SOFTIRQ on the CPU that queued them, or, for an offloaded (rcu_nocbs, i.e. isolated) CPU,
+ * hands them here to the {@code rcuo} kthread on housekeeping CPUs; workqueue items run in a
+ * kworker kthread (bound to the queuing CPU, or the unbound pool on housekeeping CPUs); delayed
+ * work is queued after its delay. Kthreads are fair tasks, so their work can be preempted by RT
+ * tasks.
  *
- * <p>Does not model: callback batching or RCU_LAZY (each callback has its own grace-period timer);
- * more than one {@code rcuo} kthread (one serves every offloaded CPU); more than one unbound
- * kworker; bound kworkers exist from first use only.
+ * <p>Does not model: more than one {@code rcuo} kthread (one serves every offloaded CPU); more than
+ * one unbound kworker; bound kworkers exist from first use only.
  *
  * <p>Kernel reference: {@code kernel/rcu/tree.c} ({@code call_rcu}, {@code rcu_core}), {@code
  * kernel/rcu/tree_nocb.h} (rcu_nocbs offload), {@code kernel/workqueue.c} ({@code queue_work_on},
@@ -29,7 +28,6 @@ final class Deferred {
   private final @Nullable Task rcuo;
   private final Task unboundWorker;
   private final Task[] boundWorkers;
-  private final MetricCounter rcuCallbacks;
   private final MetricCounter workItems;
   private final MetricCounter[] workNsOn;
   private final KthreadFactory factory;
@@ -42,7 +40,6 @@ final class Deferred {
     this.rcuo = nocbs ? factory.kthread("rcuop/0", housekeeping) : null;
     this.unboundWorker = factory.kthread("kworker/u:0", housekeeping);
     this.boundWorkers = new Task[k.cpus.length];
-    rcuCallbacks = k.metrics.counter("deferred.rcu_callbacks");
     workItems = k.metrics.counter("deferred.work_items");
     workNsOn =
         new MetricCounter[] {
@@ -54,10 +51,7 @@ final class Deferred {
   /** H12: submits work through the vehicle {@code kind}. */
   void submit(DeferKind kind, int cpu, long costNs, long delayNs, DeferredWork fn) {
     switch (kind) {
-      case RCU_CALLBACK -> {
-        WorkItem w = new WorkItem(costNs, fn, cpu, true);
-        k.queue.schedule(w.due, k.now + k.costs.p(Param.RCU_GP));
-      }
+      case RCU_CALLBACK -> k.rcu.callRcu(k.cpus[cpu], new WorkItem(costNs, fn, cpu, true));
       case WORKQUEUE -> queueWork(new WorkItem(costNs, fn, cpu, false));
       case DELAYED_WORK -> {
         WorkItem w = new WorkItem(costNs, fn, cpu, false);
@@ -67,32 +61,19 @@ final class Deferred {
     }
   }
 
-  /** A grace period or a delay ended. */
+  /** A delayed work's delay ended. */
   void due(WorkItem w) {
-    if (!w.rcu) {
-      queueWork(w);
-      return;
-    }
-    rcuCallbacks.value++;
-    Cpu c = k.cpus[w.cpu];
-    if (rcuo != null && c.isolated) {
-      enqueue(rcuo, w); // rcu_nocbs: the offload kthread runs it on a housekeeping CPU
-    } else {
-      c.rcuPending.add(w);
-      k.thisCpu = c.id;
-      k.irqs.raise(c, Cpu.IRQ_RCU);
-    }
+    queueWork(w);
   }
 
-  /** RCU_SOFTIRQ on {@code cpu}: invoke its ready callbacks; cost to {@link Kernel#pathCost}. */
-  void rcuSoftirq(Cpu cpu) {
-    while (!cpu.rcuPending.isEmpty()) {
-      WorkItem w = cpu.rcuPending.poll();
-      long cost = k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs;
-      k.pathCost += cost;
-      account(cpu.id, cost);
-      w.fn.run(cpu.id);
-    }
+  /** Whether {@code cpu}'s RCU callbacks are offloaded (rcu_nocbs) to the {@code rcuo} kthread. */
+  boolean offloaded(int cpu) {
+    return rcuo != null && k.cpus[cpu].isolated;
+  }
+
+  /** An offloaded CPU's RCU callback whose grace period ended: the rcuo kthread runs it. */
+  void offloadedReady(WorkItem w) {
+    enqueue(Objects.requireNonNull(rcuo), w);
   }
 
   private void queueWork(WorkItem w) {

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The event loop: takes the kernel's future events in time order (ties in scheduling order), folds
  * each into the run's digest, and hands it to the mechanism that owns it: a CPU's phase end, a
- * tick, an hrtimer, an IPI, host noise, deferred work, a task's start.
+ * tick, an hrtimer, an IPI, host noise, deferred work, RCU's quiescent-state forcing, a task's
+ * start.
  */
 final class EventLoop {
   static final int EV_PHASE = 1;
@@ -18,6 +19,7 @@ final class EventLoop {
   static final int EV_TASK_START = 6;
   static final int EV_WORK_DUE = 7;
   static final int EV_NOISE = 8;
+  static final int EV_RCU_FQS = 10;
 
   /** The plugin watchdog: outside the model, not in the digest. */
   static final int EV_WATCHDOG = 9;
@@ -97,6 +99,7 @@ final class EventLoop {
           k.irqs.raise(k.cpus[e.cpu], Cpu.IRQ_CALL);
         }
       }
+      case EV_RCU_FQS -> k.rcu.fqs();
       case EV_NOISE -> {
         k.thisCpu = e.cpu;
         host.noise(k.cpus[e.cpu]);

@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  * pending at the entry does not cancel it (MWAIT and HLT return at once, the governor reflects a
  * zero residency); NEED_RESCHED does.
  *
- * <p>Does not model: timer-wheel timers in the tick-stop decision ({@code tick_nohz_next_event()}
- * sees none), cpuidle's s2idle and the arch idle fallbacks other than HLT.
+ * <p>Does not model: timer-wheel timers other than the host background's in the tick-stop decision
+ * ({@code tick_nohz_next_event()} sees those and RCU's callbacks), cpuidle's s2idle and the arch
+ * idle fallbacks other than HLT.
  *
  * <p>Kernel reference: {@code kernel/sched/idle.c} ({@code do_idle}, {@code cpuidle_idle_call},
  * {@code call_cpuidle}), {@code drivers/cpuidle/cpuidle.c} ({@code cpuidle_enter_state}, {@code
@@ -112,18 +113,23 @@ final class IdleLoop {
     long sleepLength = nextHrTimerNs(cpu);
     int idx = cpu.selectedState;
     cpu.selectedState = -1;
+    long reprogramCost = 0;
     if (idx < 0) {
       long tickDelta = cpu.tickEv.scheduled() ? cpu.tickEv.time() - k.now : Long.MAX_VALUE;
       // Without a cpuidle driver (HLT only) there is no governor: default_idle_call() always
-      // tries to stop the tick. tick_nohz_next_event() then keeps it only for a timer-wheel or
-      // RCU event within a tick: with high-resolution timers, hrtimers (sleeps, cyclictest) are
-      // programmed on their own and do not keep the tick (hrtimer_get_next_event() returns
-      // KTIME_MAX). The model's only timer-wheel timers are the host background's (Background):
-      // the stopped tick is programmed for the next one, so the tick stops whenever the governor
-      // (if any) says so.
+      // tries to stop the tick. tick_nohz_next_event() keeps it while this CPU has RCU callbacks
+      // (rcu_needs_cpu()); otherwise it keeps it only for a timer-wheel event within a tick:
+      // with high-resolution timers, hrtimers (sleeps, cyclictest) are programmed on their own
+      // and do not keep the tick (hrtimer_get_next_event() returns KTIME_MAX). The model's only
+      // timer-wheel timers are the host background's (Background), for which the stopped tick
+      // is programmed, so without callbacks the tick stops whenever the governor (if any) says
+      // so. A stopped tick is reprogrammed on every pass (cpuidle_idle_call() calls
+      // tick_nohz_idle_stop_tick() whenever the tick is stopped).
       boolean driver = k.idleStates.size() > 1 || k.idleStates.get(0).polling();
       idx = driver ? governor.select(cpu, sleepLength, tickDelta, latencyLimitNs) : 0;
-      if (!cpu.tickStopped && (!driver || governor.stopTick(cpu, idx, sleepLength))) {
+      if (cpu.tickStopped) {
+        reprogramCost = reprogramStoppedTick(cpu);
+      } else if (!k.rcu.needsCpu(cpu) && (!driver || governor.stopTick(cpu, idx, sleepLength))) {
         stopTick(cpu, idx);
         return;
       }
@@ -135,7 +141,34 @@ final class IdleLoop {
     k.setPhase(
         cpu,
         Cpu.P_IDLE_ENTER,
-        k.costs.p(Param.CPUIDLE_ENTER) + cpu.idleFlagsLine.write(cpu, k.irqs));
+        reprogramCost + k.costs.p(Param.CPUIDLE_ENTER) + cpu.idleFlagsLine.write(cpu, k.irqs));
+  }
+
+  /**
+   * {@code tick_nohz_stop_tick()} with the tick already stopped: programmed for the next
+   * timer-wheel timer, or the next jiffy while the CPU has RCU callbacks ({@code
+   * tick_nohz_next_event()}); returns the clockevent's reprogramming cost.
+   */
+  private long reprogramStoppedTick(Cpu cpu) {
+    long at = Long.MAX_VALUE;
+    Background bg = k.background;
+    if (bg != null) {
+      at = bg.nextTimerTickNs(cpu);
+    }
+    if (k.rcu.needsCpu(cpu)) {
+      at = Math.min(at, k.nextTickBoundary());
+    }
+    if (at == Long.MAX_VALUE) {
+      long cost = k.costs.clockeventCancelCost(cpu, cpu.tickEv);
+      k.queue.cancel(cpu.tickEv);
+      return cost;
+    }
+    if (cpu.tickEv.scheduled() && cpu.tickEv.time() == at) {
+      return 0; // the same expiry: nothing to reprogram
+    }
+    long cost = k.costs.clockeventReprogramCost(cpu, at);
+    k.queue.schedule(cpu.tickEv, at);
+    return cost;
   }
 
   /**
@@ -293,6 +326,11 @@ final class IdleLoop {
     Background bg = k.background;
     if (bg != null) {
       next = Math.min(next, bg.nextTimerTickNs(cpu)); // tick_nohz_get_sleep_length()
+    }
+    if (k.rcu.needsCpu(cpu)) {
+      // tick_nohz_next_event() keeps the tick: the sleep length ends at the next one
+      long tick = cpu.tickEv.scheduled() ? cpu.tickEv.time() : k.nextTickBoundary();
+      next = Math.min(next, tick);
     }
     return next == Long.MAX_VALUE ? Long.MAX_VALUE : next - k.now;
   }

@@ -160,6 +160,7 @@ final class Interrupts {
         if (bg != null) {
           bg.tick(cpu); // run_local_timers()
         }
+        k.rcu.schedClockIrq(cpu);
       }
       collectSoftExpired(cpu);
       for (int i = 0; i < cpu.expired.size(); i++) {
@@ -174,9 +175,6 @@ final class Interrupts {
       cpu.expired.clear();
       k.pathCost +=
           k.costs.clockeventReprogramCost(); // hrtimer_interrupt(): program the next event
-    }
-    if ((vectors & Cpu.IRQ_RCU) != 0 && k.trace.enabled()) {
-      k.trace.irqEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0, "timer");
     }
     if ((vectors & Cpu.IRQ_RESCHED) != 0 && k.trace.enabled()) {
       k.trace.ipiEntry(k.now, cpu.id, cur.traceComm(), cur.tracePid(), "Rescheduling interrupts");
@@ -220,9 +218,6 @@ final class Interrupts {
   private void traceExits(Cpu cpu, int vectors) {
     Task cur = cpu.curr;
     if ((vectors & Cpu.IRQ_TIMER) != 0) {
-      k.trace.irqExit(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0);
-    }
-    if ((vectors & Cpu.IRQ_RCU) != 0) {
       k.trace.irqExit(k.now, cpu.id, cur.traceComm(), cur.tracePid(), 0);
     }
     if ((vectors & Cpu.IRQ_RESCHED) != 0) {
@@ -441,9 +436,9 @@ final class Interrupts {
       softirqSched.value++;
       k.balancer.softirq(cpu);
     }
-    if (!cpu.rcuPending.isEmpty()) {
+    if (k.rcu.takeSoftirq(cpu)) {
       softirqRcu.value++;
-      k.deferred.rcuSoftirq(cpu);
+      k.rcu.core(cpu);
     }
   }
 }

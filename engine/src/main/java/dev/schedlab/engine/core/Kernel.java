@@ -81,6 +81,9 @@ public final class Kernel {
   @SuppressWarnings("NullAway.Init") // set by the builder
   Deferred deferred;
 
+  @SuppressWarnings("NullAway.Init") // set by the builder, after deferred
+  Rcu rcu;
+
   /** The host's own background kernel activity; null when off (bg.timer_rate_milli 0). */
   @Nullable Background background;
 

@@ -185,6 +185,11 @@ final class KernelBuilder {
               t.sleepTimer = new HrTimer(k, t.cpu, null, t);
               return t;
             });
+    boolean[] offloaded = new boolean[cpus.length];
+    for (int c = 0; c < cpus.length; c++) {
+      offloaded[c] = k.deferred.offloaded(c);
+    }
+    k.rcu = new Rcu(k, offloaded);
     if (sc.kernel().rt()
         && !model.honours(
             dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL, dev.schedlab.api.ReschedBit.NR)) {

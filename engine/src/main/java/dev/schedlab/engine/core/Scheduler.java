@@ -91,6 +91,7 @@ final class Scheduler {
    */
   void schedule(Cpu cpu, SchedMode mode, long extraCost) {
     Task prev = cpu.curr;
+    k.rcu.noteContextSwitch(cpu);
     account(cpu);
     RqPelt.updateOthers(cpu);
     // update_rq_clock() writes the rq line a cross-CPU call may have read rq->idle from

@@ -11,10 +11,13 @@ final class WorkItem {
   /** The CPU that queued it (RCU callbacks run there unless it is offloaded). */
   final int cpu;
 
-  /** Fires at the end of the grace period, or of a delayed work's delay. */
+  /** Fires at the end of a delayed work's delay (RCU callbacks wait in {@link Rcu} instead). */
   final Event due;
 
   final boolean rcu;
+
+  /** An RCU callback's grace period ({@code rcu_seq_snap()}), 0 until {@link Rcu} assigns one. */
+  long rcuGpSeq;
 
   WorkItem(long costNs, DeferredWork fn, int cpu, boolean rcu) {
     this.costNs = costNs;

@@ -261,7 +261,21 @@ public enum Param {
       1,
       Unit.BOOL,
       "[src] haltpoll.c guest_halt_poll_allow_shrink"),
-  RCU_GP("latency.rcu_gp", 10_000_000, Unit.NS, "[estimate] RCU grace period (2-30 ms typical)"),
+  RCU_FIRST_FQS(
+      "rcu.jiffies_till_first_fqs",
+      -1,
+      Unit.COUNT,
+      "[src] kernel/rcu/tree.c jiffies_till_first_fqs: jiffies from a grace period's start to its first force-quiescent-state scan (rcu_gp_fqs_loop), which reports the CPUs found idle; -1: the kernel's default, RCU_JIFFIES_TILL_FORCE_QS (1 + (HZ > 250) + (HZ > 500)) + nr_cpu_ids / 256 (rcu_init_geometry)"),
+  RCU_NEXT_FQS(
+      "rcu.jiffies_till_next_fqs",
+      -1,
+      Unit.COUNT,
+      "[src] kernel/rcu/tree.c jiffies_till_next_fqs: jiffies between the later scans; -1: the same default as the first, at least 1"),
+  RCU_CORE(
+      "cost.rcu_core",
+      500,
+      Unit.NS,
+      "[estimate] rcu_core() in RCU_SOFTIRQ besides the callbacks: rcu_check_quiescent_state(), note_gp_changes() and rcu_report_qs_rdp() under the rcu_node lock (range 0.3-1 us)"),
   RCU_CB_OVERHEAD(
       "cost.rcu_cb_overhead",
       100,
@@ -297,7 +311,7 @@ public enum Param {
       "bg.rcu_callbacks_milli",
       0,
       Unit.COUNT,
-      "[host] RCU callbacks (call_rcu) the background queues per expiry, x1000; `schedlab host`: /proc/softirqs RCU delta / TIMER delta over an idle window (the model ends each callback's grace period in one RCU_SOFTIRQ)"),
+      "[host] RCU callbacks (call_rcu) the background queues per expiry, x1000; `schedlab host`: /proc/softirqs RCU delta / TIMER delta over an idle window, capped at 1000"),
   NOHZ_FULL_MAX_DEFER(
       "latency.nohz_full_max_defer",
       1_000_000_000,

@@ -15,9 +15,10 @@ import java.util.Map;
  *   <li>{@code bg.kworker_permille} = 1000 x kworker runs / TIMER, at most 1000: each background
  *       work item is queued by a timer's callback and runs once;
  *   <li>{@code bg.kworker_burst} = kworker runtime / kworker runs;
- *   <li>{@code bg.rcu_callbacks_milli} = 1000 x RCU / TIMER, at most 1000: the callbacks one expiry
- *       queues end their grace period together, in one RCU_SOFTIRQ, so the model gives at most one
- *       per expiry (RCU softirqs beyond that report quiescent states, not modelled).
+ *   <li>{@code bg.rcu_callbacks_milli}: first 1000 x RCU / TIMER, at most 1000, as if each callback
+ *       cost one RCU_SOFTIRQ; the calibration then scales it by the model's own RCU softirqs per
+ *       TIMER softirq in an idle window ({@code Calibrator}), since the model spends several per
+ *       callback (the grace period's request, its start and end noted, quiescent states reported).
  * </ul>
  *
  * Kworker runs count the bound {@code kworker/N:M} threads present at both readings.
@@ -71,9 +72,7 @@ final class BackgroundMeasure {
         "bg.rcu_callbacks_milli",
         Sourced.of(
             Math.min(1000, Math.round(1000.0 * rcu / timer)),
-            window
-                + "; 1000 x RCU / TIMER, at most 1000 (the callbacks of one expiry end their grace"
-                + " period in one softirq)"));
+            window + "; 1000 x RCU / TIMER, at most 1000 (one softirq per callback)"));
     String kw =
         "background, the same window: bound kworker/N:M threads (/proc/PID/schedstat) ran "
             + runs

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -426,18 +427,58 @@ public final class Calibrator {
    * The background's parameters from the idle window's counters ({@link BackgroundMeasure}), set
    * last: no calibration step runs with them.
    */
-  private void background() {
+  private void background() throws HostException {
     if (background.size() != 2) {
       skip("background kernel activity: /proc/softirqs unreadable");
       return;
     }
+    BackgroundSample before = background.get(0);
+    BackgroundSample after = background.get(1);
     params.putAll(
         BackgroundMeasure.params(
-            background.get(0),
-            background.get(1),
-            backgroundSeconds,
-            host.nrCpus(),
-            host.hz().value()));
+            before, after, backgroundSeconds, host.nrCpus(), host.hz().value()));
+    Sourced<Long> rcu = params.get("bg.rcu_callbacks_milli");
+    if (rcu != null && rcu.value() > 0) {
+      params.put(
+          "bg.rcu_callbacks_milli",
+          invertRcu(rcu, (double) (after.rcu() - before.rcu()) / (after.timer() - before.timer())));
+    }
+  }
+
+  /**
+   * The callbacks per expiry that give the measured RCU softirqs per TIMER softirq: a callback
+   * costs the model several RCU softirqs (the request, the grace period noted, its end and the
+   * invocation; docs/model.md, RCU), so the first estimate (one softirq per callback) is scaled by
+   * the measured ratio over the model's, in an idle window of the model at that estimate.
+   */
+  private Sourced<Long> invertRcu(Sourced<Long> first, double measured) throws HostException {
+    double modelled = idleRcuPerTimer();
+    if (modelled <= 0) {
+      return first;
+    }
+    long scaled = Math.round(first.value() * measured / modelled);
+    params.put("bg.rcu_callbacks_milli", Sourced.of(scaled, ""));
+    double check = idleRcuPerTimer();
+    return Sourced.of(
+        scaled,
+        String.format(
+            Locale.ROOT,
+            "%s; x RCU / TIMER measured (%.3f) / the model's in an idle window at %d (%.3f):"
+                + " the model then gives %.3f",
+            first.source(),
+            measured,
+            first.value(),
+            modelled,
+            check));
+  }
+
+  /** RCU softirqs per TIMER softirq in an idle window of the model, with the parameters so far. */
+  private double idleRcuPerTimer() throws HostException {
+    List<String> sets = new ArrayList<>();
+    params.forEach((k, v) -> sets.add(k + "=" + v.value()));
+    ModelRunner.Outcome o = model.run("calibrate-background", List.of(), MODEL_RUN_NS, 1, sets);
+    double timer = o.metric("softirq.timer");
+    return timer > 0 ? o.metric("softirq.rcu") / timer : 0;
   }
 
   private void set(String key, long value, String why) {

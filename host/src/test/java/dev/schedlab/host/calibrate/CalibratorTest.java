@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -125,7 +126,11 @@ class CalibratorTest {
             1,
             true,
             (done, total, what) -> steps.add(what),
-            BackgroundWindow.NONE);
+            seconds -> // a quiet guest's idle window: 97 TIMER and 36 RCU softirqs in 5 s
+            Optional.of(
+                    List.of(
+                        new BackgroundSample(1_000, 500, -1, Map.of()),
+                        new BackgroundSample(1_097, 536, -1, Map.of()))));
     for (Map.Entry<String, Long> e : TRUTH.entrySet()) {
       long got = c.params().get(e.getKey()).value();
       assertThat(got)
@@ -144,6 +149,14 @@ class CalibratorTest {
     assertThat(c.noise().value().bins()).hasSize(2); // 32-64 us and 6.1-12.3 ms
     assertThat(c.noise().value().ratePerSecond()).isEqualTo(3.0); // the ticks are not noise
     assertThat(c.noise().source()).contains("500 gaps at its tick's phase (median 20000 ns");
+    // The callbacks per expiry give back the measured RCU softirqs per TIMER softirq (0.371) in
+    // an idle window of the model: fewer than one softirq per callback would say (371).
+    long rcu = c.params().get("bg.rcu_callbacks_milli").value();
+    assertThat(rcu).isBetween(100L, 300L);
+    List<String> sets = new ArrayList<>();
+    c.params().forEach((k, v) -> sets.add(k + "=" + v.value()));
+    ModelRunner.Outcome idle = model.run("idle", List.of(), 20_000_000_000L, 3, sets);
+    assertThat(idle.metric("softirq.rcu") / idle.metric("softirq.timer")).isBetween(0.30, 0.45);
     // Every host measurement comes before the first model step.
     assertThat(steps.indexOf("measuring: noise on every CPU"))
         .isLessThan(steps.indexOf("model: system call entry and exit"));

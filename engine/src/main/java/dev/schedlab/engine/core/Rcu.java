@@ -1,0 +1,317 @@
+package dev.schedlab.engine.core;
+
+import dev.schedlab.engine.params.Param;
+import dev.schedlab.engine.sim.Event;
+import java.util.ArrayDeque;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Tree RCU: grace periods, each CPU's quiescent states and its callbacks (docs/model.md, "RCU").
+ *
+ * <p>Models: {@code call_rcu()} queues a callback on its CPU without a grace period; the tick's
+ * {@code rcu_sched_clock_irq()} notes a quiescent state for a CPU not in the idle task ({@code
+ * rcu_qs()}, PREEMPT_RCU: the idle task runs with preemption off), as does every {@code
+ * __schedule()} ({@code rcu_note_context_switch()}), and raises RCU_SOFTIRQ when {@code
+ * rcu_pending()} finds work: a noted quiescent state the grace period waits for, callbacks ready to
+ * invoke, callbacks and no grace period, a grace period begun or ended since the CPU last looked.
+ * RCU_SOFTIRQ ({@code rcu_core()}) notes grace-period changes and moves the callbacks whose grace
+ * period ended to the done list ({@code note_gp_changes()}), reports the quiescent state ({@code
+ * rcu_report_qs_rdp()}), assigns waiting callbacks the next grace period and requests it ({@code
+ * rcu_accelerate_cbs()}, {@code rcu_start_this_gp()}), and invokes the done callbacks. A grace
+ * period ends when every CPU has reported; the grace-period kthread's force-quiescent-state scans
+ * ({@code rcu_gp_fqs()}, {@code jiffies_till_first_fqs} then every {@code jiffies_till_next_fqs}
+ * jiffies) report the CPUs in an extended quiescent state: in an idle state, or a nohz_full CPU
+ * whose tick is deferred. A CPU with callbacks keeps its tick in idle ({@code rcu_needs_cpu()},
+ * read by {@link IdleLoop}). Callbacks of an offloaded (rcu_nocbs) CPU request their grace period
+ * at once and go to the {@code rcuo} kthread when it ends; that CPU needs no tick for them.
+ *
+ * <p>Does not model: the grace-period kthread as a task (its wakeups, its runs, its FQS timer: the
+ * grace period starts when requested and ends at the last report, at no CPU's cost; the timer's
+ * expiries are in the measured background rate), the rcu_node tree (one node), expedited grace
+ * periods, RCU_LAZY and callback batch limits ({@code blimit}), read-side critical sections and
+ * spinlocks that hold off a tick's quiescent state, {@code rcu_urgent_qs} and the nohz_full details
+ * of {@code rcu_pending()}.
+ *
+ * <p>Kernel reference: {@code kernel/rcu/tree.c} ({@code call_rcu}, {@code rcu_sched_clock_irq},
+ * {@code rcu_pending}, {@code rcu_core}, {@code note_gp_changes}, {@code rcu_report_qs_rdp}, {@code
+ * rcu_accelerate_cbs}, {@code rcu_start_this_gp}, {@code rcu_gp_fqs_loop}, {@code rcu_gp_cleanup},
+ * {@code rcu_needs_cpu}, {@code rcu_init_geometry}), {@code kernel/rcu/tree_plugin.h} ({@code
+ * rcu_flavor_sched_clock_irq}, {@code rcu_note_context_switch}), {@code kernel/rcu/rcu.h} ({@code
+ * rcu_seq_snap}).
+ */
+final class Rcu {
+  /** {@code RCU_JIFFIES_FQS_DIV}, kernel/rcu/tree.h. */
+  private static final int FQS_DIV = 256;
+
+  private final Kernel k;
+
+  /** {@code rcu_state.gp_seq}: grace periods ended x 2, plus 1 while one is in progress. */
+  private long gpSeq;
+
+  /** {@code gp_seq_needed}: the highest {@link #gpSeq} a callback waits for. */
+  private long gpSeqNeeded;
+
+  /** {@code rnp->qsmask}: the CPUs the grace period in progress still waits for. */
+  private final boolean[] qsMask;
+
+  private int qsLeft;
+  private final Event fqsEv;
+  private final long firstFqsJiffies;
+  private final long nextFqsJiffies;
+
+  /** Per CPU, {@code rdp->gp_seq}: the grace-period state the CPU last noted. */
+  private final long[] cpuGpSeq;
+
+  /** Per CPU, {@code cpu_no_qs.b.norm}: no quiescent state since the grace period was noted. */
+  private final boolean[] noQs;
+
+  /** Per CPU, {@code core_needs_qs}: the grace period waits for this CPU's report. */
+  private final boolean[] coreNeedsQs;
+
+  /** Per CPU: RCU_SOFTIRQ raised. */
+  private final boolean[] raised;
+
+  /**
+   * Per CPU: callbacks waiting for a grace period, in queuing order ({@link WorkItem#rcuGpSeq} 0
+   * until one is assigned); the done list is {@link Cpu#rcuPending}.
+   */
+  private final ArrayDeque<WorkItem>[] waiting;
+
+  /** Callbacks of offloaded CPUs, waiting for their grace period. */
+  private final ArrayDeque<WorkItem> offloadedWaiting = new ArrayDeque<>();
+
+  private final boolean[] offloaded;
+  private final long coreNs;
+
+  /** Registered at the first grace period, so a run without RCU callbacks shows no RCU metric. */
+  private @Nullable MetricCounter gracePeriods;
+
+  private final MetricCounter callbacks;
+
+  @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array of per-CPU lists
+  Rcu(Kernel k, boolean[] offloaded) {
+    this.k = k;
+    int n = k.cpus.length;
+    this.offloaded = offloaded;
+    qsMask = new boolean[n];
+    cpuGpSeq = new long[n];
+    noQs = new boolean[n];
+    coreNeedsQs = new boolean[n];
+    raised = new boolean[n];
+    waiting = new ArrayDeque[n];
+    for (int c = 0; c < n; c++) {
+      waiting[c] = new ArrayDeque<>();
+    }
+    // rcu_init_geometry(): RCU_JIFFIES_TILL_FORCE_QS + nr_cpu_ids / RCU_JIFFIES_FQS_DIV
+    long d = 1 + (k.hz > 250 ? 1 : 0) + (k.hz > 500 ? 1 : 0) + (long) n / FQS_DIV;
+    long first = k.costs.p(Param.RCU_FIRST_FQS);
+    long next = k.costs.p(Param.RCU_NEXT_FQS);
+    firstFqsJiffies = first < 0 ? d : first;
+    nextFqsJiffies = next < 0 ? d : Math.max(next, 1);
+    fqsEv = new Event(EventLoop.EV_RCU_FQS, -1, this);
+    coreNs = k.costs.p(Param.RCU_CORE);
+    callbacks = k.metrics.counter("deferred.rcu_callbacks");
+  }
+
+  private boolean gpInProgress() {
+    return (gpSeq & 1) != 0;
+  }
+
+  /** {@code rcu_seq_snap()}: the {@link #gpSeq} at which a grace period started from now ended. */
+  private long snap() {
+    return (gpSeq + 3) & ~1L;
+  }
+
+  /** {@code call_rcu()} on {@code cpu}. */
+  void callRcu(Cpu cpu, WorkItem w) {
+    if (offloaded[cpu.id]) {
+      w.rcuGpSeq = snap(); // the rcuog kthread requests the grace period
+      offloadedWaiting.add(w);
+      requestGp(w.rcuGpSeq);
+    } else {
+      waiting[cpu.id].add(w);
+    }
+  }
+
+  /** {@code rcu_needs_cpu()}: {@code cpu} has callbacks queued and they are not offloaded. */
+  boolean needsCpu(Cpu cpu) {
+    return !offloaded[cpu.id] && !(waiting[cpu.id].isEmpty() && cpu.rcuPending.isEmpty());
+  }
+
+  /** {@code rcu_note_context_switch()} from {@code __schedule()}: a quiescent state. */
+  void noteContextSwitch(Cpu cpu) {
+    noQs[cpu.id] = false;
+  }
+
+  /** {@code rcu_sched_clock_irq()} in the tick on {@code cpu}. */
+  void schedClockIrq(Cpu cpu) {
+    if (!cpu.curr.idleTask) {
+      noQs[cpu.id] = false; // rcu_flavor_sched_clock_irq(): rcu_qs()
+    }
+    if (pending(cpu)) {
+      raised[cpu.id] = true; // invoke_rcu_core()
+    }
+  }
+
+  /** {@code rcu_pending()}. */
+  private boolean pending(Cpu cpu) {
+    int c = cpu.id;
+    boolean gp = gpInProgress();
+    if (coreNeedsQs[c] && !noQs[c] && gp) {
+      return true; // a quiescent state to report
+    }
+    if (!cpu.rcuPending.isEmpty()) {
+      return true; // callbacks ready to invoke
+    }
+    if (!gp && hasUnassigned(c)) {
+      return true; // callbacks and no grace period for them
+    }
+    return cpuGpSeq[c] != gpSeq; // a grace period began or ended unnoted
+  }
+
+  private boolean hasUnassigned(int c) {
+    WorkItem last = waiting[c].peekLast();
+    return last != null && last.rcuGpSeq == 0;
+  }
+
+  /** Whether RCU_SOFTIRQ was raised on {@code cpu}; clears it. */
+  boolean takeSoftirq(Cpu cpu) {
+    boolean r = raised[cpu.id];
+    raised[cpu.id] = false;
+    return r;
+  }
+
+  /** RCU_SOFTIRQ, {@code rcu_core()}; its cost goes to {@link Kernel#pathCost}. */
+  void core(Cpu cpu) {
+    int c = cpu.id;
+    k.pathCost += coreNs;
+    noteGpChanges(cpu); // rcu_check_quiescent_state()
+    if (coreNeedsQs[c] && !noQs[c]) {
+      reportQs(cpu);
+    }
+    if (!gpInProgress() && hasUnassigned(c)) {
+      accelerate(c);
+    }
+    while (!cpu.rcuPending.isEmpty()) { // rcu_do_batch()
+      WorkItem w = cpu.rcuPending.poll();
+      long cost = k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs;
+      k.pathCost += cost;
+      k.deferred.account(c, cost);
+      callbacks.value++;
+      w.fn.run(c);
+    }
+  }
+
+  /** {@code note_gp_changes()}: advance the callbacks, note a new grace period. */
+  private void noteGpChanges(Cpu cpu) {
+    int c = cpu.id;
+    if (cpuGpSeq[c] == gpSeq) {
+      return;
+    }
+    ArrayDeque<WorkItem> q = waiting[c];
+    WorkItem w;
+    while ((w = q.peek()) != null && w.rcuGpSeq != 0 && gpSeq >= w.rcuGpSeq) {
+      cpu.rcuPending.add(q.poll()); // rcu_advance_cbs()
+    }
+    accelerate(c);
+    if (gpInProgress()) {
+      boolean needQs = qsMask[c];
+      noQs[c] = needQs;
+      coreNeedsQs[c] = needQs;
+    }
+    cpuGpSeq[c] = gpSeq;
+  }
+
+  /** {@code rcu_report_qs_rdp()}. */
+  private void reportQs(Cpu cpu) {
+    int c = cpu.id;
+    if (cpuGpSeq[c] != gpSeq || !gpInProgress()) {
+      noQs[c] = true; // the quiescent state was of a grace period that has ended
+      return;
+    }
+    coreNeedsQs[c] = false;
+    if (qsMask[c]) {
+      accelerate(c);
+      clearQs(c);
+    }
+  }
+
+  /** {@code rcu_accelerate_cbs()}: the callbacks without a grace period wait for the next one. */
+  private void accelerate(int c) {
+    long s = snap();
+    boolean any = false;
+    for (var it = waiting[c].descendingIterator(); it.hasNext(); ) {
+      WorkItem w = it.next();
+      if (w.rcuGpSeq != 0) {
+        break;
+      }
+      w.rcuGpSeq = s;
+      any = true;
+    }
+    if (any) {
+      requestGp(s);
+    }
+  }
+
+  /** {@code rcu_start_this_gp()}: the grace period ending at {@code seq} is needed. */
+  private void requestGp(long seq) {
+    if (seq <= gpSeqNeeded) {
+      return;
+    }
+    gpSeqNeeded = seq;
+    if (!gpInProgress()) {
+      startGp(); // the grace-period kthread's rcu_gp_init()
+    }
+  }
+
+  private void startGp() {
+    gpSeq++;
+    MetricCounter gps = gracePeriods;
+    if (gps == null) {
+      gps = k.metrics.counter("rcu.grace_periods");
+      gracePeriods = gps;
+    }
+    gps.value++;
+    java.util.Arrays.fill(qsMask, true);
+    qsLeft = qsMask.length;
+    k.queue.schedule(fqsEv, Math.max(k.now, (k.jiffies() + firstFqsJiffies) * k.tickNs));
+  }
+
+  /** {@code rcu_gp_fqs()}: report the CPUs in an extended quiescent state. */
+  void fqs() {
+    long seq = gpSeq;
+    for (int c = 0; c < qsMask.length && gpSeq == seq; c++) {
+      Cpu cpu = k.cpus[c];
+      if (qsMask[c]
+          && (cpu.phase == Cpu.P_IDLE_STATE || (cpu.fullTickStopped && !cpu.curr.idleTask))) {
+        clearQs(c);
+      }
+    }
+    if (gpSeq == seq) {
+      k.queue.schedule(fqsEv, (k.jiffies() + nextFqsJiffies) * k.tickNs);
+    }
+  }
+
+  /** {@code rcu_report_qs_rnp()}: the last report ends the grace period. */
+  private void clearQs(int c) {
+    qsMask[c] = false;
+    if (--qsLeft == 0) {
+      endGp();
+    }
+  }
+
+  /** {@code rcu_gp_cleanup()}, then the next grace period if a callback needs one. */
+  private void endGp() {
+    gpSeq++;
+    k.queue.cancel(fqsEv);
+    WorkItem w;
+    while ((w = offloadedWaiting.peek()) != null && gpSeq >= w.rcuGpSeq) {
+      offloadedWaiting.poll();
+      callbacks.value++;
+      k.deferred.offloadedReady(w); // rcu_nocb_gp_cleanup(): the rcuo kthread invokes it
+    }
+    if (gpSeqNeeded > gpSeq) {
+      startGp();
+    }
+  }
+}
