@@ -1,8 +1,6 @@
 package dev.schedlab.benchmarks;
 
-import dev.schedlab.engine.Simulation;
-import dev.schedlab.engine.SimulationException;
-import dev.schedlab.engine.output.RunResult;
+import dev.schedlab.engine.core.KernelRun;
 import dev.schedlab.engine.output.TraceSink;
 import dev.schedlab.engine.plugin.Extensions;
 import dev.schedlab.engine.plugin.PluginException;
@@ -16,16 +14,18 @@ import java.util.Locale;
  * Whole-run throughput and allocation of the engine on {@link WholeRunScenario} (not JMH: one run
  * is seconds long and single-threaded, so a plain main with warm-up runs is enough).
  *
- * <p>It runs {@code --warmup-runs} runs of {@code --warmup-seconds}, then a short baseline run of
- * {@code --baseline-seconds} and the measured run of {@code --seconds}, each on the current thread.
- * Reported: simulated seconds per wall second and events per wall second (wall time of the event
- * loop, as {@link RunResult#wallNs()}), bytes allocated per event over the whole run including
- * set-up ({@code com.sun.management.ThreadMXBean#getCurrentThreadAllocatedBytes} before/after
- * {@link Simulation#run}), and steady-state bytes per event = (bytes(measured) - bytes(baseline)) /
- * (events(measured) - events(baseline)), which cancels the set-up allocation. Also the thread's CPU
- * time of the run and CPU ns per event: on a shared machine wall time also counts the time other
- * processes had the core, CPU time much less so. With {@code --runs N} the measured run is repeated
- * and the one with the least CPU time is reported (best of N).
+ * <p>It runs {@code --warmup-runs} runs of {@code --warmup-seconds}, then the measured run of
+ * {@code --seconds}, each on the current thread, as {@code Simulation.run} does it: build the
+ * kernel ({@link KernelRun#prepare}), run it, take its metrics; the run stops once at half its
+ * simulated time ({@link KernelRun#runUntil}, which changes no event) to read the allocation
+ * counter. Reported: simulated seconds per wall second and events per wall second (wall time of the
+ * event loop), bytes allocated per event over the whole run including set-up and the metrics
+ * ({@code com.sun.management.ThreadMXBean#getCurrentThreadAllocatedBytes} before/after), and
+ * steady-state bytes per event: what the event loop allocated in the second half of the run, per
+ * event of it (after the set-up, the tasks' first runs and the JIT's warm-up). Also the thread's
+ * CPU time of the run and CPU ns per event: on a shared machine wall time also counts the time
+ * other processes had the core, CPU time much less so. With {@code --runs N} the measured run is
+ * repeated and the one with the least CPU time is reported (best of N).
  *
  * <p>HOW TO RUN: {@code java -cp benchmarks/target/benchmarks.jar
  * dev.schedlab.benchmarks.WholeRunBenchmark --seconds 10}. Exit codes: 0 ok, 1 the run failed, 2
@@ -83,7 +83,6 @@ public final class WholeRunBenchmark {
             w.events(),
             w.loopWallNs() / 1e9);
       }
-      Sample base = bench.measure(scenario(o, o.baselineSeconds()), ext);
       Sample full = null;
       for (int i = 0; i < o.runs(); i++) {
         Sample s = bench.measure(scenario(o, o.seconds()), ext);
@@ -98,12 +97,12 @@ public final class WholeRunBenchmark {
         }
         full = full == null || s.cpuNs() < full.cpuNs() ? s : full;
       }
-      WholeRunReport.print(System.out, o, base, java.util.Objects.requireNonNull(full, "no run"));
+      WholeRunReport.print(System.out, o, java.util.Objects.requireNonNull(full, "no run"));
       return 0;
     } catch (UnsupportedOperationException e) {
       System.err.println(String.format(Locale.ROOT, NOT_READY, e.getMessage()));
       return 3;
-    } catch (PluginException | SimulationException e) {
+    } catch (PluginException | RuntimeException e) {
       System.err.println("WholeRunBenchmark: run failed: " + e.getMessage());
       return 1;
     }
@@ -113,16 +112,32 @@ public final class WholeRunBenchmark {
     return WholeRunScenario.build(WholeRunOptions.ns(seconds), o.seed(), o.cpus(), o.taskScale());
   }
 
-  private Sample measure(Scenario scenario, Extensions ext) throws SimulationException {
+  private Sample measure(Scenario scenario, Extensions ext) {
     System.gc();
     long bytes0 = threads.getCurrentThreadAllocatedBytes();
     long cpu0 = threads.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
-    RunResult r = Simulation.run(scenario.config(), ext, TraceSink.NONE);
+    KernelRun run = KernelRun.prepare(scenario.config(), ext, TraceSink.NONE);
+    long loop0 = System.nanoTime();
+    long halfEvents = run.runUntil(scenario.config().durationNs() / 2);
+    long halfBytes = threads.getCurrentThreadAllocatedBytes();
+    long events = run.run();
+    long loop1 = System.nanoTime();
+    long loopBytes = threads.getCurrentThreadAllocatedBytes();
+    run.metrics(); // as Simulation.run's result
+    run.rawSamples();
     long t1 = System.nanoTime();
     long cpu1 = threads.getCurrentThreadCpuTime();
     long bytes1 = threads.getCurrentThreadAllocatedBytes();
-    return new Sample(r.simNs(), r.events(), r.wallNs(), t1 - t0, bytes1 - bytes0, cpu1 - cpu0);
+    return new Sample(
+        run.simNs(),
+        events,
+        loop1 - loop0,
+        t1 - t0,
+        bytes1 - bytes0,
+        cpu1 - cpu0,
+        events - halfEvents,
+        loopBytes - halfBytes);
   }
 
   private static com.sun.management.ThreadMXBean allocationCounter() {
@@ -142,12 +157,21 @@ public final class WholeRunBenchmark {
    * @param simNs simulated time, ns
    * @param events events processed
    * @param loopWallNs wall time of the event loop only (excludes building the kernel)
-   * @param totalWallNs wall time of {@link Simulation#run} including set-up
-   * @param bytes bytes allocated by this thread during {@link Simulation#run}
-   * @param cpuNs CPU time of this thread during {@link Simulation#run}, set-up included
+   * @param totalWallNs wall time of the whole run: set-up, event loop and metrics
+   * @param bytes bytes allocated by this thread during the whole run
+   * @param cpuNs CPU time of this thread during the whole run, set-up included
+   * @param steadyEvents events of the second half of the run
+   * @param steadyBytes bytes allocated by this thread in the second half of the event loop
    */
   record Sample(
-      long simNs, long events, long loopWallNs, long totalWallNs, long bytes, long cpuNs) {
+      long simNs,
+      long events,
+      long loopWallNs,
+      long totalWallNs,
+      long bytes,
+      long cpuNs,
+      long steadyEvents,
+      long steadyBytes) {
     /** CPU ns per event (set-up included: a small part of a run of seconds). */
     double cpuNsPerEvent() {
       return events == 0 ? Double.NaN : (double) cpuNs / events;
@@ -163,6 +187,11 @@ public final class WholeRunBenchmark {
 
     double bytesPerEvent() {
       return events == 0 ? Double.NaN : (double) bytes / events;
+    }
+
+    /** Bytes per event of the second half of the run; NaN if it had no events. */
+    double steadyBytesPerEvent() {
+      return steadyEvents == 0 ? Double.NaN : (double) steadyBytes / steadyEvents;
     }
   }
 }

@@ -6,8 +6,6 @@ package dev.schedlab.benchmarks;
  * @param seconds simulated seconds of the measured run
  * @param warmupRuns number of warm-up runs before measuring
  * @param warmupSeconds simulated seconds of each warm-up run
- * @param baselineSeconds simulated seconds of the short run whose allocation is subtracted to get
- *     steady-state bytes/event
  * @param seed scenario seed
  * @param cpus CPUs of the machine (32, or a multiple of 64)
  * @param taskScale multiple of the 4 hogs and 4 sleepers per CPU
@@ -17,93 +15,45 @@ record WholeRunOptions(
     double seconds,
     int warmupRuns,
     double warmupSeconds,
-    double baselineSeconds,
     long seed,
     int cpus,
     int taskScale,
     int runs) {
   static final String USAGE =
       "usage: WholeRunBenchmark [--seconds S (10)] [--warmup-runs N (1)]"
-          + " [--warmup-seconds S (1)] [--baseline-seconds S (0.1)] [--seed N (1)] [--cpus N (128)]"
+          + " [--warmup-seconds S (1)] [--seed N (1)] [--cpus N (128)]"
           + " [--task-scale K (1)] [--runs N (1)]";
 
-  WholeRunOptions(
-      double seconds, int warmupRuns, double warmupSeconds, double baselineSeconds, long seed) {
-    this(seconds, warmupRuns, warmupSeconds, baselineSeconds, seed, WholeRunScenario.CPUS, 1, 1);
+  WholeRunOptions(double seconds, int warmupRuns, double warmupSeconds, long seed) {
+    this(seconds, warmupRuns, warmupSeconds, seed, WholeRunScenario.CPUS, 1, 1);
   }
 
   static WholeRunOptions defaults() {
-    return new WholeRunOptions(10, 1, 1, 0.1, 1);
+    return new WholeRunOptions(10, 1, 1, 1);
   }
 
   private WholeRunOptions with(String name, String v) {
     return switch (name) {
       case "--seconds" ->
           new WholeRunOptions(
-              positive(name, v),
-              warmupRuns,
-              warmupSeconds,
-              baselineSeconds,
-              seed,
-              cpus,
-              taskScale,
-              runs);
+              positive(name, v), warmupRuns, warmupSeconds, seed, cpus, taskScale, runs);
       case "--warmup-runs" ->
           new WholeRunOptions(
-              seconds,
-              Integer.parseInt(v),
-              warmupSeconds,
-              baselineSeconds,
-              seed,
-              cpus,
-              taskScale,
-              runs);
+              seconds, Integer.parseInt(v), warmupSeconds, seed, cpus, taskScale, runs);
       case "--warmup-seconds" ->
-          new WholeRunOptions(
-              seconds, warmupRuns, positive(name, v), baselineSeconds, seed, cpus, taskScale, runs);
-      case "--baseline-seconds" ->
-          new WholeRunOptions(
-              seconds, warmupRuns, warmupSeconds, positive(name, v), seed, cpus, taskScale, runs);
+          new WholeRunOptions(seconds, warmupRuns, positive(name, v), seed, cpus, taskScale, runs);
       case "--seed" ->
           new WholeRunOptions(
-              seconds,
-              warmupRuns,
-              warmupSeconds,
-              baselineSeconds,
-              Long.parseLong(v),
-              cpus,
-              taskScale,
-              runs);
+              seconds, warmupRuns, warmupSeconds, Long.parseLong(v), cpus, taskScale, runs);
       case "--cpus" ->
           new WholeRunOptions(
-              seconds,
-              warmupRuns,
-              warmupSeconds,
-              baselineSeconds,
-              seed,
-              Integer.parseInt(v),
-              taskScale,
-              runs);
+              seconds, warmupRuns, warmupSeconds, seed, Integer.parseInt(v), taskScale, runs);
       case "--task-scale" ->
           new WholeRunOptions(
-              seconds,
-              warmupRuns,
-              warmupSeconds,
-              baselineSeconds,
-              seed,
-              cpus,
-              Integer.parseInt(v),
-              runs);
+              seconds, warmupRuns, warmupSeconds, seed, cpus, Integer.parseInt(v), runs);
       case "--runs" ->
           new WholeRunOptions(
-              seconds,
-              warmupRuns,
-              warmupSeconds,
-              baselineSeconds,
-              seed,
-              cpus,
-              taskScale,
-              Integer.parseInt(v));
+              seconds, warmupRuns, warmupSeconds, seed, cpus, taskScale, Integer.parseInt(v));
       default -> throw new IllegalArgumentException("unknown option " + name + "; " + USAGE);
     };
   }

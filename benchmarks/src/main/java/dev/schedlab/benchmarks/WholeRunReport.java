@@ -8,14 +8,8 @@ import java.util.Locale;
 final class WholeRunReport {
   private WholeRunReport() {}
 
-  /** (bytes(full) - bytes(base)) / (events(full) - events(base)); NaN if no extra events. */
-  static double steadyBytesPerEvent(Sample base, Sample full) {
-    long events = full.events() - base.events();
-    return events <= 0 ? Double.NaN : (double) (full.bytes() - base.bytes()) / events;
-  }
-
   @SuppressWarnings("InlineFormatString") // the table header and its rows share one layout
-  static void print(PrintStream out, WholeRunOptions o, Sample base, Sample full) {
+  static void print(PrintStream out, WholeRunOptions o, Sample full) {
     out.printf(
         Locale.ROOT,
         "schedlab whole run: %d CPUs, %d tasks, seed %d, Java %s, %d CPUs" + " available%s%n",
@@ -39,11 +33,14 @@ final class WholeRunReport {
         "bytes/event",
         "cpu s",
         "cpu ns/event");
-    row(out, "baseline", base);
     row(out, "measured", full);
-    double steady = steadyBytesPerEvent(base, full);
-    out.printf(Locale.ROOT, "steady-state bytes/event (measured - baseline): %.2f%n", steady);
-    out.println(json(o, base, full, steady));
+    out.printf(
+        Locale.ROOT,
+        "steady-state bytes/event (second half of the run): %.4f (%d bytes, %d events)%n",
+        full.steadyBytesPerEvent(),
+        full.steadyBytes(),
+        full.steadyEvents());
+    out.println(json(o, full));
   }
 
   private static void row(PrintStream out, String name, Sample s) {
@@ -66,14 +63,14 @@ final class WholeRunReport {
     return 2 * o.cpus() * o.taskScale() * WholeRunScenario.HOGS / WholeRunScenario.CPUS;
   }
 
-  static String json(WholeRunOptions o, Sample base, Sample full, double steady) {
+  static String json(WholeRunOptions o, Sample full) {
     return String.format(
         Locale.ROOT,
         "{\"benchmark\":\"whole_run\",\"cpus\":%d,\"tasks\":%d,"
             + "\"seed\":%d,\"sim_seconds\":%s,\"events\":%d,\"loop_wall_ns\":%d,"
             + "\"total_wall_ns\":%d,\"sim_seconds_per_wall_second\":%s,"
             + "\"events_per_wall_second\":%s,\"allocated_bytes\":%d,\"bytes_per_event\":%s,"
-            + "\"baseline_sim_seconds\":%s,\"baseline_events\":%d,\"baseline_allocated_bytes\":%d,"
+            + "\"steady_state_events\":%d,\"steady_state_allocated_bytes\":%d,"
             + "\"steady_state_bytes_per_event\":%s,\"cpu_ns\":%d,\"cpu_ns_per_event\":%s,"
             + "\"runs\":%d,\"java_version\":\"%s\",\"available_processors\":%d}",
         o.cpus(),
@@ -87,10 +84,9 @@ final class WholeRunReport {
         num(full.eventsPerWallSecond()),
         full.bytes(),
         num(full.bytesPerEvent()),
-        num(base.simNs() / 1e9),
-        base.events(),
-        base.bytes(),
-        num(steady),
+        full.steadyEvents(),
+        full.steadyBytes(),
+        num(full.steadyBytesPerEvent()),
         full.cpuNs(),
         num(full.cpuNsPerEvent()),
         o.runs(),

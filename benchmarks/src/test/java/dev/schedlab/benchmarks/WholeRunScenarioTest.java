@@ -59,8 +59,8 @@ class WholeRunScenarioTest {
     assertThat(s.durationNs()).isEqualTo(2_500_000_000L);
     assertThat(s.seed()).isEqualTo(7);
     assertThat(WholeRunOptions.parse()).isEqualTo(WholeRunOptions.defaults());
-    assertThat(WholeRunOptions.ns(WholeRunOptions.defaults().baselineSeconds()))
-        .isEqualTo(100_000_000L);
+    assertThatThrownBy(() -> WholeRunOptions.parse("--baseline-seconds", "1"))
+        .hasMessageContaining("unknown option");
   }
 
   @Test
@@ -91,10 +91,11 @@ class WholeRunScenarioTest {
   }
 
   @Test
-  void steadyStateBytesPerEventSubtractsTheBaseline() {
-    var base = new WholeRunBenchmark.Sample(100, 1_000, 1, 1, 50_000, 10);
-    var full = new WholeRunBenchmark.Sample(10_000, 101_000, 1, 1, 250_000, 20);
-    assertThat(WholeRunReport.steadyBytesPerEvent(base, full)).isEqualTo(2.0);
-    assertThat(WholeRunReport.steadyBytesPerEvent(base, base)).isNaN();
+  void steadyStateBytesPerEventIsTheSecondHalfsAllocationPerEvent() {
+    var s = new WholeRunBenchmark.Sample(10_000, 101_000, 1, 1, 250_000, 20, 50_000, 100_000);
+    assertThat(s.steadyBytesPerEvent()).isEqualTo(2.0);
+    assertThat(s.bytesPerEvent()).isEqualTo(250_000 / 101_000.0);
+    var none = new WholeRunBenchmark.Sample(10_000, 0, 1, 1, 250_000, 20, 0, 0);
+    assertThat(none.steadyBytesPerEvent()).isNaN();
   }
 }

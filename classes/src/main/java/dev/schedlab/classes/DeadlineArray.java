@@ -58,6 +58,15 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
 
   private int size;
 
+  /**
+   * The smallest slice of the elements and how many have it, kept at insert and remove as the
+   * kernel's augmented tree keeps {@code min_slice} at its root, so a pick reads no element; a scan
+   * only when the last element with the smallest slice leaves.
+   */
+  private long minSlice = Long.MAX_VALUE;
+
+  private int nrMinSlice;
+
   int size() {
     return size;
   }
@@ -78,11 +87,26 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
 
   /** The smallest {@link Node#sliceKey()}, or {@link Long#MAX_VALUE} when empty. */
   long minSlice() {
-    long min = Long.MAX_VALUE;
-    for (int i = 0; i < size; i++) {
-      min = Math.min(min, nodes[STRIDE * i + SLICE]);
+    return minSlice;
+  }
+
+  private void countSlice(long slice) {
+    if (slice < minSlice) {
+      minSlice = slice;
+      nrMinSlice = 1;
+    } else if (slice == minSlice) {
+      nrMinSlice++;
     }
-    return min;
+  }
+
+  private void uncountSlice(long slice) {
+    if (slice != minSlice || --nrMinSlice > 0) {
+      return;
+    }
+    minSlice = Long.MAX_VALUE;
+    for (int i = 0; i < size; i++) {
+      countSlice(nodes[STRIDE * i + SLICE]);
+    }
   }
 
   /** The first element, or null. */
@@ -105,8 +129,10 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
     nodes[n + KEY] = key;
     nodes[n + PID] = pid;
     nodes[n + VRUNTIME] = e.vruntimeKey();
-    nodes[n + SLICE] = e.sliceKey();
+    long slice = e.sliceKey();
+    nodes[n + SLICE] = slice;
     size++;
+    countSlice(slice);
   }
 
   /** Removes {@code e}; returns false when it is not in the array. */
@@ -116,10 +142,12 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
     // insertionPoint returns the first slot not before e; e itself sits there if present.
     for (int i = at; i < size && nodes[STRIDE * i + KEY] == key; i++) {
       if (items[i] == e) {
+        long slice = nodes[STRIDE * i + SLICE];
         int tail = size - i - 1;
         System.arraycopy(items, i + 1, items, i, tail);
         System.arraycopy(nodes, STRIDE * (i + 1), nodes, STRIDE * i, STRIDE * tail);
         items[--size] = null;
+        uncountSlice(slice);
         return true;
       }
     }

@@ -493,7 +493,26 @@ final class FairSelect {
     return !asym || FairProbe.fitsCapacity(util, m.cpu(cpu).capacity());
   }
 
+  /**
+   * {@code per_cpu(sd_llc)}: each CPU's highest domain sharing its LLC (null: none), found once on
+   * first use (the domains are built before the run and never change), so a wakeup reads one array
+   * slot instead of walking the CPU's domains.
+   */
+  private @Nullable SchedDomainView @Nullable [] sdLlc;
+
   private @Nullable SchedDomainView llcDomain(int cpu) {
+    @Nullable SchedDomainView[] llcs = sdLlc;
+    if (llcs == null) {
+      llcs = new SchedDomainView[m.nrCpus()];
+      for (int c = 0; c < llcs.length; c++) {
+        llcs[c] = findLlcDomain(c);
+      }
+      sdLlc = llcs;
+    }
+    return llcs[cpu];
+  }
+
+  private @Nullable SchedDomainView findLlcDomain(int cpu) {
     SchedDomainView llc = null;
     int n = m.nrDomains(cpu);
     for (int l = 0; l < n; l++) {

@@ -11,12 +11,21 @@ final class Mm {
   final int id;
 
   /**
-   * Per CPU, up to the highest CPU the mm ran on (grown on use: most processes run on a few CPUs of
-   * a large machine): when a task of this mm last ran there ({@code pcpu_cid->time}), with {@link
-   * #ALLOCATED} set while that CPU's cid is allocated ({@code mm_cidmask}). One array, so a context
-   * switch touches one slot of it.
+   * Slots made at creation: the kernel's {@code alloc_percpu()} gives an mm one per CPU up front,
+   * and so does the model up to this many CPUs (1 KiB, within a task's memory budget of 2 KiB), so
+   * the run allocates nothing when a task first reaches a CPU; on a larger machine the array grows
+   * to the highest CPU used instead.
    */
-  private long[] pcpu = new long[0];
+  static final int PRESIZED_CPUS = 128;
+
+  /**
+   * Per CPU, up to the machine's CPUs or, on a machine of more than {@link #PRESIZED_CPUS}, up to
+   * the highest CPU the mm ran on (most processes run on a few CPUs of a large machine): when a
+   * task of this mm last ran there ({@code pcpu_cid->time}), with {@link #ALLOCATED} set while that
+   * CPU's cid is allocated ({@code mm_cidmask}). One array, so a context switch touches one slot of
+   * it.
+   */
+  private long[] pcpu;
 
   /** CPUs with an allocated cid. */
   private int nrAllocated;
@@ -24,9 +33,10 @@ final class Mm {
   /** {@code mm->mm_cid_next_scan}, jiffies. */
   long nextScan;
 
-  Mm(int id, long nextScan) {
+  Mm(int id, long nextScan, int nrCpus) {
     this.id = id;
     this.nextScan = nextScan;
+    this.pcpu = new long[nrCpus <= PRESIZED_CPUS ? nrCpus : 0];
   }
 
   /** A task of this mm runs on {@code cpu} ({@code mm_cid_get}). */

@@ -34,12 +34,12 @@ final class PluginChecks {
    * broke an invariant and its plugin was ejected (pick again).
    */
   @Nullable Task picked(Cpu cpu, @Nullable SchedulingClass c, TaskView v) {
-    String hook = c == null ? "H1 pickOverride" : "class " + c.name() + ".pickNext";
-    String owner = c == null ? sup.ownerOf(HookPoint.H1_PICK_OVERRIDE) : sup.ownerOf(c);
     String bad = pickProblem(cpu, c, v);
     if (bad == null) {
-      return (Task) v;
+      return (Task) v; // at every pick: build the hook's name and look up its owner only on failure
     }
+    String hook = c == null ? "H1 pickOverride" : "class " + c.name() + ".pickNext";
+    String owner = c == null ? sup.ownerOf(HookPoint.H1_PICK_OVERRIDE) : sup.ownerOf(c);
     violated(owner, hook, "picked " + bad + " on cpu " + cpu.id);
     return null;
   }

@@ -143,7 +143,7 @@ final class TaskFactory {
   private Mm newMm(int id) {
     long delayJiffies =
         k.costs.p(dev.schedlab.engine.params.Param.MM_CID_SCAN_DELAY) * k.hz / 1_000_000_000L;
-    Mm m = new Mm(id, delayJiffies);
+    Mm m = new Mm(id, delayJiffies, k.cpus.length);
     k.mmCid.register(m);
     return m;
   }

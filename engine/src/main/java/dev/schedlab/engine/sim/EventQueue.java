@@ -16,10 +16,13 @@ import org.jspecify.annotations.Nullable;
  * bucket and every move keeps list order, so they fire in the order they were (last) scheduled, on
  * every machine.
  *
- * <p>A scheduled event holds a slot of the queue's own arrays (its time, links and bucket), so the
- * minimum search and the redistribution read dense arrays and touch no event object; the slot is
- * given back when the event leaves the queue. Nothing is allocated once the arrays have grown to
- * the largest number of events scheduled at once.
+ * <p>A scheduled event holds a slot of the queue's own arrays, so the minimum search and the
+ * redistribution read dense arrays and touch no event object; the slot is given back when the event
+ * leaves the queue. A slot's time and its two links sit side by side (16 bytes, never split across
+ * cache lines), so a walk along a bucket reads one line per event. Its bucket is not stored: it is
+ * always {@code bucketOf(time)}, because a settle moves {@code last} only within the bits below the
+ * bucket it empties, which leaves every higher bucket's index unchanged. Nothing is allocated once
+ * the arrays have grown to the largest number of events scheduled at once.
  */
 public final class EventQueue {
   /** Times are non-negative, so {@code t ^ last} has at most 63 significant bits: buckets 0..63. */
@@ -30,12 +33,12 @@ public final class EventQueue {
   private final int[] heads = new int[BUCKETS];
   private final int[] tails = new int[BUCKETS];
 
-  // By slot: the event, its time, its neighbours in its bucket and the bucket.
+  /** Longs per slot in {@link #nodes}: the time, then the links (next high, prev low). */
+  private static final int STRIDE = 2;
+
+  // By slot: the event; its time and its neighbours in its bucket.
   private Event[] events = new Event[64];
-  private long[] times = new long[64];
-  private int[] next = new int[64];
-  private int[] prev = new int[64];
-  private byte[] bucket = new byte[64];
+  private long[] nodes = new long[64 * STRIDE];
 
   /**
    * Slots given back, reused last-in first-out; slots above {@link #used} were never handed out.
@@ -85,7 +88,7 @@ public final class EventQueue {
       size++;
     }
     e.time = time;
-    times[s] = time;
+    nodes[STRIDE * s] = time;
     append(s, bucketOf(time));
   }
 
@@ -107,8 +110,8 @@ public final class EventQueue {
     int first = heads[0];
     if (first == NIL) {
       first = heads[lowestNonEmpty()];
-      for (int x = next[first]; x != NIL; x = next[x]) {
-        if (times[x] < times[first]) {
+      for (int x = next(first); x != NIL; x = next(x)) {
+        if (time(x) < time(first)) {
           first = x;
         }
       }
@@ -132,8 +135,8 @@ public final class EventQueue {
     if (heads[0] == NIL) {
       int b = lowestNonEmpty();
       long min = Long.MAX_VALUE;
-      for (int x = heads[b]; x != NIL; x = next[x]) {
-        min = Math.min(min, times[x]);
+      for (int x = heads[b]; x != NIL; x = next(x)) {
+        min = Math.min(min, time(x));
       }
       if (min > limit) {
         return null;
@@ -141,7 +144,7 @@ public final class EventQueue {
       settle(b, min);
     }
     int s = heads[0];
-    if (times[s] > limit) {
+    if (time(s) > limit) {
       return null;
     }
     Event e = events[s];
@@ -163,8 +166,8 @@ public final class EventQueue {
     tails[b] = NIL;
     nonEmpty &= ~(1L << b);
     while (x != NIL) {
-      int after = next[x];
-      append(x, bucketOf(times[x]));
+      int after = next(x);
+      append(x, bucketOf(time(x)));
       x = after;
     }
   }
@@ -197,43 +200,62 @@ public final class EventQueue {
   private void grow() {
     int n = 2 * events.length;
     events = Arrays.copyOf(events, n);
-    times = Arrays.copyOf(times, n);
-    next = Arrays.copyOf(next, n);
-    prev = Arrays.copyOf(prev, n);
-    bucket = Arrays.copyOf(bucket, n);
+    nodes = Arrays.copyOf(nodes, n * STRIDE);
     free = Arrays.copyOf(free, n);
   }
 
+  private long time(int s) {
+    return nodes[STRIDE * s];
+  }
+
+  private int next(int s) {
+    return (int) (nodes[STRIDE * s + 1] >> 32);
+  }
+
+  private int prev(int s) {
+    return (int) nodes[STRIDE * s + 1];
+  }
+
+  private void setLinks(int s, int next, int prev) {
+    nodes[STRIDE * s + 1] = ((long) next << 32) | (prev & 0xFFFF_FFFFL);
+  }
+
+  private void setNext(int s, int next) {
+    setLinks(s, next, prev(s));
+  }
+
+  private void setPrev(int s, int prev) {
+    setLinks(s, next(s), prev);
+  }
+
   private void append(int s, int b) {
-    bucket[s] = (byte) b;
-    next[s] = NIL;
     int t = tails[b];
-    prev[s] = t;
+    setLinks(s, NIL, t);
     if (t == NIL) {
       heads[b] = s;
       nonEmpty |= 1L << b;
     } else {
-      next[t] = s;
+      setNext(t, s);
     }
     tails[b] = s;
   }
 
   private void unlink(int s) {
-    int b = bucket[s];
-    int p = prev[s];
-    int n = next[s];
+    int b = bucketOf(time(s));
+    int p = prev(s);
+    int n = next(s);
     if (p == NIL) {
       heads[b] = n;
       if (n == NIL) {
         nonEmpty &= ~(1L << b);
       }
     } else {
-      next[p] = n;
+      setNext(p, n);
     }
     if (n == NIL) {
       tails[b] = p;
     } else {
-      prev[n] = p;
+      setPrev(n, p);
     }
   }
 }

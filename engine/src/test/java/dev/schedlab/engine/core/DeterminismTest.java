@@ -32,6 +32,21 @@ class DeterminismTest {
   }
 
   @Test
+  void aRunStoppedMidwayContinuesWithTheSameEvents() {
+    RunConfig c = ExampleRuns.quickstart().seed(7).duration(250 * 1_000_000L).config();
+    KernelRun whole = KernelRun.prepare(c, TestKernels.builtins(), TraceSink.NONE);
+    whole.run();
+    KernelRun split = KernelRun.prepare(c, TestKernels.builtins(), TraceSink.NONE);
+    long half = split.runUntil(c.durationNs() / 2);
+    assertThat(half).isGreaterThan(100).isLessThan(whole.events());
+    assertThat(split.nowNs()).isEqualTo(c.durationNs() / 2);
+    split.run();
+    assertThat(split.events()).isEqualTo(whole.events());
+    assertThat(split.digest()).isEqualTo(whole.digest());
+    assertThat(split.metrics()).isEqualTo(whole.metrics());
+  }
+
+  @Test
   void anotherSeedGivesAnotherStream() {
     Kernel a = runOnce(quickstart(7), TestKernels.builtins());
     Kernel b = runOnce(quickstart(8), TestKernels.builtins());
