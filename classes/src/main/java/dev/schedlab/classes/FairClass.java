@@ -34,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  * and runqueues ({@link FairPelt}, read by the engine's balancer through {@link LoadTracking});
  * {@code select_task_rq_fair()} for wakeups and forks ({@link FairSelect}: wake_affine idle and
  * weight, WF_SYNC, SIS_UTIL, select_idle_sibling with recent_used_cpu and SMT/core searches,
- * find_idlest_cpu).
+ * find_idlest_cpu; v4.17's SIS_PROP scan depth and select_idle_core/cpu/smt order as kernel-version
+ * features, {@link FairSelectIdle417}).
  *
  * <p>Task groups ({@link FairGroup}: per-CPU group runqueues and entities, the hierarchical pick,
  * update_curr at every level, find_matching_se for wakeup preemption, group shares by

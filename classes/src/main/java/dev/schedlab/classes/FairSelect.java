@@ -25,8 +25,12 @@ import org.jspecify.annotations.Nullable;
  * per-CPU-kthread stacking, {@code recent_used_cpu}, {@code select_idle_capacity()} on
  * asymmetric-capacity machines, {@code select_idle_smt()} on prev's core, {@code select_idle_cpu()}
  * over the LLC from target + 1 with {@code select_idle_core()} while the LLC has an idle core, and
- * SIS_UTIL's scan depth ({@code nr_idle_scan}, set by the load balancer); each CPU the scan probes
- * costs {@code cost.sis_per_cpu}. New tasks go through {@link FairForkPlacement}.
+ * SIS_UTIL's scan depth ({@code nr_idle_scan}, set by the load balancer) or SIS_PROP's ({@code
+ * feature.SIS_PROP}, from the waker's avg_idle and avg_scan_cost); each CPU the scan probes costs
+ * {@code cost.sis_per_cpu}. With {@code feature.SIS_CORE_CPU_SMT}, v4.17's {@code
+ * select_idle_sibling()} ({@link FairSelectIdle417}: target, prev, recent_used_cpu set to the
+ * waker's CPU after an affine wakeup, then the core, CPU and target-SMT scans). New tasks go
+ * through {@link FairForkPlacement}.
  *
  * <p>Does not model: EAS ({@code find_energy_efficient_cpu()}), uclamp, clusters, core scheduling
  * cookies, WF_CURRENT_CPU, exec balancing (there is no exec), vCPU preemption ({@code
@@ -50,12 +54,20 @@ final class FairSelect {
   private final boolean waRunnableLoad;
 
   private final boolean sisUtil;
+
+  /** {@code feature.SIS_PROP}: v4.11-v6.5's scan depth from avg_idle and avg_scan_cost. */
+  private final boolean sisProp;
+
+  /** {@code feature.SIS_CORE_CPU_SMT}: v4.17's {@code select_idle_sibling()}. */
+  private final boolean sisCoreCpuSmt;
+
   private final long sisPerCpu;
 
   /** CPUs {@code select_idle_core()} took out of the scan (cores already seen). */
   private final BitSet scanned = new BitSet();
 
   private final FairProbe probe;
+  private final FairSelectIdle417 idle417;
   private final FairForkPlacement fork;
 
   FairSelect(MachineView m, SchedServices services, FairClass fair) {
@@ -67,8 +79,11 @@ final class FairSelect {
     this.waBias = Params.feature(services, "WA_BIAS");
     this.waRunnableLoad = Params.feature(services, "WA_WEIGHT_RUNNABLE_LOAD");
     this.sisUtil = Params.feature(services, "SIS_UTIL");
+    this.sisProp = Params.feature(services, "SIS_PROP");
+    this.sisCoreCpuSmt = Params.feature(services, "SIS_CORE_CPU_SMT");
     this.sisPerCpu = services.param("cost.sis_per_cpu");
     this.probe = new FairProbe(m, fair);
+    this.idle417 = new FairSelectIdle417(m, services, probe);
     this.fork =
         new FairForkPlacement(m, fair, probe, Params.feature(services, "FIND_IDLEST_BY_LOAD"));
   }
@@ -102,10 +117,18 @@ final class FairSelect {
     if (sd != null) {
       return fork.findDstCpu(sd, p, cpu, prevCpu);
     }
-    if (ttwu) {
+    if (!ttwu) {
+      return newCpu;
+    }
+    if (!sisCoreCpuSmt) {
       return selectIdleSibling(p, prevCpu, newCpu, cpu);
     }
-    return newCpu;
+    int target = selectIdleSibling417(p, prevCpu, newCpu, cpu);
+    FairEntity waker = FairClass.entityOf(m.cpu(cpu).rq().curr());
+    if (wantAffine && waker != null) {
+      waker.recentUsedCpu = cpu; // v4.16-v5.14: the waker's CPU, not the wakee's prev
+    }
+    return target;
   }
 
   // ---------------- wake_wide / wake_affine ----------------
@@ -197,6 +220,41 @@ final class FairSelect {
 
   // ---------------- select_idle_sibling ----------------
 
+  /**
+   * v4.17's {@code select_idle_sibling()}: idle target, idle prev sharing its cache, an idle {@code
+   * recent_used_cpu} (replaced by prev only when taken), then {@link FairSelectIdle417}.
+   */
+  private int selectIdleSibling417(TaskView p, int prev, int target, int thisCpu) {
+    if (probe.idle(target)) {
+      return target;
+    }
+    if (prev != target && m.sharesLlc(prev, target) && probe.idle(prev)) {
+      return prev;
+    }
+    FairEntity pe = fair.entity(p);
+    int recent = pe.recentUsedCpu;
+    if (recent >= 0
+        && recent != prev
+        && recent != target
+        && m.sharesLlc(recent, target)
+        && probe.idle(recent)
+        && p.allowedOn(recent)) {
+      pe.recentUsedCpu = prev;
+      return recent;
+    }
+    SchedDomainView llc = llcDomain(target);
+    if (llc == null) {
+      return target;
+    }
+    int nr = Integer.MAX_VALUE;
+    if (sisProp) {
+      nr = idle417.propDepth(thisCpu, llc);
+    } else if (sisUtil) {
+      nr = m.llcNrIdleScan(target) + 1;
+    }
+    return idle417.selectIdleTail(p, llc, target, thisCpu, nr);
+  }
+
   private int selectIdleSibling(TaskView p, int prev, int target, int thisCpu) {
     boolean asym = m.asymCapacity();
     long util = 0;
@@ -254,7 +312,7 @@ final class FairSelect {
         }
       }
     }
-    int i = selectIdleCpu(p, llc, hasIdleCore, target);
+    int i = selectIdleCpu(p, llc, hasIdleCore, target, thisCpu);
     return i >= 0 ? i : target;
   }
 
@@ -273,8 +331,13 @@ final class FairSelect {
   }
 
   /** {@code select_idle_cpu()}: scan the LLC from target + 1, wrapping. */
-  private int selectIdleCpu(TaskView p, SchedDomainView llc, boolean hasIdleCore, int target) {
+  private int selectIdleCpu(
+      TaskView p, SchedDomainView llc, boolean hasIdleCore, int target, int thisCpu) {
     int nr = Integer.MAX_VALUE;
+    boolean prop = sisProp && !hasIdleCore;
+    if (prop) {
+      nr = idle417.propDepth(thisCpu, llc);
+    }
     if (sisUtil) {
       nr = m.llcNrIdleScan(target) + 1;
       if (nr == 1) {
@@ -282,7 +345,7 @@ final class FairSelect {
       }
     }
     if (!hasIdleCore && fair.nrIdlePolicyTotal == 0 && p.nrAllowed() == m.nrCpus()) {
-      return selectIdleCpuByMask(llc, nr, target);
+      return selectIdleCpuByMask(llc, nr, target, prop ? thisCpu : -1);
     }
     scanned.clear();
     idleCpu = -1;
@@ -316,6 +379,9 @@ final class FairSelect {
       }
     }
     services.addPathCost(probed * sisPerCpu);
+    if (prop) {
+      idle417.scanDone(thisCpu, probed * sisPerCpu);
+    }
     if (found >= 0) {
       return found;
     }
@@ -329,9 +395,10 @@ final class FairSelect {
    * The scan above when it probes single CPUs, the task may run anywhere and no CPU can be {@code
    * sched_idle_cpu()}: then the CPU it stops at is the first idle one of the LLC in wrap order from
    * {@code target + 1}, found in the machine's idle mask, and the CPUs it probes are counted, not
-   * visited. Same CPU, same probe count and cost as the loop.
+   * visited. Same CPU, same probe count and cost as the loop; {@code propCpu} is the waker CPU
+   * whose SIS_PROP {@code avg_scan_cost} a completed scan updates, or -1.
    */
-  private int selectIdleCpuByMask(SchedDomainView llc, int nr, int target) {
+  private int selectIdleCpuByMask(SchedDomainView llc, int nr, int target, int propCpu) {
     int found = m.nextIdleCpu(llc, target + 1);
     int rank; // found's position in the scan order (1 = first probed), or the span's weight
     if (found >= 0) {
@@ -346,6 +413,9 @@ final class FairSelect {
     }
     // The loop counts nr down before each probe and gives up when it reaches 0: it probes at most
     // nr - 1 CPUs.
+    if (propCpu >= 0 && rank < nr) {
+      idle417.scanDone(propCpu, rank * sisPerCpu); // the scan ran to its end or found one
+    }
     if (found >= 0 && rank < nr) {
       services.addPathCost(rank * sisPerCpu);
       return found;
@@ -417,16 +487,6 @@ final class FairSelect {
   }
 
   // ---------------- helpers ----------------
-
-  /** {@code sched_idle_cpu()}: only SCHED_IDLE tasks are runnable there. */
-
-  /** {@code idle_cpu_without()} once nr_running without p is 0. */
-
-  /** {@code cpu_load()}: the root runqueue's load_avg. */
-
-  /** {@code cpu_util_without()}: util_avg (or util_est) without p's part, capped at capacity. */
-
-  /** {@code task_util_est()}, after {@code sync_entity_load_avg()} when asked. */
 
   /** {@code fits_capacity()}: util below 80 % of the capacity. */
   private boolean asymFits(boolean asym, long util, int cpu) {

@@ -354,6 +354,16 @@ public enum Param {
       1,
       Unit.BOOL,
       "[src] features.h: the wakeup scan's depth follows the LLC's utilisation (70fb5ccf2ebb, v6.0)"),
+  SIS_PROP(
+      "feature.SIS_PROP",
+      0,
+      Unit.BOOL,
+      "[src] 1 = v4.11-v5.12's SIS_PROP (1ad3aaf3fcd2): select_idle_cpu() probes up to nr - 1 CPUs, nr = LLC span weight x this_rq()->avg_idle / 512 / (this_sd->avg_scan_cost + 1), at least 4; avg_scan_cost follows each completed scan's time by an eighth (on by default until v6.0's SIS_UTIL; v5.13 ages avg_idle first, not modelled); 0 = off"),
+  SIS_CORE_CPU_SMT(
+      "feature.SIS_CORE_CPU_SMT",
+      0,
+      Unit.BOOL,
+      "[src] 1 = v4.16-v5.11's select_idle_sibling(): idle target, idle prev, an idle recent_used_cpu (the waker's CPU after an affine wakeup), select_idle_core(), select_idle_cpu() from target, select_idle_smt() of target; idle_cpu() only; 0 = v5.12+ (9fe1f127b913 'sched/fair: Merge select_idle_core/cpu()'; recent_used_cpu = prev since v5.15's 'sched/fair: Use prev instead of new target as recent_used_cpu'; select_idle_smt() of prev before the scan since v5.19)"),
   LB_MIN(
       "feature.LB_MIN",
       0,

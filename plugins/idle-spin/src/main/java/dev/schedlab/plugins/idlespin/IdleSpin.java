@@ -51,9 +51,10 @@ import java.util.Map;
  * (Pavan's point 1), and an RT wakee sees a busy CPU and is placed elsewhere (point 2). The plugin
  * never spins for a task that is exiting ({@code do_task_dead()}, state DEAD): the RFC would (and
  * always time out); Piggin agreed "we must immediately switch in case of do_task_dead". Integration
- * with the cpuidle POLL state ({@code poll_idle()}) and with SMT (a spinning hardware thread
- * slowing its siblings: {@code spin_begin()/spin_cpu_relax()} lower the SMT priority on POWER) are
- * not modelled.
+ * with the cpuidle POLL state ({@code poll_idle()}) is not modelled. The spinning thread slows its
+ * SMT siblings as the engine's SMT sharing charges any spinning or polling thread ({@code
+ * smt.spin_weight_pm}, an estimate): the same weight as powernv's snooze loop, although the RFC
+ * spins at {@code HMT_low} ({@code spin_begin()}) and snooze at {@code HMT_very_low}.
  *
  * <p>Kernel reference: "[RFC PATCH] kernel/sched/core: busy wait before going idle", Nicholas
  * Piggin, LKML 2018-04-15, against v4.17-rc ({@code kernel/sched/core.c}, {@code __schedule()});
