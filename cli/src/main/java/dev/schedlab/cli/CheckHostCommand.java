@@ -15,6 +15,7 @@ import dev.schedlab.host.check.CheckHost;
 import dev.schedlab.host.check.CheckTable;
 import dev.schedlab.host.check.Env;
 import dev.schedlab.host.check.Row;
+import dev.schedlab.host.check.StressNgVersion;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -100,6 +101,9 @@ final class CheckHostCommand implements Callable<Integer> {
 
   private volatile boolean finished;
 
+  /** The release of the stress-ng that measured the host's figures, null when not known. */
+  private volatile @Nullable StressNgVersion stressNg;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
@@ -112,7 +116,12 @@ final class CheckHostCommand implements Callable<Integer> {
       err.println("schedlab check-host: " + e.getMessage());
       return Main.RUN_FAILED;
     }
-    Env env = new Env(seconds != null ? seconds : quick ? 2 : 10, quick, isRoot(), host.nrCpus());
+    Map<String, Map<String, Double>> earlierFigures =
+        hostFigures == null ? null : earlier(hostFigures);
+    stressNg = hostFigures == null ? StressNgVersion.detect() : earlierStressNg(hostFigures);
+    Env env =
+        new Env(
+            seconds != null ? seconds : quick ? 2 : 10, quick, isRoot(), host.nrCpus(), stressNg);
     List<Check> suite = new ArrayList<>(CheckHost.suite(env));
     if (only != null) {
       Pattern p = Pattern.compile(only);
@@ -136,7 +145,7 @@ final class CheckHostCommand implements Callable<Integer> {
         suite,
         model,
         env,
-        hostFigures == null ? null : earlier(hostFigures),
+        earlierFigures,
         new CheckHost.Listener() {
           @Override
           public void starting(int index, int total, String what) {
@@ -181,6 +190,8 @@ final class CheckHostCommand implements Callable<Integer> {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("interrupted", interrupted);
     json.put("summary", CheckTable.summary(copy).strip());
+    StressNgVersion v = stressNg;
+    json.put("stress_ng_version", v == null ? null : v.text());
     json.put("rows", CheckTable.json(copy));
     String text;
     try {
@@ -194,6 +205,7 @@ final class CheckHostCommand implements Callable<Integer> {
       stdout.print(text);
     } else {
       stdout.print((interrupted ? "interrupted: " : "") + CheckTable.summary(copy));
+      stdout.println(stressNgLine(v));
     }
     stdout.flush();
     if (out != null) {
@@ -205,6 +217,25 @@ final class CheckHostCommand implements Callable<Integer> {
             .println("schedlab check-host: --out: cannot write " + out + ": " + e.getMessage());
       }
     }
+  }
+
+  /** What the model's stress-ng ran as, for the end of the text output. */
+  static String stressNgLine(@Nullable StressNgVersion v) {
+    return v == null
+        ? "stress-ng of the host's figures: not known (not found, or an earlier JSON that did not "
+            + "record it); the model's stress-ng ran its default release"
+        : "stress-ng of the host's figures: "
+            + v.text()
+            + "; the model's stress-ng ran as it (params.version "
+            + v.modelVersion()
+            + ")";
+  }
+
+  /** The stress-ng release an earlier run's JSON recorded, null when absent (older files). */
+  private static @Nullable StressNgVersion earlierStressNg(Path json) throws IOException {
+    com.fasterxml.jackson.databind.JsonNode v =
+        new ObjectMapper().readTree(json.toFile()).path("stress_ng_version");
+    return v.isTextual() ? StressNgVersion.parse("stress-ng, version " + v.asText()) : null;
   }
 
   /** The real figures of an earlier run's JSON, by workload and figure. */

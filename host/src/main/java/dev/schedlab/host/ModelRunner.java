@@ -65,8 +65,9 @@ public final class ModelRunner {
   }
 
   /**
-   * Runs {@code tools} (tool: args pairs, in order; none: an idle machine) for {@code durationNs}
-   * with the parameter overrides {@code params} ({@code key=value}).
+   * Runs {@code tools} (tool, args and optionally the tool's {@code params} as a YAML flow map's
+   * entries, in order; none: an idle machine) for {@code durationNs} with the kernel parameter
+   * overrides {@code params} ({@code key=value}).
    */
   public Outcome run(
       String name, List<String[]> tools, long durationNs, long seed, List<String> params)
@@ -77,7 +78,12 @@ public final class ModelRunner {
     y.append("duration: ").append(durationNs).append('\n');
     y.append(tools.isEmpty() ? "workload:\n  tasks: []\n" : "workload:\n  tools:\n");
     for (String[] t : tools) {
-      y.append("    - ").append(t[0]).append(": \"").append(t[1]).append("\"\n");
+      y.append("    - ").append(t[0]).append(": ");
+      if (t.length > 2) {
+        y.append("{args: \"").append(t[1]).append("\", params: {").append(t[2]).append("}}\n");
+      } else {
+        y.append('"').append(t[1]).append("\"\n");
+      }
     }
     List<String> sets = params.stream().map(p -> "kernel.params." + p).toList();
     try {

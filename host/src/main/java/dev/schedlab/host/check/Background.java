@@ -50,8 +50,8 @@ enum Background {
     return p;
   }
 
-  /** The model's tool entries for it. */
-  List<String[]> modelTools() {
-    return this == QUIET ? List.of() : List.<String[]>of(new String[] {"stress-ng", modelArgs});
+  /** The model's tool entries for it, as the release of {@code env}'s stress-ng. */
+  List<String[]> modelTools(Env env) {
+    return this == QUIET ? List.of() : List.<String[]>of(env.stressNgTool(modelArgs));
   }
 }

@@ -79,8 +79,8 @@ final class CyclicCheck implements Check {
   @Override
   public Map<String, Double> model(ModelRunner model, Env env) throws HostException {
     List<String[]> tools = new ArrayList<>();
-    tools.add(new String[] {"stress-ng", ARGS});
-    tools.addAll(background.modelTools());
+    tools.add(env.stressNgTool(ARGS));
+    tools.addAll(background.modelTools(env));
     ModelRunner.Outcome o =
         model.run("check-cyclic", tools, env.seconds() * 1_000_000_000L, 1, List.of());
     return figures(

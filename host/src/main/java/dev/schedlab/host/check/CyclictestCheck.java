@@ -79,7 +79,7 @@ final class CyclictestCheck implements Check {
   public Map<String, Double> model(ModelRunner model, Env env) throws HostException {
     List<String[]> tools = new ArrayList<>();
     tools.add(new String[] {"cyclictest", args(env)});
-    tools.addAll(background.modelTools());
+    tools.addAll(background.modelTools(env));
     ModelRunner.Outcome o =
         model.run("check-cyclictest", tools, env.seconds() * 1_000_000_000L, 1, List.of());
     return figures(modelLatencies(o));
