@@ -42,7 +42,7 @@ class PeltTest {
     Task t = null;
     for (long ms = 1; ms <= 200; ms++) {
       k.run(ms * 1_000_000L);
-      t = (Task) k.cpus[0].curr;
+      t = k.cpus[0].curr;
       if (t.idleTask) {
         continue;
       }

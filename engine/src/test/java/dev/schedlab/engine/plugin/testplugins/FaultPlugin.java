@@ -342,7 +342,7 @@ public final class FaultPlugin implements SchedlabPlugin {
     public void init(MachineView m, SchedServices services) {
       maybeThrow(Fault.THROW_CLASS_INIT);
       machine = m;
-      queues = new ArrayDeque[m.nrCpus()];
+      queues = (ArrayDeque<TaskView>[]) new ArrayDeque<?>[m.nrCpus()];
       for (int i = 0; i < queues.length; i++) {
         queues[i] = new ArrayDeque<>();
       }
