@@ -51,10 +51,10 @@ final class Deferred {
   /** H12: submits work through the vehicle {@code kind}. */
   void submit(DeferKind kind, int cpu, long costNs, long delayNs, DeferredWork fn) {
     switch (kind) {
-      case RCU_CALLBACK -> k.rcu.callRcu(k.cpus[cpu], new WorkItem(costNs, fn, cpu, true));
-      case WORKQUEUE -> queueWork(new WorkItem(costNs, fn, cpu, false));
+      case RCU_CALLBACK -> k.rcu.callRcu(k.cpus[cpu], new WorkItem(costNs, fn, cpu));
+      case WORKQUEUE -> queueWork(new WorkItem(costNs, fn, cpu));
       case DELAYED_WORK -> {
-        WorkItem w = new WorkItem(costNs, fn, cpu, false);
+        WorkItem w = new WorkItem(costNs, fn, cpu);
         k.queue.schedule(w.due, k.now + delayNs);
       }
       default -> throw new IllegalArgumentException(kind + " is not deferred through this path");

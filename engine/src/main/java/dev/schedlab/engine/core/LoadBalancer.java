@@ -406,8 +406,7 @@ final class LoadBalancer {
     }
     k.deferred.queueKthreadWork(
         src.stopper,
-        new WorkItem(
-            k.costs.p(Param.LB_PER_TASK), c -> activeBalanceStop(k.cpus[c]), src.id, false));
+        new WorkItem(k.costs.p(Param.LB_PER_TASK), c -> activeBalanceStop(k.cpus[c]), src.id));
   }
 
   /** A CPU's stopper kthread ({@code migration/N}): stop class, bound to the CPU. */

@@ -3,6 +3,7 @@ package dev.schedlab.engine.core;
 import dev.schedlab.engine.params.Param;
 import dev.schedlab.engine.sim.Event;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -272,7 +273,7 @@ final class Rcu {
       gracePeriods = gps;
     }
     gps.value++;
-    java.util.Arrays.fill(qsMask, true);
+    Arrays.fill(qsMask, true);
     qsLeft = qsMask.length;
     k.queue.schedule(fqsEv, Math.max(k.now, (k.jiffies() + firstFqsJiffies) * k.tickNs));
   }

@@ -14,16 +14,13 @@ final class WorkItem {
   /** Fires at the end of a delayed work's delay (RCU callbacks wait in {@link Rcu} instead). */
   final Event due;
 
-  final boolean rcu;
-
   /** An RCU callback's grace period ({@code rcu_seq_snap()}), 0 until {@link Rcu} assigns one. */
   long rcuGpSeq;
 
-  WorkItem(long costNs, DeferredWork fn, int cpu, boolean rcu) {
+  WorkItem(long costNs, DeferredWork fn, int cpu) {
     this.costNs = costNs;
     this.fn = fn;
     this.cpu = cpu;
-    this.rcu = rcu;
     this.due = new Event(EventLoop.EV_WORK_DUE, cpu, this);
   }
 }

@@ -311,7 +311,7 @@ public enum Param {
       "bg.rcu_callbacks_milli",
       0,
       Unit.COUNT,
-      "[host] RCU callbacks (call_rcu) the background queues per expiry, x1000; `schedlab host`: /proc/softirqs RCU delta / TIMER delta over an idle window, capped at 1000"),
+      "[host] RCU callbacks (call_rcu) the background queues per expiry, x1000; `schedlab host --calibrate`: 1000 x /proc/softirqs RCU delta / TIMER delta over an idle window (at most 1000), scaled by that ratio over the model's own RCU / TIMER softirqs in an idle model window, since the model spends several RCU softirqs per callback (docs/host.md)"),
   NOHZ_FULL_MAX_DEFER(
       "latency.nohz_full_max_defer",
       1_000_000_000,
