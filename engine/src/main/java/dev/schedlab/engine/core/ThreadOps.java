@@ -176,17 +176,11 @@ final class ThreadOps {
     BarrierState b = op.barrier;
     if (++b.arrived < b.users) {
       t.pc++;
-      b.sleepers.sleepers.add(t);
-      t.state = TaskState.INTERRUPTIBLE;
-      k.sched.schedule(cpu, SchedMode.NONE, 0);
+      sleepOn(cpu, t, b.sleepers);
       return false;
     }
     b.arrived = 0;
-    k.pathCost = 0;
-    for (Task w; (w = b.sleepers.sleepers.poll()) != null; ) {
-      k.sched.wakeUp(w, 0);
-    }
-    exec.run(cpu, t, op, k.pathCost);
+    wakeAll(cpu, t, op, b.sleepers, 0);
     return false;
   }
 
@@ -201,9 +195,7 @@ final class ThreadOps {
       t.pc++;
       return true;
     }
-    buf.sleepers.add(t);
-    t.state = TaskState.INTERRUPTIBLE;
-    k.sched.schedule(cpu, SchedMode.NONE, 0);
+    sleepOn(cpu, t, buf);
     return false;
   }
 
@@ -218,12 +210,24 @@ final class ThreadOps {
       t.pc++;
       return true;
     }
+    wakeAll(cpu, t, op, buf, op.flag ? SchedFlags.WF_SYNC : 0);
+    return false;
+  }
+
+  /** {@code t} sleeps (interruptibly) on {@code q} until a waker takes it off. */
+  private void sleepOn(Cpu cpu, Task t, WaitQueue q) {
+    q.sleepers.add(t);
+    t.state = TaskState.INTERRUPTIBLE;
+    k.sched.schedule(cpu, SchedMode.NONE, 0);
+  }
+
+  /** {@code t} wakes every sleeper of {@code q}; the wakeups' cost is its op's. */
+  private void wakeAll(Cpu cpu, Task t, Op op, WaitQueue q, int wakeFlags) {
     k.pathCost = 0;
-    for (Task w; (w = buf.sleepers.poll()) != null; ) {
-      k.sched.wakeUp(w, op.flag ? SchedFlags.WF_SYNC : 0);
+    for (Task w; (w = q.sleepers.poll()) != null; ) {
+      k.sched.wakeUp(w, wakeFlags);
     }
     exec.run(cpu, t, op, k.pathCost);
-    return false;
   }
 
   /** Back in user space after a timer sleep: rt-app's wake-up latency. */
