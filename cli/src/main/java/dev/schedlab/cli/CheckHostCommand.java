@@ -1,5 +1,6 @@
 package dev.schedlab.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schedlab.host.HostDescription;
@@ -233,8 +234,7 @@ final class CheckHostCommand implements Callable<Integer> {
 
   /** The stress-ng release an earlier run's JSON recorded, null when absent (older files). */
   private static @Nullable StressNgVersion earlierStressNg(Path json) throws IOException {
-    com.fasterxml.jackson.databind.JsonNode v =
-        new ObjectMapper().readTree(json.toFile()).path("stress_ng_version");
+    JsonNode v = new ObjectMapper().readTree(json.toFile()).path("stress_ng_version");
     return v.isTextual() ? StressNgVersion.parse("stress-ng, version " + v.asText()) : null;
   }
 
