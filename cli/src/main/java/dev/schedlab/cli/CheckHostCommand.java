@@ -241,8 +241,7 @@ final class CheckHostCommand implements Callable<Integer> {
   /** The real figures of an earlier run's JSON, by workload and figure. */
   private static Map<String, Map<String, Double>> earlier(Path json) throws IOException {
     Map<String, Map<String, Double>> out = new LinkedHashMap<>();
-    for (com.fasterxml.jackson.databind.JsonNode r :
-        new ObjectMapper().readTree(json.toFile()).path("rows")) {
+    for (JsonNode r : new ObjectMapper().readTree(json.toFile()).path("rows")) {
       if (r.path("real").isNumber()) {
         out.computeIfAbsent(r.path("workload").asText(), k -> new LinkedHashMap<>())
             .put(r.path("figure").asText(), r.path("real").asDouble());
