@@ -17,6 +17,15 @@ public interface LoadTracking {
   LoadAvgView rqAvg(int cpu);
 
   /**
+   * v4.17's {@code weighted_cpuload()}: {@code cpu}'s root {@code runnable_load_avg}, the load of
+   * the queued entities without the blocked load of sleeping tasks. Defaults to {@link #rqAvg}'s
+   * load. Since API 1.2.0.
+   */
+  default long runnableLoad(int cpu) {
+    return rqAvg(cpu).loadAvg();
+  }
+
+  /**
    * {@code task_h_load()}: the share of its CPU's root load that {@code p} stands for, through the
    * task-group hierarchy (its own {@code load_avg} when it is in the root group).
    */

@@ -582,6 +582,12 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     return rqs[cpu].avg;
   }
 
+  /** v4.17's {@code weighted_cpuload()}, read by the v4.17 balancer ({@code LB_AVG_LOAD}). */
+  @Override
+  public long runnableLoad(int cpu) {
+    return FairProbe.runnableLoadAvg(rqs[cpu]);
+  }
+
   @Override
   public long taskHLoad(TaskView p) {
     FairEntity se = entityOf(p);

@@ -61,7 +61,7 @@ final class FairProbe {
   }
 
   /** v4.17's {@code cfs_rq->runnable_load_avg}: the queued entities' runnable load. */
-  private static long runnableLoadAvg(FairRq q) {
+  static long runnableLoadAvg(FairRq q) {
     long sum = 0;
     for (int i = 0; i < q.tree.size(); i++) {
       sum += entityRunnableLoad(q.tree.get(i));

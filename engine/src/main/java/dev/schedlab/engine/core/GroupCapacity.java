@@ -24,6 +24,12 @@ final class GroupCapacity {
 
   final int weight;
 
+  /**
+   * {@code sgc->imbalance} (v4.17's balancer, {@code feature.LB_AVG_LOAD}): a pass of the child
+   * level left load behind because of affinity, so the parent level sees this group as imbalanced.
+   */
+  boolean imbalance;
+
   private final Cpu[] cpus;
   private boolean valid;
   private long sum;

@@ -39,6 +39,9 @@ final class LoadBalancer {
   private final MetricCounter activePushes;
   private final LbEnv env;
 
+  /** v4.17's {@code load_balance()} ({@code feature.LB_AVG_LOAD}), or null for v6.12's. */
+  private final @Nullable LoadBalance417 lb417;
+
   /** CPUs with two or more runnable tasks ({@code rd->overloaded} is "any"). */
   int overloadedCpus;
 
@@ -51,6 +54,7 @@ final class LoadBalancer {
     activeBalances = k.metrics.counter("lb.active_balances");
     activePushes = k.metrics.counter("lb.active_pushes");
     env = new LbEnv(k);
+    lb417 = k.costs.on(Param.LB_AVG_LOAD) ? new LoadBalance417(k, this) : null;
   }
 
   /** {@code add_nr_running}/{@code sub_nr_running}: keeps the overload count. */
@@ -143,10 +147,13 @@ final class LoadBalancer {
    * running task through the source CPU's stopper (active balance). Returns whether any task moved.
    * The caller charges the per-domain cost (periodic and newidle balancing cost differently).
    */
-  private boolean balanceRq(Cpu dst, SchedDomain sd, int idle) {
+  boolean balanceRq(Cpu dst, SchedDomain sd, int idle) {
     balances.value++;
     if (sd == dst.domains[0]) {
       RqPelt.updateCapacity(dst); // update_group_capacity() at the base domain
+    }
+    if (lb417 != null) {
+      return lb417.loadBalance(dst, sd, idle);
     }
     env.updateSdLbStats(dst, sd, idle);
     if (idle != CPU_NEWLY_IDLE) {
@@ -387,7 +394,7 @@ final class LoadBalancer {
    * {@code task_hot()}: ran within migration_cost on this CPU; never across SMT siblings since
    * v5.10 ({@code feature.SMT_CACHE_HOT} off).
    */
-  private boolean taskHot(Task t, SchedDomain sd) {
+  boolean taskHot(Task t, SchedDomain sd) {
     if (t.policy == dev.schedlab.api.Policy.IDLE
         || ("SMT".equals(sd.name) && !k.costs.on(Param.SMT_CACHE_HOT))) {
       return false;
@@ -399,7 +406,7 @@ final class LoadBalancer {
    * {@code stop_one_cpu_nowait(active_load_balance_cpu_stop)}: queue the push on {@code src}'s
    * stopper kthread, which preempts whatever runs there.
    */
-  private void stopOneCpu(Cpu src) {
+  void stopOneCpu(Cpu src) {
     activeBalances.value++;
     if (src.stopper == null) {
       src.stopper = newStopper(src);

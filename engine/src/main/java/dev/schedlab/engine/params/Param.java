@@ -411,6 +411,11 @@ public enum Param {
       0,
       Unit.BOOL,
       "[src] 1 = before v5.12: need_active_balance() ends in nr_balance_failed > cache_nice_tries + 2 whatever the imbalance, a kicked active balance sets nr_balance_failed to cache_nice_tries + 1 (task_hot() ignored until a pull succeeds; removed in v5.13 by 23fb06d9602b) and doubles balance_interval; 0 = v5.12+ (e9b9734b7465 'sched/fair: Reduce cases for active balance'): only for migrate_task, the interval kept"),
+  LB_AVG_LOAD(
+      "feature.LB_AVG_LOAD",
+      0,
+      Unit.BOOL,
+      "[src] 1 = before v5.5: load_balance() as v4.17 (LoadBalance417): groups group_other, group_imbalanced (sgc->imbalance after LBF_SOME_PINNED) or group_overloaded, find_busiest_group() on avg_load (runnable load per capacity), calculate_imbalance() with load_above_capacity and fix_small_imbalance(), find_busiest_queue() by weighted load per capacity, detach_tasks() by task_h_load() with the load/2 > imbalance skip, LBF_ALL_PINNED redo, the interval doubled on balanced newidle passes too (until v5.1's 3f130a37c442); 0 = v5.5+ (0b0695f2b34a 'sched/fair: Rework load_balance()'): group types, migration types load/util/task/misfit"),
   BUSY_FACTOR(
       "topology.busy_factor",
       16,
