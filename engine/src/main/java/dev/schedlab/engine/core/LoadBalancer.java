@@ -7,7 +7,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Load balancing of fair tasks: this class runs the passes, detaches and attaches tasks, and pushes
  * a running task through the source CPU's stopper (active balance); the decisions of a pass are
- * {@link LbEnv}'s (v6.12: PELT load and util, group types, migration types).
+ * {@link LbEnv}'s (v6.12: PELT load and util, group types, migration types), or with {@code
+ * feature.LB_AVG_LOAD} the whole pass is v4.17's ({@link LoadBalance417}: avg_load, {@code
+ * fix_small_imbalance()}, pinned-task handling).
  *
  * <p>Models: the tick's {@code sched_balance_trigger()}, SCHED_SOFTIRQ's {@code
  * sched_balance_domains()} per domain when its interval is due, {@code sched_balance_rq()} (busiest
