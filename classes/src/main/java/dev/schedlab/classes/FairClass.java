@@ -31,9 +31,8 @@ import org.jspecify.annotations.Nullable;
  * of the delayed entity of a group a task joins ({@code requeue_delayed_entity}: with DELAY_ZERO an
  * entity whose lag became positive is re-placed at zero lag, as the kernel does); {@code
  * check_preempt_wakeup_fair} with PREEMPT_SHORT and WAKEUP_PREEMPTION; PELT load tracking of tasks
- * and runqueues ({@link FairPelt}, read by the engine's balancer through {@link LoadTracking},
- * with v4.17's {@code weighted_cpuload()}, the queued entities' runnable load, for its v4.17
- * balancer);
+ * and runqueues ({@link FairPelt}, read by the engine's balancer through {@link LoadTracking}, with
+ * v4.17's {@code weighted_cpuload()}, the queued entities' runnable load, for its v4.17 balancer);
  * {@code select_task_rq_fair()} for wakeups and forks ({@link FairSelect}: wake_affine idle and
  * weight, WF_SYNC, SIS_UTIL, select_idle_sibling with recent_used_cpu and SMT/core searches,
  * find_idlest_cpu; v4.17's SIS_PROP scan depth and select_idle_core/cpu/smt order as kernel-version
@@ -50,9 +49,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue),
  * PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is read but no buddy is ever set),
  * yield, EAS and uclamp; load balancing and newidle balance are the engine's (v6.12's, or v4.17's
- * avg_load arithmetic with {@code feature.LB_AVG_LOAD}; the decayed {@code cpu_load[]} indexes
- * of v4.17 are not modelled), RT and deadline push and pull the rt and deadline classes'. SCHED_EXT wakees preempt like SCHED_NORMAL (the kernel's
- * {@code p->policy != SCHED_NORMAL} test would exclude them). Only BATCH and IDLE never preempt.
+ * avg_load arithmetic with {@code feature.LB_AVG_LOAD}; the decayed {@code cpu_load[]} indexes of
+ * v4.17 are not modelled), RT and deadline push and pull the rt and deadline classes'. SCHED_EXT
+ * wakees preempt like SCHED_NORMAL (the kernel's {@code p->policy != SCHED_NORMAL} test would
+ * exclude them). Only BATCH and IDLE never preempt.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_curr}, {@code update_deadline},
  * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity}, {@code
