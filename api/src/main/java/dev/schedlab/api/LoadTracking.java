@@ -18,11 +18,11 @@ public interface LoadTracking {
 
   /**
    * v4.17's {@code weighted_cpuload()}: {@code cpu}'s root {@code runnable_load_avg}, the load of
-   * the queued entities without the blocked load of sleeping tasks. Defaults to {@link #rqAvg}'s
-   * load. Since API 1.2.0.
+   * the queued entities without the blocked load of sleeping tasks; -1 when the class does not
+   * track it (the v4.17 balancer then reads {@link #rqAvg}'s load). Since API 1.2.0.
    */
   default long runnableLoad(int cpu) {
-    return rqAvg(cpu).loadAvg();
+    return -1;
   }
 
   /**

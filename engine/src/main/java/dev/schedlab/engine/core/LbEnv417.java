@@ -351,7 +351,11 @@ final class LbEnv417 {
 
   /** {@code weighted_cpuload()}: the root cfs_rq's runnable load (queued entities only). */
   long weightedCpuload(Cpu c) {
-    return k.fairLoad == null ? c.fairNr * 1024L : k.fairLoad.runnableLoad(c.id);
+    if (k.fairLoad == null) {
+      return c.fairNr * 1024L;
+    }
+    long runnable = k.fairLoad.runnableLoad(c.id);
+    return runnable >= 0 ? runnable : k.fairLoad.rqAvg(c.id).loadAvg();
   }
 
   /** {@code cpu_util()} of v4.17: util_avg or util_est, at most the CPU's original capacity. */
