@@ -67,9 +67,11 @@ import java.util.List;
  * or drained past its high mark ({@code free_pcppages_bulk}), and the lruvec's {@code lru_lock}
  * (IRQs off) when the per-CPU folio batch moves to the LRU ({@code folio_batch_move_lru}, every 15
  * folios) and in {@code release_pages} (every 32). The pcp lists and folio batches are per-CPU
- * counts ({@code cache} items) shared by every worker on the CPU. Workers are separate processes
- * (fork), so mmap_lock and the page-table locks are theirs alone; zone->lock and lru_lock are per
- * NUMA node and shared (one memory cgroup).
+ * counts ({@code cache} items) shared by every worker on the CPU; the pcp lists carry the v6.7 high
+ * auto-tuning ({@link StepSpec.AutoHigh}, bounds from {@link PcpHigh}), one zone->lock hold per
+ * refill or drain of however many pages it moves. Workers are separate processes (fork), so
+ * mmap_lock and the page-table locks are theirs alone; zone->lock and lru_lock are per NUMA node
+ * and shared (one memory cgroup).
  */
 final class MmapPaths {
   /** Page-table state of a range, which decides the per-page kernel work. */
