@@ -97,6 +97,9 @@ final class Task implements TaskView {
   int pc;
   boolean inKernel;
 
+  /** Objects the task's last per-CPU cache op moved (a perCached segment's multiplier). */
+  int cacheMoved;
+
   /** Time left of the interrupted timed op, or -1 when the op at pc has not started. */
   long opRemaining = -1;
 
