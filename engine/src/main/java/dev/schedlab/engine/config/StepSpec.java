@@ -50,10 +50,31 @@ public sealed interface StepSpec {
       boolean irqsOff,
       String endsWith,
       @Nullable LockAction lock,
-      @Nullable CacheAction cache) {
+      @Nullable CacheAction cache,
+      boolean perCached) {
     /** A plain segment (no lock operation). */
     public Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {
-      this(duration, preemptible, irqsOff, endsWith, null, null);
+      this(duration, preemptible, irqsOff, endsWith, null, null, false);
+    }
+
+    /** A segment, a lock operation or a cache operation. */
+    public Segment(
+        Dist duration,
+        boolean preemptible,
+        boolean irqsOff,
+        String endsWith,
+        @Nullable LockAction lock,
+        @Nullable CacheAction cache) {
+      this(duration, preemptible, irqsOff, endsWith, lock, cache, false);
+    }
+
+    /**
+     * A segment whose {@code duration} is per object that the task's last cache operation moved
+     * (the pages a pcp refill or drain moves under {@code zone->lock}): it runs that many draws'
+     * worth, one draw times the count.
+     */
+    public static Segment perCachedObject(Dist duration) {
+      return new Segment(duration, true, false, "NONE", null, null, true);
     }
 
     /** A segment or a lock operation. */
@@ -69,13 +90,12 @@ public sealed interface StepSpec {
     /** A per-CPU cache operation guarding the next {@code then} items ({@link CacheAction}). */
     public static Segment cache(
         String name, boolean put, int count, int batch, int high, int then) {
-      return new Segment(
-          Dist.fixed(0),
-          true,
-          false,
-          "NONE",
-          null,
-          new CacheAction(name, put, count, batch, high, then));
+      return cache(new CacheAction(name, put, count, batch, high, then));
+    }
+
+    /** A per-CPU cache operation ({@link CacheAction}). */
+    public static Segment cache(CacheAction c) {
+      return new Segment(Dist.fixed(0), true, false, "NONE", null, c);
     }
 
     /**
@@ -133,16 +153,48 @@ public sealed interface StepSpec {
    * count} objects; when the CPU has fewer, the next {@code then} items (the refill, for example
    * {@code zone->lock} and the work under it) run first and add {@code batch}. A put adds {@code
    * count}; when the count reaches {@code high}, the next {@code then} items (the drain) run and
-   * remove {@code batch}. Otherwise those items are skipped.
+   * remove {@code batch}. Otherwise those items are skipped. With {@code auto} the sizes and the
+   * high mark follow the pcp auto-tuning ({@link AutoHigh}); a {@link Segment#perCachedObject} item
+   * among the {@code then} takes as long as the objects moved.
    *
    * @param cache the cache's name
    * @param put put (true) or get (false)
    * @param count objects taken or added
    * @param batch objects a refill adds or a drain removes
-   * @param high the count at which a put drains (puts only)
+   * @param high the count at which a put drains (puts only; with {@code auto}: high_min)
    * @param then how many following items of the kernel path the refill or drain is
+   * @param auto the pcp high auto-tuning, or null for fixed sizes
    */
-  record CacheAction(String cache, boolean put, int count, int batch, int high, int then) {}
+  record CacheAction(
+      String cache,
+      boolean put,
+      int count,
+      int batch,
+      int high,
+      int then,
+      @Nullable AutoHigh auto) {
+    /** A cache with a fixed high mark and fixed refill and drain sizes. */
+    public CacheAction(String cache, boolean put, int count, int batch, int high, int then) {
+      this(cache, put, count, batch, high, then, null);
+    }
+  }
+
+  /**
+   * The page allocator's pcp high auto-tuning (v6.7, mm/page_alloc.c {@code nr_pcp_alloc}, {@code
+   * nr_pcp_high}, {@code nr_pcp_free}, {@code decay_pcp_high}) for a {@link CacheAction}: {@code
+   * high} is then the list's {@code high_min}, {@code batch} its base batch. A refill moves {@code
+   * batch << alloc_factor} (alloc_factor grows per refill without a free between, up to {@code
+   * scaleMax}, and halves per free) and raises high by as much; a free that fills the list raises
+   * high to the consecutive frees plus a batch and drains the consecutive frees (at least a batch,
+   * leaving a batch); high stays within {@code [high, highMax]}. A put of {@code count} 0 is {@code
+   * decay_pcp_high()}: high loses an eighth (not below the count less {@code batch << scaleMax}),
+   * and the pages above it drain. The zone is taken to be above its high watermark and not in
+   * reclaim (no ZONE_BELOW_HIGH, ZONE_RECLAIM_ACTIVE).
+   *
+   * @param highMax the list's {@code high_max}
+   * @param scaleMax CONFIG_PCP_BATCH_SCALE_MAX
+   */
+  record AutoHigh(int highMax, int scaleMax) {}
 
   /**
    * The program-level {@code lock: NAME} step: a syscall that takes a sleeping lock and returns to

@@ -126,48 +126,70 @@ final class Cpu implements CpuView, RqView {
   final ArrayList<HrTimer> expired = new ArrayList<>();
 
   /**
-   * Armed hrtimers on this CPU's base, in no order: each knows its slot, so a fire or cancel
-   * removes it in O(1); its arming sequence number orders equal expiries as the base's list did.
+   * Armed hrtimers on this CPU's base, in no order: a list through the timers themselves, as the
+   * kernel's timerqueue links its nodes inside each hrtimer, so arming never allocates (a base
+   * holds as many timers as are armed on it, no more room to grow into) and a fire or cancel
+   * unlinks in O(1). A search reads each timer's own expiry copy, not its event; the arming
+   * sequence number orders equal expiries as the base's list did.
    */
-  private HrTimer[] timers = new HrTimer[4];
+  private @Nullable HrTimer timerHead;
 
   int nrTimers;
   private long timerSeq;
 
+  /** Puts {@code t}, whose event is scheduled, on this base. */
   void addTimer(HrTimer t) {
-    if (t.baseSlot >= 0) {
+    if (t.baseCpu >= 0) {
       throw new IllegalStateException(
-          "hrtimer of cpu " + t.cpu + " already on a base, slot " + t.baseSlot);
+          "hrtimer of cpu " + t.cpu + " already on the base of cpu " + t.baseCpu);
     }
-    if (nrTimers == timers.length) {
-      timers = java.util.Arrays.copyOf(timers, 2 * nrTimers);
-    }
-    t.baseSlot = nrTimers;
+    t.baseCpu = id;
+    t.baseWhen = t.event.time();
     t.baseSeq = timerSeq++;
-    timers[nrTimers++] = t;
+    t.basePrev = null;
+    t.baseNext = timerHead;
+    if (timerHead != null) {
+      timerHead.basePrev = t;
+    }
+    timerHead = t;
+    nrTimers++;
+  }
+
+  /** {@code t}, on this base, fires at a new time (re-armed, or its delivery deferred). */
+  void timerMoved(HrTimer t) {
+    if (t.baseCpu == id) {
+      t.baseWhen = t.event.time();
+    }
   }
 
   /** Takes {@code t} off this base; a timer this base does not hold is left alone. */
   void removeTimer(HrTimer t) {
-    int i = t.baseSlot;
-    if (i < 0 || i >= nrTimers || timers[i] != t) {
+    if (t.baseCpu != id) {
       return;
     }
-    HrTimer last = timers[--nrTimers];
-    timers[i] = last;
-    last.baseSlot = i;
-    timers[nrTimers] = null;
-    t.baseSlot = -1;
+    HrTimer prev = t.basePrev;
+    HrTimer next = t.baseNext;
+    if (prev == null) {
+      timerHead = next;
+    } else {
+      prev.baseNext = next;
+    }
+    if (next != null) {
+      next.basePrev = prev;
+    }
+    t.basePrev = null;
+    t.baseNext = null;
+    t.baseCpu = -1;
+    nrTimers--;
   }
 
   /** The armed hrtimer that fires first (equal expiries: the one armed first), or null. */
   @Nullable HrTimer earliestTimer() {
     @Nullable HrTimer first = null;
-    for (int i = 0; i < nrTimers; i++) {
-      HrTimer t = timers[i];
+    for (HrTimer t = timerHead; t != null; t = t.baseNext) {
       if (first == null
-          || t.event.time() < first.event.time()
-          || (t.event.time() == first.event.time() && t.baseSeq < first.baseSeq)) {
+          || t.baseWhen < first.baseWhen
+          || (t.baseWhen == first.baseWhen && t.baseSeq < first.baseSeq)) {
         first = t;
       }
     }
@@ -177,8 +199,8 @@ final class Cpu implements CpuView, RqView {
   /** Expiry of the earliest armed hrtimer (the tick aside), or {@link Long#MAX_VALUE}. */
   long nextTimerNs() {
     long next = Long.MAX_VALUE;
-    for (int i = 0; i < nrTimers; i++) {
-      next = Math.min(next, timers[i].event.time());
+    for (HrTimer t = timerHead; t != null; t = t.baseNext) {
+      next = Math.min(next, t.baseWhen);
     }
     return next;
   }

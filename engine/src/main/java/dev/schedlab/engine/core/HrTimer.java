@@ -38,11 +38,19 @@ final class HrTimer implements TimerHandle {
    */
   long softExpiry;
 
-  /** Its slot on its CPU's base ({@link Cpu#addTimer}), -1 when not there. */
-  int baseSlot = -1;
+  /** The CPU whose base holds it ({@link Cpu#addTimer}), -1 when on none. */
+  int baseCpu = -1;
+
+  /** Its event's time, kept beside the links the base's searches follow. */
+  long baseWhen;
 
   /** When it was put on the base, in the base's arming order (ties of equal expiry). */
   long baseSeq;
+
+  /** Its neighbours on the base's list. */
+  @Nullable HrTimer baseNext;
+
+  @Nullable HrTimer basePrev;
 
   HrTimer(Kernel kernel, int cpu, @Nullable TimerCallback callback, @Nullable Task sleeper) {
     this.kernel = kernel;
@@ -62,12 +70,21 @@ final class HrTimer implements TimerHandle {
    * later.
    */
   void arm(long expiresNs, long slackNs) {
-    Cpu c = kernel.cpus[cpu];
-    if (!event.scheduled()) {
-      c.addTimer(this);
-    }
+    boolean onBase = event.scheduled();
     softExpiry = expiresNs;
     kernel.queue.schedule(event, Math.max(expiresNs + slackNs, kernel.now));
+    if (onBase) {
+      baseMoved();
+    } else {
+      kernel.cpus[cpu].addTimer(this);
+    }
+  }
+
+  /** Its event moved while on a base (re-armed, or its delivery deferred). */
+  void baseMoved() {
+    if (baseCpu >= 0) {
+      kernel.cpus[baseCpu].timerMoved(this);
+    }
   }
 
   @Override

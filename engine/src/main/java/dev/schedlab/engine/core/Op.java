@@ -2,6 +2,7 @@ package dev.schedlab.engine.core;
 
 import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.engine.config.Dist;
+import dev.schedlab.engine.config.StepSpec;
 import org.jspecify.annotations.Nullable;
 
 /** One compiled step of a task program; the interpreter is {@link TaskExec}. */
@@ -146,9 +147,17 @@ final class Op {
   /** CACHE: the per-CPU cache and the get or put; {@link #jump} is the skip target. */
   CacheOp cache;
 
-  /** A per-CPU cache operation: the counts (one per CPU, shared by name) and its numbers. */
-  @SuppressWarnings("ArrayRecordComponent") // counts is shared on purpose; never compared
-  record CacheOp(int[] counts, boolean put, int count, int batch, int high) {}
+  /** KSEG: the duration is per object the task's last CACHE op moved. */
+  boolean perCached;
+
+  /** A per-CPU cache operation: the cache (per CPU, shared by name) and its numbers. */
+  record CacheOp(
+      PerCpuCache cache,
+      boolean put,
+      int count,
+      int batch,
+      int high,
+      StepSpec.@Nullable AutoHigh auto) {}
 
   // The operands of the op's code are set by the program compiler; the others stay unset.
   @SuppressWarnings("NullAway.Init")

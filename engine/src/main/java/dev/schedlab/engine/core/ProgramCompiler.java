@@ -27,7 +27,7 @@ final class ProgramCompiler {
   private String comm = "";
 
   private final Map<String, long[]> stamps = new java.util.HashMap<>();
-  private final Map<String, int[]> caches = new java.util.HashMap<>();
+  private final Map<String, PerCpuCache> caches = new java.util.HashMap<>();
 
   /** Shared ops by the step (or segment) they compile from. */
   private final Map<Object, Op> shared = new HashMap<>();
@@ -249,11 +249,12 @@ final class ProgramCompiler {
       Op op = new Op(Op.CACHE);
       op.cache =
           new Op.CacheOp(
-              caches.computeIfAbsent(c.cache(), n -> new int[k.cpus.length]),
+              caches.computeIfAbsent(c.cache(), n -> new PerCpuCache(k.cpus.length)),
               c.put(),
               c.count(),
               c.batch(),
-              c.high());
+              c.high(),
+              c.auto());
       op.jump = 1 + c.then(); // skips its items, one op each
       return op;
     }
@@ -267,6 +268,7 @@ final class ProgramCompiler {
     }
     Op op = new Op(Op.KSEG);
     op.dist = seg.duration();
+    op.perCached = seg.perCached();
     op.preemptible = seg.preemptible();
     op.irqsOff = seg.irqsOff();
     op.endsWith = point(seg.endsWith());

@@ -20,6 +20,21 @@ final class Task implements TaskView {
   final long dlDeadline;
   final long dlPeriod;
 
+  // HotSpot lays out the longs first, then the ints, booleans and references, each group in
+  // declaration order. The longs a switch-in reads (execStart to wallEnd) are declared after these
+  // cold ones and mm beside locks, so the next task's fields it touches span fewer cache lines.
+
+  /**
+   * {@code current->timer_slack_ns}, or -1 for the kernel's default ({@code sched.timer_slack}).
+   */
+  long timerSlackNs = -1;
+
+  /** When it last became runnable or was last put back while runnable (the watchdog's clock). */
+  long runnableAt;
+
+  /** Custom slice ({@code sched_attr.sched_runtime} of a fair task), 0 = the base slice. */
+  long customSlice;
+
   /** Affinity; replaced (never mutated) by sched_setaffinity. */
   BitSet allowed;
 
@@ -44,6 +59,9 @@ final class Task implements TaskView {
 
   /** Kernel locks held and waited for. */
   final TaskLocks locks = new TaskLocks();
+
+  /** Its address space (null for kernel threads). */
+  @Nullable Mm mm;
 
   /**
    * The rtmutex waiter lending this task its priority (priority inheritance, PREEMPT_RT), or null:
@@ -79,16 +97,14 @@ final class Task implements TaskView {
   int pc;
   boolean inKernel;
 
+  /** Objects the task's last per-CPU cache op moved (a perCached segment's multiplier). */
+  int cacheMoved;
+
   /** Time left of the interrupted timed op, or -1 when the op at pc has not started. */
   long opRemaining = -1;
 
   /** Expiry of the last sleep timer armed. */
   long timerExpiry;
-
-  /**
-   * {@code current->timer_slack_ns}, or -1 for the kernel's default ({@code sched.timer_slack}).
-   */
-  long timerSlackNs = -1;
 
   /** The CPU it is on when created (it existed before the run), or -1: placed as a new task. */
   int startCpu = -1;
@@ -136,12 +152,6 @@ final class Task implements TaskView {
   /** Counted in its runqueue's {@code Cpu.nrAboveFair} ({@link RunQueueList}). */
   boolean countedAboveFair;
 
-  /** Its address space (null for kernel threads). */
-  @Nullable Mm mm;
-
-  /** When it last became runnable or was last put back while runnable (the watchdog's clock). */
-  long runnableAt;
-
   /** Whether its start event has come ({@code wake_up_new_task()}). */
   boolean started;
 
@@ -152,9 +162,6 @@ final class Task implements TaskView {
   java.util.@Nullable ArrayDeque<WorkItem> workQueue;
 
   @Nullable WorkItem currentWork;
-
-  /** Custom slice ({@code sched_attr.sched_runtime} of a fair task), 0 = the base slice. */
-  long customSlice;
 
   /** USER_WALL: the wall-clock time the running compute op ends. */
   long wallEnd;

@@ -171,7 +171,8 @@ final class TaskExec {
       Op op = t.program[t.pc];
       switch (op.code) {
         case Op.USER, Op.KSEG -> {
-          run(cpu, t, op, draw(t, op.dist));
+          long d = draw(t, op.dist);
+          run(cpu, t, op, op.perCached ? d * t.cacheMoved : d);
           return;
         }
         case Op.SYSCALL_ENTER -> {
@@ -300,19 +301,8 @@ final class TaskExec {
         case Op.CACHE -> {
           // per-CPU batching: run the refill/drain items that follow, or jump past them
           Op.CacheOp c = op.cache;
-          int[] n = c.counts();
-          boolean run;
-          if (c.put()) {
-            n[cpu.id] += c.count();
-            run = n[cpu.id] >= c.high();
-            if (run) {
-              n[cpu.id] -= c.batch();
-            }
-          } else {
-            run = n[cpu.id] < c.count();
-            n[cpu.id] += (run ? c.batch() : 0) - c.count();
-          }
-          t.pc += run ? 1 : op.jump;
+          t.cacheMoved = c.cache().apply(cpu.id, c);
+          t.pc += t.cacheMoved > 0 ? 1 : op.jump;
           continue;
         }
         case Op.LOCK -> {

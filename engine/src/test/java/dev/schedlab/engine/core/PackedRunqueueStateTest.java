@@ -106,4 +106,25 @@ class PackedRunqueueStateTest {
     a.cancel();
     assertThat(cpu.nrTimers).isEqualTo(before);
   }
+
+  @Test
+  void reArmingAnArmedTimerMovesItOnTheBase() {
+    Kernel k = TestRun.run().duration(MS).cpus(1, 1, 1).tasks(task("t").program(user(MS))).kernel();
+    Cpu cpu = k.cpus[0]; // expiries past the run's end: none fires, only the base's order counts
+    HrTimer a = new HrTimer(k, 0, (x, now) -> {}, null);
+    HrTimer b = new HrTimer(k, 0, (x, now) -> {}, null);
+    int before = cpu.nrTimers;
+    a.arm(900 * MS);
+    b.arm(800 * MS);
+    assertThat(cpu.earliestTimer()).isSameAs(b);
+    assertThat(cpu.nextTimerNs()).isEqualTo(800 * MS);
+    b.arm(1000 * MS); // still on the base, once, at its new expiry
+    assertThat(cpu.nrTimers).isEqualTo(before + 2);
+    assertThat(cpu.earliestTimer()).isSameAs(a);
+    assertThat(cpu.nextTimerNs()).isEqualTo(900 * MS);
+    a.cancel();
+    assertThat(cpu.earliestTimer()).isSameAs(b);
+    b.cancel();
+    assertThat(cpu.nrTimers).isEqualTo(before);
+  }
 }

@@ -254,16 +254,60 @@ final class MmapCosts {
           "pages",
           "[src] mm/page_alloc.c zone_batchsize(): 63 for zones above ~1 GB; rmqueue_bulk refills and "
               + "free_pcppages_bulk frees a batch per zone->lock hold",
-          "per-CPU page list refill and drain size");
-  static final ToolParam PCP_HIGH =
+          "pcp->batch: the per-CPU page list's base refill and drain size");
+  static final ToolParam PCP_BATCH_SCALE_MAX =
       ToolParam.num(
-          "pcp_high",
-          252,
-          "pages",
-          "[src] mm/page_alloc.c zone_highsize() (v6.8): low watermark split over the node's and the "
-              + "online CPUs, at least 4 x batch (252) on large machines; the v6.7 auto-tuning that "
-              + "raises it for CPUs freeing continuously is not modelled",
-          "per-CPU page list high mark: a free beyond it drains a batch to the zone");
+          "pcp_batch_scale_max",
+          5,
+          "shift",
+          "[src] mm/Kconfig PCP_BATCH_SCALE_MAX default 5 (v6.7, \"mm: restrict the pcp batch "
+              + "scale factor to avoid too long latency\"): a refill moves at most batch << 5 = 2016 "
+              + "pages, decay_pcp_high keeps at most that many above high",
+          "pcp high auto-tuning: the largest alloc_factor");
+  static final ToolParam MEM_PER_CPU =
+      ToolParam.num(
+          "mem_per_cpu",
+          4096,
+          "MiB",
+          "[assumption] the seed's machine is not stated: 4 GiB per hardware thread, a common "
+              + "server configuration (512 GiB for 128 CPUs); each NUMA node's memory is one "
+              + "ZONE_NORMAL (node 0's DMA/DMA32 zones left out)",
+          "memory per CPU: a node's zone holds this times the node's CPUs, all free but the "
+              + "workload's (zone_highsize's high_min and high_max come from it)");
+  static final ToolParam WATERMARK_SCALE_FACTOR =
+      ToolParam.num(
+          "watermark_scale_factor",
+          10,
+          "1/10000",
+          "[src] mm/page_alloc.c watermark_scale_factor default 10 (__setup_per_zone_wmarks: low = "
+              + "min + max(min / 4, managed * 10 / 10000); min_free_kbytes = "
+              + "int_sqrt(lowmem_kbytes * 16), clamped to 128..262144)",
+          "vm.watermark_scale_factor: the zone's low watermark, of which each CPU's high_min is "
+              + "a share");
+  static final ToolParam VMSTAT_INTERVAL =
+      ToolParam.ns(
+          "vmstat_interval",
+          1_000_000_000,
+          "[src] mm/vmstat.c sysctl_stat_interval = HZ: vmstat_update, a per-CPU deferrable "
+              + "delayed work, runs refresh_cpu_vm_stats(true) every second, which calls "
+              + "decay_pcp_high for every zone",
+          "period of each CPU's vmstat_update kworker run");
+  static final ToolParam VMSTAT_CPU_SKEW =
+      ToolParam.ns(
+          "vmstat_cpu_skew",
+          3_000_000,
+          "[src] kernel/time/timer.c __round_jiffies: CPU c's expiry is rounded to the whole "
+              + "second 3c jiffies later, then moved back by them; 3 ms at HZ=1000",
+          "how much earlier each next CPU's vmstat_update runs");
+  static final ToolParam VMSTAT_REFRESH =
+      ToolParam.ns(
+          "vmstat_refresh",
+          2_000,
+          "[estimate] refresh_cpu_vm_stats: folds the CPU's per-zone and per-node counter diffs "
+              + "(about 50 items, a this_cpu_xchg and an atomic add each that changed), then "
+              + "decay_pcp_high; its pcp->lock / zone->lock drain is modelled apart",
+          "vmstat_update kworker: the refresh work besides the pcp drain (preemptible, "
+              + "cond_resched before each zone's decay)");
   static final ToolParam MPROTECT_VMA =
       ToolParam.ns(
           "mprotect_vma",
@@ -431,7 +475,12 @@ final class MmapCosts {
           PCP_ALLOC,
           ZONE_PER_PAGE,
           PCP_BATCH,
-          PCP_HIGH,
+          PCP_BATCH_SCALE_MAX,
+          MEM_PER_CPU,
+          WATERMARK_SCALE_FACTOR,
+          VMSTAT_INTERVAL,
+          VMSTAT_CPU_SKEW,
+          VMSTAT_REFRESH,
           WP_FLUSH,
           ZERO_FAULT,
           ZERO_PTE,

@@ -7,9 +7,12 @@ import static dev.schedlab.lab.workload.MmapCosts.SMALL_SYSCALL;
 import static dev.schedlab.lab.workload.MmapCosts.STEADY_ATTEMPTS;
 import static dev.schedlab.lab.workload.MmapCosts.USER_PER_PAGE;
 import static dev.schedlab.lab.workload.MmapCosts.USER_SYSCALL;
+import static dev.schedlab.lab.workload.MmapCosts.VMSTAT_CPU_SKEW;
+import static dev.schedlab.lab.workload.MmapCosts.VMSTAT_INTERVAL;
 
 import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.lab.workload.MmapPaths.Pages;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,6 +94,43 @@ final class MmapModel {
     MmapModel m = new MmapModel(ctx, bytes, opt);
     SplittableRandom rnd = new SplittableRandom(seed);
     return opt.release1704() ? new MmapModelV1704(m).build(rnd) : m.build(rnd);
+  }
+
+  /**
+   * Each CPU's vmstat_update kworker (mm/vmstat.c): a bound kworker that runs refresh_cpu_vm_stats,
+   * and with it decay_pcp_high, every {@code vmstat_interval}. The delayed work is queued with
+   * round_jiffies_relative, which skews CPU c by 3c jiffies ahead of the whole second
+   * (__round_jiffies; {@code vmstat_cpu_skew}); the first runs one interval after boot.
+   */
+  static List<TaskSpec> vmstatWorkers(ToolContext ctx) {
+    MmapPaths k = new MmapPaths(ctx);
+    long interval = Math.max(1, ctx.param(VMSTAT_INTERVAL));
+    List<StepSpec> prog =
+        List.of(
+            new StepSpec.Loop(
+                Integer.MAX_VALUE,
+                List.of(k.vmstatRefresh(), new StepSpec.SleepUntil(interval, null))));
+    List<TaskSpec> out = new ArrayList<>();
+    for (int cpu = 0; cpu < ctx.nrCpus(); cpu++) {
+      long skew = Math.floorMod(cpu * ctx.param(VMSTAT_CPU_SKEW), interval);
+      out.add(
+          new TaskSpec(
+              "kworker/" + cpu + ":vmstat",
+              1,
+              "normal",
+              0,
+              0,
+              0,
+              0,
+              0,
+              String.valueOf(cpu),
+              false,
+              true,
+              "own",
+              interval - skew,
+              prog));
+    }
+    return out;
   }
 
   static MmapModel forTest(ToolContext ctx, long bytes, Options opt) {

@@ -18,6 +18,7 @@ import static dev.schedlab.lab.workload.MmapCosts.MADVISE_COLD_PAGE;
 import static dev.schedlab.lab.workload.MmapCosts.MADVISE_ENTRY;
 import static dev.schedlab.lab.workload.MmapCosts.MADVISE_VMA;
 import static dev.schedlab.lab.workload.MmapCosts.MADVISE_WALK_PTE;
+import static dev.schedlab.lab.workload.MmapCosts.MEM_PER_CPU;
 import static dev.schedlab.lab.workload.MmapCosts.MMAP_FIXED_VMA;
 import static dev.schedlab.lab.workload.MmapCosts.MMAP_VMA;
 import static dev.schedlab.lab.workload.MmapCosts.MPROTECT_VMA;
@@ -26,12 +27,14 @@ import static dev.schedlab.lab.workload.MmapCosts.MUNMAP_VMA;
 import static dev.schedlab.lab.workload.MmapCosts.PAGEOUT_RECLAIM;
 import static dev.schedlab.lab.workload.MmapCosts.PCP_ALLOC;
 import static dev.schedlab.lab.workload.MmapCosts.PCP_BATCH;
-import static dev.schedlab.lab.workload.MmapCosts.PCP_HIGH;
+import static dev.schedlab.lab.workload.MmapCosts.PCP_BATCH_SCALE_MAX;
 import static dev.schedlab.lab.workload.MmapCosts.POPULATE_ENTRY;
 import static dev.schedlab.lab.workload.MmapCosts.PTE_ALLOC;
 import static dev.schedlab.lab.workload.MmapCosts.PTE_INSTALL;
 import static dev.schedlab.lab.workload.MmapCosts.TLB_FLUSH;
 import static dev.schedlab.lab.workload.MmapCosts.VMA_SPLIT;
+import static dev.schedlab.lab.workload.MmapCosts.VMSTAT_REFRESH;
+import static dev.schedlab.lab.workload.MmapCosts.WATERMARK_SCALE_FACTOR;
 import static dev.schedlab.lab.workload.MmapCosts.WP_FLUSH;
 import static dev.schedlab.lab.workload.MmapCosts.ZAP_PER_PTE;
 import static dev.schedlab.lab.workload.MmapCosts.ZAP_PMD_STEP;
@@ -64,9 +67,11 @@ import java.util.List;
  * or drained past its high mark ({@code free_pcppages_bulk}), and the lruvec's {@code lru_lock}
  * (IRQs off) when the per-CPU folio batch moves to the LRU ({@code folio_batch_move_lru}, every 15
  * folios) and in {@code release_pages} (every 32). The pcp lists and folio batches are per-CPU
- * counts ({@code cache} items) shared by every worker on the CPU. Workers are separate processes
- * (fork), so mmap_lock and the page-table locks are theirs alone; zone->lock and lru_lock are per
- * NUMA node and shared (one memory cgroup).
+ * counts ({@code cache} items) shared by every worker on the CPU; the pcp lists carry the v6.7 high
+ * auto-tuning ({@link StepSpec.AutoHigh}, bounds from {@link PcpHigh}), one zone->lock hold per
+ * refill or drain of however many pages it moves. Workers are separate processes (fork), so
+ * mmap_lock and the page-table locks are theirs alone; zone->lock and lru_lock are per NUMA node
+ * and shared (one memory cgroup).
  */
 final class MmapPaths {
   /** Page-table state of a range, which decides the per-page kernel work. */
@@ -187,8 +192,29 @@ final class MmapPaths {
   private final Segment lruDelTake;
   private final Segment lruAddTake;
 
+  /** The pcp list's base batch, its high bounds and the auto-tuning, from the machine. */
+  private final int batch;
+
+  private final PcpHigh high;
+  private final StepSpec.AutoHigh autoHigh;
+
+  /** The pages a refill or drain moves, each under zone->lock ({@code zone_per_page}). */
+  private final Segment zonePages;
+
   MmapPaths(ToolContext ctx) {
     this.ctx = ctx;
+    this.batch = (int) Math.max(1, Math.min(1 << 16, ctx.param(PCP_BATCH)));
+    int nodes = ctx.machine().sockets() * Math.max(1, ctx.machine().numaNodesPerSocket());
+    this.high =
+        PcpHigh.of(
+            ctx.nrCpus(),
+            nodes,
+            Math.max(1, ctx.param(MEM_PER_CPU)),
+            Math.max(0, ctx.param(WATERMARK_SCALE_FACTOR)),
+            batch);
+    int scaleMax = (int) Math.max(0, Math.min(10, ctx.param(PCP_BATCH_SCALE_MAX)));
+    this.autoHigh = new StepSpec.AutoHigh(high.highMax(), scaleMax);
+    this.zonePages = Segment.perCachedObject(dist(ctx.param(ZONE_PER_PAGE)));
     this.spread = (int) Math.max(0, Math.min(100, ctx.param(MmapCosts.SPREAD)));
     this.zoneTake = Segment.lock(ZONE_LOCK, true, false, lines(MmapCosts.ZONE_LINES));
     this.lruDelTake = Segment.lock(LRU_LOCK, true, false, lines(MmapCosts.LRU_DEL_LINES));
@@ -347,19 +373,33 @@ final class MmapPaths {
 
   /**
    * A refill ({@code rmqueue_bulk}, a get of {@code pages}) or drain ({@code free_pcppages_bulk}, a
-   * put) of this CPU's pcp list: when due, a batch of pages under zone->lock with IRQs off.
+   * put) of this CPU's pcp list, with the v6.7 high auto-tuning ({@link StepSpec.AutoHigh}): when
+   * due, the pages it moves under one zone->lock hold with IRQs off.
    */
   private void zoneBatch(KernelPath p, boolean put, int pages) {
-    int batch = (int) ctx.param(PCP_BATCH);
+    p.add(Segment.cache(pcp(put, pages)));
+    p.add(zoneTake, zonePages, ZONE_UNLOCK);
+  }
+
+  private StepSpec.CacheAction pcp(boolean put, int pages) {
+    return new StepSpec.CacheAction(PCP, put, pages, batch, high.highMin(), 3, autoHigh);
+  }
+
+  /** The CPU's pcp high bounds on this machine. */
+  PcpHigh pcpHigh() {
+    return high;
+  }
+
+  /**
+   * The vmstat_update kworker's run on its CPU (refresh_cpu_vm_stats): the counter folding, then
+   * decay_pcp_high, which drains the pages above the lowered high under pcp->lock and zone->lock.
+   */
+  StepSpec vmstatRefresh() {
+    KernelPath p = new KernelPath().add(seg(ctx.param(VMSTAT_REFRESH), "COND_RESCHED"));
     p.add(
-        Segment.cache(
-            PCP,
-            put,
-            Math.min(pages, batch),
-            batch,
-            put ? (int) Math.max(batch, ctx.param(PCP_HIGH)) : 0,
-            3));
-    p.add(zoneTake, seg(batch * ctx.param(ZONE_PER_PAGE), "NONE"), ZONE_UNLOCK);
+        Segment.cache(new StepSpec.CacheAction(PCP, true, 0, batch, high.highMin(), 5, autoHigh)));
+    p.add(PCP_TAKE, zoneTake, zonePages, ZONE_UNLOCK, PCP_UNLOCK);
+    return p.syscall();
   }
 
   /**

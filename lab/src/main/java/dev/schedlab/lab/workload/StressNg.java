@@ -160,6 +160,9 @@ public final class StressNg implements WorkloadTool {
     for (int i = 0; i < cpu; i++) {
       tasks.add(Tasks.normal(ctx.id() + "-cpu/" + i, cpuList, cpuProgram(load, slice)));
     }
+    if (mmap > 0) {
+      tasks.addAll(MmapModel.vmstatWorkers(ctx)); // last: the other tasks keep their streams
+    }
     String stressors = describe(cyclic, mmap, cpu);
     return new ToolExpansion(
         tasks,

@@ -10,7 +10,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MmapModelTest {
-  private static final ToolContext CTX = new ToolContext("stress-ng", null, 0, Map.of());
+  private static final ToolContext CTX =
+      new ToolContext("stress-ng", PcpHighTest.MACHINE_64, 0, Map.of());
   private static final long PAGES = 8192; // 32 MB: 256 MB / 8 workers
   private static final String COND = "COND_RESCHED";
 

@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class MmapModelV1704Test {
-  private static final ToolContext CTX = new ToolContext("stress-ng", null, 0, Map.of());
+  private static final ToolContext CTX =
+      new ToolContext("stress-ng", PcpHighTest.MACHINE_64, 0, Map.of());
   private static final long PAGES = 1024; // 4 MB: 256 MB / 64 workers
   private static final Map<String, LockSpec> LOCKS =
       MmapPaths.LOCKS.stream().collect(Collectors.toMap(LockSpec::name, Function.identity()));

@@ -77,7 +77,10 @@ class StressNgTest {
             "stress-ng-mmap/2",
             "stress-ng-cpu/0",
             "stress-ng-cpu/1",
-            "stress-ng-cpu/2");
+            "stress-ng-cpu/2",
+            "kworker/0:vmstat",
+            "kworker/1:vmstat",
+            "kworker/2:vmstat");
     RunResult r = ToolRunner.run(s);
     assertThat(r.events()).isPositive();
   }
@@ -86,7 +89,7 @@ class StressNgTest {
   void mmapBytesTakesItsSuffixesUpToOneGigabyte() throws Exception {
     Scenario s =
         ToolRunner.load(ToolRunner.tiny(2, "10ms", "stress-ng", "--mmap 1 --mmap-bytes 8k"));
-    assertThat(s.workload().tasks()).hasSize(1);
+    assertThat(s.workload().tasks()).hasSize(1 + 2); // and each CPU's vmstat kworker
     for (String bad : List.of("2g", "1025m", "1t", "1k", "0", "-4k", "8x")) {
       assertThatThrownBy(
               () ->
