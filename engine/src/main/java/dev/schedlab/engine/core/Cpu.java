@@ -129,8 +129,7 @@ final class Cpu implements CpuView, RqView {
    * Armed hrtimers on this CPU's base, in no order: a list through the timers themselves, as the
    * kernel's timerqueue links its nodes inside each hrtimer, so arming never allocates (a base
    * holds as many timers as are armed on it, no more room to grow into) and a fire or cancel
-   * unlinks in O(1). A search reads each timer's own expiry copy, not its event; the arming
-   * sequence number orders equal expiries as the base's list did.
+   * unlinks in O(1). The arming sequence number orders equal expiries as the base's list did.
    */
   private @Nullable HrTimer timerHead;
 
@@ -144,7 +143,6 @@ final class Cpu implements CpuView, RqView {
           "hrtimer of cpu " + t.cpu + " already on the base of cpu " + t.baseCpu);
     }
     t.baseCpu = id;
-    t.baseWhen = t.event.time();
     t.baseSeq = timerSeq++;
     t.basePrev = null;
     t.baseNext = timerHead;
@@ -153,13 +151,6 @@ final class Cpu implements CpuView, RqView {
     }
     timerHead = t;
     nrTimers++;
-  }
-
-  /** {@code t}, on this base, fires at a new time (re-armed, or its delivery deferred). */
-  void timerMoved(HrTimer t) {
-    if (t.baseCpu == id) {
-      t.baseWhen = t.event.time();
-    }
   }
 
   /** Takes {@code t} off this base; a timer this base does not hold is left alone. */
@@ -188,8 +179,8 @@ final class Cpu implements CpuView, RqView {
     @Nullable HrTimer first = null;
     for (HrTimer t = timerHead; t != null; t = t.baseNext) {
       if (first == null
-          || t.baseWhen < first.baseWhen
-          || (t.baseWhen == first.baseWhen && t.baseSeq < first.baseSeq)) {
+          || t.event.time() < first.event.time()
+          || (t.event.time() == first.event.time() && t.baseSeq < first.baseSeq)) {
         first = t;
       }
     }
@@ -200,7 +191,7 @@ final class Cpu implements CpuView, RqView {
   long nextTimerNs() {
     long next = Long.MAX_VALUE;
     for (HrTimer t = timerHead; t != null; t = t.baseNext) {
-      next = Math.min(next, t.baseWhen);
+      next = Math.min(next, t.event.time());
     }
     return next;
   }

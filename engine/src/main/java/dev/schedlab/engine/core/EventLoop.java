@@ -85,8 +85,6 @@ final class EventLoop {
           c.removeTimer(t);
           c.expired.add(t);
           k.irqs.raise(c, Cpu.IRQ_TIMER);
-        } else {
-          t.baseMoved(); // delivered later: the base sorts it by its new time
         }
       }
       case EV_IPI_RESCHED -> {

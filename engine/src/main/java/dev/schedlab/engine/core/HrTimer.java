@@ -41,9 +41,6 @@ final class HrTimer implements TimerHandle {
   /** The CPU whose base holds it ({@link Cpu#addTimer}), -1 when on none. */
   int baseCpu = -1;
 
-  /** Its event's time, kept beside the links the base's searches follow. */
-  long baseWhen;
-
   /** When it was put on the base, in the base's arming order (ties of equal expiry). */
   long baseSeq;
 
@@ -70,21 +67,11 @@ final class HrTimer implements TimerHandle {
    * later.
    */
   void arm(long expiresNs, long slackNs) {
-    boolean onBase = event.scheduled();
-    softExpiry = expiresNs;
-    kernel.queue.schedule(event, Math.max(expiresNs + slackNs, kernel.now));
-    if (onBase) {
-      baseMoved();
-    } else {
+    if (!event.scheduled()) {
       kernel.cpus[cpu].addTimer(this);
     }
-  }
-
-  /** Its event moved while on a base (re-armed, or its delivery deferred). */
-  void baseMoved() {
-    if (baseCpu >= 0) {
-      kernel.cpus[baseCpu].timerMoved(this);
-    }
+    softExpiry = expiresNs;
+    kernel.queue.schedule(event, Math.max(expiresNs + slackNs, kernel.now));
   }
 
   @Override

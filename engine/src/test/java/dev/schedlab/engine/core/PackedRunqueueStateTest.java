@@ -93,7 +93,7 @@ class PackedRunqueueStateTest {
     b.arm(900 * MS);
     c.arm(800 * MS);
     d.arm(900 * MS);
-    // Removing c moves the last slot (d) into its place; d must still sort after a and b.
+    // Removing c unlinks it; d, armed last at the same expiry, must still sort after a and b.
     c.cancel();
     assertThat(cpu.nrTimers).isEqualTo(before + 3);
     a.cancel();
