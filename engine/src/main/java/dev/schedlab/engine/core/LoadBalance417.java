@@ -1,6 +1,7 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.api.SchedulingClass;
+import dev.schedlab.api.TaskState;
 import dev.schedlab.engine.params.Param;
 import java.util.BitSet;
 import org.jspecify.annotations.Nullable;
@@ -36,8 +37,8 @@ final class LoadBalance417 {
   private final LbEnv417 env;
   private final BitSet excluded;
 
-  boolean allPinned;
-  boolean somePinned;
+  private boolean allPinned;
+  private boolean somePinned;
 
   LoadBalance417(Kernel k, LoadBalancer lb) {
     this.k = k;
@@ -188,10 +189,8 @@ final class LoadBalance417 {
           lb.migrate(t, src, dst);
           moved++;
           env.imbalance -= load;
-          if (idle == LoadBalancer.CPU_NEWLY_IDLE
-              && k.model.honours(
-                  dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL, dev.schedlab.api.ReschedBit.NR)) {
-            break; // CONFIG_PREEMPT: a newidle pull stops after one task
+          if (lb.newidlePullStops(idle)) {
+            break;
           }
           if (env.imbalance <= 0) {
             break;
@@ -213,7 +212,7 @@ final class LoadBalance417 {
       return false;
     }
     allPinned = false;
-    if (t == src.curr || t.onCpu || t.state != dev.schedlab.api.TaskState.RUNNING) {
+    if (t == src.curr || t.onCpu || t.state != TaskState.RUNNING) {
       return false;
     }
     return !lb.taskHot(t, sd) || sd.nrBalanceFailed > LoadBalancer.cacheNiceTries(sd);

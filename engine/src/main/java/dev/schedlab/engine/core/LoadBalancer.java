@@ -324,15 +324,20 @@ final class LoadBalancer {
       if (canMigrate(t, src, dst, sd, false) && takes(t, src, sd)) {
         migrate(t, src, dst);
         moved++;
-        if (idle == CPU_NEWLY_IDLE
-            && k.model.honours(
-                dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL, dev.schedlab.api.ReschedBit.NR)) {
-          break; // CONFIG_PREEMPTION: a newidle pull stops after one task
+        if (newidlePullStops(idle)) {
+          break;
         }
       }
       t = next;
     }
     return moved;
+  }
+
+  /** CONFIG_PREEMPTION ({@code detach_tasks()}): a newidle pull stops after one task. */
+  boolean newidlePullStops(int idle) {
+    return idle == CPU_NEWLY_IDLE
+        && k.model.honours(
+            dev.schedlab.api.PreemptPoint.IRQ_EXIT_KERNEL, dev.schedlab.api.ReschedBit.NR);
   }
 
   /** The migration type's test and accounting for one candidate task. */

@@ -27,9 +27,9 @@ record PcpHigh(int highMin, int highMax) {
   static PcpHigh of(int cpus, int nodes, long memPerCpuMiB, long scaleFactor, int batch) {
     int nodeCpus = Math.max(1, cpus / Math.max(1, nodes));
     long managed = memPerCpuMiB * PAGES_PER_MIB * nodeCpus;
-    long lowmemKbytes = memPerCpuMiB * 1024 * cpus;
-    long minFreeKbytes = Math.max(128, Math.min(262_144, isqrt(lowmemKbytes * 16)));
     long lowmemPages = memPerCpuMiB * PAGES_PER_MIB * cpus;
+    long lowmemKbytes = lowmemPages * 4;
+    long minFreeKbytes = Math.max(128, Math.min(262_144, isqrt(lowmemKbytes * 16)));
     long min = (minFreeKbytes >> 2) * managed / Math.max(1, lowmemPages);
     long low = min + Math.max(min >> 2, managed * scaleFactor / 10_000);
     long floor = 4L * batch;
