@@ -8,6 +8,7 @@ import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.lab.workload.ToolRun;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -87,8 +88,10 @@ final class TaskBinder {
     }
     if (o.has("tools")) {
       ToolBinder tb = new ToolBinder(machine, durationNs);
+      Map<String, TaskSpec> kthreads = new HashMap<>();
       for (ToolBinder.Bound b : tb.bind(o.get("tools"))) {
         addAll(b.where(), b.expansion().tasks(), tasks, names);
+        addKernelThreads(b.where(), b.expansion().kernelThreads(), tasks, names, kthreads);
         for (LockSpec ls : b.expansion().locks()) {
           declare(b.where(), ls, locks);
         }
@@ -222,6 +225,27 @@ final class TaskBinder {
         throw where.error("task name " + t.name() + " is already used in this scenario");
       }
       tasks.add(t);
+    }
+  }
+
+  /**
+   * Adds the kernel threads a tool needs after its tasks (the tasks keep their random streams); one
+   * the scenario has already is shared, as the kernel has one per CPU whoever uses it.
+   */
+  private static void addKernelThreads(
+      Val where,
+      List<TaskSpec> add,
+      List<TaskSpec> tasks,
+      Set<String> names,
+      Map<String, TaskSpec> kthreads)
+      throws ScenarioException {
+    for (TaskSpec t : add) {
+      TaskSpec before = kthreads.putIfAbsent(t.name(), t);
+      if (before == null) {
+        addAll(where, List.of(t), tasks, names);
+      } else if (!before.equals(t)) {
+        throw where.error("kernel thread " + t.name() + " is needed twice with different settings");
+      }
     }
   }
 

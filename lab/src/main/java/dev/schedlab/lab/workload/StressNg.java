@@ -160,16 +160,14 @@ public final class StressNg implements WorkloadTool {
     for (int i = 0; i < cpu; i++) {
       tasks.add(Tasks.normal(ctx.id() + "-cpu/" + i, cpuList, cpuProgram(load, slice)));
     }
-    if (mmap > 0) {
-      tasks.addAll(MmapModel.vmstatWorkers(ctx)); // last: the other tasks keep their streams
-    }
     String stressors = describe(cyclic, mmap, cpu);
     return new ToolExpansion(
         tasks,
         caps,
         -1,
         new Report(ctx.id(), cyclic > 0, policy, delay, stressors),
-        mmap > 0 ? MmapPaths.LOCKS : List.of());
+        mmap > 0 ? MmapPaths.LOCKS : List.of(),
+        mmap > 0 ? MmapModel.vmstatWorkers(ctx) : List.of());
   }
 
   /** The largest {@code --mmap-bytes} the model sets up (see {@link #bytes}). */

@@ -86,6 +86,23 @@ class StressNgTest {
   }
 
   @Test
+  void twoMmapToolsShareEachCpusVmstatKworker() throws Exception {
+    Scenario s =
+        ToolRunner.load(
+            ToolRunner.tiny(2, "10ms", "stress-ng", "--mmap 1")
+                + "    - stress-ng: \"--mmap 1 --cpu 1\"\n");
+    assertThat(s.workload().tasks())
+        .extracting(TaskSpec::name)
+        .containsExactly(
+            "stress-ng-mmap/0",
+            "kworker/0:vmstat",
+            "kworker/1:vmstat",
+            "stress-ng#1-mmap/0",
+            "stress-ng#1-cpu/0");
+    assertThat(ToolRunner.run(s).events()).isPositive();
+  }
+
+  @Test
   void mmapBytesTakesItsSuffixesUpToOneGigabyte() throws Exception {
     Scenario s =
         ToolRunner.load(ToolRunner.tiny(2, "10ms", "stress-ng", "--mmap 1 --mmap-bytes 8k"));
