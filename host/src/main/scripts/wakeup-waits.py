@@ -68,7 +68,8 @@ def record(args):
         put("events/sched/sched_switch/trigger", "!" + SWITCH_TRIGGER)
         for e in ("timer/hrtimer_start", "syscalls/sys_exit_clock_nanosleep"):
             put(f"events/{e}/filter", "0")
-        put("events/enable", "0")
+        for e in EVENTS:
+            put(f"events/{e}/enable", "0")
     with open(f"{T}/trace") as src, open(args.out, "w") as dst:
         dst.write(src.read())
     put("trace", "")
