@@ -118,10 +118,10 @@ public final class History {
     TraceEvent.Where at = e.at();
     endNs = Math.max(endNs, at.timeNs());
     if (validCpu(at.cpu())) {
-      syncWakes.next(at.cpu(), e);
-    }
-    if (at.pid() > 0 && validCpu(at.cpu())) {
-      followCurrent(at);
+      syncWakes.next(at.cpu(), e); // before the event changes the walk's state
+      if (at.pid() > 0) {
+        followCurrent(at);
+      }
     }
     if (e instanceof TraceEvent.Switch s) {
       onSwitch(s);
