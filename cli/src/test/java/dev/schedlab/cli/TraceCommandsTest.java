@@ -51,7 +51,11 @@ class TraceCommandsTest {
     assertThat(o.err()).contains("wrote " + out, "(2 tasks");
     String text = Files.readString(out);
     assertThat(text)
-        .contains("machine: {file: \"../machine.yaml\"}", "{wake: \"perf/b@", "{block: \"perf/a@");
+        .contains(
+            "machine: {file: \"../machine.yaml\"}",
+            "{wake: {waitq: \"perf/b@", // a pipe write before the writer's read: WF_SYNC
+            ", sync: true}}",
+            "{block: \"perf/a@");
     assertThat(run("validate", out.toString()).code()).isZero();
     Outcome r = run("run", out.toString());
     assertThat(r.code()).as(r.err()).isZero();

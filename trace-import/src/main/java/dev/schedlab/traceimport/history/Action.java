@@ -16,9 +16,11 @@ public sealed interface Action {
 
   /**
    * The task woke {@code target} (from task context). {@code queued}: onto another CPU that was
-   * idle, where the wakeup is queued and that CPU activates the task.
+   * idle, where the wakeup is queued and that CPU activates the task. {@code sync}: the waker's
+   * next event on its CPU was its own switch out asleep or dead, so the wakeup is taken as
+   * synchronous ({@code WF_SYNC}, {@link SyncWakes}).
    */
-  record Wake(TracedTask target, boolean queued) implements Action {}
+  record Wake(TracedTask target, boolean queued, boolean sync) implements Action {}
 
   /** The task forked {@code child} (a fork event of the trace). */
   record Fork(TracedTask child) implements Action {}

@@ -35,6 +35,7 @@ public final class History {
   private final int[] irqDepth;
   private final long[] irqSince;
   private final boolean[] switched;
+  private final SyncWakes syncWakes;
   private long endNs;
   private long activeEndNs;
 
@@ -51,6 +52,7 @@ public final class History {
     irqDepth = new int[nrCpus];
     irqSince = new long[nrCpus];
     switched = new boolean[nrCpus];
+    syncWakes = new SyncWakes(nrCpus);
     java.util.Arrays.fill(currSince, startNs);
     this.endNs = startNs;
     this.activeEndNs = startNs;
@@ -115,8 +117,11 @@ public final class History {
   public void accept(TraceEvent e) {
     TraceEvent.Where at = e.at();
     endNs = Math.max(endNs, at.timeNs());
-    if (at.pid() > 0 && validCpu(at.cpu())) {
-      followCurrent(at);
+    if (validCpu(at.cpu())) {
+      syncWakes.next(at.cpu(), e); // before the event changes the walk's state
+      if (at.pid() > 0) {
+        followCurrent(at);
+      }
     }
     if (e instanceof TraceEvent.Switch s) {
       onSwitch(s);
@@ -478,7 +483,8 @@ public final class History {
     b.woken(Action.Block.End.BY_TASK, 0);
     chargeSoFar(waker, now);
     waker.closeRun();
-    waker.actions.add(new Action.Wake(t, false));
+    waker.actions.add(new Action.Wake(t, false, false));
+    syncWakes.woke(waker.cpu, waker);
   }
 
   /** The time {@code t} has been on its CPU so far goes to its stretch (it goes on running). */
@@ -527,7 +533,8 @@ public final class History {
               && targetCpu != waker.cpu
               && curr[targetCpu] == null;
       t.wokenRemotely = queued;
-      waker.actions.add(new Action.Wake(t, queued));
+      waker.actions.add(new Action.Wake(t, queued, false));
+      syncWakes.woke(waker.cpu, waker);
       if (b != null) {
         b.woken(Action.Block.End.BY_TASK, 0);
       }

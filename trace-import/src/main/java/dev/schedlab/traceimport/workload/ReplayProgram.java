@@ -9,10 +9,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One task's replay program in the step language: its traced stretches on a CPU become {@code user}
- * work, each wakeup it made a {@code wake} of the wakee's own wait queue, each block ended by
- * another task a {@code block} on its own queue (so it runs again when its waker's step runs, not
- * at a time), each block ended by an interrupt or a timer a {@code sleep} of the traced length, and
- * its exit an {@code exit}. A task still alive at the end parks on a queue nobody wakes.
+ * work, each wakeup it made a {@code wake} of the wakee's own wait queue ({@code sync} when the
+ * waker went to sleep next), each block ended by another task a {@code block} on its own queue (so
+ * it runs again when its waker's step runs, not at a time), each block ended by an interrupt or a
+ * timer a {@code sleep} of the traced length, and its exit an {@code exit}. A task still alive at
+ * the end parks on a queue nobody wakes.
  *
  * <p>The work of a stretch is its traced time less its interrupt handlers and less the kernel paths
  * the model adds itself ({@link PathCosts}); what a stretch cannot pay is taken from the next.
@@ -60,9 +61,10 @@ public final class ReplayProgram {
         }
         steps.add("{mark: \"" + WAKE_MARK + q.substring(1) + "}");
         debt += costs.wake(w.queued());
+        String wake = w.sync() ? "{wake: {waitq: " + q + ", sync: true}}" : "{wake: " + q + "}";
         Action.Block wait = kernelWaitAfter(actions, i);
         if (wait == null) {
-          steps.add("{wake: " + q + "}");
+          steps.add(wake);
           continue;
         }
         // the wake and the uninterruptible wait that follows it on the CPU are one kernel path
@@ -72,9 +74,8 @@ public final class ReplayProgram {
         long kernel = between == null ? 0 : between.onCpuNs() - between.irqNs() - debt;
         debt = Math.max(0, -kernel);
         steps.add(
-            "{syscall: [{wake: "
-                + q
-                + "}"
+            "{syscall: ["
+                + wake
                 + (kernel > 0 ? ", {kernel: " + kernel + "}" : "")
                 + ", "
                 + blockStep(wait, t, queueOf)

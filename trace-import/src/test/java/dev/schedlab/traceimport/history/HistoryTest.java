@@ -113,7 +113,8 @@ class HistoryTest {
     // b: a stretch of 300 us, the wake of a, 100 us more, then its block
     assertThat(b.start()).isEqualTo(TracedTask.Start.RUNNABLE);
     assertThat(b.actions().get(0)).isEqualTo(new Action.Run(300_000, 0, 1, 1, 0));
-    assertThat(b.actions().get(1)).isEqualTo(new Action.Wake(a, true));
+    assertThat(b.actions().get(1))
+        .isEqualTo(new Action.Wake(a, true, true)); // b blocks next: WF_SYNC
     assertThat(b.actions().get(2)).isEqualTo(new Action.Run(100_000, 0, 0, 0, 0));
   }
 
@@ -225,7 +226,7 @@ class HistoryTest {
     assertThat(a.actions().get(2)).isEqualTo(new Action.Run(100_000, 0, 0, 0, 0));
     assertThat(task(h, 11, 1).actions())
         .filteredOn(x -> x instanceof Action.Wake)
-        .containsExactly(new Action.Wake(a, false));
+        .containsExactly(new Action.Wake(a, false, false));
   }
 
   @Test
@@ -349,5 +350,76 @@ class HistoryTest {
     assertThat(task(h, 11, 1).actions())
         .filteredOn(x -> x instanceof Action.Block)
         .allSatisfy(b -> assertThat(((Action.Block) b).uninterruptible()).isFalse());
+  }
+
+  /** The {@code sync} flags of the wake steps of task {@code pid}, in order. */
+  private static List<Boolean> syncs(History h, int pid) {
+    return task(h, pid, 1).actions().stream()
+        .filter(x -> x instanceof Action.Wake)
+        .map(x -> ((Action.Wake) x).sync())
+        .toList();
+  }
+
+  @Test
+  void aWakeupIsSynchronousWhenTheWakersNextEventOnItsCpuIsItsOwnSleep() throws Exception {
+    History h =
+        new Lines()
+            .sw(0, 1000, "<idle>", 0, "R", "w", 11)
+            .sw(1, 1000, "<idle>", 0, "R", "x", 12)
+            .sw(1, 1010, "x", 12, "S", "<idle>", 0) // x waits on CPU 1
+            .waking(0, 1100, "w", 11, "d..2.", "x", 12, 1)
+            .ev("w", 11, 0, 1101, "d..2.", "sched_wakeup", "comm=x pid=12 prio=120 target_cpu=001")
+            .ev("w", 11, 0, 1102, "d.h..", "local_timer_entry", "vector=236") // not w's event
+            .ev("w", 11, 0, 1103, "d.h..", "local_timer_exit", "vector=236")
+            .sw(1, 1104, "<idle>", 0, "R", "x", 12) // another CPU's event
+            .sw(0, 1105, "w", 11, "S", "<idle>", 0) // w's next event: it sleeps
+            .sw(1, 1200, "x", 12, "S", "<idle>", 0)
+            .history();
+    assertThat(syncs(h, 11)).containsExactly(true);
+  }
+
+  @Test
+  void aWakeupIsNotSynchronousWhenTheWakerIsPreemptedDoesSomethingElseOrWaitsInD()
+      throws Exception {
+    History h =
+        new Lines()
+            .sw(0, 1000, "<idle>", 0, "R", "w", 11)
+            .sw(1, 1000, "<idle>", 0, "R", "x", 12)
+            .sw(1, 1010, "x", 12, "S", "y", 13)
+            .sw(1, 1020, "y", 13, "S", "<idle>", 0)
+            .waking(0, 1100, "w", 11, "d..2.", "x", 12, 0)
+            .sw(0, 1105, "w", 11, "R", "x", 12) // preempted by its wakee (pipe lockstep)
+            .sw(0, 1110, "x", 12, "S", "w", 11)
+            .waking(0, 1120, "w", 11, "d..2.", "x", 12, 0)
+            .ev(
+                "w",
+                11,
+                0,
+                1121,
+                "d..2.",
+                "sched_process_fork",
+                "comm=w pid=11 child_comm=w child_pid=14") // its own next event
+            .sw(0, 1130, "w", 11, "S", "x", 12)
+            .sw(0, 1140, "x", 12, "S", "w", 11)
+            .waking(0, 1150, "w", 11, "d..2.", "x", 12, 0)
+            .sw(0, 1160, "w", 11, "D", "x", 12) // an I/O wait: a kernel path woke a worker
+            .sw(0, 1170, "x", 12, "S", "<idle>", 0)
+            .history();
+    assertThat(syncs(h, 11)).containsExactly(false, false, false);
+  }
+
+  @Test
+  void wakeupsInARowBeforeTheWakersSleepAreAllSynchronous() throws Exception {
+    History h =
+        new Lines()
+            .sw(0, 1000, "<idle>", 0, "R", "w", 11)
+            .sw(1, 1000, "<idle>", 0, "R", "x", 12)
+            .sw(1, 1010, "x", 12, "S", "y", 13)
+            .sw(1, 1020, "y", 13, "S", "<idle>", 0)
+            .waking(0, 1100, "w", 11, "d..2.", "x", 12, 1)
+            .waking(0, 1101, "w", 11, "d..2.", "y", 13, 1) // wake_up_all()-like
+            .sw(0, 1105, "w", 11, "S", "<idle>", 0)
+            .history();
+    assertThat(syncs(h, 11)).containsExactly(true, true);
   }
 }

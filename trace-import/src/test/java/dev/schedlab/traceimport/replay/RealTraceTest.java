@@ -3,8 +3,10 @@ package dev.schedlab.traceimport.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.engine.config.CgroupSpec;
+import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.plugin.PluginHost;
+import dev.schedlab.traceimport.history.Action;
 import dev.schedlab.traceimport.history.TaskMeasures;
 import dev.schedlab.traceimport.history.TracedTask;
 import dev.schedlab.traceimport.read.Trace;
@@ -71,6 +73,29 @@ class RealTraceTest {
               .orElseThrow();
       assertThat(spec.count()).as("created by its parent's fork step").isZero();
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pipe.trace-cmd.txt", "spin.trace-cmd.txt", "hackbench.perf.txt"})
+  void wakeupsTakenAsSynchronousBecomeWfSyncWakeSteps(String name) throws Exception {
+    ImportedTrace imported = load(name);
+    long traced =
+        imported.replayed().values().stream()
+            .flatMap(t -> t.actions().stream())
+            .filter(a -> a instanceof Action.Wake w && w.sync())
+            .count();
+    long steps =
+        imported.scenario().workload().tasks().stream()
+            .flatMap(t -> t.program().stream())
+            .flatMap(
+                s ->
+                    s instanceof StepSpec.Syscall c
+                        ? c.parts().stream()
+                        : java.util.stream.Stream.of(s))
+            .filter(s -> s instanceof StepSpec.Wake w && w.sync())
+            .count();
+    assertThat(traced).isPositive();
+    assertThat(steps).isEqualTo(traced);
   }
 
   @ParameterizedTest
