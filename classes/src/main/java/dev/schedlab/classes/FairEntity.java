@@ -17,7 +17,17 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Kernel reference: {@code include/linux/sched.h} ({@code struct sched_entity}).
  */
-final class FairEntity implements DeadlineArray.Node {
+final class FairEntity {
+  /**
+   * This entity's node in its runqueue's {@link FairTimeline} ({@code run_node}): declared first of
+   * the references so the tree's walks read them near the keys they compare.
+   */
+  @Nullable FairEntity rbLeft;
+
+  @Nullable FairEntity rbRight;
+  @Nullable FairEntity rbParent;
+  boolean rbRed;
+
   /** The task, or null for a group entity. */
   final @Nullable TaskView task;
 
@@ -37,6 +47,14 @@ final class FairEntity implements DeadlineArray.Node {
   long vruntime;
   long deadline;
   long slice;
+
+  /**
+   * The smallest vruntime and slice in this entity's subtree of the timeline ({@code min_vruntime},
+   * {@code min_slice}), valid while it is in the tree.
+   */
+  long minVruntime;
+
+  long minSlice;
 
   /** Lag saved at dequeue, in virtual time ({@code se->vlag}). */
   long vlag;
@@ -98,24 +116,9 @@ final class FairEntity implements DeadlineArray.Node {
     return d;
   }
 
-  @Override
-  public long sortKey() {
-    return deadline;
-  }
-
-  @Override
-  public int pid() {
+  /** The deadline tie-break: the pid, or a group entity's negative key. */
+  int pid() {
     return key;
-  }
-
-  @Override
-  public long vruntimeKey() {
-    return vruntime; // fixed while queued in the tree: only curr's advances
-  }
-
-  @Override
-  public long sliceKey() {
-    return slice;
   }
 
   /**
