@@ -98,7 +98,7 @@ final class FairTimeline {
       leftmost = se;
     }
     size++;
-    propagate(parent);
+    propagate(parent, null);
     insertFixup(se);
   }
 
@@ -115,8 +115,10 @@ final class FairTimeline {
       xParent = z.rbParent;
       removedRed = z.rbRed;
       transplant(z, x);
+      propagate(xParent, null);
     } else {
-      // Two children: the successor y takes z's place and colour.
+      // Two children: the successor y takes z's place, colour and minimums (augment->copy), then
+      // the minimums are recomputed from y's old parent up to y and from y up.
       FairEntity y = z.rbRight;
       while (y.rbLeft != null) {
         y = y.rbLeft;
@@ -135,12 +137,15 @@ final class FairTimeline {
       y.rbLeft = z.rbLeft;
       y.rbLeft.rbParent = y;
       y.rbRed = z.rbRed;
+      y.minVruntime = z.minVruntime;
+      y.minSlice = z.minSlice;
+      propagate(xParent, y);
+      propagate(y, null);
     }
     z.rbParent = null;
     z.rbLeft = null;
     z.rbRight = null;
     size--;
-    propagate(xParent);
     if (!removedRed) {
       removeFixup(x, xParent);
     }
@@ -160,15 +165,24 @@ final class FairTimeline {
     }
   }
 
-  /** {@code min_vruntime_cb_propagate()}: recomputes the augmentation from {@code n} up. */
-  private static void propagate(@Nullable FairEntity n) {
-    for (; n != null; n = n.rbParent) {
-      update(n);
+  /**
+   * {@code min_vruntime_cb_propagate()}: recomputes the augmentation from {@code n} up to (not
+   * including) {@code stop}, ending early at a node whose minimums did not change, as its
+   * ancestors' then do not change either.
+   */
+  private static void propagate(@Nullable FairEntity n, @Nullable FairEntity stop) {
+    for (; n != null && n != stop; n = n.rbParent) {
+      if (!update(n)) {
+        return;
+      }
     }
   }
 
-  /** {@code min_vruntime_update()}: a node's minimums from its own keys and its children's. */
-  private static void update(FairEntity n) {
+  /**
+   * {@code min_vruntime_update()}: a node's minimums from its own keys and its children's; returns
+   * whether they changed.
+   */
+  private static boolean update(FairEntity n) {
     long minV = n.vruntime;
     long minS = n.slice;
     FairEntity c = n.rbLeft;
@@ -181,8 +195,12 @@ final class FairTimeline {
       minV = c.minVruntime - minV < 0 ? c.minVruntime : minV;
       minS = Math.min(minS, c.minSlice);
     }
+    if (n.minVruntime == minV && n.minSlice == minS) {
+      return false;
+    }
     n.minVruntime = minV;
     n.minSlice = minS;
+    return true;
   }
 
   private static boolean isRed(@Nullable FairEntity n) {
