@@ -8,10 +8,11 @@ import org.jspecify.annotations.Nullable;
  * Per-task EEVDF state ({@code struct sched_entity}).
  *
  * <p>Models: weight, vruntime, virtual deadline, slice, saved lag, the RUN_TO_PARITY protection
- * point {@code vprot}, the on_rq / in-tree / sched_delayed bits, and the PELT signals ({@code
- * se->avg}, see {@link FairPelt}); the hierarchy links of group scheduling: the runqueue it is
- * queued on ({@code cfs_rq_of(se)}), its parent group's entity and, for a group entity, the group's
- * own runqueue ({@code se->my_q}).
+ * point {@code vprot}, the on_rq / in-tree / sched_delayed bits, its node in the runqueue's {@link
+ * FairTimeline} ({@code run_node}, {@code min_vruntime}, {@code min_slice}), and the PELT signals
+ * ({@code se->avg}, see {@link FairPelt}); the hierarchy links of group scheduling: the runqueue it
+ * is queued on ({@code cfs_rq_of(se)}), its parent group's entity and, for a group entity, the
+ * group's own runqueue ({@code se->my_q}).
  *
  * <p>Does not model: {@code rel_deadline} (PLACE_REL_DEADLINE).
  *

@@ -102,7 +102,7 @@ final class FairTimeline {
     insertFixup(se);
   }
 
-  /** {@code __dequeue_entity()}: unlinks {@code se}, which must be in this tree. */
+  /** {@code __dequeue_entity()}: unlinks {@code z}, which must be in this tree. */
   void remove(FairEntity z) {
     if (z == leftmost) {
       leftmost = next(z);
