@@ -4,12 +4,10 @@ import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A sorted array of entities ordered by (key, pid), used as the EDF "tree" of the deadline class
- * and the deadline-ordered queue of the fair class. The keys and pids are kept in one array beside
- * the entities, so the search reads no entity (each would be a cache miss on a large machine); so
- * are the two values the fair class's scans read (vruntime for eligibility, the slice for the
- * smallest slice), as the kernel keeps them in the tree's augmented nodes. Nothing is allocated per
- * operation except when the arrays grow.
+ * A sorted array of entities ordered by (key, pid), used as the EDF "tree" of the deadline class.
+ * The keys and pids are kept in one array beside the entities, so the search reads no entity (each
+ * would be a cache miss on a large machine). Nothing is allocated per operation except when the
+ * arrays grow (the fair class's queue, {@link FairTimeline}, keeps its nodes in the entities).
  *
  * <p>Models: the kernel's rb-trees keyed by deadline, with the pid as a deterministic tie-break.
  *
@@ -28,44 +26,23 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
 
     /** Tie-break, ascending. */
     int pid();
-
-    /** The vruntime the fair class's eligibility scan reads (0 when unused). */
-    default long vruntimeKey() {
-      return 0;
-    }
-
-    /** The slice {@link #minSlice()} reads (0 when unused). */
-    default long sliceKey() {
-      return 0;
-    }
   }
 
-  /** Longs per element in {@link #nodes}: sort key, pid, vruntime, slice. */
-  private static final int STRIDE = 4;
+  /** Longs per element in {@link #nodes}: sort key, pid. */
+  private static final int STRIDE = 2;
 
   private static final int KEY = 0;
   private static final int PID = 1;
-  private static final int VRUNTIME = 2;
-  private static final int SLICE = 3;
 
   private Node[] items = new Node[8];
 
   /**
-   * What the searches and scans read of {@code items[i]}, as of its insertion, side by side at
-   * {@code STRIDE * i}: one array for a runqueue's few entities, a few cache lines.
+   * What the search reads of {@code items[i]}, as of its insertion, side by side at {@code STRIDE *
+   * i}: one array for a runqueue's few entities, a few cache lines.
    */
   private long[] nodes = new long[8 * STRIDE];
 
   private int size;
-
-  /**
-   * The smallest slice of the elements and how many have it, kept at insert and remove as the
-   * kernel's augmented tree keeps {@code min_slice} at its root, so a pick reads no element; a scan
-   * only when the last element with the smallest slice leaves.
-   */
-  private long minSlice = Long.MAX_VALUE;
-
-  private int nrMinSlice;
 
   int size() {
     return size;
@@ -78,35 +55,6 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
   @SuppressWarnings("unchecked")
   E get(int i) {
     return (E) items[i];
-  }
-
-  /** {@link Node#vruntimeKey()} of element {@code i}. */
-  long vruntimeAt(int i) {
-    return nodes[STRIDE * i + VRUNTIME];
-  }
-
-  /** The smallest {@link Node#sliceKey()}, or {@link Long#MAX_VALUE} when empty. */
-  long minSlice() {
-    return minSlice;
-  }
-
-  private void countSlice(long slice) {
-    if (slice < minSlice) {
-      minSlice = slice;
-      nrMinSlice = 1;
-    } else if (slice == minSlice) {
-      nrMinSlice++;
-    }
-  }
-
-  private void uncountSlice(long slice) {
-    if (slice != minSlice || --nrMinSlice > 0) {
-      return;
-    }
-    minSlice = Long.MAX_VALUE;
-    for (int i = 0; i < size; i++) {
-      countSlice(nodes[STRIDE * i + SLICE]);
-    }
   }
 
   /** The first element, or null. */
@@ -128,11 +76,7 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
     int n = STRIDE * at;
     nodes[n + KEY] = key;
     nodes[n + PID] = pid;
-    nodes[n + VRUNTIME] = e.vruntimeKey();
-    long slice = e.sliceKey();
-    nodes[n + SLICE] = slice;
     size++;
-    countSlice(slice);
   }
 
   /** Removes {@code e}; returns false when it is not in the array. */
@@ -142,12 +86,10 @@ final class DeadlineArray<E extends DeadlineArray.Node> {
     // insertionPoint returns the first slot not before e; e itself sits there if present.
     for (int i = at; i < size && nodes[STRIDE * i + KEY] == key; i++) {
       if (items[i] == e) {
-        long slice = nodes[STRIDE * i + SLICE];
         int tail = size - i - 1;
         System.arraycopy(items, i + 1, items, i, tail);
         System.arraycopy(nodes, STRIDE * (i + 1), nodes, STRIDE * i, STRIDE * tail);
         items[--size] = null;
-        uncountSlice(slice);
         return true;
       }
     }

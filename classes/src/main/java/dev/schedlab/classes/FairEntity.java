@@ -8,16 +8,27 @@ import org.jspecify.annotations.Nullable;
  * Per-task EEVDF state ({@code struct sched_entity}).
  *
  * <p>Models: weight, vruntime, virtual deadline, slice, saved lag, the RUN_TO_PARITY protection
- * point {@code vprot}, the on_rq / in-tree / sched_delayed bits, and the PELT signals ({@code
- * se->avg}, see {@link FairPelt}); the hierarchy links of group scheduling: the runqueue it is
- * queued on ({@code cfs_rq_of(se)}), its parent group's entity and, for a group entity, the group's
- * own runqueue ({@code se->my_q}).
+ * point {@code vprot}, the on_rq / in-tree / sched_delayed bits, its node in the runqueue's {@link
+ * FairTimeline} ({@code run_node}, {@code min_vruntime}, {@code min_slice}), and the PELT signals
+ * ({@code se->avg}, see {@link FairPelt}); the hierarchy links of group scheduling: the runqueue it
+ * is queued on ({@code cfs_rq_of(se)}), its parent group's entity and, for a group entity, the
+ * group's own runqueue ({@code se->my_q}).
  *
  * <p>Does not model: {@code rel_deadline} (PLACE_REL_DEADLINE).
  *
  * <p>Kernel reference: {@code include/linux/sched.h} ({@code struct sched_entity}).
  */
-final class FairEntity implements DeadlineArray.Node {
+final class FairEntity {
+  /**
+   * This entity's node in its runqueue's {@link FairTimeline} ({@code run_node}): declared first of
+   * the references so the tree's walks read them near the keys they compare.
+   */
+  @Nullable FairEntity rbLeft;
+
+  @Nullable FairEntity rbRight;
+  @Nullable FairEntity rbParent;
+  boolean rbRed;
+
   /** The task, or null for a group entity. */
   final @Nullable TaskView task;
 
@@ -33,13 +44,30 @@ final class FairEntity implements DeadlineArray.Node {
   /** Tie-break key among equal deadlines: the pid, or a negative key for a group entity. */
   private final int key;
 
+  // HotSpot lays out the longs first, then the ints, booleans and references, each group in
+  // declaration order: the longs the wakeup and dequeue paths read are declared before the keys
+  // the timeline's walks compare, so those keys end beside the links (fewer cache lines a walk).
+  /** {@code wakee_flips}, {@code wakee_flip_decay_ts} (jiffies) and {@code last_wakee}. */
+  long wakeeFlips;
+
+  long wakeeFlipDecayTs;
+  @Nullable TaskView lastWakee;
+
+  /** Lag saved at dequeue, in virtual time ({@code se->vlag}). */
+  long vlag;
+
   int weight;
   long vruntime;
   long deadline;
   long slice;
 
-  /** Lag saved at dequeue, in virtual time ({@code se->vlag}). */
-  long vlag;
+  /**
+   * The smallest vruntime and slice in this entity's subtree of the timeline ({@code min_vruntime},
+   * {@code min_slice}), valid while it is in the tree.
+   */
+  long minVruntime;
+
+  long minSlice;
 
   /** Protected until vruntime reaches this ({@code se->vprot}). */
   long vprot;
@@ -70,12 +98,6 @@ final class FairEntity implements DeadlineArray.Node {
   /** {@code p->recent_used_cpu}, or -1. */
   int recentUsedCpu = -1;
 
-  /** {@code wakee_flips}, {@code wakee_flip_decay_ts} (jiffies) and {@code last_wakee}. */
-  long wakeeFlips;
-
-  long wakeeFlipDecayTs;
-  @Nullable TaskView lastWakee;
-
   FairEntity(TaskView task) {
     this.task = task;
     this.myQ = null;
@@ -98,24 +120,9 @@ final class FairEntity implements DeadlineArray.Node {
     return d;
   }
 
-  @Override
-  public long sortKey() {
-    return deadline;
-  }
-
-  @Override
-  public int pid() {
+  /** The deadline tie-break: the pid, or a group entity's negative key. */
+  int pid() {
     return key;
-  }
-
-  @Override
-  public long vruntimeKey() {
-    return vruntime; // fixed while queued in the tree: only curr's advances
-  }
-
-  @Override
-  public long sliceKey() {
-    return slice;
   }
 
   /**

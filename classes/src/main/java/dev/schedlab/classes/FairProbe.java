@@ -63,8 +63,8 @@ final class FairProbe {
   /** v4.17's {@code cfs_rq->runnable_load_avg}: the queued entities' runnable load. */
   static long runnableLoadAvg(FairRq q) {
     long sum = 0;
-    for (int i = 0; i < q.tree.size(); i++) {
-      sum += entityRunnableLoad(q.tree.get(i));
+    for (FairEntity e = q.tree.first(); e != null; e = FairTimeline.next(e)) {
+      sum += entityRunnableLoad(e);
     }
     FairEntity curr = q.curr;
     if (curr != null && curr.onRq && !curr.inTree) {

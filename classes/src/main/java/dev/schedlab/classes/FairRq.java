@@ -13,10 +13,9 @@ import org.jspecify.annotations.Nullable;
  * rounding; {@code vruntime_eligible()} by exact integer cross-multiplication; {@code pick_eevdf()}
  * with RUN_TO_PARITY.
  *
- * <p>Does not model: the augmented rb-tree. The pick scans the deadline-ordered array's copies of
- * the vruntimes for the first eligible entity, O(n) worst case but allocation-free and reading no
- * entity; it returns the same entity as the kernel's O(log n) heap walk (the eligible entity with
- * the earliest deadline, pid as tie-break).
+ * <p>The queue is {@link FairTimeline}, the kernel's augmented rb-tree through the entities, and
+ * the pick is {@code pick_eevdf()}'s heap search on it (the eligible entity with the earliest
+ * deadline, pid as tie-break).
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code avg_vruntime}, {@code
  * vruntime_eligible}, {@code update_zero_vruntime}, {@code pick_eevdf}, {@code update_entity_lag},
@@ -64,7 +63,7 @@ final class FairRq {
     this.tg = tg;
   }
 
-  final DeadlineArray<FairEntity> tree = new DeadlineArray<>();
+  final FairTimeline tree = new FairTimeline();
 
   /** The running entity of this class on this rq, or null ({@code cfs_rq->curr}). */
   @Nullable FairEntity curr;
@@ -211,14 +210,27 @@ final class FairRq {
     if (runToParity && c != null && c.isProtected()) {
       return c;
     }
-    // vruntime_eligible() of each queued entity in deadline order, from the tree's own copies.
     long keySum = avgKeySum();
     long load = load();
     FairEntity best = null;
-    for (int i = 0; i < tree.size(); i++) {
-      if (keySum >= (tree.vruntimeAt(i) - zeroVruntime) * load) {
-        best = tree.get(i);
-        break;
+    FairEntity first = tree.first();
+    if (first != null && keySum >= (first.vruntime - zeroVruntime) * load) {
+      best = first; // the leftmost entity is eligible
+    } else {
+      // The heap search: a left subtree with an eligible min_vruntime holds the earliest
+      // eligible deadline; otherwise this node, if eligible; otherwise the right subtree.
+      FairEntity node = tree.root();
+      while (node != null) {
+        FairEntity left = node.rbLeft;
+        if (left != null && keySum >= (left.minVruntime - zeroVruntime) * load) {
+          node = left;
+          continue;
+        }
+        if (keySum >= (node.vruntime - zeroVruntime) * load) {
+          best = node;
+          break;
+        }
+        node = node.rbRight;
       }
     }
     if (best == null || (c != null && c.deadline - best.deadline < 0)) {
