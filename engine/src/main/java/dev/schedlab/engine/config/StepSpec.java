@@ -43,6 +43,7 @@ public sealed interface StepSpec {
    * @param irqsOff IRQs disabled for the whole segment
    * @param endsWith NONE, COND_RESCHED or MIGHT_RESCHED: the preemption point at its end
    * @param lock a lock operation instead of computation, or null
+   * @param rcu RCU callbacks queued instead of computation ({@link RcuAction}), or null
    */
   record Segment(
       Dist duration,
@@ -51,7 +52,20 @@ public sealed interface StepSpec {
       String endsWith,
       @Nullable LockAction lock,
       @Nullable CacheAction cache,
-      boolean perCached) {
+      boolean perCached,
+      @Nullable RcuAction rcu) {
+    /** A segment, a lock operation or a cache operation, queuing no RCU callback. */
+    public Segment(
+        Dist duration,
+        boolean preemptible,
+        boolean irqsOff,
+        String endsWith,
+        @Nullable LockAction lock,
+        @Nullable CacheAction cache,
+        boolean perCached) {
+      this(duration, preemptible, irqsOff, endsWith, lock, cache, perCached, null);
+    }
+
     /** A plain segment (no lock operation). */
     public Segment(Dist duration, boolean preemptible, boolean irqsOff, String endsWith) {
       this(duration, preemptible, irqsOff, endsWith, null, null, false);
@@ -75,6 +89,15 @@ public sealed interface StepSpec {
      */
     public static Segment perCachedObject(Dist duration) {
       return new Segment(duration, true, false, "NONE", null, null, true);
+    }
+
+    /**
+     * {@code call_rcu()} of {@code callbacks} callbacks, each costing {@code costNs} when RCU
+     * invokes it after a grace period ({@link RcuAction}); it takes no time of its own.
+     */
+    public static Segment callRcu(int callbacks, long costNs) {
+      return new Segment(
+          Dist.fixed(0), true, false, "NONE", null, null, false, new RcuAction(callbacks, costNs));
     }
 
     /** A segment or a lock operation. */
@@ -119,6 +142,24 @@ public sealed interface StepSpec {
     public static Segment unlock(String name) {
       return new Segment(
           Dist.fixed(0), true, false, "NONE", new LockAction(name, false, false, false, 0));
+    }
+  }
+
+  /**
+   * RCU callbacks a kernel path queues with {@code call_rcu()} on its CPU (kernel/rcu/tree.c), for
+   * example {@code tlb_remove_table_rcu()} for freed page tables (mm/mmu_gather.c) or SLUB's {@code
+   * rcu_free_sheaf()} for a full sheaf of {@code kfree_rcu()}'d objects (mm/slub.c); RCU invokes
+   * them in RCU_SOFTIRQ after a grace period (docs/model.md, "RCU").
+   *
+   * @param callbacks how many
+   * @param costNs each one's cost when invoked, besides {@code cost.rcu_cb_overhead}
+   */
+  record RcuAction(int callbacks, long costNs) {
+    public RcuAction {
+      if (callbacks < 1 || costNs < 0) {
+        throw new IllegalArgumentException(
+            "RCU callbacks: need count >= 1 and cost >= 0, got " + callbacks + ", " + costNs);
+      }
     }
   }
 

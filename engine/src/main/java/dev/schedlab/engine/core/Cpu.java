@@ -261,6 +261,22 @@ final class Cpu implements CpuView, RqView {
   long lastBlockedUpdate;
   boolean schedSoftirq;
 
+  /**
+   * {@code in_serving_softirq()} in ksoftirqd: an interrupt then leaves the raised softirqs to it.
+   */
+  boolean servingSoftirq;
+
+  /** The softirq loop at an IRQ exit goes on: a softirq was raised again in its pass. */
+  boolean irqSoftirqLoop;
+
+  /** The running softirq loop's end ({@code MAX_SOFTIRQ_TIME}) and restarts left. */
+  long softirqEndJiffy;
+
+  long softirqRestarts;
+
+  /** This CPU's ksoftirqd, created when first woken ({@link Interrupts}). */
+  @Nullable Task ksoftirqd;
+
   /** RCU callbacks whose grace period ended, for RCU_SOFTIRQ ({@link Rcu}). */
   final java.util.ArrayDeque<WorkItem> rcuPending = new java.util.ArrayDeque<>();
 

@@ -37,8 +37,8 @@ final class Deferred {
     this.factory = factory;
     BitSet housekeeping = k.housekeeping;
     boolean nocbs = housekeeping.cardinality() < k.cpus.length;
-    this.rcuo = nocbs ? factory.kthread("rcuop/0", housekeeping) : null;
-    this.unboundWorker = factory.kthread("kworker/u:0", housekeeping);
+    this.rcuo = nocbs ? factory.kthread("rcuop/0", housekeeping, Op.KWORK) : null;
+    this.unboundWorker = factory.kthread("kworker/u:0", housekeeping, Op.KWORK);
     this.boundWorkers = new Task[k.cpus.length];
     workItems = k.metrics.counter("deferred.work_items");
     workNsOn =
@@ -84,7 +84,7 @@ final class Deferred {
       if (worker == null) {
         BitSet one = new BitSet();
         one.set(w.cpu);
-        worker = factory.kthread("kworker/" + w.cpu + ":1", one);
+        worker = factory.kthread("kworker/" + w.cpu + ":1", one, Op.KWORK);
         boundWorkers[w.cpu] = worker;
       }
     } else {
@@ -101,9 +101,14 @@ final class Deferred {
     workNsOn[k.cpus[cpu].isolated ? 1 : 0].value += costNs;
   }
 
-  /** Creates engine kthreads (fair, nice 0, running the work-queue loop). */
+  /** A fair kthread, nice 0, asleep, running the one-op loop {@code loop} (an {@link Op} code). */
+  Task kthread(String comm, BitSet allowed, int loop) {
+    return factory.kthread(comm, allowed, loop);
+  }
+
+  /** Creates engine kthreads (fair, nice 0, running a one-op loop: the work queue, ksoftirqd). */
   interface KthreadFactory {
-    Task kthread(String comm, BitSet allowed);
+    Task kthread(String comm, BitSet allowed, int loop);
   }
 
   /** Queues {@code w} on kthread {@code t} and wakes it if it sleeps. */

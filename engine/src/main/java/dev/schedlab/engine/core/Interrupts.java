@@ -17,13 +17,18 @@ import org.jspecify.annotations.Nullable;
  * the polling-idle shortcut ({@code set_nr_if_polling}), IPI delivery latency by socket distance,
  * and vectors that coalesce while one is pending.
  *
- * <p>Does not model: nested interrupts, ksoftirqd (softirqs always run at IRQ exit), device
+ * <p>The softirq loop ({@code handle_softirqs()}) restarts for softirqs raised again during a pass
+ * within its time and restart limits and while no reschedule is pending, and otherwise wakes the
+ * CPU's ksoftirqd, a fair kthread that runs them in its own non-preemptible passes.
+ *
+ * <p>Does not model: nested interrupts, softirqs run by {@code local_bh_enable()}, device
  * interrupts, and IRQ time accounting (interrupt time is charged to the interrupted task).
  *
  * <p>Kernel reference: {@code kernel/entry/common.c} ({@code irqentry_exit}, {@code
- * exit_to_user_mode_loop}), {@code kernel/softirq.c} ({@code irq_exit_rcu}), {@code kernel/smp.c}
- * ({@code smp_call_function_single}, {@code generic_exec_single}), {@code kernel/sched/core.c}
- * ({@code send_call_function_single_ipi}); commit b2a02fc43a1f (the polling shortcut).
+ * exit_to_user_mode_loop}), {@code kernel/softirq.c} ({@code irq_exit_rcu}, {@code
+ * handle_softirqs}, {@code wakeup_softirqd}, {@code run_ksoftirqd}), {@code kernel/smp.c} ({@code
+ * smp_call_function_single}, {@code generic_exec_single}), {@code kernel/sched/core.c} ({@code
+ * send_call_function_single_ipi}); commit b2a02fc43a1f (the polling shortcut).
  */
 final class Interrupts {
   private final Kernel k;
@@ -49,6 +54,9 @@ final class Interrupts {
   private final MetricCounter softirqSched;
 
   private final MetricCounter softirqRcu;
+
+  /** Registered at the first ksoftirqd, so a run that needs none shows no such metric. */
+  private @Nullable MetricCounter ksoftirqdWakeups;
 
   @SuppressWarnings("EnumOrdinal") // counters in dense arrays by IPI path, bumped on every IPI
   Interrupts(Kernel k) {
@@ -189,7 +197,7 @@ final class Interrupts {
     if (k.trace.enabled()) {
       tracedVectors[cpu.id] = vectors;
     }
-    runSoftirqs(cpu); // irq_exit(): softirqs raised by the handlers
+    irqExitSoftirqs(cpu); // irq_exit(): softirqs raised by the handlers
     k.setPhase(cpu, Cpu.P_IRQ_BODY, k.pathCost + k.costs.p(Param.IRQ_EXIT));
   }
 
@@ -203,6 +211,9 @@ final class Interrupts {
     }
     if (cpu.pendingIrqs != 0) {
       enter(cpu);
+      return;
+    }
+    if (cpu.irqSoftirqLoop && nextIrqSoftirqPass(cpu)) {
       return;
     }
     switch (cpu.savedPhase) {
@@ -423,10 +434,74 @@ final class Interrupts {
   }
 
   /**
-   * Runs the softirqs raised on {@code cpu} (TIMER, SCHED, RCU); their cost goes to {@code
-   * pathCost}.
+   * Softirqs outside an interrupt ({@code do_softirq()} after the idle loop's call-function flush):
+   * {@code handle_softirqs()} with its restarts in one go. Cost to {@code pathCost}.
    */
   void runSoftirqs(Cpu cpu) {
+    if (!cpu.servingSoftirq && !cpu.irqSoftirqLoop) {
+      beginSoftirqs(cpu);
+      softirqPass(cpu);
+      while (restartSoftirqs(cpu)) {
+        softirqPass(cpu);
+      }
+    }
+  }
+
+  /**
+   * IRQ exit's {@code invoke_softirq()}: the first pass of {@code handle_softirqs()} (cost to
+   * {@code pathCost}); when a softirq is raised again, {@link #exit} decides at the pass's end
+   * whether to restart. Not when the interrupt came in a softirq pass ({@code in_interrupt()}):
+   * that loop goes on after it.
+   */
+  private void irqExitSoftirqs(Cpu cpu) {
+    if (cpu.servingSoftirq || cpu.irqSoftirqLoop) {
+      return;
+    }
+    beginSoftirqs(cpu);
+    softirqPass(cpu);
+    cpu.irqSoftirqLoop = softirqPending(cpu);
+  }
+
+  /**
+   * {@code handle_softirqs()} (kernel/softirq.c) between passes: softirqs raised again during a
+   * pass (RCU_SOFTIRQ past its batch limit) restart the loop while jiffies is before its start plus
+   * {@code MAX_SOFTIRQ_TIME}, {@code need_resched()} is clear and fewer than {@code
+   * MAX_SOFTIRQ_RESTART} passes have run; otherwise ksoftirqd is woken for them. An interrupt that
+   * came during a pass has been handled by then (it is latched to the pass's end: nested interrupts
+   * are not modelled), so a wakeup it made counts.
+   */
+  private boolean restartSoftirqs(Cpu cpu) {
+    if (!softirqPending(cpu)) {
+      return false;
+    }
+    if (k.jiffies() < cpu.softirqEndJiffy && !cpu.curr.needResched && --cpu.softirqRestarts > 0) {
+      return true;
+    }
+    wakeupSoftirqd(cpu);
+    return false;
+  }
+
+  private void beginSoftirqs(Cpu cpu) {
+    long maxTime = k.costs.p(Param.SOFTIRQ_MAX_TIME);
+    cpu.softirqEndJiffy = k.jiffies() + Math.max(1, (maxTime + k.tickNs - 1) / k.tickNs);
+    cpu.softirqRestarts = k.costs.p(Param.SOFTIRQ_MAX_RESTART);
+  }
+
+  /** IRQ exit with the softirq loop going on: its next pass, as more of the IRQ, or its end. */
+  private boolean nextIrqSoftirqPass(Cpu cpu) {
+    if (!restartSoftirqs(cpu)) {
+      cpu.irqSoftirqLoop = false;
+      return false;
+    }
+    k.pathCost = 0;
+    softirqPass(cpu);
+    cpu.irqSoftirqLoop = softirqPending(cpu);
+    k.setPhase(cpu, Cpu.P_IRQ_BODY, k.pathCost);
+    return true;
+  }
+
+  /** One pass: each raised softirq in vector order, as /proc/softirqs counts them. */
+  private void softirqPass(Cpu cpu) {
     Background bg = k.background;
     if (bg != null) {
       bg.softirq(cpu); // TIMER_SOFTIRQ, ahead of SCHED and RCU
@@ -440,5 +515,55 @@ final class Interrupts {
       softirqRcu.value++;
       k.rcu.core(cpu);
     }
+  }
+
+  /** {@code local_softirq_pending()}. */
+  boolean softirqPending(Cpu cpu) {
+    Background bg = k.background;
+    return (bg != null && bg.raised(cpu)) || cpu.schedSoftirq || k.rcu.raised(cpu);
+  }
+
+  /** {@code wakeup_softirqd()}: the CPU's ksoftirqd (a fair kthread, nice 0) runs the rest. */
+  private void wakeupSoftirqd(Cpu cpu) {
+    Task t = cpu.ksoftirqd;
+    if (t == null) {
+      java.util.BitSet one = new java.util.BitSet();
+      one.set(cpu.id);
+      t = k.deferred.kthread("ksoftirqd/" + cpu.id, one, Op.KSOFTIRQD);
+      cpu.ksoftirqd = t;
+      ksoftirqdWakeups = k.metrics.counter("softirq.ksoftirqd_wakeups");
+    }
+    if (t.state != dev.schedlab.api.TaskState.RUNNING) {
+      java.util.Objects.requireNonNull(ksoftirqdWakeups).value++;
+      k.sched.wakeUp(t, 0);
+    }
+  }
+
+  /**
+   * {@code run_ksoftirqd()}: ksoftirqd starts {@code handle_softirqs()} in softirq context; returns
+   * the first pass's cost, which the kthread runs non-preemptibly.
+   */
+  long ksoftirqdBegin(Cpu cpu) {
+    cpu.servingSoftirq = true;
+    beginSoftirqs(cpu);
+    return ksoftirqdPass(cpu);
+  }
+
+  /** At the end of ksoftirqd's pass: the cost of the next one, or -1 when the loop ends. */
+  long ksoftirqdNext(Cpu cpu) {
+    if (restartSoftirqs(cpu)) {
+      return ksoftirqdPass(cpu);
+    }
+    cpu.servingSoftirq = false; // ksoftirqd_run_end()
+    return -1;
+  }
+
+  private long ksoftirqdPass(Cpu cpu) {
+    long saved = k.pathCost;
+    k.pathCost = 0;
+    softirqPass(cpu);
+    long cost = k.pathCost;
+    k.pathCost = saved;
+    return cost;
   }
 }

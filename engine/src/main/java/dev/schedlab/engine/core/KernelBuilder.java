@@ -159,8 +159,8 @@ final class KernelBuilder {
     k.deferred =
         new Deferred(
             k,
-            (comm, allowed) -> {
-              Op loop = new Op(Op.KWORK);
+            (comm, allowed, code) -> {
+              Op loop = new Op(code);
               Task t =
                   new Task(
                       kpid[0]++,

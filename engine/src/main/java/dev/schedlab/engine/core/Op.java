@@ -68,6 +68,12 @@ final class Op {
   /** A per-CPU cache get or put; runs or skips the refill/drain items after it. */
   static final int CACHE = 42;
 
+  /** {@code call_rcu()} of {@link #count} callbacks costing {@link #costNs} each ({@link Rcu}). */
+  static final int CALL_RCU = 43;
+
+  /** The ksoftirqd loop: run the CPU's pending softirqs, or sleep until some are left to it. */
+  static final int KSOFTIRQD = 44;
+
   final int code;
   Dist dist;
   boolean preemptible = true;

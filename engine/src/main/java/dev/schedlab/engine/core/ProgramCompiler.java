@@ -258,6 +258,12 @@ final class ProgramCompiler {
       op.jump = 1 + c.then(); // skips its items, one op each
       return op;
     }
+    if (seg.rcu() != null) {
+      Op op = new Op(Op.CALL_RCU);
+      op.count = seg.rcu().callbacks();
+      op.costNs = seg.rcu().costNs();
+      return op;
+    }
     if (seg.lock() != null) {
       Op op = new Op(seg.lock().acquire() ? Op.LOCK : Op.UNLOCK);
       op.lockClass = k.locks.cls(seg.lock().lock());

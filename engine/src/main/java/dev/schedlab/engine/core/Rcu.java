@@ -18,27 +18,28 @@ import org.jspecify.annotations.Nullable;
  * RCU_SOFTIRQ ({@code rcu_core()}) notes grace-period changes and moves the callbacks whose grace
  * period ended to the done list ({@code note_gp_changes()}), reports the quiescent state ({@code
  * rcu_report_qs_rdp()}), assigns waiting callbacks the next grace period and requests it ({@code
- * rcu_accelerate_cbs()}, {@code rcu_start_this_gp()}), and invokes the done callbacks. A grace
- * period ends when every CPU has reported; the grace-period kthread's force-quiescent-state scans
- * ({@code rcu_gp_fqs()}, {@code jiffies_till_first_fqs} then every {@code jiffies_till_next_fqs}
- * jiffies) report the CPUs in an extended quiescent state: in an idle state, or a nohz_full CPU
- * whose tick is deferred. A CPU with callbacks keeps its tick in idle ({@code rcu_needs_cpu()},
- * read by {@link IdleLoop}). Callbacks of an offloaded (rcu_nocbs) CPU request their grace period
- * at once and go to the {@code rcuo} kthread when it ends; that CPU needs no tick for them.
+ * rcu_accelerate_cbs()}, {@code rcu_start_this_gp()}), and invokes the done callbacks up to the
+ * batch limit of {@code rcu_do_batch()}, raising itself again for the rest. A grace period ends
+ * when every CPU has reported; the grace-period kthread's force-quiescent-state scans ({@code
+ * rcu_gp_fqs()}, {@code jiffies_till_first_fqs} then every {@code jiffies_till_next_fqs} jiffies)
+ * report the CPUs in an extended quiescent state: in an idle state, or a nohz_full CPU whose tick
+ * is deferred. A CPU with callbacks keeps its tick in idle ({@code rcu_needs_cpu()}, read by {@link
+ * IdleLoop}). Callbacks of an offloaded (rcu_nocbs) CPU request their grace period at once and go
+ * to the {@code rcuo} kthread when it ends; that CPU needs no tick for them.
  *
  * <p>Does not model: the grace-period kthread as a task (its wakeups, its runs, its FQS timer: the
  * grace period starts when requested and ends at the last report, at no CPU's cost; the timer's
  * expiries are in the measured background rate), the rcu_node tree (one node), expedited grace
- * periods, RCU_LAZY and callback batch limits ({@code blimit}), read-side critical sections and
- * spinlocks that hold off a tick's quiescent state, {@code rcu_urgent_qs} and the nohz_full details
- * of {@code rcu_pending()}.
+ * periods, RCU_LAZY, the {@code qhimark} / {@code qlowmark} switch of {@code blimit} (a CPU with
+ * over 10 000 callbacks queued), read-side critical sections and spinlocks that hold off a tick's
+ * quiescent state, {@code rcu_urgent_qs} and the nohz_full details of {@code rcu_pending()}.
  *
  * <p>Kernel reference: {@code kernel/rcu/tree.c} ({@code call_rcu}, {@code rcu_sched_clock_irq},
  * {@code rcu_pending}, {@code rcu_core}, {@code note_gp_changes}, {@code rcu_report_qs_rdp}, {@code
  * rcu_accelerate_cbs}, {@code rcu_start_this_gp}, {@code rcu_gp_fqs_loop}, {@code rcu_gp_cleanup},
- * {@code rcu_needs_cpu}, {@code rcu_init_geometry}), {@code kernel/rcu/tree_plugin.h} ({@code
- * rcu_flavor_sched_clock_irq}, {@code rcu_note_context_switch}), {@code kernel/rcu/rcu.h} ({@code
- * rcu_seq_snap}).
+ * {@code rcu_needs_cpu}, {@code rcu_init_geometry}, {@code rcu_do_batch}), {@code
+ * kernel/rcu/tree_plugin.h} ({@code rcu_flavor_sched_clock_irq}, {@code rcu_note_context_switch}),
+ * {@code kernel/rcu/rcu.h} ({@code rcu_seq_snap}).
  */
 final class Rcu {
   /** {@code RCU_JIFFIES_FQS_DIV}, kernel/rcu/tree.h. */
@@ -83,6 +84,10 @@ final class Rcu {
 
   private final boolean[] offloaded;
   private final long coreNs;
+  private final long cbOverheadNs;
+  private final long blimit;
+  private final int divisor;
+  private final long reschedNs;
 
   /** Registered at the first grace period, so a run without RCU callbacks shows no RCU metric. */
   private @Nullable MetricCounter gracePeriods;
@@ -111,6 +116,13 @@ final class Rcu {
     nextFqsJiffies = next < 0 ? d : Math.max(next, 1);
     fqsEv = new Event(EventLoop.EV_RCU_FQS, -1, this);
     coreNs = k.costs.p(Param.RCU_CORE);
+    cbOverheadNs = k.costs.p(Param.RCU_CB_OVERHEAD);
+    blimit = Math.max(1, k.costs.p(Param.RCU_BLIMIT));
+    // rcu_do_batch(): the divisor is clamped to [0, 62], a negative one read as 7
+    long div = k.costs.p(Param.RCU_DIVISOR);
+    divisor = div < 0 ? 7 : (int) Math.min(div, Long.SIZE - 2);
+    long rrn = k.costs.p(Param.RCU_RESCHED_NS);
+    reschedNs = Math.max(1_000_000, Math.min(1_000_000_000, rrn));
     callbacks = k.metrics.counter("deferred.rcu_callbacks");
   }
 
@@ -150,7 +162,7 @@ final class Rcu {
       noQs[cpu.id] = false; // rcu_flavor_sched_clock_irq(): rcu_qs()
     }
     if (pending(cpu)) {
-      raised[cpu.id] = true; // invoke_rcu_core()
+      invokeCore(cpu);
     }
   }
 
@@ -193,14 +205,52 @@ final class Rcu {
     if (!gpInProgress() && hasUnassigned(c)) {
       accelerate(c);
     }
-    while (!cpu.rcuPending.isEmpty()) { // rcu_do_batch()
-      WorkItem w = cpu.rcuPending.poll();
-      long cost = k.costs.p(Param.RCU_CB_OVERHEAD) + w.costNs;
+    if (!cpu.rcuPending.isEmpty()) {
+      doBatch(cpu);
+    }
+  }
+
+  /**
+   * {@code rcu_do_batch()} in softirq context: invokes the done callbacks up to the batch limit
+   * {@code bl = max(blimit, done >> rcu_divisor)}, stopping there when {@code need_resched()} or
+   * the CPU is not idle; a limit over 100 also stops it after {@code rcu_resched_ns}. Callbacks
+   * left raise RCU_SOFTIRQ again ({@code invoke_rcu_core()}).
+   */
+  private void doBatch(Cpu cpu) {
+    int c = cpu.id;
+    // the done callbacks (rcu_segcblist_get_seglen(RCU_DONE_TAIL), commit 253cbbff6214)
+    long bl = Math.max(blimit, (long) cpu.rcuPending.size() >> divisor);
+    long tlimit = bl > 100 ? k.pathCost + reschedNs : Long.MAX_VALUE;
+    long count = 0;
+    WorkItem w;
+    while ((w = cpu.rcuPending.poll()) != null) {
+      long cost = cbOverheadNs + w.costNs;
       k.pathCost += cost;
       k.deferred.account(c, cost);
       callbacks.value++;
       w.fn.run(c);
+      count++;
+      Task curr = cpu.curr;
+      if (count >= bl && (curr.needResched || !curr.idleTask)) {
+        break;
+      }
+      if ((count & 31) == 0 && k.pathCost >= tlimit) {
+        break; // rcu_do_batch_check_time()
+      }
     }
+    if (!cpu.rcuPending.isEmpty()) {
+      invokeCore(cpu);
+    }
+  }
+
+  /** {@code invoke_rcu_core()}: raises RCU_SOFTIRQ on {@code cpu}. */
+  void invokeCore(Cpu cpu) {
+    raised[cpu.id] = true;
+  }
+
+  /** Whether RCU_SOFTIRQ is raised on {@code cpu}. */
+  boolean raised(Cpu cpu) {
+    return raised[cpu.id];
   }
 
   /** {@code note_gp_changes()}: advance the callbacks, note a new grace period. */

@@ -27,6 +27,9 @@ import java.util.Objects;
  * kernel/sched/wait.c}, {@code kernel/smp.c}.
  */
 final class TaskExec {
+  /** A callback whose work is its cost alone (a kernel path's RCU-deferred free). */
+  private static final dev.schedlab.api.DeferredWork NO_WORK = c -> {};
+
   /** {@code Task.opRemaining} while waiting in {@code csd_lock_wait()} with no end yet. */
   private static final long WAITING = -2;
 
@@ -94,6 +97,12 @@ final class TaskExec {
       case Op.KWORK -> {
         cpu.opUser = false;
         cpu.opPreemptible = true;
+        cpu.opIrqsOff = false;
+      }
+      case Op.KSOFTIRQD -> {
+        // handle_softirqs() runs with bottom halves disabled: no preemption until it returns
+        cpu.opUser = false;
+        cpu.opPreemptible = false;
         cpu.opIrqsOff = false;
       }
       case Op.CALL -> {
@@ -305,6 +314,22 @@ final class TaskExec {
           t.pc += t.cacheMoved > 0 ? 1 : op.jump;
           continue;
         }
+        case Op.CALL_RCU -> {
+          for (int i = 0; i < op.count; i++) {
+            k.rcu.callRcu(cpu, new WorkItem(op.costNs, NO_WORK, cpu.id));
+          }
+          t.pc++;
+          continue;
+        }
+        case Op.KSOFTIRQD -> {
+          if (!k.irqs.softirqPending(cpu)) {
+            t.state = TaskState.INTERRUPTIBLE;
+            k.sched.schedule(cpu, SchedMode.NONE, 0);
+            return;
+          }
+          run(cpu, t, op, k.irqs.ksoftirqdBegin(cpu));
+          return;
+        }
         case Op.LOCK -> {
           k.locks.lock(cpu, t, op);
           return;
@@ -491,6 +516,17 @@ final class TaskExec {
         t.inKernel = false;
         recordSample(t);
         t.pc++;
+      }
+      case Op.KSOFTIRQD -> {
+        long next = k.irqs.ksoftirqdNext(cpu);
+        if (next >= 0) {
+          run(cpu, t, op, next); // handle_softirqs() restarts
+          return;
+        }
+        if (k.sched.wants(PreemptPoint.COND_RESCHED, t)) { // run_ksoftirqd(): cond_resched()
+          k.sched.schedule(cpu, SchedMode.PREEMPT, 0);
+          return;
+        }
       }
       case Op.KWORK -> {
         WorkItem w = Objects.requireNonNull(t.currentWork);

@@ -281,6 +281,31 @@ public enum Param {
       100,
       Unit.NS,
       "[estimate] invoking one RCU callback (rcu_do_batch per callback)"),
+  RCU_BLIMIT(
+      "rcu.blimit",
+      10,
+      Unit.COUNT,
+      "[src] kernel/rcu/tree.c blimit (DEFAULT_RCU_BLIMIT 10): callbacks rcu_do_batch() invokes in softirq before it stops, when need_resched() or the CPU is not idle, and raises RCU_SOFTIRQ again for the rest"),
+  RCU_DIVISOR(
+      "rcu.divisor",
+      7,
+      Unit.COUNT,
+      "[src] kernel/rcu/tree.c rcu_divisor: the batch limit is max(blimit, queued callbacks >> rcu_divisor)"),
+  RCU_RESCHED_NS(
+      "rcu.resched_ns",
+      3_000_000,
+      Unit.NS,
+      "[src] kernel/rcu/tree.c rcu_resched_ns (RCU_RESCHED_NS, clamped to 1 ms-1 s): a batch limit over 100 also stops rcu_do_batch() in softirq after this long (rcu_do_batch_check_time(), every 32 callbacks)"),
+  SOFTIRQ_MAX_TIME(
+      "softirq.max_time_ns",
+      2_000_000,
+      Unit.NS,
+      "[src] kernel/softirq.c MAX_SOFTIRQ_TIME msecs_to_jiffies(2): handle_softirqs() restarts for raised softirqs only while jiffies is before its start plus this, rounded up to jiffies"),
+  SOFTIRQ_MAX_RESTART(
+      "softirq.max_restart",
+      10,
+      Unit.COUNT,
+      "[src] kernel/softirq.c MAX_SOFTIRQ_RESTART: handle_softirqs() passes at most this many times (and not once need_resched() is set), then wakes ksoftirqd for the rest"),
   // --- background kernel activity (docs/model.md "Background kernel activity"; 0 = off) ---
   BG_TIMER_RATE(
       "bg.timer_rate_milli",

@@ -451,6 +451,46 @@ final class MmapCosts {
               + "that rmqueue_bulk and free_pcppages_bulk (v6.8) write in every hold; the buddy "
               + "pages' own misses are in zone_per_page",
           "zone->lock holds: cache lines of shared zone data written");
+  static final ToolParam RCU_SHEAF_CAPACITY =
+      ToolParam.num(
+          "rcu_sheaf_capacity",
+          32,
+          "objects",
+          "[src] lib/maple_tree.c maple_tree_init (v6.18): maple_node_cache's sheaf_capacity 32; "
+              + "mm/slub.c __kfree_rcu_sheaf: kfree_rcu() puts the node in the CPU's rcu_free sheaf "
+              + "and call_rcu()s the sheaf (rcu_free_sheaf) when it holds that many",
+          "maple nodes per rcu_free_sheaf() RCU callback");
+  static final ToolParam MAPLE_NODES_PER_STORE =
+      ToolParam.num(
+          "maple_nodes_per_store",
+          1,
+          "nodes",
+          "[src] lib/maple_tree.c (v6.18): the mm's tree is in RCU mode (MT_FLAGS_USE_RCU), so a "
+              + "store that changes a leaf's entries (a VMA added, split or removed) writes a new "
+              + "node (mas_wr_node_store, mas_replace_node) and frees the old one with "
+              + "ma_free_rcu() -> kfree_rcu(); node splits and rebalances, which free more, are "
+              + "left out",
+          "maple nodes freed through kfree_rcu() per VMA-tree store (mmap, munmap, VMA split)");
+  static final ToolParam RCU_FREE_SHEAF =
+      ToolParam.ns(
+          "rcu_free_sheaf",
+          2_600,
+          "[measured] Linux 6.18, 2-vCPU KVM guest: mmap-paths 1024 20 (V0.17.04's steady "
+              + "attempt pinned to one CPU, softirqs traced) spends 9.3-9.6 ms of RCU_SOFTIRQ per 20 "
+              + "attempts, about 0.45 ms per 1024-page attempt (docs/validation.md); the model's "
+              + "attempt frees 5 maple nodes a page (steps 1 and 3: a split and the munmap's store; "
+              + "step 2: the MAP_FIXED store), 160 sheaves, in about 25 RCU softirqs: (0.45 ms - "
+              + "25 x cost.rcu_core) / 160 - cost.rcu_cb_overhead. The attempt's page-table frees "
+              + "(a few tlb_remove_table_rcu callbacks) are in this figure",
+          "rcu_free_sheaf(): one RCU callback freeing a sheaf of maple nodes back to the slab");
+  static final ToolParam TLB_REMOVE_TABLE_RCU =
+      ToolParam.ns(
+          "tlb_remove_table_rcu",
+          2_000,
+          "[estimate] mm/mmu_gather.c tlb_remove_table_rcu (v6.18): frees the page-table pages "
+              + "of one munmap's mmu_table_batch (tlb_table_flush -> call_rcu at tlb_finish_mmu), "
+              + "about 1 us a table, two PTE tables for the 1024-page region",
+          "tlb_remove_table_rcu(): the RCU callback of a munmap that freed page tables");
 
   static final List<ToolParam> PARAMS =
       List.of(
@@ -513,5 +553,9 @@ final class MmapCosts {
           MADVISE_DRAWN,
           LRU_DEL_LINES,
           LRU_ADD_LINES,
-          ZONE_LINES);
+          ZONE_LINES,
+          RCU_SHEAF_CAPACITY,
+          MAPLE_NODES_PER_STORE,
+          RCU_FREE_SHEAF,
+          TLB_REMOVE_TABLE_RCU);
 }

@@ -178,6 +178,10 @@ final class MmapPaths {
   private static final String PCP = "pcp";
 
   private static final String LRU_ADD_FBATCH = "lru_add";
+
+  /** The CPU's rcu_free sheaf of maple_node_cache (mm/slub.c, v6.18). */
+  private static final String RCU_SHEAF = "maple_node rcu_free sheaf";
+
   private static final String LRU_DEACTIVATE_FBATCH = "lru_deactivate";
 
   private final ToolContext ctx;
@@ -244,6 +248,7 @@ final class MmapPaths {
     p.add(MMAP_WRITE); // mmap_write_lock_killable (might_sleep)
     splits(p, splits);
     p.add(seg(ctx.param(MUNMAP_VMA), "MIGHT_RESCHED")); // VMA split, detach, lock downgrade
+    freeMapleNodes(p, 1); // the range's store of NULL (vms_complete_munmap_vmas)
     long fullPmds = n / PTES_PER_PMD;
     long lastPtes = n % PTES_PER_PMD;
     long gathered = 0;
@@ -260,6 +265,9 @@ final class MmapPaths {
     flush(p, gathered);
     long pmds = (n + PTES_PER_PMD - 1) / PTES_PER_PMD;
     p.add(seg(pmds * ctx.param(FREE_PGTABLES) + ctx.param(MUNMAP_TAIL), "NONE"));
+    if (n >= PTES_PER_PMD) { // whole PMDs go: their PTE tables, one batch at tlb_finish_mmu
+      p.add(Segment.callRcu(1, ctx.param(MmapCosts.TLB_REMOVE_TABLE_RCU)));
+    }
     p.add(MMAP_UNLOCK);
     return p.syscall();
   }
@@ -268,7 +276,24 @@ final class MmapPaths {
   private void splits(KernelPath p, int splits) {
     for (int i = 0; i < splits; i++) {
       p.add(seg(ctx.param(VMA_SPLIT), "MIGHT_RESCHED"));
+      freeMapleNodes(p, 1); // vma_complete()'s store of the two halves
     }
+  }
+
+  /**
+   * {@code stores} VMA-tree stores, each freeing the replaced maple node(s) with {@code
+   * kfree_rcu()} into the CPU's rcu_free sheaf, which a full sheaf hands to {@code call_rcu()}
+   * (mm/slub.c {@code __kfree_rcu_sheaf}, v6.18).
+   */
+  private void freeMapleNodes(KernelPath p, int stores) {
+    int nodes = (int) Math.max(0, stores * ctx.param(MmapCosts.MAPLE_NODES_PER_STORE));
+    int capacity = (int) Math.max(1, ctx.param(MmapCosts.RCU_SHEAF_CAPACITY));
+    if (nodes == 0) {
+      return;
+    }
+    p.add(
+        Segment.cache(new StepSpec.CacheAction(RCU_SHEAF, true, nodes, capacity, capacity, 1)),
+        Segment.callRcu(1, ctx.param(MmapCosts.RCU_FREE_SHEAF)));
   }
 
   /** One PMD of zero-page PTEs: the loop step, then the PTL span over them. */
@@ -572,10 +597,9 @@ final class MmapPaths {
    */
   StepSpec mmap(long n, boolean populate, boolean fixed) {
     KernelPath p = new KernelPath();
-    p.add(
-        MMAP_WRITE,
-        seg(ctx.param(fixed ? MMAP_FIXED_VMA : MMAP_VMA), "MIGHT_RESCHED"),
-        MMAP_UNLOCK);
+    p.add(MMAP_WRITE, seg(ctx.param(fixed ? MMAP_FIXED_VMA : MMAP_VMA), "MIGHT_RESCHED"));
+    freeMapleNodes(p, 1); // the new VMA's store (vma_iter_store_new, or a merge's)
+    p.add(MMAP_UNLOCK);
     if (populate) {
       p.add(MMAP_READ);
       gup(p, n, Pages.ABSENT, true);

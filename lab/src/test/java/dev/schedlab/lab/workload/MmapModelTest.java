@@ -319,4 +319,47 @@ class MmapModelTest {
     }
     return out;
   }
+
+  /** The maple nodes a path frees through kfree_rcu() (puts into the rcu_free sheaf). */
+  private static int mapleNodesFreed(List<Segment> s) {
+    int nodes = 0;
+    for (int i = 0; i < s.size(); i++) {
+      StepSpec.CacheAction c = s.get(i).cache();
+      if (c != null && s.get(i + 1).rcu() != null) {
+        assertThat(c.put()).isTrue();
+        assertThat(c.high()).isEqualTo(p(MmapCosts.RCU_SHEAF_CAPACITY)); // a full sheaf ...
+        assertThat(s.get(i + 1).rcu()) // ... is one rcu_free_sheaf() callback
+            .isEqualTo(new StepSpec.RcuAction(1, p(MmapCosts.RCU_FREE_SHEAF)));
+        nodes += c.count();
+      }
+    }
+    return nodes;
+  }
+
+  private static long tableCallbacks(List<Segment> s) {
+    return s.stream()
+        .filter(g -> g.rcu() != null && g.rcu().costNs() == p(MmapCosts.TLB_REMOVE_TABLE_RCU))
+        .count();
+  }
+
+  @Test
+  void vmaTreeStoresFreeTheirReplacedNodesThroughKfreeRcu() {
+    MmapPaths k = new MmapPaths(CTX);
+    // a one-page munmap inside its VMA: the split's store and the removal's store
+    assertThat(mapleNodesFreed(segs(k.munmap(1, MmapPaths.Pages.ANON, 1)))).isEqualTo(2);
+    assertThat(mapleNodesFreed(segs(k.munmap(1, MmapPaths.Pages.ANON, 0)))).isEqualTo(1);
+    assertThat(mapleNodesFreed(segs(k.mmap(1, false, true)))).isEqualTo(1);
+    // a flag-changing madvise that splits the page off twice
+    assertThat(
+            mapleNodesFreed(segs(k.madvise(MmapPaths.Advice.HUGEPAGE, 1, MmapPaths.Pages.ANON, 2))))
+        .isEqualTo(2);
+    assertThat(mapleNodesFreed(segs(k.populateRead(PAGES, MmapPaths.Pages.ANON)))).isZero();
+  }
+
+  @Test
+  void aMunmapOfWholePmdsQueuesOneTableFreeCallback() {
+    MmapPaths k = new MmapPaths(CTX);
+    assertThat(tableCallbacks(segs(k.munmap(PAGES, MmapPaths.Pages.ANON)))).isEqualTo(1);
+    assertThat(tableCallbacks(segs(k.munmap(1, MmapPaths.Pages.ANON, 0)))).isZero();
+  }
 }
