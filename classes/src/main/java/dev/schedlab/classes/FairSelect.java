@@ -30,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * {@code cost.sis_per_cpu}. With {@code feature.SIS_CORE_CPU_SMT}, v4.17's {@code
  * select_idle_sibling()} ({@link FairSelectIdle417}: target, prev, recent_used_cpu set to the
  * waker's CPU after an affine wakeup, then the core, CPU and target-SMT scans). New tasks go
- * through {@link FairForkPlacement}.
+ * through {@link FairForkPlacement}. With {@code sched.vcpu_pack_util}, the out-of-tree vCPU
+ * packing of this project's guest kernel as measured: a busy target with room keeps the wakee.
  *
  * <p>Does not model: EAS ({@code find_energy_efficient_cpu()}), uclamp, clusters, core scheduling
  * cookies, WF_CURRENT_CPU, exec balancing (there is no exec), vCPU preemption ({@code
@@ -63,6 +64,9 @@ final class FairSelect {
 
   private final long sisPerCpu;
 
+  /** {@code sched.vcpu_pack_util}: 1024ths of a target's capacity a wakee may pack into; 0 off. */
+  private final long vcpuPackUtil;
+
   /** CPUs {@code select_idle_core()} took out of the scan (cores already seen). */
   private final BitSet scanned = new BitSet();
 
@@ -82,6 +86,7 @@ final class FairSelect {
     this.sisProp = Params.feature(services, "SIS_PROP");
     this.sisCoreCpuSmt = Params.feature(services, "SIS_CORE_CPU_SMT");
     this.sisPerCpu = services.param("cost.sis_per_cpu");
+    this.vcpuPackUtil = services.param("sched.vcpu_pack_util");
     this.probe = new FairProbe(m, fair);
     this.idle417 = new FairSelectIdle417(m, services, probe);
     this.fork =
@@ -263,6 +268,9 @@ final class FairSelect {
     }
     if (probe.idleOrSchedIdle(target) && asymFits(asym, util, target)) {
       return target;
+    }
+    if (vcpuPackUtil > 0 && hasPackingRoom(p, target)) {
+      return target; // no idle vCPU woken while a busy one has room
     }
     if (prev != target
         && m.sharesLlc(prev, target)
@@ -487,6 +495,17 @@ final class FairSelect {
   }
 
   // ---------------- helpers ----------------
+
+  /**
+   * The measured vCPU packing rule ({@code sched.vcpu_pack_util}): the target's utilisation without
+   * the wakee's blocked part, plus the wakee's, below the threshold share of its capacity.
+   */
+  private boolean hasPackingRoom(TaskView p, int target) {
+    FairEntity pe = FairClass.entityOf(p);
+    long util =
+        probe.cpuUtilWithout(target, p.cpu() == target ? pe : null) + probe.taskUtilEst(p, false);
+    return util * 1024 < vcpuPackUtil * m.cpu(target).capacity();
+  }
 
   /** {@code fits_capacity()}: util below 80 % of the capacity. */
   private boolean asymFits(boolean asym, long util, int cpu) {

@@ -235,6 +235,33 @@ final class KernelProbe {
         Sourced.of(v617 ? 1L : 0L, "/proc/sys/kernel/osrelease: " + release + why));
   }
 
+  /**
+   * {@code sched.vcpu_pack_util} of a kernel booted with the out-of-tree {@code sched_vcpu_pack=}
+   * (not 0): the packing threshold measured on this project's machine, whose kernel carries it
+   * ({@code vcpu_pack_room} in /proc/kallsyms); nothing without the parameter.
+   */
+  Map<String, Sourced<Long>> vcpuPackParams() {
+    Optional<String> arg = argument("sched_vcpu_pack");
+    if (arg.isEmpty() || arg.get().equals("0")) {
+      return Map.of();
+    }
+    return Map.of(
+        "sched.vcpu_pack_util",
+        Sourced.of(
+            VCPU_PACK_UTIL_MEASURED,
+            "/proc/cmdline: sched_vcpu_pack="
+                + arg.get()
+                + " (out-of-tree vCPU packing); the threshold measured on Linux 6.18.44-fc with "
+                + "sched_vcpu_pack=15 (docs/validation.md, 'Wakeup packing')"));
+  }
+
+  /**
+   * The wakeup packing threshold, in 1024ths of a CPU's capacity, measured on this project's
+   * machine: a task woken onto a CPU whose root cfs_rq util_avg read 654-736 stayed there, at
+   * 731-799 it went to the idle CPU (docs/validation.md, "Wakeup packing").
+   */
+  static final long VCPU_PACK_UTIL_MEASURED = 720;
+
   /** The clockevent device, recorded as a note. */
   void clockevent(List<String> notes) {
     String path = "/sys/devices/system/clockevents/clockevent0/current_device";

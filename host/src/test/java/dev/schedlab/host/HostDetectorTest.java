@@ -155,6 +155,24 @@ class HostDetectorTest {
   }
 
   @Test
+  void theOutOfTreeVcpuPackingParameterSetsThePackingThreshold() throws Exception {
+    new FixtureHost(root)
+        .cpus(1, 2, 1, 2)
+        .file("/proc/cmdline", "console=ttyS0 nested_pvm=1 sched_vcpu_pack=15 rdinit=/init");
+    HostDescription h = HostDetector.describe(root);
+    assertThat(h.params().get("sched.vcpu_pack_util").value())
+        .isEqualTo(KernelProbe.VCPU_PACK_UTIL_MEASURED);
+    assertThat(h.params().get("sched.vcpu_pack_util").source()).contains("sched_vcpu_pack=15");
+    assertThat(loaded(h).kernel().params())
+        .containsEntry("sched.vcpu_pack_util", KernelProbe.VCPU_PACK_UTIL_MEASURED);
+
+    new FixtureHost(root).file("/proc/cmdline", "console=ttyS0 sched_vcpu_pack=0");
+    assertThat(HostDetector.describe(root).params()).doesNotContainKey("sched.vcpu_pack_util");
+    new FixtureHost(root).file("/proc/cmdline", "console=ttyS0 quiet");
+    assertThat(HostDetector.describe(root).params()).doesNotContainKey("sched.vcpu_pack_util");
+  }
+
+  @Test
   void anEmptyTreeStillGivesALoadableMachineFile() throws Exception {
     HostDescription h = HostDetector.describe(root); // nothing readable: lockdown, no /sys
     assertThat(h.nrCpus()).isPositive();

@@ -25,6 +25,11 @@ public enum Param {
   RR_TIMESLICE("sched.rr_timeslice", 100_000_000, Unit.NS, "[src] RR_TIMESLICE"),
   RT_PERIOD("sched.rt_period", 1_000_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_period"),
   RT_RUNTIME("sched.rt_runtime", 950_000_000, Unit.NS, "[src] core.c sysctl_sched_rt_runtime"),
+  VCPU_PACK_UTIL(
+      "sched.vcpu_pack_util",
+      0,
+      Unit.COUNT,
+      "[host] a guest kernel's out-of-tree vCPU packing (sched_vcpu_pack= on its command line; not in mainline, source not public): select_idle_sibling() keeps a waking fair task on its busy target CPU, before the idle prev and the LLC scan, while the target's utilisation with the task's (cpu_util_without() + task_util_est()) is below this many 1024ths of its capacity; `schedlab host` sets the value measured on this project's machine (docs/validation.md, 'Wakeup packing') when /proc/cmdline carries sched_vcpu_pack=; 0 = off (mainline)"),
   // --- plugin supervision (docs/plugin-safety.md) ---
   WATCHDOG_TIMEOUT(
       "watchdog.timeout",

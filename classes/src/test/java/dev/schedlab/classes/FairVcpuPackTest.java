@@ -1,0 +1,53 @@
+package dev.schedlab.classes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedlab.api.SchedFlags;
+import dev.schedlab.classes.fixture.FakeEngine;
+import dev.schedlab.classes.fixture.FakeServices;
+import dev.schedlab.classes.fixture.FakeTask;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sched.vcpu_pack_util}: two CPUs sharing an LLC, CPU 0 busy, CPU 1 idle. Mainline sends a
+ * wakee whose target is the busy CPU 0 to the idle CPU 1; with the packing threshold set, CPU 0
+ * keeps it while its utilisation leaves room, before the idle prev and the scan, as measured on
+ * this project's guest kernel.
+ */
+class FairVcpuPackTest {
+  private static final long THRESHOLD = 700;
+
+  /** Where a task woken with target CPU 0 goes; prev, CPU 0's util and the threshold given. */
+  private static int wake(int prev, long util0, long threshold, int flags) {
+    FakeServices s = new FakeServices(2, 2);
+    s.params.put("sched.vcpu_pack_util", threshold);
+    s.machine.nrIdleScan = 1;
+    FairClass fair = new FairClass();
+    new FakeEngine(fair, s);
+    s.rq(0).curr = FakeTask.normal(10);
+    s.rq(0).nrRunning = 1;
+    fair.rq(0).avg.utilAvg = util0;
+    FakeTask wakee = FakeTask.normal(1);
+    wakee.cpu = prev;
+    return fair.selectCpu(wakee, prev, 0, SchedFlags.WF_TTWU | flags);
+  }
+
+  @Test
+  void mainlineWakesTheIdleCpu() {
+    assertThat(wake(0, 100, 0, 0)).isEqualTo(1); // the LLC scan finds CPU 1
+    assertThat(wake(1, 100, 0, SchedFlags.WF_SYNC)).isEqualTo(1); // the idle prev
+  }
+
+  @Test
+  void aBusyTargetWithRoomKeepsTheWakee() {
+    assertThat(wake(0, THRESHOLD - 1, THRESHOLD, 0)).isEqualTo(0);
+    // a sync wakeup from CPU 0 of a task that last ran on the idle CPU 1: pulled to the waker
+    assertThat(wake(1, 100, THRESHOLD, SchedFlags.WF_SYNC)).isEqualTo(0);
+  }
+
+  @Test
+  void aTargetWithoutRoomWakesTheIdleCpu() {
+    assertThat(wake(0, THRESHOLD, THRESHOLD, 0)).isEqualTo(1);
+    assertThat(wake(1, THRESHOLD + 100, THRESHOLD, SchedFlags.WF_SYNC)).isEqualTo(1);
+  }
+}

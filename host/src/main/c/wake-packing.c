@@ -1,0 +1,276 @@
+/*
+ * wake-packing: where a SCHED_OTHER task B wakes when its target CPU 0 is busy and CPU 1 idle, to
+ * see a guest kernel's wakeup packing (docs/validation.md, "Wakeup packing"). B is not pinned; it
+ * is put back on CPU 0 (on CPU 1 with -w) before each sleep and counts the CPU it wakes on
+ * (sched_getcpu()), its se.nr_migrations, CPU 1's idle share (/proc/stat) and CPU 0's root cfs_rq
+ * util_avg three times (/sys/kernel/debug/sched/debug, root).
+ *
+ *   cc -O2 -o wake-packing host/src/main/c/wake-packing.c -lpthread
+ *   ./wake-packing -h 2 -u 46000 -d 1.5        a task on CPU 0 woken every 100 us spins 46 us;
+ *                                              B sleeps 1 ms (relative, 50 us slack)
+ *   ./wake-packing -h 1 -d 1.5                 a task spinning on CPU 0 all the time
+ *   ./wake-packing -w -d 1.5                   B blocks in read(); CPU 0 writes every 1 ms
+ *   ./wake-packing -h 2 -u 10000 -B 500000     B spins 500 us after each wakeup
+ *   ./wake-packing -h 2 -p 10000000 -u 1000000 -P 10000000 -O 0 -B 3000000 -d 3
+ *                                              rt-app's light and heavy pair: CPU 0's task 1 ms
+ *                                              every 10 ms, B 3 ms every 10 ms (absolute, from the
+ *                                              same start, O ns later); prints B's lateness
+ *
+ * Other options: -f CPU 0's task SCHED_FIFO 50 (root), -S its timer slack, -s B's, -c 1 a spinner
+ * on CPU 1, -b B's sleep or the writer's period (ns), -r B not put back (counts moves), -d seconds.
+ * Runs with CPU 1 idle much less than all the time measure the other users of the machine.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NS 1000000000L
+
+static volatile int stop;
+static int hog_mode;              /* CPU 0's task: 0 none, 1 spins, 2 periodic (-p, -u) */
+static int hog_fifo;              /* -f */
+static long hog_period_ns = 100000;
+static long hog_slack = -1;       /* -S, -1: inherited */
+static long hog_busy_ns;          /* -u: spin after each periodic wakeup */
+static int cpu1_busy;             /* -c 1 */
+static long b_slack = 50000;      /* -s */
+static long b_sleep_ns = 1000000; /* -b */
+static int b_repin = 1;           /* -r clears it */
+static long b_busy_ns;            /* -B */
+static long b_period_ns;          /* -P: absolute period from T0, 0 for relative sleeps */
+static long b_offset_ns;          /* -O */
+static int wake_mode;             /* -w */
+static double secs = 5;           /* -d */
+static struct timespec t0;
+static int pfd[2];
+static long lates[100000];
+static long nlate;
+
+static long now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * NS + t.tv_nsec;
+}
+
+static void add_ns(struct timespec *t, long ns) {
+  t->tv_nsec += ns;
+  while (t->tv_nsec >= NS) {
+    t->tv_nsec -= NS;
+    t->tv_sec++;
+  }
+}
+
+static void spin(long ns) {
+  long end = now_ns() + ns;
+  while (now_ns() < end) {
+  }
+}
+
+static void allow(int cpu0, int cpu1) {
+  cpu_set_t s;
+  CPU_ZERO(&s);
+  if (cpu0) CPU_SET(0, &s);
+  if (cpu1) CPU_SET(1, &s);
+  sched_setaffinity(0, sizeof s, &s);
+}
+
+/* Puts the calling thread on cpu, then lets it run anywhere again (it stays there). */
+static void put_on(int cpu) {
+  allow(cpu == 0, cpu == 1);
+  allow(1, 1);
+}
+
+static void *hog(void *arg) {
+  (void)arg;
+  allow(1, 0);
+  if (hog_fifo) {
+    struct sched_param p = {.sched_priority = 50};
+    sched_setscheduler(0, SCHED_FIFO, &p);
+  }
+  if (hog_slack >= 0) prctl(PR_SET_TIMERSLACK, hog_slack == 0 ? 1 : hog_slack);
+  if (hog_mode == 1) {
+    while (!stop) {
+    }
+    return NULL;
+  }
+  struct timespec t = t0;
+  while (!stop) {
+    add_ns(&t, hog_period_ns);
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL);
+    if (hog_busy_ns) spin(hog_busy_ns);
+  }
+  return NULL;
+}
+
+static void *cpu1_spinner(void *arg) {
+  (void)arg;
+  allow(0, 1);
+  while (!stop) {
+  }
+  return NULL;
+}
+
+/* -w: writes a byte into the pipe every b_sleep_ns from CPU 0. */
+static void *writer(void *arg) {
+  (void)arg;
+  allow(1, 0);
+  struct timespec t = t0;
+  while (!stop) {
+    add_ns(&t, b_sleep_ns);
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL);
+    if (write(pfd[1], "x", 1) != 1) break;
+  }
+  return NULL;
+}
+
+/* CPU 1's idle and iowait ticks from /proc/stat. */
+static long cpu1_idle_ticks(void) {
+  FILE *f = fopen("/proc/stat", "r");
+  char line[512];
+  long v = -1, a[5];
+  if (!f) return -1;
+  while (fgets(line, sizeof line, f)) {
+    if (!strncmp(line, "cpu1 ", 5) &&
+        sscanf(line + 5, "%ld %ld %ld %ld %ld", &a[0], &a[1], &a[2], &a[3], &a[4]) == 5) {
+      v = a[3] + a[4];
+    }
+  }
+  fclose(f);
+  return v;
+}
+
+/* CPU 0's root cfs_rq util_avg from /sys/kernel/debug/sched/debug, -1 when unreadable. */
+static long cpu0_util(void) {
+  FILE *f = fopen("/sys/kernel/debug/sched/debug", "r");
+  char line[512];
+  int in = 0;
+  long v = -1;
+  if (!f) return -1;
+  while (fgets(line, sizeof line, f)) {
+    if (!strncmp(line, "cfs_rq[0]:/\n", 12)) {
+      in = 1;
+    } else if (in && strstr(line, ".util_avg ")) {
+      v = atol(strchr(line, ':') + 1);
+      break;
+    }
+  }
+  fclose(f);
+  return v;
+}
+
+static long nr_migrations(void) {
+  char path[64], line[256];
+  long v = -1;
+  snprintf(path, sizeof path, "/proc/self/task/%ld/sched", (long)syscall(SYS_gettid));
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  while (fgets(line, sizeof line, f)) {
+    if (strstr(line, "nr_migrations")) v = atol(strchr(line, ':') + 1);
+  }
+  fclose(f);
+  return v;
+}
+
+static int cmp_long(const void *a, const void *b) {
+  long x = *(const long *)a, y = *(const long *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* One sleep of B: blocked in read(), or a relative or absolute timer. */
+static void b_sleep(struct timespec *bt) {
+  if (wake_mode) {
+    char c;
+    if (read(pfd[0], &c, 1) != 1) stop = 1;
+  } else if (b_period_ns) {
+    add_ns(bt, b_period_ns);
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, bt, NULL);
+    if (nlate < 100000) lates[nlate++] = now_ns() - (bt->tv_sec * NS + bt->tv_nsec);
+  } else {
+    struct timespec d = {b_sleep_ns / NS, b_sleep_ns % NS};
+    clock_nanosleep(CLOCK_MONOTONIC, 0, &d, NULL);
+  }
+}
+
+int main(int argc, char **argv) {
+  int o;
+  while ((o = getopt(argc, argv, "h:fp:u:S:c:s:b:rB:P:O:wd:")) != -1) {
+    switch (o) {
+      case 'h': hog_mode = atoi(optarg); break;
+      case 'f': hog_fifo = 1; break;
+      case 'p': hog_period_ns = atol(optarg); break;
+      case 'u': hog_busy_ns = atol(optarg); break;
+      case 'S': hog_slack = atol(optarg); break;
+      case 'c': cpu1_busy = atoi(optarg); break;
+      case 's': b_slack = atol(optarg); break;
+      case 'b': b_sleep_ns = atol(optarg); break;
+      case 'r': b_repin = 0; break;
+      case 'B': b_busy_ns = atol(optarg); break;
+      case 'P': b_period_ns = atol(optarg); break;
+      case 'O': b_offset_ns = atol(optarg); break;
+      case 'w': wake_mode = 1; break;
+      case 'd': secs = atof(optarg); break;
+      default:
+        fprintf(stderr, "wake-packing: see the options at the top of the source\n");
+        return 2;
+    }
+  }
+  prctl(PR_SET_TIMERSLACK, b_slack == 0 ? 1 : b_slack);
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  t0.tv_sec += 1;
+  t0.tv_nsec = 0;
+  pthread_t h, c, w;
+  if (hog_mode) pthread_create(&h, NULL, hog, NULL);
+  if (cpu1_busy) pthread_create(&c, NULL, cpu1_spinner, NULL);
+  if (wake_mode) {
+    if (pipe(pfd)) return 1;
+    pthread_create(&w, NULL, writer, NULL);
+  }
+  clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t0, NULL);
+
+  int home = wake_mode ? 1 : 0; /* where B is put before each sleep */
+  struct timespec bt = t0;
+  add_ns(&bt, b_offset_ns);
+  long on[2] = {0, 0}, moves = 0, n = 0, util[3] = {-1, -1, -1};
+  long start = now_ns(), end = start + (long)(secs * 1e9);
+  put_on(home);
+  long m0 = nr_migrations(), i0 = cpu1_idle_ticks();
+  int last = sched_getcpu();
+  while (!stop && now_ns() < end) {
+    for (int k = 0; k < 3; k++) {
+      long at = start + (long)(secs * 1e9 * (k + 1) / 4);
+      if (util[k] < 0 && now_ns() > at) util[k] = cpu0_util();
+    }
+    if (b_repin && last != home) put_on(home);
+    b_sleep(&bt);
+    int cpu = sched_getcpu();
+    on[cpu & 1]++;
+    n++;
+    if (b_busy_ns) spin(b_busy_ns);
+    if (!b_repin && cpu != last) moves++;
+    last = cpu;
+  }
+  long m1 = nr_migrations(), i1 = cpu1_idle_ticks();
+  stop = 1;
+  if (nlate) {
+    qsort(lates, nlate, sizeof(long), cmp_long);
+    printf("B late us: p50 %ld p90 %ld p99 %ld max %ld\n", lates[nlate / 2] / 1000,
+           lates[nlate * 9 / 10] / 1000, lates[nlate * 99 / 100] / 1000, lates[nlate - 1] / 1000);
+  }
+  if (hog_mode) pthread_join(h, NULL);
+  if (cpu1_busy) pthread_join(c, NULL);
+  printf("%s hog=%d%s busy=%ld period=%ld cpu1=%s B: busy=%ld slack=%ld sleep=%ld repin=%d\n",
+         wake_mode ? "pipe from CPU 0" : "timer", hog_mode, hog_fifo ? " fifo" : "", hog_busy_ns,
+         hog_period_ns, cpu1_busy ? "busy" : "idle", b_busy_ns, b_slack, b_sleep_ns, b_repin);
+  printf("wakeups %ld on_cpu0 %ld on_cpu1 %ld moves %ld nr_migrations %ld cpu1_idle %.0f%%"
+         " cpu0_util_avg %ld %ld %ld\n",
+         n, on[0], on[1], moves, m1 - m0,
+         (i1 - i0) / (secs * sysconf(_SC_CLK_TCK)) * 100, util[0], util[1], util[2]);
+  return 0;
+}
