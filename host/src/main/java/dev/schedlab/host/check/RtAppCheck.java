@@ -77,7 +77,7 @@ final class RtAppCheck implements Check {
   }
 
   /** The rt-app file, its logs in its own directory. */
-  private static String file(int seconds) {
+  static String file(int seconds) {
     return String.join(
         "\n",
         "{",
