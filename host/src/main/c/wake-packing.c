@@ -11,6 +11,8 @@
  *   ./wake-packing -h 1 -d 1.5                 a task spinning on CPU 0 all the time
  *   ./wake-packing -w -d 1.5                   B blocks in read(); CPU 0 writes every 1 ms
  *   ./wake-packing -h 2 -u 10000 -B 500000     B spins 500 us after each wakeup
+ *   ./wake-packing -F -d 1.5                   B creates a thread on CPU 0 every 1 ms instead of
+ *                                              sleeping; counts where each new thread first runs
  *   ./wake-packing -h 2 -p 10000000 -u 1000000 -P 10000000 -O 0 -B 3000000 -d 3
  *                                              rt-app's light and heavy pair: CPU 0's task 1 ms
  *                                              every 10 ms, B 3 ms every 10 ms (absolute, from the
@@ -47,6 +49,7 @@ static long b_busy_ns;            /* -B */
 static long b_period_ns;          /* -P: absolute period from T0, 0 for relative sleeps */
 static long b_offset_ns;          /* -O */
 static int wake_mode;             /* -w */
+static int fork_mode;             /* -F */
 static double secs = 5;           /* -d */
 static struct timespec t0;
 static int pfd[2];
@@ -178,6 +181,23 @@ static long nr_migrations(void) {
   return v;
 }
 
+/* A new thread: notes the CPU its placement (wake_up_new_task()) gave it, and exits. */
+static void *newborn(void *arg) {
+  *(int *)arg = sched_getcpu();
+  return NULL;
+}
+
+/* -F: B, running on CPU 0, creates a thread and joins it, then sleeps b_sleep_ns; the CPU the
+ * thread ran on is returned in place of B's own wakeup CPU. */
+static int fork_once(void) {
+  int cpu = -1;
+  pthread_t t;
+  if (pthread_create(&t, NULL, newborn, &cpu) == 0) pthread_join(t, NULL);
+  struct timespec d = {0, b_sleep_ns};
+  clock_nanosleep(CLOCK_MONOTONIC, 0, &d, NULL);
+  return cpu;
+}
+
 static int cmp_long(const void *a, const void *b) {
   long x = *(const long *)a, y = *(const long *)b;
   return x < y ? -1 : x > y;
@@ -200,7 +220,7 @@ static void b_sleep(struct timespec *bt) {
 
 int main(int argc, char **argv) {
   int o;
-  while ((o = getopt(argc, argv, "h:fp:u:S:c:s:b:rB:P:O:wd:")) != -1) {
+  while ((o = getopt(argc, argv, "h:fp:u:S:c:s:b:rB:P:O:wFd:")) != -1) {
     switch (o) {
       case 'h': hog_mode = atoi(optarg); break;
       case 'f': hog_fifo = 1; break;
@@ -215,6 +235,7 @@ int main(int argc, char **argv) {
       case 'P': b_period_ns = atol(optarg); break;
       case 'O': b_offset_ns = atol(optarg); break;
       case 'w': wake_mode = 1; break;
+      case 'F': fork_mode = 1; break;
       case 'd': secs = atof(optarg); break;
       default:
         fprintf(stderr, "wake-packing: see the options at the top of the source\n");
@@ -247,9 +268,14 @@ int main(int argc, char **argv) {
       long at = start + (long)(secs * 1e9 * (k + 1) / 4);
       if (util[k] < 0 && now_ns() > at) util[k] = cpu0_util();
     }
-    if (b_repin && last != home) put_on(home);
-    b_sleep(&bt);
-    int cpu = sched_getcpu();
+    if (b_repin && (fork_mode || last != home)) put_on(home);
+    int cpu;
+    if (fork_mode) {
+      cpu = fork_once();
+    } else {
+      b_sleep(&bt);
+      cpu = sched_getcpu();
+    }
     on[cpu & 1]++;
     n++;
     if (b_busy_ns) spin(b_busy_ns);
@@ -266,7 +292,7 @@ int main(int argc, char **argv) {
   if (hog_mode) pthread_join(h, NULL);
   if (cpu1_busy) pthread_join(c, NULL);
   printf("%s hog=%d%s busy=%ld period=%ld cpu1=%s B: busy=%ld slack=%ld sleep=%ld repin=%d\n",
-         wake_mode ? "pipe from CPU 0" : "timer", hog_mode, hog_fifo ? " fifo" : "", hog_busy_ns,
+         fork_mode ? "new threads from CPU 0" : wake_mode ? "pipe from CPU 0" : "timer", hog_mode, hog_fifo ? " fifo" : "", hog_busy_ns,
          hog_period_ns, cpu1_busy ? "busy" : "idle", b_busy_ns, b_slack, b_sleep_ns, b_repin);
   printf("wakeups %ld on_cpu0 %ld on_cpu1 %ld moves %ld nr_migrations %ld cpu1_idle %.0f%%"
          " cpu0_util_avg %ld %ld %ld\n",
