@@ -67,11 +67,14 @@ final class HrTimer implements TimerHandle {
    * later.
    */
   void arm(long expiresNs, long slackNs) {
-    if (!event.scheduled()) {
-      kernel.cpus[cpu].addTimer(this);
-    }
+    boolean armed = event.scheduled();
     softExpiry = expiresNs;
     kernel.queue.schedule(event, Math.max(expiresNs + slackNs, kernel.now));
+    if (!armed) {
+      kernel.cpus[cpu].addTimer(this);
+    } else if (baseCpu >= 0) {
+      kernel.cpus[baseCpu].timerMoved(this);
+    }
   }
 
   @Override
