@@ -136,16 +136,6 @@ final class Cpu implements CpuView, RqView {
   int nrTimers;
   private long timerSeq;
 
-  /**
-   * The earliest armed timer and its expiry, as the kernel's timerqueue caches its leftmost node,
-   * while {@link #firstKnown}: arming or moving a timer compares it with this one alone; only
-   * taking this one off the base leaves it unknown, for the next read to find by a scan.
-   */
-  private @Nullable HrTimer firstTimer;
-
-  private long firstExpiry = Long.MAX_VALUE;
-  private boolean firstKnown = true;
-
   /** Puts {@code t}, whose event is scheduled, on this base. */
   void addTimer(HrTimer t) {
     if (t.baseCpu >= 0) {
@@ -161,9 +151,6 @@ final class Cpu implements CpuView, RqView {
     }
     timerHead = t;
     nrTimers++;
-    if (firstKnown && t.event.time() < firstExpiry) { // armed last: sorts after equal expiries
-      setFirst(t);
-    }
   }
 
   /** Takes {@code t} off this base; a timer this base does not hold is left alone. */
@@ -185,59 +172,28 @@ final class Cpu implements CpuView, RqView {
     t.baseNext = null;
     t.baseCpu = -1;
     nrTimers--;
-    if (t == firstTimer) {
-      firstTimer = null;
-      firstKnown = false;
-    }
-  }
-
-  /** {@code t}'s event moved while on this base (re-armed or deferred). */
-  void timerMoved(HrTimer t) {
-    if (t.baseCpu != id || !firstKnown) {
-      return;
-    }
-    HrTimer first = firstTimer;
-    long time = t.event.time();
-    if (t == first) {
-      if (time > firstExpiry) {
-        firstKnown = false; // another may now fire first
-      } else {
-        firstExpiry = time;
-      }
-    } else if (first == null
-        || time < firstExpiry
-        || (time == firstExpiry && t.baseSeq < first.baseSeq)) {
-      setFirst(t);
-    }
-  }
-
-  private void setFirst(HrTimer t) {
-    firstTimer = t;
-    firstExpiry = t.event.time();
   }
 
   /** The armed hrtimer that fires first (equal expiries: the one armed first), or null. */
   @Nullable HrTimer earliestTimer() {
-    if (!firstKnown) {
-      @Nullable HrTimer first = null;
-      for (HrTimer t = timerHead; t != null; t = t.baseNext) {
-        if (first == null
-            || t.event.time() < first.event.time()
-            || (t.event.time() == first.event.time() && t.baseSeq < first.baseSeq)) {
-          first = t;
-        }
+    @Nullable HrTimer first = null;
+    for (HrTimer t = timerHead; t != null; t = t.baseNext) {
+      if (first == null
+          || t.event.time() < first.event.time()
+          || (t.event.time() == first.event.time() && t.baseSeq < first.baseSeq)) {
+        first = t;
       }
-      firstTimer = first;
-      firstExpiry = first == null ? Long.MAX_VALUE : first.event.time();
-      firstKnown = true;
     }
-    return firstTimer;
+    return first;
   }
 
   /** Expiry of the earliest armed hrtimer (the tick aside), or {@link Long#MAX_VALUE}. */
   long nextTimerNs() {
-    earliestTimer();
-    return firstExpiry;
+    long next = Long.MAX_VALUE;
+    for (HrTimer t = timerHead; t != null; t = t.baseNext) {
+      next = Math.min(next, t.event.time());
+    }
+    return next;
   }
 
   final Event ipiResched;

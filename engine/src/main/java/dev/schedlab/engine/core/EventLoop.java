@@ -81,11 +81,7 @@ final class EventLoop {
         HrTimer t = (HrTimer) Objects.requireNonNull(e.owner);
         k.thisCpu = t.cpu;
         Cpu c = k.cpus[t.cpu];
-        if (host.defer(c, e, true)) {
-          if (t.baseCpu >= 0) {
-            k.cpus[t.baseCpu].timerMoved(t); // its event moved to the stall's end
-          }
-        } else {
+        if (!host.defer(c, e, true)) {
           c.removeTimer(t);
           c.expired.add(t);
           k.irqs.raise(c, Cpu.IRQ_TIMER);

@@ -67,14 +67,11 @@ final class HrTimer implements TimerHandle {
    * later.
    */
   void arm(long expiresNs, long slackNs) {
-    boolean armed = event.scheduled();
+    if (!event.scheduled()) {
+      kernel.cpus[cpu].addTimer(this);
+    }
     softExpiry = expiresNs;
     kernel.queue.schedule(event, Math.max(expiresNs + slackNs, kernel.now));
-    if (!armed) {
-      kernel.cpus[cpu].addTimer(this);
-    } else if (baseCpu >= 0) {
-      kernel.cpus[baseCpu].timerMoved(this);
-    }
   }
 
   @Override
