@@ -127,4 +127,47 @@ class PackedRunqueueStateTest {
     b.cancel();
     assertThat(cpu.nrTimers).isEqualTo(before);
   }
+
+  @Test
+  void baseKeepsTheEarliestFirstThroughRandomArmsAndCancels() {
+    Kernel k = TestRun.run().duration(MS).cpus(1, 1, 1).tasks(task("t").program(user(MS))).kernel();
+    Cpu cpu = k.cpus[0]; // expiries past the run's end: none fires, only the base's order counts
+    int before = cpu.nrTimers;
+    assertThat(before).isZero(); // the base holds only this test's timers
+    HrTimer[] timers = new HrTimer[12];
+    long[] expiry = new long[timers.length];
+    long[] armedAt = new long[timers.length]; // arming order, kept by a re-arm of an armed timer
+    for (int i = 0; i < timers.length; i++) {
+      timers[i] = new HrTimer(k, 0, (x, now) -> {}, null);
+    }
+    java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+    long seq = 0;
+    for (int op = 0; op < 5000; op++) {
+      int i = rng.nextInt(timers.length);
+      if (rng.nextInt(3) == 0) {
+        timers[i].cancel();
+      } else {
+        if (!timers[i].armed()) {
+          armedAt[i] = seq++;
+        }
+        expiry[i] = 900 * MS + rng.nextInt(8) * US; // few values: many equal expiries
+        timers[i].arm(expiry[i]);
+      }
+      int first = -1;
+      int armed = 0;
+      for (int j = 0; j < timers.length; j++) {
+        if (timers[j].armed()) {
+          armed++;
+          if (first < 0
+              || expiry[j] < expiry[first]
+              || (expiry[j] == expiry[first] && armedAt[j] < armedAt[first])) {
+            first = j;
+          }
+        }
+      }
+      assertThat(cpu.nrTimers).isEqualTo(armed);
+      assertThat(cpu.earliestTimer()).isSameAs(first < 0 ? null : timers[first]);
+      assertThat(cpu.nextTimerNs()).isEqualTo(first < 0 ? Long.MAX_VALUE : expiry[first]);
+    }
+  }
 }
