@@ -75,15 +75,15 @@ final class Background {
     }
   }
 
-  /**
-   * TIMER_SOFTIRQ on {@code cpu}, if raised: the due callbacks, then a stopped tick reprogrammed
-   * for the next timer an idle CPU must wake for. Cost to {@link Kernel#pathCost}.
-   */
   /** Whether TIMER_SOFTIRQ is raised on {@code cpu}. */
   boolean raised(Cpu cpu) {
     return raised[cpu.id];
   }
 
+  /**
+   * TIMER_SOFTIRQ on {@code cpu}, if raised: the due callbacks, then a stopped tick reprogrammed
+   * for the next timer an idle CPU must wake for. Cost to {@link Kernel#pathCost}.
+   */
   void softirq(Cpu cpu) {
     if (!raised[cpu.id]) {
       return;

@@ -3,7 +3,9 @@ package dev.schedlab.engine.core;
 import dev.schedlab.api.CallFunction;
 import dev.schedlab.api.IpiDelivery;
 import dev.schedlab.api.IpiPath;
+import dev.schedlab.api.TaskState;
 import dev.schedlab.engine.params.Param;
+import java.util.BitSet;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -527,14 +529,14 @@ final class Interrupts {
   private void wakeupSoftirqd(Cpu cpu) {
     Task t = cpu.ksoftirqd;
     if (t == null) {
-      java.util.BitSet one = new java.util.BitSet();
+      BitSet one = new BitSet();
       one.set(cpu.id);
       t = k.deferred.kthread("ksoftirqd/" + cpu.id, one, Op.KSOFTIRQD);
       cpu.ksoftirqd = t;
       ksoftirqdWakeups = k.metrics.counter("softirq.ksoftirqd_wakeups");
     }
-    if (t.state != dev.schedlab.api.TaskState.RUNNING) {
-      java.util.Objects.requireNonNull(ksoftirqdWakeups).value++;
+    if (t.state != TaskState.RUNNING) {
+      Objects.requireNonNull(ksoftirqdWakeups).value++;
       k.sched.wakeUp(t, 0);
     }
   }

@@ -1,5 +1,6 @@
 package dev.schedlab.engine.core;
 
+import dev.schedlab.api.DeferredWork;
 import dev.schedlab.api.IpiPath;
 import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.api.SchedFlags;
@@ -28,7 +29,7 @@ import java.util.Objects;
  */
 final class TaskExec {
   /** A callback whose work is its cost alone (a kernel path's RCU-deferred free). */
-  private static final dev.schedlab.api.DeferredWork NO_WORK = c -> {};
+  private static final DeferredWork NO_WORK = c -> {};
 
   /** {@code Task.opRemaining} while waiting in {@code csd_lock_wait()} with no end yet. */
   private static final long WAITING = -2;
