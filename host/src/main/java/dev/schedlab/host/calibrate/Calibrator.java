@@ -30,7 +30,7 @@ public final class Calibrator {
     void step(int done, int total, String what);
   }
 
-  private static final int STEPS = 17; // nine measurements, then eight model steps
+  private static final int STEPS = 18; // nine measurements, then nine model steps
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
@@ -143,6 +143,11 @@ public final class Calibrator {
       timerBusy();
     } else {
       skip("guest timer delivery: bare metal");
+    }
+    if (guest && two) {
+      ipiSend();
+    } else {
+      skip("guest IPI send: " + (guest ? "one CPU" : "bare metal"));
     }
     if (guest && two) {
       wakeIdle();
@@ -274,6 +279,30 @@ public final class Calibrator {
         r,
         model("wake 0 " + modelB + " " + args, "p50"),
         "latency.ipi_same_socket");
+  }
+
+  /**
+   * The writer's write() in the busy-target wake probe sends the reschedule IPI: a guest's ICR
+   * write exits to the host, which the model with that exit at 0 lacks.
+   */
+  private void ipiSend() throws HostException {
+    progress("model: guest IPI send");
+    String args = wakeArgs(1);
+    long r = Probe.number(real(hostArgs("wake", args)), "write_p50");
+    long s0 = model("wake 0 " + modelB + " " + args, "write_p50", "cost.vm_ipi_exit=0");
+    set(
+        "cost.vm_ipi_exit",
+        Math.max(0, r - s0),
+        "schedlab-probe wake, busy target: median write() "
+            + r
+            + " ns, which sends the reschedule IPI; the model without the exit "
+            + s0
+            + " ns; R - S0");
+    check(
+        "write waking a busy CPU: median ns",
+        r,
+        model("wake 0 " + modelB + " " + args, "write_p50"),
+        "cost.vm_ipi_exit");
   }
 
   /**

@@ -10,7 +10,9 @@
  *                                N times: ns_per_roundtrip
  *   wake CPU_A CPU_B N GAP BUSY  a process on A writes its clock_gettime() into a pipe every GAP ns;
  *                                a process on B, blocked in read(), measures the delay: the wakeup
- *                                of B idle (BUSY 0) or running a SCHED_IDLE spinner (BUSY 1)
+ *                                of B idle (BUSY 0) or running a SCHED_IDLE spinner (BUSY 1);
+ *                                write_p50: the median write() on A, which with BUSY 1 sends the
+ *                                reschedule IPI (a VM exit in a guest)
  *   timer CPU N SLEEP BUSY       a process on CPU sleeps SLEEP ns (relative clock_nanosleep) N
  *                                times and measures how late it is back
  *   noise SECONDS MIN            a process per online CPU reads the clock in a loop and records
@@ -144,16 +146,22 @@ static void bench_wake(int a, int b, long n, long gap, int busy) {
     }
     _exit(0);
   }
+  long long *wr = malloc(n * sizeof *wr);
+  if (!wr) die("malloc");
   pin(a);
   struct timespec g = {gap / 1000000000L, gap % 1000000000L};
   for (long i = 0; i < n; i++) {
     clock_nanosleep(CLOCK_MONOTONIC, 0, &g, NULL);
     long long t = now_ns();
     if (write(p[1], &t, sizeof t) != sizeof t) die("write");
+    wr[i] = now_ns() - t;
   }
   waitpid(child, NULL, 0);
   stop(spin);
   quantiles(lat, n);
+  qsort(wr, n, sizeof *wr, cmp_ll);
+  if (n > 0) printf("write_p50=%lld\n", wr[n / 2]);
+  free(wr);
 }
 
 static void bench_timer(int cpu, long n, long sleep, int busy) {

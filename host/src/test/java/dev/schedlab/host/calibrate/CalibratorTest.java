@@ -37,7 +37,9 @@ class CalibratorTest {
           "latency.vm_timer_delivery",
           9_000L,
           "latency.vm_halted_wake",
-          15_000L);
+          15_000L,
+          "cost.vm_ipi_exit",
+          11_000L);
 
   @TempDir Path root;
 
@@ -140,6 +142,8 @@ class CalibratorTest {
     }
     assertThat(c.params().get("cost.ctx_switch").source())
         .startsWith("calibrated: schedlab-probe pipe 0 0");
+    assertThat(c.params().get("cost.vm_ipi_exit").source())
+        .startsWith("calibrated: schedlab-probe wake, busy target: median write()");
     // Every check, the predictions included, agrees once the costs are back.
     for (Calibration.Check k : c.checks()) {
       assertThat((double) k.modelNs() / k.realNs()).as(k.figure()).isBetween(0.9, 1.1);

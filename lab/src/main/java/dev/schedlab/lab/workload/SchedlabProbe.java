@@ -23,10 +23,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Models: {@code syscall N} (getppid() N times), {@code pipe A B N} (two processes pinned to A
  * and B ping-pong one byte over two pipes; a write copies then wakes the reader with WF_SYNC in the
  * same syscall), {@code wake A B N GAP BUSY} (a writer on A sleeps GAP ns, stamps the clock and
- * writes it; the reader on B, blocked in read(), records the delay; with BUSY a SCHED_IDLE spinner
- * keeps B busy), {@code timer CPU N SLEEP BUSY} (relative sleeps of SLEEP ns and how late they
- * return). The measuring tasks have a 1 ns timer slack, as the probe sets with prctl(). Does not
- * model: the probe's own start-up, the repetitions whose median syscall and pipe report.
+ * writes it; the reader on B, blocked in read(), records the delay, and the writer how long its
+ * write() took, {@code write_p50}; with BUSY a SCHED_IDLE spinner keeps B busy, so that write sends
+ * the reschedule IPI), {@code timer CPU N SLEEP BUSY} (relative sleeps of SLEEP ns and how late
+ * they return). The measuring tasks have a 1 ns timer slack, as the probe sets with prctl(). Does
+ * not model: the probe's own start-up, the repetitions whose median syscall and pipe report.
  */
 public final class SchedlabProbe implements WorkloadTool {
   static final ToolParam GETPPID =
@@ -116,7 +117,7 @@ public final class SchedlabProbe implements WorkloadTool {
     TaskSpec t =
         Tasks.normal(
             ctx.id(), "0", Tasks.runThenExit(v[0], List.of(Tasks.user(ctx.param(LOOP)), call)));
-    return new ToolExpansion(List.of(t), Map.of(), -1, new Report("syscall", v[0], null));
+    return new ToolExpansion(List.of(t), Map.of(), -1, new Report("syscall", v[0], null, null));
   }
 
   private static ToolExpansion pipe(ToolContext ctx, long[] v) throws ToolArgsException {
@@ -142,13 +143,14 @@ public final class SchedlabProbe implements WorkloadTool {
                     PerfBenchSchedPipe.read(ctx, p1),
                     Tasks.user(ctx.param(LOOP)),
                     PerfBenchSchedPipe.write(ctx, p2))));
-    return new ToolExpansion(List.of(a, b), Map.of(), -1, new Report("pipe", v[2], null));
+    return new ToolExpansion(List.of(a, b), Map.of(), -1, new Report("pipe", v[2], null, null));
   }
 
   private static ToolExpansion wake(ToolContext ctx, long[] v) throws ToolArgsException {
     String q = ctx.id() + "/pipe";
     String stamp = ctx.id() + "/sent";
     String series = ctx.id() + ".wake";
+    String writes = ctx.id() + ".write";
     List<TaskSpec> tasks = new ArrayList<>();
     tasks.add(
         Tasks.normal(
@@ -157,8 +159,12 @@ public final class SchedlabProbe implements WorkloadTool {
                 Tasks.runThenExit(
                     v[2],
                     List.of(
-                        new StepSpec.Sleep(Dist.fixed(v[3])), Tasks.user(ctx.param(CLOCK)),
-                        new StepSpec.Stamp(stamp), PerfBenchSchedPipe.write(ctx, q))))
+                        new StepSpec.Sleep(Dist.fixed(v[3])),
+                        Tasks.user(ctx.param(CLOCK)),
+                        new StepSpec.Stamp(stamp),
+                        PerfBenchSchedPipe.write(ctx, q),
+                        Tasks.user(ctx.param(CLOCK)),
+                        new StepSpec.Since(stamp, writes))))
             .withTimerSlack(SLACK_NS));
     tasks.add(
         Tasks.normal(
@@ -173,11 +179,9 @@ public final class SchedlabProbe implements WorkloadTool {
     if (v[4] != 0) {
       tasks.add(spinner(ctx, cpu(ctx, v[1]), v[2] * (v[3] + 100_000)));
     }
+    int raw = (int) Math.min(v[2], Raw.MAX_RAW);
     return new ToolExpansion(
-        tasks,
-        Map.of(series, (int) Math.min(v[2], Raw.MAX_RAW)),
-        -1,
-        new Report("wake", v[2], series));
+        tasks, Map.of(series, raw, writes, raw), -1, new Report("wake", v[2], series, writes));
   }
 
   private static ToolExpansion timer(ToolContext ctx, long[] v) throws ToolArgsException {
@@ -200,7 +204,7 @@ public final class SchedlabProbe implements WorkloadTool {
         tasks,
         Map.of(series, (int) Math.min(v[1], Raw.MAX_RAW)),
         -1,
-        new Report("timer", v[1], series));
+        new Report("timer", v[1], series, null));
   }
 
   /** The SCHED_IDLE spinner, for about as long as the measurement runs. */
@@ -219,8 +223,9 @@ public final class SchedlabProbe implements WorkloadTool {
     return Tasks.kernel(Tasks.seg(ns, "NONE"));
   }
 
-  /** The probe's key=value lines. */
-  record Report(String mode, long n, @Nullable String series) implements ToolReport {
+  /** The probe's key=value lines; {@code writes}: the wake writer's write() times. */
+  record Report(String mode, long n, @Nullable String series, @Nullable String writes)
+      implements ToolReport {
     @Override
     public Map<String, Object> json(RunResult r) {
       Map<String, Object> m = new TreeMap<>();
@@ -238,6 +243,13 @@ public final class SchedlabProbe implements WorkloadTool {
             m.put("p90", v[v.length * 90 / 100]);
             m.put("p99", v[v.length * 99 / 100]);
             m.put("max", v[v.length - 1]);
+          }
+          if (writes != null) {
+            long[] w = Raw.samples(r, writes).clone();
+            Arrays.sort(w);
+            if (w.length > 0) {
+              m.put("write_p50", w[w.length / 2]);
+            }
           }
         }
       }

@@ -15,11 +15,19 @@ import org.junit.jupiter.api.Test;
  */
 class SchedlabProbeTest {
   private static Map<String, Object> report(String args, String params) throws Exception {
+    return report(
+        "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
+        args,
+        params);
+  }
+
+  private static Map<String, Object> report(String machine, String args, String params)
+      throws Exception {
     String yaml =
         String.join(
             "\n",
             "duration: 10s",
-            "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states: poll-only}",
+            machine,
             "kernel: {params: {cost.jitter_pct: 0" + params + "}}",
             "workload:",
             "  tools:",
@@ -63,6 +71,16 @@ class SchedlabProbeTest {
   }
 
   @Test
+  void theWriteThatWakesABusyCpuPaysTheGuestIpiExit() throws Exception {
+    String guest =
+        "machine: {sockets: 1, cores_per_socket: 2, threads_per_core: 1, idle_states:"
+            + " poll-only, virtualized: true}";
+    Map<String, Object> a = report(guest, "wake 0 1 200 1000000 1", ", cost.vm_ipi_exit: 0");
+    Map<String, Object> b = report(guest, "wake 0 1 200 1000000 1", ", cost.vm_ipi_exit: 12000");
+    assertThat(n(b, "write_p50") - n(a, "write_p50")).isBetween(11_900L, 12_100L);
+  }
+
+  @Test
   void aTimerProbeSleepsWithoutSlackOnAnIdleCpu() throws Exception {
     Map<String, Object> m = report("timer 1 300 500000 0", "");
     assertThat(n(m, "samples")).isEqualTo(300);
@@ -78,6 +96,6 @@ class SchedlabProbeTest {
 
   @Test
   void theReportPrintsKeyValueLines() {
-    assertThat(new Report("syscall", 10, null).getClass()).isNotNull();
+    assertThat(new Report("syscall", 10, null, null).getClass()).isNotNull();
   }
 }
