@@ -42,12 +42,6 @@ public final class Kernel {
   /** CPU time accumulated by the path being executed, charged by the caller. */
   long pathCost;
 
-  /**
-   * How long after now the path being executed sends an IPI or writes a polling CPU's flags: the
-   * part of its cost spent before it (charged as one cost with the rest, so otherwise not seen).
-   */
-  long signalDelay;
-
   final Cpu[] cpus;
   final List<IdleState> idleStates;
   final int hz;

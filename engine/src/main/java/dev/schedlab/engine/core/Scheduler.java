@@ -491,12 +491,9 @@ final class Scheduler {
       k.irqs.queueWakeup(waker, t, p);
       return;
     }
-    long activation = k.costs.p(Param.TTWU_LOCAL) + remoteRqLock(waker, t);
-    k.pathCost += activation;
+    k.pathCost += k.costs.p(Param.TTWU_LOCAL) + remoteRqLock(waker, t);
     activate(t, p, SchedFlags.ENQUEUE_WAKEUP);
-    k.signalDelay = activation; // resched_curr() ends ttwu_do_activate(): its IPI leaves after it
     wakeupPreempt(t, p, wakeFlags);
-    k.signalDelay = 0;
     if (!p.onCpu) {
       p.sclass.taskWoken(t, p);
     }
