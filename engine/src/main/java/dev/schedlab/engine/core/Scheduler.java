@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Models: {@code __schedule()} with its modes (SM_IDLE, SM_NONE, SM_PREEMPT) and costs, {@code
  * pick_next_task()} over the classes, the resched protocol ({@code resched_curr()}, the RESCHEDULE
  * IPI unless the target polls), {@code sched_tick()}, {@code try_to_wake_up()} with {@code
- * ttwu_runnable()}, the wake list ({@code TTWU_QUEUE}) and {@code wakeup_preempt()}, and new tasks
- * placed by the class with WF_FORK.
+ * ttwu_runnable()}, the wake list ({@code TTWU_QUEUE}, {@code TTWU_QUEUE_IDLE}) or the waker's own
+ * activation on the target's runqueue, {@code wakeup_preempt()}, and new tasks placed by the class
+ * with WF_FORK.
  *
  * <p>Does not model: core scheduling, the cost of fork itself, and a wakeup's costs on the wakee's
  * CPU (the waker's CPU pays them).
@@ -481,9 +482,7 @@ final class Scheduler {
     }
     int target = selectCpu(p, waker.id, wakeFlags | SchedFlags.WF_TTWU);
     Cpu t = k.cpus[target];
-    if (k.costs.on(Param.TTWU_QUEUE)
-        && target != waker.id
-        && (waker.llcId != t.llcId || t.nrRunning == 0)) {
+    if (k.costs.on(Param.TTWU_QUEUE) && t != waker && queueCond(waker, t)) {
       wakeRemoteQueued.value++;
       if (p.cpu != target) {
         migrations.value++;
@@ -492,12 +491,34 @@ final class Scheduler {
       k.irqs.queueWakeup(waker, t, p);
       return;
     }
-    k.pathCost += k.costs.p(Param.TTWU_LOCAL);
+    k.pathCost += k.costs.p(Param.TTWU_LOCAL) + remoteRqLock(waker, t);
     activate(t, p, SchedFlags.ENQUEUE_WAKEUP);
     wakeupPreempt(t, p, wakeFlags);
     if (!p.onCpu) {
       p.sclass.taskWoken(t, p);
     }
+  }
+
+  /**
+   * {@code ttwu_queue_cond()} for a target other than the waker's CPU: across LLCs always; within
+   * the waker's LLC only a target with nothing running, and only since v6.0 ({@code
+   * feature.TTWU_QUEUE_IDLE}; before, the waker activated every task of its LLC itself).
+   */
+  private boolean queueCond(Cpu waker, Cpu t) {
+    if (waker.llcId != t.llcId) {
+      return true;
+    }
+    return t.nrRunning == 0 && k.costs.on(Param.TTWU_QUEUE_IDLE);
+  }
+
+  /**
+   * The waker's wait for another CPU's runqueue in {@code ttwu_queue()}: {@code rq_lock()} takes
+   * the lock's line ({@code struct rq}'s first, with {@code nr_running}) and {@code
+   * update_rq_clock()} writes the line of {@code rq->clock}. The target writes both under its own
+   * lock in {@code __schedule()} and the tick, so the lock's line moves whenever the clock's does.
+   */
+  private long remoteRqLock(Cpu waker, Cpu t) {
+    return t == waker ? 0 : 2 * t.rqIdleLine.write(waker, k.irqs);
   }
 
   private int selectCpu(Task p, int wakerCpu, int wakeFlags) {

@@ -383,6 +383,11 @@ public enum Param {
       Unit.BOOL,
       "[src] 0 = v6.12-v6.16; 1 = v6.17+ (Vincent Guittot's series 9cdb4fe20cd2..0b9ca2dcabc3, lore 20250708165630.1948751-1-vincent.guittot@linaro.org): the slice protection is a quantum, honoured with or without RUN_TO_PARITY (without it the normalized base slice); update_curr() reschedules as soon as it ends with another entity queued; a shorter-slice wakee that does not preempt cuts it to the queue's min slice; `schedlab host` sets it for a 6.17+ kernel"),
   TTWU_QUEUE("feature.TTWU_QUEUE", 1, Unit.BOOL, "[src] features.h (off on PREEMPT_RT)"),
+  TTWU_QUEUE_IDLE(
+      "feature.TTWU_QUEUE_IDLE",
+      1,
+      Unit.BOOL,
+      "[src] 1 = v6.0+ (f3dd3f674555 'sched: Remove the limitation of WF_ON_CPU on wakelist if wakee cpu is idle', 28156108fecb): ttwu_queue_cond() also queues on a CPU of the waker's LLC that has nothing running; 0 = v3.0-v5.7 (518cd6234178 'sched: Only queue remote wakeups when crossing cache boundaries'): ttwu_queue() queues only across LLCs, within one the waker locks the target rq and activates the task, and check_preempt_curr() sends a reschedule IPI unless the target polls. v5.8-v5.19's case of a wakee still descheduling on its CPU (c6e7bd7afaeb, 2ebb17717550) is not modelled"),
   SIS_UTIL(
       "feature.SIS_UTIL",
       1,

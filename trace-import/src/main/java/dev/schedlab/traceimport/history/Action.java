@@ -16,11 +16,12 @@ public sealed interface Action {
 
   /**
    * The task woke {@code target} (from task context). {@code queued}: onto another CPU that was
-   * idle, where the wakeup is queued and that CPU activates the task. {@code sync}: the waker's
-   * next event on its CPU was its own switch out asleep or dead, so the wakeup is taken as
-   * synchronous ({@code WF_SYNC}, {@link SyncWakes}).
+   * idle, where the wakeup is queued and that CPU activates the task. {@code remote}: onto another
+   * CPU that was busy, where the waker activates the task itself. {@code sync}: the waker's next
+   * event on its CPU was its own switch out asleep or dead, so the wakeup is taken as synchronous
+   * ({@code WF_SYNC}, {@link SyncWakes}).
    */
-  record Wake(TracedTask target, boolean queued, boolean sync) implements Action {}
+  record Wake(TracedTask target, boolean queued, boolean remote, boolean sync) implements Action {}
 
   /** The task forked {@code child} (a fork event of the trace). */
   record Fork(TracedTask child) implements Action {}

@@ -483,7 +483,7 @@ public final class History {
     b.woken(Action.Block.End.BY_TASK, 0);
     chargeSoFar(waker, now);
     waker.closeRun();
-    waker.actions.add(new Action.Wake(t, false, false));
+    waker.actions.add(new Action.Wake(t, false, false, false));
     syncWakes.woke(waker.cpu, waker);
   }
 
@@ -533,7 +533,9 @@ public final class History {
               && targetCpu != waker.cpu
               && curr[targetCpu] == null;
       t.wokenRemotely = queued;
-      waker.actions.add(new Action.Wake(t, queued, false));
+      boolean remote =
+          !queued && targetCpu >= 0 && targetCpu < curr.length && targetCpu != waker.cpu;
+      waker.actions.add(new Action.Wake(t, queued, remote, false));
       syncWakes.woke(waker.cpu, waker);
       if (b != null) {
         b.woken(Action.Block.End.BY_TASK, 0);

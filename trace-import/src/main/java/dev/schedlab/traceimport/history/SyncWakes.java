@@ -56,7 +56,7 @@ final class SyncWakes {
         && (s.prevState().startsWith("S") || s.prevDead())) {
       for (int i : pending.get(cpu)) {
         Action.Wake wake = (Action.Wake) w.actions.get(i);
-        w.actions.set(i, new Action.Wake(wake.target(), wake.queued(), true));
+        w.actions.set(i, new Action.Wake(wake.target(), wake.queued(), wake.remote(), true));
       }
     }
     waker[cpu] = null;

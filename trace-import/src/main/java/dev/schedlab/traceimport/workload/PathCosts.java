@@ -21,6 +21,7 @@ public final class PathCosts {
   private final long exitToUser;
   private final long wakeLocal;
   private final long wakeRemote;
+  private final long wakeRemoteActivate;
   private final long queuedWakeup;
 
   private PathCosts(ParamTable p) {
@@ -36,6 +37,9 @@ public final class PathCosts {
     // touched: the queue head (llist_del_all()) and the rq line holding rq->idle
     // (update_rq_clock()); docs/model.md, "Resched protocol and IPIs"
     wakeRemote = p.get(Param.SELECT_RQ);
+    // onto another CPU of the LLC that is busy, the waker activates it there after taking that
+    // runqueue's lock and clock lines (docs/model.md, "Wakeups")
+    wakeRemoteActivate = wakeLocal + 2 * p.get(Param.CACHELINE_SAME_LLC);
     queuedWakeup =
         p.get(Param.CSD_FN) + p.get(Param.TTWU_LOCAL) + 2 * p.get(Param.CACHELINE_SAME_LLC);
   }
@@ -60,9 +64,12 @@ public final class PathCosts {
     return n * queuedWakeup;
   }
 
-  /** One wakeup system call; {@code queued} onto an idle CPU (else done by the waker). */
-  public long wake(boolean queued) {
-    return syscall + (queued ? wakeRemote : wakeLocal);
+  /**
+   * One wakeup system call; {@code queued} onto an idle CPU (else done by the waker), {@code
+   * remote} onto another, busy CPU.
+   */
+  public long wake(boolean queued, boolean remote) {
+    return syscall + (queued ? wakeRemote : remote ? wakeRemoteActivate : wakeLocal);
   }
 
   /** One blocking or sleeping system call (entry before, exit to user after it). */

@@ -60,7 +60,7 @@ public final class ReplayProgram {
           continue;
         }
         steps.add("{mark: \"" + WAKE_MARK + q.substring(1) + "}");
-        debt += costs.wake(w.queued());
+        debt += costs.wake(w.queued(), w.remote());
         String wake = w.sync() ? "{wake: {waitq: " + q + ", sync: true}}" : "{wake: " + q + "}";
         Action.Block wait = kernelWaitAfter(actions, i);
         if (wait == null) {

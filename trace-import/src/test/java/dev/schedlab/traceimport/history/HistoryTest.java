@@ -114,7 +114,7 @@ class HistoryTest {
     assertThat(b.start()).isEqualTo(TracedTask.Start.RUNNABLE);
     assertThat(b.actions().get(0)).isEqualTo(new Action.Run(300_000, 0, 1, 1, 0));
     assertThat(b.actions().get(1))
-        .isEqualTo(new Action.Wake(a, true, true)); // b blocks next: WF_SYNC
+        .isEqualTo(new Action.Wake(a, true, false, true)); // b blocks next: WF_SYNC
     assertThat(b.actions().get(2)).isEqualTo(new Action.Run(100_000, 0, 0, 0, 0));
   }
 
@@ -226,7 +226,7 @@ class HistoryTest {
     assertThat(a.actions().get(2)).isEqualTo(new Action.Run(100_000, 0, 0, 0, 0));
     assertThat(task(h, 11, 1).actions())
         .filteredOn(x -> x instanceof Action.Wake)
-        .containsExactly(new Action.Wake(a, false, false));
+        .containsExactly(new Action.Wake(a, false, false, false));
   }
 
   @Test
