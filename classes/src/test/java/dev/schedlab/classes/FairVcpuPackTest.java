@@ -92,6 +92,24 @@ class FairVcpuPackTest {
   }
 
   @Test
+  void aTaskStartedWithoutParentCountsEveryTaskOnItsCpu() {
+    assertThat(start(0)).isEqualTo(0); // CPU 0 idle: nothing besides a parent
+    assertThat(start(1)).isEqualTo(1); // one task queued there: mainline takes the idle CPU 1
+  }
+
+  /** Where a task the scenario starts from CPU 0 goes (no parent: CPU 0's current is idle). */
+  private static int start(int queued) {
+    FakeServices s = new FakeServices(2, 2);
+    s.params.put("sched.vcpu_pack_fork_util", THRESHOLD);
+    FairClass fair = new FairClass();
+    new FakeEngine(fair, s);
+    s.rq(0).nrRunning = queued;
+    FakeTask task = FakeTask.normal(1);
+    task.cpu = 0;
+    return fair.selectCpu(task, 0, 0, SchedFlags.WF_FORK);
+  }
+
+  @Test
   void theWakeupThresholdAloneLeavesForksAsMainline() {
     assertThat(fork("sched.vcpu_pack_util", 0, 50, THRESHOLD)).isEqualTo(1);
   }
