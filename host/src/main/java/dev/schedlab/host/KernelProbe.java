@@ -269,7 +269,8 @@ final class KernelProbe {
 
   /**
    * The fork packing threshold, in 1024ths of a CPU's capacity, measured on this project's machine
-   * with {@code wake-packing.c -F} (docs/validation.md, "Fork packing").
+   * with {@code wake-packing.c -F}: children of a parent alone on its CPU stayed there at util_avg
+   * 26-456, about a third at 612-749, almost none from 735 up (docs/validation.md, "Fork packing").
    */
   static final long VCPU_PACK_FORK_UTIL_MEASURED = 720;
 

@@ -34,7 +34,7 @@ public enum Param {
       "sched.vcpu_pack_fork_util",
       0,
       Unit.COUNT,
-      "[host] the same guest kernel's packing of new tasks, measured on this project's machine (Linux 6.18.44-fc, sched_vcpu_pack=15) with host/src/main/c/wake-packing.c -F (docs/validation.md, 'Fork packing'): select_task_rq_fair() with WF_FORK keeps the new task on the forking CPU, ahead of sched_balance_find_dst_cpu(), while that CPU runs nothing besides the parent (nothing at all for a task the scenario starts) and its utilisation (cpu_util(); the child has none yet) is below this many 1024ths of its capacity; `schedlab host` sets it with sched.vcpu_pack_util; 0 = off (mainline)"),
+      "[host] the same guest kernel's packing of new tasks, measured on this project's machine (Linux 6.18.44-fc, sched_vcpu_pack=15) with host/src/main/c/wake-packing.c -F 1/-F 2 (threads and fork(); 92 % of children stayed beside a parent alone below the cut-off, 2 % with another task runnable there; docs/validation.md, 'Fork packing'): select_task_rq_fair() with WF_FORK keeps the new task on the forking CPU, ahead of sched_balance_find_dst_cpu(), while that CPU runs nothing besides the parent (nothing at all for a task the scenario starts) and its utilisation (cpu_util(); the child has none yet) is below this many 1024ths of its capacity; `schedlab host` sets it with sched.vcpu_pack_util; 0 = off (mainline)"),
   // --- plugin supervision (docs/plugin-safety.md) ---
   WATCHDOG_TIMEOUT(
       "watchdog.timeout",
