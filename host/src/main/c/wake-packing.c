@@ -11,8 +11,12 @@
  *   ./wake-packing -h 1 -d 1.5                 a task spinning on CPU 0 all the time
  *   ./wake-packing -w -d 1.5                   B blocks in read(); CPU 0 writes every 1 ms
  *   ./wake-packing -h 2 -u 10000 -B 500000     B spins 500 us after each wakeup
- *   ./wake-packing -F -d 1.5                   B creates a thread on CPU 0 every 1 ms instead of
- *                                              sleeping; counts where each new thread first runs
+ *   ./wake-packing -F 1 -d 1.5                 B creates a thread on CPU 0 every 1 ms instead of
+ *                                              sleeping; counts where each new thread first runs,
+ *                                              and by the state of CPU 0's task (-h 2) at the fork
+ *   ./wake-packing -F 2 -d 1.5                 the same with fork(): a child process
+ *   ./wake-packing -F 3 -d 1.5                 fork() then execve() of this program (-X), which
+ *                                              counts where sched_exec() put the new image
  *   ./wake-packing -h 2 -p 10000000 -u 1000000 -P 10000000 -O 0 -B 3000000 -d 3
  *                                              rt-app's light and heavy pair: CPU 0's task 1 ms
  *                                              every 10 ms, B 3 ms every 10 ms (absolute, from the
@@ -28,8 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,7 +55,12 @@ static long b_busy_ns;            /* -B */
 static long b_period_ns;          /* -P: absolute period from T0, 0 for relative sleeps */
 static long b_offset_ns;          /* -O */
 static int wake_mode;             /* -w */
-static int fork_mode;             /* -F */
+static int fork_mode;             /* -F: 1 pthread_create(), 2 fork(), 3 fork() and execve() */
+static volatile int hog_awake;    /* the periodic task between its wakeup and its next sleep */
+static volatile long hog_next;    /* its next expiry (ns, CLOCK_MONOTONIC) */
+static int *shared_cpu;           /* -F 2/3: where a child process notes its CPU */
+static int shared_fd;
+static char *self_path;
 static double secs = 5;           /* -d */
 static struct timespec t0;
 static int pfd[2];
@@ -106,7 +117,10 @@ static void *hog(void *arg) {
   struct timespec t = t0;
   while (!stop) {
     add_ns(&t, hog_period_ns);
+    hog_next = t.tv_sec * NS + t.tv_nsec;
+    hog_awake = 0;
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL);
+    hog_awake = 1;
     if (hog_busy_ns) spin(hog_busy_ns);
   }
   return NULL;
@@ -187,12 +201,42 @@ static void *newborn(void *arg) {
   return NULL;
 }
 
-/* -F: B, running on CPU 0, creates a thread and joins it, then sleeps b_sleep_ns; the CPU the
- * thread ran on is returned in place of B's own wakeup CPU. */
-static int fork_once(void) {
+/* CPU 0's periodic task when B creates a child: 0 asleep, 1 awake (runnable or preempted by B),
+ * 2 its expiry passed but it has not run yet (woken and waiting, or its timer late). */
+static int hog_state(void) {
+  if (hog_mode != 2) return 0;
+  if (hog_awake) return 1;
+  return now_ns() >= hog_next ? 2 : 0;
+}
+
+/* -F 2/3: a child process notes its CPU (3: then execs this program with -X, which notes the CPU
+ * sched_exec() gave it) and exits. */
+static void child(void) {
+  *shared_cpu = sched_getcpu();
+  if (fork_mode == 3) {
+    dup2(shared_fd, 3);
+    execl(self_path, self_path, "-X", (char *)NULL);
+  }
+  _exit(0);
+}
+
+/* -F: B, running on CPU 0, creates a thread (or a process) and waits for it, then sleeps
+ * b_sleep_ns; the CPU the child first ran on is returned in place of B's own wakeup CPU, and the
+ * CPU 0 task's state at the creation in *state. */
+static int fork_once(int *state, int *exec_cpu) {
   int cpu = -1;
-  pthread_t t;
-  if (pthread_create(&t, NULL, newborn, &cpu) == 0) pthread_join(t, NULL);
+  *state = hog_state();
+  if (fork_mode == 1) {
+    pthread_t t;
+    if (pthread_create(&t, NULL, newborn, &cpu) == 0) pthread_join(t, NULL);
+  } else {
+    shared_cpu[0] = shared_cpu[1] = -1;
+    pid_t pid = fork();
+    if (pid == 0) child();
+    if (pid > 0) waitpid(pid, NULL, 0);
+    cpu = shared_cpu[0];
+    *exec_cpu = shared_cpu[1];
+  }
   struct timespec d = {0, b_sleep_ns};
   clock_nanosleep(CLOCK_MONOTONIC, 0, &d, NULL);
   return cpu;
@@ -220,7 +264,16 @@ static void b_sleep(struct timespec *bt) {
 
 int main(int argc, char **argv) {
   int o;
-  while ((o = getopt(argc, argv, "h:fp:u:S:c:s:b:rB:P:O:wFd:")) != -1) {
+  self_path = argv[0];
+  shared_fd = memfd_create("wake-packing", 0);
+  if (shared_fd < 0 || ftruncate(shared_fd, 4096)) return 1;
+  shared_cpu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, shared_fd, 0);
+  if (argc == 2 && !strcmp(argv[1], "-X")) { /* -F 3's exec'd child */
+    shared_cpu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 0);
+    if (shared_cpu != MAP_FAILED) shared_cpu[1] = sched_getcpu();
+    return 0;
+  }
+  while ((o = getopt(argc, argv, "h:fp:u:S:c:s:b:rB:P:O:wF:d:")) != -1) {
     switch (o) {
       case 'h': hog_mode = atoi(optarg); break;
       case 'f': hog_fifo = 1; break;
@@ -235,7 +288,7 @@ int main(int argc, char **argv) {
       case 'P': b_period_ns = atol(optarg); break;
       case 'O': b_offset_ns = atol(optarg); break;
       case 'w': wake_mode = 1; break;
-      case 'F': fork_mode = 1; break;
+      case 'F': fork_mode = atoi(optarg); break;
       case 'd': secs = atof(optarg); break;
       default:
         fprintf(stderr, "wake-packing: see the options at the top of the source\n");
@@ -259,6 +312,7 @@ int main(int argc, char **argv) {
   struct timespec bt = t0;
   add_ns(&bt, b_offset_ns);
   long on[2] = {0, 0}, moves = 0, n = 0, util[3] = {-1, -1, -1};
+  long by_state[3][2] = {{0}}, exec_on[2][2] = {{0}};
   long start = now_ns(), end = start + (long)(secs * 1e9);
   put_on(home);
   long m0 = nr_migrations(), i0 = cpu1_idle_ticks();
@@ -271,7 +325,11 @@ int main(int argc, char **argv) {
     if (b_repin && (fork_mode || last != home)) put_on(home);
     int cpu;
     if (fork_mode) {
-      cpu = fork_once();
+      int state, exec_cpu = -1;
+      cpu = fork_once(&state, &exec_cpu);
+      if (cpu < 0) continue;
+      by_state[state][cpu & 1]++;
+      if (exec_cpu >= 0) exec_on[cpu & 1][exec_cpu & 1]++;
     } else {
       b_sleep(&bt);
       cpu = sched_getcpu();
@@ -292,11 +350,21 @@ int main(int argc, char **argv) {
   if (hog_mode) pthread_join(h, NULL);
   if (cpu1_busy) pthread_join(c, NULL);
   printf("%s hog=%d%s busy=%ld period=%ld cpu1=%s B: busy=%ld slack=%ld sleep=%ld repin=%d\n",
-         fork_mode ? "new threads from CPU 0" : wake_mode ? "pipe from CPU 0" : "timer", hog_mode, hog_fifo ? " fifo" : "", hog_busy_ns,
+         fork_mode ? fork_mode == 1 ? "new threads from CPU 0" : fork_mode == 2 ? "new processes from CPU 0" : "new processes exec'ing from CPU 0" : wake_mode ? "pipe from CPU 0" : "timer", hog_mode, hog_fifo ? " fifo" : "", hog_busy_ns,
          hog_period_ns, cpu1_busy ? "busy" : "idle", b_busy_ns, b_slack, b_sleep_ns, b_repin);
   printf("wakeups %ld on_cpu0 %ld on_cpu1 %ld moves %ld nr_migrations %ld cpu1_idle %.0f%%"
          " cpu0_util_avg %ld %ld %ld\n",
          n, on[0], on[1], moves, m1 - m0,
          (i1 - i0) / (secs * sysconf(_SC_CLK_TCK)) * 100, util[0], util[1], util[2]);
+  if (fork_mode) {
+    printf("CPU 0's task at the creation: asleep %ld/%ld, awake %ld/%ld, expired not run %ld/%ld"
+           " (children on cpu0/cpu1)\n",
+           by_state[0][0], by_state[0][1], by_state[1][0], by_state[1][1], by_state[2][0],
+           by_state[2][1]);
+  }
+  if (fork_mode == 3) {
+    printf("after exec: forked on cpu0 -> cpu0 %ld cpu1 %ld; forked on cpu1 -> cpu0 %ld cpu1 %ld\n",
+           exec_on[0][0], exec_on[0][1], exec_on[1][0], exec_on[1][1]);
+  }
   return 0;
 }

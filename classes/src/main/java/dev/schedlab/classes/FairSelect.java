@@ -3,6 +3,7 @@ package dev.schedlab.classes;
 import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedServices;
 import dev.schedlab.api.view.MachineView;
+import dev.schedlab.api.view.RqView;
 import dev.schedlab.api.view.SchedDomainView;
 import dev.schedlab.api.view.TaskView;
 import java.util.BitSet;
@@ -31,7 +32,9 @@ import org.jspecify.annotations.Nullable;
  * select_idle_sibling()} ({@link FairSelectIdle417}: target, prev, recent_used_cpu set to the
  * waker's CPU after an affine wakeup, then the core, CPU and target-SMT scans). New tasks go
  * through {@link FairForkPlacement}. With {@code sched.vcpu_pack_util}, the out-of-tree vCPU
- * packing of this project's guest kernel as measured: a busy target with room keeps the wakee.
+ * packing of this project's guest kernel as measured: a busy target with room keeps the wakee; with
+ * {@code sched.vcpu_pack_fork_util}, the forking CPU keeps a new task while the parent is all it
+ * runs and it has room.
  *
  * <p>Does not model: EAS ({@code find_energy_efficient_cpu()}), uclamp, clusters, core scheduling
  * cookies, WF_CURRENT_CPU, exec balancing (there is no exec), vCPU preemption ({@code
@@ -67,6 +70,9 @@ final class FairSelect {
   /** {@code sched.vcpu_pack_util}: 1024ths of a target's capacity a wakee may pack into; 0 off. */
   private final long vcpuPackUtil;
 
+  /** {@code sched.vcpu_pack_fork_util}: the same for new tasks on the forking CPU; 0 off. */
+  private final long vcpuPackForkUtil;
+
   /** CPUs {@code select_idle_core()} took out of the scan (cores already seen). */
   private final BitSet scanned = new BitSet();
 
@@ -87,6 +93,7 @@ final class FairSelect {
     this.sisCoreCpuSmt = Params.feature(services, "SIS_CORE_CPU_SMT");
     this.sisPerCpu = services.param("cost.sis_per_cpu");
     this.vcpuPackUtil = services.param("sched.vcpu_pack_util");
+    this.vcpuPackForkUtil = services.param("sched.vcpu_pack_fork_util");
     this.probe = new FairProbe(m, fair);
     this.idle417 = new FairSelectIdle417(m, services, probe);
     this.fork =
@@ -120,6 +127,9 @@ final class FairSelect {
       }
     }
     if (sd != null) {
+      if (vcpuPackForkUtil > 0 && p.allowedOn(cpu) && hasForkRoom(cpu)) {
+        return cpu; // the parent's vCPU keeps the child; no idle vCPU woken
+      }
       return fork.findDstCpu(sd, p, cpu, prevCpu);
     }
     if (!ttwu) {
@@ -505,6 +515,19 @@ final class FairSelect {
     long util =
         probe.cpuUtilWithout(target, p.cpu() == target ? pe : null) + probe.taskUtilEst(p, false);
     return util * 1024 < vcpuPackUtil * m.cpu(target).capacity();
+  }
+
+  /**
+   * The measured fork packing rule ({@code sched.vcpu_pack_fork_util}): the forking CPU runs
+   * nothing besides the parent (its current task; nothing at all for a task the scenario starts)
+   * and its utilisation is below the threshold share of its capacity. The child adds no
+   * utilisation: it gets its first share after placement ({@code post_init_entity_util_avg()}).
+   */
+  private boolean hasForkRoom(int cpu) {
+    RqView rq = m.cpu(cpu).rq();
+    int others = rq.nrRunning() - fair.rq(cpu).hNrDelayed - (rq.curr().isIdleTask() ? 0 : 1);
+    return others <= 0
+        && probe.cpuUtilWithout(cpu, null) * 1024 < vcpuPackForkUtil * m.cpu(cpu).capacity();
   }
 
   /** {@code fits_capacity()}: util below 80 % of the capacity. */

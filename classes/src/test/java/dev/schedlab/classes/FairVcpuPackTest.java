@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
  * {@code sched.vcpu_pack_util}: two CPUs sharing an LLC, CPU 0 busy, CPU 1 idle. Mainline sends a
  * wakee whose target is the busy CPU 0 to the idle CPU 1; with the packing threshold set, CPU 0
  * keeps it while its utilisation leaves room, before the idle prev and the scan, as measured on
- * this project's guest kernel.
+ * this project's guest kernel. {@code sched.vcpu_pack_fork_util}: a task forked on CPU 0 stays
+ * there while CPU 0 runs nothing but the parent and has room, where mainline's {@code
+ * sched_balance_find_dst_cpu()} takes the idle CPU 1.
  */
 class FairVcpuPackTest {
   private static final long THRESHOLD = 700;
@@ -49,5 +51,66 @@ class FairVcpuPackTest {
   void aTargetWithoutRoomWakesTheIdleCpu() {
     assertThat(wake(0, THRESHOLD, THRESHOLD, 0)).isEqualTo(1);
     assertThat(wake(1, THRESHOLD + 100, THRESHOLD, SchedFlags.WF_SYNC)).isEqualTo(1);
+  }
+
+  /**
+   * Where a task forked by CPU 0's current task goes: CPU 0 runs {@code others} more tasks and has
+   * {@code util0}, CPU 1 is idle.
+   */
+  private static int fork(int others, long util0, long threshold) {
+    return fork("sched.vcpu_pack_fork_util", others, util0, threshold);
+  }
+
+  private static int fork(String param, int others, long util0, long threshold) {
+    FakeServices s = new FakeServices(2, 2);
+    s.params.put(param, threshold);
+    FairClass fair = new FairClass();
+    new FakeEngine(fair, s);
+    s.rq(0).curr = FakeTask.normal(10);
+    s.rq(0).nrRunning = 1 + others;
+    fair.rq(0).avg.utilAvg = util0;
+    FakeTask child = FakeTask.normal(1);
+    child.cpu = 0;
+    return fair.selectCpu(child, 0, 0, SchedFlags.WF_FORK);
+  }
+
+  @Test
+  void mainlineForksOntoTheIdleCpu() {
+    assertThat(fork(0, 50, 0)).isEqualTo(1);
+  }
+
+  @Test
+  void aParentAloneWithRoomKeepsItsChild() {
+    assertThat(fork(0, 50, THRESHOLD)).isEqualTo(0);
+    assertThat(fork(0, THRESHOLD - 1, THRESHOLD)).isEqualTo(0);
+  }
+
+  @Test
+  void aParentWithoutRoomOrNotAloneForksAsMainline() {
+    assertThat(fork(0, THRESHOLD, THRESHOLD)).isEqualTo(1);
+    assertThat(fork(1, 50, THRESHOLD)).isEqualTo(1); // another task queued beside the parent
+  }
+
+  @Test
+  void aTaskStartedWithoutParentCountsEveryTaskOnItsCpu() {
+    assertThat(start(0)).isEqualTo(0); // CPU 0 idle: nothing besides a parent
+    assertThat(start(1)).isEqualTo(1); // one task queued there: mainline takes the idle CPU 1
+  }
+
+  /** Where a task the scenario starts from CPU 0 goes (no parent: CPU 0's current is idle). */
+  private static int start(int queued) {
+    FakeServices s = new FakeServices(2, 2);
+    s.params.put("sched.vcpu_pack_fork_util", THRESHOLD);
+    FairClass fair = new FairClass();
+    new FakeEngine(fair, s);
+    s.rq(0).nrRunning = queued;
+    FakeTask task = FakeTask.normal(1);
+    task.cpu = 0;
+    return fair.selectCpu(task, 0, 0, SchedFlags.WF_FORK);
+  }
+
+  @Test
+  void theWakeupThresholdAloneLeavesForksAsMainline() {
+    assertThat(fork("sched.vcpu_pack_util", 0, 50, THRESHOLD)).isEqualTo(1);
   }
 }

@@ -236,23 +236,28 @@ final class KernelProbe {
   }
 
   /**
-   * {@code sched.vcpu_pack_util} of a kernel booted with the out-of-tree {@code sched_vcpu_pack=}
-   * (not 0): the packing threshold measured on this project's machine, whose kernel carries it
-   * ({@code vcpu_pack_room} in /proc/kallsyms); nothing without the parameter.
+   * {@code sched.vcpu_pack_util} and {@code sched.vcpu_pack_fork_util} of a kernel booted with the
+   * out-of-tree {@code sched_vcpu_pack=} (not 0): the packing thresholds measured on this project's
+   * machine, whose kernel carries it ({@code vcpu_pack_room} in /proc/kallsyms); nothing without
+   * the parameter.
    */
   Map<String, Sourced<Long>> vcpuPackParams() {
     Optional<String> arg = argument("sched_vcpu_pack");
     if (arg.isEmpty() || arg.get().equals("0")) {
       return Map.of();
     }
-    return Map.of(
-        "sched.vcpu_pack_util",
-        Sourced.of(
-            VCPU_PACK_UTIL_MEASURED,
-            "/proc/cmdline: sched_vcpu_pack="
-                + arg.get()
-                + " (out-of-tree vCPU packing); the threshold measured on Linux 6.18.44-fc with "
-                + "sched_vcpu_pack=15 (docs/validation.md, 'Wakeup packing')"));
+    String why =
+        "/proc/cmdline: sched_vcpu_pack="
+            + arg.get()
+            + " (out-of-tree vCPU packing); the threshold measured on Linux 6.18.44-fc with "
+            + "sched_vcpu_pack=15 (docs/validation.md, ";
+    Map<String, Sourced<Long>> params = new LinkedHashMap<>(); // the machine file's order
+    params.put(
+        "sched.vcpu_pack_util", Sourced.of(VCPU_PACK_UTIL_MEASURED, why + "'Wakeup packing')"));
+    params.put(
+        "sched.vcpu_pack_fork_util",
+        Sourced.of(VCPU_PACK_FORK_UTIL_MEASURED, why + "'Fork packing')"));
+    return params;
   }
 
   /**
@@ -261,6 +266,13 @@ final class KernelProbe {
    * 731-799 it went to the idle CPU (docs/validation.md, "Wakeup packing").
    */
   static final long VCPU_PACK_UTIL_MEASURED = 720;
+
+  /**
+   * The fork packing threshold, in 1024ths of a CPU's capacity, measured on this project's machine
+   * with {@code wake-packing.c -F}: children of a parent alone on its CPU stayed there at util_avg
+   * 26-456, about a third at 612-749, almost none from 735 up (docs/validation.md, "Fork packing").
+   */
+  static final long VCPU_PACK_FORK_UTIL_MEASURED = 720;
 
   /** The clockevent device, recorded as a note. */
   void clockevent(List<String> notes) {

@@ -163,13 +163,17 @@ class HostDetectorTest {
     assertThat(h.params().get("sched.vcpu_pack_util").value())
         .isEqualTo(KernelProbe.VCPU_PACK_UTIL_MEASURED);
     assertThat(h.params().get("sched.vcpu_pack_util").source()).contains("sched_vcpu_pack=15");
+    assertThat(h.params().get("sched.vcpu_pack_fork_util").source()).contains("Fork packing");
     assertThat(loaded(h).kernel().params())
-        .containsEntry("sched.vcpu_pack_util", KernelProbe.VCPU_PACK_UTIL_MEASURED);
+        .containsEntry("sched.vcpu_pack_util", KernelProbe.VCPU_PACK_UTIL_MEASURED)
+        .containsEntry("sched.vcpu_pack_fork_util", KernelProbe.VCPU_PACK_FORK_UTIL_MEASURED);
 
     new FixtureHost(root).file("/proc/cmdline", "console=ttyS0 sched_vcpu_pack=0");
-    assertThat(HostDetector.describe(root).params()).doesNotContainKey("sched.vcpu_pack_util");
+    assertThat(HostDetector.describe(root).params())
+        .doesNotContainKeys("sched.vcpu_pack_util", "sched.vcpu_pack_fork_util");
     new FixtureHost(root).file("/proc/cmdline", "console=ttyS0 quiet");
-    assertThat(HostDetector.describe(root).params()).doesNotContainKey("sched.vcpu_pack_util");
+    assertThat(HostDetector.describe(root).params())
+        .doesNotContainKeys("sched.vcpu_pack_util", "sched.vcpu_pack_fork_util");
   }
 
   @Test

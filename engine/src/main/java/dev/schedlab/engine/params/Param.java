@@ -30,6 +30,11 @@ public enum Param {
       0,
       Unit.COUNT,
       "[host] a guest kernel's out-of-tree vCPU packing (sched_vcpu_pack= on its command line; not in mainline, source not public): select_idle_sibling() keeps a waking fair task on its busy target CPU, before the idle prev and the LLC scan, while the target's utilisation with the task's (cpu_util_without() + task_util_est()) is below this many 1024ths of its capacity; `schedlab host` sets the value measured on this project's machine (docs/validation.md, 'Wakeup packing') when /proc/cmdline carries sched_vcpu_pack=; 0 = off (mainline)"),
+  VCPU_PACK_FORK_UTIL(
+      "sched.vcpu_pack_fork_util",
+      0,
+      Unit.COUNT,
+      "[host] the same guest kernel's packing of new tasks, measured on this project's machine (Linux 6.18.44-fc, sched_vcpu_pack=15) with host/src/main/c/wake-packing.c -F 1/-F 2 (threads and fork(); 92 % of children stayed beside a parent alone below the cut-off, 2 % with another task runnable there; docs/validation.md, 'Fork packing'): select_task_rq_fair() with WF_FORK keeps the new task on the forking CPU, ahead of sched_balance_find_dst_cpu(), while that CPU runs nothing besides the parent (nothing at all for a task the scenario starts) and its utilisation (cpu_util(); the child has none yet) is below this many 1024ths of its capacity; `schedlab host` sets it with sched.vcpu_pack_util; 0 = off (mainline)"),
   // --- plugin supervision (docs/plugin-safety.md) ---
   WATCHDOG_TIMEOUT(
       "watchdog.timeout",
