@@ -187,6 +187,19 @@ final class Cpu implements CpuView, RqView {
     return first;
   }
 
+  /**
+   * Whether an armed hrtimer's soft expiry has passed at {@code now}. Reads the timers only, not
+   * their events: the test before {@link #earliestTimer()} at an interrupt, where mostly none has.
+   */
+  boolean anySoftExpired(long now) {
+    for (HrTimer t = timerHead; t != null; t = t.baseNext) {
+      if (t.softExpiry <= now) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Expiry of the earliest armed hrtimer (the tick aside), or {@link Long#MAX_VALUE}. */
   long nextTimerNs() {
     long next = Long.MAX_VALUE;
