@@ -77,33 +77,6 @@ final class Cpu implements CpuView, RqView {
   final CacheLine rqIdleLine = new CacheLine(this);
   final CacheLine syncCsdLine = new CacheLine(this);
 
-  int phase;
-  final Event phaseEv;
-  long phaseStart;
-
-  /**
-   * CPU time in IRQ entry and handlers, phases ended so far (IRQ time for {@code avg_irq}); the
-   * machine's time by phase is {@code Kernel.phaseNs}, so a phase change touches no per-CPU array.
-   */
-  long irqNs;
-
-  /** The phase being accounted and since when (set only by {@code Kernel.setPhase}). */
-  int accountedPhase;
-
-  long accountedSince;
-
-  /** Whether the running op has IRQs off / is preemptible / runs in user mode. */
-  boolean opIrqsOff;
-
-  boolean opPreemptible = true;
-  boolean opUser;
-  int pendingIrqs;
-
-  /** The phase an interrupt interrupted, resumed at IRQ exit. */
-  int savedPhase;
-
-  long savedRemaining;
-
   // idle
   int idleStateIdx = -1;
   long idleEnteredAt;
@@ -187,6 +160,19 @@ final class Cpu implements CpuView, RqView {
     return first;
   }
 
+  /**
+   * Whether an armed hrtimer's soft expiry has passed at {@code now}. Reads the timers only, not
+   * their events: the test before {@link #earliestTimer()} at an interrupt, where mostly none has.
+   */
+  boolean anySoftExpired(long now) {
+    for (HrTimer t = timerHead; t != null; t = t.baseNext) {
+      if (t.softExpiry <= now) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Expiry of the earliest armed hrtimer (the tick aside), or {@link Long#MAX_VALUE}. */
   long nextTimerNs() {
     long next = Long.MAX_VALUE;
@@ -198,12 +184,6 @@ final class Cpu implements CpuView, RqView {
 
   final Event ipiResched;
   final Event ipiCall;
-
-  /** Until when the CPU is stopped by the host or firmware ({@link HostInterference}). */
-  long stalledUntil;
-
-  /** When a guest timer expiry deferred for its exit to the host is injected. */
-  long timerInjectAt = -1;
 
   // CSD queue (call_single_queue)
   @Nullable Csd csdHead;
@@ -283,11 +263,8 @@ final class Cpu implements CpuView, RqView {
   /** nohz_full: the tick is deferred while one task runs. */
   boolean fullTickStopped;
 
-  long ticks;
-  long clock;
   long avgIdle;
   long idleStamp;
-  long nextBalance;
   boolean ttwuPending;
 
   /** The state the governor chose before a tick stop, entered after it; -1 otherwise. */
@@ -327,6 +304,49 @@ final class Cpu implements CpuView, RqView {
 
   /** Whether the current spin's wakeup of prev was already counted. */
   boolean spinWokenCounted;
+
+  // The phase, the IRQ state and the stall: read by nearly every event on this CPU. HotSpot lays
+  // out a class's longs first, in declaration order, then its ints, booleans and references, so
+  // the longs declared from here on (with the SMT rate and PELT clock below) sit next to those
+  // and a CPU's hot fields span fewer cache lines; the cold longs (idle, balance, softirq) come
+  // before.
+  int phase;
+  final Event phaseEv;
+  long phaseStart;
+
+  /**
+   * CPU time in IRQ entry and handlers, phases ended so far (IRQ time for {@code avg_irq}); the
+   * machine's time by phase is {@code Kernel.phaseNs}, so a phase change touches no per-CPU array.
+   */
+  long irqNs;
+
+  /** The phase being accounted and since when (set only by {@code Kernel.setPhase}). */
+  int accountedPhase;
+
+  long accountedSince;
+
+  /** Whether the running op has IRQs off / is preemptible / runs in user mode. */
+  boolean opIrqsOff;
+
+  boolean opPreemptible = true;
+  boolean opUser;
+  int pendingIrqs;
+
+  /** The phase an interrupt interrupted, resumed at IRQ exit. */
+  int savedPhase;
+
+  long savedRemaining;
+
+  /** Until when the CPU is stopped by the host or firmware ({@link HostInterference}). */
+  long stalledUntil;
+
+  /** When a guest timer expiry deferred for its exit to the host is injected. */
+  long timerInjectAt = -1;
+
+  // the tick's: the rq clock, the tick count and the next periodic balance
+  long ticks;
+  long clock;
+  long nextBalance;
 
   // SMT throughput sharing
   /** This thread's demand on its core: 1 busy, a fraction when spinning or polling, 0 idle. */

@@ -122,8 +122,9 @@ final class Interrupts {
    * passed run too, in hard-expiry order, up to the first that has not (the tick included).
    */
   private void collectSoftExpired(Cpu cpu) {
-    while (cpu.nrTimers > 0) {
-      HrTimer t = Objects.requireNonNull(cpu.earliestTimer()); // nrTimers > 0
+    // The earliest timer's soft expiry decides, and it has not passed if none has.
+    while (cpu.anySoftExpired(k.now)) {
+      HrTimer t = Objects.requireNonNull(cpu.earliestTimer()); // a timer is armed
       if (t.softExpiry > k.now) {
         return;
       }

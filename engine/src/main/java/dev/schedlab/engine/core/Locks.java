@@ -392,8 +392,8 @@ final class Locks {
    * loop's {@code need_resched()} check ends the spin now. Returns whether it did.
    */
   boolean spinnerSeesResched(Task t) {
-    TaskLocks tl = t.locks;
-    if (tl.spinWaiting && t.needResched && sleeping(Objects.requireNonNull(tl.waiting).cls)) {
+    TaskLocks tl = t.locks; // read only when NEED_RESCHED is set: mostly it is not
+    if (t.needResched && tl.spinWaiting && sleeping(Objects.requireNonNull(tl.waiting).cls)) {
       tl.spinWaiting = false;
       return true;
     }

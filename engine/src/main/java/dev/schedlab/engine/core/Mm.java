@@ -27,8 +27,20 @@ final class Mm {
    */
   private long[] pcpu;
 
-  /** CPUs with an allocated cid. */
+  /** CPUs with an allocated cid, {@link #recentCpu} aside until it is written back. */
   private int nrAllocated;
+
+  /**
+   * The CPU a task of this mm last switched in on and when, not yet written to {@link #pcpu}, or
+   * -1. In the kernel the slot ({@code this_cpu_ptr(mm->pcpu_cid)}) sits in that CPU's own per-CPU
+   * area, warm from its recent switches; the model's slots are the mm's, so the latest one is kept
+   * here: a task switching back in where its mm last ran touches only the mm. Written back when
+   * another CPU runs the mm or before anything reads the slots, so every read sees what the kernel
+   * would.
+   */
+  private int recentCpu = -1;
+
+  private long recentAt;
 
   /** {@code mm->mm_cid_next_scan}, jiffies. */
   long nextScan;
@@ -41,17 +53,32 @@ final class Mm {
 
   /** A task of this mm runs on {@code cpu} ({@code mm_cid_get}). */
   void used(int cpu, long now) {
+    if (cpu != recentCpu) {
+      writeBack();
+      recentCpu = cpu;
+    }
+    recentAt = now;
+  }
+
+  /** Writes {@link #recentCpu}'s switch-in to its slot, allocating its cid. */
+  private void writeBack() {
+    int cpu = recentCpu;
+    if (cpu < 0) {
+      return;
+    }
+    recentCpu = -1;
     if (cpu >= pcpu.length) {
       pcpu = java.util.Arrays.copyOf(pcpu, Math.max(cpu + 1, 2 * pcpu.length));
     }
     if (pcpu[cpu] >= 0) {
       nrAllocated++;
     }
-    pcpu[cpu] = now | ALLOCATED;
+    pcpu[cpu] = recentAt | ALLOCATED;
   }
 
   /** The lowest CPU at or above {@code from} holding an allocated cid, or -1. */
   int nextAllocated(int from) {
+    writeBack();
     for (int c = from; c < pcpu.length; c++) {
       if (pcpu[c] < 0) {
         return c;
@@ -62,6 +89,7 @@ final class Mm {
 
   /** Drops {@code cpu}'s allocated cid. */
   void release(int cpu) {
+    writeBack();
     if (pcpu[cpu] < 0) {
       pcpu[cpu] &= ~ALLOCATED;
       nrAllocated--;
@@ -70,11 +98,13 @@ final class Mm {
 
   /** When a task of this mm last ran on {@code cpu}, 0 if never. */
   long lastUsed(int cpu) {
+    writeBack();
     return cpu < pcpu.length ? pcpu[cpu] & ~ALLOCATED : 0;
   }
 
   /** Number of allocated cids ({@code cpumask_weight(mm_cidmask(mm))}). */
   int cidWeight() {
+    writeBack();
     return nrAllocated;
   }
 }

@@ -118,8 +118,11 @@ final class Task implements TaskView {
   /** When the current syscall-shaped step entered the kernel. */
   long syscallStart;
 
-  /** The latency figures cyclictest and timerlat steps wait to record. */
-  final LatencyProbe latency = new LatencyProbe();
+  /**
+   * The latency figures cyclictest and timerlat steps wait to record; made by the first sleep step
+   * that samples ({@link #probe()}), so a task that samples nothing never reads one.
+   */
+  @Nullable LatencyProbe latency;
 
   /** The sleep hrtimer (created by the kernel after the task). */
   HrTimer sleepTimer;
@@ -378,5 +381,15 @@ final class Task implements TaskView {
   @Override
   public String toString() {
     return comm + "-" + pid;
+  }
+
+  /** {@link #latency}, made on first use. */
+  LatencyProbe probe() {
+    LatencyProbe p = latency;
+    if (p == null) {
+      p = new LatencyProbe();
+      latency = p;
+    }
+    return p;
   }
 }

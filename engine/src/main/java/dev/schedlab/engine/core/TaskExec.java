@@ -192,7 +192,9 @@ final class TaskExec {
           }
           t.inKernel = true;
           t.syscallStart = k.now;
-          t.latency.syscallEntered(k.now, t.timerExpiry);
+          if (t.latency != null) {
+            t.latency.syscallEntered(k.now, t.timerExpiry);
+          }
           run(cpu, t, op, k.costs.p(Param.SYSCALL_ENTRY));
           return;
         }
@@ -212,26 +214,30 @@ final class TaskExec {
         }
         case Op.SLEEP -> {
           long d = draw(t, op.dist);
-          t.latency.pendingUser = op.sample;
-          t.latency.userBase = (t.kthread ? k.now : t.syscallStart) + d;
+          if (op.sample != null || t.latency != null) {
+            LatencyProbe p = t.probe();
+            p.pendingUser = op.sample;
+            p.userBase = (t.kthread ? k.now : t.syscallStart) + d;
+          }
           t.pc++;
           sleepUntil(cpu, t, k.now + d);
           return;
         }
         case Op.SLEEP_UNTIL -> {
-          if (t.latency.nextPeriod == 0) {
+          LatencyProbe p = t.probe();
+          if (p.nextPeriod == 0) {
             // The first absolute expiry counts from when the task first gets here (cyclictest:
             // next = now + interval at thread start).
-            t.latency.nextPeriod = t.kthread ? k.now : t.syscallStart;
+            p.nextPeriod = t.kthread ? k.now : t.syscallStart;
           }
-          t.latency.nextPeriod += op.periodNs;
-          t.latency.pendingUser = op.sample;
-          t.latency.userBase = t.latency.nextPeriod;
-          t.latency.pendingIrq = op.irqSample;
-          t.latency.pendingThread = op.threadSample;
-          t.latency.pendingRetUser = op.retUserSample;
+          p.nextPeriod += op.periodNs;
+          p.pendingUser = op.sample;
+          p.userBase = p.nextPeriod;
+          p.pendingIrq = op.irqSample;
+          p.pendingThread = op.threadSample;
+          p.pendingRetUser = op.retUserSample;
           t.pc++;
-          sleepUntil(cpu, t, t.latency.nextPeriod);
+          sleepUntil(cpu, t, p.nextPeriod);
           return;
         }
         case Op.BLOCK -> {
@@ -416,17 +422,23 @@ final class TaskExec {
   /** Back in user space (or, for a kthread, past the sleep): the user-side sample. */
   private void recordSample(Task t) {
     threads.backInUser(t);
-    t.latency.backInUser(k.now);
+    if (t.latency != null) {
+      t.latency.backInUser(k.now);
+    }
   }
 
   /** The task runs again after a switch: timerlat's Thread latency. */
   void switchedIn(Task t) {
-    t.latency.switchedIn(k.now, t.timerExpiry);
+    if (t.latency != null) {
+      t.latency.switchedIn(k.now, t.timerExpiry);
+    }
   }
 
   /** The sleep timer's handler runs: timerlat's IRQ latency. */
   void timerHandled(Task t) {
-    t.latency.timerHandled(k.now, t.timerExpiry);
+    if (t.latency != null) {
+      t.latency.timerHandled(k.now, t.timerExpiry);
+    }
   }
 
   /** The CSD is queued: send it (IPI or polling shortcut), then wait for it if asked. */
