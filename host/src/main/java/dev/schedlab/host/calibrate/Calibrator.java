@@ -264,21 +264,14 @@ public final class Calibrator {
   private void wakeBusy() throws HostException {
     progress("model: IPI delivery");
     String args = wakeArgs(1);
-    long r = Probe.number(real(hostArgs("wake", args)), "p50");
-    long s0 = model("wake 0 " + modelB + " " + args, "p50", "latency.ipi_same_socket=0");
-    set(
+    fromGap(
         "latency.ipi_same_socket",
-        Math.max(0, r - s0),
-        "schedlab-probe wake, busy target: median "
-            + r
-            + " ns from the write to the reader back in user space; the model with an instant IPI "
-            + s0
-            + " ns; R - S0");
-    check(
-        "wake a busy CPU: median ns",
-        r,
-        model("wake 0 " + modelB + " " + args, "p50"),
-        "latency.ipi_same_socket");
+        hostArgs("wake", args),
+        "wake 0 " + modelB + " " + args,
+        "p50",
+        "schedlab-probe wake, busy target: median %d ns from the write to the reader back in user"
+            + " space; the model with an instant IPI %d ns; R - S0",
+        "wake a busy CPU: median ns");
   }
 
   /**
@@ -288,21 +281,14 @@ public final class Calibrator {
   private void ipiSend() throws HostException {
     progress("model: guest IPI send");
     String args = wakeArgs(1);
-    long r = Probe.number(real(hostArgs("wake", args)), "write_p50");
-    long s0 = model("wake 0 " + modelB + " " + args, "write_p50", "cost.vm_ipi_exit=0");
-    set(
+    fromGap(
         "cost.vm_ipi_exit",
-        Math.max(0, r - s0),
-        "schedlab-probe wake, busy target: median write() "
-            + r
-            + " ns, which sends the reschedule IPI; the model without the exit "
-            + s0
-            + " ns; R - S0");
-    check(
-        "write waking a busy CPU: median ns",
-        r,
-        model("wake 0 " + modelB + " " + args, "write_p50"),
-        "cost.vm_ipi_exit");
+        hostArgs("wake", args),
+        "wake 0 " + modelB + " " + args,
+        "write_p50",
+        "schedlab-probe wake, busy target: median write() %d ns, which sends the reschedule IPI;"
+            + " the model without the exit %d ns; R - S0",
+        "write waking a busy CPU: median ns");
   }
 
   /**
@@ -312,44 +298,42 @@ public final class Calibrator {
   private void timerBusy() throws HostException {
     progress("model: guest timer delivery");
     String args = samples + " " + SLEEP_NS + " 1";
-    long r = Probe.number(real(hostArgs("timer", args)), "p50");
-    long s0 = model("timer " + modelB + " " + args, "p50", "latency.vm_timer_delivery=0");
-    set(
+    fromGap(
         "latency.vm_timer_delivery",
-        Math.max(0, r - s0),
-        "schedlab-probe timer, busy vCPU: "
-            + "median "
-            + r
-            + " ns late; the model with an instant injection "
-            + s0
-            + " ns; R - S0");
-    check(
-        "timer on a busy vCPU: median ns late",
-        r,
-        model("timer " + modelB + " " + args, "p50"),
-        "latency.vm_timer_delivery");
+        hostArgs("timer", args),
+        "timer " + modelB + " " + args,
+        "p50",
+        "schedlab-probe timer, busy vCPU: median %d ns late; the model with an instant injection"
+            + " %d ns; R - S0",
+        "timer on a busy vCPU: median ns late");
   }
 
   /** Wakeup of a halted vCPU: the IPI, then the host wakes the vCPU's thread. */
   private void wakeIdle() throws HostException {
     progress("model: halted vCPU wake");
     String args = wakeArgs(0);
-    long r = Probe.number(real(hostArgs("wake", args)), "p50");
-    long s0 = model("wake 0 " + modelB + " " + args, "p50", "latency.vm_halted_wake=0");
-    set(
+    fromGap(
         "latency.vm_halted_wake",
-        Math.max(0, r - s0),
-        "schedlab-probe wake, idle target (1 ms "
-            + "apart, so it halts): median "
-            + r
-            + " ns; the model with an instant host wake "
-            + s0
-            + " ns; R - S0");
-    check(
-        "wake a halted vCPU: median ns",
-        r,
-        model("wake 0 " + modelB + " " + args, "p50"),
-        "latency.vm_halted_wake");
+        hostArgs("wake", args),
+        "wake 0 " + modelB + " " + args,
+        "p50",
+        "schedlab-probe wake, idle target (1 ms apart, so it halts): median %d ns; the model with"
+            + " an instant host wake %d ns; R - S0",
+        "wake a halted vCPU: median ns");
+  }
+
+  /**
+   * A latency or cost the model lacks with {@code param} at 0: set it to the real figure R less the
+   * model's without it S0 ({@code why} formats R and S0), then check the calibrated model against
+   * R.
+   */
+  private void fromGap(
+      String param, String[] probe, String modelArgs, String field, String why, String figure)
+      throws HostException {
+    long r = Probe.number(real(probe), field);
+    long s0 = model(modelArgs, field, param + "=0");
+    set(param, Math.max(0, r - s0), String.format(Locale.ROOT, why, r, s0));
+    check(figure, r, model(modelArgs, field), param);
   }
 
   /**
