@@ -363,18 +363,7 @@ public sealed interface StepSpec {
       @Nullable String slackKey,
       @Nullable String wakeKey,
       @Nullable String from)
-      implements StepSpec {
-    public Timer(
-        String ref,
-        long periodNs,
-        boolean relative,
-        boolean perTask,
-        long firstNs,
-        @Nullable String slackKey,
-        @Nullable String wakeKey) {
-      this(ref, periodNs, relative, perTask, firstNs, slackKey, wakeKey, null);
-    }
-  }
+      implements StepSpec {}
 
   /**
    * {@code pthread_cond_signal} ({@code all} false) or {@code pthread_cond_broadcast}: wakes one or

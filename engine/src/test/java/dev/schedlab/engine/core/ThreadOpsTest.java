@@ -181,7 +181,7 @@ class ThreadOpsTest {
 
   @Test
   void aPeriodicTimerStampsSlackAndWakeLatencyAndRestartsAfterAMiss() {
-    StepSpec timer = new StepSpec.Timer("t", MS, true, true, 0, "slack", "wu");
+    StepSpec timer = new StepSpec.Timer("t", MS, true, true, 0, "slack", "wu", null);
     Kernel k = run(10 * MS + 1, 1, fifo("p", 50, "0", user(200_000), timer));
     long[] slack = stamps(k, "p", "slack");
     long[] wu = stamps(k, "p", "wu");
@@ -209,7 +209,7 @@ class ThreadOpsTest {
                 50,
                 "0",
                 user(1_500_000),
-                new StepSpec.Timer("t", MS, false, true, 0, "slack", null)));
+                new StepSpec.Timer("t", MS, false, true, 0, "slack", null, null)));
     long[] abs = stamps(absolute, "p", "slack");
     assertThat(abs[abs.length - 1]).isLessThan(abs[0]); // absolute: the lag accumulates
   }
