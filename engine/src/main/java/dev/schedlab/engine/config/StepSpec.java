@@ -334,8 +334,15 @@ public sealed interface StepSpec {
    */
   record Affinity(String cpus) implements StepSpec {}
 
-  /** Absolute {@code clock_nanosleep(TIMER_ABSTIME)} to {@code atNs}; returns at once when past. */
-  record SleepAbs(long atNs) implements StepSpec {}
+  /**
+   * Absolute {@code clock_nanosleep(TIMER_ABSTIME)} to {@code atNs}, counted from the {@link Stamp}
+   * {@code from} when given (0 before it is taken); returns at once when past.
+   */
+  record SleepAbs(long atNs, @Nullable String from) implements StepSpec {
+    public SleepAbs(long atNs) {
+      this(atNs, null);
+    }
+  }
 
   /**
    * A periodic timer shared by every task naming {@code ref} (or, with {@code perTask}, private to
@@ -344,6 +351,8 @@ public sealed interface StepSpec {
    * already past does not sleep and, when {@code relative}, restarts the period from now. With
    * {@code slackKey} the expiry minus the current time is stamped before the decision, and with
    * {@code wakeKey} the time back in user space minus the expiry after a sleep (see {@link Clock}).
+   * With {@code from}, {@code firstNs} counts from the {@link Stamp} of that name (rt-app's {@code
+   * t_zero}).
    */
   record Timer(
       String ref,
@@ -352,7 +361,8 @@ public sealed interface StepSpec {
       boolean perTask,
       long firstNs,
       @Nullable String slackKey,
-      @Nullable String wakeKey)
+      @Nullable String wakeKey,
+      @Nullable String from)
       implements StepSpec {}
 
   /**

@@ -138,7 +138,10 @@ final class Op {
 
   @Nullable TimeSeries times2;
 
-  /** STAMP, SINCE and MARK: the named timestamp (one slot, shared by the scenario's tasks). */
+  /**
+   * STAMP, SINCE and MARK: the named timestamp (one slot, shared by the scenario's tasks);
+   * SLEEP_ABS and TIMER_ARM: the time their absolute expiry counts from.
+   */
   long[] stamp;
 
   /** LOCK, UNLOCK: the lock, and the API variant ({@code _irqsave}, {@code down_read}). */

@@ -309,6 +309,11 @@ final class ProgramCompiler {
   private static final long[] RUN_START = {0};
 
   /** The named timestamp slot; -1 until first stamped. */
+  /** The time {@code from} (a stamp's name) stands for: 0 when null or not yet taken. */
+  long[] base(@Nullable String from) {
+    return from == null ? RUN_START : stamp(from);
+  }
+
   private long[] stamp(String name) {
     return stamps.computeIfAbsent(name, n -> new long[] {-1});
   }

@@ -74,10 +74,11 @@ final class ThreadOps {
       }
       case Op.SLEEP_ABS -> {
         t.pc++;
-        if (op.atNs <= k.now) {
+        long at = op.atNs + Math.max(0, op.stamp[0]);
+        if (at <= k.now) {
           return true;
         }
-        exec.sleepUntil(cpu, t, op.atNs);
+        exec.sleepUntil(cpu, t, at);
         return false;
       }
       case Op.TIMER_ARM -> {
@@ -143,7 +144,7 @@ final class ThreadOps {
     RtTimer tm = op.timer;
     if (!tm.started) {
       tm.started = true;
-      tm.next = op.firstNs;
+      tm.next = op.firstNs + Math.max(0, op.stamp[0]);
     }
     tm.next += op.periodNs;
     if (op.times != null) {

@@ -28,6 +28,7 @@ final class ThreadSteps {
     } else if (s instanceof StepSpec.SleepAbs sa) {
       Op op = new Op(Op.SLEEP_ABS);
       op.atNs = sa.atNs();
+      op.stamp = c.base(sa.from());
       syscall(out, op);
     } else if (s instanceof StepSpec.Timer tm) {
       Op arm = new Op(Op.TIMER_ARM);
@@ -35,6 +36,7 @@ final class ThreadSteps {
       arm.periodNs = tm.periodNs();
       arm.relative = tm.relative();
       arm.firstNs = tm.firstNs();
+      arm.stamp = c.base(tm.from());
       arm.times = c.times(tm.slackKey());
       arm.times2 = c.times(tm.wakeKey());
       out.add(arm);

@@ -181,7 +181,7 @@ class ThreadOpsTest {
 
   @Test
   void aPeriodicTimerStampsSlackAndWakeLatencyAndRestartsAfterAMiss() {
-    StepSpec timer = new StepSpec.Timer("t", MS, true, true, 0, "slack", "wu");
+    StepSpec timer = new StepSpec.Timer("t", MS, true, true, 0, "slack", "wu", null);
     Kernel k = run(10 * MS + 1, 1, fifo("p", 50, "0", user(200_000), timer));
     long[] slack = stamps(k, "p", "slack");
     long[] wu = stamps(k, "p", "wu");
@@ -209,9 +209,31 @@ class ThreadOpsTest {
                 50,
                 "0",
                 user(1_500_000),
-                new StepSpec.Timer("t", MS, false, true, 0, "slack", null)));
+                new StepSpec.Timer("t", MS, false, true, 0, "slack", null, null)));
     long[] abs = stamps(absolute, "p", "slack");
     assertThat(abs[abs.length - 1]).isLessThan(abs[0]); // absolute: the lag accumulates
+  }
+
+  @Test
+  void aTimerAndAnAbsoluteSleepCountFromTheirStamp() {
+    // rt-app's t_zero: taken after 3 ms of work; the timer's first expiry is t_zero + 1 ms, the
+    // absolute sleep ends at t_zero + 5 ms.
+    StepSpec timer = new StepSpec.Timer("t", MS, true, true, 0, "slack", null, "zero");
+    Kernel k =
+        run(
+            10 * MS,
+            1,
+            fifo(
+                "p", 50, "0", user(3 * MS), new StepSpec.Stamp("zero"), timer, new StepSpec.Exit()),
+            fifo(
+                "q",
+                40,
+                "0",
+                new StepSpec.SleepAbs(5 * MS, "zero"),
+                new StepSpec.Clock("woke"),
+                new StepSpec.Exit()));
+    assertThat(stamps(k, "p", "slack")[0]).isBetween(990_000L, 1_000_000L);
+    assertThat(stamps(k, "q", "woke")[0]).isBetween(8 * MS, 8 * MS + 50_000);
   }
 
   @Test

@@ -23,7 +23,8 @@ class RtAppCheckTest {
         s.workload().tasks().stream().filter(t -> !t.name().equals("rt-app-init")).toList();
     assertThat(threads)
         .extracting(TaskSpec::name)
-        .containsExactly("light-0", "heavy-1", "waker-2", "sleeper-3", "locker1-4", "locker2-5");
+        .containsExactly(
+            "rt-app", "light-0", "heavy-1", "waker-2", "sleeper-3", "locker1-4", "locker2-5");
     for (TaskSpec t : threads) {
       assertThat(t.program()).as(t.name()).noneMatch(StepSpec.Slice.class::isInstance);
     }

@@ -80,6 +80,23 @@ public final class RtAppParams {
           15_000,
           "[estimate] pthread_create(): mmap of the stack, clone(CLONE_VM|CLONE_THREAD), ~15 us",
           "fork event: kernel time of creating the thread");
+  public static final ToolParam MAIN_SETUP =
+      ToolParam.ns(
+          "main_setup",
+          1_800_000,
+          "[measured] rt-app 1.0 on the project's 2-vCPU host running check-host's rt-app file: "
+              + "sched_process_exec to its first task_newtask 1.82-2.14 ms over five runs at load "
+              + "2-3 (ftrace), the lowest rounded down",
+          "user time of rt-app's main thread before it creates the first thread: start-up, "
+              + "parsing the file, opening the logs");
+  public static final ToolParam THREAD_SETUP =
+      ToolParam.ns(
+          "thread_setup",
+          20_000,
+          "[estimate] thread_body() before the start barrier: the thread's name, its log file and "
+              + "buffer; the host's traced rt-app threads run 15-30 us from their first switch-in "
+              + "to the barrier (docs/validation.md, rt-app)",
+          "user time of each thread's setup before the start barrier");
 
   /** Every parameter, in documentation order. */
   public static List<ToolParam> all() {
@@ -93,6 +110,8 @@ public final class RtAppParams {
         HOP_LLC,
         HOP_DRAM,
         HOP_STREAM,
-        FORK_COST);
+        FORK_COST,
+        MAIN_SETUP,
+        THREAD_SETUP);
   }
 }

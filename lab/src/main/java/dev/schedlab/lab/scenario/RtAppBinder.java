@@ -225,8 +225,12 @@ final class RtAppBinder {
         }
       }
     }
-    RtAppTasks programs = new RtAppTasks(events, notes, global.log().enabled());
+    RtAppTasks programs =
+        new RtAppTasks(
+            events, notes, global.log().enabled(), param(RtAppParams.THREAD_SETUP), nrThreads);
     List<TaskSpec> specs = new ArrayList<>();
+    List<StepSpec> main = new ArrayList<>();
+    main.add(new StepSpec.User(Dist.fixed(param(RtAppParams.MAIN_SETUP))));
     RtAppPlan.Builder plan =
         new RtAppPlan.Builder(file, global.log(), events.nsPerLoop(), global.cumulativeSlack());
     int index = 0;
@@ -234,6 +238,8 @@ final class RtAppBinder {
       for (int i = 0; i < t.instances; i++) {
         String name = t.key + "-" + index;
         specs.add(programs.task(t, name, false, plan, index++));
+        main.add(clone(param(RtAppParams.FORK_COST)));
+        main.add(new StepSpec.Fork(name, name, -1));
       }
     }
     for (RtAppThread t : threads.values()) {
@@ -251,6 +257,7 @@ final class RtAppBinder {
       }
     }
     List<TaskSpec> all = new ArrayList<>(mutexes.initTasks());
+    all.add(mainThread(main));
     all.addAll(specs);
     return new Bound(global, all, file, plan);
   }
@@ -292,9 +299,25 @@ final class RtAppBinder {
     if (!forked.contains(target)) {
       forked.add(target);
     }
-    return List.of(
-        new StepSpec.Kernel(List.of(new StepSpec.Segment(Dist.fixed(costNs), true, false, "NONE"))),
-        new StepSpec.Fork(target, target + "-", nrThreads));
+    return List.of(clone(costNs), new StepSpec.Fork(target, target + "-", nrThreads));
+  }
+
+  /** The kernel time of {@code pthread_create()} creating a thread. */
+  private static StepSpec clone(long costNs) {
+    return new StepSpec.Kernel(
+        List.of(new StepSpec.Segment(Dist.fixed(costNs), true, false, "NONE")));
+  }
+
+  /**
+   * rt-app's main thread ({@code main()}): its start-up (parsing the file, opening the logs), then
+   * creates the threads one by one in the file's order, then sleeps for the run ({@code
+   * sleep(duration)}, or joins the threads: neither wakes it before the end). Calibration is not
+   * run: the model takes {@code ns_per_loop} as given.
+   */
+  private static TaskSpec mainThread(List<StepSpec> forks) {
+    List<StepSpec> program = new ArrayList<>(forks);
+    program.add(new StepSpec.Block("rtapp/main"));
+    return new TaskSpec("rt-app", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, program);
   }
 
   int nrCpus() {

@@ -290,7 +290,8 @@ final class RtAppEvents {
             unique,
             thread.firstNs(),
             stamps ? RtAppPlan.SLACK : null,
-            stamps ? RtAppPlan.WAKE : null));
+            stamps ? RtAppPlan.WAKE : null,
+            RtAppTasks.T_ZERO));
   }
 
   private List<StepSpec> iorun(Event e) throws ScenarioException {

@@ -1,5 +1,6 @@
 package dev.schedlab.lab.scenario;
 
+import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.lab.rtapp.RtAppPlan;
@@ -8,19 +9,32 @@ import java.util.List;
 
 /**
  * Builds the task of one rt-app thread: its attributes, then the program rt-app's {@code
- * thread_body()} runs: the custom slice, the initial delay (absolute, from the start), then the
- * thread loop over the phases, each phase repeated {@code loop} times with its affinity set when it
- * changes, and stamps around the phase and its run events for the log rows.
+ * thread_body()} runs: its setup (name, log file); for a thread started by rt-app's main, thread 0
+ * taking {@code t_zero} and the wait at the start barrier until every started thread is there
+ * (forked threads skip it); the custom slice, the initial delay (absolute, from {@code t_zero}),
+ * then the thread loop over the phases, each phase repeated {@code loop} times with its affinity
+ * set when it changes, and stamps around the phase and its run events for the log rows. Every
+ * thread is a template: rt-app's main thread creates them ({@link RtAppBinder}).
  */
 final class RtAppTasks {
+  /** rt-app's {@code t_zero}: thread 0's clock before the start barrier; timers count from it. */
+  static final String T_ZERO = "rtapp/t_zero";
+
+  private static final String START_BARRIER = "rtapp/start";
+
   private final RtAppEvents events;
   private final List<String> notes;
   private final boolean stamps;
+  private final long setupNs;
+  private final int startedThreads;
 
-  RtAppTasks(RtAppEvents events, List<String> notes, boolean stamps) {
+  RtAppTasks(
+      RtAppEvents events, List<String> notes, boolean stamps, long setupNs, int startedThreads) {
     this.events = events;
     this.notes = notes;
     this.stamps = stamps;
+    this.setupNs = setupNs;
+    this.startedThreads = startedThreads;
   }
 
   TaskSpec task(RtAppThread t, String name, boolean template, RtAppPlan.Builder plan, int index)
@@ -50,6 +64,13 @@ final class RtAppTasks {
       body.addAll(repeat(t.phases.get(i).loop(), phaseBodies.get(i)));
     }
     List<StepSpec> program = new ArrayList<>();
+    program.add(new StepSpec.User(Dist.fixed(setupNs)));
+    if (index == 0) {
+      program.add(new StepSpec.Stamp(T_ZERO));
+    }
+    if (!template) {
+      program.add(new StepSpec.Barrier(START_BARRIER, startedThreads));
+    }
     String policy = policy(t.policy);
     if (t.dlRuntimeUs > 0 && (policy.equals("normal") || policy.equals("batch"))) {
       program.add(new StepSpec.Slice(t.dlRuntimeUs * 1000));
@@ -61,14 +82,10 @@ final class RtAppTasks {
       }
     }
     if (t.delayUs > 0) {
-      program.add(new StepSpec.SleepAbs(t.delayUs * 1000));
+      program.add(new StepSpec.SleepAbs(t.delayUs * 1000, T_ZERO));
     }
     if (t.loop < 0) {
-      if (program.isEmpty()) {
-        program.addAll(body); // a program without exit starts again
-      } else {
-        program.add(new StepSpec.Loop(Integer.MAX_VALUE, body));
-      }
+      program.add(new StepSpec.Loop(Integer.MAX_VALUE, body));
     } else {
       if (t.loop > 0) {
         program.addAll(repeat(t.loop, body));
@@ -82,7 +99,7 @@ final class RtAppTasks {
     boolean dl = policy.equals("deadline");
     return new TaskSpec(
         name,
-        template ? 0 : 1,
+        0,
         policy,
         rt || dl ? 0 : t.priority,
         rt ? t.priority : 0,

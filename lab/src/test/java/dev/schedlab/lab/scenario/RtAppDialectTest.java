@@ -30,16 +30,19 @@ class RtAppDialectTest {
         RtAppFixtures.flat(t.program()).stream()
             .filter(x -> x instanceof StepSpec.User || x instanceof StepSpec.Sleep)
             .toList();
-    // run 1000, sleep 2000, run 3000, sleep 4000, run 500 (µs): calibration 20 ns per loop
+    // setup 20 (thread_setup); run 1000, sleep 2000, run 3000, sleep 4000, run 500 (µs):
+    // calibration 20 ns per loop
     assertThat(steps)
         .containsExactly(
+            new StepSpec.User(Dist.fixed(20_000)),
             new StepSpec.User(Dist.fixed(1_000_000)),
             new StepSpec.Sleep(Dist.fixed(2_000_000)),
             new StepSpec.User(Dist.fixed(3_000_000)),
             new StepSpec.Sleep(Dist.fixed(4_000_000)),
             new StepSpec.User(Dist.fixed(500_000)));
-    assertThat(t.program()).hasSize(2).last().isEqualTo(new StepSpec.Exit());
-    assertThat(((StepSpec.Loop) t.program().get(0)).count()).isEqualTo(3);
+    // setup, t_zero, start barrier, the loop, exit
+    assertThat(t.program()).hasSize(5).last().isEqualTo(new StepSpec.Exit());
+    assertThat(((StepSpec.Loop) t.program().get(3)).count()).isEqualTo(3);
     List<String> notes = RtAppFixtures.report(s).plan().notes();
     assertThat(notes)
         .anySatisfy(
@@ -69,7 +72,7 @@ class RtAppDialectTest {
         load(
             "/* c */ { \"tasks\" : { \"a\" : { \"run\" : 10, // x\n \"sleep\" : 10, }, },"
                 + " \"global\" : { \"duration\" : 1, \"cpus\" : [1, 2,], }, }");
-    assertThat(s.workload().tasks()).extracting(TaskSpec::name).containsExactly("a-0");
+    assertThat(s.workload().tasks()).extracting(TaskSpec::name).containsExactly("rt-app", "a-0");
     assertThat(RtAppFixtures.report(s).plan().notes())
         .anySatisfy(n -> assertThat(n).contains("line 2: global.cpus: unknown global key ignored"));
   }

@@ -41,6 +41,7 @@ class RtAppEventsTest {
         .extracting(TaskSpec::name)
         .containsExactly(
             "rt-app-init",
+            "rt-app",
             "periodic-0",
             "periodic-1",
             "dl-2",
@@ -75,7 +76,8 @@ class RtAppEventsTest {
     TaskSpec batch = task("batch-14");
     assertThat(batch.policy()).isEqualTo("batch");
     assertThat(batch.nice()).isEqualTo(5);
-    assertThat(batch.program().get(0)).isEqualTo(new StepSpec.Slice(3_000_000)); // custom slice
+    // after the setup and the start barrier: the custom slice
+    assertThat(batch.program().get(2)).isEqualTo(new StepSpec.Slice(3_000_000));
     assertThat(task("idle-15").policy()).isEqualTo("idle");
     assertThat(task("rr-16").policy()).isEqualTo("rr");
     assertThat(task("rr-16").rtPriority()).isEqualTo(20);
@@ -106,11 +108,11 @@ class RtAppEventsTest {
   void computeEventsFollowTheirCostModel() {
     TaskSpec p = task("periodic-0");
     List<StepSpec.User> user = RtAppFixtures.steps(p, StepSpec.User.class);
-    // run 500 us at 20 ns per loop; mem 100000 B at 10 GB/s; memrun read and write 10000 B at
-    // 300 ps; chase of 1000 hops through 64 MiB at DRAM latency.
+    // the thread's setup (thread_setup); run 500 us at 20 ns per loop; mem 100000 B at 10 GB/s;
+    // memrun read and write 10000 B at 300 ps; chase of 1000 hops through 64 MiB at DRAM latency.
     assertThat(user)
         .extracting(u -> u.duration().a())
-        .containsExactly(500_000L, 10_000L, 3_000L, 3_000L, 80_000L);
+        .containsExactly(20_000L, 500_000L, 10_000L, 3_000L, 3_000L, 80_000L);
     // iorun 200000 B in writes of mem_buffer_size (65536) to /dev/null: 4 write() calls
     assertThat(RtAppFixtures.steps(p, StepSpec.Kernel.class)).hasSize(1);
     assertThat(loops(p.program())).anySatisfy(l -> assertThat(l.count()).isEqualTo(4));
@@ -128,7 +130,9 @@ class RtAppEventsTest {
 
   @Test
   void synchronisationEventsMapOntoWaitQueues() {
-    assertThat(task("producer-3").program().get(0)).isEqualTo(new StepSpec.SleepAbs(1_000_000));
+    // the initial delay, after the start barrier, counts from t_zero
+    assertThat(task("producer-3").program().get(2))
+        .isEqualTo(new StepSpec.SleepAbs(1_000_000, RtAppTasks.T_ZERO));
     assertThat(RtAppFixtures.flat(task("producer-3").program()))
         .containsSubsequence(
             new StepSpec.Block("rtapp/mutex/m0"),
@@ -151,7 +155,9 @@ class RtAppEventsTest {
     assertThat(RtAppFixtures.steps(task("broadcaster-7"), StepSpec.Signal.class))
         .containsExactly(new StepSpec.Signal("rtapp/cond/c2", true));
     assertThat(RtAppFixtures.steps(task("meeting-11"), StepSpec.Barrier.class))
-        .containsExactly(new StepSpec.Barrier("rtapp/barrier/b0", 3));
+        .containsExactly(
+            new StepSpec.Barrier("rtapp/start", 17), // the start barrier of the 17 threads
+            new StepSpec.Barrier("rtapp/barrier/b0", 3));
     assertThat(RtAppFixtures.steps(task("dl-2"), StepSpec.Yield.class)).hasSize(1);
     assertThat(RtAppFixtures.steps(task("forker-13"), StepSpec.Fork.class))
         .containsExactly(new StepSpec.Fork("child", "child-", 17));
