@@ -514,7 +514,7 @@ final class FairSelect {
     FairEntity pe = FairClass.entityOf(p);
     long util =
         probe.cpuUtilWithout(target, p.cpu() == target ? pe : null) + probe.taskUtilEst(p, false);
-    return util * 1024 < vcpuPackUtil * m.cpu(target).capacity();
+    return belowShare(util, vcpuPackUtil, target);
   }
 
   /**
@@ -526,8 +526,12 @@ final class FairSelect {
   private boolean hasForkRoom(int cpu) {
     RqView rq = m.cpu(cpu).rq();
     int others = rq.nrRunning() - fair.rq(cpu).hNrDelayed - (rq.curr().isIdleTask() ? 0 : 1);
-    return others <= 0
-        && probe.cpuUtilWithout(cpu, null) * 1024 < vcpuPackForkUtil * m.cpu(cpu).capacity();
+    return others <= 0 && belowShare(probe.cpuUtilWithout(cpu, null), vcpuPackForkUtil, cpu);
+  }
+
+  /** Whether {@code util} is below {@code share} 1024ths of {@code cpu}'s capacity. */
+  private boolean belowShare(long util, long share, int cpu) {
+    return util * 1024 < share * m.cpu(cpu).capacity();
   }
 
   /** {@code fits_capacity()}: util below 80 % of the capacity. */

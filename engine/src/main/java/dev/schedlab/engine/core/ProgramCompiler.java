@@ -308,12 +308,15 @@ final class ProgramCompiler {
   /** The stamp of a mark counted from the start of the run (never written). */
   private static final long[] RUN_START = {0};
 
-  /** The named timestamp slot; -1 until first stamped. */
-  /** The time {@code from} (a stamp's name) stands for: 0 when null or not yet taken. */
+  /**
+   * The slot of the time {@code from} (a stamp's name) stands for: the run's start when null; a
+   * stamp not yet taken holds -1, which its readers take as 0.
+   */
   long[] base(@Nullable String from) {
     return from == null ? RUN_START : stamp(from);
   }
 
+  /** The named timestamp slot; -1 until first stamped. */
   private long[] stamp(String name) {
     return stamps.computeIfAbsent(name, n -> new long[] {-1});
   }
