@@ -335,6 +335,13 @@ final class IdleLoop {
     return next == Long.MAX_VALUE ? Long.MAX_VALUE : next - k.now;
   }
 
+  /** Splits the host's per-vCPU wake-latency streams from the scenario's seed (guests only). */
+  void seedHostWakes(long seed) {
+    if (haltPolling != null) {
+      haltPolling.seed(seed);
+    }
+  }
+
   /** Something woke the CPU in its idle state: spend the exit latency first. */
   void wakeFromState(Cpu cpu, boolean pollingWake) {
     IdleState s = k.idleStates.get(cpu.idleStateIdx);

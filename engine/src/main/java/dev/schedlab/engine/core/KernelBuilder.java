@@ -206,6 +206,7 @@ final class KernelBuilder {
       c.rng = pathRoot.split();
     }
     k.loop.host = new HostInterference(k, m.noise(), sc.seed());
+    k.idleLoop.seedHostWakes(sc.seed());
     k.background = Background.of(k, sc.seed());
     for (Cpu c : cpus) {
       k.thisCpu = c.id;

@@ -187,7 +187,22 @@ public enum Param {
       "latency.vm_halted_wake",
       10_000,
       Unit.NS,
-      "[estimate] host wakeup of a halted vCPU whose thread the host scheduled out"),
+      "[estimate] host wakeup of a halted vCPU whose thread the host scheduled out: the median; the spread parameters below draw each wakeup around it"),
+  VM_HALTED_WAKE_SPREAD_P10(
+      "latency.vm_halted_wake_spread_p10",
+      0,
+      Unit.NS,
+      "[host] how far the host's 10th percentile of latency.vm_halted_wake lies below its median (schedlab-probe wake, idle target, by `schedlab host --calibrate`); 0 with the other two: every wakeup takes the median"),
+  VM_HALTED_WAKE_SPREAD_P90(
+      "latency.vm_halted_wake_spread_p90",
+      0,
+      Unit.NS,
+      "[host] how far the host's 90th percentile of latency.vm_halted_wake lies above its median (the same probe run)"),
+  VM_HALTED_WAKE_SPREAD_P99(
+      "latency.vm_halted_wake_spread_p99",
+      0,
+      Unit.NS,
+      "[host] how far the host's 99th percentile of latency.vm_halted_wake lies above its median (the same probe run): the tail of the host scheduler's wakeup of the vCPU thread"),
   VM_HALT_POLL_WAKE(
       "latency.vm_halt_poll_wake",
       4_000,
