@@ -82,7 +82,9 @@ public final class Calibrator {
     this.hostB = hostB;
     this.modelB = host.nrCpus() > 1 ? 1 : 0;
     this.samples = quick ? 300 : 2000;
-    this.noiseSeconds = quick ? 1 : 10;
+    // The host's multi-millisecond stalls come in bursts at well under one per second: a window
+    // as long as three of check-host's 10 s runs sees their rate, a single one often none.
+    this.noiseSeconds = quick ? 1 : 30;
   }
 
   /** Calibrates the machine {@code host} describes, which must be the one this runs on. */
