@@ -259,7 +259,8 @@ final class CheckHostCommand implements Callable<Integer> {
             quick,
             (done, total, what) -> progress.step(done, total, "steps", what));
     progress.step(1, 1, "steps", "done");
-    return MachineFileWriter.write(host, c.params(), c.noise(), VersionProvider.version());
+    return MachineFileWriter.write(
+        host, c.params(), c.toolParams(), c.noise(), VersionProvider.version());
   }
 
   private static boolean isRoot() {

@@ -86,7 +86,11 @@ final class HostCommand implements Callable<Integer> {
         calibration == null
             ? MachineFileWriter.write(host, VersionProvider.version())
             : MachineFileWriter.write(
-                host, calibration.params(), calibration.noise(), VersionProvider.version());
+                host,
+                calibration.params(),
+                calibration.toolParams(),
+                calibration.noise(),
+                VersionProvider.version());
     if (out == null) {
       spec.commandLine().getOut().print(text);
       spec.commandLine().getOut().flush();

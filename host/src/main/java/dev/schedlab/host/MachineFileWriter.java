@@ -19,16 +19,18 @@ public final class MachineFileWriter {
 
   /** The machine file of {@code host} with the model's default costs. */
   public static String write(HostDescription host, String version) {
-    return write(host, Map.of(), null, version);
+    return write(host, Map.of(), Map.of(), null, version);
   }
 
   /**
-   * The machine file of {@code host} with calibrated parameters {@code params} and the measured
-   * {@code noise} (may be null) folded in.
+   * The machine file of {@code host} with calibrated parameters {@code params}, the tools'
+   * kernel-path parameters {@code toolParams} and the measured {@code noise} (may be null) folded
+   * in.
    */
   public static String write(
       HostDescription host,
       Map<String, Sourced<Long>> params,
+      Map<String, Map<String, Sourced<Long>>> toolParams,
       @Nullable Sourced<NoiseSpec> noise,
       String version) {
     MachineFileWriter w = new MachineFileWriter();
@@ -36,6 +38,7 @@ public final class MachineFileWriter {
     w.header(host, calibrated, version);
     w.machine(host, noise);
     w.kernel(host, params);
+    w.tools(toolParams);
     return w.out.toString();
   }
 
@@ -119,6 +122,23 @@ public final class MachineFileWriter {
     for (Map.Entry<String, Sourced<Long>> e : params.entrySet()) {
       comment("    ", e.getValue().source());
       line("    " + e.getKey() + ": " + e.getValue().value());
+    }
+  }
+
+  /**
+   * The tools' parameters measured here: every entry of the tool takes them unless it sets its own.
+   */
+  private void tools(Map<String, Map<String, Sourced<Long>>> toolParams) {
+    if (toolParams.isEmpty()) {
+      return;
+    }
+    line("tools:");
+    for (Map.Entry<String, Map<String, Sourced<Long>>> t : toolParams.entrySet()) {
+      line("  " + t.getKey() + ":");
+      for (Map.Entry<String, Sourced<Long>> e : t.getValue().entrySet()) {
+        comment("    ", e.getValue().source());
+        line("    " + e.getKey() + ": " + e.getValue().value() + "ns");
+      }
     }
   }
 

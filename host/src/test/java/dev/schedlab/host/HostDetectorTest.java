@@ -9,6 +9,7 @@ import dev.schedlab.lab.scenario.ScenarioLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -185,5 +186,30 @@ class HostDetectorTest {
     String text = MachineFileWriter.write(h, "test");
     assertThat(text.lines()).allMatch(l -> l.length() <= 100);
     assertThat(loaded(h).machine().nrCpus()).isEqualTo(h.nrCpus());
+  }
+
+  @Test
+  void measuredToolPathsAreWrittenAsTheToolsParametersAndLoadAsThem() throws Exception {
+    HostDescription h = HostDetector.describe(root);
+    Sourced<Long> write = Sourced.of(221L, "calibrated: a measured socket write()");
+    Path file = out.resolve("measured.yaml");
+    Files.writeString(
+        file,
+        MachineFileWriter.write(
+            h, Map.of(), Map.of("hackbench", Map.of("socket_write", write)), null, "test"));
+    assertThat(Files.readString(file))
+        .contains("tools:\n  hackbench:\n    # calibrated: a measured socket write()\n");
+    Path sc = out.resolve("hb.yaml");
+    Files.writeString(sc, "duration: 1ms\nworkload: {tools: [{hackbench: \"-g 1 -l 5\"}]}\n");
+    Path own = out.resolve("own.yaml");
+    Files.writeString(
+        own,
+        "duration: 1ms\nworkload: {tools: [{hackbench: {args: \"-g 1 -l 5\","
+            + " params: {socket_write: 221ns}}}]}\n");
+    Path plain = out.resolve("plain.yaml");
+    Files.writeString(plain, MachineFileWriter.write(h, "test"));
+    assertThat(ScenarioLoader.load(sc, file, List.of()).workload())
+        .isEqualTo(ScenarioLoader.load(own, plain, List.of()).workload())
+        .isNotEqualTo(ScenarioLoader.load(sc, plain, List.of()).workload());
   }
 }

@@ -12,13 +12,18 @@ import java.util.Map;
  * predictions).
  *
  * @param params parameter key to value (ns or count), in the order the steps set them
+ * @param toolParams per workload tool, its kernel-path parameters measured on the host (ns)
  * @param noise the measured noise profile, or null when not measured
  * @param checks the micro-benchmarks, real and modelled after calibration
  */
 public record Calibration(
-    Map<String, Sourced<Long>> params, Sourced<NoiseSpec> noise, List<Check> checks) {
+    Map<String, Sourced<Long>> params,
+    Map<String, Map<String, Sourced<Long>>> toolParams,
+    Sourced<NoiseSpec> noise,
+    List<Check> checks) {
   public Calibration {
     params = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(params));
+    toolParams = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(toolParams));
     checks = List.copyOf(checks);
   }
 

@@ -30,10 +30,15 @@ public final class Calibrator {
     void step(int done, int total, String what);
   }
 
-  private static final int STEPS = 19; // nine measurements, then ten model steps
+  private static final int STEPS = 21; // ten measurements, then eleven model steps
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
+
+  /**
+   * The tools' kernel paths: 100-byte writes and reads (hackbench's default message), 3000 batches.
+   */
+  private static final String[] PATHS = {"paths", "100", "3000"};
 
   /** Corrections of the halted wake's spread: each closes most of what the previous left. */
   private static final int SPREAD_ROUNDS = 4;
@@ -51,6 +56,7 @@ public final class Calibrator {
   private final int samples;
   private final double noiseSeconds;
   private final Map<String, Sourced<Long>> params = new LinkedHashMap<>();
+  private final Map<String, Map<String, Sourced<Long>>> toolParams = new LinkedHashMap<>();
   private final List<Calibration.Check> checks = new ArrayList<>();
 
   /** The host's figures by probe arguments, all measured before the model runs. */
@@ -138,6 +144,7 @@ public final class Calibrator {
     boolean two = host.nrCpus() > 1;
     measureAll(guest, two);
     syscall();
+    toolPaths();
     pipeSameCpu();
     if (two) {
       wakeBusy();
@@ -165,7 +172,7 @@ public final class Calibrator {
     }
     predictions(two);
     background();
-    return new Calibration(params, noise, checks);
+    return new Calibration(params, toolParams, noise, checks);
   }
 
   /**
@@ -177,6 +184,8 @@ public final class Calibrator {
     background = backgroundWindow.measure(backgroundSeconds).orElse(List.of());
     progress("measuring: system call round trip");
     real("syscall", "1000000");
+    progress("measuring: the tools' kernel paths");
+    real(PATHS);
     progress("measuring: pipe round trip on one CPU");
     real("pipe", "0", "0", "50000");
     if (two) {
@@ -240,6 +249,37 @@ public final class Calibrator {
         r,
         model("syscall 20000", "ns_per_call"),
         "cost.syscall_entry");
+  }
+
+  /**
+   * The tools' own kernel paths, measured with nobody asleep (one process writes a batch into a
+   * socketpair or a pipe and reads it back): each call's median less getppid()'s, the bare entry
+   * and exit, which the model charges apart. Every tool that takes the path gets the figure.
+   */
+  private void toolPaths() throws HostException {
+    progress("model: the tools' kernel paths");
+    Map<String, String> o = real(PATHS);
+    long entryExit = Probe.number(o, "getppid_p50");
+    for (String path : List.of("socket_write", "socket_read", "pipe_write", "pipe_read")) {
+      long r = Probe.number(o, path + "_p50");
+      Sourced<Long> v =
+          Sourced.of(
+              Math.max(0, r - entryExit),
+              String.format(
+                  Locale.ROOT,
+                  "calibrated: schedlab-probe paths 100 3000: %s() of 100 bytes, median %d ns per"
+                      + " call over batches of 64 with nobody asleep, less getppid()'s %d ns",
+                  path.replace('_', ' '),
+                  r,
+                  entryExit));
+      List<String> tools =
+          path.startsWith("socket")
+              ? List.of("hackbench")
+              : List.of("hackbench", "perf", "schedlab-probe");
+      for (String tool : tools) {
+        toolParams.computeIfAbsent(tool, t -> new LinkedHashMap<>()).put(path, v);
+      }
+    }
   }
 
   /**
@@ -339,7 +379,7 @@ public final class Calibrator {
   private void wakeIdleSpread(Sourced<NoiseSpec> noise) throws HostException {
     progress("model: halted vCPU wake spread");
     ModelRunner noisy =
-        ModelRunner.on(MachineFileWriter.write(host, Map.of(), noise, "calibration"));
+        ModelRunner.on(MachineFileWriter.write(host, Map.of(), Map.of(), noise, "calibration"));
     String args = "wake 0 " + modelB + " " + wakeArgs(0);
     Map<String, String> o = real(hostArgs("wake", wakeArgs(0)));
     Quantiles r =
@@ -509,17 +549,23 @@ public final class Calibrator {
         Math.round(o.report("schedlab-probe", "p99")));
   }
 
+  /** The model's probe with the kernel paths measured so far. */
+  private String[] probeTool(String probeArgs) {
+    Map<String, Sourced<Long>> own = toolParams.getOrDefault("schedlab-probe", Map.of());
+    if (own.isEmpty()) {
+      return new String[] {"schedlab-probe", probeArgs};
+    }
+    List<String> kv = new ArrayList<>();
+    own.forEach((k, v) -> kv.add(k + ": " + v.value() + "ns"));
+    return new String[] {"schedlab-probe", probeArgs, String.join(", ", kv)};
+  }
+
   private ModelRunner.Outcome modelRun(ModelRunner runner, String probeArgs, String... extra)
       throws HostException {
     List<String> sets = new ArrayList<>();
     params.forEach((k, v) -> sets.add(k + "=" + v.value()));
     sets.addAll(List.of(extra));
-    return runner.run(
-        "calibrate",
-        List.<String[]>of(new String[] {"schedlab-probe", probeArgs}),
-        MODEL_RUN_NS,
-        1,
-        sets);
+    return runner.run("calibrate", List.<String[]>of(probeTool(probeArgs)), MODEL_RUN_NS, 1, sets);
   }
 
   /**

@@ -23,6 +23,12 @@
  *                                0.5 s with 0.2 s pauses, well inside the RT throttling budget);
  *                                else SCHED_OTHER, one CPU at a time so that other tasks have
  *                                another CPU to run on (fifo=1 or 0 says which).
+ *   paths SIZE BATCHES           the tools' own kernel paths without any scheduling: in one process,
+ *                                batches of 64 write()s of SIZE bytes into an AF_UNIX stream
+ *                                socketpair, the 64 read()s back, the same over a pipe, and 64
+ *                                getppid(); per call, the median over the batches:
+ *                                socket_write_p50, socket_read_p50, pipe_write_p50,
+ *                                pipe_read_p50, getppid_p50 (nobody sleeps, no wakeup is made)
  * Quantile lines: p10, p50, p90, p99 and max of the samples.
  */
 #define _GNU_SOURCE
@@ -34,6 +40,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -243,6 +250,51 @@ static void bench_noise(double secs, long min) {
   }
 }
 
+#define PER_BATCH 64
+
+/* The median per-call time of 64 calls of op over the batches. */
+static long long per_call_p50(long long *v, long batches) {
+  qsort(v, batches, sizeof *v, cmp_ll);
+  return v[batches / 2];
+}
+
+/* 64 writes of size bytes into fds[1], then the 64 reads back from fds[0]; per-call ns each. */
+static void write_read_batch(const int fds[2], char *msg, int size, long long *w, long long *r) {
+  long long t0 = now_ns();
+  for (int i = 0; i < PER_BATCH; i++)
+    if (write(fds[1], msg, size) != size) die("write");
+  long long t1 = now_ns();
+  for (int i = 0; i < PER_BATCH; i++)
+    for (int done = 0; done < size;) {
+      ssize_t n = read(fds[0], msg + done, size - done);
+      if (n <= 0) die("read");
+      done += n;
+    }
+  *w = (t1 - t0) / PER_BATCH;
+  *r = (now_ns() - t1) / PER_BATCH;
+}
+
+static void bench_paths(int size, long batches) {
+  int sock[2], pfd[2];
+  char *msg = calloc(1, size);
+  long long *v = malloc(5 * batches * sizeof *v);
+  if (!msg || !v) die("malloc");
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sock)) die("socketpair");
+  if (pipe(pfd)) die("pipe");
+  for (long b = 0; b < batches; b++) {
+    write_read_batch(sock, msg, size, &v[b], &v[batches + b]);
+    write_read_batch(pfd, msg, size, &v[2 * batches + b], &v[3 * batches + b]);
+    long long t0 = now_ns();
+    for (int i = 0; i < PER_BATCH; i++) getppid();
+    v[4 * batches + b] = (now_ns() - t0) / PER_BATCH;
+  }
+  printf("socket_write_p50=%lld\n", per_call_p50(v, batches));
+  printf("socket_read_p50=%lld\n", per_call_p50(v + batches, batches));
+  printf("pipe_write_p50=%lld\n", per_call_p50(v + 2 * batches, batches));
+  printf("pipe_read_p50=%lld\n", per_call_p50(v + 3 * batches, batches));
+  printf("getppid_p50=%lld\n", per_call_p50(v + 4 * batches, batches));
+}
+
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   if (argc >= 3 && !strcmp(argv[1], "syscall")) bench_syscall(atol(argv[2]));
@@ -252,9 +304,11 @@ int main(int argc, char **argv) {
   else if (argc >= 6 && !strcmp(argv[1], "timer"))
     bench_timer(atoi(argv[2]), atol(argv[3]), atol(argv[4]), atoi(argv[5]));
   else if (argc >= 4 && !strcmp(argv[1], "noise")) bench_noise(atof(argv[2]), atol(argv[3]));
+  else if (argc >= 4 && !strcmp(argv[1], "paths") && atoi(argv[2]) > 0 && atol(argv[3]) >= 10)
+    bench_paths(atoi(argv[2]), atol(argv[3]));
   else {
     fprintf(stderr, "usage: schedlab-probe syscall N | pipe A B N | wake A B N GAP BUSY | "
-                    "timer CPU N SLEEP BUSY | noise SECONDS MIN\n");
+                    "timer CPU N SLEEP BUSY | noise SECONDS MIN | paths SIZE BATCHES\n");
     return 2;
   }
   return 0;

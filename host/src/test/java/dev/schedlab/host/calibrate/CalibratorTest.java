@@ -82,6 +82,15 @@ class CalibratorTest {
     List<String> truth = new ArrayList<>();
     TRUTH.forEach((k, v) -> truth.add(k + "=" + v));
     return args -> {
+      if (args[0].equals("paths")) {
+        // The model's own pipe paths (600 and 500 ns) above a 70 ns getppid(); cheaper sockets.
+        return Map.of(
+            "socket_write_p50", "300",
+            "socket_read_p50", "340",
+            "pipe_write_p50", "670",
+            "pipe_read_p50", "570",
+            "getppid_p50", "70");
+      }
       if (args[0].equals("noise")) {
         // Per CPU in one second: the 250 Hz tick (phase 1 ms) and three other gaps.
         StringBuilder cpu = new StringBuilder();
@@ -147,6 +156,12 @@ class CalibratorTest {
           .as(e.getKey())
           .isCloseTo(e.getValue(), org.assertj.core.data.Offset.offset(Math.max(100, tolerance)));
     }
+    // The tools' paths: each median less getppid()'s, for every tool that takes the path.
+    assertThat(c.toolParams().get("hackbench").get("socket_write").value()).isEqualTo(230L);
+    assertThat(c.toolParams().get("hackbench").get("socket_read").value()).isEqualTo(270L);
+    assertThat(c.toolParams().get("perf").get("pipe_write").value()).isEqualTo(600L);
+    assertThat(c.toolParams().get("schedlab-probe").get("pipe_read").value()).isEqualTo(500L);
+    assertThat(c.toolParams().get("schedlab-probe")).doesNotContainKey("socket_write");
     assertThat(c.params().get("cost.ctx_switch").source())
         .startsWith("calibrated: schedlab-probe pipe 0 0");
     assertThat(c.params().get("cost.vm_ipi_exit").source())

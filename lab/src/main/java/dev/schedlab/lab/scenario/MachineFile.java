@@ -11,14 +11,15 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A machine file: the {@code machine:} and {@code kernel:} sections of a scenario on their own, as
- * {@code schedlab host} writes them for the machine it runs on. A scenario takes one with {@code
- * machine: {file: PATH}} (the file's fields first, the scenario's over them, in both sections) and
- * the command line with {@code --machine FILE} (the file's machine replaces the scenario's, and its
- * kernel fields win; {@code --set} still comes last).
+ * A machine file: the {@code machine:}, {@code kernel:} and {@code tools:} sections of a scenario
+ * on their own, as {@code schedlab host} writes them for the machine it runs on ({@code tools}: the
+ * tools' kernel-path parameters measured there). A scenario takes one with {@code machine: {file:
+ * PATH}} (the file's fields first, the scenario's over them, in both sections) and the command line
+ * with {@code --machine FILE} (the file's machine replaces the scenario's, and its kernel and tools
+ * fields win; {@code --set} still comes last).
  */
 final class MachineFile {
-  private static final String[] TOP = {"machine", "kernel"};
+  private static final String[] TOP = {"machine", "kernel", "tools"};
 
   private MachineFile() {}
 
@@ -39,7 +40,10 @@ final class MachineFile {
     }
   }
 
-  /** {@code --machine FILE}: the file's machine replaces the scenario's; its kernel fields win. */
+  /**
+   * {@code --machine FILE}: the file's machine replaces the scenario's; its kernel and tools fields
+   * win.
+   */
   static void applyOverride(LocatedTree scenario, Path path) throws ScenarioException {
     LocatedTree file = read(path, null);
     ObjectNode root = (ObjectNode) scenario.root();
@@ -47,6 +51,7 @@ final class MachineFile {
     scenario.relocate("machine", SourceLocation.of(path.toString()));
     graft(scenario, file, "machine", true);
     graft(scenario, file, "kernel", true);
+    graft(scenario, file, "tools", true);
   }
 
   /** Reads and checks a machine file's top level. */
@@ -72,6 +77,9 @@ final class MachineFile {
     }
     if (top.has("kernel")) {
       top.get("kernel").object(ScenarioLoader.KERNEL);
+    }
+    if (top.has("tools")) {
+      ToolBinder.defaults(top.get("tools"));
     }
     return tree;
   }

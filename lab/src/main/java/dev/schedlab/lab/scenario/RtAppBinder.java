@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 final class RtAppBinder {
   private static final List<String> TOP = List.of("tasks", "global", "resources");
   private static final List<String> SCHEDLAB_TOP =
-      List.of("machine", "kernel", "seed", "name", "plugins", "duration");
+      List.of("machine", "kernel", "tools", "seed", "name", "plugins", "duration");
   private static final List<String> RESOURCE_TYPES =
       List.of("mutex", "signal", "wait", "broadcast", "sync", "sleep", "run", "timer");
   private static final Pattern BARE_SUSPEND =

@@ -39,7 +39,7 @@ public final class ScenarioLoader {
   public static final int DEFAULT_HZ = 1000;
 
   private static final String[] TOP = {
-    "name", "seed", "duration", "machine", "kernel", "workload", "plugins"
+    "name", "seed", "duration", "machine", "kernel", "tools", "workload", "plugins"
   };
   static final String[] KERNEL = {
     "preempt", "hz", "features", "params", "latency_limit", "rt", "cgroups", "autogroup"
@@ -141,7 +141,9 @@ public final class ScenarioLoader {
     }
     MachineSpec machine = MachineBinder.bind(top.get("machine"));
     KernelSpec kernel = kernel(top.get("kernel"));
-    TaskBinder binder = new TaskBinder(machine, duration);
+    TaskBinder binder =
+        new TaskBinder(
+            machine, duration, top.has("tools") ? ToolBinder.defaults(top.get("tools")) : Map.of());
     WorkloadSpec workload = binder.workload(top.get("workload"));
     kernel = withLatencyRequests(kernel, binder.latencyRequests);
     List<PluginRef> plugins = top.has("plugins") ? plugins(top.get("plugins")) : List.of();

@@ -44,12 +44,14 @@ final class TaskBinder {
   private final StepBinder steps;
   private final MachineSpec machine;
   private final long durationNs;
+  private final Map<String, Map<String, Long>> toolDefaults;
 
-  TaskBinder(MachineSpec machine, long durationNs) {
+  TaskBinder(MachineSpec machine, long durationNs, Map<String, Map<String, Long>> toolDefaults) {
     this.nrCpus = machine.nrCpus();
     this.steps = new StepBinder(nrCpus);
     this.machine = machine;
     this.durationNs = durationNs;
+    this.toolDefaults = toolDefaults;
   }
 
   WorkloadSpec workload(Val w) throws ScenarioException {
@@ -87,7 +89,7 @@ final class TaskBinder {
       tools.addAll(imported.tools());
     }
     if (o.has("tools")) {
-      ToolBinder tb = new ToolBinder(machine, durationNs);
+      ToolBinder tb = new ToolBinder(machine, durationNs, toolDefaults);
       Map<String, TaskSpec> kthreads = new HashMap<>();
       for (ToolBinder.Bound b : tb.bind(o.get("tools"))) {
         addAll(b.where(), b.expansion().tasks(), tasks, names);

@@ -26,9 +26,57 @@ final class ToolBinder {
   private final MachineSpec machine;
   private final long durationNs;
 
-  ToolBinder(MachineSpec machine, long durationNs) {
+  /** The machine's parameter values per tool (a scenario's top-level {@code tools}). */
+  private final Map<String, Map<String, Long>> defaults;
+
+  ToolBinder(MachineSpec machine, long durationNs, Map<String, Map<String, Long>> defaults) {
     this.machine = machine;
     this.durationNs = durationNs;
+    this.defaults = defaults;
+  }
+
+  /**
+   * The top-level {@code tools}: per tool, parameter values for every entry of that tool, as a
+   * machine file from {@code schedlab host --calibrate} gives the host's own kernel paths; an
+   * entry's {@code params} win.
+   */
+  static Map<String, Map<String, Long>> defaults(Val tools) throws ScenarioException {
+    Map<String, Map<String, Long>> out = new LinkedHashMap<>();
+    Obj o = tools.object();
+    for (String name : o.names()) {
+      Val v = o.get(name);
+      WorkloadTool tool =
+          Tools.find(name)
+              .orElseThrow(
+                  () -> v.error("unknown tool " + name + "; expected one of " + Tools.names()));
+      out.put(name, params(tool, name, v));
+    }
+    return out;
+  }
+
+  /** A map of {@code tool}'s parameters, each checked against its table and unit. */
+  private static Map<String, Long> params(WorkloadTool tool, String name, Val map)
+      throws ScenarioException {
+    Map<String, Long> params = new LinkedHashMap<>();
+    Obj p = map.object();
+    for (String key : p.names()) {
+      ToolParam tp =
+          tool.params().stream()
+              .filter(x -> x.name().equals(key))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      p.get(key)
+                          .error(
+                              "unknown parameter of "
+                                  + name
+                                  + "; expected one of "
+                                  + String.join(
+                                      ", ", tool.params().stream().map(ToolParam::name).toList())));
+      Val pv = p.get(key);
+      params.put(key, tp.unit().equals("ns") ? pv.durationNs() : pv.integer(0, Long.MAX_VALUE));
+    }
+    return params;
   }
 
   List<Bound> bind(Val list) throws ScenarioException {
@@ -46,31 +94,12 @@ final class ToolBinder {
               .orElseThrow(
                   () -> v.error("unknown tool " + name + "; expected one of " + Tools.names()));
       String args;
-      Map<String, Long> params = new LinkedHashMap<>();
+      Map<String, Long> params = new LinkedHashMap<>(defaults.getOrDefault(name, Map.of()));
       if (v.node().isObject()) {
         Obj spec = v.object("args", "params");
         args = spec.has("args") ? spec.get("args").text() : "";
         if (spec.has("params")) {
-          Obj p = spec.get("params").object();
-          for (String key : p.names()) {
-            ToolParam tp =
-                tool.params().stream()
-                    .filter(x -> x.name().equals(key))
-                    .findFirst()
-                    .orElseThrow(
-                        () ->
-                            p.get(key)
-                                .error(
-                                    "unknown parameter of "
-                                        + name
-                                        + "; expected one of "
-                                        + String.join(
-                                            ", ",
-                                            tool.params().stream().map(ToolParam::name).toList())));
-            Val pv = p.get(key);
-            params.put(
-                key, tp.unit().equals("ns") ? pv.durationNs() : pv.integer(0, Long.MAX_VALUE));
-          }
+          params.putAll(params(tool, name, spec.get("params")));
         }
       } else {
         args = v.node() == null || v.node().isNull() ? "" : v.text();

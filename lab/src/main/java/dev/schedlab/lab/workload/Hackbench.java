@@ -38,12 +38,12 @@ import java.util.TreeMap;
  */
 public final class Hackbench implements WorkloadTool {
   /**
-   * The source of the socket costs measured on the project's machine with
-   * host/src/main/c/unix-stream-paths.c: a path's p50 less the p50 of a bare getppid() in the same
-   * run.
+   * The source of the socket costs measured on the project's machine with the batches of {@code
+   * schedlab-probe paths}: a path's p50 less the p50 of a bare getppid() in the same run. A
+   * calibrated machine file carries the host's own ({@code tools: hackbench:}).
    */
   private static final String MEASURED =
-      "[measured] Linux 6.18, 2-vCPU KVM guest (AMD EPYC), unix-stream-paths p50 less getppid's"
+      "[measured] Linux 6.18, 2-vCPU KVM guest (AMD EPYC), schedlab-probe paths p50 less getppid's"
           + " (docs/workloads.md, hackbench): ";
 
   static final ToolParam SOCK_WRITE =

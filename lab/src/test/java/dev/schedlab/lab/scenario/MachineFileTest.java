@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Machine files: a scenario's machine and kernel sections on their own. In a scenario (machine:
- * {file}) the scenario's fields go over the file's; --machine replaces the scenario's machine and
- * its kernel fields win; --set comes last.
+ * Machine files: a scenario's machine, kernel and tools sections on their own. In a scenario
+ * (machine: {file}) the scenario's fields go over the file's; --machine replaces the scenario's
+ * machine and its kernel and tools fields win; --set comes last; a tool entry's params win over
+ * all.
  */
 class MachineFileTest {
   private static final String HOST =
@@ -137,5 +138,47 @@ class MachineFileTest {
         .hasMessageContaining("unknown mitigation spectre");
     Path b = write("b.yaml", "machine: {noise: {bins: [{from: 2ms, to: 1ms, rate: 5}]}}\n");
     assertThatThrownBy(() -> ScenarioLoader.load(b)).hasMessageContaining("expected to > from");
+  }
+
+  /** A hackbench scenario on {@code host}, its entry with {@code params} (a YAML flow map). */
+  private Scenario hackbench(Path host, String params) throws Exception {
+    Path sc =
+        write(
+            "hb.yaml",
+            "duration: 1ms\nworkload:\n  tools:\n    - hackbench: {args: \"-g 1 -l 10\", params: "
+                + params
+                + "}\n");
+    return ScenarioLoader.load(sc, host, List.of());
+  }
+
+  @Test
+  void aMachineFilesToolValuesActAsEveryEntrysParamsUnlessTheEntryGivesItsOwn() throws Exception {
+    Path plain = write("plain.yaml", HOST);
+    Path measured =
+        write(
+            "measured.yaml",
+            HOST + "tools:\n  hackbench: {socket_write: 221ns, socket_read: 258}\n");
+    Scenario fromFile = hackbench(measured, "{}");
+    assertThat(fromFile.workload())
+        .isEqualTo(hackbench(plain, "{socket_write: 221ns, socket_read: 258ns}").workload())
+        .isNotEqualTo(hackbench(plain, "{}").workload());
+    assertThat(hackbench(measured, "{socket_write: 500ns}").workload())
+        .isEqualTo(hackbench(plain, "{socket_write: 500ns, socket_read: 258ns}").workload());
+  }
+
+  @Test
+  void aMachineFilesUnknownToolOrParameterIsAnError() throws Exception {
+    Path tool = write("t.yaml", HOST + "tools:\n  hackbenc: {socket_write: 221}\n");
+    Path param = write("p.yaml", HOST + "tools:\n  hackbench: {socket_wrte: 221}\n");
+    Path sc = write("s.yaml", "duration: 1ms\n");
+    assertThatThrownBy(() -> ScenarioLoader.load(sc, tool, List.of()))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("t.yaml")
+        .hasMessageContaining("unknown tool hackbenc");
+    assertThatThrownBy(() -> ScenarioLoader.load(sc, param, List.of()))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("p.yaml")
+        .hasMessageContaining("tools.hackbench.socket_wrte")
+        .hasMessageContaining("unknown parameter of hackbench");
   }
 }
