@@ -7,6 +7,7 @@ import dev.schedlab.host.HostDescription;
 import dev.schedlab.host.HostDetector;
 import dev.schedlab.host.HostException;
 import dev.schedlab.host.HostFiles;
+import dev.schedlab.host.LoadAverage;
 import dev.schedlab.host.MachineFileWriter;
 import dev.schedlab.host.ModelRunner;
 import dev.schedlab.host.calibrate.Calibration;
@@ -110,6 +111,10 @@ final class CheckHostCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     HostDescription host = HostDetector.describe(Path.of("/"));
+    if (hostFigures == null || machine == null) {
+      LoadAverage.busyWarning(new HostFiles(Path.of("/")), host.nrCpus())
+          .ifPresent(w -> err.println("schedlab check-host: " + w));
+    }
     ModelRunner model;
     try {
       model = machine != null ? new ModelRunner(machine) : ModelRunner.on(calibrated(host, err));

@@ -3,6 +3,8 @@ package dev.schedlab.cli;
 import dev.schedlab.host.HostDescription;
 import dev.schedlab.host.HostDetector;
 import dev.schedlab.host.HostException;
+import dev.schedlab.host.HostFiles;
+import dev.schedlab.host.LoadAverage;
 import dev.schedlab.host.MachineFileWriter;
 import dev.schedlab.host.calibrate.Calibration;
 import dev.schedlab.host.calibrate.Calibrator;
@@ -65,6 +67,8 @@ final class HostCommand implements Callable<Integer> {
         err.println("schedlab host: --calibrate measures this machine; it cannot go with --root");
         return Main.BAD_INPUT;
       }
+      LoadAverage.busyWarning(new HostFiles(Path.of("/")), host.nrCpus())
+          .ifPresent(w -> err.println("schedlab host: " + w));
       Progress progress = new Progress(err, quiet, "calibrating", clock);
       try {
         calibration =
