@@ -41,9 +41,6 @@ final class FairEntity {
   /** The parent group's entity on the same CPU, null at the top level. */
   @Nullable FairEntity parent;
 
-  /** Tie-break key among equal deadlines: the pid, or a negative key for a group entity. */
-  private final int key;
-
   // HotSpot lays out the longs first, then the ints, booleans and references, each group in
   // declaration order: the longs the wakeup and dequeue paths read are declared before the keys
   // the timeline's walks compare, so those keys end beside the links (fewer cache lines a walk).
@@ -101,14 +98,12 @@ final class FairEntity {
   FairEntity(TaskView task) {
     this.task = task;
     this.myQ = null;
-    this.key = task.pid();
   }
 
-  /** A group entity owning {@code myQ}; {@code key} breaks deadline ties. */
-  FairEntity(FairRq myQ, int key) {
+  /** A group entity owning {@code myQ}. */
+  FairEntity(FairRq myQ) {
     this.task = null;
     this.myQ = myQ;
-    this.key = key;
   }
 
   /** Depth in the hierarchy: 0 on a root runqueue. */
@@ -118,11 +113,6 @@ final class FairEntity {
       d++;
     }
     return d;
-  }
-
-  /** The deadline tie-break: the pid, or a group entity's negative key. */
-  int pid() {
-    return key;
   }
 
   /**

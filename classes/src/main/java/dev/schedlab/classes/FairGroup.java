@@ -56,7 +56,7 @@ final class FairGroup {
     this.se = new FairEntity[nrCpus];
     for (int cpu = 0; cpu < nrCpus; cpu++) {
       FairRq rq = new FairRq(cpu, this);
-      FairEntity e = new FairEntity(rq, -(id * nrCpus + cpu) - 1);
+      FairEntity e = new FairEntity(rq);
       e.weight = (int) shares;
       e.cfsRq = parent.q[cpu];
       e.parent = parent.se == null ? null : parent.se[cpu];

@@ -4,14 +4,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A fair runqueue's deadline-ordered queue ({@code cfs_rq->tasks_timeline}): a red-black tree whose
- * nodes are the entities themselves, ordered by (deadline, pid) and augmented with each subtree's
- * smallest vruntime and smallest slice, with the leftmost entity cached.
+ * nodes are the entities themselves, ordered by deadline and augmented with each subtree's smallest
+ * vruntime and smallest slice, with the leftmost entity cached.
  *
  * <p>Models: the kernel's intrusive augmented rb-tree ({@code struct sched_entity}'s {@code
  * run_node}, {@code min_vruntime} and {@code min_slice}; {@code rb_root_cached}). The links live in
  * each {@link FairEntity}, so queueing allocates nothing, whatever the number of entities a CPU's
- * runqueue ever holds: the storage is per entity, not per runqueue. The pid breaks deadline ties
- * (the kernel keeps equal deadlines in insertion order), which keeps the order deterministic.
+ * runqueue ever holds: the storage is per entity, not per runqueue. Equal deadlines stay in
+ * insertion order, as in the kernel: of two tasks woken together with the same lag onto an idle
+ * CPU, the first enqueued runs first, whatever their pids.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code __enqueue_entity}, {@code
  * __dequeue_entity}, {@code __pick_first_entity}, {@code min_vruntime_update}, {@code
@@ -62,10 +63,12 @@ final class FairTimeline {
     return p;
   }
 
-  /** {@code entity_before()} with the pid as tie-break. */
+  /**
+   * {@code entity_before()}: strictly earlier deadline. An equal deadline is not before, so {@link
+   * #insert} puts a new entity right of its equals ({@code rb_add_cached()}).
+   */
   private static boolean before(FairEntity a, FairEntity b) {
-    long d = a.deadline - b.deadline; // signed, like the kernel's (s64)(a - b) < 0
-    return d < 0 || (d == 0 && a.pid() < b.pid());
+    return a.deadline - b.deadline < 0; // signed, like the kernel's (s64)(a - b) < 0
   }
 
   /** {@code __enqueue_entity()}: links {@code se}, whose keys must not change while queued. */

@@ -135,6 +135,26 @@ class FairClassTest {
     assertThat(pe.vruntime).isEqualTo(2 * MS);
   }
 
+  /**
+   * Two sleepers with no lag woken together onto an idle CPU (timers expiring in one interrupt) get
+   * the same vruntime and deadline: the one woken first runs first, as the kernel's rb-tree keeps
+   * equal deadlines in insertion order ({@code entity_before()} compares deadlines only), even when
+   * the second has the lower pid.
+   */
+  @Test
+  void equalDeadlinesRunInWakeupOrderNotPidOrder() {
+    FakeTask first = FakeTask.normal(7);
+    FakeTask second = FakeTask.normal(3);
+    for (FakeTask t : new FakeTask[] {first, second}) {
+      t.setClassData(new FairEntity(t)); // a sleeper that saved no lag
+    }
+    services.setNow(50 * MS);
+    engine.enqueue(0, first, ENQUEUE_WAKEUP);
+    engine.enqueue(0, second, ENQUEUE_WAKEUP);
+    assertThat(se(second).deadline).isEqualTo(se(first).deadline);
+    assertThat(engine.schedule(0, false)).isSameAs(first);
+  }
+
   @Test
   void newTaskGetsHalfSliceDeadline() {
     FakeTask a = FakeTask.normal(1);
@@ -163,7 +183,7 @@ class FairClassTest {
     FakeTask b = FakeTask.normal(2);
     engine.enqueue(0, a, ENQUEUE_INITIAL); // v 0, vd 0.375 ms
     engine.enqueue(0, b, ENQUEUE_INITIAL); // v 0, vd 0.375 ms
-    assertThat(engine.schedule(0, false)).isSameAs(a); // tie broken by pid
+    assertThat(engine.schedule(0, false)).isSameAs(a); // tie: enqueued first
     engine.run(0, 3 * MS); // v_a = 3 ms; V = 1.5 ms: A has negative lag
     assertThat(services.resched).containsExactly(new Resched(0, ReschedReason.SLICE_EXPIRY_TICK));
 

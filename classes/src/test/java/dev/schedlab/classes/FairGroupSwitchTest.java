@@ -73,9 +73,9 @@ class FairGroupSwitchTest {
     engine = new FakeEngine(fair, services);
     FakeTask a = inGroup(1, 1);
     FakeTask b = inGroup(2, 2);
-    engine.enqueue(0, a, ENQUEUE_INITIAL);
     engine.enqueue(0, b, ENQUEUE_INITIAL);
-    assertThat(engine.schedule(0, false)).isSameAs(b); // group 2 sorts first on a tie
+    engine.enqueue(0, a, ENQUEUE_INITIAL);
+    assertThat(engine.schedule(0, false)).isSameAs(b); // a tie: group 2's entity, queued first
     engine.run(0, MS);
     assertThat(engine.schedule(0, true)).isSameAs(a);
     FairEntity g = Objects.requireNonNull(fair.group(1).se)[0];

@@ -10,14 +10,17 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 class FairTimelineTest {
+  /**
+   * Deadline order; List.sort is stable, so equal deadlines keep the reference's (queueing) order.
+   */
   private static final Comparator<FairEntity> DEADLINE_ORDER =
-      Comparator.<FairEntity>comparingLong(e -> e.deadline).thenComparingInt(FairEntity::pid);
+      Comparator.comparingLong(e -> e.deadline);
 
-  private static FairEntity entity(SplittableRandom rng, int key) {
-    FairEntity e = new FairEntity(new FairRq(0, null), key);
+  private static FairEntity entity(SplittableRandom rng) {
+    FairEntity e = new FairEntity(new FairRq(0, null));
     e.weight = 1 + rng.nextInt(3) * 1023;
     e.vruntime = rng.nextLong(1_000) - 500;
-    e.deadline = rng.nextLong(60); // few deadlines, so ties are broken by the key
+    e.deadline = rng.nextLong(60); // few deadlines, so many ties
     e.slice = 1_000L * (1 + rng.nextInt(3));
     return e;
   }
@@ -31,10 +34,9 @@ class FairTimelineTest {
     SplittableRandom rng = new SplittableRandom(11);
     FairRq q = new FairRq(0, null);
     List<FairEntity> ref = new ArrayList<>();
-    int key = 0;
     for (int op = 0; op < 6_000; op++) {
       if (ref.isEmpty() || rng.nextInt(100) < 52) {
-        FairEntity e = entity(rng, key++);
+        FairEntity e = entity(rng);
         q.add(e);
         ref.add(e);
       } else {
@@ -94,7 +96,7 @@ class FairTimelineTest {
   @Test
   void emptiedTreeHasNoFirstAndNoSlice() {
     FairRq q = new FairRq(0, null);
-    FairEntity e = entity(new SplittableRandom(1), 1);
+    FairEntity e = entity(new SplittableRandom(1));
     q.add(e);
     assertThat(q.tree.first()).isSameAs(e);
     assertThat(q.tree.minSlice()).isEqualTo(e.slice);
