@@ -58,11 +58,6 @@ final class DlEntity implements DeadlineArray.Node {
     return deadline;
   }
 
-  @Override
-  public int pid() {
-    return task.pid();
-  }
-
   /** {@code replenish_dl_new_period()}. */
   void newPeriod(long now) {
     deadline = now + dlDeadline;
