@@ -30,7 +30,7 @@ public final class Calibrator {
     void step(int done, int total, String what);
   }
 
-  private static final int STEPS = 21; // ten measurements, then eleven model steps
+  private static final int STEPS = 20; // ten measurements, then ten model steps
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
