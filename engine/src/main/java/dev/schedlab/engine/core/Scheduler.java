@@ -358,9 +358,7 @@ final class Scheduler {
     if (t.idleTask && bit == ReschedBit.LAZY) {
       bit = ReschedBit.NR;
     }
-    if (t.needResched
-        || cpu.reschedWriteFor == t
-        || (bit == ReschedBit.LAZY && t.needReschedLazy)) {
+    if (t.needResched || (bit == ReschedBit.LAZY && t.needReschedLazy)) {
       return;
     }
     if (bit == ReschedBit.LAZY) {
@@ -370,6 +368,9 @@ final class Scheduler {
     if (cpu.id == k.thisCpu) {
       t.needResched = true;
       return;
+    }
+    if (cpu.reschedWriteFor == t) {
+      return; // another waker's write is on its way, its IPI after it
     }
     if (k.signalDelay > 0 && !t.idleTask) {
       // The waker holds the target's rq lock until the write: the task running there sees the
