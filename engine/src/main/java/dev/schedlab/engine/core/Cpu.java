@@ -183,6 +183,16 @@ final class Cpu implements CpuView, RqView {
   }
 
   final Event ipiResched;
+
+  /**
+   * A remote waker's write of {@code TIF_NEED_RESCHED} to {@link #reschedWriteFor}, landing at the
+   * end of its activation ({@link Scheduler#setResched}).
+   */
+  final Event reschedWrite;
+
+  /** The task the pending {@link #reschedWrite} flags, or null. */
+  @Nullable Task reschedWriteFor;
+
   final Event ipiCall;
 
   // CSD queue (call_single_queue)
@@ -421,6 +431,7 @@ final class Cpu implements CpuView, RqView {
     this.phaseEv = phaseEv;
     this.tickEv = tickEv;
     this.ipiResched = ipiResched;
+    this.reschedWrite = new Event(EventLoop.EV_RESCHED_WRITE, id, null);
     this.ipiCall = ipiCall;
   }
 

@@ -20,6 +20,7 @@ final class EventLoop {
   static final int EV_WORK_DUE = 7;
   static final int EV_NOISE = 8;
   static final int EV_RCU_FQS = 10;
+  static final int EV_RESCHED_WRITE = 11;
 
   /** The plugin watchdog: outside the model, not in the digest. */
   static final int EV_WATCHDOG = 9;
@@ -100,6 +101,7 @@ final class EventLoop {
         }
       }
       case EV_RCU_FQS -> k.rcu.fqs();
+      case EV_RESCHED_WRITE -> k.sched.reschedWritten(k.cpus[e.cpu]);
       case EV_NOISE -> {
         k.thisCpu = e.cpu;
         host.noise(k.cpus[e.cpu]);

@@ -344,13 +344,18 @@ final class IdleLoop {
 
   /** Something woke the CPU in its idle state: spend the exit latency first. */
   void wakeFromState(Cpu cpu, boolean pollingWake) {
+    wakeFromState(cpu, pollingWake, 0);
+  }
+
+  /** As above, with the waking write made {@code writeDelay} from now (it stays in its state). */
+  void wakeFromState(Cpu cpu, boolean pollingWake, long writeDelay) {
     IdleState s = k.idleStates.get(cpu.idleStateIdx);
-    long latency;
+    long latency = writeDelay;
     if (pollingWake && s.busyLoop()) {
-      latency = k.costs.p(Param.POLL_WAKE); // the poll loop's re-read of the written flags
+      latency += k.costs.p(Param.POLL_WAKE); // the poll loop's re-read of the written flags
       cpu.idleFlagsLine.readBy(cpu);
     } else {
-      latency = s.exitLatencyNs();
+      latency += s.exitLatencyNs();
       if (pollingWake) {
         latency += cpu.idleFlagsLine.read(cpu, k.irqs); // MWAIT woke on the write: read it
       }

@@ -256,7 +256,7 @@ final class Interrupts {
                 : k.costs.p(Param.IPI_CROSS_SOCKET));
     var ev = vector == Cpu.IRQ_RESCHED ? target.ipiResched : target.ipiCall;
     if (!ev.scheduled()) {
-      k.queue.schedule(ev, k.now + latency);
+      k.queue.schedule(ev, k.now + k.signalDelay + latency);
     }
     ipiSent[path.ordinal()].value++;
     (vector == Cpu.IRQ_RESCHED ? ipiResched : ipiCall).value++;
@@ -281,7 +281,7 @@ final class Interrupts {
       k.trace.wakeIdleWithoutIpi(k.now, k.thisCpu, cur.traceComm(), cur.tracePid(), target.id);
     }
     if (target.phase == Cpu.P_IDLE_STATE) {
-      k.idleLoop.wakeFromState(target, true);
+      k.idleLoop.wakeFromState(target, true, k.signalDelay);
     }
   }
 

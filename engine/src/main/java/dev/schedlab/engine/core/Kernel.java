@@ -42,6 +42,13 @@ public final class Kernel {
   /** CPU time accumulated by the path being executed, charged by the caller. */
   long pathCost;
 
+  /**
+   * How long after now the path being executed writes another CPU's NEED_RESCHED flag and sends its
+   * IPI: the part of its cost spent before them (charged as one cost with the rest, so otherwise
+   * not seen). Set by a remote activation ({@link Scheduler#wakeUp}).
+   */
+  long signalDelay;
+
   final Cpu[] cpus;
   final List<IdleState> idleStates;
   final int hz;

@@ -138,6 +138,11 @@ final class Scheduler {
     }
     prev.needResched = false;
     prev.needReschedLazy = false;
+    if (cpu.reschedWriteFor == prev) {
+      // a remote waker's flag not landed yet: this pick already sees its wakee
+      cpu.reschedWriteFor = null;
+      k.queue.cancel(cpu.reschedWrite);
+    }
     if (next != prev) {
       switches.value++;
       cpu.switchedAt = k.now;
@@ -360,9 +365,20 @@ final class Scheduler {
       t.needReschedLazy = true;
       return;
     }
-    t.needResched = true;
     if (cpu.id == k.thisCpu) {
+      t.needResched = true;
       return;
+    }
+    if (cpu.reschedWriteFor == t) {
+      return; // another waker's write is on its way, its IPI after it
+    }
+    if (k.signalDelay > 0 && !t.idleTask) {
+      // The waker holds the target's rq lock until the write: the task running there sees the
+      // flag only from then on, at its own preemption points as at the IPI's (sent below).
+      cpu.reschedWriteFor = t;
+      k.queue.schedule(cpu.reschedWrite, k.now + k.signalDelay);
+    } else {
+      t.needResched = true;
     }
     if (t.idleTask) {
       cpu.idleFlagsLine.wroteBy(k.cpus[k.thisCpu]); // set_nr_and_not_polling(): fetch_or()
@@ -371,6 +387,15 @@ final class Scheduler {
       k.irqs.pollingShortcut(cpu, IpiPath.RESCHED);
     } else {
       k.irqs.sendIpi(k.cpus[k.thisCpu], cpu, Cpu.IRQ_RESCHED, IpiPath.RESCHED);
+    }
+  }
+
+  /** A remote waker's flag write lands on the task it was meant for, if still running there. */
+  void reschedWritten(Cpu cpu) {
+    Task t = cpu.reschedWriteFor;
+    cpu.reschedWriteFor = null;
+    if (t != null && cpu.curr == t) {
+      t.needResched = true;
     }
   }
 
@@ -491,9 +516,16 @@ final class Scheduler {
       k.irqs.queueWakeup(waker, t, p);
       return;
     }
-    k.pathCost += k.costs.p(Param.TTWU_LOCAL) + remoteRqLock(waker, t);
+    long activation = k.costs.p(Param.TTWU_LOCAL) + remoteRqLock(waker, t);
+    k.pathCost += activation;
     activate(t, p, SchedFlags.ENQUEUE_WAKEUP);
-    wakeupPreempt(t, p, wakeFlags);
+    // resched_curr() ends ttwu_do_activate(): its flag write and IPI come after the activation
+    k.signalDelay = activation;
+    try {
+      wakeupPreempt(t, p, wakeFlags);
+    } finally {
+      k.signalDelay = 0;
+    }
     if (!p.onCpu) {
       p.sclass.taskWoken(t, p);
     }

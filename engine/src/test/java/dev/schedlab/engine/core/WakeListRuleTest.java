@@ -61,6 +61,7 @@ class WakeListRuleTest {
   @Test
   void v417TheWakerActivatesOnAnIdlePollingCpuOfItsLlcWithoutAnIpi() {
     Kernel k = sleepers(false, "poll-only");
+    long start = k.now;
 
     long cost = wakeFromCpu0(k, "near");
 
@@ -73,10 +74,17 @@ class WakeListRuleTest {
     // set_nr_and_not_polling(): the poll loop sees NEED_RESCHED, no IPI
     assertThat(counter(k, "ipi.sent.resched")).isZero();
     assertThat(counter(k, "ipi.polling_shortcut.resched")).isEqualTo(1);
+    // ...written at the end of the activation, not when the wakeup began: CPU 1 polls until then,
+    // sees the flag (latency.poll_wake) and does cpuidle's exit bookkeeping
+    assertThat(k.cpus[1].phase).isEqualTo(Cpu.P_IDLE_WAKE);
+    while (k.cpus[1].phase == Cpu.P_IDLE_WAKE) {
+      k.run(k.now + 10);
+    }
+    long exit = ACTIVATION + Param.POLL_WAKE.defaultValue() + Param.CPUIDLE_EXIT.defaultValue();
+    assertThat(k.now - start).isBetween(exit, exit + 10);
     while (k.cpus[1].curr != near) {
       k.run(k.now + 10);
     }
-    assertThat(counter(k, "sched.wakeups_wakelist")).isZero();
   }
 
   @Test
@@ -112,11 +120,16 @@ class WakeListRuleTest {
     Kernel k = sleepers(false, "power9", "snooze");
     assertThat(k.cpus[1].phase).isEqualTo(Cpu.P_IDLE_STATE);
     assertThat(k.cpus[1].curr.polling).isFalse();
+    long start = k.now;
 
     wakeFromCpu0(k, "near");
 
     assertThat(named(k, "near").onRq).isTrue();
     assertThat(counter(k, "ipi.sent.resched")).isEqualTo(1);
+    // resched_curr() ends ttwu_do_activate(): the IPI leaves after the activation, not when the
+    // wakeup began
+    assertThat(k.cpus[1].ipiResched.time())
+        .isEqualTo(start + ACTIVATION + Param.IPI_SAME_SOCKET.defaultValue());
     assertThat(counter(k, "ipi.polling_shortcut.resched")).isZero();
     assertThat(counter(k, "sched.wakeups_wakelist")).isZero();
   }
