@@ -80,7 +80,8 @@ public final class Calibrator {
       BackgroundWindow backgroundWindow) {
     this.host = host;
     this.backgroundWindow = backgroundWindow;
-    this.backgroundSeconds = quick ? 2 : 5;
+    // The idle window counts RCU softirqs at a few per second: 15 s for a count of a hundred.
+    this.backgroundSeconds = quick ? 2 : 15;
     this.probe = probe;
     this.model = model;
     this.progress = progress;
