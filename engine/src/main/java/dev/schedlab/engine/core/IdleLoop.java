@@ -222,14 +222,14 @@ final class IdleLoop {
       wakeFromState(cpu, false);
       return;
     }
-    closeResidency(cpu);
+    // The residency runs on through the handler: cpuidle_enter_state() times the state from its
+    // entry to its exit, and poll_idle() took the interrupt inside it (as the cpu_idle events do).
     cpu.savedPhase = Cpu.P_IDLE_STATE;
     k.irqs.enter(cpu);
   }
 
   /** Back from an interrupt taken inside a busy loop: leave it on NEED_RESCHED, else poll on. */
   private void resumeBusyLoop(Cpu cpu) {
-    cpu.idleAccountedAt = k.now; // the handler's time was not idle
     if (cpu.curr.needResched) {
       leaveState(cpu, false, false, 0); // the loop sees need_resched() and returns
       cpu.opIrqsOff = true;
