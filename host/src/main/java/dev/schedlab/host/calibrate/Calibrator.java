@@ -268,9 +268,11 @@ public final class Calibrator {
               Math.max(0, r - entryExit),
               String.format(
                   Locale.ROOT,
-                  "calibrated: schedlab-probe paths 100 3000: %s() of 100 bytes, median %d ns per"
-                      + " call over batches of 64 with nobody asleep, less getppid()'s %d ns",
+                  "calibrated: schedlab-probe %s: %s() of %s bytes, median %d ns per call over"
+                      + " batches of 64 with nobody asleep, less getppid()'s %d ns",
+                  String.join(" ", PATHS),
                   path.replace('_', ' '),
+                  PATHS[1],
                   r,
                   entryExit));
       List<String> tools =
