@@ -8,6 +8,9 @@ import dev.schedlab.host.HostFiles;
 import dev.schedlab.host.MachineFileWriter;
 import dev.schedlab.host.ModelRunner;
 import dev.schedlab.host.Sourced;
+import dev.schedlab.lab.workload.ToolParam;
+import dev.schedlab.lab.workload.Tools;
+import dev.schedlab.lab.workload.WorkloadTool;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -255,15 +258,18 @@ public final class Calibrator {
   /**
    * The tools' own kernel paths, measured with nobody asleep (one process writes a batch into a
    * socketpair or a pipe and reads it back): each call's median less getppid()'s, the bare entry
-   * and exit, which the model charges apart. Every tool that takes the path gets the figure.
+   * and exit, which the model charges apart. Every tool whose parameter table names the path gets
+   * the figure.
    */
   private void toolPaths() throws HostException {
     progress("model: the tools' kernel paths");
     Map<String, String> o = real(PATHS);
     long entryExit = Probe.number(o, "getppid_p50");
+    Map<String, Sourced<Long>> measured = new LinkedHashMap<>();
     for (String path : List.of("socket_write", "socket_read", "pipe_write", "pipe_read")) {
       long r = Probe.number(o, path + "_p50");
-      Sourced<Long> v =
+      measured.put(
+          path,
           Sourced.of(
               Math.max(0, r - entryExit),
               String.format(
@@ -274,13 +280,14 @@ public final class Calibrator {
                   path.replace('_', ' '),
                   PATHS[1],
                   r,
-                  entryExit));
-      List<String> tools =
-          path.startsWith("socket")
-              ? List.of("hackbench")
-              : List.of("hackbench", "perf", "schedlab-probe");
-      for (String tool : tools) {
-        toolParams.computeIfAbsent(tool, t -> new LinkedHashMap<>()).put(path, v);
+                  entryExit)));
+    }
+    for (WorkloadTool tool : Tools.all()) {
+      for (ToolParam p : tool.params()) {
+        Sourced<Long> v = measured.get(p.name());
+        if (v != null) {
+          toolParams.computeIfAbsent(tool.name(), t -> new LinkedHashMap<>()).put(p.name(), v);
+        }
       }
     }
   }
