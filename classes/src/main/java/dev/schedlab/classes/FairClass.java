@@ -46,13 +46,15 @@ import org.jspecify.annotations.Nullable;
  * CFS bandwidth ({@link FairBandwidth}: quota pool, throttling and unthrottling with the period and
  * slack timers).
  *
+ * <p>Elsewhere: periodic, idle and newidle load balancing by load (with active balance and misfit
+ * migration) are the engine's ({@code LoadBalancer}: v6.12's, or v4.17's avg_load arithmetic with
+ * {@code feature.LB_AVG_LOAD}); RT and deadline push and pull are the rt and deadline classes'.
+ *
  * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue),
  * PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is read but no buddy is ever set),
- * yield, EAS and uclamp; load balancing and newidle balance are the engine's (v6.12's, or v4.17's
- * avg_load arithmetic with {@code feature.LB_AVG_LOAD}; the decayed {@code cpu_load[]} indexes of
- * v4.17 are not modelled), RT and deadline push and pull the rt and deadline classes'. SCHED_EXT
- * wakees preempt like SCHED_NORMAL (the kernel's {@code p->policy != SCHED_NORMAL} test would
- * exclude them). Only BATCH and IDLE never preempt.
+ * yield, EAS and uclamp, and v4.17's decayed {@code cpu_load[]} indexes. SCHED_EXT wakees preempt
+ * like SCHED_NORMAL (the kernel's {@code p->policy != SCHED_NORMAL} test would exclude them). Only
+ * BATCH and IDLE never preempt.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_curr}, {@code update_deadline},
  * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity}, {@code
