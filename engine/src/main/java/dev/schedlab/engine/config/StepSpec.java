@@ -372,11 +372,25 @@ public sealed interface StepSpec {
   record Signal(String waitQueue, boolean all) implements StepSpec {}
 
   /**
-   * The sleeping half of {@code pthread_cond_wait}: atomically queue on {@code cond}, release one
-   * token of {@code mutex} (waking a sleeper of it, or keeping the token), and sleep until
-   * signalled. Taking the mutex again is a separate step.
+   * The sleeping half of {@code pthread_cond_wait}: atomically queue on {@code cond}, unlock the
+   * glibc mutex {@code mutex} (as {@link MutexUnlock}), and sleep until signalled. Taking the mutex
+   * again is a separate step ({@link MutexLock}).
    */
   record CondWait(String cond, String mutex) implements StepSpec {}
+
+  /**
+   * {@code pthread_mutex_lock()} of a process-wide mutex (glibc's {@code lll_lock} on a futex word,
+   * no priority inheritance): a compare-and-swap in user space when it is free; otherwise the word
+   * is set to "waited for" and the thread sleeps in {@code futex_wait()} until woken, then tries
+   * again, so a thread that takes the mutex in between keeps it (no handoff).
+   */
+  record MutexLock(String mutex) implements StepSpec {}
+
+  /**
+   * {@code pthread_mutex_unlock()}: the word back to 0 in user space, and a {@code futex_wake()} of
+   * one sleeper when the word said it might be waited for.
+   */
+  record MutexUnlock(String mutex) implements StepSpec {}
 
   /**
    * {@code sock_alloc_send_pskb()}: wait for room in a socket's send buffer, then charge {@code

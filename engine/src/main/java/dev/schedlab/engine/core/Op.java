@@ -54,6 +54,27 @@ final class Op {
   /** Give {@link #bytes} back; at or below {@link #limit} charged, wake every waiter. */
   static final int UNCHARGE = 29;
 
+  /**
+   * A glibc mutex ({@link #waitQueue}'s futex word), from {@code pthread_mutex_lock()}: the
+   * compare-and-swap 0 to 1 in user space, past the slow path by {@link #jump} when it succeeds.
+   */
+  static final int MUTEX_LOCK = 30;
+
+  /** The slow path's exchange to 2: taken when the word was 0 (then past by {@link #jump}). */
+  static final int MUTEX_XCHG = 31;
+
+  /** {@code futex_wait()}: sleeps while the word is still 2, else returns at once. */
+  static final int FUTEX_WAIT = 32;
+
+  /** Back ({@link #jump}) to the exchange after {@code futex_wait()} returned. */
+  static final int MUTEX_RETRY = 33;
+
+  /** {@code pthread_mutex_unlock()}: the word to 0; past the wake by {@link #jump} if it was 1. */
+  static final int MUTEX_UNLOCK = 34;
+
+  /** {@code futex_wake()} of one sleeper. */
+  static final int FUTEX_WAKE = 35;
+
   /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
   static final int STAMP = 14;
 
@@ -85,7 +106,10 @@ final class Op {
   long periodNs;
   int count;
 
-  /** Relative: LOOP_END back to its LOOP_START, CACHE past its items, TIMER_ARM past the sleep. */
+  /**
+   * Relative: LOOP_END back to its LOOP_START, CACHE past its items, TIMER_ARM past the sleep, the
+   * mutex ops past or back along their slow path.
+   */
   int jump;
 
   int cpu;

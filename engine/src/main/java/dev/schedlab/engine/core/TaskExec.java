@@ -584,7 +584,7 @@ final class TaskExec {
           return;
         }
       }
-      case Op.WAKE, Op.SIGNAL, Op.BARRIER, Op.UNCHARGE -> {
+      case Op.WAKE, Op.SIGNAL, Op.BARRIER, Op.UNCHARGE, Op.FUTEX_WAKE -> {
         t.pc++;
         if (k.sched.wants(PreemptPoint.PREEMPT_ENABLE, t)) {
           k.sched.schedule(cpu, SchedMode.PREEMPT, 0);

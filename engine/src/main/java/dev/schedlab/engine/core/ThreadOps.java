@@ -4,6 +4,7 @@ import dev.schedlab.api.Policy;
 import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
+import dev.schedlab.engine.params.Param;
 import java.util.Objects;
 
 /**
@@ -12,16 +13,20 @@ import java.util.Objects;
  * <p>Models: {@code sched_yield()} ({@code yield_task_rt()}'s requeue at the tail of the priority
  * list, then {@code schedule()}); {@code sched_setaffinity()} on oneself (the new mask, and when it
  * excludes the current CPU a move to an allowed CPU once switched out); absolute {@code
- * clock_nanosleep()}; rt-app's periodic timer (next expiry, slack, missed periods); condition
- * variables with the futex wait queued before the mutex is released; a barrier whose last arrival
- * wakes every waiter; a socket's send buffer (a writer sleeps while the buffer is full and every
- * waiting writer is woken once a reader has freed it down to the wake mark); {@code fork} of a task
- * from a template; clock reads into per-task time series.
+ * clock_nanosleep()}; rt-app's periodic timer (next expiry, slack, missed periods); glibc's mutexes
+ * on a futex word ({@code lll_lock}/{@code lll_unlock}: user-space fast paths, {@code futex_wait()}
+ * while the word says "locked, waited for", a woken waiter tries again, so a thread that locks in
+ * between keeps the mutex); condition variables with the futex wait queued before the mutex is
+ * released; a barrier whose last arrival wakes every waiter; a socket's send buffer (a writer
+ * sleeps while the buffer is full and every waiting writer is woken once a reader has freed it down
+ * to the wake mark); {@code fork} of a task from a template; clock reads into per-task time series.
  *
  * <p>Does not model: the fair and deadline classes' {@code yield_task} (EEVDF's deadline push,
  * SCHED_DEADLINE's throttling to the next period: a yield of those tasks only reschedules); the
  * stopper thread that migrates a task whose affinity excludes its CPU (a block and wakeup stand for
- * it); futex hash-bucket locking; the barrier's internal mutex.
+ * it); futex hash-bucket locking (a futex call costs its measured path, {@code cost.futex_wait} or
+ * {@code cost.futex_wake}, without contention on the bucket); PI futexes; the barrier's internal
+ * mutex.
  *
  * <p>Kernel reference: {@code do_sched_yield()}, {@code yield_task_rt()}, {@code
  * __set_cpus_allowed_ptr()} and {@code affine_move_task()} (kernel/sched/core.c, rt.c); {@code
@@ -105,9 +110,53 @@ final class ThreadOps {
         t.pc++;
         op.waitQueue.sleepers.add(t);
         k.pathCost = 0;
-        release(op.mutex);
+        long unlock = unlock(op.mutex);
         t.state = TaskState.INTERRUPTIBLE;
-        k.sched.schedule(cpu, SchedMode.NONE, k.pathCost);
+        k.sched.schedule(cpu, SchedMode.NONE, unlock + k.pathCost);
+        return false;
+      }
+      case Op.MUTEX_LOCK -> {
+        if (op.waitQueue.futexWord == 0) {
+          op.waitQueue.futexWord = 1;
+          t.pc += op.jump;
+        } else {
+          t.pc++;
+        }
+        return true;
+      }
+      case Op.MUTEX_XCHG -> {
+        int old = op.waitQueue.futexWord;
+        op.waitQueue.futexWord = 2;
+        t.pc += old == 0 ? op.jump : 1;
+        return true;
+      }
+      case Op.FUTEX_WAIT -> {
+        long cost = k.costs.p(Param.FUTEX_WAIT);
+        if (op.waitQueue.futexWord != 2) {
+          exec.run(cpu, t, op, cost); // -EAGAIN: the word changed before the task was queued
+          return false;
+        }
+        t.pc++;
+        sleepOn(cpu, t, op.waitQueue, cost);
+        return false;
+      }
+      case Op.MUTEX_RETRY -> {
+        t.pc -= op.jump;
+        return true;
+      }
+      case Op.MUTEX_UNLOCK -> {
+        int old = op.waitQueue.futexWord;
+        op.waitQueue.futexWord = 0;
+        t.pc += old == 2 ? 1 : op.jump;
+        return true;
+      }
+      case Op.FUTEX_WAKE -> {
+        k.pathCost = 0;
+        Task w = op.waitQueue.sleepers.poll();
+        if (w != null) {
+          k.sched.wakeUp(w, 0);
+        }
+        exec.run(cpu, t, op, k.costs.p(Param.FUTEX_WAKE) + k.pathCost);
         return false;
       }
       case Op.BARRIER -> {
@@ -163,14 +212,22 @@ final class ThreadOps {
     return true;
   }
 
-  /** Gives a token back to {@code mutex}: its first sleeper takes it, else it is kept. */
-  private void release(WaitQueue mutex) {
+  /**
+   * {@code lll_unlock()} of a glibc mutex inside another call (the condition wait): the word to 0,
+   * and when it was 2 a {@code futex_wake()} of one sleeper. Returns the wake's own cost; the
+   * wakeup's is added to {@code k.pathCost}.
+   */
+  private long unlock(WaitQueue mutex) {
+    int old = mutex.futexWord;
+    mutex.futexWord = 0;
+    if (old != 2) {
+      return 0;
+    }
     Task w = mutex.sleepers.poll();
-    if (w == null) {
-      mutex.pendingWakeups++;
-    } else {
+    if (w != null) {
       k.sched.wakeUp(w, 0);
     }
+    return k.costs.p(Param.FUTEX_WAKE);
   }
 
   private boolean barrier(Cpu cpu, Task t, Op op) {
@@ -217,9 +274,14 @@ final class ThreadOps {
 
   /** {@code t} sleeps (interruptibly) on {@code q} until a waker takes it off. */
   private void sleepOn(Cpu cpu, Task t, WaitQueue q) {
+    sleepOn(cpu, t, q, 0);
+  }
+
+  /** Queues {@code t} on {@code q} and schedules, after {@code pathCost} ns of kernel path. */
+  private void sleepOn(Cpu cpu, Task t, WaitQueue q, long pathCost) {
     q.sleepers.add(t);
     t.state = TaskState.INTERRUPTIBLE;
-    k.sched.schedule(cpu, SchedMode.NONE, 0);
+    k.sched.schedule(cpu, SchedMode.NONE, pathCost);
   }
 
   /** {@code t} wakes every sleeper of {@code q}; the wakeups' cost is its op's. */

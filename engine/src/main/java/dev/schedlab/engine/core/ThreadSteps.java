@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * Compiles the thread-level steps (wall-clock compute, yield, affinity, absolute and periodic
- * timers, condition variables, barriers, socket send buffers, fork, clock reads, slice) into {@link
- * Op}s run by {@link ThreadOps}. Syscall-shaped steps get entry and exit to user around their op.
+ * timers, glibc mutexes, condition variables, barriers, socket send buffers, fork, clock reads,
+ * slice) into {@link Op}s run by {@link ThreadOps}. Syscall-shaped steps get entry and exit to user
+ * around their op.
  */
 final class ThreadSteps {
   private ThreadSteps() {}
@@ -55,6 +56,10 @@ final class ThreadSteps {
       op.waitQueue = c.waitQueue(cw.cond());
       op.mutex = c.waitQueue(cw.mutex());
       syscall(out, op);
+    } else if (s instanceof StepSpec.MutexLock ml) {
+      mutexLock(c.waitQueue(ml.mutex()), out);
+    } else if (s instanceof StepSpec.MutexUnlock mu) {
+      mutexUnlock(c.waitQueue(mu.mutex()), out);
     } else if (s instanceof StepSpec.Barrier b) {
       Op op = new Op(Op.BARRIER);
       op.barrier = c.barrier(b.name(), b.users());
@@ -95,6 +100,41 @@ final class ThreadSteps {
     op.limit = u.wakeAt();
     op.flag = u.sync();
     return op;
+  }
+
+  /**
+   * glibc's {@code lll_lock()}: the fast path's compare-and-swap, then the loop of {@code
+   * __lll_lock_wait()}: exchange the word to 2, and while it was not free, {@code futex_wait()}.
+   */
+  private static void mutexLock(WaitQueue futex, List<Op> out) {
+    Op fast = new Op(Op.MUTEX_LOCK);
+    fast.waitQueue = futex;
+    out.add(fast);
+    int fastAt = out.size() - 1;
+    Op xchg = new Op(Op.MUTEX_XCHG);
+    xchg.waitQueue = futex;
+    out.add(xchg);
+    int xchgAt = out.size() - 1;
+    Op wait = new Op(Op.FUTEX_WAIT);
+    wait.waitQueue = futex;
+    syscall(out, wait);
+    Op retry = new Op(Op.MUTEX_RETRY);
+    out.add(retry);
+    retry.jump = out.size() - 1 - xchgAt;
+    fast.jump = out.size() - fastAt;
+    xchg.jump = out.size() - xchgAt;
+  }
+
+  /** glibc's {@code lll_unlock()}: the word to 0, and {@code futex_wake()} if it was 2. */
+  private static void mutexUnlock(WaitQueue futex, List<Op> out) {
+    Op unlock = new Op(Op.MUTEX_UNLOCK);
+    unlock.waitQueue = futex;
+    out.add(unlock);
+    int at = out.size() - 1;
+    Op wake = new Op(Op.FUTEX_WAKE);
+    wake.waitQueue = futex;
+    syscall(out, wake);
+    unlock.jump = out.size() - at;
   }
 
   private static void syscall(List<Op> out, Op op) {

@@ -4,7 +4,8 @@ import java.util.ArrayDeque;
 
 /**
  * A named wait queue ({@code wait_queue_head_t}): FIFO of blocked tasks, plus wakeups that found no
- * sleeper, and the bytes charged when it is a socket's send-buffer queue.
+ * sleeper, the bytes charged when it is a socket's send-buffer queue, and the user-space word when
+ * it is the futex of a glibc mutex.
  */
 final class WaitQueue {
   final String name;
@@ -15,6 +16,12 @@ final class WaitQueue {
 
   /** Bytes charged to the send buffer this queue belongs to ({@code sk_wmem_alloc}). */
   long charged;
+
+  /**
+   * The futex word of a glibc mutex on this queue ({@code lll_lock}): 0 unlocked, 1 locked, 2
+   * locked and maybe waited for (its unlock then calls {@code futex_wake}).
+   */
+  int futexWord;
 
   WaitQueue(String name) {
     this.name = name;

@@ -81,6 +81,16 @@ public enum Param {
       "[estimate] select_idle_cpu()/select_idle_core() per CPU probed: its rq's curr, nr_running and ttwu_pending, one cache line (latency.cacheline_same_llc) at most"),
   SYSCALL_ENTRY("cost.syscall_entry", 100, Unit.NS, "[estimate] kernel entry from user"),
   EXIT_TO_USER("cost.exit_to_user", 100, Unit.NS, "[estimate] exit_to_user_mode() without work"),
+  FUTEX_WAIT(
+      "cost.futex_wait",
+      65,
+      Unit.NS,
+      "[measured] futex(FUTEX_WAIT_PRIVATE) on a word that no longer holds the expected value (get_futex_key(), the hash bucket's lock, the value read; kernel/futex/waitwake.c) less getppid(): 127-137 against 65-66 ns per call on the project's Intel Xeon 2-vCPU guest, 200 000 calls, median of 15 rounds (2026-12-02)"),
+  FUTEX_WAKE(
+      "cost.futex_wake",
+      20,
+      Unit.NS,
+      "[measured] futex(FUTEX_WAKE_PRIVATE) with no waiter (get_futex_key(), the hash bucket's lookup; kernel/futex/waitwake.c) less getppid(): 83-92 against 65-66 ns per call, same runs as cost.futex_wait"),
   DO_IDLE_ENTER(
       "cost.do_idle_enter",
       300,

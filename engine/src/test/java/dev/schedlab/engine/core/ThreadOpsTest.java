@@ -258,20 +258,19 @@ class ThreadOpsTest {
 
   @Test
   void aCondWaitReleasesTheMutexAndABroadcastWakesEveryWaiter() {
-    // A token in "m" is the unlocked mutex; each waiter takes it, then waits on "c" releasing it.
+    // Each waiter takes the mutex, then waits on "c" releasing it: the next one can take it.
     StepSpec[] waiter = {
-      new StepSpec.Block("m"),
+      new StepSpec.MutexLock("m"),
       new StepSpec.CondWait("c", "m"),
+      new StepSpec.MutexLock("m"),
       new StepSpec.Clock("woke"),
-      new StepSpec.Block("m"),
-      new StepSpec.Wake("m", false),
+      new StepSpec.MutexUnlock("m"),
       new StepSpec.Exit()
     };
     Kernel k =
         run(
             10 * MS,
             2,
-            normal("init", 1, new StepSpec.Wake("m", false), new StepSpec.Exit()),
             normal("w", 3, waiter),
             normal(
                 "b",
@@ -283,6 +282,46 @@ class ThreadOpsTest {
       assertThat(stamps(k, "w/" + i, "woke")).hasSize(1);
       assertThat(stamps(k, "w/" + i, "woke")[0]).isGreaterThan(2 * MS);
     }
+    assertThat(k.liveTasks).isZero();
+  }
+
+  @Test
+  void anUncontendedMutexStaysInUserSpace() {
+    // glibc's fast paths are a compare-and-swap and an exchange: no system call, no kernel time.
+    StepSpec[] program = {
+      new StepSpec.Clock("start"),
+      new StepSpec.Loop(
+          50, List.of(new StepSpec.MutexLock("m"), user(10_000), new StepSpec.MutexUnlock("m"))),
+      new StepSpec.Clock("end"),
+      new StepSpec.Exit()
+    };
+    Kernel k = run(5 * MS, 1, normal("t", 1, program));
+    assertThat(stamps(k, "t", "end")[0] - stamps(k, "t", "start")[0]).isEqualTo(50 * 10_000);
+  }
+
+  @Test
+  void aWokenWaiterFindsTheMutexRetakenAndSleepsAgain() {
+    // No handoff: the unlocker locks again before its woken waiter runs, so it keeps the mutex
+    // for all its rounds (a wait queue handing the mutex over would alternate the two).
+    StepSpec[] rounds = {
+      new StepSpec.Loop(
+          5,
+          List.of(
+              new StepSpec.MutexLock("m"),
+              new StepSpec.Clock("got"),
+              user(MS),
+              new StepSpec.MutexUnlock("m"))),
+      new StepSpec.Exit()
+    };
+    List<StepSpec> late = new java.util.ArrayList<>(List.of(new StepSpec.SleepAbs(MS / 10)));
+    late.addAll(Arrays.asList(rounds));
+    Kernel k =
+        run(20 * MS, 2, normal("a", 1, rounds), normal("b", 1, late.toArray(new StepSpec[0])));
+    long[] a = stamps(k, "a", "got");
+    long[] b = stamps(k, "b", "got");
+    assertThat(a).hasSize(5);
+    assertThat(b).hasSize(5);
+    assertThat(b[0]).isGreaterThan(a[4]);
     assertThat(k.liveTasks).isZero();
   }
 

@@ -19,8 +19,7 @@ class RtAppCheckTest {
     Path f = dir.resolve("check.json");
     Files.writeString(f, RtAppCheck.file(2));
     Scenario s = ScenarioLoader.load(f);
-    List<TaskSpec> threads =
-        s.workload().tasks().stream().filter(t -> !t.name().equals("rt-app-init")).toList();
+    List<TaskSpec> threads = s.workload().tasks();
     assertThat(threads)
         .extracting(TaskSpec::name)
         .containsExactly(

@@ -256,7 +256,7 @@ final class RtAppBinder {
         specs.add(programs.task(t, t.key, true, plan, -1));
       }
     }
-    List<TaskSpec> all = new ArrayList<>(mutexes.initTasks());
+    List<TaskSpec> all = new ArrayList<>();
     all.add(mainThread(main));
     all.addAll(specs);
     return new Bound(global, all, file, plan);

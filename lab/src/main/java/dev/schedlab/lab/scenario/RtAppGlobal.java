@@ -148,8 +148,8 @@ record RtAppGlobal(
     if (pi) {
       notes.add(
           RtAppNotes.where(g.get("pi_enabled"))
-              + ": pi_enabled: priority inheritance of"
-              + " rt-app's mutexes is not modelled (mutexes are wait queues holding one token)");
+              + ": pi_enabled: PI futexes are not modelled: rt-app's mutexes stay glibc's"
+              + " default ones (futex_wait/futex_wake, no handoff, no priority inheritance)");
     }
     String io = g.has("io_device") ? string(g, "io_device") : "/dev/null";
     long memBuffer =

@@ -40,7 +40,6 @@ class RtAppEventsTest {
     assertThat(every.workload().tasks())
         .extracting(TaskSpec::name)
         .containsExactly(
-            "rt-app-init",
             "rt-app",
             "periodic-0",
             "periodic-1",
@@ -135,17 +134,17 @@ class RtAppEventsTest {
         .isEqualTo(new StepSpec.SleepAbs(1_000_000, RtAppTasks.T_ZERO));
     assertThat(RtAppFixtures.flat(task("producer-3").program()))
         .containsSubsequence(
-            new StepSpec.Block("rtapp/mutex/m0"),
+            new StepSpec.MutexLock("rtapp/mutex/m0"),
             new StepSpec.Signal("rtapp/cond/c0", false),
-            new StepSpec.Wake("rtapp/mutex/m0", false),
+            new StepSpec.MutexUnlock("rtapp/mutex/m0"),
             new StepSpec.Wake("rtapp/sem/s0", false),
-            new StepSpec.Block("rtapp/mutex/consumer"),
+            new StepSpec.MutexLock("rtapp/mutex/consumer"),
             new StepSpec.Signal("rtapp/cond/consumer", true),
-            new StepSpec.Wake("rtapp/mutex/consumer", false));
+            new StepSpec.MutexUnlock("rtapp/mutex/consumer"));
     assertThat(RtAppFixtures.flat(task("consumer-4").program()))
         .containsSubsequence(
             new StepSpec.CondWait("rtapp/cond/c0", "rtapp/mutex/m0"),
-            new StepSpec.Block("rtapp/mutex/m0"),
+            new StepSpec.MutexLock("rtapp/mutex/m0"),
             new StepSpec.Block("rtapp/sem/s0"),
             new StepSpec.CondWait("rtapp/cond/consumer", "rtapp/mutex/consumer"));
     assertThat(RtAppFixtures.flat(task("ping-5").program()))
@@ -161,9 +160,6 @@ class RtAppEventsTest {
     assertThat(RtAppFixtures.steps(task("dl-2"), StepSpec.Yield.class)).hasSize(1);
     assertThat(RtAppFixtures.steps(task("forker-13"), StepSpec.Fork.class))
         .containsExactly(new StepSpec.Fork("child", "child-", 17));
-    assertThat(RtAppFixtures.steps(task("rt-app-init"), StepSpec.Wake.class))
-        .extracting(StepSpec.Wake::waitQueue)
-        .contains("rtapp/mutex/m0", "rtapp/mutex/consumer");
   }
 
   @Test
