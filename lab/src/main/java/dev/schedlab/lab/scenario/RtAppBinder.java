@@ -1,6 +1,7 @@
 package dev.schedlab.lab.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedlab.engine.config.CgroupSpec;
 import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.config.KernelSpec;
 import dev.schedlab.engine.config.MachineSpec;
@@ -119,6 +120,7 @@ final class RtAppBinder {
     if (duration <= 0) {
       throw top.get("duration").error("expected a duration > 0");
     }
+    kernel = ScenarioLoader.withCgroups(kernel, bound.cgroups(), top.self());
     List<PluginRef> plugins =
         top.has("plugins") ? ScenarioLoader.plugins(top.get("plugins")) : List.of();
     return new Scenario(
@@ -131,8 +133,11 @@ final class RtAppBinder {
         plugins);
   }
 
+  /** An imported rt-app file: its workload and the task groups of its {@code taskgroup} keys. */
+  record Imported(WorkloadSpec workload, List<CgroupSpec> cgroups) {}
+
   /** {@code workload: {rtapp: FILE}} or {@code {rtapp: {file: FILE, params: {...}}}}. */
-  static WorkloadSpec importFile(Val v, MachineSpec machine) throws ScenarioException {
+  static Imported importFile(Val v, MachineSpec machine) throws ScenarioException {
     Val pathVal = v;
     Map<String, Long> params = new LinkedHashMap<>();
     if (v.node().isObject()) {
@@ -178,12 +183,16 @@ final class RtAppBinder {
     Obj top = new Val(tree, "", tree.root()).object();
     Bound bound = b.bind(top, rel);
     b.notes.add("global.duration is not used: the scenario's duration rules");
-    return bound.workload(b.notes);
+    return new Imported(bound.workload(b.notes), bound.cgroups());
   }
 
   /** The tasks and the report of one file. */
   private record Bound(
-      RtAppGlobal global, List<TaskSpec> tasks, String file, RtAppPlan.Builder plan) {
+      RtAppGlobal global,
+      List<TaskSpec> tasks,
+      String file,
+      RtAppPlan.Builder plan,
+      List<CgroupSpec> cgroups) {
     WorkloadSpec workload(List<String> notes) {
       RtAppReport report = new RtAppReport(plan.build(notes));
       return new WorkloadSpec(
@@ -233,10 +242,12 @@ final class RtAppBinder {
     main.add(new StepSpec.User(Dist.fixed(param(RtAppParams.MAIN_SETUP))));
     RtAppPlan.Builder plan =
         new RtAppPlan.Builder(file, global.log(), events.nsPerLoop(), global.cumulativeSlack());
+    RtAppTaskGroups groups = new RtAppTaskGroups();
     int index = 0;
     for (RtAppThread t : threads.values()) {
       for (int i = 0; i < t.instances; i++) {
         String name = t.key + "-" + index;
+        groups.add(t.taskgroup, name);
         specs.add(programs.task(t, name, false, plan, index++));
         main.add(clone(param(RtAppParams.FORK_COST)));
         main.add(new StepSpec.Fork(name, name, -1));
@@ -253,13 +264,14 @@ final class RtAppBinder {
                   "a forked task cannot use a barrier: rt-app counts"
                       + " barrier users when it parses the file");
         }
+        groups.add(t.taskgroup, t.key); // its forked threads are in the template's group
         specs.add(programs.task(t, t.key, true, plan, -1));
       }
     }
     List<TaskSpec> all = new ArrayList<>();
     all.add(mainThread(main));
     all.addAll(specs);
-    return new Bound(global, all, file, plan);
+    return new Bound(global, all, file, plan, groups.specs());
   }
 
   /**

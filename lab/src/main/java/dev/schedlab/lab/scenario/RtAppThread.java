@@ -60,6 +60,13 @@ final class RtAppThread {
   final long dlPeriodUs;
   final long dlDeadlineUs;
   final String cpus;
+
+  /**
+   * The task group the thread runs in: {@code taskgroup} of the task, else of its first phase
+   * naming one ({@code /a/b}), or null for none (the root group).
+   */
+  @Nullable String taskgroup;
+
   final long loop;
   final List<Phase> phases = new ArrayList<>();
   private final RtAppBinder binder;
@@ -199,7 +206,10 @@ final class RtAppThread {
     }
   }
 
-  /** util_min/util_max, nodes_membind and taskgroup: checked as rt-app checks them, then noted. */
+  /**
+   * util_min/util_max and nodes_membind: checked as rt-app checks them, then noted; taskgroup:
+   * checked, and the thread's group.
+   */
   private void ignoredAttributes(Obj o, List<String> notes) throws ScenarioException {
     for (String k : List.of("util_min", "util_max")) {
       if (o.has(k)) {
@@ -246,12 +256,24 @@ final class RtAppThread {
         if (!List.of("SCHED_OTHER", "SCHED_BATCH", "SCHED_IDLE").contains(policy)) {
           throw tg.error("no taskgroup support for policy " + policy);
         }
-        notes.add(
-            RtAppNotes.where(tg)
-                + ": taskgroup "
-                + name
-                + ": not yet modelled (the fair"
-                + " class has no task groups); the thread runs in the root group");
+        name = name.replaceAll("/+", "/"); // cgroup_mkdir() skips repeated slashes
+        if (name.length() > 1 && name.endsWith("/")) {
+          name = name.substring(0, name.length() - 1);
+        }
+        if (name.equals("/")) {
+          name = ""; // the root group
+        }
+        if (taskgroup == null) {
+          taskgroup = name;
+        } else if (!taskgroup.equals(name)) {
+          notes.add(
+              RtAppNotes.where(tg)
+                  + ": taskgroup "
+                  + name
+                  + ": a move between task groups at run time is not modelled; the thread"
+                  + " stays in "
+                  + (taskgroup.isEmpty() ? "/" : taskgroup));
+        }
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.schedlab.lab.scenario;
 
+import dev.schedlab.engine.config.CgroupSpec;
 import dev.schedlab.engine.config.KernelSpec;
 import dev.schedlab.engine.config.MachineSpec;
 import dev.schedlab.engine.config.PluginRef;
@@ -146,6 +147,9 @@ public final class ScenarioLoader {
             machine, duration, top.has("tools") ? ToolBinder.defaults(top.get("tools")) : Map.of());
     WorkloadSpec workload = binder.workload(top.get("workload"));
     kernel = withLatencyRequests(kernel, binder.latencyRequests);
+    if (binder.rtAppAt != null) {
+      kernel = withCgroups(kernel, binder.rtAppGroups, binder.rtAppAt);
+    }
     List<PluginRef> plugins = top.has("plugins") ? plugins(top.get("plugins")) : List.of();
     return new Scenario(name, seed, duration, machine, kernel, workload, plugins);
   }
@@ -184,6 +188,34 @@ public final class ScenarioLoader {
             k.rt(),
             k.cgroups(),
             k.autogroup());
+  }
+
+  /**
+   * {@code k} with the task groups a workload made ({@code extra}, an rt-app file's {@code
+   * taskgroup} keys) after its own; a name both define is refused at {@code where}.
+   */
+  static KernelSpec withCgroups(KernelSpec k, List<CgroupSpec> extra, Val where)
+      throws ScenarioException {
+    if (extra.isEmpty()) {
+      return k;
+    }
+    List<CgroupSpec> all = new ArrayList<>(k.cgroups());
+    for (CgroupSpec c : extra) {
+      if (k.cgroups().stream().anyMatch(g -> g.name().equals(c.name()))) {
+        throw where.error(
+            "taskgroup /" + c.name() + " is also a cgroup of kernel.cgroups; rename one of them");
+      }
+      all.add(c);
+    }
+    return new KernelSpec(
+        k.preempt(),
+        k.hz(),
+        k.features(),
+        k.params(),
+        k.latencyLimitNs(),
+        k.rt(),
+        all,
+        k.autogroup());
   }
 
   static KernelSpec kernel(Val v) throws ScenarioException {

@@ -1,5 +1,6 @@
 package dev.schedlab.lab.scenario;
 
+import dev.schedlab.engine.config.CgroupSpec;
 import dev.schedlab.engine.config.CpuList;
 import dev.schedlab.engine.config.LockSpec;
 import dev.schedlab.engine.config.MachineSpec;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /** Binds {@code workload: {tasks: [...]}} with the task defaults of docs/scenarios.md. */
 final class TaskBinder {
@@ -84,9 +86,11 @@ final class TaskBinder {
     Map<String, Integer> caps = new TreeMap<>();
     List<ToolRun> tools = new ArrayList<>();
     if (o.has("rtapp")) {
-      WorkloadSpec imported = RtAppBinder.importFile(o.get("rtapp"), machine);
-      addAll(o.get("rtapp"), imported.tasks(), tasks, names);
-      tools.addAll(imported.tools());
+      RtAppBinder.Imported imported = RtAppBinder.importFile(o.get("rtapp"), machine);
+      addAll(o.get("rtapp"), imported.workload().tasks(), tasks, names);
+      tools.addAll(imported.workload().tools());
+      rtAppGroups = imported.cgroups();
+      rtAppAt = o.get("rtapp");
     }
     if (o.has("tools")) {
       ToolBinder tb = new ToolBinder(machine, durationNs, toolDefaults);
@@ -219,6 +223,13 @@ final class TaskBinder {
 
   /** PM QoS latency requests the tools made (cyclictest --latency), in ns. */
   final List<Long> latencyRequests = new ArrayList<>();
+
+  /**
+   * The task groups of an imported rt-app file's {@code taskgroup} keys, and where it was named.
+   */
+  List<CgroupSpec> rtAppGroups = List.of();
+
+  @Nullable Val rtAppAt;
 
   private static void addAll(Val where, List<TaskSpec> add, List<TaskSpec> tasks, Set<String> names)
       throws ScenarioException {

@@ -2,7 +2,9 @@ package dev.schedlab.lab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.schedlab.engine.config.CgroupSpec;
 import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
@@ -170,10 +172,14 @@ class RtAppEventsTest {
             "tasks.periodic.util_min",
             "tasks.periodic.util_max",
             "tasks.periodic.phases.heavy.util_max",
-            "tasks.periodic.nodes_membind",
-            "tasks.batch.taskgroup")) {
+            "tasks.periodic.nodes_membind")) {
       assertThat(notes).anySatisfy(n -> assertThat(n).contains(key));
     }
+    // a taskgroup is modelled: its group holds the thread
+    assertThat(notes).noneSatisfy(n -> assertThat(n).contains("taskgroup"));
+    assertThat(every.kernel().cgroups())
+        .extracting(CgroupSpec::name, CgroupSpec::tasks)
+        .containsExactly(tuple("tg1", List.of("batch-14")));
   }
 
   @Test
