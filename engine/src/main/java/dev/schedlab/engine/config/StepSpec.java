@@ -415,9 +415,17 @@ public sealed interface StepSpec {
    * a template only), named {@code namePrefix + index + "-" + nnnn}: index counts from {@code
    * firstIndex} over every fork of the run, nnnn the forks of this template (rt-app's {@code
    * fork}). The clone cost is a separate kernel step. A {@code firstIndex} below 0 names the child
-   * {@code template} itself (the scenario's {@code fork} step of a {@code forked} task).
+   * {@code template} itself (the scenario's {@code fork} step of a {@code forked} task). A {@code
+   * thread} shares its parent's address space ({@code pthread_create()}: {@code clone(CLONE_VM)}),
+   * so a switch between the two is the lighter one; otherwise the child has an mm of its own.
    */
-  record Fork(String template, String namePrefix, int firstIndex) implements StepSpec {}
+  record Fork(String template, String namePrefix, int firstIndex, boolean thread)
+      implements StepSpec {
+    /** A new process ({@code fork()}). */
+    public Fork(String template, String namePrefix, int firstIndex) {
+      this(template, namePrefix, firstIndex, false);
+    }
+  }
 
   /**
    * Appends the current time (ns) to the task's time series {@code key} ({@code clock_gettime()} in

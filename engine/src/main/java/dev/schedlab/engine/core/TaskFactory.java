@@ -84,10 +84,11 @@ final class TaskFactory {
       int nth = forksOf.merge(op.template, 1, Integer::sum) - 1;
       comm = op.namePrefix + index + "-" + String.format(Locale.ROOT, "%04d", nth);
     }
-    int mmId = ts.kthread() ? -1 : mm++;
-    Task t =
-        newTask(
-            ts, comm, allowedOf(ts), mmId, ts.kthread() ? null : newMm(mmId), parent.rng.split());
+    // A thread (clone(CLONE_VM)) shares its parent's mm; a process gets one of its own.
+    boolean thread = op.flag && parent.mm != null && !ts.kthread();
+    int mmId = ts.kthread() ? -1 : thread ? parent.mmId : mm++;
+    Mm childMm = ts.kthread() ? null : thread ? parent.mm : newMm(mmId);
+    Task t = newTask(ts, comm, allowedOf(ts), mmId, childMm, parent.rng.split());
     // A child starts in its parent's cgroup, unless the scenario lists it (or its template) in
     // one: then it is there from the start, as if its parent had moved it at once (rt-app attaches
     // each thread to its taskgroup before its first phase).

@@ -69,6 +69,7 @@ final class ThreadSteps {
       op.template = f.template();
       op.namePrefix = f.namePrefix();
       op.count = f.firstIndex();
+      op.flag = f.thread();
       out.add(op);
     } else if (s instanceof StepSpec.Clock st) {
       Op op = new Op(Op.CLOCK);

@@ -458,6 +458,24 @@ class ThreadOpsTest {
   }
 
   @Test
+  void aThreadSharesItsParentsMmAndAProcessHasItsOwn() {
+    TaskSpec thread = normal("thread", 0, user(MS), new StepSpec.Exit());
+    TaskSpec process = normal("process", 0, user(MS), new StepSpec.Exit());
+    TaskSpec parent =
+        normal(
+            "parent",
+            1,
+            new StepSpec.Fork("thread", "thread", -1, true),
+            new StepSpec.Fork("process", "process", -1),
+            user(MS),
+            new StepSpec.Exit());
+    Kernel k = run(20 * MS, 2, thread, process, parent);
+    assertThat(task(k, "thread").mmId).isEqualTo(task(k, "parent").mmId);
+    assertThat(task(k, "thread").mm).isSameAs(task(k, "parent").mm);
+    assertThat(task(k, "process").mmId).isNotEqualTo(task(k, "parent").mmId);
+  }
+
+  @Test
   void aForkedChildOnAnotherCpuIsWokenFromItsParentsCpu() {
     // wake_up_new_task() runs on the parent's CPU: the idle CPU 1 is rescheduled remotely, by a
     // RESCHEDULE IPI or, while its idle loop polls, the polling shortcut

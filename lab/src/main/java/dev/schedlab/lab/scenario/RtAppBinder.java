@@ -250,7 +250,7 @@ final class RtAppBinder {
         groups.add(t.taskgroup, name);
         specs.add(programs.task(t, name, false, plan, index++));
         main.add(clone(param(RtAppParams.FORK_COST)));
-        main.add(new StepSpec.Fork(name, name, -1));
+        main.add(new StepSpec.Fork(name, name, -1, true)); // pthread_create()
       }
     }
     for (RtAppThread t : threads.values()) {
@@ -311,7 +311,7 @@ final class RtAppBinder {
     if (!forked.contains(target)) {
       forked.add(target);
     }
-    return List.of(clone(costNs), new StepSpec.Fork(target, target + "-", nrThreads));
+    return List.of(clone(costNs), new StepSpec.Fork(target, target + "-", nrThreads, true));
   }
 
   /** The kernel time of {@code pthread_create()} creating a thread. */

@@ -161,7 +161,7 @@ class RtAppEventsTest {
             new StepSpec.Barrier("rtapp/barrier/b0", 3));
     assertThat(RtAppFixtures.steps(task("dl-2"), StepSpec.Yield.class)).hasSize(1);
     assertThat(RtAppFixtures.steps(task("forker-13"), StepSpec.Fork.class))
-        .containsExactly(new StepSpec.Fork("child", "child-", 17));
+        .containsExactly(new StepSpec.Fork("child", "child-", 17, true));
   }
 
   @Test

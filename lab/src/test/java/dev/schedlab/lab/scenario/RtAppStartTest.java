@@ -57,7 +57,7 @@ class RtAppStartTest {
       expected.add(
           new StepSpec.Kernel(
               List.of(new StepSpec.Segment(Dist.fixed(FORK), true, false, "NONE"))));
-      expected.add(new StepSpec.Fork(name, name, -1));
+      expected.add(new StepSpec.Fork(name, name, -1, true));
     }
     assertThat(main.program()).startsWith(expected.toArray(StepSpec[]::new));
     assertThat(main.program().get(expected.size())).isInstanceOf(StepSpec.Block.class);
