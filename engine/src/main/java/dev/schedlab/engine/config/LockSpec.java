@@ -22,7 +22,12 @@ public record LockSpec(String name, Kind kind, Scope scope) {
      */
     MUTEX,
     /** {@code struct rw_semaphore}: shared readers, exclusive writers, writers not starved. */
-    RWSEM;
+    RWSEM,
+    /**
+     * {@code struct rt_mutex} on every kernel (kernel/locking/rtmutex.c): adaptive spinning, a wait
+     * list by priority, priority inheritance; behind a PI futex ({@code futex_lock_pi()}).
+     */
+    RT_MUTEX;
 
     /** The scenario spelling ({@code raw_spinlock}). */
     public String label() {

@@ -393,6 +393,21 @@ public sealed interface StepSpec {
   record MutexUnlock(String mutex) implements StepSpec {}
 
   /**
+   * {@code pthread_mutex_lock()} of a priority-inheritance mutex ({@code PTHREAD_PRIO_INHERIT}) on
+   * the declared {@code rt_mutex} lock {@code lock}: a compare-and-swap of the owner's TID in user
+   * space when it is free and unwaited; otherwise {@code futex_lock_pi()}, whose rt_mutex spins
+   * while the owner runs, queues by priority and lends the waiter's priority to the owner.
+   */
+  record PiMutexLock(String lock) implements StepSpec {}
+
+  /**
+   * {@code pthread_mutex_unlock()} of a priority-inheritance mutex: the compare-and-swap back to 0
+   * in user space while nobody waits; otherwise {@code futex_unlock_pi()}, which hands the lock to
+   * the top waiter and ends the owner's boost.
+   */
+  record PiMutexUnlock(String lock) implements StepSpec {}
+
+  /**
    * {@code sock_alloc_send_pskb()}: wait for room in a socket's send buffer, then charge {@code
    * bytes} to it ({@code skb_set_owner_w()}). While the buffer holds {@code limit} bytes or more
    * the task sleeps on the buffer's wait queue ({@code sock_wait_for_wmem()}), and checks again

@@ -39,6 +39,9 @@ import java.util.TreeMap;
  *       writer owner like mutexes; a release with no readers left hands the lock to a writer
  *       spinner, else to the first sleeper, or to every queued reader when the first is a reader
  *       ({@code rwsem_mark_wake()}, up to 256).
+ *   <li>{@code rt_mutex} (kernel/locking/rtmutex.c) on every kernel, as behind a PI futex: what
+ *       PREEMPT_RT makes of sleeping locks (below); a PI futex's user-space fast paths take and
+ *       release it without the kernel ({@link #userLock}, {@link #userUnlock}).
  *   <li>PREEMPT_RT ({@code kernel.rt}): {@code spinlock_t} and mutexes are rtmutexes
  *       (kernel/locking/rtmutex.c, spinlock_rt.c): no preempt or IRQ disabling, adaptive spinning
  *       as above, a wait list ordered by priority, and priority inheritance ({@link PiBoost}): a
@@ -96,6 +99,49 @@ final class Locks {
   /** Whether waiters of {@code c} may sleep (mutex, rwsem; spinlock_t under PREEMPT_RT). */
   boolean sleeping(LockClass c) {
     return !c.kind.spinning(rt);
+  }
+
+  /**
+   * Whether the sleeping waiters of {@code c} are rtmutex waiters (by priority, lending it to the
+   * owner): every sleeping lock under PREEMPT_RT, an {@code rt_mutex} everywhere.
+   */
+  private boolean rtWaiters(LockClass c) {
+    return rt || c.kind == LockSpec.Kind.RT_MUTEX;
+  }
+
+  // ---------------- a PI futex's user-space fast paths ----------------
+
+  /**
+   * The compare-and-swap of the futex word from 0 to the thread's TID: it takes the lock when it is
+   * free and nobody waits (no waiter has set FUTEX_WAITERS). The kernel's rt_mutex is not touched,
+   * so lock_stat counts nothing.
+   */
+  boolean userLock(Cpu cpu, Task t, LockClass c) {
+    KLock l = c.instance(cpu, t);
+    if (!l.free() || !l.spinners.isEmpty() || !l.sleepers.isEmpty()) {
+      return false;
+    }
+    l.owner = t;
+    t.locks.add(l, k.now, false, false);
+    return true;
+  }
+
+  /**
+   * The unlock's compare-and-swap from the TID to 0: it succeeds while no waiter set FUTEX_WAITERS;
+   * otherwise the thread goes to the kernel ({@code futex_unlock_pi()}).
+   */
+  boolean userUnlock(Task t, LockClass c) {
+    int i = t.locks.find(c);
+    if (i < 0) {
+      throw new IllegalStateException(t + " unlocks " + c.name + ", which it does not hold");
+    }
+    KLock l = t.locks.held[i];
+    if (!l.spinners.isEmpty() || !l.sleepers.isEmpty()) {
+      return false;
+    }
+    t.locks.remove(i);
+    l.owner = null;
+    return true;
   }
 
   // ---------------- lock ----------------
@@ -157,7 +203,7 @@ final class Locks {
         tl.preemptCount++; // the optimistic spin runs with preemption off
       }
       l.spinners.add(t);
-      if (sleeps && rt) {
+      if (sleeps && rtWaiters(c)) {
         pi.adjust(l.owner); // an rtmutex waiter is in the waiter tree while it spins
       }
       k.exec.waitOnLock(cpu, t, op);
@@ -179,13 +225,14 @@ final class Locks {
   /** The waiter blocks on the wait list; the task switch follows. */
   private void sleep(Cpu cpu, Task t, KLock l) {
     t.locks.spinning = false;
-    if (rt) {
+    boolean byPrio = rtWaiters(l.cls);
+    if (byPrio) {
       insertByPrio(l, t);
     } else {
       l.sleepers.add(t);
     }
     t.state = TaskState.UNINTERRUPTIBLE;
-    if (rt) {
+    if (byPrio) {
       pi.adjust(l.owner);
     }
     k.sched.schedule(cpu, SchedMode.NONE, 0);
@@ -293,7 +340,7 @@ final class Locks {
     }
     k.pathCost = 0;
     handOff(l);
-    if (rt && sleeping(l.cls)) {
+    if (rtWaiters(l.cls) && sleeping(l.cls)) {
       pi.adjust(t); // the waiters of this lock no longer lend their priority to t
     }
     k.exec.runLockOp(cpu, t, op, k.pathCost);
@@ -342,7 +389,7 @@ final class Locks {
     l.sleepers.poll();
     l.owner = w;
     w.locks.granted = true;
-    if (rt) {
+    if (rtWaiters(l.cls)) {
       pi.adjust(w); // the new owner inherits from the waiters left behind it
     }
     k.sched.wakeUp(w, 0);
@@ -413,7 +460,7 @@ final class Locks {
 
   private String flags(LockClass c, boolean read) {
     // include/trace/events/lock.h show_contention_flags()
-    if (sleeping(c) && rt && c.kind != LockSpec.Kind.RWSEM) {
+    if (sleeping(c) && rtWaiters(c) && c.kind != LockSpec.Kind.RWSEM) {
       return "RT";
     }
     return switch (c.kind) {

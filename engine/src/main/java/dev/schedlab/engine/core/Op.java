@@ -75,6 +75,12 @@ final class Op {
   /** {@code futex_wake()} of one sleeper. */
   static final int FUTEX_WAKE = 35;
 
+  /** A PI futex's user-space lock ({@link #lockClass}), past the syscall by {@link #jump}. */
+  static final int PI_USER_LOCK = 36;
+
+  /** A PI futex's user-space unlock, past the syscall by {@link #jump} while nobody waits. */
+  static final int PI_USER_UNLOCK = 37;
+
   /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
   static final int STAMP = 14;
 

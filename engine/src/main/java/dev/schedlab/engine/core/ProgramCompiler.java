@@ -316,6 +316,16 @@ final class ProgramCompiler {
     return from == null ? RUN_START : stamp(from);
   }
 
+  /** The declared kernel lock {@code name}. */
+  LockClass lockClass(String name) {
+    return k.locks.cls(name);
+  }
+
+  /** The cost parameter {@code p} of the run. */
+  long cost(dev.schedlab.engine.params.Param p) {
+    return k.costs.p(p);
+  }
+
   /** The named timestamp slot; -1 until first stamped. */
   private long[] stamp(String name) {
     return stamps.computeIfAbsent(name, n -> new long[] {-1});

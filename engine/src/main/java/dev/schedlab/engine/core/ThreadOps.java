@@ -140,6 +140,14 @@ final class ThreadOps {
         sleepOn(cpu, t, op.waitQueue, cost);
         return false;
       }
+      case Op.PI_USER_LOCK -> {
+        t.pc += k.locks.userLock(cpu, t, op.lockClass) ? op.jump : 1;
+        return true;
+      }
+      case Op.PI_USER_UNLOCK -> {
+        t.pc += k.locks.userUnlock(t, op.lockClass) ? op.jump : 1;
+        return true;
+      }
       case Op.MUTEX_RETRY -> {
         t.pc -= op.jump;
         return true;

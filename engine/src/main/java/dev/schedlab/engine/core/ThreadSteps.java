@@ -1,7 +1,9 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.engine.config.CpuList;
+import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.params.Param;
 import java.util.BitSet;
 import java.util.List;
 
@@ -60,6 +62,10 @@ final class ThreadSteps {
       mutexLock(c.waitQueue(ml.mutex()), out);
     } else if (s instanceof StepSpec.MutexUnlock mu) {
       mutexUnlock(c.waitQueue(mu.mutex()), out);
+    } else if (s instanceof StepSpec.PiMutexLock pl) {
+      piLock(c, c.lockClass(pl.lock()), out);
+    } else if (s instanceof StepSpec.PiMutexUnlock pu) {
+      piUnlock(c.lockClass(pu.lock()), out);
     } else if (s instanceof StepSpec.Barrier b) {
       Op op = new Op(Op.BARRIER);
       op.barrier = c.barrier(b.name(), b.users());
@@ -130,12 +136,43 @@ final class ThreadSteps {
   private static void mutexUnlock(WaitQueue futex, List<Op> out) {
     Op unlock = new Op(Op.MUTEX_UNLOCK);
     unlock.waitQueue = futex;
-    out.add(unlock);
-    int at = out.size() - 1;
     Op wake = new Op(Op.FUTEX_WAKE);
     wake.waitQueue = futex;
-    syscall(out, wake);
-    unlock.jump = out.size() - at;
+    unlessFast(out, unlock, wake);
+  }
+
+  /**
+   * {@code pthread_mutex_lock()} of a PI mutex: the user-space compare-and-swap, else {@code
+   * futex_lock_pi()}: its futex part ({@code cost.futex_wait}, the hash bucket and the word), then
+   * the rt_mutex.
+   */
+  private static void piLock(ProgramCompiler c, LockClass lock, List<Op> out) {
+    Op fast = new Op(Op.PI_USER_LOCK);
+    fast.lockClass = lock;
+    Op path = new Op(Op.KSEG);
+    path.dist = Dist.fixed(c.cost(Param.FUTEX_WAIT));
+    Op take = new Op(Op.LOCK);
+    take.lockClass = lock;
+    unlessFast(out, fast, path, take);
+  }
+
+  /** {@code pthread_mutex_unlock()} of a PI mutex: user space, else {@code futex_unlock_pi()}. */
+  private static void piUnlock(LockClass lock, List<Op> out) {
+    Op fast = new Op(Op.PI_USER_UNLOCK);
+    fast.lockClass = lock;
+    Op give = new Op(Op.UNLOCK);
+    give.lockClass = lock;
+    unlessFast(out, fast, give);
+  }
+
+  /** A user-space fast path, then a system call of {@code slow} that it skips when it succeeds. */
+  private static void unlessFast(List<Op> out, Op fast, Op... slow) {
+    out.add(fast);
+    int at = out.size() - 1;
+    out.add(new Op(Op.SYSCALL_ENTER));
+    out.addAll(List.of(slow));
+    out.add(new Op(Op.SYSCALL_EXIT));
+    fast.jump = out.size() - at;
   }
 
   private static void syscall(List<Op> out, Op op) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.schedlab.engine.config.CgroupSpec;
 import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.config.KernelSpec;
+import dev.schedlab.engine.config.LockSpec;
 import dev.schedlab.engine.config.MachineSpec;
 import dev.schedlab.engine.config.PluginRef;
 import dev.schedlab.engine.config.StepSpec;
@@ -192,11 +193,12 @@ final class RtAppBinder {
       List<TaskSpec> tasks,
       String file,
       RtAppPlan.Builder plan,
-      List<CgroupSpec> cgroups) {
+      List<CgroupSpec> cgroups,
+      List<LockSpec> locks) {
     WorkloadSpec workload(List<String> notes) {
       RtAppReport report = new RtAppReport(plan.build(notes));
       return new WorkloadSpec(
-          tasks, Map.of(), List.of(new ToolRun("rt-app", "rt-app", file, report)));
+          tasks, Map.of(), List.of(new ToolRun("rt-app", "rt-app", file, report)), locks);
     }
   }
 
@@ -224,13 +226,13 @@ final class RtAppBinder {
       threads.put(key, t);
       nrThreads += t.instances;
     }
-    RtAppMutexes mutexes = new RtAppMutexes();
+    RtAppMutexes mutexes = new RtAppMutexes(global.piEnabled());
     RtAppEvents events =
         new RtAppEvents(mutexes, global, this::param, global.log().enabled(), notes);
     for (RtAppThread t : threads.values()) {
       for (RtAppThread.Phase p : t.phases) {
         for (RtAppEvents.Event e : p.events()) {
-          events.scan(e, t.instances);
+          events.scan(e, t);
         }
       }
     }
@@ -271,7 +273,14 @@ final class RtAppBinder {
     List<TaskSpec> all = new ArrayList<>();
     all.add(mainThread(main));
     all.addAll(specs);
-    return new Bound(global, all, file, plan, groups.specs());
+    for (String m : mutexes.notPi()) {
+      notes.add(
+          "pi_enabled: mutex "
+              + m
+              + " is used by a condition (wait, sync, suspend, resume), whose priority-inheritance"
+              + " wait (futex_wait_requeue_pi) is not modelled: it stays a default mutex");
+    }
+    return new Bound(global, all, file, plan, groups.specs(), mutexes.locks());
   }
 
   /**

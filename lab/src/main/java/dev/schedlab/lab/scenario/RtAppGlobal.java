@@ -145,12 +145,6 @@ record RtAppGlobal(
               + " the model)");
     }
     boolean pi = bool(g, "pi_enabled", false);
-    if (pi) {
-      notes.add(
-          RtAppNotes.where(g.get("pi_enabled"))
-              + ": pi_enabled: PI futexes are not modelled: rt-app's mutexes stay glibc's"
-              + " default ones (futex_wait/futex_wake, no handoff, no priority inheritance)");
-    }
     String io = g.has("io_device") ? string(g, "io_device") : "/dev/null";
     long memBuffer =
         g.has("mem_buffer_size") ? integer(g, "mem_buffer_size", 1) : DEFAULT_MEM_BUFFER;

@@ -88,6 +88,9 @@ final class TaskBinder {
     if (o.has("rtapp")) {
       RtAppBinder.Imported imported = RtAppBinder.importFile(o.get("rtapp"), machine);
       addAll(o.get("rtapp"), imported.workload().tasks(), tasks, names);
+      for (LockSpec ls : imported.workload().locks()) {
+        declare(o.get("rtapp"), ls, locks);
+      }
       tools.addAll(imported.workload().tools());
       rtAppGroups = imported.cgroups();
       rtAppAt = o.get("rtapp");

@@ -97,9 +97,12 @@ class RtAppDialectTest {
     Scenario s = ScenarioLoader.load(RtAppFixtures.file("every-key.json"));
     assertThat(s.durationNs()).isEqualTo(1_000_000_000L);
     List<String> notes = RtAppFixtures.report(s).plan().notes();
-    for (String key : List.of("global.ftrace", "global.lock_pages", "global.pi_enabled")) {
+    for (String key : List.of("global.ftrace", "global.lock_pages")) {
       assertThat(notes).anySatisfy(n -> assertThat(n).contains(key));
     }
+    // pi_enabled has a meaning now; only the mutexes conditions use stay default ones
+    assertThat(notes).noneSatisfy(n -> assertThat(n).contains("global.pi_enabled"));
+    assertThat(notes).anySatisfy(n -> assertThat(n).contains("pi_enabled: mutex m0"));
     assertThat(RtAppFixtures.report(s).plan().log().gnuplot()).isTrue();
     assertThat(RtAppFixtures.report(s).plan().cumulativeSlack()).isTrue();
     assertThat(RtAppFixtures.report(s).plan().nsPerLoop()).isEqualTo(20);
