@@ -84,6 +84,13 @@ public interface SchedulingClass {
   /** {@code update_curr}: charge {@code deltaExecNs} of run time to the running task. */
   default void updateCurr(RqView rq, TaskView curr, long deltaExecNs) {}
 
+  /**
+   * {@code yield_task}: {@code curr}, just charged its run time, calls {@code sched_yield()}; the
+   * engine calls {@code schedule()} next. The default does nothing (the RT classes' requeue at the
+   * tail of the priority is the engine's). Since API 1.2.0.
+   */
+  default void yieldTask(RqView rq, TaskView curr) {}
+
   /** Number of this class's tasks queued on {@code rq} (including a running one). */
   int nrQueued(RqView rq);
 

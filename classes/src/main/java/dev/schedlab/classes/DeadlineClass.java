@@ -25,9 +25,10 @@ import org.jspecify.annotations.Nullable;
  * {@code set_next_task_dl()}) and after a replenishment; pull when the running deadline task leaves
  * the dl_rq ({@code balance_dl()}). {@link #selectCpu} is {@code select_task_rq_dl()}: fork stays
  * on the parent's CPU; a woken task leaves its CPU only when that CPU runs a deadline task it would
- * not preempt (or a pinned one), for {@code find_later_rq()}'s CPU.
+ * not preempt (or a pinned one), for {@code find_later_rq()}'s CPU. {@link #yieldTask} throttles
+ * the task to its next period.
  *
- * <p>Does not model: admission control, GRUB, PI boosting, dl_server, HRTICK_DL, yield, capacity
+ * <p>Does not model: admission control, GRUB, PI boosting, dl_server, HRTICK_DL, capacity
  * awareness, the pull from {@code switched_from_dl()} and {@code prio_changed_dl()} (tasks do not
  * change policy or parameters in a run). A timer is bound to the CPU where the task first
  * throttled; it acts on the CPU the task is queued on.
@@ -185,7 +186,7 @@ public final class DeadlineClass implements SchedulingClass {
       return; // like update_curr_dl(): only an entity on the dl_rq is charged
     }
     dl.runtime -= deltaExecNs;
-    if (dl.runtime > 0) {
+    if (dl.runtime > 0 && !dl.yielded) {
       return;
     }
     long now = rq.clock();
@@ -201,6 +202,20 @@ public final class DeadlineClass implements SchedulingClass {
     if (trees[rq.cpu()].first() != dl) {
       services.resched(rq.cpu(), ReschedReason.FORCE);
     }
+  }
+
+  /**
+   * {@code yield_task_dl()}: the task sleeps until its next period, its leftover runtime dropped at
+   * the replenishment ({@code dl_yielded}; update_curr_dl() throttles it at once).
+   */
+  @Override
+  public void yieldTask(RqView rq, TaskView curr) {
+    DlEntity dl = entityOf(curr);
+    if (dl == null || !dl.inTree) {
+      return;
+    }
+    dl.yielded = true;
+    updateCurr(rq, curr, 0);
   }
 
   private TimerHandle timerOf(DlEntity dl) {

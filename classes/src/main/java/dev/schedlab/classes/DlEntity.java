@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
  * Per-task state of the deadline class ({@code struct sched_dl_entity}) and the CBS rules on it.
  *
  * <p>Models: remaining runtime, absolute deadline, throttling, the CBS wakeup rule ({@code
- * update_dl_entity}), the constrained-deadline revised wakeup, and replenishment.
+ * update_dl_entity}), the constrained-deadline revised wakeup, and replenishment (which drops a
+ * yielded period's leftover runtime).
  *
  * <p>Does not model: DL_SCALE-free exact arithmetic (the overflow test shifts by 10 like the
  * kernel), PI boosting, GRUB reclaiming, dl_server, overrun signalling.
@@ -31,6 +32,10 @@ final class DlEntity implements DeadlineArray.Node {
   long deadline;
 
   boolean throttled;
+
+  /** {@code dl_yielded}: the task gave up the rest of this period's runtime. */
+  boolean yielded;
+
   boolean inTree;
   boolean onRq;
   boolean fresh = true;
@@ -88,6 +93,10 @@ final class DlEntity implements DeadlineArray.Node {
 
   /** {@code replenish_dl_entity()}: push the deadline out until runtime is positive. */
   void replenish(long now) {
+    if (yielded && runtime > 0) {
+      runtime = 0; // the yielded runtime is not carried over
+    }
+    yielded = false;
     if (dlPeriod <= 0 || dlRuntime <= 0) {
       newPeriod(now);
       return;

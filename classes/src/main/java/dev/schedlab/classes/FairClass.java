@@ -52,9 +52,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Does not model: reweighting of a queued task (a task's weight is sampled at enqueue),
  * PLACE_REL_DEADLINE, NEXT_BUDDY (so the PICK_BUDDY feature is read but no buddy is ever set),
- * yield, EAS and uclamp, and v4.17's decayed {@code cpu_load[]} indexes. SCHED_EXT wakees preempt
- * like SCHED_NORMAL (the kernel's {@code p->policy != SCHED_NORMAL} test would exclude them). Only
- * BATCH and IDLE never preempt.
+ * {@code yield_to()}, EAS and uclamp, and v4.17's decayed {@code cpu_load[]} indexes. SCHED_EXT
+ * wakees preempt like SCHED_NORMAL (the kernel's {@code p->policy != SCHED_NORMAL} test would
+ * exclude them). Only BATCH and IDLE never preempt.
  *
  * <p>Kernel reference: {@code kernel/sched/fair.c} ({@code update_curr}, {@code update_deadline},
  * {@code place_entity}, {@code enqueue_entity}, {@code dequeue_entity}, {@code
@@ -436,6 +436,31 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     }
     if (resched) {
       services.resched(rq.cpu(), ReschedReason.SLICE_EXPIRY_TICK);
+    }
+  }
+
+  /**
+   * {@code yield_task_fair()} (run time already charged): with another task on the runqueue the
+   * yielder gives up the rest of its request. Before v6.17 its deadline moves one slice on, which
+   * also ends RUN_TO_PARITY's protection (v6.12 marks it by {@code vlag == deadline}); from v6.17
+   * ({@code feature.YIELD_FORFEIT}, 79104becf42b) only an eligible yielder acts: its vruntime moves
+   * to its deadline and the deadline one slice past it.
+   */
+  @Override
+  public void yieldTask(RqView rq, TaskView curr) {
+    FairEntity se = entityOf(curr);
+    if (se == null || se.cfsRq == null || rq.nrRunning() == 1) {
+      return;
+    }
+    FairRq q = se.cfsRq;
+    long vslice = FairWeights.calcDeltaFair(se.slice, se.weight);
+    if (!feat.yieldForfeit()) {
+      se.deadline += vslice;
+      se.cancelProtection();
+    } else if (q.eligible(se.vruntime)) {
+      se.vruntime = se.deadline;
+      se.deadline += vslice;
+      q.rebase();
     }
   }
 

@@ -8,8 +8,9 @@ import dev.schedlab.api.view.MachineView;
  *
  * <p>Models: {@code sched_feat()} bits read as {@code feature.NAME} (on unless 0) and {@code
  * sysctl_sched_base_slice} = normalized base slice ({@code sched.base_slice}) × (1 +
- * ilog2(min(ncpus, 8))) (SCHED_TUNABLESCALING_LOG); {@code PROTECT_QUANTUM} is not a kernel bit but
- * the kernel version's choice (v6.17+), see {@link FairClass}.
+ * ilog2(min(ncpus, 8))) (SCHED_TUNABLESCALING_LOG); {@code PROTECT_QUANTUM} and {@code
+ * YIELD_FORFEIT} are not kernel bits but the kernel version's choices (v6.17+), see {@link
+ * FairClass}.
  *
  * <p>Does not model: run-time feature toggling, other tunable scaling modes.
  *
@@ -24,6 +25,7 @@ record FairFeatures(
     boolean delayZero,
     boolean wakeupPreemption,
     boolean protectQuantum,
+    boolean yieldForfeit,
     long normalizedSliceNs,
     long baseSliceNs,
     long tickNs) {
@@ -41,6 +43,7 @@ record FairFeatures(
         Params.feature(s, "DELAY_ZERO"),
         Params.feature(s, "WAKEUP_PREEMPTION"),
         Params.feature(s, "PROTECT_QUANTUM"),
+        Params.feature(s, "YIELD_FORFEIT"),
         normalized,
         normalized * factor,
         machine.tickNs());

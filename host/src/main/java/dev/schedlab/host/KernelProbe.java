@@ -214,9 +214,9 @@ final class KernelProbe {
   }
 
   /**
-   * Kernel-version features of the fair class, from the release: {@code feature.PROTECT_QUANTUM} is
-   * 1 from v6.17 (Vincent Guittot's slice-protection series), 0 before; none for a release that
-   * does not start with a version number.
+   * Kernel-version features of the fair class, from the release: {@code feature.PROTECT_QUANTUM}
+   * (Vincent Guittot's slice-protection series) and {@code feature.YIELD_FORFEIT} (79104becf42b)
+   * are 1 from v6.17, 0 before; none for a release that does not start with a version number.
    */
   static Map<String, Sourced<Long>> versionParams(String release) {
     Matcher m = Pattern.compile("^(\\d+)\\.(\\d+)").matcher(release);
@@ -230,9 +230,15 @@ final class KernelProbe {
         v617
             ? " is v6.17+: update_curr() reschedules when the slice protection ends"
             : " is before v6.17: the slice protection of v6.12";
+    String yield =
+        v617
+            ? " is v6.17+: yield_task_fair() forfeits the yielder's vruntime"
+            : " is before v6.17: yield_task_fair() moves the deadline on";
     return Map.of(
         "feature.PROTECT_QUANTUM",
-        Sourced.of(v617 ? 1L : 0L, "/proc/sys/kernel/osrelease: " + release + why));
+        Sourced.of(v617 ? 1L : 0L, "/proc/sys/kernel/osrelease: " + release + why),
+        "feature.YIELD_FORFEIT",
+        Sourced.of(v617 ? 1L : 0L, "/proc/sys/kernel/osrelease: " + release + yield));
   }
 
   /**

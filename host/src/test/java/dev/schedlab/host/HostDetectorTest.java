@@ -152,6 +152,9 @@ class HostDetectorTest {
         .isEqualTo(0L);
     assertThat(KernelProbe.versionParams("7.0.0").get("feature.PROTECT_QUANTUM").value())
         .isEqualTo(1L);
+    assertThat(KernelProbe.versionParams("6.16.9").get("feature.YIELD_FORFEIT").value())
+        .isEqualTo(0L);
+    assertThat(loaded(h).kernel().params()).containsEntry("feature.YIELD_FORFEIT", 1L);
     assertThat(KernelProbe.versionParams("unknown")).isEmpty();
   }
 

@@ -11,22 +11,21 @@ import java.util.Objects;
  * Runs the ops of {@link ThreadSteps} for {@link TaskExec}.
  *
  * <p>Models: {@code sched_yield()} ({@code yield_task_rt()}'s requeue at the tail of the priority
- * list, then {@code schedule()}); {@code sched_setaffinity()} on oneself (the new mask, and when it
- * excludes the current CPU a move to an allowed CPU once switched out); absolute {@code
- * clock_nanosleep()}; rt-app's periodic timer (next expiry, slack, missed periods); glibc's mutexes
- * on a futex word ({@code lll_lock}/{@code lll_unlock}: user-space fast paths, {@code futex_wait()}
- * while the word says "locked, waited for", a woken waiter tries again, so a thread that locks in
- * between keeps the mutex); condition variables with the futex wait queued before the mutex is
- * released; a barrier whose last arrival wakes every waiter; a socket's send buffer (a writer
- * sleeps while the buffer is full and every waiting writer is woken once a reader has freed it down
- * to the wake mark); {@code fork} of a task from a template; clock reads into per-task time series.
+ * list, the other classes' {@code yield_task}, then {@code schedule()}); {@code
+ * sched_setaffinity()} on oneself (the new mask, and when it excludes the current CPU a move to an
+ * allowed CPU once switched out); absolute {@code clock_nanosleep()}; rt-app's periodic timer (next
+ * expiry, slack, missed periods); glibc's mutexes on a futex word ({@code lll_lock}/{@code
+ * lll_unlock}: user-space fast paths, {@code futex_wait()} while the word says "locked, waited
+ * for", a woken waiter tries again, so a thread that locks in between keeps the mutex); condition
+ * variables with the futex wait queued before the mutex is released; a barrier whose last arrival
+ * wakes every waiter; a socket's send buffer (a writer sleeps while the buffer is full and every
+ * waiting writer is woken once a reader has freed it down to the wake mark); {@code fork} of a task
+ * from a template; clock reads into per-task time series.
  *
- * <p>Does not model: the fair and deadline classes' {@code yield_task} (EEVDF's deadline push,
- * SCHED_DEADLINE's throttling to the next period: a yield of those tasks only reschedules); the
- * stopper thread that migrates a task whose affinity excludes its CPU (a block and wakeup stand for
- * it); futex hash-bucket locking (a futex call costs its measured path, {@code cost.futex_wait} or
- * {@code cost.futex_wake}, without contention on the bucket); PI futexes; the barrier's internal
- * mutex.
+ * <p>Does not model: the stopper thread that migrates a task whose affinity excludes its CPU (a
+ * block and wakeup stand for it); futex hash-bucket locking (a futex call costs its measured path,
+ * {@code cost.futex_wait} or {@code cost.futex_wake}, without contention on the bucket); the
+ * barrier's internal mutex.
  *
  * <p>Kernel reference: {@code do_sched_yield()}, {@code yield_task_rt()}, {@code
  * __set_cpus_allowed_ptr()} and {@code affine_move_task()} (kernel/sched/core.c, rt.c); {@code
@@ -61,6 +60,9 @@ final class ThreadOps {
           k.sched.account(cpu);
           t.sclass.dequeue(cpu, t, 0);
           t.sclass.enqueue(cpu, t, 0);
+        } else if (t.onRq) {
+          k.sched.account(cpu); // update_curr() inside yield_task_fair() / yield_task_dl()
+          t.sclass.yieldTask(cpu, t);
         }
         k.sched.schedule(cpu, SchedMode.NONE, 0);
         return false;

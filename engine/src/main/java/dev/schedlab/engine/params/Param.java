@@ -412,6 +412,11 @@ public enum Param {
       0,
       Unit.BOOL,
       "[src] 0 = v6.12-v6.16; 1 = v6.17+ (Vincent Guittot's series 9cdb4fe20cd2..0b9ca2dcabc3, lore 20250708165630.1948751-1-vincent.guittot@linaro.org): the slice protection is a quantum, honoured with or without RUN_TO_PARITY (without it the normalized base slice); update_curr() reschedules as soon as it ends with another entity queued; a shorter-slice wakee that does not preempt cuts it to the queue's min slice; `schedlab host` sets it for a 6.17+ kernel"),
+  YIELD_FORFEIT(
+      "feature.YIELD_FORFEIT",
+      0,
+      Unit.BOOL,
+      "[src] 0 = before v6.17: yield_task_fair() moves the deadline one slice on; 1 = v6.17+ (79104becf42b 'sched/fair: Forfeit vruntime on yield', lore 20250916140228.452231-1-sieberf@amazon.com): an eligible yielder's vruntime moves to its deadline, the deadline one slice past it; `schedlab host` sets it for a 6.17+ kernel"),
   TTWU_QUEUE("feature.TTWU_QUEUE", 1, Unit.BOOL, "[src] features.h (off on PREEMPT_RT)"),
   TTWU_QUEUE_IDLE(
       "feature.TTWU_QUEUE_IDLE",
