@@ -333,8 +333,9 @@ public final class Calibrator {
    * the local-APIC timer ({@code hrtimer_reprogram()}), disarming it reprograms it back ({@code
    * __remove_hrtimer()} of the next timer); a timer due after the tick does neither, on the same
    * path otherwise. Each write of the TSC-deadline MSR exits to the host, so an arm-and-disarm pair
-   * of the first kind costs two exits more: half the difference of the medians. The model's twin
-   * would differ by exactly twice the parameter, so no model run is needed.
+   * of the first kind costs two exits more: half the difference of the medians. The model charges
+   * the same two exits and nothing else apart ({@code CostModel}: a timer that becomes the next
+   * event, the cancel of the next event), so no model run is needed.
    */
   private void timerExit() throws HostException {
     progress("derived: guest timer reprogramming");
