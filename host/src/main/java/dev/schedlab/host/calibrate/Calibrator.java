@@ -33,7 +33,7 @@ public final class Calibrator {
     void step(int done, int total, String what);
   }
 
-  private static final int STEPS = 20; // ten measurements, then ten model steps
+  private static final int STEPS = 22; // eleven measurements, then eleven steps
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
@@ -42,6 +42,12 @@ public final class Calibrator {
    * The tools' kernel paths: 100-byte writes and reads (hackbench's default message), 3000 batches.
    */
   private static final String[] PATHS = {"paths", "100", "3000"};
+
+  /**
+   * The arm probe's timer: 100 us ahead, before the running tick's next expiry for all but a tenth
+   * of the pairs at HZ 1000 (the median sees the reprogramming pairs), yet far longer than a pair.
+   */
+  private static final long ARM_AHEAD_NS = 100_000;
 
   /** Corrections of the halted wake's spread: each closes most of what the previous left. */
   private static final int SPREAD_ROUNDS = 4;
@@ -150,6 +156,11 @@ public final class Calibrator {
     syscall();
     toolPaths();
     pipeSameCpu();
+    if (guest) {
+      timerExit();
+    } else {
+      skip("guest timer reprogramming: bare metal");
+    }
     if (two) {
       wakeBusy();
     } else {
@@ -199,6 +210,8 @@ public final class Calibrator {
       real("pipe", Integer.toString(hostA), Integer.toString(hostB), "10000");
     }
     if (guest) {
+      progress("measuring: timer reprogramming");
+      real(armArgs());
       progress("measuring: timer on a busy vCPU");
       real(hostArgs("timer", samples + " " + SLEEP_NS + " 1"));
     }
@@ -316,6 +329,43 @@ public final class Calibrator {
   }
 
   /**
+   * A guest's clockevent write. Arming a timer due before the running tick's next expiry reprograms
+   * the local-APIC timer ({@code hrtimer_reprogram()}), disarming it reprograms it back ({@code
+   * __remove_hrtimer()} of the next timer); a timer due after the tick does neither, on the same
+   * path otherwise. Each write of the TSC-deadline MSR exits to the host, so an arm-and-disarm pair
+   * of the first kind costs two exits more: half the difference of the medians. The model charges
+   * the same two exits and nothing else apart ({@code CostModel}: a timer that becomes the next
+   * event, the cancel of the next event), so no model run is needed.
+   */
+  private void timerExit() throws HostException {
+    progress("derived: guest timer reprogramming");
+    Map<String, String> o = real(armArgs());
+    long near = Probe.number(o, "near_p50");
+    long far = Probe.number(o, "far_p50");
+    set(
+        "cost.vm_timer_exit",
+        Math.max(0, (near - far) / 2),
+        String.format(
+            Locale.ROOT,
+            "schedlab-probe %s: a timerfd armed %d us ahead and disarmed, median %d ns per pair;"
+                + " armed 10 s ahead (behind the tick: no reprogramming) %d ns; two local-APIC"
+                + " timer writes apart: (near - far) / 2",
+            String.join(" ", armArgs()),
+            ARM_AHEAD_NS / 1000,
+            near,
+            far));
+  }
+
+  /**
+   * Arm-and-disarm pairs on CPU B, ten per sample of the latency probes (each takes microseconds).
+   */
+  private String[] armArgs() {
+    return new String[] {
+      "arm", Integer.toString(hostB), Integer.toString(10 * samples), Long.toString(ARM_AHEAD_NS)
+    };
+  }
+
+  /**
    * Wakeup of a CPU running a SCHED_IDLE spinner: the waker's IPI preempts it. With the IPI's
    * delivery at 0 the model lacks exactly that latency (a guest: the host's injection included).
    */
@@ -420,6 +470,11 @@ public final class Calibrator {
     set("latency.vm_halted_wake_spread_p10", below10, why);
     set("latency.vm_halted_wake_spread_p90", above90, why);
     set("latency.vm_halted_wake_spread_p99", above99, why);
+    check(
+        "wake a halted vCPU: 10th percentile ns",
+        r.p10,
+        s.p10,
+        "latency.vm_halted_wake_spread_p10");
     check(
         "wake a halted vCPU: 99th percentile ns",
         r.p99,

@@ -15,6 +15,13 @@
  *                                reschedule IPI (a VM exit in a guest)
  *   timer CPU N SLEEP BUSY       a process on CPU sleeps SLEEP ns (relative clock_nanosleep) N
  *                                times and measures how late it is back
+ *   arm CPU N NEAR               a process on CPU arms a timerfd NEAR ns ahead and disarms it, N
+ *                                times, then the same with the timer 10 s ahead: near_p50 and
+ *                                far_p50, the median arm-and-disarm pair of each. A timer earlier
+ *                                than the running tick reprograms the clockevent at the arm and
+ *                                again at the disarm (hrtimer_reprogram(), __remove_hrtimer());
+ *                                a later one does neither, so the difference is two clockevent
+ *                                writes (in a guest, two local-APIC timer exits)
  *   noise SECONDS MIN            a process per online CPU reads the clock in a loop and records
  *                                every gap of MIN ns or more: what takes the CPU away from a task
  *                                that no other task preempts (cpuN=START:LENGTH,... per CPU, START
@@ -41,6 +48,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -186,6 +194,30 @@ static void bench_timer(int cpu, long n, long sleep, int busy) {
   quantiles(late, n);
 }
 
+/* The median time of n arm-and-disarm pairs of fd's timer, armed ahead ns ahead. */
+static long long arm_pairs_p50(int fd, long n, long ahead, long long *v) {
+  struct itimerspec on = {{0, 0}, {ahead / 1000000000L, ahead % 1000000000L}}, off = {{0, 0}, {0, 0}};
+  for (long i = 0; i < n; i++) {
+    long long t0 = now_ns();
+    if (timerfd_settime(fd, 0, &on, NULL) || timerfd_settime(fd, 0, &off, NULL)) die("timerfd_settime");
+    v[i] = now_ns() - t0;
+  }
+  qsort(v, n, sizeof *v, cmp_ll);
+  return v[n / 2];
+}
+
+static void bench_arm(int cpu, long n, long near) {
+  long long *v = malloc(n * sizeof *v);
+  int fd = timerfd_create(CLOCK_MONOTONIC, 0);
+  if (!v) die("malloc");
+  if (fd < 0) die("timerfd_create");
+  pin(cpu);
+  printf("near_p50=%lld\n", arm_pairs_p50(fd, n, near, v));
+  printf("far_p50=%lld\n", arm_pairs_p50(fd, n, 10000000000L, v));
+  close(fd);
+  free(v);
+}
+
 /* One spinner on cpu for secs, windowed if fifo; records gaps >= min into out; returns the count. */
 static long spin_gaps(int cpu, double secs, long min, int fifo, long long *out, long cap) {
   /* out holds start,length pairs */
@@ -303,12 +335,14 @@ int main(int argc, char **argv) {
     bench_wake(atoi(argv[2]), atoi(argv[3]), atol(argv[4]), atol(argv[5]), atoi(argv[6]));
   else if (argc >= 6 && !strcmp(argv[1], "timer"))
     bench_timer(atoi(argv[2]), atol(argv[3]), atol(argv[4]), atoi(argv[5]));
+  else if (argc >= 5 && !strcmp(argv[1], "arm") && atol(argv[3]) > 0)
+    bench_arm(atoi(argv[2]), atol(argv[3]), atol(argv[4]));
   else if (argc >= 4 && !strcmp(argv[1], "noise")) bench_noise(atof(argv[2]), atol(argv[3]));
   else if (argc >= 4 && !strcmp(argv[1], "paths") && atoi(argv[2]) > 0 && atol(argv[3]) >= 10)
     bench_paths(atoi(argv[2]), atol(argv[3]));
   else {
     fprintf(stderr, "usage: schedlab-probe syscall N | pipe A B N | wake A B N GAP BUSY | "
-                    "timer CPU N SLEEP BUSY | noise SECONDS MIN | paths SIZE BATCHES\n");
+                    "timer CPU N SLEEP BUSY | arm CPU N NEAR | noise SECONDS MIN | paths SIZE BATCHES\n");
     return 2;
   }
   return 0;
