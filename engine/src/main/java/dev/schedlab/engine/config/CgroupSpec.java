@@ -11,8 +11,7 @@ import java.util.List;
  * @param quotaNs {@code cpu.max} quota per period, or -1 for {@code max} (no limit)
  * @param periodNs {@code cpu.max} period
  * @param tasks the tasks in the group: task names (a group name also matches its members {@code
- *     name/i}, a template's name the tasks forked from it), {@code *} matching any characters; a
- *     listed task that is forked starts in the group, not in its parent's
+ *     name/i}), {@code *} matching any characters
  */
 public record CgroupSpec(
     String name, String parent, int weight, long quotaNs, long periodNs, List<String> tasks) {

@@ -443,6 +443,13 @@ public sealed interface StepSpec {
   }
 
   /**
+   * The thread writes its TID to a cgroup's {@code cgroup.threads} (rt-app's taskgroup switch at a
+   * phase start): {@code sched_move_task()} moves it to task group {@code group} ("" the root)
+   * while it runs; nothing when it is in that group already.
+   */
+  record Cgroup(String group) implements StepSpec {}
+
+  /**
    * Appends the current time (ns) to the task's time series {@code key} ({@code clock_gettime()} in
    * user space), found in the result's raw samples as {@code clock/COMM/KEY}. Takes no time.
    */

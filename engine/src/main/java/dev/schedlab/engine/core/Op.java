@@ -81,6 +81,9 @@ final class Op {
   /** A PI futex's user-space unlock, past the syscall by {@link #jump} while nobody waits. */
   static final int PI_USER_UNLOCK = 37;
 
+  /** {@code sched_move_task()} of the running thread to task group {@link #count}. */
+  static final int CGROUP = 38;
+
   /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
   static final int STAMP = 14;
 

@@ -316,6 +316,19 @@ final class ProgramCompiler {
     return from == null ? RUN_START : stamp(from);
   }
 
+  /** The id of task group {@code name} ("" the root). */
+  int taskGroup(String name) {
+    if (name.isEmpty()) {
+      return 0;
+    }
+    for (TaskGroup g : k.taskGroups) {
+      if (g.name().equals(name)) {
+        return g.id();
+      }
+    }
+    throw new IllegalArgumentException("cgroup " + name + " is not in kernel.cgroups");
+  }
+
   /** The declared kernel lock {@code name}. */
   LockClass lockClass(String name) {
     return k.locks.cls(name);

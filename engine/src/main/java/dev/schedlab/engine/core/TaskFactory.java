@@ -89,11 +89,7 @@ final class TaskFactory {
     int mmId = ts.kthread() ? -1 : thread ? parent.mmId : mm++;
     Mm childMm = ts.kthread() ? null : thread ? parent.mm : newMm(mmId);
     Task t = newTask(ts, comm, allowedOf(ts), mmId, childMm, parent.rng.split());
-    // A child starts in its parent's cgroup, unless the scenario lists it (or its template) in
-    // one: then it is there from the start, as if its parent had moved it at once (rt-app attaches
-    // each thread to its taskgroup before its first phase).
-    int listed = TaskGroup.listed(k.cgroupSpecs, ts, comm);
-    t.taskGroup = listed > 0 ? listed : parent.taskGroup;
+    t.taskGroup = parent.taskGroup; // a child starts in its parent's cgroup
     if (t.allowed.get(parent.cpu)) {
       // sched_fork(): every child starts on the forking CPU, where select_task_rq() starts from
       t.cpu = parent.cpu;

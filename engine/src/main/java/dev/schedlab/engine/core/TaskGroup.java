@@ -47,19 +47,6 @@ record TaskGroup(int id, String name, int parentId, long shares, long quotaNs, l
     return out;
   }
 
-  /**
-   * The group whose task list names {@code comm}, or the template {@code spec} a task was forked
-   * from (its forks are the template's threads), or 0 when none does.
-   */
-  static int listed(List<CgroupSpec> cgroups, TaskSpec spec, String comm) {
-    for (int i = 0; i < cgroups.size(); i++) {
-      if (cgroups.get(i).matches(comm) || cgroups.get(i).matches(spec.name())) {
-        return i + 1;
-      }
-    }
-    return 0;
-  }
-
   /** The group a task of {@code spec} named {@code comm} joins; adds autogroups as needed. */
   static int groupOf(
       List<TaskGroup> groups,
@@ -68,9 +55,10 @@ record TaskGroup(int id, String name, int parentId, long shares, long quotaNs, l
       TaskSpec spec,
       String comm,
       Map<String, Integer> sessions) {
-    int listed = listed(cgroups, spec, comm);
-    if (listed > 0) {
-      return listed;
+    for (int i = 0; i < cgroups.size(); i++) {
+      if (cgroups.get(i).matches(comm)) {
+        return i + 1;
+      }
     }
     if (!autogroup) {
       return 0;

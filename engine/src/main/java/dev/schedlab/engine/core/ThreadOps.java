@@ -1,6 +1,7 @@
 package dev.schedlab.engine.core;
 
 import dev.schedlab.api.Policy;
+import dev.schedlab.api.ReschedReason;
 import dev.schedlab.api.SchedFlags;
 import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
@@ -11,16 +12,16 @@ import java.util.Objects;
  * Runs the ops of {@link ThreadSteps} for {@link TaskExec}.
  *
  * <p>Models: {@code sched_yield()} ({@code yield_task_rt()}'s requeue at the tail of the priority
- * list, the other classes' {@code yield_task}, then {@code schedule()}); {@code
- * sched_setaffinity()} on oneself (the new mask, and when it excludes the current CPU a move to an
- * allowed CPU once switched out); absolute {@code clock_nanosleep()}; rt-app's periodic timer (next
- * expiry, slack, missed periods); glibc's mutexes on a futex word ({@code lll_lock}/{@code
- * lll_unlock}: user-space fast paths, {@code futex_wait()} while the word says "locked, waited
- * for", a woken waiter tries again, so a thread that locks in between keeps the mutex); condition
- * variables with the futex wait queued before the mutex is released; a barrier whose last arrival
- * wakes every waiter; a socket's send buffer (a writer sleeps while the buffer is full and every
- * waiting writer is woken once a reader has freed it down to the wake mark); {@code fork} of a task
- * from a template; clock reads into per-task time series.
+ * list, the other classes' {@code yield_task}, then {@code schedule()}); a thread's move to another
+ * task group ({@code sched_move_task()}); {@code sched_setaffinity()} on oneself (the new mask, and
+ * when it excludes the current CPU a move to an allowed CPU once switched out); absolute {@code
+ * clock_nanosleep()}; rt-app's periodic timer (next expiry, slack, missed periods); glibc's mutexes
+ * on a futex word ({@code lll_lock}/{@code lll_unlock}: user-space fast paths, {@code futex_wait()}
+ * while the word says "locked, waited for", a woken waiter tries again, so a thread that locks in
+ * between keeps the mutex); condition variables with the futex wait queued before the mutex is
+ * released; a barrier whose last arrival wakes every waiter; a socket's send buffer (a writer
+ * sleeps while the buffer is full and every waiting writer is woken once a reader has freed it down
+ * to the wake mark); {@code fork} of a task from a template; clock reads into per-task time series.
  *
  * <p>Does not model: the stopper thread that migrates a task whose affinity excludes its CPU (a
  * block and wakeup stand for it); futex hash-bucket locking (a futex call costs its measured path,
@@ -150,6 +151,11 @@ final class ThreadOps {
         t.pc += k.locks.userUnlock(t, op.lockClass) ? op.jump : 1;
         return true;
       }
+      case Op.CGROUP -> {
+        t.pc++;
+        moveGroup(cpu, t, op.count);
+        return true;
+      }
       case Op.MUTEX_RETRY -> {
         t.pc -= op.jump;
         return true;
@@ -197,6 +203,24 @@ final class ThreadOps {
         throw new IllegalStateException("unknown op " + op.code);
       }
     }
+  }
+
+  /**
+   * {@code sched_move_task()} of the running {@code t}: dequeued and put back, its group changed
+   * ({@code task_change_group_fair()}: its class queues it on the new group's runqueue), queued and
+   * set as current again, then rescheduled, as the new group may be throttled.
+   */
+  private void moveGroup(Cpu cpu, Task t, int group) {
+    if (t.taskGroup == group) {
+      return;
+    }
+    k.sched.account(cpu);
+    t.sclass.putPrev(cpu, t);
+    t.sclass.dequeue(cpu, t, 0);
+    t.taskGroup = group;
+    t.sclass.enqueue(cpu, t, 0);
+    t.sclass.setNext(cpu, t);
+    k.sched.resched(cpu, ReschedReason.FORCE);
   }
 
   private boolean timerArm(Task t, Op op) {

@@ -66,6 +66,10 @@ final class ThreadSteps {
       piLock(c, c.lockClass(pl.lock()), out);
     } else if (s instanceof StepSpec.PiMutexUnlock pu) {
       piUnlock(c.lockClass(pu.lock()), out);
+    } else if (s instanceof StepSpec.Cgroup g) {
+      Op op = new Op(Op.CGROUP);
+      op.count = c.taskGroup(g.group());
+      syscall(out, op);
     } else if (s instanceof StepSpec.Barrier b) {
       Op op = new Op(Op.BARRIER);
       op.barrier = c.barrier(b.name(), b.users());

@@ -245,11 +245,16 @@ final class RtAppBinder {
     RtAppPlan.Builder plan =
         new RtAppPlan.Builder(file, global.log(), events.nsPerLoop(), global.cumulativeSlack());
     RtAppTaskGroups groups = new RtAppTaskGroups();
+    for (RtAppThread t : threads.values()) {
+      groups.add(t.taskgroup);
+      for (RtAppThread.Phase p : t.phases) {
+        groups.add(p.taskgroup());
+      }
+    }
     int index = 0;
     for (RtAppThread t : threads.values()) {
       for (int i = 0; i < t.instances; i++) {
         String name = t.key + "-" + index;
-        groups.add(t.taskgroup, name);
         specs.add(programs.task(t, name, false, plan, index++));
         main.add(clone(param(RtAppParams.FORK_COST)));
         main.add(new StepSpec.Fork(name, name, -1, true)); // pthread_create()
@@ -266,7 +271,6 @@ final class RtAppBinder {
                   "a forked task cannot use a barrier: rt-app counts"
                       + " barrier users when it parses the file");
         }
-        groups.add(t.taskgroup, t.key); // its forked threads are in the template's group
         specs.add(programs.task(t, t.key, true, plan, -1));
       }
     }

@@ -2,46 +2,51 @@ package dev.schedlab.lab.scenario;
 
 import dev.schedlab.engine.config.CgroupSpec;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The cpu-controller groups rt-app makes for {@code taskgroup} keys: {@code /a/b} is group {@code
  * a/b} under group {@code a}, each at the default weight (cgroup v1's {@code cpu.shares} 1024, a
  * nice-0 task's), without a bandwidth limit, as rt-app creates them (src/rt-app_taskgroups.c: mkdir
- * under the cpu controller's mount, nothing written but the tasks). A group holds the threads
- * started from the file by name and the threads forked from a template by the template's name.
+ * under the cpu controller's mount, nothing written but the threads). They start empty: each thread
+ * writes itself into its group when it starts and when a phase names another ({@code
+ * set_thread_taskgroup()}, a {@link dev.schedlab.engine.config.StepSpec.Cgroup} step).
  */
 final class RtAppTaskGroups {
   private static final long PERIOD_NS = 100_000_000L; // cpu.cfs_period_us default
   private static final int NICE0_WEIGHT = 100; // cpu.weight of cpu.shares 1024
 
-  /** Group name (the path without its leading slash) to the tasks it holds, parents first. */
-  private final Map<String, List<String>> groups = new LinkedHashMap<>();
+  /** Group names, parents first. */
+  private final Set<String> groups = new LinkedHashSet<>();
 
-  /** Puts task {@code taskName} in {@code path} ({@code /a/b}; "" or null: the root group). */
-  void add(@Nullable String path, String taskName) {
-    if (path == null || path.isEmpty()) {
+  /** The task group of {@code path} ({@code /a/b} is {@code a/b}; "/" the root, ""). */
+  static String name(String path) {
+    return path.substring(1);
+  }
+
+  /** Makes the groups of {@code path} and its ancestors (nothing for null or the root). */
+  void add(@Nullable String path) {
+    if (path == null || path.equals("/")) {
       return;
     }
-    String name = path.substring(1);
+    String name = name(path);
     int slash = -1;
     while ((slash = name.indexOf('/', slash + 1)) > 0) {
-      groups.computeIfAbsent(name.substring(0, slash), k -> new ArrayList<>());
+      groups.add(name.substring(0, slash));
     }
-    groups.computeIfAbsent(name, k -> new ArrayList<>()).add(taskName);
+    groups.add(name);
   }
 
   /** The groups, each after its parent. */
   List<CgroupSpec> specs() {
     List<CgroupSpec> out = new ArrayList<>();
-    for (Map.Entry<String, List<String>> g : groups.entrySet()) {
-      String name = g.getKey();
+    for (String name : groups) {
       int slash = name.lastIndexOf('/');
       String parent = slash < 0 ? "" : name.substring(0, slash);
-      out.add(new CgroupSpec(name, parent, NICE0_WEIGHT, -1, PERIOD_NS, g.getValue()));
+      out.add(new CgroupSpec(name, parent, NICE0_WEIGHT, -1, PERIOD_NS, List.of()));
     }
     return out;
   }

@@ -12,9 +12,10 @@ import java.util.List;
  * thread_body()} runs: its setup (name, log file); for a thread started by rt-app's main, thread 0
  * taking {@code t_zero} and the wait at the start barrier until every started thread is there
  * (forked threads skip it); the custom slice, the initial delay (absolute, from {@code t_zero}),
- * then the thread loop over the phases, each phase repeated {@code loop} times with its affinity
- * set when it changes, and stamps around the phase and its run events for the log rows. Every
- * thread is a template: rt-app's main thread creates them ({@link RtAppBinder}).
+ * the move to the task's taskgroup, then the thread loop over the phases, each phase repeated
+ * {@code loop} times with its affinity set when it changes and its own taskgroup joined, and stamps
+ * around the phase and its run events for the log rows. Every thread is a template: rt-app's main
+ * thread creates them ({@link RtAppBinder}).
  */
 final class RtAppTasks {
   /** rt-app's {@code t_zero}: thread 0's clock before the start barrier; timers count from it. */
@@ -61,6 +62,10 @@ final class RtAppTasks {
       if (!cpus.equals(before) && (i > 0 || t.loop != 1)) {
         body.add(new StepSpec.Affinity(cpus));
       }
+      String group = t.phases.get(i).taskgroup();
+      if (group != null) {
+        body.add(new StepSpec.Cgroup(RtAppTaskGroups.name(group))); // set_thread_taskgroup()
+      }
       body.addAll(repeat(t.phases.get(i).loop(), phaseBodies.get(i)));
     }
     List<StepSpec> program = new ArrayList<>();
@@ -83,6 +88,9 @@ final class RtAppTasks {
     }
     if (t.delayUs > 0) {
       program.add(new StepSpec.SleepAbs(t.delayUs * 1000, T_ZERO));
+    }
+    if (t.taskgroup != null) {
+      program.add(new StepSpec.Cgroup(RtAppTaskGroups.name(t.taskgroup)));
     }
     if (t.loop < 0) {
       program.add(new StepSpec.Loop(Integer.MAX_VALUE, body));

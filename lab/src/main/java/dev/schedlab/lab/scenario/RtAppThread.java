@@ -48,7 +48,15 @@ final class RtAppThread {
           "taskgroup");
 
   /** One phase: its loop count, events, and CPU list ({@code null}: the task's). */
-  record Phase(long loop, List<RtAppEvents.Event> events, @Nullable String cpus) {}
+  /**
+   * A phase: its loop, events, own CPUs and own task group ({@code /a/b}, "/" the root), or null
+   * for the thread's.
+   */
+  record Phase(
+      long loop,
+      List<RtAppEvents.Event> events,
+      @Nullable String cpus,
+      @Nullable String taskgroup) {}
 
   final String key;
   final Obj obj;
@@ -61,10 +69,7 @@ final class RtAppThread {
   final long dlDeadlineUs;
   final String cpus;
 
-  /**
-   * The task group the thread runs in: {@code taskgroup} of the task, else of its first phase
-   * naming one ({@code /a/b}), or null for none (the root group).
-   */
+  /** The task's {@code taskgroup} ({@code /a/b}, "/" the root), joined at the thread's start. */
   @Nullable String taskgroup;
 
   final long loop;
@@ -109,6 +114,7 @@ final class RtAppThread {
     checkSched(obj);
     cpus = cpusOf(obj);
     ignoredAttributes(obj, notes);
+    taskgroup = taskgroupOf(obj);
     if (obj.has("phases")) {
       Val ph = obj.get("phases");
       if (!ph.node().isObject()) {
@@ -178,7 +184,7 @@ final class RtAppThread {
       samePhaseSched(o);
       ignoredAttributes(o, notes);
     }
-    return new Phase(phaseLoop, events, phaseCpus);
+    return new Phase(phaseLoop, events, phaseCpus, o != obj ? taskgroupOf(o) : null);
   }
 
   /** A phase may repeat the task's scheduling attributes but not change them. */
@@ -206,10 +212,7 @@ final class RtAppThread {
     }
   }
 
-  /**
-   * util_min/util_max and nodes_membind: checked as rt-app checks them, then noted; taskgroup:
-   * checked, and the thread's group.
-   */
+  /** util_min/util_max and nodes_membind: checked as rt-app checks them, then noted. */
   private void ignoredAttributes(Obj o, List<String> notes) throws ScenarioException {
     for (String k : List.of("util_min", "util_max")) {
       if (o.has(k)) {
@@ -243,39 +246,35 @@ final class RtAppThread {
               + ": nodes_membind: no effect (the model has no memory"
               + " placement)");
     }
-    if (o.has("taskgroup")) {
-      Val tg = o.get("taskgroup");
-      if (!tg.node().isTextual()) {
-        throw tg.error("invalid type for key taskgroup; expected a string");
-      }
-      String name = tg.node().textValue();
-      if (!name.isEmpty()) {
-        if (!name.startsWith("/")) {
-          throw tg.error("taskgroup [" + name + "] has to start with [/]");
-        }
-        if (!List.of("SCHED_OTHER", "SCHED_BATCH", "SCHED_IDLE").contains(policy)) {
-          throw tg.error("no taskgroup support for policy " + policy);
-        }
-        name = name.replaceAll("/+", "/"); // cgroup_mkdir() skips repeated slashes
-        if (name.length() > 1 && name.endsWith("/")) {
-          name = name.substring(0, name.length() - 1);
-        }
-        if (name.equals("/")) {
-          name = ""; // the root group
-        }
-        if (taskgroup == null) {
-          taskgroup = name;
-        } else if (!taskgroup.equals(name)) {
-          notes.add(
-              RtAppNotes.where(tg)
-                  + ": taskgroup "
-                  + name
-                  + ": a move between task groups at run time is not modelled; the thread"
-                  + " stays in "
-                  + (taskgroup.isEmpty() ? "/" : taskgroup));
-        }
-      }
+  }
+
+  /**
+   * {@code taskgroup} of a task or phase object, checked as rt-app checks it and normalized as its
+   * cgroup_mkdir() walks it (repeated and trailing slashes dropped), or null when absent or empty.
+   */
+  private @Nullable String taskgroupOf(Obj o) throws ScenarioException {
+    if (!o.has("taskgroup")) {
+      return null;
     }
+    Val tg = o.get("taskgroup");
+    if (!tg.node().isTextual()) {
+      throw tg.error("invalid type for key taskgroup; expected a string");
+    }
+    String name = tg.node().textValue();
+    if (name.isEmpty()) {
+      return null;
+    }
+    if (!name.startsWith("/")) {
+      throw tg.error("taskgroup [" + name + "] has to start with [/]");
+    }
+    if (!List.of("SCHED_OTHER", "SCHED_BATCH", "SCHED_IDLE").contains(policy)) {
+      throw tg.error("no taskgroup support for policy " + policy);
+    }
+    name = name.replaceAll("/+", "/");
+    if (name.length() > 1 && name.endsWith("/")) {
+      name = name.substring(0, name.length() - 1);
+    }
+    return name;
   }
 
   private void checkSched(Obj o) throws ScenarioException {

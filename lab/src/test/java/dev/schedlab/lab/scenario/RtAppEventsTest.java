@@ -179,7 +179,8 @@ class RtAppEventsTest {
     assertThat(notes).noneSatisfy(n -> assertThat(n).contains("taskgroup"));
     assertThat(every.kernel().cgroups())
         .extracting(CgroupSpec::name, CgroupSpec::tasks)
-        .containsExactly(tuple("tg1", List.of("batch-14")));
+        .containsExactly(tuple("tg1", List.of()));
+    assertThat(RtAppFixtures.flat(task("batch-14").program())).contains(new StepSpec.Cgroup("tg1"));
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
 import dev.schedlab.engine.config.CgroupSpec;
+import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.lab.rtapp.LogRow;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,9 +42,11 @@ class RtAppTaskGroupsTest {
     Scenario s = ScenarioLoader.load(hogs("//a/b/"));
     assertThat(s.kernel().cgroups())
         .containsExactly(
-            new CgroupSpec("a", "", 100, -1, 100_000_000L, List.of("alone-0")),
-            new CgroupSpec(
-                "a/b", "a", 100, -1, 100_000_000L, List.of("many-1", "many-2", "many-3")));
+            new CgroupSpec("a", "", 100, -1, 100_000_000L, List.of()),
+            new CgroupSpec("a/b", "a", 100, -1, 100_000_000L, List.of()));
+    // each thread writes itself into its group at its start (set_thread_taskgroup())
+    assertThat(RtAppFixtures.flat(RtAppFixtures.task(s, "many-1").program()))
+        .contains(new StepSpec.Cgroup("a/b"));
   }
 
   @Test
@@ -60,6 +63,37 @@ class RtAppTaskGroupsTest {
         grouped.get("many-1").size() + grouped.get("many-2").size() + grouped.get("many-3").size();
     assertThat((double) alone).isCloseTo(many, withinPercentage(5));
     assertThat((double) alone).isCloseTo(2.0 * flatAlone, withinPercentage(5));
+  }
+
+  @Test
+  void aPhaseNamingAnotherGroupMovesTheThreadThere() throws Exception {
+    // "mover" alternates 10 ms of work in /a beside one hog and in /b beside three. Each group
+    // gets half the CPU, so the mover a quarter in /a and an eighth in /b: its phases in /b take
+    // twice as long (in the root group, beside the two groups, both would take the same).
+    Path f =
+        write(
+            "move.json",
+            "{\"tasks\": {\"hog\": {\"loop\": -1, \"cpus\": [0], \"taskgroup\": \"/a\","
+                + " \"run\": 1000},"
+                + " \"three\": {\"instance\": 3, \"loop\": -1, \"cpus\": [0],"
+                + " \"taskgroup\": \"/b\", \"run\": 1000},"
+                + " \"mover\": {\"loop\": -1, \"cpus\": [0], \"phases\": {"
+                + " \"p1\": {\"taskgroup\": \"/a\", \"run\": 10000},"
+                + " \"p2\": {\"taskgroup\": \"/b\", \"run\": 10000}}}},"
+                + " \"global\": {\"duration\": 1, \"calibration\": 20, \"logdir\": \"./\"}}");
+    Scenario s = ScenarioLoader.load(f);
+    assertThat(RtAppFixtures.flat(RtAppFixtures.task(s, "mover-4").program()))
+        .containsSubsequence(new StepSpec.Cgroup("a"), new StepSpec.Cgroup("b"));
+    List<LogRow> rows = rows(s).get("mover-4");
+    // phases alternate p1, p2
+    long inA = 0;
+    long inB = 0;
+    for (int i = 0; i + 1 < rows.size(); i += 2) {
+      inA += rows.get(i).end() - rows.get(i).start();
+      inB += rows.get(i + 1).end() - rows.get(i + 1).start();
+    }
+    assertThat(rows.size()).isGreaterThan(10);
+    assertThat((double) inB).isCloseTo(2.0 * inA, withinPercentage(10));
   }
 
   @Test
