@@ -1,11 +1,11 @@
 package dev.schedlab.engine.core;
 
 /**
- * The cache refill a task pays when it is switched in after other tasks ran on its CPU: each task
- * run there since it last ran leaves {@code latency.switch_refill_keep_pct} of its lines in place,
- * so after d - 1 others (d distinct tasks since, counting the one it replaces) it refills {@code
- * latency.switch_refill} × (1 − keep^(d−1)); a task never run on the CPU, or not among its last
- * {@link #DEPTH} tasks, refills it all. Two tasks taking turns pay nothing, as the calibration's
+ * The cache refill a task pays when it is switched in after other tasks ran on its CPU: after d
+ * distinct other tasks ran there since it last did, it refills {@code latency.switch_refill} × (1 −
+ * keep^(d−1)), keep being {@code latency.switch_refill_keep_pct} (each task after the first leaves
+ * that share of its lines in place); a task never run on the CPU, or not among its last {@link
+ * #DEPTH} tasks, refills it all. Two tasks taking turns (d = 1) pay nothing, as the calibration's
  * pipe pair; hackbench's forty processes on two CPUs pay most of it.
  *
  * <p>Models: recency per CPU (the idle task neither counts nor pays). Does not model: sizes of the
