@@ -52,6 +52,9 @@ final class Scheduler {
   /** The H5 tick stage: a plugin's, else mainline's task_mm_cid_work scheduling. */
   private final dev.schedlab.api.hook.TickHook tickStage;
 
+  /** Cache refill of a task switched in after others ran on its CPU. */
+  private final SwitchRefill refill;
+
   Scheduler(Kernel k) {
     this.k = k;
     switches = k.metrics.counter("sched.context_switches");
@@ -64,6 +67,9 @@ final class Scheduler {
     pickOverrides = k.metrics.counter("sched.pick_overrides");
     newidle = k.metrics.counter("sched.newidle_balance_calls");
     spinWindow = new IdleSpinWindow(k, this);
+    refill =
+        new SwitchRefill(
+            k.cpus.length, k.costs.p(Param.SWITCH_REFILL), k.costs.p(Param.SWITCH_REFILL_KEEP_PCT));
     tickStage = k.ext.tick() != null ? k.ext.tick() : (c, t, s) -> k.mmCid.tick((Cpu) c, (Task) t);
   }
 
@@ -149,6 +155,7 @@ final class Scheduler {
       prev.runnableAt = k.now;
       boolean light = prev.idleTask || next.idleTask || (prev.mmId >= 0 && prev.mmId == next.mmId);
       cost += light ? k.costs.p(Param.CTX_SWITCH_LIGHT) : k.costs.p(Param.CTX_SWITCH);
+      cost += refill.switchIn(cpu.id, next);
       prev.sclass.putPrev(cpu, prev);
       next.sclass.setNext(cpu, next);
       if (k.trace.enabled()) {

@@ -167,6 +167,16 @@ public enum Param {
       110,
       Unit.NS,
       "[estimate] cache-line transfer between LLCs of one socket (e.g. Zen 3 cross-CCX ~90-120 ns)"),
+  SWITCH_REFILL(
+      "latency.switch_refill",
+      0,
+      Unit.NS,
+      "[measured on the project's Intel Xeon 2-vCPU guest, 2026-12-02; 0 = off unless a machine file sets it] cache refill of a task switched in after other tasks evicted its lines: a ring of N processes passing a byte through pipes on one CPU (host/src/main/c/switch-ring.c) took 1.12 us per hop at N = 2 and 2.07-2.13 us at N = 10, 20 and 40 (three quiet runs), 970 ns more"),
+  SWITCH_REFILL_KEEP_PCT(
+      "latency.switch_refill_keep_pct",
+      64,
+      Unit.COUNT,
+      "[measured on the same guest and ring] percent of a task's cache lines each other task run on its CPU since leaves in place: the ring's excess over N = 2 at N = 3, 4, 6 and 8 (0.32, 0.61, 0.81, 0.93 us of the 0.97) follows 1 - 0.64^(N-2)"),
   POLL_WAKE(
       "latency.poll_wake", 100, Unit.NS, "[estimate] poll_idle() noticing the NEED_RESCHED write"),
   TASK_WORK_OVERHEAD(
