@@ -171,7 +171,7 @@ public enum Param {
       "latency.switch_refill",
       0,
       Unit.NS,
-      "[measured on the project's Intel Xeon 2-vCPU guest, 2026-12-02; 0 = off unless a machine file sets it] cache refill of a task switched in after other tasks evicted its lines: a ring of N processes passing a byte through pipes on one CPU (host/src/main/c/switch-ring.c) took 1.12 us per hop at N = 2 and 2.07-2.13 us at N = 10, 20 and 40 (three quiet runs), 970 ns more"),
+      "[measured on the project's Intel Xeon 2-vCPU guest, 2026-12-02; 0 = off unless a machine file sets it] cache refill of a task switched in after other tasks evicted its lines: a ring of N processes passing a byte through pipes on one CPU (host/src/main/c/switch-ring.c) took 1.12 us per hop at N = 2 and 2.07-2.13 us at N = 10, 20 and 40 (three quiet runs), 970 ns more; `schedlab host --calibrate` measures it with the probe's rings of 2, 3 and 12 (docs/host.md, step 2a)"),
   SWITCH_REFILL_KEEP_PCT(
       "latency.switch_refill_keep_pct",
       64,

@@ -33,7 +33,7 @@ public final class Calibrator {
     void step(int done, int total, String what);
   }
 
-  private static final int STEPS = 22; // eleven measurements, then eleven steps
+  private static final int STEPS = 24; // twelve measurements, then twelve steps
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
@@ -48,6 +48,14 @@ public final class Calibrator {
    * of the pairs at HZ 1000 (the median sees the reprogramming pairs), yet far longer than a pair.
    */
   private static final long ARM_AHEAD_NS = 100_000;
+
+  /**
+   * The switch-refill rings: two processes (nothing evicted), three (one other task in between) and
+   * twelve (ten more: what is left is keep^10), each {@link #RING_HOPS} hops.
+   */
+  private static final int[] RING_SIZES = {2, 3, 12};
+
+  private static final long RING_HOPS = 200_000;
 
   /** Corrections of the halted wake's spread: each closes most of what the previous left. */
   private static final int SPREAD_ROUNDS = 4;
@@ -156,6 +164,7 @@ public final class Calibrator {
     syscall();
     toolPaths();
     pipeSameCpu();
+    switchRefill();
     if (guest) {
       timerExit();
     } else {
@@ -203,6 +212,10 @@ public final class Calibrator {
     real(PATHS);
     progress("measuring: pipe round trip on one CPU");
     real("pipe", "0", "0", "50000");
+    progress("measuring: rings of 2, 3 and 12 processes on one CPU");
+    for (int n : RING_SIZES) {
+      real(ringArgs(n));
+    }
     if (two) {
       progress("measuring: wakeup of a busy CPU");
       real(hostArgs("wake", wakeArgs(1)));
@@ -326,6 +339,69 @@ public final class Calibrator {
         r,
         model("pipe 0 0 5000", "ns_per_roundtrip"),
         "cost.ctx_switch");
+  }
+
+  /**
+   * The cache refill of a switch ({@code latency.switch_refill}, {@code
+   * latency.switch_refill_keep_pct}): a ring of n processes on one CPU costs the same per hop in
+   * the model whatever n, but for the refill of a task after the n − 1 others ran, refill × (1 −
+   * keep^(n−2)). So the ring of three over the ring of two is refill × (1 − keep) and the ring of
+   * twelve refill × (1 − keep^10): their ratio gives keep, and then the refill; no model run is
+   * needed. Nothing measurable (a ring of three no dearer than two): no refill.
+   */
+  private void switchRefill() throws HostException {
+    progress("derived: switch refill");
+    long two = Probe.number(real(ringArgs(2)), "ns_per_hop");
+    long three = Probe.number(real(ringArgs(3)), "ns_per_hop");
+    long twelve = Probe.number(real(ringArgs(12)), "ns_per_hop");
+    long a = three - two;
+    long b = twelve - two;
+    String what =
+        String.format(
+            Locale.ROOT,
+            "schedlab-probe ring %d N %d: %d / %d / %d ns per hop with N = 2 / 3 / 12 processes",
+            hostB,
+            RING_HOPS,
+            two,
+            three,
+            twelve);
+    if (a <= 0 || b <= 0) {
+      set("latency.switch_refill", 0, what + "; no refill measurable");
+      set("latency.switch_refill_keep_pct", 0, what + "; no refill measurable");
+      return;
+    }
+    double keep = keepOf((double) b / a);
+    long refill = Math.round(a / (1 - keep));
+    String how =
+        "; refill x (1 - keep) = "
+            + a
+            + " ns and refill x (1 - keep^10) = "
+            + b
+            + " ns over the ring of two";
+    set("latency.switch_refill", refill, what + how);
+    set("latency.switch_refill_keep_pct", Math.round(100 * keep), what + how);
+  }
+
+  /** The keep k in [0, 0.99] with (1 − k^10) / (1 − k) = {@code ratio} (1 + k + ... + k^9). */
+  static double keepOf(double ratio) {
+    double lo = 0;
+    double hi = 0.99;
+    for (int i = 0; i < 60; i++) {
+      double k = (lo + hi) / 2;
+      double sum = (1 - Math.pow(k, 10)) / (1 - k);
+      if (sum < ratio) {
+        lo = k;
+      } else {
+        hi = k;
+      }
+    }
+    return (lo + hi) / 2;
+  }
+
+  private String[] ringArgs(int n) {
+    return new String[] {
+      "ring", Integer.toString(hostB), Integer.toString(n), Long.toString(RING_HOPS)
+    };
   }
 
   /**

@@ -30,6 +30,10 @@
  *                                0.5 s with 0.2 s pauses, well inside the RT throttling budget);
  *                                else SCHED_OTHER, one CPU at a time so that other tasks have
  *                                another CPU to run on (fifo=1 or 0 says which).
+ *   ring CPU N HOPS              N processes on CPU pass a byte around a ring of pipes, HOPS hops:
+ *                                ns_per_hop (median of three runs). With two, each task switched in
+ *                                finds its cache lines as it left them; with more, the others ran
+ *                                in between and evicted some (the switch refill)
  *   paths SIZE BATCHES           the tools' own kernel paths without any scheduling: in one process,
  *                                batches of 64 write()s of SIZE bytes into an AF_UNIX stream
  *                                socketpair, the 64 read()s back, the same over a pipe, and 64
@@ -177,6 +181,44 @@ static void bench_wake(int a, int b, long n, long gap, int busy) {
   qsort(wr, n, sizeof *wr, cmp_ll);
   if (n > 0) printf("write_p50=%lld\n", wr[n / 2]);
   free(wr);
+}
+
+static void bench_ring(int cpu, int n, long hops) {
+  long long runs[3];
+  long rounds = hops / n;
+  for (int r = 0; r < 3; r++) {
+    int (*p)[2] = malloc(sizeof(int[2]) * n);
+    char c = 'x';
+    if (!p) die("malloc");
+    for (int i = 0; i < n; i++) {
+      if (pipe(p[i])) die("pipe");
+    }
+    pin(cpu);
+    for (int i = 1; i < n; i++) {
+      pid_t child = fork();
+      if (child < 0) die("fork");
+      if (child == 0) { /* process i reads pipe i and writes pipe i + 1 */
+        for (long k = 0; k < rounds; k++) {
+          if (read(p[i][0], &c, 1) != 1 || write(p[(i + 1) % n][1], &c, 1) != 1) _exit(1);
+        }
+        _exit(0);
+      }
+    }
+    long long t0 = now_ns();
+    for (long k = 0; k < rounds; k++) {
+      if (write(p[1][1], &c, 1) != 1 || read(p[0][0], &c, 1) != 1) die("ring");
+    }
+    runs[r] = (now_ns() - t0) / (rounds * n);
+    while (wait(NULL) > 0) {
+    }
+    for (int i = 0; i < n; i++) {
+      close(p[i][0]);
+      close(p[i][1]);
+    }
+    free(p);
+  }
+  qsort(runs, 3, sizeof runs[0], cmp_ll);
+  printf("ns_per_hop=%lld\n", runs[1]);
 }
 
 static void bench_timer(int cpu, long n, long sleep, int busy) {
@@ -340,9 +382,12 @@ int main(int argc, char **argv) {
   else if (argc >= 4 && !strcmp(argv[1], "noise")) bench_noise(atof(argv[2]), atol(argv[3]));
   else if (argc >= 4 && !strcmp(argv[1], "paths") && atoi(argv[2]) > 0 && atol(argv[3]) >= 10)
     bench_paths(atoi(argv[2]), atol(argv[3]));
+  else if (argc >= 5 && !strcmp(argv[1], "ring") && atoi(argv[3]) >= 2 && atol(argv[4]) >= atoi(argv[3]))
+    bench_ring(atoi(argv[2]), atoi(argv[3]), atol(argv[4]));
   else {
     fprintf(stderr, "usage: schedlab-probe syscall N | pipe A B N | wake A B N GAP BUSY | "
-                    "timer CPU N SLEEP BUSY | arm CPU N NEAR | noise SECONDS MIN | paths SIZE BATCHES\n");
+                    "timer CPU N SLEEP BUSY | arm CPU N NEAR | noise SECONDS MIN | paths SIZE BATCHES | "
+                    "ring CPU N HOPS\n");
     return 2;
   }
   return 0;

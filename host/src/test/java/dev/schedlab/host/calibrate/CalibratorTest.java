@@ -36,6 +36,8 @@ class CalibratorTest {
           Map.entry("latency.vm_halted_wake", 15_000L),
           Map.entry("cost.vm_ipi_exit", 11_000L),
           Map.entry("cost.vm_timer_exit", 6_000L),
+          Map.entry("latency.switch_refill", 900L),
+          Map.entry("latency.switch_refill_keep_pct", 60L),
           Map.entry("latency.vm_halted_wake_spread_p10", 4_000L),
           Map.entry("latency.vm_halted_wake_spread_p90", 5_000L),
           Map.entry("latency.vm_halted_wake_spread_p99", 12_000L));
@@ -88,6 +90,14 @@ class CalibratorTest {
         // Pairs behind the tick cost the path alone; ahead of it, two timer exits more.
         return Map.of(
             "near_p50", Long.toString(400 + 2 * TRUTH.get("cost.vm_timer_exit")), "far_p50", "400");
+      }
+      if (args[0].equals("ring")) {
+        // n processes on one CPU: a hop costs the path, plus the refill of what the n - 2 tasks
+        // after the first evicted (the model has no ring of its own: host-only).
+        int n = Integer.parseInt(args[2]);
+        double kept = Math.pow(TRUTH.get("latency.switch_refill_keep_pct") / 100.0, n - 2);
+        long hop = 1_000 + Math.round(TRUTH.get("latency.switch_refill") * (1 - kept));
+        return Map.of("ns_per_hop", Long.toString(hop));
       }
       if (args[0].equals("noise")) {
         // Per CPU in one second: the 250 Hz tick (phase 1 ms) and three other gaps.
@@ -183,6 +193,11 @@ class CalibratorTest {
     assertThat(c.toolParams().get("schedlab-probe")).doesNotContainKey("socket_write");
     assertThat(c.params().get("cost.ctx_switch").source())
         .startsWith("calibrated: schedlab-probe pipe 0 0");
+    // The rings give the refill and its keep back to the nanosecond and the percent.
+    assertThat(c.params().get("latency.switch_refill").value()).isBetween(899L, 901L);
+    assertThat(c.params().get("latency.switch_refill_keep_pct").value()).isEqualTo(60L);
+    assertThat(c.params().get("latency.switch_refill").source())
+        .startsWith("calibrated: schedlab-probe ring 1 N 200000: 1000 / 1360 / 1895 ns per hop");
     assertThat(c.params().get("cost.vm_timer_exit").source())
         .startsWith("calibrated: schedlab-probe arm 1 3000 100000: a timerfd armed 100 us ahead");
     assertThat(c.params().get("cost.vm_ipi_exit").source())
