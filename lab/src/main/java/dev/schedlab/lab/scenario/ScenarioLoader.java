@@ -4,6 +4,8 @@ import dev.schedlab.engine.config.CgroupSpec;
 import dev.schedlab.engine.config.KernelSpec;
 import dev.schedlab.engine.config.MachineSpec;
 import dev.schedlab.engine.config.PluginRef;
+import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.params.ParamTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -150,6 +152,7 @@ public final class ScenarioLoader {
     if (binder.rtAppAt != null) {
       kernel = withCgroups(kernel, binder.rtAppGroups, binder.rtAppAt);
     }
+    checkCgroupSteps(workload, kernel, top.get("workload"));
     List<PluginRef> plugins = top.has("plugins") ? plugins(top.get("plugins")) : List.of();
     return new Scenario(name, seed, duration, machine, kernel, workload, plugins);
   }
@@ -216,6 +219,37 @@ public final class ScenarioLoader {
         k.rt(),
         all,
         k.autogroup());
+  }
+
+  /** Every {@code cgroup:} step names a cgroup of {@code kernel.cgroups} (or "/", the root). */
+  private static void checkCgroupSteps(WorkloadSpec workload, KernelSpec kernel, Val where)
+      throws ScenarioException {
+    List<String> known = kernel.cgroups().stream().map(CgroupSpec::name).toList();
+    for (TaskSpec t : workload.tasks()) {
+      for (String g : cgroupSteps(t.program())) {
+        if (!g.isEmpty() && !known.contains(g)) {
+          throw where.error(
+              "task "
+                  + t.name()
+                  + ": cgroup: "
+                  + g
+                  + " is not a cgroup of kernel.cgroups; expected \"/\""
+                  + (known.isEmpty() ? "" : " or one of " + String.join(", ", known)));
+        }
+      }
+    }
+  }
+
+  private static List<String> cgroupSteps(List<StepSpec> program) {
+    List<String> out = new ArrayList<>();
+    for (StepSpec s : program) {
+      if (s instanceof StepSpec.Cgroup c) {
+        out.add(c.group());
+      } else if (s instanceof StepSpec.Loop l) {
+        out.addAll(cgroupSteps(l.body()));
+      }
+    }
+    return out;
   }
 
   static KernelSpec kernel(Val v) throws ScenarioException {

@@ -23,6 +23,7 @@ final class StepBinder {
     "lock",
     "unlock",
     "fork",
+    "cgroup",
     "exit"
   };
 
@@ -109,6 +110,10 @@ final class StepBinder {
       case "fork" -> {
         String child = arg.name();
         return new StepSpec.Fork(child, child, -1);
+      }
+      case "cgroup" -> {
+        String group = arg.text();
+        return new StepSpec.Cgroup(group.equals("/") ? "" : group);
       }
       case "wake" -> {
         if (!arg.node().isObject()) {

@@ -317,6 +317,8 @@ class ParserFuzzTest {
     "call",
     "loop",
     "mark",
+    "cgroup",
+    "cgroups",
     "exit",
     "body",
     "period",
