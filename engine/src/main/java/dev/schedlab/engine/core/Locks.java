@@ -231,7 +231,9 @@ final class Locks {
     } else {
       l.sleepers.add(t);
     }
-    t.state = TaskState.UNINTERRUPTIBLE;
+    // futex_lock_pi() waits on its rt_mutex TASK_INTERRUPTIBLE; kernel locks uninterruptibly
+    t.state =
+        l.cls.kind == LockSpec.Kind.RT_MUTEX ? TaskState.INTERRUPTIBLE : TaskState.UNINTERRUPTIBLE;
     if (byPrio) {
       pi.adjust(l.owner);
     }

@@ -49,12 +49,7 @@ public final class Calibrator {
    */
   private static final long ARM_AHEAD_NS = 100_000;
 
-  /**
-   * The switch-refill rings: two processes (nothing evicted), three (one other task in between) and
-   * twelve (ten more: what is left is keep^10), each {@link #RING_HOPS} hops.
-   */
-  private static final int[] RING_SIZES = {2, 3, 12};
-
+  /** Hops of each switch-refill ring ({@link #switchRefill}). */
   private static final long RING_HOPS = 200_000;
 
   /** Corrections of the halted wake's spread: each closes most of what the previous left. */
@@ -213,9 +208,9 @@ public final class Calibrator {
     progress("measuring: pipe round trip on one CPU");
     real("pipe", "0", "0", "50000");
     progress("measuring: rings of 2, 3 and 12 processes on one CPU");
-    for (int n : RING_SIZES) {
-      real(ringArgs(n));
-    }
+    real(ringArgs(2));
+    real(ringArgs(3));
+    real(ringArgs(12));
     if (two) {
       progress("measuring: wakeup of a busy CPU");
       real(hostArgs("wake", wakeArgs(1)));
@@ -343,11 +338,12 @@ public final class Calibrator {
 
   /**
    * The cache refill of a switch ({@code latency.switch_refill}, {@code
-   * latency.switch_refill_keep_pct}): a ring of n processes on one CPU costs the same per hop in
-   * the model whatever n, but for the refill of a task after the n − 1 others ran, refill × (1 −
-   * keep^(n−2)). So the ring of three over the ring of two is refill × (1 − keep) and the ring of
-   * twelve refill × (1 − keep^10): their ratio gives keep, and then the refill; no model run is
-   * needed. Nothing measurable (a ring of three no dearer than two): no refill.
+   * latency.switch_refill_keep_pct}), from rings of 2 (nothing evicted), 3 (one other task in
+   * between) and 12 processes. A ring of n processes on one CPU costs the same per hop in the model
+   * whatever n, but for the refill of a task after the n − 1 others ran, refill × (1 − keep^(n−2)).
+   * So the ring of three over the ring of two is refill × (1 − keep) and the ring of twelve refill
+   * × (1 − keep^10): their ratio gives keep, and then the refill; no model run is needed. Nothing
+   * measurable (a ring of three no dearer than two): no refill.
    */
   private void switchRefill() throws HostException {
     progress("derived: switch refill");

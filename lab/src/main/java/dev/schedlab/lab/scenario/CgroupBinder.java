@@ -13,7 +13,12 @@ import java.util.Set;
  * the file, or durations with a unit).
  */
 final class CgroupBinder {
-  private static final long DEFAULT_PERIOD_NS = 100_000_000L;
+  /** {@code cpu.max}'s default period (the kernel's 100 ms). */
+  static final long DEFAULT_PERIOD_NS = 100_000_000L;
+
+  /** {@code cpu.weight}'s default: a nice-0 task's share. */
+  static final int DEFAULT_WEIGHT = 100;
+
   private static final long MIN_NS = 1_000_000L; // cgroup v2: quota and period of at least 1 ms
   private static final long MAX_PERIOD_NS = 1_000_000_000L;
 
@@ -33,7 +38,7 @@ final class CgroupBinder {
         throw g.get("parent")
             .error("unknown cgroup '" + parent + "'; a parent must be defined before its children");
       }
-      int weight = g.integer("weight", 100, 1, 10_000);
+      int weight = g.integer("weight", DEFAULT_WEIGHT, 1, 10_000);
       long quota = -1;
       long period = DEFAULT_PERIOD_NS;
       if (g.has("max")) {

@@ -16,9 +16,6 @@ import org.jspecify.annotations.Nullable;
  * set_thread_taskgroup()}, a {@link dev.schedlab.engine.config.StepSpec.Cgroup} step).
  */
 final class RtAppTaskGroups {
-  private static final long PERIOD_NS = 100_000_000L; // cpu.cfs_period_us default
-  private static final int NICE0_WEIGHT = 100; // cpu.weight of cpu.shares 1024
-
   /** Group names, parents first. */
   private final Set<String> groups = new LinkedHashSet<>();
 
@@ -46,7 +43,14 @@ final class RtAppTaskGroups {
     for (String name : groups) {
       int slash = name.lastIndexOf('/');
       String parent = slash < 0 ? "" : name.substring(0, slash);
-      out.add(new CgroupSpec(name, parent, NICE0_WEIGHT, -1, PERIOD_NS, List.of()));
+      out.add(
+          new CgroupSpec(
+              name,
+              parent,
+              CgroupBinder.DEFAULT_WEIGHT,
+              -1,
+              CgroupBinder.DEFAULT_PERIOD_NS,
+              List.of()));
     }
     return out;
   }

@@ -47,10 +47,9 @@ final class RtAppThread {
           "util_max",
           "taskgroup");
 
-  /** One phase: its loop count, events, and CPU list ({@code null}: the task's). */
   /**
-   * A phase: its loop, events, own CPUs and own task group ({@code /a/b}, "/" the root), or null
-   * for the thread's.
+   * One phase: its loop count, events, CPU list and task group ({@code /a/b}, "/" the root); a null
+   * CPU list or task group is the thread's.
    */
   record Phase(
       long loop,
