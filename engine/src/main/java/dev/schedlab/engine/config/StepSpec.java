@@ -372,11 +372,20 @@ public sealed interface StepSpec {
   record Signal(String waitQueue, boolean all) implements StepSpec {}
 
   /**
-   * The sleeping half of {@code pthread_cond_wait}: atomically queue on {@code cond}, unlock the
-   * glibc mutex {@code mutex} (as {@link MutexUnlock}), and sleep until signalled. Taking the mutex
-   * again is a separate step ({@link MutexLock}).
+   * {@code pthread_cond_wait(cond, mutex)} as glibc 2.25+ does it (nptl/pthread_cond_wait.c): queue
+   * on {@code cond} as a waiter, unlock the mutex, {@code futex_wait()} on the condition unless a
+   * signal took the waiter off it meanwhile, then lock the mutex again. {@code mutex} is the futex
+   * of a default mutex ({@link MutexLock}), or with {@code pi} the {@code rt_mutex} lock of a
+   * priority-inheritance one ({@link PiMutexLock}): the condition itself has no priority
+   * inheritance (no {@code futex_wait_requeue_pi()}), only the mutex's unlock and retake. A PI
+   * mutex the thread does not hold fails the wait at once ({@code EPERM}, no sleep).
    */
-  record CondWait(String cond, String mutex) implements StepSpec {}
+  record CondWait(String cond, String mutex, boolean pi) implements StepSpec {
+    /** A wait with the default mutex on futex {@code mutex}. */
+    public CondWait(String cond, String mutex) {
+      this(cond, mutex, false);
+    }
+  }
 
   /**
    * {@code pthread_mutex_lock()} of a process-wide mutex (glibc's {@code lll_lock} on a futex word,
@@ -403,7 +412,8 @@ public sealed interface StepSpec {
   /**
    * {@code pthread_mutex_unlock()} of a priority-inheritance mutex: the compare-and-swap back to 0
    * in user space while nobody waits; otherwise {@code futex_unlock_pi()}, which hands the lock to
-   * the top waiter and ends the owner's boost.
+   * the top waiter and ends the owner's boost. A thread that does not hold it gets {@code EPERM}
+   * (glibc's owner check) and nothing changes.
    */
   record PiMutexUnlock(String lock) implements StepSpec {}
 

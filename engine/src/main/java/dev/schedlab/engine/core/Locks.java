@@ -126,14 +126,20 @@ final class Locks {
     return true;
   }
 
+  /** Whether {@code t} holds a lock of class {@code c}. */
+  boolean holds(Task t, LockClass c) {
+    return t.locks.find(c) >= 0;
+  }
+
   /**
    * The unlock's compare-and-swap from the TID to 0: it succeeds while no waiter set FUTEX_WAITERS;
-   * otherwise the thread goes to the kernel ({@code futex_unlock_pi()}).
+   * otherwise the thread goes to the kernel ({@code futex_unlock_pi()}). A thread that does not
+   * hold the mutex gets {@code EPERM} from glibc's owner check, in user space.
    */
   boolean userUnlock(Task t, LockClass c) {
     int i = t.locks.find(c);
     if (i < 0) {
-      throw new IllegalStateException(t + " unlocks " + c.name + ", which it does not hold");
+      return true; // glibc checks the owner in user space: EPERM, nothing changes
     }
     KLock l = t.locks.held[i];
     if (!l.spinners.isEmpty() || !l.sleepers.isEmpty()) {

@@ -42,7 +42,18 @@ final class Op {
   /** Wake one or all sleepers, no memory. */
   static final int SIGNAL = 22;
 
-  static final int COND_WAIT = 23;
+  /**
+   * {@code pthread_cond_wait()}'s registration: queued on {@link #waitQueue}, still running; past
+   * the whole wait by {@link #jump} when the PI mutex {@link #lockClass} is not the thread's.
+   */
+  static final int COND_QUEUE = 23;
+
+  /**
+   * {@code pthread_cond_wait()}'s {@code futex_wait()}: sleeps while still queued on {@link
+   * #waitQueue}, returns at once when a signal took the task off it since {@link #COND_QUEUE}.
+   */
+  static final int COND_SLEEP = 39;
+
   static final int BARRIER = 24;
   static final int FORK = 25;
   static final int CLOCK = 26;
@@ -155,9 +166,6 @@ final class Op {
 
   boolean relative;
   long firstNs;
-
-  /** COND_WAIT: the mutex released while waiting on {@link #waitQueue}. */
-  WaitQueue mutex;
 
   BarrierState barrier;
 

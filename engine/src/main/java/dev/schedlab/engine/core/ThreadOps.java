@@ -109,13 +109,24 @@ final class ThreadOps {
         exec.run(cpu, t, op, k.pathCost);
         return false;
       }
-      case Op.COND_WAIT -> {
+      case Op.COND_QUEUE -> {
+        if (op.lockClass != null && !k.locks.holds(t, op.lockClass)) {
+          t.pc += op.jump; // the PI unlock's owner check fails: EPERM, no wait
+          return true;
+        }
         t.pc++;
-        op.waitQueue.sleepers.add(t);
-        k.pathCost = 0;
-        long unlock = unlock(op.mutex);
+        op.waitQueue.sleepers.add(t); // a signal from now on takes this waiter
+        return true;
+      }
+      case Op.COND_SLEEP -> {
+        long cost = k.costs.p(Param.FUTEX_WAIT);
+        if (!op.waitQueue.sleepers.contains(t)) {
+          exec.run(cpu, t, op, cost); // -EAGAIN: signalled since it queued
+          return false;
+        }
+        t.pc++;
         t.state = TaskState.INTERRUPTIBLE;
-        k.sched.schedule(cpu, SchedMode.NONE, unlock + k.pathCost);
+        k.sched.schedule(cpu, SchedMode.NONE, cost);
         return false;
       }
       case Op.MUTEX_LOCK -> {
@@ -244,24 +255,6 @@ final class ThreadOps {
       t.pc += op.jump;
     }
     return true;
-  }
-
-  /**
-   * {@code lll_unlock()} of a glibc mutex inside another call (the condition wait): the word to 0,
-   * and when it was 2 a {@code futex_wake()} of one sleeper. Returns the wake's own cost; the
-   * wakeup's is added to {@code k.pathCost}.
-   */
-  private long unlock(WaitQueue mutex) {
-    int old = mutex.futexWord;
-    mutex.futexWord = 0;
-    if (old != 2) {
-      return 0;
-    }
-    Task w = mutex.sleepers.poll();
-    if (w != null) {
-      k.sched.wakeUp(w, 0);
-    }
-    return k.costs.p(Param.FUTEX_WAKE);
   }
 
   private boolean barrier(Cpu cpu, Task t, Op op) {

@@ -54,10 +54,7 @@ final class ThreadSteps {
     } else if (s instanceof StepSpec.Charge || s instanceof StepSpec.Uncharge) {
       syscall(out, sendBuffer(c, s));
     } else if (s instanceof StepSpec.CondWait cw) {
-      Op op = new Op(Op.COND_WAIT);
-      op.waitQueue = c.waitQueue(cw.cond());
-      op.mutex = c.waitQueue(cw.mutex());
-      syscall(out, op);
+      condWait(c, cw, out);
     } else if (s instanceof StepSpec.MutexLock ml) {
       mutexLock(c.waitQueue(ml.mutex()), out);
     } else if (s instanceof StepSpec.MutexUnlock mu) {
@@ -111,6 +108,33 @@ final class ThreadSteps {
     op.limit = u.wakeAt();
     op.flag = u.sync();
     return op;
+  }
+
+  /**
+   * {@code pthread_cond_wait()}: queue on the condition (a PI mutex the thread does not hold jumps
+   * past the rest: {@code EPERM}), unlock, {@code futex_wait()}, lock again.
+   */
+  private static void condWait(ProgramCompiler c, StepSpec.CondWait cw, List<Op> out) {
+    WaitQueue cond = c.waitQueue(cw.cond());
+    Op queue = new Op(Op.COND_QUEUE);
+    queue.waitQueue = cond;
+    out.add(queue);
+    int at = out.size() - 1;
+    if (cw.pi()) {
+      queue.lockClass = c.lockClass(cw.mutex());
+      piUnlock(queue.lockClass, out);
+    } else {
+      mutexUnlock(c.waitQueue(cw.mutex()), out);
+    }
+    Op sleep = new Op(Op.COND_SLEEP);
+    sleep.waitQueue = cond;
+    syscall(out, sleep);
+    if (cw.pi()) {
+      piLock(c, queue.lockClass, out);
+    } else {
+      mutexLock(c.waitQueue(cw.mutex()), out);
+    }
+    queue.jump = out.size() - at;
   }
 
   /**

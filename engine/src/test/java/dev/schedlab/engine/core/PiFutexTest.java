@@ -86,4 +86,95 @@ class PiFutexTest {
     k.run(5 * MS);
     assertThat(stamp(k, "t", "end") - stamp(k, "t", "start")).isEqualTo(50 * 10_000);
   }
+
+  @Test
+  void aConditionWaitRetakesItsPiMutexWithInheritance() {
+    // high waits on c with the PI mutex; low signals it holding the mutex for 4 ms, so high's
+    // retake (pthread_cond_wait()'s __pthread_mutex_cond_lock()) lends low its priority.
+    StepSpec lock = new StepSpec.PiMutexLock("m");
+    StepSpec unlock = new StepSpec.PiMutexUnlock("m");
+    Kernel k =
+        oneCpu()
+            .lock("m", LockSpec.Kind.RT_MUTEX)
+            .tasks(
+                task("high")
+                    .fifo(90)
+                    .program(
+                        lock,
+                        new StepSpec.CondWait("c", "m", true),
+                        new StepSpec.Clock("got"),
+                        unlock,
+                        exit()),
+                task("low")
+                    .fifo(10)
+                    .program(
+                        new StepSpec.SleepAbs(MS),
+                        lock,
+                        new StepSpec.Signal("c", false),
+                        user(4 * MS),
+                        unlock,
+                        exit()),
+                task("mid")
+                    .fifo(50)
+                    .program(
+                        new StepSpec.SleepAbs(2 * MS),
+                        user(10 * MS),
+                        new StepSpec.Clock("done"),
+                        exit()))
+            .kernel();
+    k.run(30 * MS);
+    assertThat(stamp(k, "high", "got")).isBetween(5 * MS, 5 * MS + 200_000);
+    assertThat(stamp(k, "mid", "done")).isGreaterThan(stamp(k, "high", "got"));
+  }
+
+  @Test
+  void aSignalBetweenTheWaitersUnlockAndItsSleepIsNotLost() {
+    // glibc queues the waiter before it unlocks: w's contended unlock hands the mutex to s, which
+    // preempts w before its futex_wait() and signals; w then finds the signal and does not sleep.
+    StepSpec lock = new StepSpec.PiMutexLock("m");
+    StepSpec unlock = new StepSpec.PiMutexUnlock("m");
+    Kernel k =
+        oneCpu()
+            .lock("m", LockSpec.Kind.RT_MUTEX)
+            .tasks(
+                task("w")
+                    .fifo(50)
+                    .program(
+                        lock,
+                        user(2 * MS),
+                        new StepSpec.CondWait("c", "m", true),
+                        new StepSpec.Clock("woke"),
+                        unlock,
+                        exit()),
+                task("s")
+                    .fifo(90)
+                    .program(
+                        new StepSpec.SleepAbs(MS),
+                        lock,
+                        new StepSpec.Signal("c", false),
+                        new StepSpec.Clock("signalled"),
+                        unlock,
+                        exit()))
+            .kernel();
+    k.run(30 * MS);
+    assertThat(stamp(k, "s", "signalled")).isGreaterThan(2 * MS);
+    assertThat(stamp(k, "w", "woke")).isGreaterThan(stamp(k, "s", "signalled"));
+    assertThat(k.liveTasks).isZero();
+  }
+
+  @Test
+  void aConditionWaitWithoutItsPiMutexFailsAtOnce() {
+    // glibc's PI unlock checks the owner: EPERM, and pthread_cond_wait() returns without waiting.
+    Kernel k =
+        oneCpu()
+            .lock("m", LockSpec.Kind.RT_MUTEX)
+            .tasks(
+                task("t")
+                    .program(
+                        new StepSpec.CondWait("c", "m", true), new StepSpec.Clock("back"), exit()))
+            .kernel();
+    k.run(5 * MS);
+    assertThat(stamp(k, "t", "back")).isLessThan(MS);
+    assertThat(k.liveTasks).isZero();
+  }
 }

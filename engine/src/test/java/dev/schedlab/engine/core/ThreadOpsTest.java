@@ -262,7 +262,6 @@ class ThreadOpsTest {
     StepSpec[] waiter = {
       new StepSpec.MutexLock("m"),
       new StepSpec.CondWait("c", "m"),
-      new StepSpec.MutexLock("m"),
       new StepSpec.Clock("woke"),
       new StepSpec.MutexUnlock("m"),
       new StepSpec.Exit()

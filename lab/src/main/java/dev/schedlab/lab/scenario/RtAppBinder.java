@@ -277,13 +277,6 @@ final class RtAppBinder {
     List<TaskSpec> all = new ArrayList<>();
     all.add(mainThread(main));
     all.addAll(specs);
-    for (String m : mutexes.notPi()) {
-      notes.add(
-          "pi_enabled: mutex "
-              + m
-              + " is used by a condition (wait, sync, suspend, resume), whose priority-inheritance"
-              + " wait (futex_wait_requeue_pi) is not modelled: it stays a default mutex");
-    }
     return new Bound(global, all, file, plan, groups.specs(), mutexes.locks());
   }
 

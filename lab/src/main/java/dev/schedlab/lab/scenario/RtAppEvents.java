@@ -111,23 +111,13 @@ final class RtAppEvents {
     throw new IllegalArgumentException(key);
   }
 
-  /**
-   * First pass over an event: barrier users, timer modes, shared memrun buffers, the mutexes
-   * conditions use.
-   */
+  /** First pass over an event: barrier users, timer modes, shared memrun buffers. */
   void scan(Event e, RtAppThread thread) throws ScenarioException {
     int instances = thread.instances;
     String kind = kind(e.key());
     Val v = e.value();
     if (kind.equals("barrier")) {
       barrierUsers.merge(string(e), instances, Integer::sum);
-    } else if ((kind.equals("wait") || kind.equals("sync")) && v.node().isObject()) {
-      mutexes.usedWithCondition(field(v, "mutex", "unknown"));
-    } else if (kind.equals("resume")) {
-      mutexes.usedWithCondition(string(e));
-    } else if (kind.equals("suspend")) {
-      String value = v.node().isTextual() ? v.node().textValue() : "";
-      mutexes.usedWithCondition(value.isEmpty() ? thread.key : value);
     } else if (kind.equals("timer") && v.node().isObject()) {
       Obj o = v.object();
       String ref = o.has("ref") ? o.get("ref").text() : "unknown";

@@ -2,7 +2,6 @@ package dev.schedlab.lab.scenario;
 
 import dev.schedlab.engine.config.LockSpec;
 import dev.schedlab.engine.config.StepSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -13,13 +12,12 @@ import java.util.Set;
  * StepSpec.MutexUnlock}): an unlock hands nothing over, so the thread that unlocks and locks again
  * before its woken waiter runs keeps it. With it, rt-app makes them {@code PTHREAD_PRIO_INHERIT}
  * (src/rt-app_parse_config.c, {@code init_mutex_resource()}): PI futexes on an {@code rt_mutex}
- * ({@link StepSpec.PiMutexLock}), except a mutex a condition uses (wait, sync, suspend, resume),
- * whose PI condition wait ({@code futex_wait_requeue_pi()}) is not modelled: it stays a default
- * one, noted.
+ * ({@link StepSpec.PiMutexLock}). A condition wait releases and retakes its mutex the same way
+ * (glibc 2.25+'s condition variables have no priority inheritance of their own: {@link
+ * StepSpec.CondWait}).
  */
 final class RtAppMutexes {
   private final boolean pi;
-  private final Set<String> withCondition = new LinkedHashSet<>();
   private final Set<String> piLocks = new LinkedHashSet<>();
 
   RtAppMutexes(boolean pi) {
@@ -35,18 +33,9 @@ final class RtAppMutexes {
     return "rtapp/pi_mutex/" + mutex.replaceAll("[\\s.]", "_");
   }
 
-  /** First pass: {@code mutex} is used by a condition variable. */
-  void usedWithCondition(String mutex) {
-    withCondition.add(mutex);
-  }
-
-  private boolean isPi(String mutex) {
-    return pi && !withCondition.contains(mutex);
-  }
-
   /** {@code pthread_mutex_lock}. */
   List<StepSpec> lock(String mutex) {
-    if (isPi(mutex)) {
+    if (pi) {
       piLocks.add(piLock(mutex));
       return List.of(new StepSpec.PiMutexLock(piLock(mutex)));
     }
@@ -55,30 +44,23 @@ final class RtAppMutexes {
 
   /** {@code pthread_mutex_unlock}. */
   List<StepSpec> unlock(String mutex) {
-    if (isPi(mutex)) {
+    if (pi) {
       return List.of(new StepSpec.PiMutexUnlock(piLock(mutex)));
     }
     return List.of(new StepSpec.MutexUnlock(futex(mutex)));
   }
 
-  /**
-   * {@code pthread_cond_wait(cond, mutex)}: sleep on the condition unlocking the mutex, then lock
-   * it again.
-   */
+  /** {@code pthread_cond_wait(cond, mutex)}: unlock, sleep until signalled, lock again. */
   List<StepSpec> condWait(String condQueue, String mutex) {
-    List<StepSpec> out = new ArrayList<>();
-    out.add(new StepSpec.CondWait(condQueue, futex(mutex)));
-    out.addAll(lock(mutex));
-    return out;
+    if (pi) {
+      piLocks.add(piLock(mutex));
+      return List.of(new StepSpec.CondWait(condQueue, piLock(mutex), true));
+    }
+    return List.of(new StepSpec.CondWait(condQueue, futex(mutex)));
   }
 
   /** The rt_mutex locks of the PI mutexes used. */
   List<LockSpec> locks() {
     return piLocks.stream().map(n -> new LockSpec(n, LockSpec.Kind.RT_MUTEX)).toList();
-  }
-
-  /** The mutexes that stay default ones although {@code pi_enabled} is set. */
-  Set<String> notPi() {
-    return pi ? withCondition : Set.of();
   }
 }

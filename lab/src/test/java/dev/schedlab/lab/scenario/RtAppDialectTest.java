@@ -100,9 +100,8 @@ class RtAppDialectTest {
     for (String key : List.of("global.ftrace", "global.lock_pages")) {
       assertThat(notes).anySatisfy(n -> assertThat(n).contains(key));
     }
-    // pi_enabled has a meaning now; only the mutexes conditions use stay default ones
-    assertThat(notes).noneSatisfy(n -> assertThat(n).contains("global.pi_enabled"));
-    assertThat(notes).anySatisfy(n -> assertThat(n).contains("pi_enabled: mutex m0"));
+    // pi_enabled has a meaning: every mutex, a condition's too, is a PI one
+    assertThat(notes).noneSatisfy(n -> assertThat(n).contains("pi_enabled"));
     assertThat(RtAppFixtures.report(s).plan().log().gnuplot()).isTrue();
     assertThat(RtAppFixtures.report(s).plan().cumulativeSlack()).isTrue();
     assertThat(RtAppFixtures.report(s).plan().nsPerLoop()).isEqualTo(20);

@@ -134,25 +134,26 @@ class RtAppEventsTest {
     // the initial delay, after the start barrier, counts from t_zero
     assertThat(task("producer-3").program().get(2))
         .isEqualTo(new StepSpec.SleepAbs(1_000_000, RtAppTasks.T_ZERO));
+    // every-key.json sets pi_enabled: the mutexes, conditions' too, are PI futexes
     assertThat(RtAppFixtures.flat(task("producer-3").program()))
         .containsSubsequence(
-            new StepSpec.MutexLock("rtapp/mutex/m0"),
+            new StepSpec.PiMutexLock("rtapp/pi_mutex/m0"),
             new StepSpec.Signal("rtapp/cond/c0", false),
-            new StepSpec.MutexUnlock("rtapp/mutex/m0"),
+            new StepSpec.PiMutexUnlock("rtapp/pi_mutex/m0"),
             new StepSpec.Wake("rtapp/sem/s0", false),
-            new StepSpec.MutexLock("rtapp/mutex/consumer"),
+            new StepSpec.PiMutexLock("rtapp/pi_mutex/consumer"),
             new StepSpec.Signal("rtapp/cond/consumer", true),
-            new StepSpec.MutexUnlock("rtapp/mutex/consumer"));
+            new StepSpec.PiMutexUnlock("rtapp/pi_mutex/consumer"));
     assertThat(RtAppFixtures.flat(task("consumer-4").program()))
         .containsSubsequence(
-            new StepSpec.CondWait("rtapp/cond/c0", "rtapp/mutex/m0"),
-            new StepSpec.MutexLock("rtapp/mutex/m0"),
+            new StepSpec.CondWait("rtapp/cond/c0", "rtapp/pi_mutex/m0", true),
+            new StepSpec.PiMutexUnlock("rtapp/pi_mutex/m0"),
             new StepSpec.Block("rtapp/sem/s0"),
-            new StepSpec.CondWait("rtapp/cond/consumer", "rtapp/mutex/consumer"));
+            new StepSpec.CondWait("rtapp/cond/consumer", "rtapp/pi_mutex/consumer", true));
     assertThat(RtAppFixtures.flat(task("ping-5").program()))
         .containsSubsequence(
             new StepSpec.Signal("rtapp/cond/c1", false),
-            new StepSpec.CondWait("rtapp/cond/c1", "rtapp/mutex/m1"));
+            new StepSpec.CondWait("rtapp/cond/c1", "rtapp/pi_mutex/m1", true));
     assertThat(RtAppFixtures.steps(task("broadcaster-7"), StepSpec.Signal.class))
         .containsExactly(new StepSpec.Signal("rtapp/cond/c2", true));
     assertThat(RtAppFixtures.steps(task("meeting-11"), StepSpec.Barrier.class))
