@@ -432,8 +432,22 @@ public sealed interface StepSpec {
    */
   record Uncharge(String buffer, long bytes, long wakeAt, boolean sync) implements StepSpec {}
 
-  /** A barrier of {@code users} tasks: the last to arrive wakes the others, who wait until then. */
-  record Barrier(String name, int users) implements StepSpec {}
+  /**
+   * A barrier of {@code users} tasks: the last to arrive wakes the others, who wait until then.
+   * Plain ({@code mutex} null), it is {@code pthread_barrier_wait()}: the waiters sleep on a futex
+   * and all wake at the last arrival. With {@code mutex}, it is built from a mutex and a condition
+   * as rt-app's {@code barrier} event is (src/rt-app.c): under the mutex (a default one on futex
+   * {@code mutex}, or with {@code pi} the {@code rt_mutex} lock {@code mutex}) a thread that finds
+   * {@code users - 1} others waiting broadcasts the condition, any other counts itself and waits on
+   * it ({@link CondWait}, which retakes the mutex, so the woken waiters contend for it), uncounts
+   * itself and unlocks.
+   */
+  record Barrier(String name, int users, @Nullable String mutex, boolean pi) implements StepSpec {
+    /** {@code pthread_barrier_wait()} of {@code users} tasks. */
+    public Barrier(String name, int users) {
+      this(name, users, null, false);
+    }
+  }
 
   /**
    * Creates a new task from the workload's task group named {@code template} (a group of count 0 is

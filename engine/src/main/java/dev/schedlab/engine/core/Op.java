@@ -95,6 +95,18 @@ final class Op {
   /** {@code sched_move_task()} of the running thread to task group {@link #count}. */
   static final int CGROUP = 38;
 
+  /**
+   * rt-app's barrier under its mutex ({@link #barrier}): on to the broadcast when every other user
+   * waits, else counted in and past it by {@link #jump} to the condition wait.
+   */
+  static final int BARRIER_ARRIVE = 45;
+
+  /** rt-app's barrier: a woken waiter, the mutex retaken, counts itself out. */
+  static final int BARRIER_LEAVE = 46;
+
+  /** On by {@link #jump}. */
+  static final int JUMP = 47;
+
   /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
   static final int STAMP = 14;
 

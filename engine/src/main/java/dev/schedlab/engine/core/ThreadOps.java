@@ -189,6 +189,25 @@ final class ThreadOps {
       case Op.BARRIER -> {
         return barrier(cpu, t, op);
       }
+      case Op.BARRIER_ARRIVE -> {
+        BarrierState b = op.barrier;
+        if (b.arrived == b.users - 1) {
+          t.pc++; // everyone else waits: broadcast
+        } else {
+          b.arrived++;
+          t.pc += op.jump;
+        }
+        return true;
+      }
+      case Op.BARRIER_LEAVE -> {
+        t.pc++;
+        op.barrier.arrived--;
+        return true;
+      }
+      case Op.JUMP -> {
+        t.pc += op.jump;
+        return true;
+      }
       case Op.CHARGE -> {
         return charge(cpu, t, op);
       }

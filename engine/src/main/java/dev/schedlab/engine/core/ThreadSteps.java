@@ -67,6 +67,8 @@ final class ThreadSteps {
       Op op = new Op(Op.CGROUP);
       op.count = c.taskGroup(g.group());
       syscall(out, op);
+    } else if (s instanceof StepSpec.Barrier b && b.mutex() != null) {
+      mutexBarrier(c, b, b.mutex(), out);
     } else if (s instanceof StepSpec.Barrier b) {
       Op op = new Op(Op.BARRIER);
       op.barrier = c.barrier(b.name(), b.users());
@@ -115,26 +117,68 @@ final class ThreadSteps {
    * past the rest: {@code EPERM}), unlock, {@code futex_wait()}, lock again.
    */
   private static void condWait(ProgramCompiler c, StepSpec.CondWait cw, List<Op> out) {
-    WaitQueue cond = c.waitQueue(cw.cond());
+    condWait(c, c.waitQueue(cw.cond()), cw.mutex(), cw.pi(), out);
+  }
+
+  private static void condWait(
+      ProgramCompiler c, WaitQueue cond, String mutex, boolean pi, List<Op> out) {
     Op queue = new Op(Op.COND_QUEUE);
     queue.waitQueue = cond;
     out.add(queue);
     int at = out.size() - 1;
-    if (cw.pi()) {
-      queue.lockClass = c.lockClass(cw.mutex());
-      piUnlock(queue.lockClass, out);
-    } else {
-      mutexUnlock(c.waitQueue(cw.mutex()), out);
+    if (pi) {
+      queue.lockClass = c.lockClass(mutex);
     }
+    unlock(c, mutex, pi, out);
     Op sleep = new Op(Op.COND_SLEEP);
     sleep.waitQueue = cond;
     syscall(out, sleep);
-    if (cw.pi()) {
-      piLock(c, queue.lockClass, out);
-    } else {
-      mutexLock(c.waitQueue(cw.mutex()), out);
-    }
+    lock(c, mutex, pi, out);
     queue.jump = out.size() - at;
+  }
+
+  /**
+   * rt-app's barrier event: lock; if the others all wait, broadcast, else count in, wait on the
+   * condition (which retakes the mutex) and count out; unlock.
+   */
+  private static void mutexBarrier(
+      ProgramCompiler c, StepSpec.Barrier b, String mutex, List<Op> out) {
+    BarrierState state = c.barrier(b.name(), b.users());
+    lock(c, mutex, b.pi(), out);
+    Op arrive = new Op(Op.BARRIER_ARRIVE);
+    arrive.barrier = state;
+    out.add(arrive);
+    int arriveAt = out.size() - 1;
+    Op broadcast = new Op(Op.SIGNAL);
+    broadcast.waitQueue = state.sleepers;
+    broadcast.flag = true;
+    syscall(out, broadcast);
+    Op toUnlock = new Op(Op.JUMP);
+    out.add(toUnlock);
+    int jumpAt = out.size() - 1;
+    arrive.jump = out.size() - arriveAt;
+    condWait(c, state.sleepers, mutex, b.pi(), out);
+    Op leave = new Op(Op.BARRIER_LEAVE);
+    leave.barrier = state;
+    out.add(leave);
+    toUnlock.jump = out.size() - jumpAt;
+    unlock(c, mutex, b.pi(), out);
+  }
+
+  private static void lock(ProgramCompiler c, String mutex, boolean pi, List<Op> out) {
+    if (pi) {
+      piLock(c, c.lockClass(mutex), out);
+    } else {
+      mutexLock(c.waitQueue(mutex), out);
+    }
+  }
+
+  private static void unlock(ProgramCompiler c, String mutex, boolean pi, List<Op> out) {
+    if (pi) {
+      piUnlock(c.lockClass(mutex), out);
+    } else {
+      mutexUnlock(c.waitQueue(mutex), out);
+    }
   }
 
   /**

@@ -356,6 +356,44 @@ class ThreadOpsTest {
     }
   }
 
+  @Test
+  void rtAppsBarrierReleasesEveryUserWhenTheLastArrives() {
+    StepSpec barrier = new StepSpec.Barrier("b", 3, "bm", false);
+    StepSpec[] tail = {barrier, new StepSpec.Clock("t"), new StepSpec.Exit()};
+    Kernel k =
+        run(
+            20 * MS,
+            4,
+            normal("a", 1, user(MS), tail[0], tail[1], tail[2]),
+            normal("c", 1, user(5 * MS), tail[0], tail[1], tail[2]),
+            normal("d", 1, user(3 * MS), tail[0], tail[1], tail[2]));
+    for (String n : new String[] {"a", "c", "d"}) {
+      assertThat(stamps(k, n, "t")[0]).isBetween(5 * MS, 5 * MS + 100_000);
+    }
+    assertThat(k.liveTasks).isZero();
+  }
+
+  @Test
+  void aFastThreadPassesRtAppsBarrierAgainBeforeItsWokenWaiterCountsItselfOut() {
+    // rt-app counts a waiter out only once it has retaken the barrier's mutex: fast (FIFO, one
+    // CPU) arrives, broadcasts, and arrives again before slow ran, so it finds slow still counted
+    // as waiting and passes a second time; pthread_barrier_wait() would hold it the second time.
+    StepSpec loop =
+        new StepSpec.Loop(
+            2, List.of(new StepSpec.Barrier("b", 2, "bm", false), new StepSpec.Clock("past")));
+    Kernel k =
+        run(
+            20 * MS,
+            1,
+            normal("slow", 1, loop, new StepSpec.Exit()),
+            fifo("fast", 50, "", new StepSpec.SleepAbs(MS), loop, new StepSpec.Exit()));
+    long[] fast = stamps(k, "fast", "past");
+    long[] slow = stamps(k, "slow", "past");
+    assertThat(fast).hasSize(2);
+    assertThat(slow).isNotEmpty();
+    assertThat(fast[1]).isLessThan(slow[0]);
+  }
+
   /** A writer of three 100-byte charges to send buffer "s" (room below 200 bytes). */
   private static TaskSpec writer(String name) {
     StepSpec charge = new StepSpec.Charge("s", 100, 200);

@@ -199,9 +199,7 @@ final class RtAppEvents {
       }
       case "barrier" -> {
         String b = string(e);
-        return List.of(
-            new StepSpec.Barrier(
-                "rtapp/barrier/" + b, Objects.requireNonNull(barrierUsers.get(b))));
+        return List.of(mutexes.barrier(b, Objects.requireNonNull(barrierUsers.get(b))));
       }
       case "suspend" -> {
         String on = suspendName(e, thread);

@@ -14,7 +14,7 @@ import java.util.Set;
  * (src/rt-app_parse_config.c, {@code init_mutex_resource()}): PI futexes on an {@code rt_mutex}
  * ({@link StepSpec.PiMutexLock}). A condition wait releases and retakes its mutex the same way
  * (glibc 2.25+'s condition variables have no priority inheritance of their own: {@link
- * StepSpec.CondWait}).
+ * StepSpec.CondWait}), and so does a barrier event, built from a mutex and a condition.
  */
 final class RtAppMutexes {
   private final boolean pi;
@@ -57,6 +57,20 @@ final class RtAppMutexes {
       return List.of(new StepSpec.CondWait(condQueue, piLock(mutex), true));
     }
     return List.of(new StepSpec.CondWait(condQueue, futex(mutex)));
+  }
+
+  /**
+   * rt-app's {@code barrier} event: a mutex and a condition of its own (init_barrier_resource(), PI
+   * with {@code pi_enabled} as the others).
+   */
+  StepSpec barrier(String name, int users) {
+    String queue = "rtapp/barrier/" + name;
+    if (pi) {
+      String lock = piLock("barrier/" + name);
+      piLocks.add(lock);
+      return new StepSpec.Barrier(queue, users, lock, true);
+    }
+    return new StepSpec.Barrier(queue, users, futex("barrier/" + name), false);
   }
 
   /** The rt_mutex locks of the PI mutexes used. */

@@ -159,7 +159,8 @@ class RtAppEventsTest {
     assertThat(RtAppFixtures.steps(task("meeting-11"), StepSpec.Barrier.class))
         .containsExactly(
             new StepSpec.Barrier("rtapp/start", 17), // the start barrier of the 17 threads
-            new StepSpec.Barrier("rtapp/barrier/b0", 3));
+            // rt-app's barrier event: its own mutex (PI here) and condition
+            new StepSpec.Barrier("rtapp/barrier/b0", 3, "rtapp/pi_mutex/barrier/b0", true));
     assertThat(RtAppFixtures.steps(task("dl-2"), StepSpec.Yield.class)).hasSize(1);
     assertThat(RtAppFixtures.steps(task("forker-13"), StepSpec.Fork.class))
         .containsExactly(new StepSpec.Fork("child", "child-", 17, true));
