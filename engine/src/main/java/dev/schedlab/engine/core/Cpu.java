@@ -226,6 +226,9 @@ final class Cpu implements CpuView, RqView {
   /** The CPU stopper kthread ({@code migration/N}), created on first use. */
   @Nullable Task stopper;
 
+  /** {@code distribute_cpu_mask_prev}: the CPU {@code cpumask_any_and_distribute()} gave last. */
+  int distributePrev;
+
   /** Queued tasks (curr included while queued), oldest first. */
   @Nullable Task queuedHead;
 

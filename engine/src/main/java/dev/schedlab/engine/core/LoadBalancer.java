@@ -415,12 +415,20 @@ final class LoadBalancer {
    */
   void stopOneCpu(Cpu src) {
     activeBalances.value++;
-    if (src.stopper == null) {
-      src.stopper = newStopper(src);
+    stopOneCpu(src, c -> activeBalanceStop(k.cpus[c]));
+  }
+
+  /**
+   * {@code stop_one_cpu_nowait()}: queue {@code fn} on {@code cpu}'s stopper kthread, which
+   * preempts whatever runs there; the work costs a task move ({@code lb.per_task}: both are a
+   * {@code move_queued_task()} or a detach and attach).
+   */
+  void stopOneCpu(Cpu cpu, dev.schedlab.api.DeferredWork fn) {
+    if (cpu.stopper == null) {
+      cpu.stopper = newStopper(cpu);
     }
     k.deferred.queueKthreadWork(
-        src.stopper,
-        new WorkItem(k.costs.p(Param.LB_PER_TASK), c -> activeBalanceStop(k.cpus[c]), src.id));
+        cpu.stopper, new WorkItem(k.costs.p(Param.LB_PER_TASK), fn, cpu.id));
   }
 
   /** A CPU's stopper kthread ({@code migration/N}): stop class, bound to the CPU. */

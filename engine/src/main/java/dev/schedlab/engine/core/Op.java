@@ -107,6 +107,12 @@ final class Op {
   /** On by {@link #jump}. */
   static final int JUMP = 47;
 
+  /**
+   * {@code sched_setaffinity()}'s {@code wait_for_completion()}: sleeps until the stopper moved the
+   * task, unless it did already.
+   */
+  static final int AFFINITY_WAIT = 48;
+
   /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
   static final int STAMP = 14;
 

@@ -337,7 +337,6 @@ final class Scheduler {
     if (prev.state == TaskState.DEAD) {
       prev.sleepTimer.cancel();
     }
-    k.exec.threads.switchedOut(prev);
     if (next.idleTask) {
       k.nohz.busy(cpu); // it ran tasks until now: blocked load to decay while idle
     }

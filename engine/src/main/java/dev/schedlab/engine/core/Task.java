@@ -172,8 +172,8 @@ final class Task implements TaskView {
   /** An rt-app timer event's wait. */
   final RtAppTimerWait timerWait = new RtAppTimerWait();
 
-  /** Its affinity excluded its CPU: move it once it is switched out. */
-  boolean migrateWhenOff;
+  /** Its new affinity excludes its CPU: the stopper's {@code migration_cpu_stop()} is pending. */
+  boolean affinityMovePending;
 
   // sclass and sleepTimer are set by the task factory (or the kernel builder) right after.
   @SuppressWarnings("NullAway.Init")

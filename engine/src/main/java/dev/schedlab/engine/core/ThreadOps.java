@@ -23,10 +23,12 @@ import java.util.Objects;
  * sleeps while the buffer is full and every waiting writer is woken once a reader has freed it down
  * to the wake mark); {@code fork} of a task from a template; clock reads into per-task time series.
  *
- * <p>Does not model: the stopper thread that migrates a task whose affinity excludes its CPU (a
- * block and wakeup stand for it); futex hash-bucket locking (a futex call costs its measured path,
- * {@code cost.futex_wait} or {@code cost.futex_wake}, without contention on the bucket); the
- * barrier's internal mutex.
+ * <p>A task whose new affinity excludes its CPU is moved by that CPU's stopper ({@code
+ * migration_cpu_stop()}), which preempts it where the call re-enables preemption or finds it asleep
+ * waiting for the move.
+ *
+ * <p>Does not model: futex hash-bucket locking (a futex call costs its measured path, {@code
+ * cost.futex_wait} or {@code cost.futex_wake}, without contention on the bucket).
  *
  * <p>Kernel reference: {@code do_sched_yield()}, {@code yield_task_rt()}, {@code
  * __set_cpus_allowed_ptr()} and {@code affine_move_task()} (kernel/sched/core.c, rt.c); {@code
@@ -72,11 +74,20 @@ final class ThreadOps {
         t.pc++;
         t.allowed = op.cpus;
         t.nrAllowed = op.cpus.cardinality();
-        if (op.cpus.get(cpu.id)) {
-          return true;
+        if (!op.cpus.get(cpu.id)) {
+          // affine_move_task(): it runs here, so this CPU's stopper moves it
+          int dest = distribute(cpu, op.cpus);
+          t.affinityMovePending = true;
+          k.balancer.stopOneCpu(cpu, c -> migrationCpuStop(t, dest));
         }
-        t.migrateWhenOff = true;
-        t.state = TaskState.INTERRUPTIBLE;
+        return true;
+      }
+      case Op.AFFINITY_WAIT -> {
+        t.pc++;
+        if (!t.affinityMovePending) {
+          return true; // preempted by the stopper, which moved it already
+        }
+        t.state = TaskState.UNINTERRUPTIBLE; // wait_for_completion(&pending->done)
         k.sched.schedule(cpu, SchedMode.NONE, 0);
         return false;
       }
@@ -344,12 +355,44 @@ final class ThreadOps {
     t.timerWait.backInUser(k.now);
   }
 
-  /** {@code prev} was switched out: finish a move its new affinity asked for. */
-  void switchedOut(Task prev) {
-    if (prev.migrateWhenOff) {
-      prev.migrateWhenOff = false;
-      prev.cpu = prev.allowed.nextSetBit(0);
-      k.sched.wakeUp(prev, 0);
+  /**
+   * {@code cpumask_any_and_distribute()} on {@code cpu}: the next allowed CPU after the one it gave
+   * last (the first call skips CPU 0, as the kernel's does).
+   */
+  private int distribute(Cpu cpu, java.util.BitSet allowed) {
+    int next = allowed.nextSetBit(cpu.distributePrev + 1);
+    if (next < 0 || next >= k.cpus.length) {
+      next = allowed.nextSetBit(0);
     }
+    cpu.distributePrev = next;
+    return next;
+  }
+
+  /**
+   * {@code migration_cpu_stop()} on the stopper of {@code p}'s CPU: a task preempted inside its
+   * {@code sched_setaffinity()} is still queued and is moved queued ({@code move_queued_task()});
+   * one asleep in {@code wait_for_completion()} gets {@code wake_cpu} and is woken by {@code
+   * complete_all()}, placed from there. A sleep that {@code DELAY_DEQUEUE} left queued is dequeued
+   * first.
+   */
+  private void migrationCpuStop(Task p, int dest) {
+    if (!p.affinityMovePending) {
+      return;
+    }
+    p.affinityMovePending = false;
+    Cpu src = k.cpus[p.cpu];
+    if (p.state == TaskState.RUNNING) {
+      k.sched.moveQueued(p, src, k.cpus[dest]);
+      return;
+    }
+    if (p.onRq) {
+      k.sched.account(src);
+      p.sclass.dequeue(src, p, SchedFlags.DEQUEUE_MIGRATING);
+      p.onRq = false;
+      k.sched.removeQueued(src, p); // still delayed: no longer counted as runnable
+      p.delayed = false;
+    }
+    p.cpu = dest;
+    k.sched.wakeUp(p, 0);
   }
 }

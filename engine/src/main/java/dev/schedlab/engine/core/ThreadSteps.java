@@ -27,7 +27,15 @@ final class ThreadSteps {
     } else if (s instanceof StepSpec.Affinity a) {
       Op op = new Op(Op.AFFINITY);
       op.cpus = c.cpuMask(a.cpus());
-      syscall(out, op);
+      out.add(new Op(Op.SYSCALL_ENTER));
+      out.add(op);
+      // task_rq_unlock(): preempt_enable(), where the stopper's wakeup preempts a preemptible call
+      Op unlock = new Op(Op.KSEG);
+      unlock.dist = Dist.fixed(0);
+      unlock.preemptible = false;
+      out.add(unlock);
+      out.add(new Op(Op.AFFINITY_WAIT));
+      out.add(new Op(Op.SYSCALL_EXIT));
     } else if (s instanceof StepSpec.SleepAbs sa) {
       Op op = new Op(Op.SLEEP_ABS);
       op.atNs = sa.atNs();

@@ -180,6 +180,31 @@ class ThreadOpsTest {
   }
 
   @Test
+  void theCpusStopperMovesATaskWhoseNewAffinityExcludesItsCpu() {
+    // affine_move_task(): the stopper of CPU 0 runs migration_cpu_stop() and the mover goes on
+    // on CPU 1
+    List<String> switchIns = new java.util.ArrayList<>();
+    TraceSink sink = onSwitchIn((t, cpu, next) -> switchIns.add(cpu + " " + next));
+    Kernel k =
+        run(
+            5 * MS,
+            2,
+            sink,
+            normal(
+                "mover",
+                1,
+                new StepSpec.Affinity("0"),
+                user(500_000),
+                new StepSpec.Affinity("1"),
+                new StepSpec.Clock("moved"),
+                user(500_000),
+                new StepSpec.Exit()));
+    assertThat(switchIns).containsSubsequence("0 mover", "0 migration/0", "1 mover");
+    assertThat(stamps(k, "mover", "moved")).hasSize(1);
+    assertThat(task(k, "mover").cpu).isEqualTo(1);
+  }
+
+  @Test
   void aPeriodicTimerStampsSlackAndWakeLatencyAndRestartsAfterAMiss() {
     StepSpec timer = new StepSpec.Timer("t", MS, true, true, 0, "slack", "wu", null);
     Kernel k = run(10 * MS + 1, 1, fifo("p", 50, "0", user(200_000), timer));
