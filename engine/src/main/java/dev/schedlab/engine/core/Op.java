@@ -113,6 +113,12 @@ final class Op {
    */
   static final int AFFINITY_WAIT = 48;
 
+  /**
+   * A cgroup write's {@code cgroup_attach_lock()}: enters the threadgroup rwsem's {@link RcuSync},
+   * sleeping for a grace period when it was idle.
+   */
+  static final int CGROUP_LOCK = 49;
+
   /** STAMP: remember now in {@link #stamp}; SINCE: record now minus it into {@link #sample}. */
   static final int STAMP = 14;
 

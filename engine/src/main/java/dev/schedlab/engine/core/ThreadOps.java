@@ -40,9 +40,13 @@ final class ThreadOps {
   private final Kernel k;
   private final TaskExec exec;
 
+  /** {@code cgroup_threadgroup_rwsem}'s rcu_sync, which every cgroup write enters. */
+  private final RcuSync threadgroupRwsem;
+
   ThreadOps(Kernel k, TaskExec exec) {
     this.k = k;
     this.exec = exec;
+    this.threadgroupRwsem = new RcuSync(k);
   }
 
   /**
@@ -173,9 +177,19 @@ final class ThreadOps {
         t.pc += k.locks.userUnlock(t, op.lockClass) ? op.jump : 1;
         return true;
       }
+      case Op.CGROUP_LOCK -> {
+        t.pc++;
+        if (threadgroupRwsem.enter(cpu, t)) {
+          t.state = TaskState.UNINTERRUPTIBLE; // synchronize_rcu()
+          k.sched.schedule(cpu, SchedMode.NONE, 0);
+          return false;
+        }
+        return true;
+      }
       case Op.CGROUP -> {
         t.pc++;
         moveGroup(cpu, t, op.count);
+        threadgroupRwsem.exit(cpu);
         return true;
       }
       case Op.MUTEX_RETRY -> {

@@ -72,9 +72,16 @@ final class ThreadSteps {
     } else if (s instanceof StepSpec.PiMutexUnlock pu) {
       piUnlock(c.lockClass(pu.lock()), out);
     } else if (s instanceof StepSpec.Cgroup g) {
+      // the tid written to the group's tasks file: open, write, close, the attach under the lock
+      out.add(new Op(Op.SYSCALL_ENTER));
+      Op write = new Op(Op.KSEG);
+      write.dist = Dist.fixed(c.cost(Param.CGROUP_WRITE));
+      out.add(write);
+      out.add(new Op(Op.CGROUP_LOCK));
       Op op = new Op(Op.CGROUP);
       op.count = c.taskGroup(g.group());
-      syscall(out, op);
+      out.add(op);
+      out.add(new Op(Op.SYSCALL_EXIT));
     } else if (s instanceof StepSpec.Barrier b && b.mutex() != null) {
       mutexBarrier(c, b, b.mutex(), out);
     } else if (s instanceof StepSpec.Barrier b) {

@@ -6,6 +6,7 @@ import static dev.schedlab.engine.core.TestRun.MS;
 import static dev.schedlab.engine.core.TestRun.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.config.StepSpec;
 import org.junit.jupiter.api.Test;
 
@@ -36,5 +37,48 @@ class CgroupMoveTest {
     // 20 ms of work at 2 ms per 10 ms period takes about 100 ms; in the root group 20 ms.
     assertThat(done(false)).isLessThan(23 * MS);
     assertThat(done(true)).isBetween(90 * MS, 115 * MS);
+  }
+
+  /** t writes itself into "a", then after {@code gapNs} into "b"; the two writes' durations. */
+  private static long[] writes(long gapNs) {
+    StepSpec gap = gapNs > 0 ? new StepSpec.Sleep(Dist.fixed(gapNs), null) : new StepSpec.Mark("x");
+    Kernel k =
+        TestRun.run()
+            .duration(500 * MS)
+            .cpus(1, 2, 1)
+            .idleStates("poll-only")
+            .noJitter()
+            .cgroup("a")
+            .cgroup("b")
+            .tasks(
+                task("t")
+                    .program(
+                        user(MS),
+                        new StepSpec.Clock("c"),
+                        new StepSpec.Cgroup("a"),
+                        new StepSpec.Clock("c"),
+                        gap,
+                        new StepSpec.Clock("c"),
+                        new StepSpec.Cgroup("b"),
+                        new StepSpec.Clock("c"),
+                        exit()))
+            .kernel();
+    k.run(500 * MS);
+    long[] c = k.metrics.rawSamples().get("clock/t/c");
+    assertThat(c).hasSize(4);
+    return new long[] {c[1] - c[0], c[3] - c[2]};
+  }
+
+  @Test
+  void aLoneCgroupWriteWaitsAGracePeriodAndOneRightAfterItDoesNot() {
+    // cgroup_threadgroup_rwsem's rcu_sync: idle, the first write waits for a grace period (ticks
+    // of both CPUs); entered or with its exit's grace period pending, the next passes at once
+    long[] close = writes(0);
+    assertThat(close[0]).isGreaterThan(2 * MS);
+    assertThat(close[1]).isLessThan(50_000);
+    // 100 ms later the rcu_sync is idle again: another grace period
+    long[] apart = writes(100 * MS);
+    assertThat(apart[0]).isGreaterThan(2 * MS);
+    assertThat(apart[1]).isGreaterThan(2 * MS);
   }
 }

@@ -32,8 +32,9 @@ class CgroupStepTest {
 
   @Test
   void aTaskMovedIntoACappedGroupRunsAtItsQuota() throws Exception {
-    // 20 ms of work at 2 ms per 10 ms period: about 100 ms; staying in the root group: 21 ms.
-    assertThat(exitNs(load("cgroup: /"))).isLessThan(25_000_000L);
+    // 20 ms of work at 2 ms per 10 ms period: about 100 ms; staying in the root group: 21 ms,
+    // plus the grace period the lone write waits for (a few ticks).
+    assertThat(exitNs(load("cgroup: /"))).isLessThan(30_000_000L);
     assertThat(exitNs(load("cgroup: capped"))).isBetween(90_000_000L, 115_000_000L);
   }
 

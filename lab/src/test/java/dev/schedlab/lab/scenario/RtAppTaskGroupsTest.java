@@ -67,9 +67,11 @@ class RtAppTaskGroupsTest {
 
   @Test
   void aPhaseNamingAnotherGroupMovesTheThreadThere() throws Exception {
-    // "mover" alternates 10 ms of work in /a beside one hog and in /b beside three. Each group
+    // "mover" alternates 40 ms of work in /a beside one hog and in /b beside three. Each group
     // gets half the CPU, so the mover a quarter in /a and an eighth in /b: its phases in /b take
-    // twice as long (in the root group, beside the two groups, both would take the same).
+    // twice as long (in the root group, beside the two groups, both would take the same). Each
+    // move's write sleeps a grace period before the phase, which its wakeup placement repays
+    // early in the phase: long phases keep that small.
     Path f =
         write(
             "move.json",
@@ -78,9 +80,9 @@ class RtAppTaskGroupsTest {
                 + " \"three\": {\"instance\": 3, \"loop\": -1, \"cpus\": [0],"
                 + " \"taskgroup\": \"/b\", \"run\": 1000},"
                 + " \"mover\": {\"loop\": -1, \"cpus\": [0], \"phases\": {"
-                + " \"p1\": {\"taskgroup\": \"/a\", \"run\": 10000},"
-                + " \"p2\": {\"taskgroup\": \"/b\", \"run\": 10000}}}},"
-                + " \"global\": {\"duration\": 1, \"calibration\": 20, \"logdir\": \"./\"}}");
+                + " \"p1\": {\"taskgroup\": \"/a\", \"run\": 40000},"
+                + " \"p2\": {\"taskgroup\": \"/b\", \"run\": 40000}}}},"
+                + " \"global\": {\"duration\": 4, \"calibration\": 20, \"logdir\": \"./\"}}");
     Scenario s = ScenarioLoader.load(f);
     assertThat(RtAppFixtures.flat(RtAppFixtures.task(s, "mover-4").program()))
         .containsSubsequence(new StepSpec.Cgroup("a"), new StepSpec.Cgroup("b"));
