@@ -113,6 +113,17 @@ final class ThreadSteps {
     return op;
   }
 
+  /** A {@link StepSpec.Message}: a syscall's part. */
+  static Op message(ProgramCompiler c, StepSpec.Message m) {
+    Op op = new Op(Op.MESSAGE);
+    op.waitQueue = c.waitQueue(m.queue());
+    op.flag = m.write();
+    op.count = m.lines();
+    op.sharedLines = m.sharedLines();
+    op.preemptible = false; // under the receive queue's spinlock
+    return op;
+  }
+
   /**
    * glibc's {@code lll_lock()}: the fast path's compare-and-swap, then the loop of {@code
    * __lll_lock_wait()}: exchange the word to 2, and while it was not free, {@code futex_wait()}.
