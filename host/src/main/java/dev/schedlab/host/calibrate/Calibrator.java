@@ -33,7 +33,7 @@ public final class Calibrator {
     void step(int done, int total, String what);
   }
 
-  private static final int STEPS = 24; // twelve measurements, then twelve steps
+  private static final int STEPS = 26; // thirteen measurements, then thirteen steps
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
@@ -51,6 +51,9 @@ public final class Calibrator {
 
   /** Hops of each switch-refill ring ({@link #switchRefill}). */
   private static final long RING_HOPS = 200_000;
+
+  /** Round trips of the cache-line probe ({@link #cacheLine}). */
+  private static final long LINE_ROUNDTRIPS = 1_000_000;
 
   /** Corrections of the halted wake's spread: each closes most of what the previous left. */
   private static final int SPREAD_ROUNDS = 4;
@@ -166,6 +169,11 @@ public final class Calibrator {
       skip("guest timer reprogramming: bare metal");
     }
     if (two) {
+      cacheLine();
+    } else {
+      skip("cache-line transfer: one CPU");
+    }
+    if (two) {
       wakeBusy();
     } else {
       skip("wake latency of a busy CPU: one CPU");
@@ -216,6 +224,8 @@ public final class Calibrator {
       real(hostArgs("wake", wakeArgs(1)));
       progress("measuring: pipe round trip across two CPUs");
       real("pipe", Integer.toString(hostA), Integer.toString(hostB), "10000");
+      progress("measuring: one cache line passed between two CPUs");
+      real(lineArgs());
     }
     if (guest) {
       progress("measuring: timer reprogramming");
@@ -376,6 +386,43 @@ public final class Calibrator {
             + " ns over the ring of two";
     set("latency.switch_refill", refill, what + how);
     set("latency.switch_refill_keep_pct", Math.round(100 * keep), what + how);
+  }
+
+  /**
+   * The cost of one cache-line transfer between two CPUs of one LLC. Two processes pass a line back
+   * and forth; in each handoff the writer takes the line from the spinning reader's copy, and the
+   * reader fetches it back. In the model ({@code CacheLine}) each of those is one transfer: a write
+   * of a line another CPU holds, a read of a line another CPU wrote. A round trip is four, so a
+   * transfer is a quarter of it; no model run. A machine whose CPUs 0 and B may be in different
+   * LLCs is skipped.
+   */
+  private void cacheLine() throws HostException {
+    boolean oneLlc =
+        host.sockets().value() == 1
+            && (host.coresPerLlc().value() == 0
+                || host.coresPerLlc().value() >= host.coresPerSocket().value());
+    if (!oneLlc) {
+      skip("cache-line transfer: CPUs 0 and " + hostB + " may be in different LLCs");
+      return;
+    }
+    progress("derived: cache-line transfer");
+    long roundTrip = Probe.number(real(lineArgs()), "ns_per_roundtrip");
+    set(
+        "latency.cacheline_same_llc",
+        roundTrip / 4,
+        String.format(
+            Locale.ROOT,
+            "schedlab-probe %s: one line passed back and forth, median %d ns per round trip;"
+                + " four transfers each (a write of the line the other CPU holds, a read of it"
+                + " back, each way): a quarter",
+            String.join(" ", lineArgs()),
+            roundTrip));
+  }
+
+  private String[] lineArgs() {
+    return new String[] {
+      "line", Integer.toString(hostA), Integer.toString(hostB), Long.toString(LINE_ROUNDTRIPS)
+    };
   }
 
   /** The keep k in [0, 0.99] with (1 − k^10) / (1 − k) = {@code ratio} (1 + k + ... + k^9). */
