@@ -52,9 +52,6 @@ public final class Calibrator {
   /** Hops of each switch-refill ring ({@link #switchRefill}). */
   private static final long RING_HOPS = 200_000;
 
-  /** Round trips of the cache-line probe ({@link #cacheLine}). */
-  private static final long LINE_ROUNDTRIPS = 1_000_000;
-
   /** Corrections of the halted wake's spread: each closes most of what the previous left. */
   private static final int SPREAD_ROUNDS = 4;
 
@@ -69,6 +66,10 @@ public final class Calibrator {
   private final int hostB;
   private final int modelB;
   private final int samples;
+
+  /** Round trips of the cache-line probe ({@link #cacheLine}): 0.1-0.2 s on a quiet guest. */
+  private final long lineRoundTrips;
+
   private final double noiseSeconds;
   private final Map<String, Sourced<Long>> params = new LinkedHashMap<>();
   private final Map<String, Map<String, Sourced<Long>>> toolParams = new LinkedHashMap<>();
@@ -104,6 +105,7 @@ public final class Calibrator {
     this.hostB = hostB;
     this.modelB = host.nrCpus() > 1 ? 1 : 0;
     this.samples = quick ? 300 : 2000;
+    this.lineRoundTrips = quick ? 100_000 : 1_000_000;
     // The host's multi-millisecond stalls come in bursts at well under one per second: a window
     // as long as three of check-host's 10 s runs sees their rate, a single one often none.
     this.noiseSeconds = quick ? 1 : 30;
@@ -421,7 +423,7 @@ public final class Calibrator {
 
   private String[] lineArgs() {
     return new String[] {
-      "line", Integer.toString(hostA), Integer.toString(hostB), Long.toString(LINE_ROUNDTRIPS)
+      "line", Integer.toString(hostA), Integer.toString(hostB), Long.toString(lineRoundTrips)
     };
   }
 

@@ -209,7 +209,7 @@ class CalibratorTest {
         .startsWith("calibrated: schedlab-probe ring 1 N 200000: 1000 / 1360 / 1895 ns per hop");
     assertThat(c.params().get("latency.cacheline_same_llc").value()).isEqualTo(LINE);
     assertThat(c.params().get("latency.cacheline_same_llc").source())
-        .startsWith("calibrated: schedlab-probe line 0 1 1000000: one line passed back and forth");
+        .startsWith("calibrated: schedlab-probe line 0 1 100000: one line passed back and forth");
     assertThat(c.params().get("cost.vm_timer_exit").source())
         .startsWith("calibrated: schedlab-probe arm 1 3000 100000: a timerfd armed 100 us ahead");
     assertThat(c.params().get("cost.vm_ipi_exit").source())
