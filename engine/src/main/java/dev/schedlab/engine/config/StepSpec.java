@@ -433,6 +433,24 @@ public sealed interface StepSpec {
   record Uncharge(String buffer, long bytes, long wakeAt, boolean sync) implements StepSpec {}
 
   /**
+   * One message through a socket's receive queue {@code queue} (a syscall's part): written by the
+   * sender ({@code unix_stream_sendmsg()}: the skb allocated, filled and queued) or read and freed
+   * by the receiver ({@code unix_stream_read_generic()}, {@code consume_skb()}). A side waits a
+   * cache-line transfer for each line the other CPU wrote or holds: the message's {@code lines}
+   * (its data and the skb's metadata) when written and read on different CPUs, or when the writer
+   * gets back memory another CPU freed; and each of the socket's {@code sharedLines}, which both
+   * sides write for every message, when the other side wrote it last.
+   */
+  record Message(String queue, boolean write, int lines, int sharedLines) implements StepSpec {
+    public Message {
+      if (lines < 0 || sharedLines < 0) {
+        throw new IllegalArgumentException(
+            "message: need lines >= 0 and shared lines >= 0, got " + lines + ", " + sharedLines);
+      }
+    }
+  }
+
+  /**
    * A barrier of {@code users} tasks: the last to arrive wakes the others, who wait until then.
    * Plain ({@code mutex} null), it is {@code pthread_barrier_wait()}: the waiters sleep on a futex
    * and all wake at the last arrival. With {@code mutex}, it is built from a mutex and a condition

@@ -139,6 +139,13 @@ final class Op {
   /** The ksoftirqd loop: run the CPU's pending softirqs, or sleep until some are left to it. */
   static final int KSOFTIRQD = 44;
 
+  /**
+   * A message through a socket's receive queue ({@link #waitQueue}): written ({@link #flag}) or
+   * read and freed; {@link #count} lines of its own and {@link #sharedLines} of the socket ({@link
+   * SocketLines}).
+   */
+  static final int MESSAGE = 50;
+
   final int code;
   Dist dist;
   boolean preemptible = true;
@@ -159,6 +166,10 @@ final class Op {
   int cpu;
   long costNs;
   boolean flag;
+
+  /** MESSAGE: lines of the socket both sides write per message. */
+  int sharedLines;
+
   WaitQueue waitQueue;
   MetricCounter counter;
 

@@ -156,8 +156,8 @@ final class ProgramCompiler {
   }
 
   /**
-   * The parts of one syscall: kernel segments, wakeups, blocking, send-buffer charges, and loops of
-   * these.
+   * The parts of one syscall: kernel segments, wakeups, blocking, send-buffer charges, socket
+   * messages, and loops of these.
    */
   private void parts(List<StepSpec> parts, List<Op> out) {
     for (StepSpec part : parts) {
@@ -171,13 +171,15 @@ final class ProgramCompiler {
         out.add(sleep(sl));
       } else if (part instanceof StepSpec.Charge || part instanceof StepSpec.Uncharge) {
         out.add(ThreadSteps.sendBuffer(this, part));
+      } else if (part instanceof StepSpec.Message m) {
+        out.add(ThreadSteps.message(this, m));
       } else if (part instanceof StepSpec.Loop l) {
         int start = loopStart(l, out);
         parts(l.body(), out);
         loopEnd(start, out);
       } else {
         throw new IllegalArgumentException(
-            "a syscall's parts are kernel, wake, block, sleep, charge, uncharge and loops: "
+            "a syscall's parts are kernel, wake, block, sleep, charge, uncharge, message and loops: "
                 + part);
       }
     }

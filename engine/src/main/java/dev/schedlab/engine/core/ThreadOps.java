@@ -7,6 +7,7 @@ import dev.schedlab.api.SchedMode;
 import dev.schedlab.api.TaskState;
 import dev.schedlab.engine.params.Param;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the ops of {@link ThreadSteps} for {@link TaskExec}.
@@ -42,6 +43,9 @@ final class ThreadOps {
 
   /** {@code cgroup_threadgroup_rwsem}'s rcu_sync, which every cgroup write enters. */
   private final RcuSync threadgroupRwsem;
+
+  /** The lines of socket messages, created with the first one. */
+  private @Nullable SocketLines sockets;
 
   ThreadOps(Kernel k, TaskExec exec) {
     this.k = k;
@@ -239,6 +243,9 @@ final class ThreadOps {
       case Op.UNCHARGE -> {
         return uncharge(cpu, t, op);
       }
+      case Op.MESSAGE -> {
+        return message(cpu, t, op);
+      }
       case Op.FORK -> {
         t.pc++;
         k.taskFactory.fork(t, op);
@@ -340,6 +347,25 @@ final class ThreadOps {
       return true;
     }
     wakeAll(cpu, t, op, buf, op.flag ? SchedFlags.WF_SYNC : 0);
+    return false;
+  }
+
+  /** A socket message written or read: the wait for the cache lines the other CPU holds. */
+  private boolean message(Cpu cpu, Task t, Op op) {
+    SocketLines s = sockets;
+    if (s == null) {
+      s = new SocketLines(k.cpus.length);
+      sockets = s;
+    }
+    long wait =
+        op.flag
+            ? s.write(cpu, op.waitQueue, op.count, op.sharedLines, k.irqs)
+            : s.read(cpu, op.waitQueue, op.count, op.sharedLines, k.irqs);
+    if (wait == 0) {
+      t.pc++;
+      return true;
+    }
+    exec.run(cpu, t, op, wait);
     return false;
   }
 

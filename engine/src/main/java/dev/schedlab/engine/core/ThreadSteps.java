@@ -127,6 +127,17 @@ final class ThreadSteps {
     return op;
   }
 
+  /** A {@link StepSpec.Message}: a syscall's part. */
+  static Op message(ProgramCompiler c, StepSpec.Message m) {
+    Op op = new Op(Op.MESSAGE);
+    op.waitQueue = c.waitQueue(m.queue());
+    op.flag = m.write();
+    op.count = m.lines();
+    op.sharedLines = m.sharedLines();
+    op.preemptible = false; // under the receive queue's spinlock
+    return op;
+  }
+
   /**
    * {@code pthread_cond_wait()}: queue on the condition (a PI mutex the thread does not hold jumps
    * past the rest: {@code EPERM}), unlock, {@code futex_wait()}, lock again.

@@ -1,11 +1,12 @@
 package dev.schedlab.engine.core;
 
 import java.util.ArrayDeque;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A named wait queue ({@code wait_queue_head_t}): FIFO of blocked tasks, plus wakeups that found no
- * sleeper, the bytes charged when it is a socket's send-buffer queue, and the user-space word when
- * it is the futex of a glibc mutex.
+ * sleeper, the bytes charged when it is a socket's send-buffer queue, the messages queued when it
+ * is a socket's receive queue, and the user-space word when it is the futex of a glibc mutex.
  */
 final class WaitQueue {
   final String name;
@@ -22,6 +23,11 @@ final class WaitQueue {
    * locked and maybe waited for (its unlock then calls {@code futex_wake}).
    */
   int futexWord;
+
+  /**
+   * The queued messages and shared lines when it is a socket's receive queue ({@link SocketLines}).
+   */
+  SocketLines.@Nullable Socket socket;
 
   WaitQueue(String name) {
     this.name = name;

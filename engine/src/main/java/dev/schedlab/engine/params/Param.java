@@ -166,7 +166,7 @@ public enum Param {
       "latency.cacheline_same_llc",
       60,
       Unit.NS,
-      "[estimate] core-to-core cache-line transfer within an LLC (public core-to-core latency charts: ~50-90 ns on a server mesh)"),
+      "[estimate] core-to-core cache-line transfer within an LLC (public core-to-core latency charts: ~50-90 ns on a server mesh); `schedlab host --calibrate` measures it (docs/host.md, step 2c): 28 ns on the project's Intel Xeon 2-vCPU guest"),
   CACHELINE_CROSS_LLC(
       "latency.cacheline_cross_llc",
       110,

@@ -458,6 +458,41 @@ class ThreadOpsTest {
     assertThat(k.liveTasks).isZero();
   }
 
+  /** A task pinned to {@code cpu} running {@code program}. */
+  private static TaskSpec pinned(String name, String cpu, StepSpec... program) {
+    return new TaskSpec(
+        name, 1, "normal", 0, 0, 0, 0, 0, cpu, false, false, "own", 0, List.of(program));
+  }
+
+  /**
+   * How long the reader's two reads of the writer's two messages took, the reader on {@code cpu}.
+   */
+  private static long[] readTimes(String cpu) {
+    StepSpec write = new StepSpec.Syscall(List.of(new StepSpec.Message("q", true, 7, 3)));
+    StepSpec read = new StepSpec.Syscall(List.of(new StepSpec.Message("q", false, 7, 3)));
+    StepSpec stamp = new StepSpec.Clock("c");
+    Kernel k =
+        run(
+            10 * MS,
+            2,
+            pinned("writer", "0", write, write, new StepSpec.Exit()),
+            pinned("reader", cpu, user(MS), stamp, read, stamp, read, stamp, new StepSpec.Exit()));
+    long[] c = stamps(k, "reader", "c");
+    assertThat(c).hasSize(3);
+    return new long[] {c[1] - c[0], c[2] - c[1]};
+  }
+
+  @Test
+  void aMessageReadOnAnotherCpuWaitsForItsLinesAndTheSocketsOnce() {
+    long line = dev.schedlab.engine.params.Param.CACHELINE_SAME_LLC.defaultValue();
+    long[] same = readTimes("0");
+    long[] other = readTimes("1");
+    // the first read takes the message's 7 lines and the socket's 3 from CPU 0, the second only
+    // its own message's 7: the socket's lines are the reader's by then
+    assertThat(other[0] - same[0]).isEqualTo(10 * line);
+    assertThat(other[1] - same[1]).isEqualTo(7 * line);
+  }
+
   @Test
   void aChargeWithRoomDoesNotSleep() {
     Kernel k =

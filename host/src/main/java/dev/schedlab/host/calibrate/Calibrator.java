@@ -33,7 +33,7 @@ public final class Calibrator {
     void step(int done, int total, String what);
   }
 
-  private static final int STEPS = 24; // twelve measurements, then twelve steps
+  private static final int STEPS = 26; // thirteen measurements, then thirteen steps
   private static final long MODEL_RUN_NS = 20_000_000_000L;
   private static final long GAP_NS = 1_000_000; // the wake probe's writer period: the reader idles
   private static final long SLEEP_NS = 500_000;
@@ -66,6 +66,10 @@ public final class Calibrator {
   private final int hostB;
   private final int modelB;
   private final int samples;
+
+  /** Round trips of the cache-line probe ({@link #cacheLine}): 0.1-0.2 s on a quiet guest. */
+  private final long lineRoundTrips;
+
   private final double noiseSeconds;
   private final Map<String, Sourced<Long>> params = new LinkedHashMap<>();
   private final Map<String, Map<String, Sourced<Long>>> toolParams = new LinkedHashMap<>();
@@ -101,6 +105,7 @@ public final class Calibrator {
     this.hostB = hostB;
     this.modelB = host.nrCpus() > 1 ? 1 : 0;
     this.samples = quick ? 300 : 2000;
+    this.lineRoundTrips = quick ? 100_000 : 1_000_000;
     // The host's multi-millisecond stalls come in bursts at well under one per second: a window
     // as long as three of check-host's 10 s runs sees their rate, a single one often none.
     this.noiseSeconds = quick ? 1 : 30;
@@ -166,6 +171,11 @@ public final class Calibrator {
       skip("guest timer reprogramming: bare metal");
     }
     if (two) {
+      cacheLine();
+    } else {
+      skip("cache-line transfer: one CPU");
+    }
+    if (two) {
       wakeBusy();
     } else {
       skip("wake latency of a busy CPU: one CPU");
@@ -216,6 +226,8 @@ public final class Calibrator {
       real(hostArgs("wake", wakeArgs(1)));
       progress("measuring: pipe round trip across two CPUs");
       real("pipe", Integer.toString(hostA), Integer.toString(hostB), "10000");
+      progress("measuring: one cache line passed between two CPUs");
+      real(lineArgs());
     }
     if (guest) {
       progress("measuring: timer reprogramming");
@@ -376,6 +388,43 @@ public final class Calibrator {
             + " ns over the ring of two";
     set("latency.switch_refill", refill, what + how);
     set("latency.switch_refill_keep_pct", Math.round(100 * keep), what + how);
+  }
+
+  /**
+   * The cost of one cache-line transfer between two CPUs of one LLC. Two processes pass a line back
+   * and forth; in each handoff the writer takes the line from the spinning reader's copy, and the
+   * reader fetches it back. In the model ({@code CacheLine}) each of those is one transfer: a write
+   * of a line another CPU holds, a read of a line another CPU wrote. A round trip is four, so a
+   * transfer is a quarter of it; no model run. A machine whose CPUs 0 and B may be in different
+   * LLCs is skipped.
+   */
+  private void cacheLine() throws HostException {
+    boolean oneLlc =
+        host.sockets().value() == 1
+            && (host.coresPerLlc().value() == 0
+                || host.coresPerLlc().value() >= host.coresPerSocket().value());
+    if (!oneLlc) {
+      skip("cache-line transfer: CPUs 0 and " + hostB + " may be in different LLCs");
+      return;
+    }
+    progress("derived: cache-line transfer");
+    long roundTrip = Probe.number(real(lineArgs()), "ns_per_roundtrip");
+    set(
+        "latency.cacheline_same_llc",
+        roundTrip / 4,
+        String.format(
+            Locale.ROOT,
+            "schedlab-probe %s: one line passed back and forth, median %d ns per round trip;"
+                + " four transfers each (a write of the line the other CPU holds, a read of it"
+                + " back, each way): a quarter",
+            String.join(" ", lineArgs()),
+            roundTrip));
+  }
+
+  private String[] lineArgs() {
+    return new String[] {
+      "line", Integer.toString(hostA), Integer.toString(hostB), Long.toString(lineRoundTrips)
+    };
   }
 
   /** The keep k in [0, 0.99] with (1 − k^10) / (1 − k) = {@code ratio} (1 + k + ... + k^9). */

@@ -40,6 +40,13 @@
  *                                getppid(); per call, the median over the batches:
  *                                socket_write_p50, socket_read_p50, pipe_write_p50,
  *                                pipe_read_p50, getppid_p50 (nobody sleeps, no wakeup is made)
+ *   line CPU_A CPU_B N           two processes pinned to A and B pass one cache line back and forth
+ *                                N times: each waits for the other's count in a shared word, then
+ *                                writes its own (plain loads and stores, no fence):
+ *                                ns_per_roundtrip, the median over batches of 1000 (a batch in
+ *                                which either process was preempted is an outlier). A round trip is two
+ *                                handoffs; in each, the writer takes the line from the spinning
+ *                                reader's copy, and the reader fetches it back: four transfers
  * Quantile lines: p10, p50, p90, p99 and max of the samples.
  */
 #define _GNU_SOURCE
@@ -221,6 +228,43 @@ static void bench_ring(int cpu, int n, long hops) {
   printf("ns_per_hop=%lld\n", runs[1]);
 }
 
+/* Round trips per batch of the line probe: a batch in which either process was preempted is slow,
+ * and the median batch is not. */
+#define LINE_BATCH 1000
+
+static void bench_line(int a, int b, long n) {
+  long batches = n / LINE_BATCH;
+  long long *v = malloc(sizeof *v * batches);
+  long *word = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (!v || word == MAP_FAILED) die("mmap");
+  pid_t child = fork();
+  if (child < 0) die("fork");
+  if (child == 0) { /* B answers each odd count with the next even one */
+    pin(b);
+    for (long i = 0; i < batches * LINE_BATCH; i++) {
+      while (__atomic_load_n(word, __ATOMIC_ACQUIRE) != 2 * i + 1) {
+      }
+      __atomic_store_n(word, 2 * i + 2, __ATOMIC_RELEASE);
+    }
+    _exit(0);
+  }
+  pin(a);
+  for (long k = 0; k < batches; k++) {
+    long long t0 = now_ns();
+    for (long i = k * LINE_BATCH; i < (k + 1) * LINE_BATCH; i++) {
+      __atomic_store_n(word, 2 * i + 1, __ATOMIC_RELEASE);
+      while (__atomic_load_n(word, __ATOMIC_ACQUIRE) != 2 * i + 2) {
+      }
+    }
+    v[k] = (now_ns() - t0) / LINE_BATCH;
+  }
+  waitpid(child, NULL, 0);
+  munmap(word, 4096);
+  qsort(v, batches, sizeof *v, cmp_ll);
+  printf("ns_per_roundtrip=%lld\n", v[batches / 2]);
+  free(v);
+}
+
 static void bench_timer(int cpu, long n, long sleep, int busy) {
   long long *late = malloc(n * sizeof *late);
   if (!late) die("malloc");
@@ -384,10 +428,12 @@ int main(int argc, char **argv) {
     bench_paths(atoi(argv[2]), atol(argv[3]));
   else if (argc >= 5 && !strcmp(argv[1], "ring") && atoi(argv[3]) >= 2 && atol(argv[4]) >= atoi(argv[3]))
     bench_ring(atoi(argv[2]), atoi(argv[3]), atol(argv[4]));
+  else if (argc >= 5 && !strcmp(argv[1], "line") && atol(argv[4]) >= LINE_BATCH)
+    bench_line(atoi(argv[2]), atoi(argv[3]), atol(argv[4]));
   else {
     fprintf(stderr, "usage: schedlab-probe syscall N | pipe A B N | wake A B N GAP BUSY | "
                     "timer CPU N SLEEP BUSY | arm CPU N NEAR | noise SECONDS MIN | paths SIZE BATCHES | "
-                    "ring CPU N HOPS\n");
+                    "ring CPU N HOPS | line A B N\n");
     return 2;
   }
   return 0;

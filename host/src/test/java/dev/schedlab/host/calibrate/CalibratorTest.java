@@ -42,6 +42,10 @@ class CalibratorTest {
           Map.entry("latency.vm_halted_wake_spread_p90", 5_000L),
           Map.entry("latency.vm_halted_wake_spread_p99", 12_000L));
 
+  /** The pretend host's cache-line transfer: the model's default, which the other probes use. */
+  private static final long LINE =
+      dev.schedlab.engine.params.Param.CACHELINE_SAME_LLC.defaultValue();
+
   @TempDir Path root;
 
   /** A 2-vCPU KVM guest with the haltpoll driver, as this project's machines are. */
@@ -98,6 +102,11 @@ class CalibratorTest {
         double kept = Math.pow(TRUTH.get("latency.switch_refill_keep_pct") / 100.0, n - 2);
         long hop = 1_000 + Math.round(TRUTH.get("latency.switch_refill") * (1 - kept));
         return Map.of("ns_per_hop", Long.toString(hop));
+      }
+      if (args[0].equals("line")) {
+        // Four transfers a round trip (the model has no line probe of its own: host-only), each
+        // the model's default.
+        return Map.of("ns_per_roundtrip", Long.toString(4 * LINE + 2));
       }
       if (args[0].equals("noise")) {
         // Per CPU in one second: the 250 Hz tick (phase 1 ms) and three other gaps.
@@ -198,6 +207,9 @@ class CalibratorTest {
     assertThat(c.params().get("latency.switch_refill_keep_pct").value()).isEqualTo(60L);
     assertThat(c.params().get("latency.switch_refill").source())
         .startsWith("calibrated: schedlab-probe ring 1 N 200000: 1000 / 1360 / 1895 ns per hop");
+    assertThat(c.params().get("latency.cacheline_same_llc").value()).isEqualTo(LINE);
+    assertThat(c.params().get("latency.cacheline_same_llc").source())
+        .startsWith("calibrated: schedlab-probe line 0 1 100000: one line passed back and forth");
     assertThat(c.params().get("cost.vm_timer_exit").source())
         .startsWith("calibrated: schedlab-probe arm 1 3000 100000: a timerfd armed 100 us ahead");
     assertThat(c.params().get("cost.vm_ipi_exit").source())

@@ -26,11 +26,14 @@ import java.util.TreeMap;
  * message's skb is charged to the send buffer of the senders' end of the socketpair (its
  * SKB_TRUESIZE against {@code sk_sndbuf}): a sender finding the buffer full sleeps ({@code
  * sock_alloc_send_pskb()}) until a read frees it down to a quarter ({@code unix_write_space()}),
- * which wakes every waiting sender. Everyone exits when done, and Time is when the last task exits.
- * Does not model: the start-up barrier and fork cost, a pipe's own limit (16 pages: {@code -p}
- * writers never block), skbs with page fragments (messages above 3776 bytes are charged as one
- * kmalloc'd head), threads sharing one mm across the sender and receiver groups (see
- * docs/fidelity.md).
+ * which wakes every waiting sender. A message read on another CPU than its writer's costs the
+ * reader the cache lines of its data and skb, and a write reusing memory a reader freed on another
+ * CPU costs the writer as many; the socket's queue, lock and send-buffer count cross for every
+ * message whose other side ran elsewhere (engine {@code SocketLines}). Everyone exits when done,
+ * and Time is when the last task exits. Does not model: the start-up barrier and fork cost, a
+ * pipe's data crossing CPUs, a pipe's own limit (16 pages: {@code -p} writers never block), skbs
+ * with page fragments (messages above 3776 bytes are charged as one kmalloc'd head), threads
+ * sharing one mm across the sender and receiver groups (see docs/fidelity.md).
  *
  * <p>Kernel reference: {@code unix_stream_sendmsg()}, {@code unix_stream_read_generic()}, {@code
  * unix_write_space()} (net/unix/af_unix.c); {@code sock_alloc_send_pskb()}, {@code sock_wfree()}
@@ -92,6 +95,26 @@ public final class Hackbench implements WorkloadTool {
           "bytes",
           "[src] SKB_DATA_ALIGN(sizeof(struct sk_buff)), x86-64 v6.x",
           "the sk_buff itself, counted in SKB_TRUESIZE()");
+  static final ToolParam SHINFO_LINES =
+      ToolParam.num(
+          "skb_shinfo_lines",
+          1,
+          "lines",
+          "[src] include/linux/skbuff.h: the skb_shared_info fields the paths touch (__alloc_skb()"
+              + " clears it up to dataref; skb_release_data() reads nr_frags and frag_list and"
+              + " drops dataref) lie in its first 64 bytes",
+          "cache lines of an skb's shared info a message's writer and reader both touch");
+  static final ToolParam SHARED_LINES =
+      ToolParam.num(
+          "socket_shared_lines",
+          3,
+          "lines",
+          "[src] net/unix/af_unix.c, net/core/sock.c: per message both unix_stream_sendmsg() and"
+              + " unix_stream_read_generic() write the receiver's unix_state_lock(), its"
+              + " sk_receive_queue (head and spinlock: skb_queue_tail(), skb_unlink()) and the"
+              + " sender's sk_wmem_alloc (skb_set_owner_w(), sock_wfree()); the wait queue the"
+              + " wakeup takes is the wakeup's",
+          "cache lines of a socketpair that its writer and reader both write for every message");
 
   static final List<ToolArgs.Opt> OPTS =
       List.of(
@@ -115,7 +138,16 @@ public final class Hackbench implements WorkloadTool {
 
   @Override
   public List<ToolParam> params() {
-    return List.of(SOCK_WRITE, PIPE_WRITE, SOCK_READ, PIPE_READ, SNDBUF, SKB_SHINFO, SKB_STRUCT);
+    return List.of(
+        SOCK_WRITE,
+        PIPE_WRITE,
+        SOCK_READ,
+        PIPE_READ,
+        SNDBUF,
+        SKB_SHINFO,
+        SKB_STRUCT,
+        SHINFO_LINES,
+        SHARED_LINES);
   }
 
   @Override
@@ -135,6 +167,8 @@ public final class Hackbench implements WorkloadTool {
     String process = threads ? "group" : "own";
     long sndbuf = ctx.param(SNDBUF);
     long truesize = truesize(size, ctx.param(SKB_SHINFO), ctx.param(SKB_STRUCT));
+    int lines = messageLines(size, ctx.param(SKB_STRUCT), ctx.param(SHINFO_LINES));
+    int shared = (int) ctx.param(SHARED_LINES);
     List<TaskSpec> tasks = new ArrayList<>();
     for (int g = 0; g < groups; g++) {
       List<StepSpec> body = new ArrayList<>();
@@ -144,6 +178,9 @@ public final class Hackbench implements WorkloadTool {
           parts.add(new StepSpec.Charge(socket(ctx, g, r), truesize, sndbuf));
         }
         parts.add(Tasks.kernel(Tasks.seg(write, "MIGHT_RESCHED")));
+        if (!pipe) {
+          parts.add(new StepSpec.Message(queue(ctx, g, r), true, lines, shared));
+        }
         body.add(new StepSpec.Syscall(parts));
         body.add(new StepSpec.Wake(queue(ctx, g, r), true));
       }
@@ -168,6 +205,7 @@ public final class Hackbench implements WorkloadTool {
         List<StepSpec> parts = new ArrayList<>();
         parts.add(Tasks.kernel(Tasks.seg(read, "MIGHT_RESCHED")));
         if (!pipe) {
+          parts.add(new StepSpec.Message(queue(ctx, g, r), false, lines, shared));
           // unix_writable(): the senders are woken once a quarter of sk_sndbuf or less is in use
           parts.add(new StepSpec.Uncharge(socket(ctx, g, r), truesize, sndbuf / 4, true));
         }
@@ -213,6 +251,16 @@ public final class Hackbench implements WorkloadTool {
       return 192;
     }
     return Math.max(8, Long.highestOneBit(n - 1) << 1);
+  }
+
+  /**
+   * The cache lines of one message that its reader reads and its writer writes: the data in the skb
+   * head (from its cache-aligned start), the shared info's first line, and every line of the
+   * sk_buff ([estimate]: the queue links and cb, len and destructor, end, head and users, which
+   * together span all four lines of a 256-byte sk_buff on x86-64).
+   */
+  static int messageLines(long size, long skbStruct, long shinfoLines) {
+    return (int) (align(size, 64) / 64 + shinfoLines + align(skbStruct, 64) / 64);
   }
 
   private static long align(long n, long to) {

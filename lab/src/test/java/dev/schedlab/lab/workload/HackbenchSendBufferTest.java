@@ -61,6 +61,44 @@ class HackbenchSendBufferTest {
         .isGreaterThan(metric(rl, "sched.context_switches") + 100);
   }
 
+  @Test
+  void aHundredByteMessageIsSevenCacheLines() {
+    // two lines of data, the shared info's first, the sk_buff's four
+    assertThat(Hackbench.messageLines(100, 256, 1)).isEqualTo(7);
+    assertThat(Hackbench.messageLines(129, 256, 1)).isEqualTo(8);
+  }
+
+  private static String crossing(int cpus, long lineNs, String params) {
+    return String.join(
+        "\n",
+        "duration: 5s",
+        "machine: {sockets: 1, cores_per_socket: "
+            + cpus
+            + ", threads_per_core: 1,"
+            + " idle_states: poll-only}",
+        "kernel: {params: {latency.cacheline_same_llc: " + lineNs + "}}",
+        "workload:",
+        "  tools:",
+        "    - hackbench: {args: \"-g 1 -f 4 -l 200\", params: {" + params + "}}",
+        "");
+  }
+
+  @Test
+  void messagesCostTheirCacheLinesOnlyWhenTheyCrossCpus() throws Exception {
+    String fewer = "skb_shinfo_lines: 0, socket_shared_lines: 0";
+    // One CPU: every message is read where it was written, so its lines cost nothing.
+    assertThat(time(crossing(1, 500, ""))).isEqualTo(time(crossing(1, 500, fewer)));
+    // Two CPUs: the messages read on the other CPU wait for their lines, fewer lines less.
+    assertThat(time(crossing(2, 500, ""))).isGreaterThan(time(crossing(2, 500, fewer)));
+  }
+
+  private static long time(String yaml) throws Exception {
+    Scenario s = ToolRunner.load(yaml);
+    RunResult r = ToolRunner.run(s);
+    assertThat(report(s, r).get("messages")).isEqualTo(4L * 4 * 200);
+    return Raw.counter(r, "task.last_exit_ns");
+  }
+
   @SuppressWarnings("unchecked")
   private static Map<String, Object> report(Scenario s, RunResult r) {
     return (Map<String, Object>)
