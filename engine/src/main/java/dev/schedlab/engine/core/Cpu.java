@@ -165,12 +165,25 @@ final class Cpu implements CpuView, RqView {
    * their events: the test before {@link #earliestTimer()} at an interrupt, where mostly none has.
    */
   boolean anySoftExpired(long now) {
+    if (now < softExpiryFloor) {
+      return false;
+    }
+    long floor = Long.MAX_VALUE;
     for (HrTimer t = timerHead; t != null; t = t.baseNext) {
       if (t.softExpiry <= now) {
         return true;
       }
+      floor = Math.min(floor, t.softExpiry);
     }
+    softExpiryFloor = floor;
     return false;
+  }
+
+  /**
+   * A timer on this base was armed to {@code softExpiry}: lowers {@link #softExpiryFloor} to it.
+   */
+  void softExpiryArmed(long softExpiry) {
+    softExpiryFloor = Math.min(softExpiryFloor, softExpiry);
   }
 
   /** Expiry of the earliest armed hrtimer (the tick aside), or {@link Long#MAX_VALUE}. */
@@ -355,6 +368,14 @@ final class Cpu implements CpuView, RqView {
 
   /** When a guest timer expiry deferred for its exit to the host is injected. */
   long timerInjectAt = -1;
+
+  /**
+   * At most the soft expiry of every armed timer on this base: lowered by each arming, left as it
+   * is when a timer leaves, and raised to the true minimum by a scan that finds none expired. So
+   * {@link #anySoftExpired} answers from a field among this CPU's hot ones, reading no timer, until
+   * the earliest soft expiry may have passed.
+   */
+  private long softExpiryFloor = Long.MAX_VALUE;
 
   // the tick's: the rq clock, the tick count and the next periodic balance
   long ticks;

@@ -23,6 +23,11 @@ import org.jspecify.annotations.Nullable;
  * farther than {@code topology.reclaim_distance} loses SD_BALANCE_FORK, SD_BALANCE_EXEC and
  * SD_WAKE_AFFINE.
  *
+ * <p>Each CPU has its own domains (their balancing state is per CPU), but the CPUs of one span
+ * share its mask, its groups and the flags derived from them ({@link Shape}), each computed once
+ * per distinct span, so the build takes time linear in the CPUs times the levels' groups rather
+ * than quadratic in the CPUs.
+ *
  * <p>Does not model: more than one NUMA level (distances), overlapping NUMA groups, cpusets'
  * partitioned root domains, rebuilding the domains at run time (hotplug).
  *
@@ -32,80 +37,117 @@ import org.jspecify.annotations.Nullable;
 final class DomainBuilder {
   private DomainBuilder() {}
 
+  /** A topology level: the CPUs with the same key share its span. */
+  private record Level(
+      int index, String name, IntUnaryOperator key, boolean shareLlc, int imbalancePct) {}
+
+  /** What the domains of one level, span and child level have in common. */
+  private static final class Shape {
+    final BitSet span;
+    final long[] spanMask;
+    final BitSet[] groups;
+    final boolean sameLlc;
+    final boolean asymCapacity;
+
+    Shape(BitSet span, BitSet[] groups, boolean sameLlc, boolean asymCapacity) {
+      this.span = span;
+      this.spanMask = span.toLongArray();
+      this.groups = groups;
+      this.sameLlc = sameLlc;
+      this.asymCapacity = asymCapacity;
+    }
+  }
+
+  /** A shape's identity: the level, the key of its span, and the child level (-1: none). */
+  private record ShapeKey(int level, int key, int child) {}
+
   static void build(Cpu[] cpus, BitSet housekeeping, ParamTable params) {
     int busyFactor = (int) params.get(Param.BUSY_FACTOR);
-    int pctPkg = (int) params.get(Param.IMBALANCE_PCT_PKG);
-    int pctNuma = (int) params.get(Param.IMBALANCE_PCT_NUMA);
     boolean numaFar = params.get(Param.NODE_DISTANCE) > params.get(Param.RECLAIM_DISTANCE);
-    Map<String, BitSet> childSpans = new java.util.TreeMap<>(); // looked up only
+    Level[] levels = {
+      new Level(0, "SMT", i -> cpus[i].coreId, true, 110),
+      new Level(1, "MC", i -> cpus[i].llcId, true, 117),
+      new Level(2, "PKG", i -> cpus[i].pkgId, false, (int) params.get(Param.IMBALANCE_PCT_PKG)),
+      new Level(3, "NUMA", i -> 0, false, (int) params.get(Param.IMBALANCE_PCT_NUMA)),
+    };
+    List<Map<Integer, BitSet>> spans = new ArrayList<>();
+    for (Level l : levels) {
+      spans.add(spansByKey(housekeeping, l.key()));
+    }
+    Map<ShapeKey, Shape> shapes = new LinkedHashMap<>(); // looked up only
     for (Cpu c : cpus) {
       if (!housekeeping.get(c.id)) {
         continue;
       }
-      List<SchedDomain> levels = new ArrayList<>();
+      List<SchedDomain> domains = new ArrayList<>();
       BitSet childSpan = single(c.id);
-      childSpan =
-          level(
-              levels,
-              childSpans,
-              "SMT",
-              cpus,
-              housekeeping,
-              c,
-              i -> cpus[i].coreId,
-              childSpan,
-              true,
-              110,
-              busyFactor);
-      childSpan =
-          level(
-              levels,
-              childSpans,
-              "MC",
-              cpus,
-              housekeeping,
-              c,
-              i -> cpus[i].llcId,
-              childSpan,
-              true,
-              117,
-              busyFactor);
-      childSpan =
-          level(
-              levels,
-              childSpans,
-              "PKG",
-              cpus,
-              housekeeping,
-              c,
-              i -> cpus[i].pkgId,
-              childSpan,
-              false,
-              pctPkg,
-              busyFactor);
-      level(
-          levels,
-          childSpans,
-          "NUMA",
-          cpus,
-          housekeeping,
-          c,
-          i -> 0,
-          childSpan,
-          false,
-          pctNuma,
-          busyFactor);
-      c.domains = levels.toArray(new SchedDomain[0]);
-      for (SchedDomain sd : c.domains) {
-        sd.forkExecAffine = !(numaFar && sd.numa());
-        long cap = -1;
-        for (int i = sd.span.nextSetBit(0); i >= 0; i = sd.span.nextSetBit(i + 1)) {
-          sd.asymCapacity |= cap >= 0 && cpus[i].capacityOrig != cap;
-          cap = cpus[i].capacityOrig;
+      Level child = null;
+      for (Level l : levels) {
+        int k = l.key().applyAsInt(c.id);
+        BitSet span = spans.get(l.index()).get(k);
+        if (span == null || span.equals(childSpan)) {
+          continue; // degenerate
         }
+        Level ch = child;
+        Shape s =
+            shapes.computeIfAbsent(
+                new ShapeKey(l.index(), k, ch == null ? -1 : ch.index()),
+                x -> shape(cpus, span, ch, ch == null ? null : spans.get(ch.index())));
+        SchedDomain sd =
+            new SchedDomain(
+                l.name(),
+                s.span,
+                s.spanMask,
+                s.groups,
+                l.shareLlc() || s.sameLlc,
+                l.imbalancePct(),
+                busyFactor);
+        sd.asymCapacity = s.asymCapacity;
+        sd.forkExecAffine = !(numaFar && sd.numa());
+        domains.add(sd);
+        childSpan = span;
+        child = l;
       }
+      c.domains = domains.toArray(new SchedDomain[0]);
     }
     shareGroupCapacities(cpus);
+  }
+
+  /** Each key's span: the housekeeping CPUs with that key. */
+  private static Map<Integer, BitSet> spansByKey(BitSet hk, IntUnaryOperator key) {
+    Map<Integer, BitSet> byKey = new LinkedHashMap<>(); // looked up only
+    for (int i = hk.nextSetBit(0); i >= 0; i = hk.nextSetBit(i + 1)) {
+      byKey.computeIfAbsent(key.applyAsInt(i), x -> new BitSet()).set(i);
+    }
+    return byKey;
+  }
+
+  /**
+   * The groups of a span (the child level's spans within it, one CPU each without a child level),
+   * whether it lies in one LLC and whether its CPUs differ in capacity.
+   */
+  private static Shape shape(
+      Cpu[] cpus, BitSet span, @Nullable Level child, @Nullable Map<Integer, BitSet> childSpans) {
+    List<BitSet> groups = new ArrayList<>();
+    BitSet covered = new BitSet(); // a CPU's child span is that of any CPU already in it
+    int llc = cpus[span.nextSetBit(0)].llcId;
+    boolean sameLlc = true;
+    boolean asym = false;
+    long cap = -1;
+    for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
+      if (!covered.get(i)) {
+        BitSet g =
+            child == null || childSpans == null
+                ? single(i)
+                : childSpans.get(child.key().applyAsInt(i));
+        covered.or(g);
+        groups.add(g);
+      }
+      sameLlc &= cpus[i].llcId == llc;
+      asym |= cap >= 0 && cpus[i].capacityOrig != cap;
+      cap = cpus[i].capacityOrig;
+    }
+    return new Shape(span, groups.toArray(new BitSet[0]), sameLlc, asym);
   }
 
   /**
@@ -138,94 +180,5 @@ final class DomainBuilder {
     BitSet b = new BitSet();
     b.set(cpu);
     return b;
-  }
-
-  /**
-   * Adds the level grouping CPUs by {@code key} unless it is degenerate; returns the span reached.
-   */
-  private static BitSet level(
-      List<SchedDomain> levels,
-      Map<String, BitSet> childSpans,
-      String name,
-      Cpu[] cpus,
-      BitSet hk,
-      Cpu c,
-      IntUnaryOperator key,
-      BitSet childSpan,
-      boolean shareLlc,
-      int imbalancePct,
-      int busyFactor) {
-    BitSet span = new BitSet();
-    int k = key.applyAsInt(c.id);
-    for (int i = hk.nextSetBit(0); i >= 0; i = hk.nextSetBit(i + 1)) {
-      if (key.applyAsInt(i) == k) {
-        span.set(i);
-      }
-    }
-    if (span.equals(childSpan)) {
-      return childSpan;
-    }
-    // Groups: the spans of the child level, i.e. the previous level's key, within this span.
-    SchedDomain child = levels.isEmpty() ? null : levels.get(levels.size() - 1);
-    Map<BitSet, Boolean> groups = new LinkedHashMap<>();
-    BitSet covered = new BitSet(); // a CPU's child span is that of any CPU already in it
-    for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
-      if (!covered.get(i)) {
-        BitSet g = childSpanOf(cpus, hk, i, child, childSpans);
-        covered.or(g);
-        groups.put(g, Boolean.TRUE);
-      }
-    }
-    levels.add(
-        new SchedDomain(
-            name,
-            span,
-            groups.keySet().toArray(new BitSet[0]),
-            shareLlc || sameLlc(cpus, span),
-            imbalancePct,
-            busyFactor));
-    return span;
-  }
-
-  private static boolean sameLlc(Cpu[] cpus, BitSet span) {
-    int llc = cpus[span.nextSetBit(0)].llcId;
-    for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
-      if (cpus[i].llcId != llc) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The span CPU {@code i} has at the child level (its own CPU when there is none): a copy of the
-   * span shared by every CPU with the same key at that level, computed once per build ({@code
-   * spans}) rather than once per CPU and group.
-   */
-  private static BitSet childSpanOf(
-      Cpu[] cpus, BitSet hk, int i, @Nullable SchedDomain child, Map<String, BitSet> spans) {
-    if (child == null) {
-      return single(i);
-    }
-    String n = child.name;
-    IntUnaryOperator key =
-        switch (n) {
-          case "SMT" -> j -> cpus[j].coreId;
-          case "MC" -> j -> cpus[j].llcId;
-          case "PKG" -> j -> cpus[j].pkgId;
-          default -> j -> 0;
-        };
-    int k = key.applyAsInt(i);
-    BitSet s = spans.get(n + ":" + k);
-    if (s == null) {
-      s = new BitSet();
-      for (int j = hk.nextSetBit(0); j >= 0; j = hk.nextSetBit(j + 1)) {
-        if (key.applyAsInt(j) == k) {
-          s.set(j);
-        }
-      }
-      spans.put(n + ":" + k, s);
-    }
-    return (BitSet) s.clone();
   }
 }

@@ -71,6 +71,9 @@ final class HrTimer implements TimerHandle {
       kernel.cpus[cpu].addTimer(this);
     }
     softExpiry = expiresNs;
+    if (baseCpu >= 0) {
+      kernel.cpus[baseCpu].softExpiryArmed(expiresNs);
+    }
     kernel.queue.schedule(event, Math.max(expiresNs + slackNs, kernel.now));
   }
 

@@ -25,7 +25,10 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   final BitSet span;
   final int weight;
 
-  /** {@link #span} as a {@link CpuMasks} mask, for the hot walks over it. */
+  /**
+   * {@link #span} as a {@link CpuMasks} mask, for the hot walks over it; shared by the domains of
+   * every CPU in the span, so a wakeup's span tests read few distinct lines.
+   */
   final long[] spanMask;
 
   /** The groups of this level: the child level's spans (one CPU each at the lowest level). */
@@ -58,13 +61,14 @@ final class SchedDomain implements dev.schedlab.api.view.SchedDomainView {
   SchedDomain(
       String name,
       BitSet span,
+      long[] spanMask,
       BitSet[] groups,
       boolean shareLlc,
       int imbalancePct,
       int busyFactor) {
     this.name = name;
     this.span = span;
-    this.spanMask = span.toLongArray();
+    this.spanMask = spanMask;
     this.weight = span.cardinality();
     this.groups = groups;
     this.shareLlc = shareLlc;

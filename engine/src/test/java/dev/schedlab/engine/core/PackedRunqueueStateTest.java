@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * The packed copies of per-CPU state the hot paths read instead of the CPU: the idle map ({@code
  * Kernel.idleCpus}, for wakeup scans), the count of queued tasks above fair ({@code
  * Cpu.nrAboveFair}, for the pick's fast path) and the hrtimer base's order of equal expiries. Each
- * must equal what it copies at every point of a run.
+ * must equal what it copies at every point of a run. The base's floor of soft expiries must make
+ * {@code Cpu.anySoftExpired} answer as a scan of the armed timers does.
  */
 class PackedRunqueueStateTest {
   /** Runs {@code r} in 20 us steps, checking both copies on every CPU after each step. */
@@ -169,5 +170,36 @@ class PackedRunqueueStateTest {
       assertThat(cpu.earliestTimer()).isSameAs(first < 0 ? null : timers[first]);
       assertThat(cpu.nextTimerNs()).isEqualTo(first < 0 ? Long.MAX_VALUE : expiry[first]);
     }
+  }
+
+  @Test
+  void softExpiryTestMatchesAScanOfTheArmedTimersThroughRandomArmsAndCancels() {
+    Kernel k = TestRun.run().duration(MS).cpus(1, 1, 1).tasks(task("t").program(user(MS))).kernel();
+    Cpu cpu = k.cpus[0];
+    HrTimer[] timers = new HrTimer[8];
+    for (int i = 0; i < timers.length; i++) {
+      timers[i] = new HrTimer(k, 0, (x, now) -> {}, null);
+    }
+    java.util.SplittableRandom rng = new java.util.SplittableRandom(5);
+    int expired = 0;
+    int notExpired = 0;
+    for (int op = 0; op < 20_000; op++) {
+      int i = rng.nextInt(timers.length);
+      if (rng.nextInt(3) == 0) {
+        timers[i].cancel();
+      } else {
+        timers[i].arm(900 * MS + rng.nextInt(100) * US); // past the run: none fires
+      }
+      long now = 900 * MS + rng.nextInt(110) * US; // asked at any time, earlier or later
+      boolean any = false;
+      for (HrTimer t : timers) {
+        any |= t.armed() && t.softExpiry <= now;
+      }
+      assertThat(cpu.anySoftExpired(now)).as("op %d at %d ns", op, now).isEqualTo(any);
+      expired += any ? 1 : 0;
+      notExpired += any ? 0 : 1;
+    }
+    assertThat(expired).isPositive(); // both answers were exercised
+    assertThat(notExpired).isPositive();
   }
 }
