@@ -93,9 +93,9 @@ public enum Param {
       "[measured] futex(FUTEX_WAKE_PRIVATE) with no waiter (get_futex_key(), the hash bucket's lookup; kernel/futex/waitwake.c) less getppid(): 83-92 against 65-66 ns per call, same runs as cost.futex_wait"),
   CGROUP_WRITE(
       "cost.cgroup_write",
-      3980,
+      3680,
       Unit.NS,
-      "[measured] a thread writing its TID into a cgroup-v1 cpu group's tasks file as rt-app does (fopen, fprintf, fclose: kernfs open, cgroup1_tasks_write(), cgroup_attach_task(), close) while the threadgroup rwsem's rcu_sync stays entered, less getppid(): p50 3809-4182 against 63 ns, 2000 writes alternating two groups, three runs, on the project's Intel Xeon 2-vCPU guest at load 4.8 (2026-12-03; host/src/main/c/cgroup-write.c); the grace period a lone write waits is the model's own (RcuSync)"),
+      "[measured] a thread writing its TID into a cgroup-v1 cpu group's tasks file as rt-app does (fopen, fprintf, fclose: kernfs open, cgroup1_tasks_write(), cgroup_attach_task(), close) while the threadgroup rwsem's rcu_sync stays entered, less getppid(): p50 3734-4169 ns (median of three runs 3739) against 63 ns, 2000 writes alternating two groups, on the project's Intel Xeon 2-vCPU guest, quiet (2026-12-03; host/src/main/c/cgroup-write.c); the grace period a lone write waits is the model's own (RcuSync)"),
   DO_IDLE_ENTER(
       "cost.do_idle_enter",
       300,
