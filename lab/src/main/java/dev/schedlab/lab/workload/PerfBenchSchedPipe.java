@@ -6,6 +6,7 @@ import static dev.schedlab.lab.workload.ToolArgs.Arg.REQUIRED;
 import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.engine.output.RunResult;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,9 +18,11 @@ import java.util.TreeMap;
  *
  * <p>Models: task A writes pipe 1 (waking B) and reads pipe 2; B reads pipe 1 and writes pipe 2
  * (waking A); each write wakes the reader with WF_SYNC, as {@code pipe_write()} does ({@code
- * wake_up_interruptible_sync_poll()}); total time = when both have exited. Does not model: cgroup
- * placement ({@code -G}), the pipe's own locking, the threads sharing one mm (two task groups: see
- * docs/fidelity.md).
+ * wake_up_interruptible_sync_poll()}); total time = when both have exited. As bench/sched-pipe.c
+ * creates them: A forks B ({@code fork()}; A is {@code threads[1]}, B {@code threads[0]}), or with
+ * {@code -T} the main thread creates B, then A ({@code pthread_create()}) and waits in {@code
+ * pthread_join()}; the new tasks are placed as forks from their creator's CPU. Does not model:
+ * cgroup placement ({@code -G}), the pipe's own locking, the fork's own cost.
  */
 public final class PerfBenchSchedPipe implements WorkloadTool {
   static final ToolParam WRITE =
@@ -63,13 +66,34 @@ public final class PerfBenchSchedPipe implements WorkloadTool {
     long loops = a.integer("loop", 1_000_000, 1, Integer.MAX_VALUE);
     String p1 = ctx.id() + "/pipe1";
     String p2 = ctx.id() + "/pipe2";
-    TaskSpec a1 =
-        Tasks.normal(
-            ctx.id() + "/a", "", Tasks.runThenExit(loops, List.of(write(ctx, p1), read(ctx, p2))));
-    TaskSpec b1 =
-        Tasks.normal(
-            ctx.id() + "/b", "", Tasks.runThenExit(loops, List.of(read(ctx, p1), write(ctx, p2))));
-    return new ToolExpansion(List.of(a1, b1), Map.of(), -1, new Report(loops, a.has("threaded")));
+    boolean threaded = a.has("threaded");
+    String a1 = ctx.id() + "/a";
+    String b1 = ctx.id() + "/b";
+    // worker_thread(): threads[1] writes first, threads[0] reads first
+    List<StepSpec> writerFirst = Tasks.repeat(loops, List.of(write(ctx, p1), read(ctx, p2)));
+    List<StepSpec> readerFirst = Tasks.runThenExit(loops, List.of(read(ctx, p1), write(ctx, p2)));
+    List<TaskSpec> tasks = new ArrayList<>();
+    if (threaded) {
+      // pthread_create() of both workers, then pthread_join() (a wait nobody ends in the run)
+      tasks.add(
+          Tasks.normal(
+              ctx.id(),
+              "",
+              List.of(
+                  new StepSpec.Fork(b1, b1, -1, true),
+                  new StepSpec.Fork(a1, a1, -1, true),
+                  new StepSpec.Block(ctx.id() + "/join"))));
+      tasks.add(Tasks.forked(a1, Tasks.runThenExit(1, writerFirst)));
+    } else {
+      // fork(): the child runs threads[0], the parent threads[1], then waitpid()
+      List<StepSpec> parent = new ArrayList<>();
+      parent.add(new StepSpec.Fork(b1, b1, -1, false));
+      parent.addAll(writerFirst);
+      parent.add(new StepSpec.Exit());
+      tasks.add(Tasks.normal(a1, "", parent));
+    }
+    tasks.add(Tasks.forked(b1, readerFirst));
+    return new ToolExpansion(tasks, Map.of(), -1, new Report(loops, threaded));
   }
 
   /** write(): copy into the pipe, then wake the reader with WF_SYNC, in one syscall. */

@@ -15,6 +15,11 @@ final class Tasks {
     return new TaskSpec(name, 1, "normal", 0, 0, 0, 0, 0, cpus, false, false, "own", 0, program);
   }
 
+  /** A task created only by a fork step: SCHED_NORMAL, own process unless forked as a thread. */
+  static TaskSpec forked(String name, List<StepSpec> program) {
+    return new TaskSpec(name, 0, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, program);
+  }
+
   /**
    * One task with {@code policy} ({@code normal}, {@code fifo}, {@code rr}, ...) and rt priority.
    */
