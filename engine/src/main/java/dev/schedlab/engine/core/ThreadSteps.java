@@ -25,17 +25,7 @@ final class ThreadSteps {
     } else if (s instanceof StepSpec.Yield) {
       syscall(out, new Op(Op.YIELD));
     } else if (s instanceof StepSpec.Affinity a) {
-      Op op = new Op(Op.AFFINITY);
-      op.cpus = c.cpuMask(a.cpus());
-      out.add(new Op(Op.SYSCALL_ENTER));
-      out.add(op);
-      // task_rq_unlock(): preempt_enable(), where the stopper's wakeup preempts a preemptible call
-      Op unlock = new Op(Op.KSEG);
-      unlock.dist = Dist.fixed(0);
-      unlock.preemptible = false;
-      out.add(unlock);
-      out.add(new Op(Op.AFFINITY_WAIT));
-      out.add(new Op(Op.SYSCALL_EXIT));
+      affinity(c, a, out);
     } else if (s instanceof StepSpec.SleepAbs sa) {
       Op op = new Op(Op.SLEEP_ABS);
       op.atNs = sa.atNs();
@@ -72,16 +62,7 @@ final class ThreadSteps {
     } else if (s instanceof StepSpec.PiMutexUnlock pu) {
       piUnlock(c.lockClass(pu.lock()), out);
     } else if (s instanceof StepSpec.Cgroup g) {
-      // the tid written to the group's tasks file: open, write, close, the attach under the lock
-      out.add(new Op(Op.SYSCALL_ENTER));
-      Op write = new Op(Op.KSEG);
-      write.dist = Dist.fixed(c.cost(Param.CGROUP_WRITE));
-      out.add(write);
-      out.add(new Op(Op.CGROUP_LOCK));
-      Op op = new Op(Op.CGROUP);
-      op.count = c.taskGroup(g.group());
-      out.add(op);
-      out.add(new Op(Op.SYSCALL_EXIT));
+      cgroupWrite(c, g, out);
     } else if (s instanceof StepSpec.Barrier b && b.mutex() != null) {
       mutexBarrier(c, b, b.mutex(), out);
     } else if (s instanceof StepSpec.Barrier b) {
@@ -136,6 +117,40 @@ final class ThreadSteps {
     op.sharedLines = m.sharedLines();
     op.preemptible = false; // under the receive queue's spinlock
     return op;
+  }
+
+  /**
+   * {@code sched_setaffinity(0, cpus)}: the new mask, the stopper queued when the CPU left it, then
+   * {@code task_rq_unlock()}'s {@code preempt_enable()} (where the stopper's wakeup preempts a
+   * preemptible call) and {@code wait_for_completion()}.
+   */
+  private static void affinity(ProgramCompiler c, StepSpec.Affinity a, List<Op> out) {
+    Op op = new Op(Op.AFFINITY);
+    op.cpus = c.cpuMask(a.cpus());
+    out.add(new Op(Op.SYSCALL_ENTER));
+    out.add(op);
+    Op unlock = new Op(Op.KSEG);
+    unlock.dist = Dist.fixed(0);
+    unlock.preemptible = false;
+    out.add(unlock);
+    out.add(new Op(Op.AFFINITY_WAIT));
+    out.add(new Op(Op.SYSCALL_EXIT));
+  }
+
+  /**
+   * The task's TID written to a group's tasks file: the open, write and close, then {@code
+   * cgroup_attach_lock()} and the move under it.
+   */
+  private static void cgroupWrite(ProgramCompiler c, StepSpec.Cgroup g, List<Op> out) {
+    out.add(new Op(Op.SYSCALL_ENTER));
+    Op write = new Op(Op.KSEG);
+    write.dist = Dist.fixed(c.cost(Param.CGROUP_WRITE));
+    out.add(write);
+    out.add(new Op(Op.CGROUP_LOCK));
+    Op move = new Op(Op.CGROUP);
+    move.count = c.taskGroup(g.group());
+    out.add(move);
+    out.add(new Op(Op.SYSCALL_EXIT));
   }
 
   /**
