@@ -92,7 +92,7 @@ final class DomainBuilder {
         Shape s =
             shapes.computeIfAbsent(
                 new ShapeKey(l.index(), k, ch == null ? -1 : ch.index()),
-                x -> shape(cpus, span, ch, ch == null ? null : spans.get(ch.index())));
+                x -> shape(cpus, span, ch, spans));
         SchedDomain sd =
             new SchedDomain(
                 l.name(),
@@ -127,7 +127,7 @@ final class DomainBuilder {
    * whether it lies in one LLC and whether its CPUs differ in capacity.
    */
   private static Shape shape(
-      Cpu[] cpus, BitSet span, @Nullable Level child, @Nullable Map<Integer, BitSet> childSpans) {
+      Cpu[] cpus, BitSet span, @Nullable Level child, List<Map<Integer, BitSet>> spans) {
     List<BitSet> groups = new ArrayList<>();
     BitSet covered = new BitSet(); // a CPU's child span is that of any CPU already in it
     int llc = cpus[span.nextSetBit(0)].llcId;
@@ -137,9 +137,7 @@ final class DomainBuilder {
     for (int i = span.nextSetBit(0); i >= 0; i = span.nextSetBit(i + 1)) {
       if (!covered.get(i)) {
         BitSet g =
-            child == null || childSpans == null
-                ? single(i)
-                : childSpans.get(child.key().applyAsInt(i));
+            child == null ? single(i) : spans.get(child.index()).get(child.key().applyAsInt(i));
         covered.or(g);
         groups.add(g);
       }

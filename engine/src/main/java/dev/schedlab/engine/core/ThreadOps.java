@@ -428,9 +428,7 @@ final class ThreadOps {
     if (p.onRq) {
       k.sched.account(src);
       p.sclass.dequeue(src, p, SchedFlags.DEQUEUE_MIGRATING);
-      p.onRq = false;
-      k.sched.removeQueued(src, p); // still delayed: no longer counted as runnable
-      p.delayed = false;
+      k.services.completeDelayedDequeue(p);
     }
     p.cpu = dest;
     k.sched.wakeUp(p, 0);

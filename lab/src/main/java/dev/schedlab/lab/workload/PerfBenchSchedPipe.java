@@ -70,8 +70,8 @@ public final class PerfBenchSchedPipe implements WorkloadTool {
     String a1 = ctx.id() + "/a";
     String b1 = ctx.id() + "/b";
     // worker_thread(): threads[1] writes first, threads[0] reads first
-    List<StepSpec> writerFirst = Tasks.repeat(loops, List.of(write(ctx, p1), read(ctx, p2)));
-    List<StepSpec> readerFirst = Tasks.runThenExit(loops, List.of(read(ctx, p1), write(ctx, p2)));
+    List<StepSpec> writer = Tasks.runThenExit(loops, List.of(write(ctx, p1), read(ctx, p2)));
+    List<StepSpec> reader = Tasks.runThenExit(loops, List.of(read(ctx, p1), write(ctx, p2)));
     List<TaskSpec> tasks = new ArrayList<>();
     if (threaded) {
       // pthread_create() of both workers, then pthread_join() (a wait nobody ends in the run)
@@ -83,16 +83,15 @@ public final class PerfBenchSchedPipe implements WorkloadTool {
                   new StepSpec.Fork(b1, b1, -1, true),
                   new StepSpec.Fork(a1, a1, -1, true),
                   new StepSpec.Block(ctx.id() + "/join"))));
-      tasks.add(Tasks.forked(a1, Tasks.runThenExit(1, writerFirst)));
+      tasks.add(Tasks.forked(a1, writer));
     } else {
       // fork(): the child runs threads[0], the parent threads[1], then waitpid()
       List<StepSpec> parent = new ArrayList<>();
       parent.add(new StepSpec.Fork(b1, b1, -1, false));
-      parent.addAll(writerFirst);
-      parent.add(new StepSpec.Exit());
+      parent.addAll(writer);
       tasks.add(Tasks.normal(a1, "", parent));
     }
-    tasks.add(Tasks.forked(b1, readerFirst));
+    tasks.add(Tasks.forked(b1, reader));
     return new ToolExpansion(tasks, Map.of(), -1, new Report(loops, threaded));
   }
 

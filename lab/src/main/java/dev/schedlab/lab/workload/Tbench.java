@@ -162,11 +162,11 @@ public final class Tbench implements WorkloadTool {
     tasks.add(Tasks.normal(parent, "", parentProgram(ctx, n)));
     tasks.add(Tasks.normal(id + "/listener", "", listenerProgram(ctx, n)));
     for (int i = 0; i < n; i++) {
-      tasks.add(template(client(i, id), clientProgram(ctx, i, warmupNs)));
+      tasks.add(Tasks.forked(client(i, id), clientProgram(ctx, i, warmupNs)));
     }
     for (int i = 0; i < n; i++) {
       tasks.add(
-          template(
+          Tasks.forked(
               server(i, id),
               List.of(
                   new StepSpec.Block(id + "/c2s/" + i),
@@ -274,11 +274,6 @@ public final class Tbench implements WorkloadTool {
                 recv(ctx),
                 new StepSpec.Mark(id + ".exchanges", warmupNs, id + "." + RELEASE))));
     return p;
-  }
-
-  /** A task created only by a fork step. */
-  private static TaskSpec template(String name, List<StepSpec> program) {
-    return new TaskSpec(name, 0, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, program);
   }
 
   /** [src] dbench.c: {@code if (options.warmup == -1) options.warmup = options.timelimit / 5}. */
