@@ -19,7 +19,7 @@ final class EventLoop {
   static final int EV_TASK_START = 6;
   static final int EV_WORK_DUE = 7;
   static final int EV_NOISE = 8;
-  static final int EV_RCU_FQS = 10;
+  static final int EV_RCU_GP_KTHREAD = 10;
   static final int EV_RESCHED_WRITE = 11;
 
   /** The plugin watchdog: outside the model, not in the digest. */
@@ -100,7 +100,7 @@ final class EventLoop {
           k.irqs.raise(k.cpus[e.cpu], Cpu.IRQ_CALL);
         }
       }
-      case EV_RCU_FQS -> k.rcu.fqs();
+      case EV_RCU_GP_KTHREAD -> k.rcu.kthread();
       case EV_RESCHED_WRITE -> k.sched.reschedWritten(k.cpus[e.cpu]);
       case EV_NOISE -> {
         k.thisCpu = e.cpu;

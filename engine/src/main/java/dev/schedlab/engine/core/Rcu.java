@@ -19,20 +19,24 @@ import org.jspecify.annotations.Nullable;
  * period ended to the done list ({@code note_gp_changes()}), reports the quiescent state ({@code
  * rcu_report_qs_rdp()}), assigns waiting callbacks the next grace period and requests it ({@code
  * rcu_accelerate_cbs()}, {@code rcu_start_this_gp()}), and invokes the done callbacks up to the
- * batch limit of {@code rcu_do_batch()}, raising itself again for the rest. A grace period ends
- * when every CPU has reported; the grace-period kthread's force-quiescent-state scans ({@code
- * rcu_gp_fqs()}, {@code jiffies_till_first_fqs} then every {@code jiffies_till_next_fqs} jiffies)
- * report the CPUs in an extended quiescent state: in an idle state, or a nohz_full CPU whose tick
- * is deferred. A CPU with callbacks keeps its tick in idle ({@code rcu_needs_cpu()}, read by {@link
- * IdleLoop}). Callbacks of an offloaded (rcu_nocbs) CPU request their grace period at once and go
- * to the {@code rcuo} kthread when it ends; that CPU needs no tick for them.
+ * batch limit of {@code rcu_do_batch()}, raising itself again for the rest. The grace-period
+ * kthread starts a grace period when woken for one and ends it once every CPU has reported; it runs
+ * on the CPU whose RCU_SOFTIRQ woke it, notes each start and end for that CPU, and its switch away
+ * is that CPU's quiescent state. Its force-quiescent-state scans ({@code rcu_gp_fqs()}, {@code
+ * schedule_timeout()} of {@code jiffies_till_first_fqs}, then {@code jiffies_till_next_fqs}
+ * jiffies, each a timer-wheel timer that fires a jiffy late) report the CPUs in an extended
+ * quiescent state: in an idle state, or a nohz_full CPU whose tick is deferred. A CPU with
+ * callbacks keeps its tick in idle ({@code rcu_needs_cpu()}, read by {@link IdleLoop}). Callbacks
+ * of an offloaded (rcu_nocbs) CPU request their grace period at once and go to the {@code rcuo}
+ * kthread when it ends; that CPU needs no tick for them.
  *
- * <p>Does not model: the grace-period kthread as a task (its wakeups, its runs, its FQS timer: the
- * grace period starts when requested and ends at the last report, at no CPU's cost; the timer's
- * expiries are in the measured background rate), the rcu_node tree (one node), expedited grace
- * periods, RCU_LAZY, the {@code qhimark} / {@code qlowmark} switch of {@code blimit} (a CPU with
- * over 10 000 callbacks queued), read-side critical sections and spinlocks that hold off a tick's
- * quiescent state, {@code rcu_urgent_qs} and the nohz_full details of {@code rcu_pending()}.
+ * <p>Does not model: the grace-period kthread as a task (it runs at once and at no CPU's cost; its
+ * timer's expiries are in the measured background rate), a scan's check whether a CPU passed
+ * through an extended quiescent state since the first scan (only its state at the scan counts), the
+ * rcu_node tree (one node), expedited grace periods, RCU_LAZY, the {@code qhimark} / {@code
+ * qlowmark} switch of {@code blimit} (a CPU with over 10 000 callbacks queued), read-side critical
+ * sections and spinlocks that hold off a tick's quiescent state, {@code rcu_urgent_qs} and the
+ * nohz_full details of {@code rcu_pending()}.
  *
  * <p>Kernel reference: {@code kernel/rcu/tree.c} ({@code call_rcu}, {@code rcu_sched_clock_irq},
  * {@code rcu_pending}, {@code rcu_core}, {@code note_gp_changes}, {@code rcu_report_qs_rdp}, {@code
@@ -57,7 +61,16 @@ final class Rcu {
   private final boolean[] qsMask;
 
   private int qsLeft;
-  private final Event fqsEv;
+
+  /**
+   * The CPU the grace-period kthread last ran on, -1 before its first wakeup: it runs on the CPU
+   * whose RCU_SOFTIRQ woke it (a request, the last report), and its FQS timer fires there.
+   */
+  private int gpKthreadCpu = -1;
+
+  /** The grace-period kthread's next run: its wakeup, or its FQS timer. */
+  private final Event kthreadEv;
+
   private final long firstFqsJiffies;
   private final long nextFqsJiffies;
 
@@ -114,7 +127,7 @@ final class Rcu {
     long next = k.costs.p(Param.RCU_NEXT_FQS);
     firstFqsJiffies = first < 0 ? d : first;
     nextFqsJiffies = next < 0 ? d : Math.max(next, 1);
-    fqsEv = new Event(EventLoop.EV_RCU_FQS, -1, this);
+    kthreadEv = new Event(EventLoop.EV_RCU_GP_KTHREAD, -1, this);
     coreNs = k.costs.p(Param.RCU_CORE);
     cbOverheadNs = k.costs.p(Param.RCU_CB_OVERHEAD);
     blimit = Math.max(1, k.costs.p(Param.RCU_BLIMIT));
@@ -140,7 +153,7 @@ final class Rcu {
     if (offloaded[cpu.id]) {
       w.rcuGpSeq = snap(); // the rcuog kthread requests the grace period
       offloadedWaiting.add(w);
-      requestGp(w.rcuGpSeq);
+      requestGp(w.rcuGpSeq, -1); // rcuog runs on a housekeeping CPU, not tracked
     } else {
       waiting[cpu.id].add(w);
     }
@@ -300,21 +313,78 @@ final class Rcu {
       any = true;
     }
     if (any) {
-      requestGp(s);
+      requestGp(s, c);
     }
   }
 
-  /** {@code rcu_start_this_gp()}: the grace period ending at {@code seq} is needed. */
-  private void requestGp(long seq) {
+  /**
+   * {@code rcu_start_this_gp()}: the grace period ending at {@code seq} is needed, asked from
+   * {@code waker}'s CPU (-1: none the model tracks); with none in progress the grace-period kthread
+   * is woken to start it.
+   */
+  private void requestGp(long seq, int waker) {
     if (seq <= gpSeqNeeded) {
       return;
     }
     gpSeqNeeded = seq;
     if (!gpInProgress()) {
-      startGp(); // the grace-period kthread's rcu_gp_init()
+      wakeGpKthread(waker);
     }
   }
 
+  /**
+   * {@code rcu_gp_kthread_wake()}: the kthread runs on {@code waker}'s CPU (unchanged for -1) once
+   * the waker's softirq is done.
+   */
+  private void wakeGpKthread(int waker) {
+    if (waker >= 0) {
+      gpKthreadCpu = waker;
+    }
+    k.queue.schedule(kthreadEv, k.now);
+  }
+
+  /**
+   * A run of the grace-period kthread ({@code rcu_gp_kthread()}), woken or at its FQS timer. In a
+   * grace period it reports the CPUs in an extended quiescent state ({@code rcu_gp_fqs()}; woken by
+   * the last report, none is left), and once none is left it cleans up ({@code rcu_gp_cleanup()})
+   * and starts the next grace period if one is needed ({@code rcu_gp_init()}); otherwise it waits
+   * again.
+   */
+  void kthread() {
+    if (gpInProgress()) {
+      for (int c = 0; c < qsMask.length && qsLeft > 0; c++) {
+        Cpu cpu = k.cpus[c];
+        if (qsMask[c]
+            && (cpu.phase == Cpu.P_IDLE_STATE || (cpu.fullTickStopped && !cpu.curr.idleTask))) {
+          qsMask[c] = false;
+          qsLeft--;
+        }
+      }
+      if (qsLeft > 0) {
+        k.queue.schedule(kthreadEv, fqsTimer(nextFqsJiffies));
+        return;
+      }
+      endGp();
+    }
+    if (gpSeqNeeded > gpSeq) {
+      startGp();
+    }
+  }
+
+  /**
+   * When {@code schedule_timeout(j)} wakes the kthread: a timer-wheel timer expires at the tick one
+   * jiffy after {@code jiffies + j}, since {@code calc_index()} rounds a level-0 expiry up by one
+   * granule so that a timer armed late in a jiffy never fires early (kernel/time/timer.c).
+   */
+  private long fqsTimer(long j) {
+    return (k.jiffies() + j + 1) * k.tickNs;
+  }
+
+  /**
+   * {@code rcu_gp_init()}: a new grace period that waits for every CPU. The kthread notes it for
+   * its own CPU ({@code __note_gp_changes()}), and its switch away from that CPU is the CPU's
+   * quiescent state ({@code rcu_note_context_switch()}).
+   */
   private void startGp() {
     gpSeq++;
     MetricCounter gps = gracePeriods;
@@ -325,44 +395,40 @@ final class Rcu {
     gps.value++;
     Arrays.fill(qsMask, true);
     qsLeft = qsMask.length;
-    k.queue.schedule(fqsEv, Math.max(k.now, (k.jiffies() + firstFqsJiffies) * k.tickNs));
+    int kc = gpKthreadCpu;
+    if (kc >= 0) {
+      noteGpChanges(k.cpus[kc]);
+      noQs[kc] = false;
+    }
+    k.queue.schedule(kthreadEv, fqsTimer(firstFqsJiffies));
   }
 
-  /** {@code rcu_gp_fqs()}: report the CPUs in an extended quiescent state. */
-  void fqs() {
-    long seq = gpSeq;
-    for (int c = 0; c < qsMask.length && gpSeq == seq; c++) {
-      Cpu cpu = k.cpus[c];
-      if (qsMask[c]
-          && (cpu.phase == Cpu.P_IDLE_STATE || (cpu.fullTickStopped && !cpu.curr.idleTask))) {
-        clearQs(c);
-      }
-    }
-    if (gpSeq == seq) {
-      k.queue.schedule(fqsEv, (k.jiffies() + nextFqsJiffies) * k.tickNs);
-    }
-  }
-
-  /** {@code rcu_report_qs_rnp()}: the last report ends the grace period. */
+  /**
+   * {@code rcu_report_qs_rnp()} of {@code c} from its RCU_SOFTIRQ: the last report wakes the
+   * kthread on {@code c}; the grace period is in progress until the kthread's cleanup.
+   */
   private void clearQs(int c) {
     qsMask[c] = false;
     if (--qsLeft == 0) {
-      endGp();
+      wakeGpKthread(c);
     }
   }
 
-  /** {@code rcu_gp_cleanup()}, then the next grace period if a callback needs one. */
+  /**
+   * {@code rcu_gp_cleanup()}: the grace period ends, the offloaded callbacks it covered go to their
+   * kthread, and the kthread notes the end for its own CPU (which may ask for the next one).
+   */
   private void endGp() {
     gpSeq++;
-    k.queue.cancel(fqsEv);
     WorkItem w;
     while ((w = offloadedWaiting.peek()) != null && gpSeq >= w.rcuGpSeq) {
       offloadedWaiting.poll();
       callbacks.value++;
       k.deferred.offloadedReady(w); // rcu_nocb_gp_cleanup(): the rcuo kthread invokes it
     }
-    if (gpSeqNeeded > gpSeq) {
-      startGp();
+    int kc = gpKthreadCpu;
+    if (kc >= 0) {
+      noteGpChanges(k.cpus[kc]);
     }
   }
 }

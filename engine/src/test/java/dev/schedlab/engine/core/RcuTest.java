@@ -64,10 +64,12 @@ class RcuTest {
     TestRun.Task spin = task("spin").count(2).program(user(2 * S));
     Kernel k = run(true, spin);
     assertThat(TestKernels.counter(k, "rcu.grace_periods")).isEqualTo(1);
-    // CPU 0: the tick that starts the grace period, the next that notes it, the next that
-    // reports the quiescent state, and the one that notes its end and invokes the callback.
-    // CPU 1: notes it, reports, notes the end. Nothing after.
-    assertThat(TestKernels.counter(k, "softirq.rcu")).isEqualTo(7);
+    // CPU 0: the tick that requests the grace period (the kthread, woken there, notes it for CPU 0
+    // and its switch away is CPU 0's quiescent state), the next that reports it, and the one that
+    // notes the end and invokes the callback. CPU 1: notes it, reports last (the kthread, woken
+    // there, notes the end for CPU 1). Five, as a traced grace period of two busy CPUs on
+    // Linux 6.18 (docs/model.md, RCU). Nothing after.
+    assertThat(TestKernels.counter(k, "softirq.rcu")).isEqualTo(5);
     assertThat(ran[0]).isBetween(3 * k.tickNs, 5 * k.tickNs);
   }
 
@@ -76,9 +78,11 @@ class RcuTest {
     Kernel k = run(true, task("spin").cpus("0").program(user(2 * S)));
     assertThat(k.cpus[1].ticks).as("idle throughout, its tick stopped").isZero();
     assertThat(TestKernels.counter(k, "rcu.grace_periods")).isEqualTo(1);
-    // CPU 0 alone: start, note, report, note the end and invoke.
-    assertThat(TestKernels.counter(k, "softirq.rcu")).isEqualTo(4);
-    assertThat(ran[0]).isBetween(3 * k.tickNs, 5 * k.tickNs);
+    // CPU 0 alone: the request, the report (the kthread noted the grace period there), and the
+    // invocation once the kthread's cleanup, after its scan found CPU 1 idle, noted the end there.
+    assertThat(TestKernels.counter(k, "softirq.rcu")).isEqualTo(3);
+    // The scan comes a jiffy after jiffies_till_first_fqs: its timer-wheel timer rounds up.
+    assertThat(ran[0]).isBetween(4 * k.tickNs, 6 * k.tickNs);
   }
 
   @Test

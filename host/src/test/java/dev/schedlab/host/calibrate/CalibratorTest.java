@@ -226,7 +226,7 @@ class CalibratorTest {
     // The callbacks per expiry give back the measured RCU softirqs per TIMER softirq (0.371) in
     // an idle window of the model: fewer than one softirq per callback would say (371).
     long rcu = c.params().get("bg.rcu_callbacks_milli").value();
-    assertThat(rcu).isBetween(100L, 300L);
+    assertThat(rcu).isBetween(60L, 200L);
     List<String> sets = new ArrayList<>();
     c.params().forEach((k, v) -> sets.add(k + "=" + v.value()));
     ModelRunner.Outcome idle = model.run("idle", List.of(), 20_000_000_000L, 3, sets);
