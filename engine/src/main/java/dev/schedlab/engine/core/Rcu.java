@@ -46,6 +46,9 @@ import org.jspecify.annotations.Nullable;
  * {@code kernel/rcu/rcu.h} ({@code rcu_seq_snap}).
  */
 final class Rcu {
+  /** {@code WAKE_FROM_GP_CPU_THRESHOLD}, kernel/rcu/tree.c. */
+  private static final int WAKE_FROM_GP_CPU_THRESHOLD = 16;
+
   /** {@code RCU_JIFFIES_FQS_DIV}, kernel/rcu/tree.h. */
   private static final int FQS_DIV = 256;
 
@@ -92,6 +95,15 @@ final class Rcu {
    */
   private final ArrayDeque<WorkItem>[] waiting;
 
+  /**
+   * {@code synchronize_rcu()} callers woken by the grace-period kthread's cleanup ({@code
+   * rcu_sr_normal_add_req()}), each with the {@link #gpSeq} it waits for.
+   */
+  private final ArrayDeque<WorkItem> syncWaiters = new ArrayDeque<>();
+
+  /** {@code rcu_normal_wake_from_gp}. */
+  private final boolean wakeFromGp;
+
   /** Callbacks of offloaded CPUs, waiting for their grace period. */
   private final ArrayDeque<WorkItem> offloadedWaiting = new ArrayDeque<>();
 
@@ -137,6 +149,8 @@ final class Rcu {
     long rrn = k.costs.p(Param.RCU_RESCHED_NS);
     reschedNs = Math.max(1_000_000, Math.min(1_000_000_000, rrn));
     callbacks = k.metrics.counter("deferred.rcu_callbacks");
+    long wake = k.costs.p(Param.RCU_NORMAL_WAKE_FROM_GP);
+    wakeFromGp = wake < 0 ? n <= WAKE_FROM_GP_CPU_THRESHOLD : wake > 0;
   }
 
   private boolean gpInProgress() {
@@ -157,6 +171,22 @@ final class Rcu {
     } else {
       waiting[cpu.id].add(w);
     }
+  }
+
+  /**
+   * {@code synchronize_rcu()} on {@code cpu}, {@code w} run when a full grace period has passed.
+   * With {@code rcu_normal_wake_from_gp} the caller asks for the grace period at once ({@code
+   * start_poll_synchronize_rcu()}) and the kthread's cleanup runs {@code w}; without, it is a
+   * {@code call_rcu_hurry()} callback.
+   */
+  void synchronize(Cpu cpu, WorkItem w) {
+    if (!wakeFromGp) {
+      callRcu(cpu, w);
+      return;
+    }
+    w.rcuGpSeq = snap();
+    syncWaiters.add(w);
+    requestGp(w.rcuGpSeq, cpu.id);
   }
 
   /** {@code rcu_needs_cpu()}: {@code cpu} has callbacks queued and they are not offloaded. */
@@ -351,6 +381,29 @@ final class Rcu {
    * again.
    */
   void kthread() {
+    int cpu = k.thisCpu;
+    long path = k.pathCost;
+    int kc = gpKthreadCpu;
+    if (kc >= 0) {
+      k.thisCpu = kc; // it runs there, at no CPU's cost: its wakeups are that CPU's
+    }
+    boolean woke;
+    try {
+      woke = run();
+    } finally {
+      k.thisCpu = cpu;
+      k.pathCost = path;
+    }
+    if (woke && kc >= 0 && k.cpus[kc].phase == Cpu.P_IDLE_STATE) {
+      // Its timer's interrupt brought that CPU out of idle; a task it woke there runs after it.
+      k.thisCpu = kc;
+      k.irqs.raise(k.cpus[kc], Cpu.IRQ_TIMER);
+    }
+  }
+
+  /** {@link #kthread}'s work; whether it woke a {@code synchronize_rcu()} caller. */
+  private boolean run() {
+    boolean woke = false;
     if (gpInProgress()) {
       for (int c = 0; c < qsMask.length && qsLeft > 0; c++) {
         Cpu cpu = k.cpus[c];
@@ -362,13 +415,14 @@ final class Rcu {
       }
       if (qsLeft > 0) {
         k.queue.schedule(kthreadEv, fqsTimer(nextFqsJiffies));
-        return;
+        return false;
       }
-      endGp();
+      woke = endGp();
     }
     if (gpSeqNeeded > gpSeq) {
       startGp();
     }
+    return woke;
   }
 
   /**
@@ -416,9 +470,10 @@ final class Rcu {
 
   /**
    * {@code rcu_gp_cleanup()}: the grace period ends, the offloaded callbacks it covered go to their
-   * kthread, and the kthread notes the end for its own CPU (which may ask for the next one).
+   * kthread, the {@code synchronize_rcu()} callers it covered are woken, and the kthread notes the
+   * end for its own CPU (which may ask for the next one).
    */
-  private void endGp() {
+  private boolean endGp() {
     gpSeq++;
     WorkItem w;
     while ((w = offloadedWaiting.peek()) != null && gpSeq >= w.rcuGpSeq) {
@@ -427,8 +482,15 @@ final class Rcu {
       k.deferred.offloadedReady(w); // rcu_nocb_gp_cleanup(): the rcuo kthread invokes it
     }
     int kc = gpKthreadCpu;
+    boolean woke = false;
+    while ((w = syncWaiters.peek()) != null && gpSeq >= w.rcuGpSeq) {
+      syncWaiters.poll();
+      w.fn.run(Math.max(kc, 0)); // rcu_sr_normal_gp_cleanup(): complete()
+      woke = true;
+    }
     if (kc >= 0) {
       noteGpChanges(k.cpus[kc]);
     }
+    return woke;
   }
 }

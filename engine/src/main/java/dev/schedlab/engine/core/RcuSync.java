@@ -38,7 +38,7 @@ final class RcuSync {
     count++;
     if (state == IDLE) {
       state = ENTER;
-      callRcu(cpu.id);
+      k.rcu.synchronize(cpu, new WorkItem(0, this::gracePeriodPassed, cpu.id));
     }
     if (state == ENTER) {
       waiters.add(t);

@@ -350,6 +350,11 @@ public enum Param {
       3_000_000,
       Unit.NS,
       "[src] kernel/rcu/tree.c rcu_resched_ns (RCU_RESCHED_NS, clamped to 1 ms-1 s): a batch limit over 100 also stops rcu_do_batch() in softirq after this long (rcu_do_batch_check_time(), every 32 callbacks)"),
+  RCU_NORMAL_WAKE_FROM_GP(
+      "rcu.normal_wake_from_gp",
+      -1,
+      Unit.COUNT,
+      "[src] kernel/rcu/tree.c rcu_normal_wake_from_gp: 1: synchronize_rcu() starts its grace period at once (start_poll_synchronize_rcu()) and the grace-period kthread's cleanup wakes it (rcu_sr_normal_gp_cleanup()); 0: it waits for a call_rcu_hurry() callback, invoked in RCU_SOFTIRQ after the grace period; -1: the kernel's default, 1 on machines of at most 16 CPUs (rcu_init(), WAKE_FROM_GP_CPU_THRESHOLD; 1 on the project's 2-vCPU Linux 6.18 guest)"),
   SOFTIRQ_MAX_TIME(
       "softirq.max_time_ns",
       2_000_000,

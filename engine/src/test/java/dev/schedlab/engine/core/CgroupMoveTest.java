@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.config.StepSpec;
+import dev.schedlab.engine.params.Param;
 import org.junit.jupiter.api.Test;
 
 /** A running task writing itself into another cgroup: {@code sched_move_task()}. */
@@ -41,14 +42,18 @@ class CgroupMoveTest {
 
   /** t writes itself into "a", then after {@code gapNs} into "b"; the two writes' durations. */
   private static long[] writes(long gapNs) {
+    return writes(gapNs, -1);
+  }
+
+  /** The same with {@code rcu.normal_wake_from_gp} at {@code wakeFromGp} (-1: the default). */
+  private static long[] writes(long gapNs, long wakeFromGp) {
     StepSpec gap = gapNs > 0 ? new StepSpec.Sleep(Dist.fixed(gapNs), null) : new StepSpec.Mark("x");
+    TestRun run = TestRun.run().duration(500 * MS).cpus(1, 2, 1).idleStates("poll-only").noJitter();
+    if (wakeFromGp >= 0) {
+      run.param(Param.RCU_NORMAL_WAKE_FROM_GP, wakeFromGp);
+    }
     Kernel k =
-        TestRun.run()
-            .duration(500 * MS)
-            .cpus(1, 2, 1)
-            .idleStates("poll-only")
-            .noJitter()
-            .cgroup("a")
+        run.cgroup("a")
             .cgroup("b")
             .tasks(
                 task("t")
@@ -80,5 +85,19 @@ class CgroupMoveTest {
     long[] apart = writes(100 * MS);
     assertThat(apart[0]).isGreaterThan(2 * MS);
     assertThat(apart[1]).isGreaterThan(2 * MS);
+  }
+
+  @Test
+  void aLoneWriteIsWokenByTheGracePeriodsCleanupNotByACallback() {
+    // rcu_normal_wake_from_gp, on for up to 16 CPUs: synchronize_rcu() asks for its grace period
+    // at once and the kthread's cleanup wakes the writer, at the first scan
+    // (jiffies_till_first_fqs,
+    // 3 at HZ 1000, and the timer wheel's jiffy after the write at 1 ms), both CPUs idle then
+    long fromGp = writes(0)[0];
+    assertThat(fromGp).isBetween(3 * MS, 4 * MS + 100_000);
+    // Without it the write waits for a callback: requested at the next tick, invoked in
+    // RCU_SOFTIRQ at a tick after the grace period
+    long viaCallback = writes(0, 0)[0];
+    assertThat(viaCallback).isGreaterThan(fromGp + MS / 2);
   }
 }
