@@ -72,6 +72,18 @@ public final class ModelRunner {
   public Outcome run(
       String name, List<String[]> tools, long durationNs, long seed, List<String> params)
       throws HostException {
+    return run(name, tools, durationNs, seed, params, TraceSink.NONE);
+  }
+
+  /** {@link #run(String, List, long, long, List)} with its trace events sent to {@code trace}. */
+  public Outcome run(
+      String name,
+      List<String[]> tools,
+      long durationNs,
+      long seed,
+      List<String> params,
+      TraceSink trace)
+      throws HostException {
     StringBuilder y = new StringBuilder();
     y.append("name: ").append(name).append('\n');
     y.append("seed: ").append(seed).append('\n');
@@ -88,7 +100,8 @@ public final class ModelRunner {
     List<String> sets = params.stream().map(p -> "kernel.params." + p).toList();
     try {
       return run(
-          ScenarioLoader.parse(name, y.toString(), true, name, Path.of(""), machineFile, sets));
+          ScenarioLoader.parse(name, y.toString(), true, name, Path.of(""), machineFile, sets),
+          trace);
     } catch (ScenarioException e) {
       throw new HostException("the model's " + name + " did not load: " + e.getMessage(), e);
     }
@@ -97,15 +110,15 @@ public final class ModelRunner {
   /** Runs the scenario (or rt-app) file {@code file} on the machine file, {@code sets} last. */
   public Outcome runFile(Path file, List<String> sets) throws HostException {
     try {
-      return run(ScenarioLoader.load(file, machineFile, sets));
+      return run(ScenarioLoader.load(file, machineFile, sets), TraceSink.NONE);
     } catch (ScenarioException e) {
       throw new HostException("the model could not load " + file + ": " + e.getMessage(), e);
     }
   }
 
-  private static Outcome run(Scenario s) throws HostException {
+  private static Outcome run(Scenario s, TraceSink trace) throws HostException {
     try (PluginHost host = PluginHost.builtinOnly()) {
-      RunResult r = Simulation.run(s.config(), host.extensionsFor(List.of()), TraceSink.NONE);
+      RunResult r = Simulation.run(s.config(), host.extensionsFor(List.of()), trace);
       return new Outcome(s, r, Reports.json(s.workload().tools(), r));
     } catch (PluginException | SimulationException e) {
       throw new HostException("the model's " + s.name() + " did not run: " + e.getMessage(), e);

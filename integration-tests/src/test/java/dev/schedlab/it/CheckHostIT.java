@@ -60,7 +60,7 @@ class CheckHostIT {
     JsonNode json = new ObjectMapper().readTree(check.out());
     assertThat(json.path("interrupted").asBoolean()).isFalse();
     JsonNode rows = json.path("rows");
-    assertThat(rows.size()).isGreaterThanOrEqualTo(43); // 13 workloads, 2 to 7 figures each
+    assertThat(rows.size()).isGreaterThanOrEqualTo(45); // 14 workloads, 2 to 7 figures each
     boolean root = "root".equals(System.getProperty("user.name"));
     for (JsonNode r : rows) {
       String what =

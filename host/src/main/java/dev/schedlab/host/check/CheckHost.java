@@ -45,6 +45,7 @@ public final class CheckHost {
     s.add(new HackbenchCheck());
     s.add(new PipePairsCheck(1, "below the CPU count"));
     s.add(new PipePairsCheck(2 * env.nrCpus(), "above the CPU count"));
+    s.add(new HogsCheck(env.nrCpus()));
     s.add(InterruptsCheck.PERIODIC_1MS);
     s.add(InterruptsCheck.ILB_REPORT);
     s.add(new RtAppCheck());

@@ -109,6 +109,26 @@ final class RealOutputs {
     return Double.NaN;
   }
 
+  /**
+   * A whole-number field of {@code /proc/PID/sched} ({@code "se.nr_migrations : 4"}).
+   *
+   * @throws HostException when the field is missing
+   */
+  static long schedField(String text, String field) throws HostException {
+    for (String line : text.split("\n", -1)) {
+      int colon = line.indexOf(':');
+      if (colon > 0 && line.substring(0, colon).trim().equals(field)) {
+        try {
+          return Long.parseLong(line.substring(colon + 1).trim());
+        } catch (NumberFormatException e) {
+          throw new HostException(
+              "/proc/PID/sched: " + field + " is not a whole number: " + line, e);
+        }
+      }
+    }
+    throw new HostException("/proc/PID/sched has no " + field + " (" + tail(text) + ")");
+  }
+
   /** The rows of /proc/interrupts or /proc/softirqs, each summed over the CPUs. */
   static Map<String, Long> procCounts(String text) {
     Map<String, Long> m = new LinkedHashMap<>();

@@ -135,6 +135,7 @@ class CheckHostTest {
             "hackbench -g 1/2/4",
             "perf bench sched pipe x1 (below the CPU count)",
             "perf bench sched pipe x4 (above the CPU count)",
+            "stress-ng --cpu 3 (one hog more than CPUs)",
             "interrupts during cyclictest -i 1000 -t",
             "interrupts during cyclictest -i 100 -d 100 --latency=1000 -t -m");
   }

@@ -92,6 +92,24 @@ class RealOutputsTest {
   }
 
   @Test
+  void schedFieldReadsOneLineOfProcPidSched() throws HostException {
+    String sched =
+        String.join(
+            "\n",
+            "stress-ng-cpu (19400, #threads: 1)",
+            "-------------------------------------------------------------------",
+            "se.exec_start                                :      56970931.112553",
+            "se.sum_exec_runtime                          :          1210.456119",
+            "se.nr_migrations                             :                    4");
+    assertThat(RealOutputs.schedField(sched, "se.nr_migrations")).isEqualTo(4);
+    assertThatThrownBy(() -> RealOutputs.schedField(sched, "nr_switches"))
+        .isInstanceOf(HostException.class)
+        .hasMessageContaining("nr_switches");
+    assertThatThrownBy(() -> RealOutputs.schedField(sched, "se.sum_exec_runtime"))
+        .hasMessageContaining("not a whole number");
+  }
+
+  @Test
   void toleranceIsAFactorOrAnAbsoluteDifference() {
     Tolerance t = new Tolerance(1.5, 10);
     assertThat(t.accepts(100, 149)).isTrue();
