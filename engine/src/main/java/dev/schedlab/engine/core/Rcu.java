@@ -363,11 +363,12 @@ final class Rcu {
   }
 
   /**
-   * {@code rcu_gp_kthread_wake()}: the kthread runs on {@code waker}'s CPU (unchanged for -1) once
-   * the waker's softirq is done.
+   * {@code rcu_gp_kthread_wake()}: the kthread runs on {@code waker}'s CPU once the waker's softirq
+   * is done; it stays where it was for -1 or an isolated (offloaded) waker, whose CPU its
+   * housekeeping affinity excludes.
    */
   private void wakeGpKthread(int waker) {
-    if (waker >= 0) {
+    if (waker >= 0 && !offloaded[waker]) {
       gpKthreadCpu = waker;
     }
     k.queue.schedule(kthreadEv, k.now);
