@@ -507,10 +507,15 @@ final class FairSelect {
   // ---------------- helpers ----------------
 
   /**
-   * The measured vCPU packing rule ({@code sched.vcpu_pack_util}): the target's utilisation without
-   * the wakee's blocked part, plus the wakee's, below the threshold share of its capacity.
+   * The measured vCPU packing rule ({@code sched.vcpu_pack_util}): the target has at most one task
+   * runnable (delayed entities left out; the wakee would be the second: a third co-woken task goes
+   * to the idle CPU on the guest, docs/validation.md 'Wakeup packing'), and its utilisation without
+   * the wakee's blocked part, plus the wakee's, is below the threshold share of its capacity.
    */
   private boolean hasPackingRoom(TaskView p, int target) {
+    if (m.cpu(target).rq().nrRunning() - fair.rq(target).hNrDelayed > 1) {
+      return false;
+    }
     FairEntity pe = FairClass.entityOf(p);
     long util =
         probe.cpuUtilWithout(target, p.cpu() == target ? pe : null) + probe.taskUtilEst(p, false);

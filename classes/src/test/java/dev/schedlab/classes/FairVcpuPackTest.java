@@ -11,23 +11,28 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code sched.vcpu_pack_util}: two CPUs sharing an LLC, CPU 0 busy, CPU 1 idle. Mainline sends a
  * wakee whose target is the busy CPU 0 to the idle CPU 1; with the packing threshold set, CPU 0
- * keeps it while its utilisation leaves room, before the idle prev and the scan, as measured on
- * this project's guest kernel. {@code sched.vcpu_pack_fork_util}: a task forked on CPU 0 stays
- * there while CPU 0 runs nothing but the parent and has room, where mainline's {@code
- * sched_balance_find_dst_cpu()} takes the idle CPU 1.
+ * keeps it while it runs at most one task and its utilisation leaves room, before the idle prev and
+ * the scan, as measured on this project's guest kernel. {@code sched.vcpu_pack_fork_util}: a task
+ * forked on CPU 0 stays there while CPU 0 runs nothing but the parent and has room, where
+ * mainline's {@code sched_balance_find_dst_cpu()} takes the idle CPU 1.
  */
 class FairVcpuPackTest {
   private static final long THRESHOLD = 700;
 
   /** Where a task woken with target CPU 0 goes; prev, CPU 0's util and the threshold given. */
   private static int wake(int prev, long util0, long threshold, int flags) {
+    return wake(prev, 1, util0, threshold, flags);
+  }
+
+  /** As above, CPU 0 running one task and {@code runnable - 1} more queued behind it. */
+  private static int wake(int prev, int runnable, long util0, long threshold, int flags) {
     FakeServices s = new FakeServices(2, 2);
     s.params.put("sched.vcpu_pack_util", threshold);
     s.machine.nrIdleScan = 1;
     FairClass fair = new FairClass();
     new FakeEngine(fair, s);
     s.rq(0).curr = FakeTask.normal(10);
-    s.rq(0).nrRunning = 1;
+    s.rq(0).nrRunning = runnable;
     fair.rq(0).avg.utilAvg = util0;
     FakeTask wakee = FakeTask.normal(1);
     wakee.cpu = prev;
@@ -45,6 +50,14 @@ class FairVcpuPackTest {
     assertThat(wake(0, THRESHOLD - 1, THRESHOLD, 0)).isEqualTo(0);
     // a sync wakeup from CPU 0 of a task that last ran on the idle CPU 1: pulled to the waker
     assertThat(wake(1, 100, THRESHOLD, SchedFlags.WF_SYNC)).isEqualTo(0);
+  }
+
+  @Test
+  void aTargetWithTwoTasksRunnableWakesTheIdleCpu() {
+    // room by utilisation, but the wakee would be the third task: the guest sent it to the idle
+    // CPU (docs/validation.md, 'Wakeup packing'), as mainline does
+    assertThat(wake(0, 2, 100, THRESHOLD, 0)).isEqualTo(1);
+    assertThat(wake(0, 1, 100, THRESHOLD, 0)).isEqualTo(0);
   }
 
   @Test
