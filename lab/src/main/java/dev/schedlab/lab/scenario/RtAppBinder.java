@@ -49,6 +49,12 @@ final class RtAppBinder {
   private final List<String> forked = new ArrayList<>();
   private int nrThreads;
 
+  /**
+   * Upper bound of the launch's phase: 20 ms, a whole number of ticks at every HZ the kernel offers
+   * (100, 250, 300, 1000), so the phase against the tick is uniform whatever the HZ.
+   */
+  static final long LAUNCH_PHASE_NS = 20_000_000;
+
   private RtAppBinder(MachineSpec machine, Map<String, Long> params) {
     this.machine = machine;
     this.params = params;
@@ -241,6 +247,9 @@ final class RtAppBinder {
             events, notes, global.log().enabled(), param(RtAppParams.THREAD_SETUP), nrThreads);
     List<TaskSpec> specs = new ArrayList<>();
     List<StepSpec> main = new ArrayList<>();
+    // rt-app is launched at an arbitrary moment of the jiffy, and its periodic timers keep that
+    // phase against the tick: a first wait drawn from the main thread's own stream
+    main.add(new StepSpec.Sleep(new Dist(Dist.Kind.UNIFORM, 0, LAUNCH_PHASE_NS)));
     main.add(new StepSpec.User(Dist.fixed(param(RtAppParams.MAIN_SETUP))));
     RtAppPlan.Builder plan =
         new RtAppPlan.Builder(file, global.log(), events.nsPerLoop(), global.cumulativeSlack());

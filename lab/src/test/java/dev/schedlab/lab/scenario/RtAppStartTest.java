@@ -52,6 +52,8 @@ class RtAppStartTest {
     TaskSpec main = RtAppFixtures.task(s, "rt-app");
     assertThat(main.count()).isEqualTo(1);
     List<StepSpec> expected = new ArrayList<>();
+    // launched at an arbitrary phase of the jiffy: up to 20 ms, whole ticks at every HZ
+    expected.add(new StepSpec.Sleep(new Dist(Dist.Kind.UNIFORM, 0, RtAppBinder.LAUNCH_PHASE_NS)));
     expected.add(new StepSpec.User(Dist.fixed(MAIN)));
     for (String name : List.of("a-0", "a-1", "b-2")) {
       expected.add(
