@@ -91,6 +91,18 @@ final class ProgramCompiler {
   }
 
   /**
+   * Forgets the compiled steps by step (they speed up compiling many programs built from the same
+   * paths, and hold an op array per step). Ops stay shared by value: a program compiled later gets
+   * the same ops as before.
+   */
+  void dropStepCaches() {
+    fragments.clear();
+    leaves.clear();
+    partFragments.clear();
+    partLeaves.clear();
+  }
+
+  /**
    * Appends the ops of {@code step} that {@code compile} emits, compiling them only the first time
    * this step instance is met (unless they name the task being compiled).
    */
