@@ -46,10 +46,11 @@ final class ProgramCompiler {
   private final IdentityHashMap<List<StepSpec>, Op[]> programsByInstance = new IdentityHashMap<>();
 
   /**
-   * The ops of each step compiled so far that names nothing of its task. Kernel paths, syscalls and
-   * loops are kept by instance: generated programs reuse one instance of a path in many places and
-   * tasks (a page loop, an mmap attempt), so each is compiled once without hashing its contents;
-   * other steps by value. Jumps are relative, so a step's ops are valid wherever it appears.
+   * The ops of each step compiled so far that names nothing of its task, by step instance:
+   * generated programs reuse one instance of a path in many places and tasks (a page loop, an mmap
+   * attempt), so each is compiled once without hashing its contents. Steps other than kernel paths,
+   * syscalls and loops are also kept by value. Jumps are relative, so a step's ops are valid
+   * wherever it appears.
    */
   private final IdentityHashMap<StepSpec, Op[]> fragments = new IdentityHashMap<>();
 
@@ -106,8 +107,19 @@ final class ProgramCompiler {
    * Appends the ops of {@code step} that {@code compile} emits, compiling them only the first time
    * this step instance is met (unless they name the task being compiled).
    */
-  private void fragment(Map<StepSpec, Op[]> cache, StepSpec step, List<Op> out, Runnable compile) {
-    Op[] known = cache.get(step);
+  private void fragment(
+      IdentityHashMap<StepSpec, Op[]> byInstance,
+      Map<StepSpec, Op[]> byValue,
+      StepSpec step,
+      List<Op> out,
+      Runnable compile) {
+    Op[] known = byInstance.get(step);
+    if (known == null && !composite(step)) {
+      known = byValue.get(step);
+      if (known != null) {
+        byInstance.put(step, known);
+      }
+    }
     if (known != null) {
       Collections.addAll(out, known);
       return;
@@ -117,7 +129,11 @@ final class ProgramCompiler {
     int from = out.size();
     compile.run();
     if (!ownNames) {
-      cache.put(step, out.subList(from, out.size()).toArray(new Op[0]));
+      Op[] ops = out.subList(from, out.size()).toArray(new Op[0]);
+      byInstance.put(step, ops);
+      if (!composite(step)) {
+        byValue.put(step, ops);
+      }
     }
     ownNames |= outer;
   }
@@ -138,7 +154,7 @@ final class ProgramCompiler {
 
   private void emit(List<StepSpec> steps, List<Op> out) {
     for (StepSpec s : steps) {
-      fragment(composite(s) ? fragments : leaves, s, out, () -> emit(s, out));
+      fragment(fragments, leaves, s, out, () -> emit(s, out));
     }
   }
 
@@ -228,7 +244,7 @@ final class ProgramCompiler {
    */
   private void parts(List<StepSpec> parts, List<Op> out) {
     for (StepSpec part : parts) {
-      fragment(composite(part) ? partFragments : partLeaves, part, out, () -> part(part, out));
+      fragment(partFragments, partLeaves, part, out, () -> part(part, out));
     }
   }
 
