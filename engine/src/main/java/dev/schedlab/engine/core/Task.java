@@ -52,6 +52,11 @@ final class Task implements TaskView {
   /** Iterations left of the loops being run, innermost last ({@link #loopDepth} of them). */
   final int[] loopLeft;
 
+  /** The loop state of a program without loops (shared: nothing is ever stored in it). */
+  private static final int[] NO_LOOPS = {};
+
+  private static final Op[][] NO_CALLERS = {};
+
   /** The ops each loop being run was started from, and the index of the op after it there. */
   final Op[][] loopCaller;
 
@@ -215,9 +220,9 @@ final class Task implements TaskView {
     this.mmId = mmId;
     this.program = program;
     int nesting = Op.loopNesting(program);
-    this.loopLeft = new int[nesting];
-    this.loopCaller = new Op[nesting][];
-    this.loopReturn = new int[nesting];
+    this.loopLeft = nesting == 0 ? NO_LOOPS : new int[nesting];
+    this.loopCaller = nesting == 0 ? NO_CALLERS : new Op[nesting][];
+    this.loopReturn = nesting == 0 ? NO_LOOPS : new int[nesting];
     this.rng = rng;
   }
 
