@@ -252,6 +252,7 @@ final class KernelBuilder {
     for (TaskSpec ts : sc.workload().tasks()) {
       k.taskFactory.createGroup(ts, root);
     }
+    k.taskFactory.tasksCreated();
   }
 
   /**

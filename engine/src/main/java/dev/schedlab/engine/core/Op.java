@@ -16,8 +16,13 @@ final class Op {
   static final int BLOCK = 6;
   static final int WAKE = 7;
   static final int CALL = 8;
-  static final int LOOP_START = 9;
-  static final int LOOP_END = 10;
+
+  /**
+   * Runs {@link #body} {@link #count} times (at least once), then the next op. The body is an op
+   * array of its own, shared by every place and task that runs the same loop.
+   */
+  static final int LOOP = 9;
+
   static final int MARK = 11;
   static final int EXIT = 12;
 
@@ -158,8 +163,8 @@ final class Op {
   int count;
 
   /**
-   * Relative: LOOP_END back to its LOOP_START, CACHE past its items, TIMER_ARM past the sleep, the
-   * mutex ops past or back along their slow path.
+   * Relative: CACHE past its items, TIMER_ARM past the sleep, the mutex ops past or back along
+   * their slow path.
    */
   int jump;
 
@@ -171,6 +176,13 @@ final class Op {
   int sharedLines;
 
   WaitQueue waitQueue;
+
+  /** LOOP: the ops of one iteration. */
+  Op[] body;
+
+  /** LOOP: the deepest nesting of loops from this one in (1 for a body with no loop). */
+  int nesting;
+
   MetricCounter counter;
 
   /** MARK: occurrences before this time after {@link #stamp} are not counted (a warm-up). */
@@ -252,13 +264,10 @@ final class Op {
 
   /** The deepest nesting of loops in {@code program}. */
   static int loopNesting(Op[] program) {
-    int depth = 0;
     int max = 0;
     for (Op op : program) {
-      if (op.code == LOOP_START) {
-        max = Math.max(max, ++depth);
-      } else if (op.code == LOOP_END) {
-        depth--;
+      if (op.code == LOOP) {
+        max = Math.max(max, op.nesting);
       }
     }
     return max;

@@ -4,10 +4,14 @@ import dev.schedlab.api.PreemptPoint;
 import dev.schedlab.engine.config.Dist;
 import dev.schedlab.engine.config.StepSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,8 +36,30 @@ final class ProgramCompiler {
   /** Shared ops by the step (or segment) they compile from. */
   private final Map<Object, Op> shared = new HashMap<>();
 
-  /** Compiled programs that name nothing of their task, by program. */
-  private final Map<List<StepSpec>, Op[]> programs = new HashMap<>();
+  /**
+   * Compiled programs that name nothing of their task, by their ops: equal programs compile to the
+   * same ops (below), so tasks with equal programs share one array.
+   */
+  private final Map<List<Op>, Op[]> programs = new HashMap<>();
+
+  /** The same by program instance (the tasks of a group of count > 1 share their program). */
+  private final IdentityHashMap<List<StepSpec>, Op[]> programsByInstance = new IdentityHashMap<>();
+
+  /**
+   * The ops of each step compiled so far that names nothing of its task, by step instance:
+   * generated programs reuse one instance of a path in many places and tasks (a page loop, an mmap
+   * attempt), so each is compiled once without hashing its contents. Steps other than kernel paths,
+   * syscalls and loops are also kept by value. Jumps are relative, so a step's ops are valid
+   * wherever it appears.
+   */
+  private final IdentityHashMap<StepSpec, Op[]> fragments = new IdentityHashMap<>();
+
+  private final Map<StepSpec, Op[]> leaves = new HashMap<>();
+
+  /** The same for a syscall's parts (a kernel part has no entry and exit of its own). */
+  private final IdentityHashMap<StepSpec, Op[]> partFragments = new IdentityHashMap<>();
+
+  private final Map<StepSpec, Op[]> partLeaves = new HashMap<>();
 
   /** The program being compiled names its task (its time series, its own timers). */
   private boolean ownNames;
@@ -45,7 +71,7 @@ final class ProgramCompiler {
 
   /** The program of task {@code taskComm}. */
   Op[] compile(List<StepSpec> steps, String taskComm) {
-    Op[] known = programs.get(steps);
+    Op[] known = programsByInstance.get(steps);
     if (known != null) {
       return known;
     }
@@ -54,14 +80,62 @@ final class ProgramCompiler {
     List<Op> out = new ArrayList<>();
     emit(steps, out);
     if (out.isEmpty()) {
-      Op exit = new Op(Op.EXIT);
-      out.add(exit);
+      out.add(plain(Op.EXIT));
     }
-    Op[] program = out.toArray(new Op[0]);
-    if (!ownNames) {
-      programs.put(steps, program);
+    Op[] compiled = out.toArray(new Op[0]);
+    if (ownNames) {
+      return compiled;
     }
+    Op[] program = programs.computeIfAbsent(Arrays.asList(compiled), ops -> compiled);
+    programsByInstance.put(steps, program);
     return program;
+  }
+
+  /**
+   * Forgets the compiled steps by step (they speed up compiling many programs built from the same
+   * paths, and hold an op array per step). Ops stay shared by value: a program compiled later gets
+   * the same ops as before.
+   */
+  void dropStepCaches() {
+    fragments.clear();
+    leaves.clear();
+    partFragments.clear();
+    partLeaves.clear();
+  }
+
+  /**
+   * Appends the ops of {@code step} that {@code compile} emits, compiling them only the first time
+   * this step instance is met (unless they name the task being compiled).
+   */
+  private void fragment(
+      IdentityHashMap<StepSpec, Op[]> byInstance,
+      Map<StepSpec, Op[]> byValue,
+      StepSpec step,
+      List<Op> out,
+      Runnable compile) {
+    Op[] known = byInstance.get(step);
+    if (known == null && !composite(step)) {
+      known = byValue.get(step);
+      if (known != null) {
+        byInstance.put(step, known);
+      }
+    }
+    if (known != null) {
+      Collections.addAll(out, known);
+      return;
+    }
+    boolean outer = ownNames;
+    ownNames = false;
+    int from = out.size();
+    compile.run();
+    if (!ownNames) {
+      Op[] ops = out.subList(from, out.size()).toArray(new Op[0]);
+      byInstance.put(step, ops);
+      if (!composite(step)) {
+        byValue.put(step, ops);
+      }
+    }
+    ownNames |= outer;
   }
 
   /** The op of {@code key}: made once by {@code make}, then shared. */
@@ -80,78 +154,87 @@ final class ProgramCompiler {
 
   private void emit(List<StepSpec> steps, List<Op> out) {
     for (StepSpec s : steps) {
-      if (s instanceof StepSpec.User u) {
-        out.add(
-            op(
-                u,
-                () -> {
-                  Op op = new Op(Op.USER);
-                  op.dist = u.duration();
-                  return op;
-                }));
-      } else if (s instanceof StepSpec.Kernel kern) {
-        out.add(plain(Op.SYSCALL_ENTER));
-        segments(kern, out);
-        out.add(plain(Op.SYSCALL_EXIT));
-      } else if (s instanceof StepSpec.Syscall sc) {
-        out.add(plain(Op.SYSCALL_ENTER));
-        parts(sc.parts(), out);
-        out.add(plain(Op.SYSCALL_EXIT));
-      } else if (s instanceof StepSpec.Sleep sl) {
-        out.add(new Op(Op.SYSCALL_ENTER));
-        out.add(sleep(sl));
-        out.add(new Op(Op.SYSCALL_EXIT));
-      } else if (s instanceof StepSpec.SleepUntil su) {
-        out.add(new Op(Op.SYSCALL_ENTER));
-        Op op = new Op(Op.SLEEP_UNTIL);
-        op.periodNs = su.periodNs();
-        op.sample = series(su.sample());
-        op.irqSample = series(su.irqSample());
-        op.threadSample = series(su.threadSample());
-        op.retUserSample = series(su.retUserSample());
-        out.add(op);
-        out.add(new Op(Op.SYSCALL_EXIT));
-      } else if (s instanceof StepSpec.Block b) {
-        out.add(new Op(Op.SYSCALL_ENTER));
-        out.add(block(b));
-        out.add(new Op(Op.SYSCALL_EXIT));
-      } else if (s instanceof StepSpec.Wake w) {
-        out.add(new Op(Op.SYSCALL_ENTER));
-        out.add(wake(w));
-        out.add(new Op(Op.SYSCALL_EXIT));
-      } else if (s instanceof StepSpec.Call c) {
-        if (c.cpu() < 0 || c.cpu() >= k.cpus.length) {
-          throw new IllegalArgumentException("call: cpu " + c.cpu() + " is not on this machine");
-        }
-        Op op = new Op(Op.CALL);
-        op.cpu = c.cpu();
-        op.costNs = c.costNs();
-        op.flag = c.waitDone();
-        out.add(op);
-      } else if (s instanceof StepSpec.Loop l) {
-        int start = loopStart(l, out);
-        emit(l.body(), out);
-        loopEnd(start, out);
-      } else if (s instanceof StepSpec.Mark m) {
-        Op op = new Op(Op.MARK);
-        op.counter = k.metrics.counter("mark." + m.counter());
-        op.countFromNs = m.fromNs();
-        op.stamp = m.afterStamp() == null ? RUN_START : stamp(m.afterStamp());
-        out.add(op);
-      } else if (s instanceof StepSpec.Stamp st) {
-        Op op = new Op(Op.STAMP);
-        op.stamp = stamp(st.name());
-        out.add(op);
-      } else if (s instanceof StepSpec.Since si) {
-        Op op = new Op(Op.SINCE);
-        op.stamp = stamp(si.stamp());
-        op.sample = series(si.sample());
-        out.add(op);
-      } else if (s instanceof StepSpec.Exit) {
-        out.add(new Op(Op.EXIT));
-      } else if (!ThreadSteps.emit(this, s, out)) {
-        throw new IllegalArgumentException("unsupported step " + s);
+      fragment(fragments, leaves, s, out, () -> emit(s, out));
+    }
+  }
+
+  /** A kernel path, syscall or loop: compiled once per instance, not compared by value. */
+  private static boolean composite(StepSpec s) {
+    return s instanceof StepSpec.Kernel
+        || s instanceof StepSpec.Syscall
+        || s instanceof StepSpec.Loop;
+  }
+
+  private void emit(StepSpec s, List<Op> out) {
+    if (s instanceof StepSpec.User u) {
+      out.add(
+          op(
+              u,
+              () -> {
+                Op op = new Op(Op.USER);
+                op.dist = u.duration();
+                return op;
+              }));
+    } else if (s instanceof StepSpec.Kernel kern) {
+      out.add(plain(Op.SYSCALL_ENTER));
+      segments(kern, out);
+      out.add(plain(Op.SYSCALL_EXIT));
+    } else if (s instanceof StepSpec.Syscall sc) {
+      out.add(plain(Op.SYSCALL_ENTER));
+      parts(sc.parts(), out);
+      out.add(plain(Op.SYSCALL_EXIT));
+    } else if (s instanceof StepSpec.Sleep sl) {
+      out.add(new Op(Op.SYSCALL_ENTER));
+      out.add(sleep(sl));
+      out.add(new Op(Op.SYSCALL_EXIT));
+    } else if (s instanceof StepSpec.SleepUntil su) {
+      out.add(new Op(Op.SYSCALL_ENTER));
+      Op op = new Op(Op.SLEEP_UNTIL);
+      op.periodNs = su.periodNs();
+      op.sample = series(su.sample());
+      op.irqSample = series(su.irqSample());
+      op.threadSample = series(su.threadSample());
+      op.retUserSample = series(su.retUserSample());
+      out.add(op);
+      out.add(new Op(Op.SYSCALL_EXIT));
+    } else if (s instanceof StepSpec.Block b) {
+      out.add(new Op(Op.SYSCALL_ENTER));
+      out.add(block(b));
+      out.add(new Op(Op.SYSCALL_EXIT));
+    } else if (s instanceof StepSpec.Wake w) {
+      out.add(new Op(Op.SYSCALL_ENTER));
+      out.add(wake(w));
+      out.add(new Op(Op.SYSCALL_EXIT));
+    } else if (s instanceof StepSpec.Call c) {
+      if (c.cpu() < 0 || c.cpu() >= k.cpus.length) {
+        throw new IllegalArgumentException("call: cpu " + c.cpu() + " is not on this machine");
       }
+      Op op = new Op(Op.CALL);
+      op.cpu = c.cpu();
+      op.costNs = c.costNs();
+      op.flag = c.waitDone();
+      out.add(op);
+    } else if (s instanceof StepSpec.Loop l) {
+      loop(l, out, body -> emit(l.body(), body));
+    } else if (s instanceof StepSpec.Mark m) {
+      Op op = new Op(Op.MARK);
+      op.counter = k.metrics.counter("mark." + m.counter());
+      op.countFromNs = m.fromNs();
+      op.stamp = m.afterStamp() == null ? RUN_START : stamp(m.afterStamp());
+      out.add(op);
+    } else if (s instanceof StepSpec.Stamp st) {
+      Op op = new Op(Op.STAMP);
+      op.stamp = stamp(st.name());
+      out.add(op);
+    } else if (s instanceof StepSpec.Since si) {
+      Op op = new Op(Op.SINCE);
+      op.stamp = stamp(si.stamp());
+      op.sample = series(si.sample());
+      out.add(op);
+    } else if (s instanceof StepSpec.Exit) {
+      out.add(new Op(Op.EXIT));
+    } else if (!ThreadSteps.emit(this, s, out)) {
+      throw new IllegalArgumentException("unsupported step " + s);
     }
   }
 
@@ -161,52 +244,48 @@ final class ProgramCompiler {
    */
   private void parts(List<StepSpec> parts, List<Op> out) {
     for (StepSpec part : parts) {
-      if (part instanceof StepSpec.Kernel kern) {
-        segments(kern, out);
-      } else if (part instanceof StepSpec.Wake w) {
-        out.add(wake(w));
-      } else if (part instanceof StepSpec.Block b) {
-        out.add(block(b));
-      } else if (part instanceof StepSpec.Sleep sl) {
-        out.add(sleep(sl));
-      } else if (part instanceof StepSpec.Charge || part instanceof StepSpec.Uncharge) {
-        out.add(ThreadSteps.sendBuffer(this, part));
-      } else if (part instanceof StepSpec.Message m) {
-        out.add(ThreadSteps.message(this, m));
-      } else if (part instanceof StepSpec.Loop l) {
-        int start = loopStart(l, out);
-        parts(l.body(), out);
-        loopEnd(start, out);
-      } else {
-        throw new IllegalArgumentException(
-            "a syscall's parts are kernel, wake, block, sleep, charge, uncharge, message and loops: "
-                + part);
-      }
+      fragment(partFragments, partLeaves, part, out, () -> part(part, out));
     }
   }
 
-  private int loopStart(StepSpec.Loop l, List<Op> out) {
-    out.add(
-        op(
-            List.of(Op.LOOP_START, l.count()),
-            () -> {
-              Op begin = new Op(Op.LOOP_START);
-              begin.count = l.count();
-              return begin;
-            }));
-    return out.size() - 1;
+  private void part(StepSpec part, List<Op> out) {
+    if (part instanceof StepSpec.Kernel kern) {
+      segments(kern, out);
+    } else if (part instanceof StepSpec.Wake w) {
+      out.add(wake(w));
+    } else if (part instanceof StepSpec.Block b) {
+      out.add(block(b));
+    } else if (part instanceof StepSpec.Sleep sl) {
+      out.add(sleep(sl));
+    } else if (part instanceof StepSpec.Charge || part instanceof StepSpec.Uncharge) {
+      out.add(ThreadSteps.sendBuffer(this, part));
+    } else if (part instanceof StepSpec.Message m) {
+      out.add(ThreadSteps.message(this, m));
+    } else if (part instanceof StepSpec.Loop l) {
+      loop(l, out, body -> parts(l.body(), body));
+    } else {
+      throw new IllegalArgumentException(
+          "a syscall's parts are kernel, wake, block, sleep, charge, uncharge, message and loops: "
+              + part);
+    }
   }
 
-  /** The loop's end: {@code jump} is the distance back to its start. */
-  private void loopEnd(int start, List<Op> out) {
-    int back = out.size() - start;
+  /**
+   * A loop: its body compiled as ops of their own ({@code body} emits them), run by a LOOP op, so a
+   * program holds each loop once however many times it runs it.
+   */
+  private void loop(StepSpec.Loop l, List<Op> out, Consumer<List<Op>> body) {
+    List<Op> ops = new ArrayList<>();
+    body.accept(ops);
     out.add(
         op(
-            List.of(Op.LOOP_END, back),
+            List.of(Op.LOOP, l.count(), ops), // equal loops compile to the same ops: one op
             () -> {
-              Op end = new Op(Op.LOOP_END);
-              end.jump = back;
-              return end;
+              Op loop = new Op(Op.LOOP);
+              loop.count = l.count();
+              loop.body = ops.toArray(new Op[0]);
+              loop.nesting = 1 + Op.loopNesting(loop.body);
+              return loop;
             }));
   }
 

@@ -43,11 +43,24 @@ final class Task implements TaskView {
   final boolean idleTask;
   final int mmId;
 
-  /** The compiled program, shared with every task of an equal program. */
-  final Op[] program;
+  /**
+   * The ops being run: the compiled program (shared with every task of an equal program), or the
+   * body of the loop being run.
+   */
+  Op[] program;
 
   /** Iterations left of the loops being run, innermost last ({@link #loopDepth} of them). */
   final int[] loopLeft;
+
+  /** The loop state of a program without loops (shared: nothing is ever stored in it). */
+  private static final int[] NO_LOOPS = {};
+
+  private static final Op[][] NO_CALLERS = {};
+
+  /** The ops each loop being run was started from, and the index of the op after it there. */
+  final Op[][] loopCaller;
+
+  final int[] loopReturn;
 
   int loopDepth;
   final SplittableRandom rng;
@@ -206,7 +219,10 @@ final class Task implements TaskView {
     this.idleTask = idleTask;
     this.mmId = mmId;
     this.program = program;
-    this.loopLeft = new int[Op.loopNesting(program)];
+    int nesting = Op.loopNesting(program);
+    this.loopLeft = nesting == 0 ? NO_LOOPS : new int[nesting];
+    this.loopCaller = nesting == 0 ? NO_CALLERS : new Op[nesting][];
+    this.loopReturn = nesting == 0 ? NO_LOOPS : new int[nesting];
     this.rng = rng;
   }
 

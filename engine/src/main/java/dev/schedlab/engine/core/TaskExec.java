@@ -172,10 +172,26 @@ final class TaskExec {
     return true;
   }
 
+  /** The end of a loop's body: the next iteration, or back to the ops after the loop. */
+  private static void loopBodyEnd(Task t) {
+    int d = t.loopDepth - 1;
+    if (--t.loopLeft[d] > 0) {
+      t.pc = 0;
+    } else {
+      t.program = t.loopCaller[d];
+      t.pc = t.loopReturn[d];
+      t.loopDepth = d;
+    }
+  }
+
   /** Interprets ops from {@code t.pc} until one takes time or blocks. */
   void startOp(Cpu cpu, Task t) {
     for (int guard = 0; guard < 1_000_000; guard++) {
       if (t.pc >= t.program.length) {
+        if (t.loopDepth > 0) {
+          loopBodyEnd(t);
+          continue;
+        }
         t.pc = 0;
       }
       Op op = t.program[t.pc];
@@ -277,18 +293,13 @@ final class TaskExec {
           run(cpu, t, op, wait);
           return;
         }
-        case Op.LOOP_START -> {
-          t.loopLeft[t.loopDepth++] = op.count;
-          t.pc++;
-          continue;
-        }
-        case Op.LOOP_END -> {
-          if (--t.loopLeft[t.loopDepth - 1] > 0) {
-            t.pc -= op.jump - 1; // back to the body's first op
-          } else {
-            t.loopDepth--;
-            t.pc++;
-          }
+        case Op.LOOP -> {
+          int d = t.loopDepth++;
+          t.loopLeft[d] = op.count;
+          t.loopCaller[d] = t.program;
+          t.loopReturn[d] = t.pc + 1;
+          t.program = op.body;
+          t.pc = 0;
           continue;
         }
         case Op.MARK -> {

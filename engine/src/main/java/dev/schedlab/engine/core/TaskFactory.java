@@ -70,6 +70,11 @@ final class TaskFactory {
     }
   }
 
+  /** The scenario's tasks are created: the compiler's set-up caches go (forks compile little). */
+  void tasksCreated() {
+    compiler.dropStepCaches();
+  }
+
   /** A fork step of {@code parent}: the child starts at once (an event at the current time). */
   void fork(Task parent, Op op) {
     TaskSpec ts = templates.get(op.template);

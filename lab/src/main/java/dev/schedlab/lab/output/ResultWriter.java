@@ -22,15 +22,20 @@ import java.util.TreeMap;
  * level, {@code \n} line ends: equal results give byte-identical files) or as a short text summary.
  */
 public final class ResultWriter {
-  private static final ObjectWriter JSON;
+  /** The JSON writer, made at its first use (a text summary needs no Jackson set-up). */
+  private static final class Json {
+    static final ObjectWriter WRITER;
 
-  static {
-    DefaultIndenter indent = new DefaultIndenter("  ", "\n");
-    DefaultPrettyPrinter pretty =
-        new DefaultPrettyPrinter().withObjectIndenter(indent).withArrayIndenter(indent);
-    // Top-level order is fixed below; metric maps are sorted by sorted(), not by the mapper.
-    JSON =
-        new ObjectMapper().disable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).writer(pretty);
+    static {
+      DefaultIndenter indent = new DefaultIndenter("  ", "\n");
+      DefaultPrettyPrinter pretty =
+          new DefaultPrettyPrinter().withObjectIndenter(indent).withArrayIndenter(indent);
+      // Top-level order is fixed below; metric maps are sorted by sorted(), not by the mapper.
+      WRITER =
+          new ObjectMapper().disable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).writer(pretty);
+    }
+
+    private Json() {}
   }
 
   private ResultWriter() {}
@@ -63,7 +68,7 @@ public final class ResultWriter {
       top.put("reports", reports);
     }
     try {
-      return JSON.writeValueAsString(top) + "\n";
+      return Json.WRITER.writeValueAsString(top) + "\n";
     } catch (IOException e) {
       throw new IllegalArgumentException(
           "metrics hold a value JSON cannot represent: " + e.getMessage(), e);

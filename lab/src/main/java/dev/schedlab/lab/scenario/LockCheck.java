@@ -3,8 +3,11 @@ package dev.schedlab.lab.scenario;
 import dev.schedlab.engine.config.LockSpec;
 import dev.schedlab.engine.config.StepSpec;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks the lock operations of a program against the declared locks, with the rules the kernel's
@@ -22,23 +25,45 @@ public final class LockCheck {
    * @throws IllegalArgumentException naming the lock and the rule broken
    */
   public static void check(List<StepSpec> program, Map<String, LockSpec> locks) {
+    check(program, locks, newCheckedSet());
+  }
+
+  /** A set for {@link #check(List, Map, Set)}: step instances by identity. */
+  public static Set<StepSpec> newCheckedSet() {
+    return Collections.newSetFromMap(new IdentityHashMap<>());
+  }
+
+  /**
+   * Checks {@code program}, skipping the kernel paths, syscalls and loops in {@code checked} (step
+   * instances that passed already: generated programs reuse one instance in many places and tasks)
+   * and adding those it checks.
+   */
+  public static void check(
+      List<StepSpec> program, Map<String, LockSpec> locks, Set<StepSpec> checked) {
     for (StepSpec s : program) {
+      if (checked.contains(s)) {
+        continue;
+      }
       if (s instanceof StepSpec.Loop l) {
-        check(l.body(), locks);
+        check(l.body(), locks, checked);
       } else if (s instanceof StepSpec.Kernel k) {
         kernelPath(k.segments(), locks);
       } else if (s instanceof StepSpec.Syscall sc) {
-        syscallParts(sc.parts(), locks);
+        syscallParts(sc.parts(), locks, checked);
+      } else {
+        continue; // a step with no lock operation
       }
+      checked.add(s);
     }
   }
 
-  private static void syscallParts(List<StepSpec> parts, Map<String, LockSpec> locks) {
+  private static void syscallParts(
+      List<StepSpec> parts, Map<String, LockSpec> locks, Set<StepSpec> checked) {
     for (StepSpec part : parts) {
       if (part instanceof StepSpec.Kernel k) {
         kernelPath(k.segments(), locks); // no spinlock across a wake, block or loop part
-      } else if (part instanceof StepSpec.Loop l) {
-        syscallParts(l.body(), locks);
+      } else if (part instanceof StepSpec.Loop l && checked.add(l)) {
+        syscallParts(l.body(), locks, checked);
       }
     }
   }

@@ -13,10 +13,13 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -225,8 +228,9 @@ public final class ScenarioLoader {
   private static void checkCgroupSteps(WorkloadSpec workload, KernelSpec kernel, Val where)
       throws ScenarioException {
     List<String> known = kernel.cgroups().stream().map(CgroupSpec::name).toList();
+    Set<StepSpec> loops = Collections.newSetFromMap(new IdentityHashMap<>());
     for (TaskSpec t : workload.tasks()) {
-      for (String g : cgroupSteps(t.program())) {
+      for (String g : cgroupSteps(t.program(), loops)) {
         if (!g.isEmpty() && !known.contains(g)) {
           throw where.error(
               "task "
@@ -240,13 +244,17 @@ public final class ScenarioLoader {
     }
   }
 
-  private static List<String> cgroupSteps(List<StepSpec> program) {
+  /**
+   * The groups of the cgroup steps of {@code program}, but for those in the loops of {@code seen}
+   * (checked already: generated programs share loop instances), whose loops it adds.
+   */
+  private static List<String> cgroupSteps(List<StepSpec> program, Set<StepSpec> seen) {
     List<String> out = new ArrayList<>();
     for (StepSpec s : program) {
       if (s instanceof StepSpec.Cgroup c) {
         out.add(c.group());
-      } else if (s instanceof StepSpec.Loop l) {
-        out.addAll(cgroupSteps(l.body()));
+      } else if (s instanceof StepSpec.Loop l && seen.add(l)) {
+        out.addAll(cgroupSteps(l.body(), seen));
       }
     }
     return out;

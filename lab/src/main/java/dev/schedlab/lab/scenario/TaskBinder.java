@@ -119,9 +119,10 @@ final class TaskBinder {
       }
     }
     checkForks(tasks, taskVals, w);
+    Set<StepSpec> checked = LockCheck.newCheckedSet();
     for (int i = 0; i < tasks.size(); i++) {
       try {
-        LockCheck.check(tasks.get(i).program(), locks);
+        LockCheck.check(tasks.get(i).program(), locks, checked);
       } catch (IllegalArgumentException e) {
         Val where = i < taskVals.size() ? taskVals.get(i).child("program") : w;
         throw where.error(tasks.get(i).name() + ": " + e.getMessage());

@@ -15,8 +15,11 @@ import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.engine.config.TaskSpec;
 import dev.schedlab.lab.workload.MmapPaths.Pages;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The stress-ng {@code --mmap} worker ({@code stress_mmap_child()}) as the syscalls and faults it
@@ -79,21 +82,40 @@ final class MmapModel {
   final long pages;
   final Options opt;
 
+  /** The V0.17.04 layout, with the kernel paths it built so far; null for later releases. */
+  private final @Nullable MmapModelV1704 v1704;
+
+  /** The successful attempts built so far, by their (pop, fixedPop). */
+  private final Map<List<Boolean>, List<StepSpec>> attempts = new HashMap<>();
+
   private MmapModel(ToolContext ctx, long bytes, Options opt) {
     this.ctx = ctx;
     this.k = new MmapPaths(ctx);
     this.pages = Math.max(1, bytes / ctx.param(MmapCosts.PAGE_SIZE));
     this.opt = opt;
+    this.v1704 = opt.release1704() ? new MmapModelV1704(this) : null;
   }
 
   /**
-   * The worker's program. {@code seed} seeds the draws of {@code mmap_flags[]} (stress-ng's mwc);
-   * the generator has no access to the scenario seed, so the sequence is fixed per worker.
+   * The workers of one stress-ng instance: their programs share every kernel path and attempt (one
+   * object each, so building and compiling them is done once, not once per worker).
    */
-  static List<StepSpec> program(ToolContext ctx, long bytes, Options opt, long seed) {
-    MmapModel m = new MmapModel(ctx, bytes, opt);
+  static MmapModel workers(ToolContext ctx, long bytes, Options opt) {
+    return new MmapModel(ctx, bytes, opt);
+  }
+
+  /**
+   * A worker's program. {@code seed} seeds the draws of {@code mmap_flags[]} (stress-ng's mwc); the
+   * generator has no access to the scenario seed, so the sequence is fixed per worker.
+   */
+  List<StepSpec> program(long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
-    return opt.release1704() ? new MmapModelV1704(m).build(rnd) : m.build(rnd);
+    return v1704 != null ? v1704.build(rnd) : build(rnd);
+  }
+
+  /** The program of a lone worker ({@link #program(long)}). */
+  static List<StepSpec> program(ToolContext ctx, long bytes, Options opt, long seed) {
+    return workers(ctx, bytes, opt).program(seed);
   }
 
   /**
@@ -166,10 +188,10 @@ final class MmapModel {
       lastFailed = false;
       boolean pop = (populate && flag != FLAG_NONBLOCK) || flag == FLAG_LOCKED;
       if (populate) {
-        prog.addAll(iteration(pop, true));
+        prog.addAll(attempt(pop, true));
       } else if (pop) {
         run = flush(steady, run);
-        steady.addAll(iteration(true, false));
+        steady.addAll(attempt(true, false));
         drawn++;
       } else {
         run++;
@@ -183,9 +205,14 @@ final class MmapModel {
 
   private int flush(List<StepSpec> out, int run) {
     if (run > 0) {
-      out.addAll(Tasks.repeat(run, iteration(false, false)));
+      out.addAll(Tasks.repeat(run, attempt(false, false)));
     }
     return 0;
+  }
+
+  /** {@link #iteration}, built once per model (its steps are immutable, shared by the workers). */
+  private List<StepSpec> attempt(boolean pop, boolean fixedPop) {
+    return attempts.computeIfAbsent(List.of(pop, fixedPop), key -> iteration(pop, fixedPop));
   }
 
   /**

@@ -88,6 +88,8 @@ final class MmapModelV1704 {
     }
     List<StepSpec> prog = new ArrayList<>();
     List<StepSpec> steady = new ArrayList<>();
+    Map<List<Object>, List<StepSpec>> attempts = new HashMap<>();
+    Map<Boolean, List<List<StepSpec>>> pageSteps = new HashMap<>();
     boolean populate = true;
     boolean hugetlbMasked = false;
     int drawn = 0;
@@ -103,7 +105,14 @@ final class MmapModelV1704 {
         continue;
       }
       boolean pop = (populate && flag != MmapModel.FLAG_NONBLOCK) || flag == MmapModel.FLAG_LOCKED;
-      out.addAll(iteration(pop, populate, randomAdvice(rnd), perPage));
+      Advice advice = randomAdvice(rnd);
+      boolean fixedPop = populate;
+      // this worker's attempts differ only in these three, so each is built once
+      List<List<StepSpec>> steps =
+          pageSteps.computeIfAbsent(fixedPop, fp -> pageSteps(perPage, fp));
+      out.addAll(
+          attempts.computeIfAbsent(
+              List.of(pop, fixedPop, advice), key -> iteration(pop, advice, steps)));
       if (!populate) {
         drawn++;
       }
@@ -117,9 +126,20 @@ final class MmapModelV1704 {
     return ADVICES.get(rnd.nextInt(ADVICES.size()));
   }
 
-  /** One successful attempt: the region passes, then steps 1-3 per page, then steps 5-10. */
+  /** Steps 1-3 of this worker's attempts, over its drawn advices ({@code perPage}). */
+  private List<List<StepSpec>> pageSteps(List<List<Advice>> perPage, boolean fixedPop) {
+    return List.of(
+        perPage(perPage.get(0), this::unmapOne),
+        perPage(perPage.get(1), a -> remapOne(a, fixedPop)),
+        perPage(perPage.get(2), this::unmapOne));
+  }
+
+  /**
+   * One successful attempt: the region passes, then steps 1-3 per page ({@code pageSteps}), then
+   * steps 5-10.
+   */
   private List<StepSpec> iteration(
-      boolean pop, boolean fixedPop, Advice regionAdvice, List<List<Advice>> perPage) {
+      boolean pop, Advice regionAdvice, List<List<StepSpec>> pageSteps) {
     long pages = m.pages;
     List<StepSpec> it = new ArrayList<>();
     m.syscall(it, k.mmap(pages, pop, false));
@@ -136,11 +156,11 @@ final class MmapModelV1704 {
     fill(it, pages, state);
     it.add(m.userPages(2 * pages)); // index init + shuffle
     m.syscall(it, k.populateRead(pages, Pages.ANON));
-    it.addAll(perPage(perPage.get(0), this::unmapOne)); // step 1
+    it.addAll(pageSteps.get(0)); // step 1
     m.syscall(it, Tasks.kernel(k.seg(ctx.param(MUNMAP_EMPTY), "MIGHT_RESCHED")));
     it.add(m.userPages(pages)); // shuffle
-    it.addAll(perPage(perPage.get(1), a -> remapOne(a, fixedPop))); // step 2
-    it.addAll(perPage(perPage.get(2), this::unmapOne)); // step 3
+    it.addAll(pageSteps.get(1)); // step 2
+    it.addAll(pageSteps.get(2)); // step 3
     m.misc(it);
     return it;
   }

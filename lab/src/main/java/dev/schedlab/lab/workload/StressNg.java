@@ -142,13 +142,13 @@ public final class StressNg implements WorkloadTool {
             a.has("mmap-slow-munmap"),
             a.has("mmap-write-check"),
             release1704);
-    for (int i = 0; i < mmap; i++) {
-      String name = ctx.id() + "-mmap/" + i;
-      tasks.add(
-          Tasks.normal(
-              name,
-              cpuList,
-              MmapModel.program(ctx, bytes / mmap, mopt, name.hashCode() * 0x9E3779B97F4A7C15L)));
+    if (mmap > 0) {
+      MmapModel workers = MmapModel.workers(ctx, bytes / mmap, mopt);
+      for (int i = 0; i < mmap; i++) {
+        String name = ctx.id() + "-mmap/" + i;
+        tasks.add(
+            Tasks.normal(name, cpuList, workers.program(name.hashCode() * 0x9E3779B97F4A7C15L)));
+      }
     }
     int cpu = instances(a, "cpu", online);
     double load = a.decimal("cpu-load", 100, 0, 100);
