@@ -8,6 +8,7 @@
  *   cc -O2 -o pipe-pingpong host/src/main/c/pipe-pingpong.c -lpthread
  *   ./pipe-pingpong -a 0 -b 0 -d 2             perf bench's pair
  *   ./pipe-pingpong -a 400000 -b 400000 -d 2   each runs 400 us per round
+ *   ./pipe-pingpong -s -d 2                    the pair kept apart: a on CPU 0, b on CPU 1
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 static long spin_ns[2];
+static int split; /* -s: thread i pinned to CPU i */
 static int pipes[2][2]; /* pipes[i]: thread i reads from [0], the other writes to [1] */
 static volatile int stop;
 static volatile int last_cpu[2] = {-1, -1};
@@ -61,6 +63,12 @@ static void snapshot(int me) {
 static void *player(void *arg) {
   int me = (int)(long)arg, other = 1 - me;
   char c = 'x';
+  if (split) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(me, &set);
+    sched_setaffinity(0, sizeof set, &set);
+  }
   if (me == 1 && read(pipes[1][0], &c, 1) != 1) return NULL; /* thread 0 serves first */
   while (!stop) {
     int cpu = sched_getcpu();
@@ -80,11 +88,12 @@ static void *player(void *arg) {
 int main(int argc, char **argv) {
   double secs = 2;
   int o;
-  while ((o = getopt(argc, argv, "a:b:d:")) != -1) {
+  while ((o = getopt(argc, argv, "a:b:d:s")) != -1) {
     switch (o) {
       case 'a': spin_ns[0] = atol(optarg); break;
       case 'b': spin_ns[1] = atol(optarg); break;
       case 'd': secs = atof(optarg); break;
+      case 's': split = 1; break;
       default:
         fprintf(stderr, "pipe-pingpong: see the options at the top of the source\n");
         return 2;
