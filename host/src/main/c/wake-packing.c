@@ -10,6 +10,10 @@
  *                                              B sleeps 1 ms (relative, 50 us slack)
  *   ./wake-packing -h 1 -d 1.5                 a task spinning on CPU 0 all the time
  *   ./wake-packing -w -d 1.5                   B blocks in read(); CPU 0 writes every 1 ms
+ *   ./wake-packing -w -H 0 -W 800000 -B 50000  the writer spins 800 us before each write, B is put
+ *                                              on CPU 0 (the writer's) and spins 50 us; -E: an
+ *                                              eventfd in place of the pipe (a wakeup without
+ *                                              WF_SYNC)
  *   ./wake-packing -h 2 -u 10000 -B 500000     B spins 500 us after each wakeup
  *   ./wake-packing -F 1 -d 1.5                 B creates a thread on CPU 0 every 1 ms instead of
  *                                              sleeping; counts where each new thread first runs,
@@ -32,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -55,6 +60,9 @@ static long b_busy_ns;            /* -B */
 static long b_period_ns;          /* -P: absolute period from T0, 0 for relative sleeps */
 static long b_offset_ns;          /* -O */
 static int wake_mode;             /* -w */
+static long writer_busy_ns;       /* -W: the writer spins before each write */
+static int use_eventfd;           /* -E: an eventfd in place of the pipe (no WF_SYNC) */
+static int home_opt = -1;         /* -H: where B is put before each sleep */
 static int fork_mode;             /* -F: 1 pthread_create(), 2 fork(), 3 fork() and execve() */
 static volatile int hog_awake;    /* the periodic task between its wakeup and its next sleep */
 static volatile long hog_next;    /* its next expiry (ns, CLOCK_MONOTONIC) */
@@ -142,7 +150,13 @@ static void *writer(void *arg) {
   while (!stop) {
     add_ns(&t, b_sleep_ns);
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL);
-    if (write(pfd[1], "x", 1) != 1) break;
+    if (writer_busy_ns) spin(writer_busy_ns);
+    if (use_eventfd) {
+      unsigned long long one = 1;
+      if (write(pfd[1], &one, sizeof one) != sizeof one) break;
+    } else if (write(pfd[1], "x", 1) != 1) {
+      break;
+    }
   }
   return NULL;
 }
@@ -250,8 +264,9 @@ static int cmp_long(const void *a, const void *b) {
 /* One sleep of B: blocked in read(), or a relative or absolute timer. */
 static void b_sleep(struct timespec *bt) {
   if (wake_mode) {
-    char c;
-    if (read(pfd[0], &c, 1) != 1) stop = 1;
+    unsigned long long c;
+    size_t len = use_eventfd ? sizeof c : 1;
+    if (read(pfd[0], &c, len) != (ssize_t)len) stop = 1;
   } else if (b_period_ns) {
     add_ns(bt, b_period_ns);
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, bt, NULL);
@@ -273,7 +288,7 @@ int main(int argc, char **argv) {
     if (shared_cpu != MAP_FAILED) shared_cpu[1] = sched_getcpu();
     return 0;
   }
-  while ((o = getopt(argc, argv, "h:fp:u:S:c:s:b:rB:P:O:wF:d:")) != -1) {
+  while ((o = getopt(argc, argv, "h:fp:u:S:c:s:b:rB:P:O:wW:EH:F:d:")) != -1) {
     switch (o) {
       case 'h': hog_mode = atoi(optarg); break;
       case 'f': hog_fifo = 1; break;
@@ -288,6 +303,9 @@ int main(int argc, char **argv) {
       case 'P': b_period_ns = atol(optarg); break;
       case 'O': b_offset_ns = atol(optarg); break;
       case 'w': wake_mode = 1; break;
+      case 'W': writer_busy_ns = atol(optarg); break;
+      case 'E': use_eventfd = 1; break;
+      case 'H': home_opt = atoi(optarg); break;
       case 'F': fork_mode = atoi(optarg); break;
       case 'd': secs = atof(optarg); break;
       default:
@@ -303,12 +321,17 @@ int main(int argc, char **argv) {
   if (hog_mode) pthread_create(&h, NULL, hog, NULL);
   if (cpu1_busy) pthread_create(&c, NULL, cpu1_spinner, NULL);
   if (wake_mode) {
-    if (pipe(pfd)) return 1;
+    if (use_eventfd) {
+      pfd[0] = pfd[1] = eventfd(0, 0);
+      if (pfd[0] < 0) return 1;
+    } else if (pipe(pfd)) {
+      return 1;
+    }
     pthread_create(&w, NULL, writer, NULL);
   }
   clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t0, NULL);
 
-  int home = wake_mode ? 1 : 0; /* where B is put before each sleep */
+  int home = home_opt >= 0 ? home_opt : wake_mode ? 1 : 0; /* where B is put before each sleep */
   struct timespec bt = t0;
   add_ns(&bt, b_offset_ns);
   long on[2] = {0, 0}, moves = 0, n = 0, util[3] = {-1, -1, -1};
@@ -350,8 +373,9 @@ int main(int argc, char **argv) {
   if (hog_mode) pthread_join(h, NULL);
   if (cpu1_busy) pthread_join(c, NULL);
   printf("%s hog=%d%s busy=%ld period=%ld cpu1=%s B: busy=%ld slack=%ld sleep=%ld repin=%d\n",
-         fork_mode ? fork_mode == 1 ? "new threads from CPU 0" : fork_mode == 2 ? "new processes from CPU 0" : "new processes exec'ing from CPU 0" : wake_mode ? "pipe from CPU 0" : "timer", hog_mode, hog_fifo ? " fifo" : "", hog_busy_ns,
+         fork_mode ? fork_mode == 1 ? "new threads from CPU 0" : fork_mode == 2 ? "new processes from CPU 0" : "new processes exec'ing from CPU 0" : wake_mode ? use_eventfd ? "eventfd from CPU 0" : "pipe from CPU 0" : "timer", hog_mode, hog_fifo ? " fifo" : "", hog_busy_ns,
          hog_period_ns, cpu1_busy ? "busy" : "idle", b_busy_ns, b_slack, b_sleep_ns, b_repin);
+  if (wake_mode) printf("writer spins %ld ns before each write; B put on CPU %d\n", writer_busy_ns, home);
   printf("wakeups %ld on_cpu0 %ld on_cpu1 %ld moves %ld nr_migrations %ld cpu1_idle %.0f%%"
          " cpu0_util_avg %ld %ld %ld\n",
          n, on[0], on[1], moves, m1 - m0,

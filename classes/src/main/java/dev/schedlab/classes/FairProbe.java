@@ -99,6 +99,15 @@ final class FairProbe {
     return Math.min(Math.max(util, est), m.cpu(cpu).capacityOrig());
   }
 
+  /** {@link #cpuUtilWithout} without {@code util_est}: the root's {@code util_avg} alone. */
+  long cpuUtilAvgWithout(int cpu, @Nullable FairEntity pe) {
+    long util = fair.rq(cpu).avg.utilAvg;
+    if (pe != null) {
+      util = Math.max(0, util - pe.avg.utilAvg);
+    }
+    return Math.min(util, m.cpu(cpu).capacityOrig());
+  }
+
   long taskUtilEst(TaskView p, boolean sync) {
     FairEntity pe = FairClass.entityOf(p);
     if (pe == null) {

@@ -509,16 +509,17 @@ final class FairSelect {
   /**
    * The measured vCPU packing rule ({@code sched.vcpu_pack_util}): the target has at most one task
    * runnable (delayed entities left out; the wakee would be the second: a third co-woken task goes
-   * to the idle CPU on the guest, docs/validation.md 'Wakeup packing'), and its utilisation without
-   * the wakee's blocked part, plus the wakee's, is below the threshold share of its capacity.
+   * to the idle CPU on the guest, docs/validation.md 'Wakeup packing'), and its {@code util_avg}
+   * without the wakee's blocked part, plus the wakee's, is below the threshold share of its
+   * capacity. No {@code util_est}: the guest's pipe pair packs again while theirs sum past it.
    */
   private boolean hasPackingRoom(TaskView p, int target) {
     if (m.cpu(target).rq().nrRunning() - fair.rq(target).hNrDelayed > 1) {
       return false;
     }
     FairEntity pe = FairClass.entityOf(p);
-    long util =
-        probe.cpuUtilWithout(target, p.cpu() == target ? pe : null) + probe.taskUtilEst(p, false);
+    long wakeeUtil = pe == null ? 0 : pe.avg.utilAvg;
+    long util = probe.cpuUtilAvgWithout(target, p.cpu() == target ? pe : null) + wakeeUtil;
     return belowShare(util, vcpuPackUtil, target);
   }
 
