@@ -24,15 +24,23 @@ class FairVcpuPackTest {
     return wake(prev, 1, util0, threshold, flags);
   }
 
-  /** As above, CPU 0 running one task and {@code runnable - 1} more queued behind it. */
-  private static int wake(int prev, int runnable, long util0, long threshold, int flags) {
-    FakeServices s = new FakeServices(2, 2);
+  /**
+   * Two CPUs with the packing at {@code threshold}, CPU 0 running one task and {@code runnable - 1}
+   * more queued behind it, CPU 1 idle.
+   */
+  private static FairClass packing(FakeServices s, long threshold, int runnable) {
     s.params.put("sched.vcpu_pack_util", threshold);
     s.machine.nrIdleScan = 1;
     FairClass fair = new FairClass();
     new FakeEngine(fair, s);
     s.rq(0).curr = FakeTask.normal(10);
     s.rq(0).nrRunning = runnable;
+    return fair;
+  }
+
+  /** As above, CPU 0 running one task and {@code runnable - 1} more queued behind it. */
+  private static int wake(int prev, int runnable, long util0, long threshold, int flags) {
+    FairClass fair = packing(new FakeServices(2, 2), threshold, runnable);
     fair.rq(0).avg.utilAvg = util0;
     FakeTask wakee = FakeTask.normal(1);
     wakee.cpu = prev;
@@ -72,13 +80,7 @@ class FairVcpuPackTest {
    * the wakee's as blocked, its {@code util_est} the running waker's.
    */
   private static int wakePair(long utilAvg, long utilEst) {
-    FakeServices s = new FakeServices(2, 2);
-    s.params.put("sched.vcpu_pack_util", THRESHOLD);
-    s.machine.nrIdleScan = 1;
-    FairClass fair = new FairClass();
-    new FakeEngine(fair, s);
-    s.rq(0).curr = FakeTask.normal(10);
-    s.rq(0).nrRunning = 1;
+    FairClass fair = packing(new FakeServices(2, 2), THRESHOLD, 1);
     fair.rq(0).avg.utilAvg = 2 * utilAvg;
     fair.rq(0).avg.utilEst = utilEst;
     FakeTask wakee = FakeTask.normal(1);

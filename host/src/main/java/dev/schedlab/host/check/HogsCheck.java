@@ -1,15 +1,14 @@
 package dev.schedlab.host.check;
 
-import dev.schedlab.host.Commands;
 import dev.schedlab.host.HostException;
 import dev.schedlab.host.HostFiles;
 import dev.schedlab.host.ModelRunner;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code stress-ng --cpu N+1} on N CPUs: one CPU-bound task more than CPUs, which only the load
@@ -19,10 +18,9 @@ import java.util.concurrent.TimeUnit;
  * served hog's CPU time over the least served one's (1 when the balancer rotates them evenly, 2
  * when it never moves one). Real: the workers' {@code /proc/PID/schedstat} run time and {@code
  * /proc/PID/sched} {@code se.nr_migrations}; model: the same from its {@code sched_switch} events.
- * Both count from {@value #SETTLE_S} s after the start, past the fork placement.
+ * Both count from {@link RunningWindow#SETTLE_S} s after the start, past the fork placement.
  */
 final class HogsCheck implements Check {
-  private static final int SETTLE_S = 1;
   private static final String COMM = "stress-ng-cpu";
 
   private final int hogs;
@@ -66,59 +64,44 @@ final class HogsCheck implements Check {
             "--cpu",
             Integer.toString(hogs),
             "--timeout",
-            (env.seconds() + 2 * SETTLE_S) + "s");
-    Process p = Commands.background(argv);
+            RunningWindow.runSeconds(env.seconds()) + "s");
     HostFiles proc = new HostFiles(Path.of("/"));
-    try {
-      Thread.sleep(SETTLE_S * 1000L);
-      List<Long> workers = workers(p, proc);
-      long[][] before = sample(workers, proc);
-      long start = System.nanoTime();
-      Thread.sleep(env.seconds() * 1000L);
-      long[][] after = sample(workers, proc);
-      double secs = (System.nanoTime() - start) / 1e9;
-      if (!p.waitFor(SETTLE_S + 60L, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw new HostException(
-            "stress-ng did not end cleanly: run `" + String.join(" ", argv) + "` to see why");
+    RunningWindow.Samples<Map<Long, long[]>> w =
+        RunningWindow.measure(argv, env.seconds(), p -> sample(p, proc));
+    List<long[]> deltas = new ArrayList<>();
+    for (Map.Entry<Long, long[]> e : w.after().entrySet()) {
+      long[] b = w.before().get(e.getKey());
+      if (b != null) {
+        deltas.add(new long[] {e.getValue()[0] - b[0], e.getValue()[1] - b[1]});
       }
-      List<long[]> deltas = new ArrayList<>();
-      for (int i = 0; i < workers.size(); i++) {
-        deltas.add(new long[] {after[i][0] - before[i][0], after[i][1] - before[i][1]});
-      }
-      return figures(deltas, secs);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new HostException("stress-ng: interrupted", e);
-    } finally {
-      Commands.stop(p);
     }
-  }
-
-  /** The CPU workers among {@code p}'s children, by pid. */
-  private List<Long> workers(Process p, HostFiles proc) throws HostException {
-    List<Long> w = new ArrayList<>();
-    p.children()
-        .forEach(
-            c -> {
-              if (proc.text("/proc/" + c.pid() + "/comm").orElse("").equals(COMM)) {
-                w.add(c.pid());
-              }
-            });
-    if (w.size() != hogs) {
+    if (deltas.size() != hogs) {
       throw new HostException(
-          "stress-ng --cpu " + hogs + ": found " + w.size() + " " + COMM + " workers after 1 s");
+          "stress-ng --cpu " + hogs + ": " + deltas.size() + " workers ran the whole window");
     }
-    return w;
+    return figures(deltas, w.seconds());
   }
 
-  /** Per worker: ns on a CPU ({@code schedstat}'s first field) and {@code se.nr_migrations}. */
-  private static long[][] sample(List<Long> workers, HostFiles proc) throws HostException {
-    long[][] s = new long[workers.size()][];
-    for (int i = 0; i < s.length; i++) {
-      long pid = workers.get(i);
+  /**
+   * Per CPU worker among {@code p}'s children ({@code comm} {@value #COMM}), by pid: ns on a CPU
+   * ({@code schedstat}'s first field) and {@code se.nr_migrations}.
+   */
+  private Map<Long, long[]> sample(Process p, HostFiles proc) throws HostException {
+    Map<Long, long[]> s = new HashMap<>();
+    for (ProcessHandle c : p.children().toList()) {
+      long pid = c.pid();
+      if (!proc.text("/proc/" + pid + "/comm").orElse("").equals(COMM)) {
+        continue;
+      }
       String stat = proc.text("/proc/" + pid + "/schedstat").orElse("");
       String sched = proc.text("/proc/" + pid + "/sched").orElse("");
-      s[i] = new long[] {firstField(stat, pid), RealOutputs.schedField(sched, "se.nr_migrations")};
+      s.put(
+          pid,
+          new long[] {firstField(stat, pid), RealOutputs.schedField(sched, "se.nr_migrations")});
+    }
+    if (s.size() != hogs) {
+      throw new HostException(
+          "stress-ng --cpu " + hogs + ": found " + s.size() + " " + COMM + " workers");
     }
     return s;
   }
@@ -135,7 +118,7 @@ final class HogsCheck implements Check {
 
   @Override
   public Map<String, Double> model(ModelRunner model, Env env) throws HostException {
-    long from = SETTLE_S * 1_000_000_000L;
+    long from = RunningWindow.SETTLE_S * 1_000_000_000L;
     long end = from + env.seconds() * 1_000_000_000L;
     TaskTimes times = new TaskTimes(from);
     model.run(

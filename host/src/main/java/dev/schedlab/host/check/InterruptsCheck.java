@@ -1,6 +1,5 @@
 package dev.schedlab.host.check;
 
-import dev.schedlab.host.Commands;
 import dev.schedlab.host.HostException;
 import dev.schedlab.host.HostFiles;
 import dev.schedlab.host.ModelRunner;
@@ -9,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Interrupts and softirqs per second, summed over the CPUs, while a quiet machine runs cyclictest:
@@ -37,9 +35,6 @@ final class InterruptsCheck implements Check {
           "-i 100 -d 100 --latency=1000 -t -m",
           "-i 100 -d 100 --latency=1000 -t -m -q",
           "-i 100 -d 100 -t -q");
-
-  /** Seconds left out after cyclictest's start and before its end. */
-  private static final int SETTLE_S = 1;
 
   private final String shown;
   private final String rootArgs;
@@ -96,49 +91,22 @@ final class InterruptsCheck implements Check {
   }
 
   /**
-   * Counts while cyclictest runs, from {@link #SETTLE_S} s after its start to as long before its
-   * end: the model's threads exist from its start and never exit, while the real command's start
-   * and exit queue RCU callbacks and take grace periods back to back (traced on Linux 6.18: 36 of a
-   * 5 s run's 63 RCU softirqs).
+   * Counts while cyclictest runs ({@link RunningWindow}): the model's threads exist from its start
+   * and never exit, while the real command's start and exit queue RCU callbacks and take grace
+   * periods back to back (traced on Linux 6.18: 36 of a 5 s run's 63 RCU softirqs).
    */
   @Override
   public Map<String, Double> real(Env env) throws HostException {
     HostFiles proc = new HostFiles(Path.of("/"));
     List<String> argv = new ArrayList<>(List.of("cyclictest"));
     argv.addAll(List.of(args(env).split(" ")));
-    argv.addAll(List.of("-D", (env.seconds() + 2 * SETTLE_S) + "s"));
-    Process p = Commands.background(argv);
-    Map<String, Long> before;
-    Map<String, Long> after;
-    double secs;
-    try {
-      Thread.sleep(SETTLE_S * 1000L);
-      before = counts(proc);
-      long start = System.nanoTime();
-      Thread.sleep(env.seconds() * 1000L);
-      after = counts(proc);
-      secs = (System.nanoTime() - start) / 1e9;
-      if (!p.isAlive()) {
-        throw new HostException(
-            "cyclictest ended before the measurement did (exit "
-                + p.exitValue()
-                + "): run `"
-                + String.join(" ", argv)
-                + "` to see why");
-      }
-      if (!p.waitFor(SETTLE_S + 60L, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw new HostException(
-            "cyclictest did not end cleanly: run `" + String.join(" ", argv) + "` to see why");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new HostException("cyclictest: interrupted", e);
-    } finally {
-      Commands.stop(p);
-    }
+    argv.addAll(List.of("-D", RunningWindow.runSeconds(env.seconds()) + "s"));
+    RunningWindow.Samples<Map<String, Long>> w =
+        RunningWindow.measure(argv, env.seconds(), p -> counts(proc));
     Map<String, Double> m = new LinkedHashMap<>();
     for (String[] r : ROWS) {
-      m.put(r[0], (after.getOrDefault(r[1], 0L) - before.getOrDefault(r[1], 0L)) / secs);
+      long delta = w.after().getOrDefault(r[1], 0L) - w.before().getOrDefault(r[1], 0L);
+      m.put(r[0], delta / w.seconds());
     }
     return m;
   }
