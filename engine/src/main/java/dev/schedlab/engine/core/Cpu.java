@@ -380,6 +380,14 @@ final class Cpu implements CpuView, RqView {
   // the tick's: the rq clock, the tick count and the next periodic balance
   long ticks;
   long clock;
+
+  /**
+   * {@code rq_clock_skip_update()}'s request ({@code RQCF_REQ_SKIP}): a wakeup set NEED_RESCHED on
+   * a queued current task, so the next {@code __schedule()} keeps {@link #clock} as that wakeup
+   * left it instead of reading the clock again.
+   */
+  boolean clockSkip;
+
   long nextBalance;
 
   // SMT throughput sharing

@@ -75,17 +75,25 @@ final class Scheduler {
 
   // ---------------- accounting ----------------
 
-  /** {@code update_curr()}: charges the running task's time since it was last accounted. */
+  /**
+   * {@code update_rq_clock()} then {@code update_curr()}: charges the running task's time since it
+   * was last accounted.
+   */
   void account(Cpu cpu) {
     cpu.clock = k.now;
+    charge(cpu);
+  }
+
+  /** {@code update_curr()} at the rq clock as it stands. */
+  private static void charge(Cpu cpu) {
     Task t = cpu.curr;
     if (t.idleTask) {
       return;
     }
-    long delta = k.now - t.execStart;
+    long delta = cpu.clock - t.execStart;
     if (delta > 0) {
       t.sumExec += delta;
-      t.execStart = k.now;
+      t.execStart = cpu.clock;
       t.sclass.updateCurr(cpu, t, delta);
     }
   }
@@ -99,7 +107,14 @@ final class Scheduler {
   void schedule(Cpu cpu, SchedMode mode, long extraCost) {
     Task prev = cpu.curr;
     k.rcu.noteContextSwitch(cpu);
-    account(cpu);
+    if (cpu.clockSkip) {
+      // RQCF_ACT_SKIP: the clock stays where the wakeup that asked for this switch read it, so
+      // prev is charged up to that wakeup and next from it (the idle exit path is next's)
+      cpu.clockSkip = false;
+      charge(cpu);
+    } else {
+      account(cpu);
+    }
     RqPelt.updateOthers(cpu);
     // update_rq_clock() writes the rq line a cross-CPU call may have read rq->idle from
     long cost = extraCost + k.costs.p(Param.SCHED_BASE) + cpu.rqIdleLine.write(cpu, k.irqs);
@@ -177,6 +192,7 @@ final class Scheduler {
       cpu.syncClockPelt();
     }
     cpu.curr = next;
+    next.execStart = cpu.clock; // set_next_entity(): the switch's own cost is next's
     cpu.idleChanged();
     if (next.idleTask && prev != next) {
       k.llcShared.updateIdleCore(cpu);
@@ -316,7 +332,6 @@ final class Scheduler {
         }
       }
     }
-    next.execStart = k.now;
     cpu.opIrqsOff = false;
     if (next.idleTask) {
       k.idleLoop.startIdle(cpu);
@@ -638,6 +653,9 @@ final class Scheduler {
     } else if (p.sclass == curr.sclass) {
       account(cpu);
       p.sclass.wakeupPreempt(cpu, p, wakeFlags);
+    }
+    if ((curr.idleTask || curr.onRq) && (curr.needResched || cpu.reschedWriteFor == curr)) {
+      cpu.clockSkip = true; // rq_clock_skip_update(): the switch this asks for reuses this clock
     }
   }
 

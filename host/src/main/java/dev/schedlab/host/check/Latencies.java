@@ -1,5 +1,6 @@
 package dev.schedlab.host.check;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -9,6 +10,22 @@ import java.util.List;
 record Latencies(List<Long> counts, long maxUs) {
   Latencies {
     counts = List.copyOf(counts);
+  }
+
+  /** The histograms of several runs as one: counts summed bucket by bucket, the largest maximum. */
+  static Latencies pooled(List<Latencies> runs) {
+    List<Long> sum = new ArrayList<>();
+    long max = 0;
+    for (Latencies l : runs) {
+      for (int i = 0; i < l.counts.size(); i++) {
+        if (i == sum.size()) {
+          sum.add(0L);
+        }
+        sum.set(i, sum.get(i) + l.counts.get(i));
+      }
+      max = Math.max(max, l.maxUs);
+    }
+    return new Latencies(sum, max);
   }
 
   /** The smallest bucket whose cumulative count reaches fraction {@code q} of the samples. */

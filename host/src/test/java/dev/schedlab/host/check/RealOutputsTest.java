@@ -126,4 +126,15 @@ class RealOutputsTest {
   void aLatencyHistogramWithoutSamplesHasNoPercentile() {
     assertThat(new Latencies(List.of(0L, 0L), 0).percentile(0.5)).isNaN();
   }
+
+  @Test
+  void pooledHistogramsSumTheirBucketsAndKeepTheLargestMaximum() {
+    Latencies a = new Latencies(List.of(0L, 9L, 1L, 0L), 2);
+    Latencies b = new Latencies(List.of(0L, 5L, 0L, 5L), 900);
+    Latencies p = Latencies.pooled(List.of(a, b));
+    assertThat(p.counts()).containsExactly(0L, 14L, 1L, 5L);
+    assertThat(p.maxUs()).isEqualTo(900);
+    assertThat(p.percentile(0.99)).isEqualTo(3); // b's overflows lift the pooled tail
+    assertThat(a.percentile(0.99)).isEqualTo(2);
+  }
 }

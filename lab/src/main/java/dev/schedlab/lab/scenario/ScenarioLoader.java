@@ -149,7 +149,10 @@ public final class ScenarioLoader {
     KernelSpec kernel = kernel(top.get("kernel"));
     TaskBinder binder =
         new TaskBinder(
-            machine, duration, top.has("tools") ? ToolBinder.defaults(top.get("tools")) : Map.of());
+            machine,
+            duration,
+            1_000_000_000L / kernel.hz(),
+            top.has("tools") ? ToolBinder.defaults(top.get("tools")) : Map.of());
     WorkloadSpec workload = binder.workload(top.get("workload"));
     kernel = withLatencyRequests(kernel, binder.latencyRequests);
     if (binder.rtAppAt != null) {

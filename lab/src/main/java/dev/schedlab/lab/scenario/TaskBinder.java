@@ -46,13 +46,19 @@ final class TaskBinder {
   private final StepBinder steps;
   private final MachineSpec machine;
   private final long durationNs;
+  private final long tickNs;
   private final Map<String, Map<String, Long>> toolDefaults;
 
-  TaskBinder(MachineSpec machine, long durationNs, Map<String, Map<String, Long>> toolDefaults) {
+  TaskBinder(
+      MachineSpec machine,
+      long durationNs,
+      long tickNs,
+      Map<String, Map<String, Long>> toolDefaults) {
     this.nrCpus = machine.nrCpus();
     this.steps = new StepBinder(nrCpus);
     this.machine = machine;
     this.durationNs = durationNs;
+    this.tickNs = tickNs;
     this.toolDefaults = toolDefaults;
   }
 
@@ -96,7 +102,7 @@ final class TaskBinder {
       rtAppAt = o.get("rtapp");
     }
     if (o.has("tools")) {
-      ToolBinder tb = new ToolBinder(machine, durationNs, toolDefaults);
+      ToolBinder tb = new ToolBinder(machine, durationNs, tickNs, toolDefaults);
       Map<String, TaskSpec> kthreads = new HashMap<>();
       for (ToolBinder.Bound b : tb.bind(o.get("tools"))) {
         addAll(b.where(), b.expansion().tasks(), tasks, names);

@@ -25,13 +25,16 @@ final class ToolBinder {
 
   private final MachineSpec machine;
   private final long durationNs;
+  private final long tickNs;
 
   /** The machine's parameter values per tool (a scenario's top-level {@code tools}). */
   private final Map<String, Map<String, Long>> defaults;
 
-  ToolBinder(MachineSpec machine, long durationNs, Map<String, Map<String, Long>> defaults) {
+  ToolBinder(
+      MachineSpec machine, long durationNs, long tickNs, Map<String, Map<String, Long>> defaults) {
     this.machine = machine;
     this.durationNs = durationNs;
+    this.tickNs = tickNs;
     this.defaults = defaults;
   }
 
@@ -108,7 +111,7 @@ final class ToolBinder {
       String id = k == 0 ? name : name + "#" + k;
       ToolExpansion e;
       try {
-        e = tool.expand(new ToolContext(id, machine, durationNs, params), args);
+        e = tool.expand(new ToolContext(id, machine, durationNs, params, tickNs), args);
       } catch (ToolArgsException ex) {
         throw v.error(String.valueOf(ex.getMessage()));
       }

@@ -148,7 +148,7 @@ public final class Cyclictest implements WorkloadTool {
       List<StepSpec> program = new ArrayList<>();
       // Threads start at an arbitrary phase relative to the tick (next = now + interval at thread
       // start): a first wait drawn from the thread's own stream, within one tick period.
-      program.add(new StepSpec.Sleep(new Dist(Dist.Kind.UNIFORM, 0, START_PHASE_MAX_NS)));
+      program.add(new StepSpec.Sleep(new Dist(Dist.Kind.UNIFORM, 0, ctx.tickNs())));
       program.addAll(
           cycles > 0
               ? Tasks.runThenExit(cycles, body)
@@ -196,9 +196,6 @@ public final class Cyclictest implements WorkloadTool {
     long longest = intervalsUs.stream().mapToLong(Long::longValue).max().orElse(0);
     return loops > 0 ? loops * longest * 1_000 : 0;
   }
-
-  /** Upper bound of the random start phase: one tick at HZ=1000. */
-  static final long START_PHASE_MAX_NS = 1_000_000;
 
   static String series(String id, int thread) {
     return id + "/T" + thread;

@@ -140,7 +140,7 @@ public final class Timerlat implements WorkloadTool {
       program.add(
           new StepSpec.Sleep(
               new dev.schedlab.engine.config.Dist(
-                  dev.schedlab.engine.config.Dist.Kind.UNIFORM, 0, Cyclictest.START_PHASE_MAX_NS)));
+                  dev.schedlab.engine.config.Dist.Kind.UNIFORM, 0, ctx.tickNs())));
       program.addAll(
           durNs > 0
               ? Tasks.runThenExit(durNs / periodNs, body)

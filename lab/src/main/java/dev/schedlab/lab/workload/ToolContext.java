@@ -11,11 +11,17 @@ import java.util.Map;
  * @param machine the simulated machine
  * @param durationNs the scenario's duration
  * @param params model-parameter overrides (validated against {@link WorkloadTool#params()})
+ * @param tickNs the kernel's tick period (1 s / {@code kernel.hz})
  */
 public record ToolContext(
-    String id, MachineSpec machine, long durationNs, Map<String, Long> params) {
+    String id, MachineSpec machine, long durationNs, Map<String, Long> params, long tickNs) {
   public ToolContext {
     params = Map.copyOf(params);
+  }
+
+  /** A context on a kernel of the default {@code kernel.hz} (1000). */
+  public ToolContext(String id, MachineSpec machine, long durationNs, Map<String, Long> params) {
+    this(id, machine, durationNs, params, 1_000_000);
   }
 
   /** Number of CPUs. */

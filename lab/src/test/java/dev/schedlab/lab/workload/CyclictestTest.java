@@ -36,6 +36,23 @@ class CyclictestTest {
   }
 
   @Test
+  void threadsStartAtAPhaseDrawnOverOneTickOfTheKernelsHz() throws Exception {
+    for (int hz : new int[] {1000, 250}) {
+      String text =
+          ToolRunner.tiny(2, "20ms", "cyclictest", "-i 1000 -t")
+              .replace("workload:", "kernel: {hz: " + hz + "}\nworkload:");
+      Scenario s = ToolRunner.load(text);
+      StepSpec first = s.workload().tasks().get(0).program().get(0);
+      assertThat(first)
+          .as("HZ=" + hz)
+          .isEqualTo(
+              new StepSpec.Sleep(
+                  new dev.schedlab.engine.config.Dist(
+                      dev.schedlab.engine.config.Dist.Kind.UNIFORM, 0, 1_000_000_000L / hz)));
+    }
+  }
+
+  @Test
   void histogramKeepsOneIntervalAndLatencyOptionSetsPmQos() throws Exception {
     Scenario s =
         ToolRunner.load(
