@@ -33,6 +33,7 @@ public final class HostDetector {
     }
     Map<String, Sourced<Long>> params = new LinkedHashMap<>();
     params.putAll(KernelProbe.versionParams(release));
+    params.putAll(kernel.baseSliceParam(topo.nrCpus()));
     params.putAll(kernel.vcpuPackParams());
     if (idle.governor().value().equals("haltpoll")) {
       params.putAll(kernel.haltpollParams());

@@ -242,6 +242,40 @@ final class KernelProbe {
   }
 
   /**
+   * {@code sched.base_slice} from the slice the kernel gives this process: {@code se.slice} of
+   * /proc/self/sched (shown since v6.15, 9065ce69754d) is the base slice times {@code 1 +
+   * ilog2(min(ncpus, 8))} ({@code get_update_sysctl_factor()}), the factor the model applies to its
+   * normalized parameter. Mainline's base slice is 0.70 ms since 2ae891b82695 ("sched: Reduce the
+   * default slice to avoid tasks getting an extra tick", v6.15, also in 6.6 stable), 0.75 ms
+   * before. Nothing when the line is missing (the model keeps its default).
+   */
+  Map<String, Sourced<Long>> baseSliceParam(int nrCpus) {
+    String path = "/proc/self/sched";
+    Optional<String> text = f.text(path);
+    if (text.isEmpty()) {
+      return Map.of();
+    }
+    Matcher m = Pattern.compile("(?m)^se\\.slice\\s*:\\s*(\\d+)").matcher(text.get());
+    if (!m.find()) {
+      return Map.of();
+    }
+    long slice = Long.parseLong(m.group(1));
+    int factor = 1 + (31 - Integer.numberOfLeadingZeros(Math.max(1, Math.min(nrCpus, 8))));
+    return Map.of(
+        "sched.base_slice",
+        Sourced.of(
+            slice / factor,
+            path
+                + ": se.slice "
+                + slice
+                + " ns on "
+                + nrCpus
+                + " CPUs, the base slice times "
+                + factor
+                + " (1 + ilog2(min(ncpus, 8)))"));
+  }
+
+  /**
    * {@code sched.vcpu_pack_util} and {@code sched.vcpu_pack_fork_util} of a kernel booted with the
    * out-of-tree {@code sched_vcpu_pack=} (not 0): the packing thresholds measured on this project's
    * machine, whose kernel carries it ({@code vcpu_pack_room} in /proc/kallsyms); nothing without

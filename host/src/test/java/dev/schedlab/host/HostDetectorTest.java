@@ -159,6 +159,27 @@ class HostDetectorTest {
   }
 
   @Test
+  void theSliceThisProcessGetsSetsTheBaseSlice() throws Exception {
+    new FixtureHost(root)
+        .cpus(1, 2, 1, 2)
+        .file(
+            "/proc/self/sched",
+            "java (4602, #threads: 1)\nse.vruntime : 935384.085927\nse.slice : 1400000\n");
+    HostDescription h = HostDetector.describe(root);
+    // two CPUs: the slice is the base times 1 + ilog2(2)
+    assertThat(h.params().get("sched.base_slice").value()).isEqualTo(700_000L);
+    assertThat(loaded(h).kernel().params()).containsEntry("sched.base_slice", 700_000L);
+
+    new FixtureHost(root).cpus(1, 16, 1, 16).file("/proc/self/sched", "se.slice : 3000000\n");
+    assertThat(HostDetector.describe(root).params().get("sched.base_slice").value())
+        .as("16 CPUs: the factor stops at 8 CPUs, 1 + 3")
+        .isEqualTo(750_000L);
+
+    new FixtureHost(root).file("/proc/self/sched", "se.vruntime : 1.0\n"); // before v6.15
+    assertThat(HostDetector.describe(root).params()).doesNotContainKey("sched.base_slice");
+  }
+
+  @Test
   void theOutOfTreeVcpuPackingParameterSetsThePackingThreshold() throws Exception {
     new FixtureHost(root)
         .cpus(1, 2, 1, 2)
