@@ -499,6 +499,9 @@ final class Scheduler {
           k.now, waker.id, cur.traceComm(), cur.tracePid(), p.comm, p.pid, p.prio(), p.cpu);
     }
     p.state = TaskState.RUNNING;
+    if (p.onRq && p.delayed && !p.onCpu && k.costs.on(Param.TTWU_DEQUEUE)) {
+      dequeueDelayedWakee(waker, p); // then down the regular path below, CPU selection included
+    }
     if (p.onRq) {
       // ttwu_runnable(): still queued (blocking, delayed dequeue, or spinning before idle).
       wakeRunnable.value++;
@@ -550,6 +553,22 @@ final class Scheduler {
     if (!p.onCpu) {
       p.sclass.taskWoken(t, p);
     }
+  }
+
+  /**
+   * {@code ttwu_runnable()} on a delayed-dequeue task with {@code feature.TTWU_DEQUEUE}: under the
+   * task's runqueue lock the delayed dequeue completes ({@code DEQUEUE_DELAYED | DEQUEUE_SLEEP})
+   * and the wakeup goes on as for a task that had left the runqueue.
+   */
+  private void dequeueDelayedWakee(Cpu waker, Task p) {
+    Cpu rq = k.cpus[p.cpu];
+    k.pathCost += k.costs.p(Param.TTWU_RUNNABLE) + remoteRqLock(waker, rq);
+    account(rq);
+    p.sclass.dequeue(rq, p, SchedFlags.DEQUEUE_SLEEP | SchedFlags.DEQUEUE_DELAYED);
+    p.onRq = false;
+    removeQueued(rq, p); // still marked delayed: it no longer counted as runnable
+    p.delayed = false;
+    k.checks.counts(rq, p, "dequeue");
   }
 
   /**

@@ -443,6 +443,11 @@ public enum Param {
       1,
       Unit.BOOL,
       "[src] 1 = v6.0+ (f3dd3f674555 'sched: Remove the limitation of WF_ON_CPU on wakelist if wakee cpu is idle', 28156108fecb): ttwu_queue_cond() also queues on a CPU of the waker's LLC that has nothing running; 0 = v3.0-v5.7 (518cd6234178 'sched: Only queue remote wakeups when crossing cache boundaries'): ttwu_queue() queues only across LLCs, within one the waker locks the target rq and activates the task, and check_preempt_curr() sends a reschedule IPI unless the target polls. v5.8-v5.19's case of a wakee still descheduling on its CPU (c6e7bd7afaeb, 2ebb17717550) is not modelled"),
+  TTWU_DEQUEUE(
+      "feature.TTWU_DEQUEUE",
+      0,
+      Unit.BOOL,
+      "[src] 1 = a delayed-dequeue task that is woken is dequeued and takes the regular wakeup path, select_task_rq() included (Peter Zijlstra, 'sched: Change ttwu_runnable() vs sched_delayed', lore 20250702121159.*@infradead.org; the project's 6.18 guest behaves so, docs/validation.md 'Delayed wakees', whose machine files do not set it yet); 0 = v6.12's ttwu_runnable(): requeued in place on its CPU (ENQUEUE_DELAYED)"),
   SIS_UTIL(
       "feature.SIS_UTIL",
       1,
