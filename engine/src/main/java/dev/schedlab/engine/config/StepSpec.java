@@ -302,6 +302,18 @@ public sealed interface StepSpec {
   }
 
   /**
+   * For each value {@code v} of the task's draw sequence {@code draws} ({@link TaskSpec#draws()}),
+   * in order, runs {@code choices.get(v)}: a loop over the choices a task drew when its program was
+   * laid out (a tool's random flags or advices). Tasks that differ only in what they drew share one
+   * program and its compiled ops; the draws are the task's own data. Generated programs only.
+   */
+  record Pick(String draws, List<List<StepSpec>> choices) implements StepSpec {
+    public Pick {
+      choices = choices.stream().map(List::copyOf).toList();
+    }
+  }
+
+  /**
    * {@code mark: NAME}: count one occurrence of NAME in the metrics (e.g. operations done), from
    * {@code fromNs} of simulated time on (a tool's warm-up is not counted). With {@code afterStamp},
    * {@code fromNs} counts from the time of that {@link Stamp} and nothing counts before it is

@@ -1,6 +1,7 @@
 package dev.schedlab.engine.config;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A group of {@code count} identical tasks.
@@ -31,6 +32,8 @@ import java.util.List;
  * @param startRunning the task (one, with {@code startCpu}, created at 0) is its CPU's current task
  *     when the run starts: the first pick there takes it whatever the class would pick, as a task
  *     of an imported trace seen running on that CPU at the trace's start
+ * @param draws the values each task's {@link StepSpec.Pick} steps read, by draw sequence name (a
+ *     tool's random choices laid out when the program was built)
  */
 public record TaskSpec(
     String name,
@@ -50,9 +53,53 @@ public record TaskSpec(
     long timerSlackNs,
     int startCpu,
     boolean startAsleep,
-    boolean startRunning) {
+    boolean startRunning,
+    Map<String, List<Integer>> draws) {
   public TaskSpec {
     program = List.copyOf(program);
+    draws = Map.copyOf(draws);
+  }
+
+  /** Tasks without draws. */
+  public TaskSpec(
+      String name,
+      int count,
+      String policy,
+      int nice,
+      int rtPriority,
+      long dlRuntimeNs,
+      long dlDeadlineNs,
+      long dlPeriodNs,
+      String cpus,
+      boolean perCpu,
+      boolean kthread,
+      String process,
+      long startNs,
+      List<StepSpec> program,
+      long timerSlackNs,
+      int startCpu,
+      boolean startAsleep,
+      boolean startRunning) {
+    this(
+        name,
+        count,
+        policy,
+        nice,
+        rtPriority,
+        dlRuntimeNs,
+        dlDeadlineNs,
+        dlPeriodNs,
+        cpus,
+        perCpu,
+        kthread,
+        process,
+        startNs,
+        program,
+        timerSlackNs,
+        startCpu,
+        startAsleep,
+        startRunning,
+        Map.of());
   }
 
   /** Tasks that start running (on {@code startCpu}, or placed as new tasks). */
@@ -184,6 +231,31 @@ public record TaskSpec(
         ns,
         startCpu,
         startAsleep,
-        startRunning);
+        startRunning,
+        draws);
+  }
+
+  /** The same tasks with the draw sequences {@code d} ({@link StepSpec.Pick}). */
+  public TaskSpec withDraws(Map<String, List<Integer>> d) {
+    return new TaskSpec(
+        name,
+        count,
+        policy,
+        nice,
+        rtPriority,
+        dlRuntimeNs,
+        dlDeadlineNs,
+        dlPeriodNs,
+        cpus,
+        perCpu,
+        kthread,
+        process,
+        startNs,
+        program,
+        timerSlackNs,
+        startCpu,
+        startAsleep,
+        startRunning,
+        d);
   }
 }

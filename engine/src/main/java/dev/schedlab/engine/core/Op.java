@@ -23,6 +23,12 @@ final class Op {
    */
   static final int LOOP = 9;
 
+  /**
+   * A loop over the task's draw sequence {@link #draws}: for each value v, in order, runs {@code
+   * choices[v]} (an op array shared like a loop's body), then the next op.
+   */
+  static final int PICK = 10;
+
   static final int MARK = 11;
   static final int EXIT = 12;
 
@@ -180,8 +186,14 @@ final class Op {
   /** LOOP: the ops of one iteration. */
   Op[] body;
 
-  /** LOOP: the deepest nesting of loops from this one in (1 for a body with no loop). */
+  /** LOOP, PICK: the deepest nesting of loops from this one in (1 for a body with no loop). */
   int nesting;
+
+  /** PICK: the bodies the task's draws choose from. */
+  Op[][] choices;
+
+  /** PICK: the index of the task's draw sequence ({@link Task#draws}). */
+  int draws;
 
   MetricCounter counter;
 
@@ -266,7 +278,7 @@ final class Op {
   static int loopNesting(Op[] program) {
     int max = 0;
     for (Op op : program) {
-      if (op.code == LOOP) {
+      if (op.code == LOOP || op.code == PICK) {
         max = Math.max(max, op.nesting);
       }
     }

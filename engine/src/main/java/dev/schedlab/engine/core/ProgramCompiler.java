@@ -61,6 +61,12 @@ final class ProgramCompiler {
 
   private final Map<StepSpec, Op[]> partLeaves = new HashMap<>();
 
+  /** The draw sequences that pick steps read, by name: the index of each in a task's draws. */
+  private final Map<String, Integer> drawSlots = new HashMap<>();
+
+  /** The fewest choices a pick step over each draw sequence has (the values must stay below). */
+  private final List<Integer> drawBounds = new ArrayList<>();
+
   /** The program being compiled names its task (its time series, its own timers). */
   private boolean ownNames;
 
@@ -158,11 +164,12 @@ final class ProgramCompiler {
     }
   }
 
-  /** A kernel path, syscall or loop: compiled once per instance, not compared by value. */
+  /** A kernel path, syscall, loop or pick: compiled once per instance, not compared by value. */
   private static boolean composite(StepSpec s) {
     return s instanceof StepSpec.Kernel
         || s instanceof StepSpec.Syscall
-        || s instanceof StepSpec.Loop;
+        || s instanceof StepSpec.Loop
+        || s instanceof StepSpec.Pick;
   }
 
   private void emit(StepSpec s, List<Op> out) {
@@ -216,6 +223,8 @@ final class ProgramCompiler {
       out.add(op);
     } else if (s instanceof StepSpec.Loop l) {
       loop(l, out, body -> emit(l.body(), body));
+    } else if (s instanceof StepSpec.Pick p) {
+      pick(p, out);
     } else if (s instanceof StepSpec.Mark m) {
       Op op = new Op(Op.MARK);
       op.counter = k.metrics.counter("mark." + m.counter());
@@ -287,6 +296,73 @@ final class ProgramCompiler {
               loop.nesting = 1 + Op.loopNesting(loop.body);
               return loop;
             }));
+  }
+
+  /**
+   * A pick: each choice compiled as a body of its own (as a loop's), run by a PICK op that reads
+   * the task's draws, so tasks that drew differently still share the op and its bodies.
+   */
+  private void pick(StepSpec.Pick p, List<Op> out) {
+    int slot = drawSlots.computeIfAbsent(p.draws(), n -> drawSlots.size());
+    if (slot == drawBounds.size()) {
+      drawBounds.add(p.choices().size());
+    } else {
+      drawBounds.set(slot, Math.min(drawBounds.get(slot), p.choices().size()));
+    }
+    List<List<Op>> bodies = new ArrayList<>();
+    for (List<StepSpec> choice : p.choices()) {
+      List<Op> ops = new ArrayList<>();
+      emit(choice, ops);
+      bodies.add(ops);
+    }
+    out.add(
+        op(
+            List.of(Op.PICK, slot, bodies), // equal picks compile to the same ops: one op
+            () -> {
+              Op op = new Op(Op.PICK);
+              op.draws = slot;
+              op.choices = new Op[bodies.size()][];
+              int nesting = 0;
+              for (int i = 0; i < bodies.size(); i++) {
+                op.choices[i] = bodies.get(i).toArray(new Op[0]);
+                nesting = Math.max(nesting, Op.loopNesting(op.choices[i]));
+              }
+              op.nesting = 1 + nesting;
+              return op;
+            }));
+  }
+
+  /**
+   * The draws of a task ({@link dev.schedlab.engine.config.TaskSpec#draws()}) by the index its PICK
+   * ops read, for a task whose program is compiled; those of no pick step are dropped.
+   *
+   * @throws IllegalArgumentException a value is not the index of a choice
+   */
+  int[][] draws(Map<String, List<Integer>> byName, String taskComm) {
+    int[][] out = new int[drawSlots.size()][];
+    for (Map.Entry<String, List<Integer>> e : byName.entrySet()) {
+      Integer slot = drawSlots.get(e.getKey());
+      if (slot == null) {
+        continue;
+      }
+      int[] seq = new int[e.getValue().size()];
+      for (int i = 0; i < seq.length; i++) {
+        seq[i] = e.getValue().get(i);
+        if (seq[i] < 0 || seq[i] >= drawBounds.get(slot)) {
+          throw new IllegalArgumentException(
+              taskComm
+                  + ": draw "
+                  + seq[i]
+                  + " of "
+                  + e.getKey()
+                  + " is not one of the pick's "
+                  + drawBounds.get(slot)
+                  + " choices");
+        }
+      }
+      out[slot] = seq;
+    }
+    return out;
   }
 
   /** A CPU mask of this machine. */

@@ -63,6 +63,12 @@ final class Task implements TaskView {
   final int[] loopReturn;
 
   int loopDepth;
+
+  /** The values the task's PICK ops read, by draw sequence index (set by the task factory). */
+  int[][] draws = NO_DRAWS;
+
+  private static final int[][] NO_DRAWS = {};
+
   final SplittableRandom rng;
 
   /** The class the task belongs to. */

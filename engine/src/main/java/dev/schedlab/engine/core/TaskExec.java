@@ -176,12 +176,26 @@ final class TaskExec {
   private static void loopBodyEnd(Task t) {
     int d = t.loopDepth - 1;
     if (--t.loopLeft[d] > 0) {
+      Op loop = t.loopCaller[d][t.loopReturn[d] - 1];
+      if (loop.code == Op.PICK) {
+        int[] seq = t.draws[loop.draws];
+        t.program = loop.choices[seq[seq.length - t.loopLeft[d]]];
+      }
       t.pc = 0;
     } else {
       t.program = t.loopCaller[d];
       t.pc = t.loopReturn[d];
       t.loopDepth = d;
     }
+  }
+
+  /** The draw sequence a PICK op of {@code t} reads. */
+  private static int[] drawsOf(Task t, Op pick) {
+    int[] seq = pick.draws < t.draws.length ? t.draws[pick.draws] : null;
+    if (seq == null) {
+      throw new IllegalStateException(t + ": a pick step over draws the task does not have");
+    }
+    return seq;
   }
 
   /** Interprets ops from {@code t.pc} until one takes time or blocks. */
@@ -299,6 +313,20 @@ final class TaskExec {
           t.loopCaller[d] = t.program;
           t.loopReturn[d] = t.pc + 1;
           t.program = op.body;
+          t.pc = 0;
+          continue;
+        }
+        case Op.PICK -> {
+          int[] seq = drawsOf(t, op);
+          if (seq.length == 0) {
+            t.pc++;
+            continue;
+          }
+          int d = t.loopDepth++;
+          t.loopLeft[d] = seq.length;
+          t.loopCaller[d] = t.program;
+          t.loopReturn[d] = t.pc + 1;
+          t.program = op.choices[seq[0]];
           t.pc = 0;
           continue;
         }

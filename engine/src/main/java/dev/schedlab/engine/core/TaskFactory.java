@@ -132,6 +132,9 @@ final class TaskFactory {
             mmId,
             compiler.compile(ts.program(), name),
             rng);
+    if (!ts.draws().isEmpty()) {
+      t.draws = compiler.draws(ts.draws(), name);
+    }
     t.sclass = cls;
     t.classRank = cls.rank();
     t.timerSlackNs = ts.timerSlackNs();

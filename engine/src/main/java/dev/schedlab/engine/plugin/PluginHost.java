@@ -39,27 +39,28 @@ public final class PluginHost implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PluginHost.class);
 
   private final @Nullable Path pluginsDir;
-  private final @Nullable PluginDirectory directory;
-  private final @Nullable SchedlabPluginManager manager;
-  private final List<PluginStatus> statuses;
-  private final Map<String, LoadedPlugin> loaded;
+
+  /**
+   * The plugins found and loaded, once something asks for them: a run that enables no plugin does
+   * not scan, unpack, check or load any (PF4J and the plugins' classes were about a tenth of a
+   * short run's time).
+   */
+  private @Nullable Found found;
+
+  /** The plugins directory's plugins: where they were unpacked, their manager, what loaded. */
+  private record Found(
+      @Nullable PluginDirectory directory,
+      @Nullable SchedlabPluginManager manager,
+      List<PluginStatus> statuses,
+      Map<String, LoadedPlugin> loaded) {}
 
   /** Plugins given as classes in this JVM (tests, embedding), by id; empty for a PF4J host. */
   private final Map<String, Supplier<SchedlabPlugin>> inProcess;
 
   private boolean closed;
 
-  private PluginHost(
-      @Nullable Path pluginsDir,
-      PluginDirectory directory,
-      @Nullable SchedlabPluginManager manager,
-      List<PluginStatus> statuses,
-      Map<String, LoadedPlugin> loaded) {
+  private PluginHost(@Nullable Path pluginsDir) {
     this.pluginsDir = pluginsDir;
-    this.directory = directory;
-    this.manager = manager;
-    this.statuses = statuses;
-    this.loaded = loaded;
     this.inProcess = Map.of();
   }
 
@@ -68,10 +69,7 @@ public final class PluginHost implements AutoCloseable {
       Map<String, LoadedPlugin> loaded,
       Map<String, Supplier<SchedlabPlugin>> inProcess) {
     this.pluginsDir = null;
-    this.directory = null;
-    this.manager = null;
-    this.statuses = List.copyOf(statuses);
-    this.loaded = loaded;
+    this.found = new Found(null, null, List.copyOf(statuses), loaded);
     this.inProcess = inProcess;
   }
 
@@ -114,12 +112,25 @@ public final class PluginHost implements AutoCloseable {
 
   /**
    * Opens the host on {@code pluginsDir} (may be null or missing: built-ins only). Never throws for
-   * a bad plugin.
+   * a bad plugin. The plugins are scanned and loaded when first needed: by {@link #plugins()},
+   * {@link #allowedCombinations()} or the extensions of a run that enables one.
    */
   public static PluginHost open(@Nullable Path pluginsDir) {
+    return new PluginHost(pluginsDir);
+  }
+
+  /** The plugins of the directory, scanned and loaded at the first call. */
+  private synchronized Found found() {
+    if (found == null) {
+      found = closed ? new Found(null, null, List.of(), Map.of()) : load(pluginsDir);
+    }
+    return found;
+  }
+
+  private static Found load(@Nullable Path pluginsDir) {
     PluginDirectory directory = PluginDirectory.scan(pluginsDir);
     if (directory.candidates().isEmpty()) {
-      return new PluginHost(pluginsDir, directory, null, List.of(), Map.of());
+      return new Found(directory, null, List.of(), Map.of());
     }
     SchedlabPluginManager manager = new SchedlabPluginManager(directory.workDir());
     PluginLoading loading = new PluginLoading(manager);
@@ -135,7 +146,7 @@ public final class PluginHost implements AutoCloseable {
         LOG.warn("Plugin {} from {} not loaded: {}", s.id(), s.source(), s.problem());
       }
     }
-    return new PluginHost(pluginsDir, directory, manager, List.copyOf(statuses), loaded);
+    return new Found(directory, manager, List.copyOf(statuses), loaded);
   }
 
   /** A host without plugins: the built-in classes, models and policies only. */
@@ -145,7 +156,7 @@ public final class PluginHost implements AutoCloseable {
 
   /** Every plugin found, loaded or not, with the reason when not; sorted by id. */
   public List<PluginStatus> plugins() {
-    return statuses;
+    return found().statuses();
   }
 
   /**
@@ -194,6 +205,7 @@ public final class PluginHost implements AutoCloseable {
       if (!seen.add(id)) {
         throw new PluginException("plugin " + id + " is enabled twice");
       }
+      Map<String, LoadedPlugin> loaded = found().loaded();
       LoadedPlugin p = loaded.get(id);
       if (p == null) {
         String available =
@@ -201,7 +213,7 @@ public final class PluginHost implements AutoCloseable {
                 ? "no plugins are loaded (plugins directory: " + pluginsDir + ")"
                 : "available plugins: " + loaded.keySet();
         PluginStatus failed =
-            statuses.stream().filter(s -> s.id().equals(id)).findFirst().orElse(null);
+            found().statuses().stream().filter(s -> s.id().equals(id)).findFirst().orElse(null);
         throw new PluginException(
             failed != null
                 ? "plugin " + id + " did not load (" + failed.problem() + "); " + available
@@ -255,7 +267,9 @@ public final class PluginHost implements AutoCloseable {
       return local.get();
     }
     try {
-      return Objects.requireNonNull(manager).getExtensions(SchedlabPlugin.class, id).get(0);
+      return Objects.requireNonNull(found().manager())
+          .getExtensions(SchedlabPlugin.class, id)
+          .get(0);
     } catch (RuntimeException | LinkageError e) {
       throw new PluginException("plugin " + id + ": cannot instantiate its extension: " + e);
     }
@@ -267,7 +281,7 @@ public final class PluginHost implements AutoCloseable {
    */
   public List<List<String>> allowedCombinations() {
     return Compatibility.allowedCombinations(
-        loaded.values().stream().map(LoadedPlugin::descriptor).toList());
+        found().loaded().values().stream().map(LoadedPlugin::descriptor).toList());
   }
 
   /** Stops and unloads the plugins and deletes their expanded copies. */
@@ -277,6 +291,11 @@ public final class PluginHost implements AutoCloseable {
       return;
     }
     closed = true;
+    if (found == null) {
+      return;
+    }
+    SchedlabPluginManager manager = found.manager();
+    PluginDirectory directory = found.directory();
     if (manager != null) {
       try {
         manager.stopPlugins();

@@ -110,6 +110,72 @@ class ProgramSharingTest {
     assertThat(outer.nesting).isEqualTo(2);
   }
 
+  /** Three kinds of page: a plain walk, one under the lock, a longer walk. */
+  private static List<List<StepSpec>> kinds() {
+    return List.of(
+        List.of(page()),
+        List.of(syscall(page(), page()), user(Dist.exp(US))),
+        List.of(kernel(segment(Dist.uniform(500, 900)))));
+  }
+
+  /** The kinds of {@code drawn} written out, each followed by user time, then a sleep. */
+  private static List<StepSpec> writtenOut(List<Integer> drawn) {
+    List<StepSpec> out = new ArrayList<>();
+    for (int v : drawn) {
+      out.addAll(kinds().get(v));
+    }
+    out.add(user(Dist.exp(2 * US)));
+    out.add(sleep(50 * US));
+    return out;
+  }
+
+  /** {@link #writtenOut} as a pick over the task's draws {@code d} (in a loop of one). */
+  private static List<StepSpec> picked() {
+    return List.of(
+        loop(1, new StepSpec.Pick("d", kinds())), user(Dist.exp(2 * US)), sleep(50 * US));
+  }
+
+  @Test
+  void picksRunAsTheDrawnChoicesWrittenOutAndTasksThatDrewApartShareOneProgram() {
+    List<Integer> drawnA = List.of(2, 0, 0, 1, 2, 1);
+    List<Integer> drawnB = List.of(1, 1, 0);
+    Kernel written =
+        TestRun.run()
+            .duration(20 * MS)
+            .cpus(1, 2, 2)
+            .lock("z", LockSpec.Kind.SPINLOCK)
+            .tasks(task("a").program(writtenOut(drawnA).toArray(StepSpec[]::new)))
+            .tasks(task("b").program(writtenOut(drawnB).toArray(StepSpec[]::new)))
+            .kernel();
+    written.run(20_000_000);
+    StepSpec[] prog = picked().toArray(StepSpec[]::new);
+    Kernel picked =
+        TestRun.run()
+            .duration(20 * MS)
+            .cpus(1, 2, 2)
+            .lock("z", LockSpec.Kind.SPINLOCK)
+            .tasks(task("a").program(prog).draws(java.util.Map.of("d", drawnA)))
+            .tasks(task("b").program(prog).draws(java.util.Map.of("d", drawnB)))
+            .kernel();
+    assertThat(picked.tasks.get(1).program).isSameAs(picked.tasks.get(0).program);
+    picked.run(20_000_000);
+    assertThat(picked.events()).isGreaterThan(1000);
+    assertThat(picked.digest()).isEqualTo(written.digest());
+  }
+
+  @Test
+  void aDrawThatIsNoChoiceIsRefusedAtSetUp() {
+    StepSpec[] prog = picked().toArray(StepSpec[]::new);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                TestRun.run()
+                    .cpus(1, 1, 1)
+                    .lock("z", LockSpec.Kind.SPINLOCK)
+                    .tasks(task("a").program(prog).draws(java.util.Map.of("d", List.of(0, 3))))
+                    .kernel())
+        .hasMessageContaining("draw 3 of d");
+  }
+
   @Test
   void aStepMetAgainReusesItsOps() {
     StepSpec one = page();

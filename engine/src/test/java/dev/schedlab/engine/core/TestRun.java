@@ -293,6 +293,7 @@ final class TestRun {
     private long timerSlackNs = -1;
     private int startCpu = -1;
     private List<StepSpec> program = List.of();
+    private Map<String, List<Integer>> draws = Map.of();
 
     private Task(String name) {
       this.name = name;
@@ -354,24 +355,31 @@ final class TestRun {
       return this;
     }
 
+    /** The values the tasks' pick steps read, by draw sequence. */
+    Task draws(Map<String, List<Integer>> values) {
+      this.draws = values;
+      return this;
+    }
+
     TaskSpec spec(int nrCpus) {
       return new TaskSpec(
-          name,
-          count,
-          policy,
-          nice,
-          rtPriority,
-          dlRuntimeNs,
-          dlDeadlineNs,
-          0,
-          cpulist(cpus, nrCpus),
-          false,
-          false,
-          "own",
-          startNs,
-          program,
-          timerSlackNs,
-          startCpu);
+              name,
+              count,
+              policy,
+              nice,
+              rtPriority,
+              dlRuntimeNs,
+              dlDeadlineNs,
+              0,
+              cpulist(cpus, nrCpus),
+              false,
+              false,
+              "own",
+              startNs,
+              program,
+              timerSlackNs,
+              startCpu)
+          .withDraws(draws);
     }
   }
 }

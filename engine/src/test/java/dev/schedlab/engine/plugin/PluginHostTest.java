@@ -64,6 +64,16 @@ class PluginHostTest {
   }
 
   @Test
+  void pluginsAreScannedWhenFirstAskedForNotByARunThatEnablesNone() throws Exception {
+    try (PluginHost host = PluginHost.open(dir)) {
+      assertThat(host.extensionsFor(List.of(), Builtins.none()).plugins()).isEmpty();
+      plugin("alpha").zipInto(dir); // after the run: the host has not looked at the directory yet
+      assertThat(status(host, "alpha").loaded()).isTrue();
+      assertThat(host.extensionsFor(List.of(ref("alpha")), Builtins.none()).plugins()).hasSize(1);
+    }
+  }
+
+  @Test
   void explodedDirectoryLoads() throws Exception {
     plugin("alpha").explodeInto(dir);
     try (PluginHost host = PluginHost.open(dir)) {

@@ -121,14 +121,32 @@ public final class ResultWriter {
     flatten("", sorted(r.metrics() == null ? Map.of() : r.metrics()), flat);
     if (!flat.isEmpty()) {
       int w = flat.keySet().stream().mapToInt(String::length).max().orElse(0);
-      sb.append('\n').append(String.format(Locale.ROOT, "%-" + w + "s  %s%n", "metric", "value"));
-      flat.forEach((k, v) -> sb.append(String.format(Locale.ROOT, "%-" + w + "s  %s%n", k, v)));
+      sb.append('\n');
+      metricRow(sb, w, "metric", "value");
+      flat.forEach((k, v) -> metricRow(sb, w, k, v));
     }
     return sb.toString();
   }
 
   private static void row(StringBuilder sb, String k, String v) {
-    sb.append(String.format(Locale.ROOT, "%-10s %s%n", k, v));
+    padded(sb, k, 10).append(' ').append(v).append(System.lineSeparator());
+  }
+
+  /**
+   * As {@code String.format("%-" + w + "s %s%n", k, v)}, without parsing a format per line (a
+   * 128-CPU run has thousands of metrics, and a short run's JVM interprets the formatter).
+   */
+  private static void metricRow(StringBuilder sb, int w, String k, String v) {
+    padded(sb, k, w).append("  ").append(v).append(System.lineSeparator());
+  }
+
+  /** {@code s} left-aligned in {@code width} columns (not cut when longer). */
+  private static StringBuilder padded(StringBuilder sb, String s, int width) {
+    sb.append(s);
+    for (int i = s.length(); i < width; i++) {
+      sb.append(' ');
+    }
+    return sb;
   }
 
   private static void flatten(String prefix, Object v, Map<String, String> out) {

@@ -34,9 +34,9 @@ public final class LockCheck {
   }
 
   /**
-   * Checks {@code program}, skipping the kernel paths, syscalls and loops in {@code checked} (step
-   * instances that passed already: generated programs reuse one instance in many places and tasks)
-   * and adding those it checks.
+   * Checks {@code program}, skipping the kernel paths, syscalls, loops and picks in {@code checked}
+   * (step instances that passed already: generated programs reuse one instance in many places and
+   * tasks) and adding those it checks.
    */
   public static void check(
       List<StepSpec> program, Map<String, LockSpec> locks, Set<StepSpec> checked) {
@@ -46,6 +46,8 @@ public final class LockCheck {
       }
       if (s instanceof StepSpec.Loop l) {
         check(l.body(), locks, checked);
+      } else if (s instanceof StepSpec.Pick p) {
+        p.choices().forEach(choice -> check(choice, locks, checked));
       } else if (s instanceof StepSpec.Kernel k) {
         kernelPath(k.segments(), locks);
       } else if (s instanceof StepSpec.Syscall sc) {

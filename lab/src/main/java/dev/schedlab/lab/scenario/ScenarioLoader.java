@@ -248,8 +248,9 @@ public final class ScenarioLoader {
   }
 
   /**
-   * The groups of the cgroup steps of {@code program}, but for those in the loops of {@code seen}
-   * (checked already: generated programs share loop instances), whose loops it adds.
+   * The groups of the cgroup steps of {@code program}, but for those in the loops and picks of
+   * {@code seen} (checked already: generated programs share their instances), whose loops and picks
+   * it adds.
    */
   private static List<String> cgroupSteps(List<StepSpec> program, Set<StepSpec> seen) {
     List<String> out = new ArrayList<>();
@@ -258,6 +259,8 @@ public final class ScenarioLoader {
         out.add(c.group());
       } else if (s instanceof StepSpec.Loop l && seen.add(l)) {
         out.addAll(cgroupSteps(l.body(), seen));
+      } else if (s instanceof StepSpec.Pick p && seen.add(p)) {
+        p.choices().forEach(choice -> out.addAll(cgroupSteps(choice, seen)));
       }
     }
     return out;

@@ -176,6 +176,11 @@ final class TaskBinder {
         for (int i = 0; i < Math.min(2, l.count()); i++) {
           forksIn(l.body(), out); // a fork in a loop of 2 or more forks twice
         }
+      } else if (s instanceof StepSpec.Pick p) {
+        for (List<StepSpec> choice : p.choices()) {
+          forksIn(choice, out); // a choice may be drawn more than once
+          forksIn(choice, out);
+        }
       }
     }
   }

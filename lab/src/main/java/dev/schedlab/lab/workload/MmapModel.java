@@ -105,17 +105,27 @@ final class MmapModel {
   }
 
   /**
-   * A worker's program. {@code seed} seeds the draws of {@code mmap_flags[]} (stress-ng's mwc); the
-   * generator has no access to the scenario seed, so the sequence is fixed per worker.
+   * A worker: its program and the draws its {@link StepSpec.Pick} steps read ({@link
+   * dev.schedlab.engine.config.TaskSpec#draws()}).
    */
-  List<StepSpec> program(long seed) {
-    SplittableRandom rnd = new SplittableRandom(seed);
-    return v1704 != null ? v1704.build(rnd) : build(rnd);
+  record Worker(List<StepSpec> program, Map<String, List<Integer>> draws) {}
+
+  /**
+   * The workers of {@code seeds}, one each. A seed seeds the worker's draws of {@code mmap_flags[]}
+   * (stress-ng's mwc); the generator has no access to the scenario seed, so the sequence is fixed
+   * per worker. With the V0.17.04 layout the workers share one program and differ in their draws
+   * only.
+   */
+  List<Worker> workers(List<Long> seeds) {
+    if (v1704 != null) {
+      return v1704.workers(seeds);
+    }
+    return seeds.stream().map(s -> new Worker(build(new SplittableRandom(s)), Map.of())).toList();
   }
 
-  /** The program of a lone worker ({@link #program(long)}). */
-  static List<StepSpec> program(ToolContext ctx, long bytes, Options opt, long seed) {
-    return workers(ctx, bytes, opt).program(seed);
+  /** The worker of a lone worker's {@code seed} ({@link #workers(List)}). */
+  static Worker worker(ToolContext ctx, long bytes, Options opt, long seed) {
+    return workers(ctx, bytes, opt).workers(List.of(seed)).get(0);
   }
 
   /**

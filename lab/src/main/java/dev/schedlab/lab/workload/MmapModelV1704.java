@@ -75,50 +75,85 @@ final class MmapModelV1704 {
     this.ctx = m.ctx;
   }
 
-  /** The attempts while MAP_POPULATE is set, then a loop over a drawn steady-state sequence. */
-  List<StepSpec> build(SplittableRandom rnd) {
-    int drawnMax = (int) Math.max(1, ctx.param(MADVISE_DRAWN));
-    List<List<Advice>> perPage = new ArrayList<>();
-    for (int step = 0; step < 3; step++) {
-      List<Advice> seq = new ArrayList<>();
-      for (int i = 0; i < drawnMax; i++) {
-        seq.add(randomAdvice(rnd));
-      }
-      perPage.add(seq);
+  /** The draw sequences of a worker ({@link StepSpec.Pick}). */
+  static final String POPULATING = "mmap/attempts-populating";
+
+  static final String STEADY = "mmap/attempts-steady";
+
+  /** The per-page advices of steps 1-3, and the first of them again for a region's last pages. */
+  static final List<String> PER_PAGE =
+      List.of("mmap/advices-1", "mmap/advices-2", "mmap/advices-3");
+
+  static final List<String> PER_PAGE_REST =
+      List.of("mmap/advices-1-rest", "mmap/advices-2-rest", "mmap/advices-3-rest");
+
+  /** A failing mmap (a MAP_HUGETLB variant): choice 0 of the attempts. */
+  private static final List<Object> FAIL = List.of();
+
+  /**
+   * The workers of {@code seeds}: each draws, as the worker it lays out, its per-page advices, then
+   * its attempts while MAP_POPULATE is set, then a steady-state sequence that it repeats. Their one
+   * program picks each attempt from the attempts any of them drew ({@code (pop, fixedPop, advice)},
+   * built once) and each page's calls by the page's advice; what a worker drew is its draws.
+   */
+  List<MmapModel.Worker> workers(List<Long> seeds) {
+    Map<List<Object>, Integer> kinds = new HashMap<>(); // attempt kind -> choice index
+    kinds.put(FAIL, 0);
+    List<Map<String, List<Integer>>> draws = new ArrayList<>();
+    for (long seed : seeds) {
+      draws.add(draw(new SplittableRandom(seed), kinds));
     }
-    List<StepSpec> prog = new ArrayList<>();
-    List<StepSpec> steady = new ArrayList<>();
-    Map<List<Object>, List<StepSpec>> attempts = new HashMap<>();
-    Map<Boolean, List<List<StepSpec>>> pageSteps = new HashMap<>();
+    List<List<StepSpec>> choices = new ArrayList<>();
+    List<List<Object>> byIndex = new ArrayList<>(kinds.keySet());
+    byIndex.sort(java.util.Comparator.comparing(kinds::get));
+    for (List<Object> kind : byIndex) {
+      choices.add(kind.equals(FAIL) ? failedMmap() : attempt(kind));
+    }
+    List<StepSpec> program =
+        List.of(
+            new StepSpec.Pick(POPULATING, choices),
+            new StepSpec.Loop(Integer.MAX_VALUE, List.of(new StepSpec.Pick(STEADY, choices))));
+    return draws.stream().map(d -> new MmapModel.Worker(program, d)).toList();
+  }
+
+  /** One worker's draws, in stress-ng's order; new attempt kinds are added to {@code kinds}. */
+  private Map<String, List<Integer>> draw(SplittableRandom rnd, Map<List<Object>, Integer> kinds) {
+    int drawnMax = (int) Math.max(1, ctx.param(MADVISE_DRAWN));
+    int n = (int) Math.min(drawnMax, m.pages);
+    Map<String, List<Integer>> out = new HashMap<>();
+    for (int step = 0; step < 3; step++) {
+      List<Integer> seq = new ArrayList<>();
+      for (int i = 0; i < drawnMax; i++) {
+        seq.add(rnd.nextInt(ADVICES.size())); // as randomAdvice(): the choice's index
+      }
+      out.put(PER_PAGE.get(step), List.copyOf(seq.subList(0, n)));
+      out.put(PER_PAGE_REST.get(step), List.copyOf(seq.subList(0, (int) (m.pages % n))));
+    }
+    List<Integer> populating = new ArrayList<>();
+    List<Integer> steady = new ArrayList<>();
     boolean populate = true;
     boolean hugetlbMasked = false;
     int drawn = 0;
     int steadyMax = (int) Math.max(1, ctx.param(STEADY_ATTEMPTS));
     while (drawn < steadyMax) {
       int flag = rnd.nextInt(N_FLAGS);
-      List<StepSpec> out = populate ? prog : steady;
+      List<Integer> seq = populate ? populating : steady;
       if (flag < MmapModel.HUGETLB_FLAGS && !hugetlbMasked) {
-        out.add(Tasks.user(ctx.param(USER_SYSCALL)));
-        out.add(Tasks.kernel(k.seg(ctx.param(MMAP_FAIL), "MIGHT_RESCHED")));
+        seq.add(kinds.get(FAIL));
         hugetlbMasked = !populate; // mask &= ~MAP_HUGETLB; goto retry
         populate = false; // context->flags &= ~MAP_POPULATE
         continue;
       }
       boolean pop = (populate && flag != MmapModel.FLAG_NONBLOCK) || flag == MmapModel.FLAG_LOCKED;
       Advice advice = randomAdvice(rnd);
-      boolean fixedPop = populate;
-      // this worker's attempts differ only in these three, so each is built once
-      List<List<StepSpec>> steps =
-          pageSteps.computeIfAbsent(fixedPop, fp -> pageSteps(perPage, fp));
-      out.addAll(
-          attempts.computeIfAbsent(
-              List.of(pop, fixedPop, advice), key -> iteration(pop, advice, steps)));
+      seq.add(kinds.computeIfAbsent(List.of(pop, populate, advice), k -> kinds.size()));
       if (!populate) {
         drawn++;
       }
     }
-    prog.add(new StepSpec.Loop(Integer.MAX_VALUE, steady));
-    return prog;
+    out.put(POPULATING, List.copyOf(populating));
+    out.put(STEADY, List.copyOf(steady));
+    return out;
   }
 
   /** stress_madvise_random(): one of madvise_options[], uniformly. */
@@ -126,12 +161,29 @@ final class MmapModelV1704 {
     return ADVICES.get(rnd.nextInt(ADVICES.size()));
   }
 
-  /** Steps 1-3 of this worker's attempts, over its drawn advices ({@code perPage}). */
-  private List<List<StepSpec>> pageSteps(List<List<Advice>> perPage, boolean fixedPop) {
+  /** A failing mmap: the syscall returns MAP_FAILED. */
+  private List<StepSpec> failedMmap() {
     return List.of(
-        perPage(perPage.get(0), this::unmapOne),
-        perPage(perPage.get(1), a -> remapOne(a, fixedPop)),
-        perPage(perPage.get(2), this::unmapOne));
+        Tasks.user(ctx.param(USER_SYSCALL)),
+        Tasks.kernel(k.seg(ctx.param(MMAP_FAIL), "MIGHT_RESCHED")));
+  }
+
+  /** The successful attempt of {@code kind} = (pop, fixedPop, region advice). */
+  private List<StepSpec> attempt(List<Object> kind) {
+    boolean pop = (Boolean) kind.get(0);
+    boolean fixedPop = (Boolean) kind.get(1);
+    return iteration(pop, (Advice) kind.get(2), pageSteps(fixedPop));
+  }
+
+  /** Steps 1-3 of the attempts, each page's calls picked by the worker's drawn advices. */
+  private List<List<StepSpec>> pageSteps(boolean fixedPop) {
+    return memo(
+        "pageSteps/" + fixedPop,
+        () ->
+            List.of(
+                perPage(0, this::unmapOne),
+                perPage(1, a -> remapOne(a, fixedPop)),
+                perPage(2, this::unmapOne)));
   }
 
   /**
@@ -165,17 +217,20 @@ final class MmapModelV1704 {
     return it;
   }
 
-  /** A loop over the pages whose body is one page's calls for each drawn advice. */
-  private List<StepSpec> perPage(List<Advice> drawn, Function<Advice, List<StepSpec>> page) {
+  /**
+   * A loop over the pages of step {@code step}: the worker's drawn advices in turn, one page each,
+   * over and over ({@link #PER_PAGE}), then the first of them again for the pages left over ({@link
+   * #PER_PAGE_REST}).
+   */
+  private List<StepSpec> perPage(int step, Function<Advice, List<StepSpec>> page) {
     long pages = m.pages;
-    int n = (int) Math.min(drawn.size(), pages);
-    List<StepSpec> body = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      body.addAll(page.apply(drawn.get(i)));
-    }
-    List<StepSpec> out = new ArrayList<>(Tasks.repeat(pages / n, body));
-    for (int i = 0; i < pages % n; i++) {
-      out.addAll(page.apply(drawn.get(i)));
+    int n = (int) Math.min(Math.max(1, ctx.param(MADVISE_DRAWN)), pages);
+    List<List<StepSpec>> byAdvice = ADVICES.stream().map(page).toList();
+    List<StepSpec> out =
+        new ArrayList<>(
+            Tasks.repeat(pages / n, List.of(new StepSpec.Pick(PER_PAGE.get(step), byAdvice))));
+    if (pages % n > 0) {
+      out.add(new StepSpec.Pick(PER_PAGE_REST.get(step), byAdvice));
     }
     return out;
   }

@@ -143,11 +143,14 @@ public final class StressNg implements WorkloadTool {
             a.has("mmap-write-check"),
             release1704);
     if (mmap > 0) {
-      MmapModel workers = MmapModel.workers(ctx, bytes / mmap, mopt);
+      List<Long> seeds = new ArrayList<>();
       for (int i = 0; i < mmap; i++) {
-        String name = ctx.id() + "-mmap/" + i;
-        tasks.add(
-            Tasks.normal(name, cpuList, workers.program(name.hashCode() * 0x9E3779B97F4A7C15L)));
+        seeds.add(workerName(ctx, i).hashCode() * 0x9E3779B97F4A7C15L);
+      }
+      List<MmapModel.Worker> workers = MmapModel.workers(ctx, bytes / mmap, mopt).workers(seeds);
+      for (int i = 0; i < mmap; i++) {
+        MmapModel.Worker w = workers.get(i);
+        tasks.add(Tasks.normal(workerName(ctx, i), cpuList, w.program()).withDraws(w.draws()));
       }
     }
     int cpu = instances(a, "cpu", online);
@@ -168,6 +171,10 @@ public final class StressNg implements WorkloadTool {
         new Report(ctx.id(), cyclic > 0, policy, delay, stressors),
         mmap > 0 ? MmapPaths.LOCKS : List.of(),
         mmap > 0 ? MmapModel.vmstatWorkers(ctx) : List.of());
+  }
+
+  private static String workerName(ToolContext ctx, int i) {
+    return ctx.id() + "-mmap/" + i;
   }
 
   /** The largest {@code --mmap-bytes} the model sets up (see {@link #bytes}). */

@@ -42,6 +42,42 @@ class MmapModelTest {
     }
   }
 
+  /**
+   * The steps a worker runs in order, loops unrolled and picks resolved by its draws ({@code steps}
+   * must not hold its endless loop).
+   */
+  static List<StepSpec> run(List<StepSpec> steps, Map<String, List<Integer>> draws) {
+    List<StepSpec> out = new ArrayList<>();
+    run(steps, draws, out);
+    return out;
+  }
+
+  private static void run(
+      List<StepSpec> steps, Map<String, List<Integer>> draws, List<StepSpec> out) {
+    for (StepSpec st : steps) {
+      if (st instanceof StepSpec.Loop l) {
+        for (int i = 0; i < l.count(); i++) {
+          run(l.body(), draws, out);
+        }
+      } else if (st instanceof StepSpec.Pick p) {
+        for (int v : draws.get(p.draws())) {
+          run(p.choices().get(v), draws, out);
+        }
+      } else {
+        out.add(st);
+      }
+    }
+  }
+
+  /** One pass of what a worker runs: its attempts before its endless loop, then one iteration. */
+  static List<StepSpec> onePass(MmapModel.Worker w) {
+    List<StepSpec> prog = w.program();
+    StepSpec.Loop last = (StepSpec.Loop) prog.get(prog.size() - 1);
+    List<StepSpec> out = run(prog.subList(0, prog.size() - 1), w.draws());
+    out.addAll(run(last.body(), w.draws()));
+    return out;
+  }
+
   private static boolean isKernelPath(StepSpec s) {
     return s instanceof StepSpec.Kernel || s instanceof StepSpec.Syscall;
   }
@@ -259,8 +295,8 @@ class MmapModelTest {
     assertThat(items(List.of(k.munmap(big, MmapPaths.Pages.ANON)))).isLessThan(big / 100);
     // the default worker of a 8-CPU machine (32 MB) and of a 1-CPU one (256 MB): same order
     MmapModel.Options o = new MmapModel.Options(false, false, false, false);
-    assertThat(items(MmapModel.program(CTX, 256L << 20, o, 1)))
-        .isLessThan(3 * items(MmapModel.program(CTX, PAGES * 4096, o, 1)));
+    assertThat(items(MmapModel.worker(CTX, 256L << 20, o, 1).program()))
+        .isLessThan(3 * items(MmapModel.worker(CTX, PAGES * 4096, o, 1).program()));
   }
 
   @Test
@@ -288,7 +324,8 @@ class MmapModelTest {
   @Test
   void firstHugetlbFailureDropsPopulateForGood() {
     List<StepSpec> prog =
-        MmapModel.program(CTX, PAGES * 4096, new MmapModel.Options(false, false, false, false), 42);
+        MmapModel.worker(CTX, PAGES * 4096, new MmapModel.Options(false, false, false, false), 42)
+            .program();
     StepSpec last = prog.get(prog.size() - 1);
     assertThat(last).isInstanceOf(StepSpec.Loop.class);
     // in the repeated part no step-2 one-page mmap (MAP_FIXED) populates any more

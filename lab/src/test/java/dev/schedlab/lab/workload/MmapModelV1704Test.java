@@ -11,7 +11,6 @@ import dev.schedlab.lab.scenario.LockCheck;
 import dev.schedlab.lab.scenario.ScenarioException;
 import dev.schedlab.lab.workload.MmapPaths.Advice;
 import dev.schedlab.lab.workload.MmapPaths.Pages;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -46,7 +45,7 @@ class MmapModelV1704Test {
 
   @Test
   void theWholeProgramPassesTheLockRules() {
-    List<StepSpec> prog = MmapModel.program(CTX, PAGES * 4096, V1704, 7);
+    List<StepSpec> prog = MmapModel.worker(CTX, PAGES * 4096, V1704, 7).program();
     assertThatCode(() -> LockCheck.check(prog, LOCKS)).doesNotThrowAnyException();
   }
 
@@ -116,26 +115,12 @@ class MmapModelV1704Test {
     assertThat(longest).isBetween(32, 2 * 32); // a folio's scan and isolation, 32 per chunk
   }
 
-  /** The steady loop's top-level steps, loops expanded: what one pass over the sequence runs. */
+  /** The steady loop's steps, loops unrolled and picks resolved: one pass over the sequence. */
   private static List<StepSpec> steadyPass() {
-    List<StepSpec> prog = MmapModel.program(CTX, PAGES * 4096, V1704, 7);
-    StepSpec last = prog.get(prog.size() - 1);
+    MmapModel.Worker w = MmapModel.worker(CTX, PAGES * 4096, V1704, 7);
+    StepSpec last = w.program().get(w.program().size() - 1);
     assertThat(last).isInstanceOf(StepSpec.Loop.class);
-    List<StepSpec> out = new ArrayList<>();
-    expand(((StepSpec.Loop) last).body(), out);
-    return out;
-  }
-
-  private static void expand(List<StepSpec> body, List<StepSpec> out) {
-    for (StepSpec st : body) {
-      if (st instanceof StepSpec.Loop l) {
-        for (int i = 0; i < l.count(); i++) {
-          expand(l.body(), out);
-        }
-      } else {
-        out.add(st);
-      }
-    }
+    return MmapModelTest.run(((StepSpec.Loop) last).body(), w.draws());
   }
 
   @Test
@@ -196,10 +181,7 @@ class MmapModelV1704Test {
 
   @Test
   void noMmapFailsOnceHugetlbIsMaskedSoTheWorkerNeverSleeps() {
-    List<StepSpec> prog = MmapModel.program(CTX, PAGES * 4096, V1704, 7);
-    List<StepSpec> all = new ArrayList<>();
-    expand(prog.subList(0, prog.size() - 1), all);
-    all.addAll(steadyPass());
+    List<StepSpec> all = MmapModelTest.onePass(MmapModel.worker(CTX, PAGES * 4096, V1704, 7));
     assertThat(all).noneMatch(st -> st instanceof StepSpec.Sleep);
     // the later layout sleeps 100 ms after two failures in a row, with the same draws somewhere
     long failures =

@@ -19,9 +19,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The mmap workers of one stress-ng instance are built by one model: each gets the program a lone
- * worker of its seed gets, and their programs share one instance of every kernel path, which the
- * program compiler and the lock check then handle once.
+ * The mmap workers of one stress-ng instance are built by one model: each runs what a lone worker
+ * of its seed runs, and their programs share one instance of every kernel path (with the V0.17.04
+ * layout one program, the workers' draws apart), which the program compiler and the lock check then
+ * handle once.
  */
 class MmapWorkersTest {
   private static final ToolContext CTX =
@@ -42,6 +43,9 @@ class MmapWorkersTest {
       if (s instanceof StepSpec.Loop l) {
         out.add(s);
         collect(l.body(), out);
+      } else if (s instanceof StepSpec.Pick p) {
+        out.add(s);
+        p.choices().forEach(c -> collect(c, out));
       } else if (s instanceof StepSpec.Syscall sc) {
         out.add(s);
         collect(sc.parts(), out);
@@ -52,17 +56,19 @@ class MmapWorkersTest {
   }
 
   @Test
-  void workersGetTheLoneWorkersProgramsAndShareTheirPaths() {
+  void workersRunWhatTheLoneWorkersRunAndShareTheirPaths() {
     for (boolean v1704 : new boolean[] {false, true}) {
       MmapModel.Options opt = new MmapModel.Options(false, false, false, v1704);
-      MmapModel workers = MmapModel.workers(CTX, BYTES, opt);
-      List<StepSpec> a = workers.program(1);
-      List<StepSpec> b = workers.program(2);
-      assertThat(a).isEqualTo(MmapModel.program(CTX, BYTES, opt, 1));
-      assertThat(b).isEqualTo(MmapModel.program(CTX, BYTES, opt, 2));
-      assertThat(b).isNotEqualTo(a); // the flag draws differ
-      Set<StepSpec> ofA = composites(a);
-      List<StepSpec> shared = new ArrayList<>(composites(b));
+      List<MmapModel.Worker> ws = MmapModel.workers(CTX, BYTES, opt).workers(List.of(1L, 2L));
+      MmapModel.Worker a = ws.get(0);
+      MmapModel.Worker b = ws.get(1);
+      assertThat(MmapModelTest.onePass(a))
+          .isEqualTo(MmapModelTest.onePass(MmapModel.worker(CTX, BYTES, opt, 1)));
+      assertThat(MmapModelTest.onePass(b))
+          .isEqualTo(MmapModelTest.onePass(MmapModel.worker(CTX, BYTES, opt, 2)));
+      assertThat(MmapModelTest.onePass(b)).isNotEqualTo(MmapModelTest.onePass(a)); // the draws
+      Set<StepSpec> ofA = composites(a.program());
+      List<StepSpec> shared = new ArrayList<>(composites(b.program()));
       shared.retainAll(ofA); // equal ones (List.retainAll compares by value)
       long sameInstance = shared.stream().filter(ofA::contains).count();
       assertThat(shared).isNotEmpty();
@@ -71,10 +77,21 @@ class MmapWorkersTest {
   }
 
   @Test
+  void withTheV1704LayoutTheWorkersShareOneProgramAndDifferInTheirDraws() {
+    MmapModel.Options opt = new MmapModel.Options(false, false, false, true);
+    List<MmapModel.Worker> ws = MmapModel.workers(CTX, BYTES, opt).workers(List.of(1L, 2L, 3L));
+    assertThat(ws).allSatisfy(w -> assertThat(w.program()).isSameAs(ws.get(0).program()));
+    assertThat(ws.get(1).draws()).isNotEqualTo(ws.get(0).draws());
+    // a region of 1024 pages over 32 drawn advices: no pages left over
+    assertThat(ws.get(0).draws().get(MmapModelV1704.PER_PAGE.get(0))).hasSize(32);
+    assertThat(ws.get(0).draws().get(MmapModelV1704.PER_PAGE_REST.get(0))).isEmpty();
+  }
+
+  @Test
   void theLockCheckStillReportsAPathNotCheckedBefore() {
     Set<StepSpec> checked = LockCheck.newCheckedSet();
     List<StepSpec> good =
-        MmapModel.workers(CTX, BYTES, new MmapModel.Options(false, false, false, true)).program(3);
+        MmapModel.worker(CTX, BYTES, new MmapModel.Options(false, false, false, true), 3).program();
     LockCheck.check(good, LOCKS, checked);
     assertThat(checked).isNotEmpty();
     StepSpec bad =
