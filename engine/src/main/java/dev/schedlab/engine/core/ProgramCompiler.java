@@ -339,30 +339,7 @@ final class ProgramCompiler {
    * @throws IllegalArgumentException a value is not the index of a choice
    */
   int[][] draws(Map<String, List<Integer>> byName, String taskComm) {
-    int[][] out = new int[drawSlots.size()][];
-    for (Map.Entry<String, List<Integer>> e : byName.entrySet()) {
-      Integer slot = drawSlots.get(e.getKey());
-      if (slot == null) {
-        continue;
-      }
-      int[] seq = new int[e.getValue().size()];
-      for (int i = 0; i < seq.length; i++) {
-        seq[i] = e.getValue().get(i);
-        if (seq[i] < 0 || seq[i] >= drawBounds.get(slot)) {
-          throw new IllegalArgumentException(
-              taskComm
-                  + ": draw "
-                  + seq[i]
-                  + " of "
-                  + e.getKey()
-                  + " is not one of the pick's "
-                  + drawBounds.get(slot)
-                  + " choices");
-        }
-      }
-      out[slot] = seq;
-    }
-    return out;
+    return PickDraws.bySlot(drawSlots, drawBounds, byName, taskComm);
   }
 
   /** A CPU mask of this machine. */

@@ -12,7 +12,7 @@ import dev.schedlab.engine.config.StepSpec;
 import dev.schedlab.lab.workload.MmapPaths.Advice;
 import dev.schedlab.lab.workload.MmapPaths.Pages;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -67,7 +67,7 @@ final class MmapModelV1704 {
   private final MmapModel m;
   private final MmapPaths k;
   private final ToolContext ctx;
-  private final Map<String, Object> shared = new HashMap<>();
+  private final Map<String, Object> shared = new LinkedHashMap<>();
 
   MmapModelV1704(MmapModel m) {
     this.m = m;
@@ -97,7 +97,7 @@ final class MmapModelV1704 {
    * built once) and each page's calls by the page's advice; what a worker drew is its draws.
    */
   List<MmapModel.Worker> workers(List<Long> seeds) {
-    Map<List<Object>, Integer> kinds = new HashMap<>(); // attempt kind -> choice index
+    Map<List<Object>, Integer> kinds = new LinkedHashMap<>(); // attempt kind -> choice index
     kinds.put(FAIL, 0);
     List<Map<String, List<Integer>>> draws = new ArrayList<>();
     for (long seed : seeds) {
@@ -120,7 +120,7 @@ final class MmapModelV1704 {
   private Map<String, List<Integer>> draw(SplittableRandom rnd, Map<List<Object>, Integer> kinds) {
     int drawnMax = (int) Math.max(1, ctx.param(MADVISE_DRAWN));
     int n = (int) Math.min(drawnMax, m.pages);
-    Map<String, List<Integer>> out = new HashMap<>();
+    Map<String, List<Integer>> out = new LinkedHashMap<>();
     for (int step = 0; step < 3; step++) {
       List<Integer> seq = new ArrayList<>();
       for (int i = 0; i < drawnMax; i++) {
