@@ -44,15 +44,7 @@ class RqClockSkipTest {
 
   @Test
   void thePreemptedTaskIsChargedUpToTheWakeupAndTheWakeeFromIt() {
-    Kernel k =
-        TestRun.run()
-            .duration(10 * MS)
-            .cpus(1, 2, 1)
-            .noJitter()
-            .tasks(
-                task("hog").cpus("1").program(user(100 * MS)),
-                task("rt").cpus("1").fifo(50).program(sleep(MS + MS / 2), user(5_000), exit()))
-            .kernel();
+    Kernel k = rtOverAHog();
     Task hog = named(k, "hog");
     Task rt = named(k, "rt");
     long woken = stepUntil(k, () -> rt.onRq && k.cpus[1].curr == hog);
@@ -68,15 +60,7 @@ class RqClockSkipTest {
 
   @Test
   void aSwitchNoWakeupAskedForReadsTheClock() {
-    Kernel k =
-        TestRun.run()
-            .duration(10 * MS)
-            .cpus(1, 2, 1)
-            .noJitter()
-            .tasks(
-                task("hog").cpus("1").program(user(100 * MS)),
-                task("rt").cpus("1").fifo(50).program(sleep(MS + MS / 2), user(5_000), exit()))
-            .kernel();
+    Kernel k = rtOverAHog();
     Task hog = named(k, "hog");
     Task rt = named(k, "rt");
     stepUntil(k, () -> k.cpus[1].curr == rt);
@@ -118,6 +102,18 @@ class RqClockSkipTest {
     assertThat(sleeper.sumExec - before)
         .as("the two-millisecond sleep is not run time")
         .isLessThan(MS);
+  }
+
+  /** CPU 1: a fair hog, and an RT task that wakes from a sleep at 1.5 ms, runs 5 us and exits. */
+  private static Kernel rtOverAHog() {
+    return TestRun.run()
+        .duration(10 * MS)
+        .cpus(1, 2, 1)
+        .noJitter()
+        .tasks(
+            task("hog").cpus("1").program(user(100 * MS)),
+            task("rt").cpus("1").fifo(50).program(sleep(MS + MS / 2), user(5_000), exit()))
+        .kernel();
   }
 
   /** Runs a nanosecond at a time until {@code done} holds; returns the time it first did. */

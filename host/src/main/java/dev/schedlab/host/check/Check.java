@@ -10,6 +10,12 @@ import java.util.Map;
  * on the machine file, then compared figure by figure. No check sets a parameter.
  */
 public interface Check {
+  /**
+   * The model's seeds 1 to this a check pools or takes the median of: a real run is one start phase
+   * of its threads against the tick and one interleaving, the model's figure is over several.
+   */
+  int MODEL_SEEDS = 5;
+
   /** The workload as a user would name it. */
   String name();
 

@@ -14,7 +14,7 @@ import java.util.Objects;
  * SCHED_FIFO 95, quiet or beside a load: the wakeup latency's median, 99th percentile and maximum.
  * The threads start at a random phase to the tick, which moves the tail (a SCHED_OTHER wakeup that
  * does not preempt the hog waits for a tick); a real run is one phase, so the model's histograms of
- * seeds 1 to {@value RtAppCheck#MODEL_SEEDS} are pooled.
+ * seeds 1 to {@value Check#MODEL_SEEDS} are pooled.
  */
 final class CyclictestCheck implements Check {
   private static final int HIST_US = 20_000;
@@ -84,7 +84,7 @@ final class CyclictestCheck implements Check {
     tools.add(new String[] {"cyclictest", args(env)});
     tools.addAll(background.modelTools(env));
     List<Latencies> runs = new ArrayList<>();
-    for (int seed = 1; seed <= RtAppCheck.MODEL_SEEDS; seed++) {
+    for (int seed = 1; seed <= MODEL_SEEDS; seed++) {
       ModelRunner.Outcome o =
           model.run("check-cyclictest", tools, env.seconds() * 1_000_000_000L, seed, List.of());
       runs.add(modelLatencies(o));

@@ -12,13 +12,13 @@ import java.util.Map;
  * grows with the group count (the ratios, which do not depend on the per-message costs). A run's
  * time depends on how the senders and receivers happen to interleave (how many messages a receiver
  * finds per wakeup), in the kernel from run to run and in the model from seed to seed, so each time
- * is the median of {@link #REAL_RUNS} real runs and of the model's seeds 1 to {@link #MODEL_SEEDS}.
+ * is the median of {@link #REAL_RUNS} real runs and of the model's seeds 1 to {@link
+ * Check#MODEL_SEEDS}.
  */
 final class HackbenchCheck implements Check {
   private static final int[] GROUPS = {1, 2, 4};
 
   static final int REAL_RUNS = 3;
-  static final int MODEL_SEEDS = 5;
 
   @Override
   public String name() {

@@ -20,7 +20,7 @@ import java.util.Map;
  * command line of the ILB IPI report (lore 20231005161727.1855004-1-joel@joelfernandes.org: {@code
  * cyclictest -i 100 -d 100 --latency=1000 -t -m}, SCHED_OTHER threads at 100, 200, ... us), whose
  * CAL row counts the nohz idle balancer's kicks on this kernel. The model's rates are the mean of
- * its seeds 1 to {@value RtAppCheck#MODEL_SEEDS}, one start phase of the threads each.
+ * its seeds 1 to {@value Check#MODEL_SEEDS}, one start phase of the threads each.
  */
 final class InterruptsCheck implements Check {
   /** One thread per CPU at 1 ms, SCHED_FIFO 95 with root. */
@@ -129,7 +129,7 @@ final class InterruptsCheck implements Check {
     for (String[] r : ROWS) {
       m.put(r[0], 0.0);
     }
-    for (int seed = 1; seed <= RtAppCheck.MODEL_SEEDS; seed++) {
+    for (int seed = 1; seed <= MODEL_SEEDS; seed++) {
       ModelRunner.Outcome o =
           model.run(
               "check-interrupts",
@@ -139,7 +139,7 @@ final class InterruptsCheck implements Check {
               List.of());
       for (String[] r : ROWS) {
         double rate = r[2].isEmpty() ? 0.0 : o.metric(r[2]) / env.seconds();
-        m.merge(r[0], rate / RtAppCheck.MODEL_SEEDS, Double::sum);
+        m.merge(r[0], rate / MODEL_SEEDS, Double::sum);
       }
     }
     return m;

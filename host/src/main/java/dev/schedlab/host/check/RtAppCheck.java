@@ -34,9 +34,6 @@ import java.util.stream.Stream;
  * same event, so both run the same threads.
  */
 final class RtAppCheck implements Check {
-  /** The model's seeds, each a launch phase; their rows are pooled. */
-  static final int MODEL_SEEDS = 5;
-
   /**
    * Figure: thread, column, percentile. {@code wu_lat} is how late the timer woke the thread,
    * {@code run} how long a loop's runtime events took (the configured wall time, longer when the
@@ -146,9 +143,10 @@ final class RtAppCheck implements Check {
   }
 
   /**
-   * The model's rows of seeds 1 to {@value #MODEL_SEEDS}, pooled per thread: each seed launches
-   * rt-app at another phase of the tick (the real launch's phase is arbitrary and not known), and
-   * the phase decides which threads the tick preempts (docs/validation.md, the rt-app heavy task).
+   * The model's rows of seeds 1 to {@value Check#MODEL_SEEDS}, pooled per thread: each seed
+   * launches rt-app at another phase of the tick (the real launch's phase is arbitrary and not
+   * known), and the phase decides which threads the tick preempts (docs/validation.md, the rt-app
+   * heavy task).
    */
   @Override
   public Map<String, Double> model(ModelRunner model, Env env) throws HostException {

@@ -23,7 +23,7 @@ class HackbenchCheckTest {
     HostDescription h = HostDetector.describe(root); // a default machine
     ModelRunner model = ModelRunner.on(MachineFileWriter.write(h, "test"));
     Env quick = new Env(1, true, false, h.nrCpus());
-    double[] g1 = new double[HackbenchCheck.MODEL_SEEDS];
+    double[] g1 = new double[Check.MODEL_SEEDS];
     for (int seed = 1; seed <= g1.length; seed++) {
       g1[seed - 1] = HackbenchCheck.time(model, 1, 100, seed);
     }
