@@ -5,6 +5,7 @@ import dev.schedlab.engine.params.Param;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The mainline mm concurrency-ID compaction (v6.4-v6.18, section 3.1).
@@ -32,20 +33,30 @@ final class MmCid implements MmCidControl {
   /** {@code curr->cid_work}: one callback object for every task, so queuing allocates nothing. */
   private final TaskWorkItem cidWork = this::work;
 
-  /** Address spaces by id, and tasks by pid, for plugins. */
+  /**
+   * Address spaces by id, and tasks by pid (a slot per pid: pids are small and dense), for plugins.
+   */
   private final List<Mm> mms = new ArrayList<>();
 
-  private final java.util.Map<Integer, Task> tasks = new java.util.HashMap<>();
+  private final List<Task> tasks = new ArrayList<>();
 
   void register(Mm mm) {
-    while (mms.size() <= mm.id) {
-      mms.add(null);
-    }
-    mms.set(mm.id, mm);
+    set(mms, mm.id, mm);
   }
 
   void register(Task t) {
-    tasks.put(t.pid, t);
+    set(tasks, t.pid, t);
+  }
+
+  private static <T> void set(List<T> byId, int id, T value) {
+    while (byId.size() <= id) {
+      byId.add(null);
+    }
+    byId.set(id, value);
+  }
+
+  private @Nullable Task task(int pid) {
+    return pid >= 0 && pid < tasks.size() ? tasks.get(pid) : null;
   }
 
   private Mm mm(int id) {
@@ -83,13 +94,13 @@ final class MmCid implements MmCidControl {
 
   @Override
   public boolean workPending(int pid) {
-    Task t = tasks.get(pid);
+    Task t = task(pid);
     return t != null && t.cidWorkQueued;
   }
 
   @Override
   public void setWorkPending(int pid, boolean pending) {
-    Task t = tasks.get(pid);
+    Task t = task(pid);
     if (t != null) {
       t.cidWorkQueued = pending;
     }

@@ -13,11 +13,17 @@ final class TaskLocks {
   /** {@code _irqsave} spinlocks held or being spun on: interrupts are off while above zero. */
   int irqsOff;
 
-  KLock[] held = new KLock[4];
-  long[] heldSince = new long[4];
-  boolean[] heldRead = new boolean[4];
-  boolean[] heldIrqs = new boolean[4];
+  // Made at the first lock the task takes: most tasks never take one, and a task's memory is
+  // budgeted (docs/benchmarks.md, "Memory per task").
+  KLock[] held = NO_LOCKS;
+  long[] heldSince = NO_TIMES;
+  boolean[] heldRead = NO_FLAGS;
+  boolean[] heldIrqs = NO_FLAGS;
   int nrHeld;
+
+  private static final KLock[] NO_LOCKS = {};
+  private static final long[] NO_TIMES = {};
+  private static final boolean[] NO_FLAGS = {};
 
   /** The lock being waited for (spinning or sleeping), or null. */
   @Nullable KLock waiting;
@@ -45,10 +51,11 @@ final class TaskLocks {
 
   void add(KLock l, long since, boolean read, boolean irqs) {
     if (nrHeld == held.length) {
-      held = java.util.Arrays.copyOf(held, nrHeld * 2);
-      heldSince = java.util.Arrays.copyOf(heldSince, nrHeld * 2);
-      heldRead = java.util.Arrays.copyOf(heldRead, nrHeld * 2);
-      heldIrqs = java.util.Arrays.copyOf(heldIrqs, nrHeld * 2);
+      int size = Math.max(4, nrHeld * 2);
+      held = java.util.Arrays.copyOf(held, size);
+      heldSince = java.util.Arrays.copyOf(heldSince, size);
+      heldRead = java.util.Arrays.copyOf(heldRead, size);
+      heldIrqs = java.util.Arrays.copyOf(heldIrqs, size);
     }
     held[nrHeld] = l;
     heldSince[nrHeld] = since;
