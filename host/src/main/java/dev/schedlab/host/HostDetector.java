@@ -35,6 +35,7 @@ public final class HostDetector {
     params.putAll(KernelProbe.versionParams(release));
     params.putAll(kernel.baseSliceParam(topo.nrCpus()));
     params.putAll(kernel.vcpuPackParams());
+    params.putAll(kernel.delayedWakeParams());
     if (idle.governor().value().equals("haltpoll")) {
       params.putAll(kernel.haltpollParams());
     }

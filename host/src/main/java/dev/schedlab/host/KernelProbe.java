@@ -301,6 +301,29 @@ final class KernelProbe {
   }
 
   /**
+   * {@code feature.TTWU_DEQUEUE} for the kernel build that carries the out-of-tree {@code
+   * sched_vcpu_pack=} (whatever its value): on it a woken task still queued as a delayed dequeue
+   * was measured to complete its dequeue and take the regular wakeup path, CPU selection included
+   * ({@code delayed-wake.c}: 1295 of 1300 such wakeups went to the idle CPU; docs/validation.md,
+   * "Delayed wakees"). Nothing for other kernels: the model keeps its default, the requeue in place
+   * of v6.12's {@code ttwu_runnable()}.
+   */
+  Map<String, Sourced<Long>> delayedWakeParams() {
+    Optional<String> arg = argument("sched_vcpu_pack");
+    if (arg.isEmpty()) {
+      return Map.of();
+    }
+    return Map.of(
+        "feature.TTWU_DEQUEUE",
+        Sourced.of(
+            1L,
+            "/proc/cmdline: sched_vcpu_pack="
+                + arg.get()
+                + " (the out-of-tree build); measured on Linux 6.18.44-fc: a woken delayed task"
+                + " takes the regular wakeup path (docs/validation.md, 'Delayed wakees')"));
+  }
+
+  /**
    * The wakeup packing threshold, in 1024ths of a CPU's capacity, measured on this project's
    * machine: a task woken onto a CPU whose root cfs_rq util_avg read 654-736 stayed there, at
    * 731-799 it went to the idle CPU (docs/validation.md, "Wakeup packing").

@@ -202,6 +202,23 @@ class HostDetectorTest {
   }
 
   @Test
+  void theOutOfTreeBuildWakesDelayedTasksThroughTheRegularPath() throws Exception {
+    new FixtureHost(root)
+        .cpus(1, 2, 1, 2)
+        .file("/proc/cmdline", "console=ttyS0 nested_pvm=1 sched_vcpu_pack=15 rdinit=/init");
+    HostDescription h = HostDetector.describe(root);
+    assertThat(h.params().get("feature.TTWU_DEQUEUE").value()).isEqualTo(1L);
+    assertThat(h.params().get("feature.TTWU_DEQUEUE").source()).contains("Delayed wakees");
+    assertThat(loaded(h).kernel().params()).containsEntry("feature.TTWU_DEQUEUE", 1L);
+
+    new FixtureHost(root).file("/proc/cmdline", "console=ttyS0 sched_vcpu_pack=0");
+    assertThat(HostDetector.describe(root).params().get("feature.TTWU_DEQUEUE").value())
+        .isEqualTo(1L); // the same build with its packing off
+    new FixtureHost(root).file("/proc/cmdline", "console=ttyS0 quiet");
+    assertThat(HostDetector.describe(root).params()).doesNotContainKey("feature.TTWU_DEQUEUE");
+  }
+
+  @Test
   void anEmptyTreeStillGivesALoadableMachineFile() throws Exception {
     HostDescription h = HostDetector.describe(root); // nothing readable: lockdown, no /sys
     assertThat(h.nrCpus()).isPositive();

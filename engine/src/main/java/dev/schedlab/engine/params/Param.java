@@ -447,7 +447,7 @@ public enum Param {
       "feature.TTWU_DEQUEUE",
       0,
       Unit.BOOL,
-      "[src] 1 = a delayed-dequeue task that is woken is dequeued and takes the regular wakeup path, select_task_rq() included (Peter Zijlstra, 'sched: Change ttwu_runnable() vs sched_delayed', lore 20250702121159.*@infradead.org; the project's 6.18 guest behaves so, docs/validation.md 'Delayed wakees'; its machine files keep it off, docs/fidelity.md); 0 = v6.12's ttwu_runnable(): requeued in place on its CPU (ENQUEUE_DELAYED)"),
+      "[src] 1 = a delayed-dequeue task that is woken is dequeued and takes the regular wakeup path, select_task_rq() included (Peter Zijlstra, 'sched: Change ttwu_runnable() vs sched_delayed', lore 20250702121159.*@infradead.org; the project's 6.18 guest behaves so, docs/validation.md 'Delayed wakees', and schedlab host sets it for that kernel build); 0 = v6.12's ttwu_runnable(): requeued in place on its CPU (ENQUEUE_DELAYED)"),
   SIS_UTIL(
       "feature.SIS_UTIL",
       1,
