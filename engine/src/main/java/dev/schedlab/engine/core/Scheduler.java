@@ -508,10 +508,12 @@ final class Scheduler {
       k.pathCost += k.costs.p(Param.TTWU_RUNNABLE);
       Cpu rq = k.cpus[p.cpu];
       if (p.delayed) {
-        // Requeue a delayed-dequeue task in place, whether or not it is still on its CPU.
+        // Requeue a delayed-dequeue task in place, whether or not it is still on its CPU. Only
+        // the clock moves first (update_rq_clock()): curr is charged by wakeup_preempt()'s
+        // update_curr(), after requeue_delayed_entity() has read the lag against curr as it was.
         p.delayed = false;
         fairRunnable(rq, p, 1);
-        account(rq);
+        rq.clock = k.now;
         p.sclass.enqueue(rq, p, SchedFlags.ENQUEUE_DELAYED);
       }
       if (!p.onCpu) {

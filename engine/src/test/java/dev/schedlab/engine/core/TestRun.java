@@ -47,6 +47,7 @@ final class TestRun {
   private final Map<Integer, Integer> capacities = new TreeMap<>();
 
   private String preempt = KernelSpec.DEFAULT_PREEMPT;
+  private int hz = 1000;
   private boolean preemptRt;
   private boolean autogroup;
   private final Map<String, Boolean> features = new TreeMap<>();
@@ -146,6 +147,12 @@ final class TestRun {
     return this;
   }
 
+  /** CONFIG_HZ: the tick's rate. */
+  TestRun hz(int rate) {
+    this.hz = rate;
+    return this;
+  }
+
   /** CONFIG_PREEMPT_RT. */
   TestRun preemptRt() {
     this.preemptRt = true;
@@ -234,7 +241,7 @@ final class TestRun {
             100);
     KernelSpec kernel =
         new KernelSpec(
-            preempt, 1000, features, params, Long.MAX_VALUE, preemptRt, cgroups, autogroup);
+            preempt, hz, features, params, Long.MAX_VALUE, preemptRt, cgroups, autogroup);
     List<TaskSpec> specs = tasks.stream().map(t -> t.spec(nrCpus)).toList();
     return new RunConfig(
         name,

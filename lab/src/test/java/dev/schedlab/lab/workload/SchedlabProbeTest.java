@@ -59,7 +59,11 @@ class SchedlabProbeTest {
   void aPipeRoundTripOnOneCpuSwitchesTwice() throws Exception {
     long a = n(report("pipe 0 0 1000", ", cost.ctx_switch: 600"), "ns_per_roundtrip");
     long b = n(report("pipe 0 0 1000", ", cost.ctx_switch: 1600"), "ns_per_roundtrip");
-    assertThat(b - a).isBetween(1_990L, 2_010L);
+    // Two switches a round trip; at some of them the partner, woken while delayed, preempts the
+    // writer (its requeue keeps the lag the writer's unaccounted run gives it, model.md
+    // "Wakeups"), and which ones moves with the cost, so the rest of the path's cost moves a
+    // little.
+    assertThat(b - a).isBetween(1_950L, 2_050L);
   }
 
   @Test
