@@ -500,7 +500,11 @@ final class Scheduler {
     }
     p.state = TaskState.RUNNING;
     if (p.onRq && p.delayed && !p.onCpu && k.costs.on(Param.TTWU_DEQUEUE)) {
-      dequeueDelayedWakee(waker, p); // then down the regular path below, CPU selection included
+      // only a task that could go elsewhere and shares its CPU: a pinned one, or one alone on its
+      // runqueue, is requeued in place below
+      if (k.cpus[p.cpu].nrRunning > 1 && p.nrAllowed > 1) {
+        dequeueDelayedWakee(waker, p); // then down the regular path below, CPU selection included
+      }
     }
     if (p.onRq) {
       // ttwu_runnable(): still queued (blocking, delayed dequeue, or spinning before idle).
@@ -558,9 +562,11 @@ final class Scheduler {
   }
 
   /**
-   * {@code ttwu_runnable()} on a delayed-dequeue task with {@code feature.TTWU_DEQUEUE}: under the
-   * task's runqueue lock the delayed dequeue completes ({@code DEQUEUE_DELAYED | DEQUEUE_SLEEP})
-   * and the wakeup goes on as for a task that had left the runqueue.
+   * {@code ttwu_runnable()} on a delayed-dequeue task with {@code feature.TTWU_DEQUEUE}, when its
+   * runqueue runs another task and it may run elsewhere ({@code rq->nr_running > 1 &&
+   * p->nr_cpus_allowed > 1}): under the task's runqueue lock the delayed dequeue completes ({@code
+   * DEQUEUE_DELAYED | DEQUEUE_SLEEP}) and the wakeup goes on as for a task that had left the
+   * runqueue.
    */
   private void dequeueDelayedWakee(Cpu waker, Task p) {
     Cpu rq = k.cpus[p.cpu];

@@ -447,7 +447,7 @@ public enum Param {
       "feature.TTWU_DEQUEUE",
       0,
       Unit.BOOL,
-      "[src] 1 = a delayed-dequeue task that is woken is dequeued and takes the regular wakeup path, select_task_rq() included (Peter Zijlstra, 'sched: Change ttwu_runnable() vs sched_delayed', lore 20250702121159.*@infradead.org; the project's 6.18 guest behaves so, docs/validation.md 'Delayed wakees', and schedlab host sets it for that kernel build); 0 = v6.12's ttwu_runnable(): requeued in place on its CPU (ENQUEUE_DELAYED)"),
+      "[src] 1 = a delayed-dequeue task that is woken while its runqueue runs another task and that may run on another CPU (rq->nr_running > 1 && p->nr_cpus_allowed > 1) is dequeued and takes the regular wakeup path, select_task_rq() included; pinned tasks and tasks alone on their runqueue are requeued in place (Mike Galbraith, d68803506ffb 'sched/fair: Dequeue sched_delayed tasks when waking to a busy CPU', tip sched/urgent 2024-11; Peter Zijlstra's later 'sched: Change ttwu_runnable() vs sched_delayed', lore 20250702121159.*@infradead.org, drops the condition). The project's 6.18 guest behaves as the conditional rule: an unpinned task beside a hog woke through select_task_rq(), a pinned cyclictest thread was requeued (docs/validation.md 'Delayed wakees'); schedlab host sets it for that kernel build; 0 = v6.12's ttwu_runnable(): requeued in place on its CPU (ENQUEUE_DELAYED)"),
   SIS_UTIL(
       "feature.SIS_UTIL",
       1,

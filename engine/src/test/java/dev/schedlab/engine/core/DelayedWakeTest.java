@@ -14,10 +14,15 @@ import org.junit.jupiter.api.Test;
 /**
  * A task that blocks with negative lag beside a hog stays queued, delayed; woken, v6.12's {@code
  * ttwu_runnable()} requeues it in place, while with {@code feature.TTWU_DEQUEUE} its dequeue
- * completes and the wakeup chooses a CPU as for any sleeper: the idle one.
+ * completes and the wakeup chooses a CPU as for any sleeper: the idle one, unless it is pinned.
  */
 class DelayedWakeTest {
   private static Kernel blockedBesideAHog(boolean ttwuDequeue) {
+    return blockedBesideAHog(ttwuDequeue, "");
+  }
+
+  /** {@code b} blocks with the affinity {@code finalCpus} ("" = every CPU). */
+  private static Kernel blockedBesideAHog(boolean ttwuDequeue, String finalCpus) {
     Kernel k =
         TestRun.run()
             .duration(20 * MS)
@@ -31,7 +36,7 @@ class DelayedWakeTest {
                     .program(
                         new StepSpec.Affinity("0"),
                         user(3 * MS),
-                        new StepSpec.Affinity(""),
+                        new StepSpec.Affinity(finalCpus),
                         block("q")))
             .kernel();
     Task b = named(k, "b");
@@ -50,10 +55,16 @@ class DelayedWakeTest {
     return k;
   }
 
+  /** Wakeups that took {@code ttwu_runnable()}'s in-place path. */
+  private static long requeuedInPlace(Kernel k) {
+    return k.metrics.counter("sched.wakeups_runnable").value;
+  }
+
   @Test
   void v612RequeuesTheDelayedTaskInPlace() {
     Kernel k = blockedBesideAHog(false);
     Task b = named(k, "b");
+    assertThat(requeuedInPlace(k)).isEqualTo(1);
     assertThat(b.cpu).isZero();
     assertThat(b.onRq).isTrue();
     assertThat(b.delayed).isFalse();
@@ -63,9 +74,21 @@ class DelayedWakeTest {
   void withTtwuDequeueTheWakeupChoosesTheIdleCpu() {
     Kernel k = blockedBesideAHog(true);
     Task b = named(k, "b");
+    assertThat(requeuedInPlace(k)).isZero();
     assertThat(b.cpu).isEqualTo(1);
     assertThat(b.delayed).isFalse();
     assertThat(k.cpus[0].nrRunning).as("only the hog left on CPU 0").isEqualTo(1);
+  }
+
+  @Test
+  void withTtwuDequeueAPinnedTaskIsStillRequeuedInPlace() {
+    Kernel k = blockedBesideAHog(true, "0");
+    Task b = named(k, "b");
+    assertThat(requeuedInPlace(k)).isEqualTo(1);
+    assertThat(b.cpu).isZero();
+    assertThat(b.onRq).isTrue();
+    assertThat(b.delayed).isFalse();
+    assertThat(k.cpus[0].nrRunning).as("the hog and b").isEqualTo(2);
   }
 
   private static Task named(Kernel k, String comm) {
