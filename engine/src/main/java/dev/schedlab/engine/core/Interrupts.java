@@ -406,6 +406,11 @@ final class Interrupts {
         : cacheline(cpu, c.from);
   }
 
+  /** Latency of one line {@code c} no longer holds, fetched back from its last-level cache. */
+  long llcFetch(Cpu c) {
+    return k.costs.jitter(c, k.costs.p(Param.CACHELINE_SAME_LLC));
+  }
+
   /** Latency of one cache-line transfer between {@code a} and {@code b}. */
   long cacheline(Cpu a, Cpu b) {
     if (a == b) {

@@ -17,10 +17,19 @@ import java.util.ArrayDeque;
  * message (the receive queue's head and lock, the peer's {@code unix_sock} lock, the sender's
  * {@code sk_wmem_alloc}), one {@link CacheLine} each.
  *
- * <p>Does not model: lines evicted while a buffer sits freed (a line stays valid until another CPU
- * writes it), slab objects of one size class shared with other tools' messages of another size (the
- * pool is per CPU whatever the size), and the overlap of independent misses: every line's transfer
- * is waited for in turn.
+ * <p>A CPU's private caches hold {@code cache.private_lines} lines ({@code capacity}; 0: no limit):
+ * each CPU counts the message lines it touches, and a buffer whose lines this CPU last touched more
+ * than that many message lines ago has left its caches, so touching it again waits a fetch from the
+ * last-level cache for each line ({@link Interrupts#llcFetch}). With sockets whose queues stay
+ * full, as hackbench's senders keep them, a message is read after every other queued message was
+ * written, so its lines are still in the writer's caches only while all the queued messages fit.
+ *
+ * <p>Does not model: the other memory the tasks touch in the same caches (stacks, the sockets
+ * themselves: only message lines count), the cache's associativity (eviction is oldest first),
+ * lines evicted while a buffer sits freed (a line stays valid until another CPU writes it), slab
+ * objects of one size class shared with other tools' messages of another size (the pool is per CPU
+ * whatever the size), and the overlap of independent misses: every line's transfer is waited for in
+ * turn.
  *
  * <p>Kernel reference: net/unix/af_unix.c ({@code unix_stream_sendmsg()}, {@code
  * unix_stream_read_generic()}), net/core/skbuff.c ({@code __alloc_skb()}, {@code consume_skb()}),
@@ -30,12 +39,20 @@ final class SocketLines {
   /** Buffers freed back to each CPU, by CPU id; the last freed on top. */
   private final ArrayDeque<Buffer>[] free;
 
+  /** Message lines each CPU's private caches hold; 0: no limit. */
+  private final long capacity;
+
+  /** Message lines each CPU has touched so far, by CPU id: the clock eviction is read against. */
+  private final long[] touched;
+
   @SuppressWarnings({"unchecked", "rawtypes"})
-  SocketLines(int nrCpus) {
+  SocketLines(int nrCpus, long capacity) {
     free = new ArrayDeque[nrCpus];
     for (int i = 0; i < nrCpus; i++) {
       free[i] = new ArrayDeque<>();
     }
+    this.capacity = capacity;
+    this.touched = new long[nrCpus];
   }
 
   /** {@code c} writes a message of {@code lines} lines into {@code q}; returns its wait. */
@@ -46,7 +63,7 @@ final class SocketLines {
     if (b == null) {
       b = new Buffer(c);
     }
-    wait += lines * b.line.write(c, irqs);
+    wait += lines * refetched(c, b, b.line.write(c, irqs), lines, irqs);
     s.queued.add(b);
     return wait;
   }
@@ -60,10 +77,24 @@ final class SocketLines {
     long wait = s.writeShared(c, sharedLines, irqs);
     Buffer b = s.queued.poll();
     if (b != null) {
-      wait += lines * b.line.read(c, irqs);
+      wait += lines * refetched(c, b, b.line.read(c, irqs), lines, irqs);
       free[b.home.id].push(b);
     }
     return wait;
+  }
+
+  /**
+   * The wait per line of {@code c} touching {@code b}'s {@code lines}, given {@code transfer}, the
+   * wait for the lines another CPU holds: a fetch from the last-level cache when {@code c} holds
+   * them but has touched more than {@code capacity} other message lines since.
+   */
+  private long refetched(Cpu c, Buffer b, long transfer, int lines, Interrupts irqs) {
+    boolean evicted =
+        transfer == 0 && capacity > 0 && b.lastCpu == c && touched[c.id] - b.lastTouch > capacity;
+    touched[c.id] += lines;
+    b.lastCpu = c;
+    b.lastTouch = touched[c.id];
+    return evicted ? irqs.llcFetch(c) : transfer;
   }
 
   private static Socket socket(Cpu c, WaitQueue q, int sharedLines) {
@@ -105,9 +136,15 @@ final class SocketLines {
     final Cpu home;
     final CacheLine line;
 
+    /** The CPU that touched the lines last, and its {@link #touched} count then. */
+    Cpu lastCpu;
+
+    long lastTouch = Long.MAX_VALUE;
+
     Buffer(Cpu home) {
       this.home = home;
       this.line = new CacheLine(home);
+      this.lastCpu = home;
     }
   }
 }

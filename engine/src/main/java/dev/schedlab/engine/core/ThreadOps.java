@@ -354,7 +354,7 @@ final class ThreadOps {
   private boolean message(Cpu cpu, Task t, Op op) {
     SocketLines s = sockets;
     if (s == null) {
-      s = new SocketLines(k.cpus.length);
+      s = new SocketLines(k.cpus.length, k.costs.p(Param.CACHE_PRIVATE_LINES));
       sockets = s;
     }
     long wait =

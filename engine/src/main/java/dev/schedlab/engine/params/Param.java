@@ -182,6 +182,11 @@ public enum Param {
       64,
       Unit.COUNT,
       "[measured on the same guest and ring] percent of a task's cache lines each other task run on its CPU since leaves in place: the ring's excess over N = 2 at N = 3, 4, 6 and 8 (0.32, 0.61, 0.81, 0.93 us of the 0.97) follows 1 - 0.64^(N-2)"),
+  CACHE_PRIVATE_LINES(
+      "cache.private_lines",
+      0,
+      Unit.COUNT,
+      "[src] a CPU's private cache in 64-byte lines (/sys/devices/system/cpu/cpu0/cache/index2/size / 64: 2048K, 32768 lines, on the project's Intel Xeon 2-vCPU guest; 0 = no limit unless a machine file sets it): a socket message's lines stay in the CPU that last touched them until that CPU has touched this many other message lines (docs/validation.md, hackbench)"),
   POLL_WAKE(
       "latency.poll_wake", 100, Unit.NS, "[estimate] poll_idle() noticing the NEED_RESCHED write"),
   TASK_WORK_OVERHEAD(

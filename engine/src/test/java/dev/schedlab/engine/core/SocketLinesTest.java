@@ -20,7 +20,7 @@ class SocketLinesTest {
   @Test
   void aMessageReadOnItsWritersCpuCostsNoTransfer() {
     Kernel k = kernel();
-    SocketLines s = new SocketLines(k.cpus.length);
+    SocketLines s = new SocketLines(k.cpus.length, 0);
     WaitQueue q = new WaitQueue("q");
     Cpu c = k.cpus[0];
     assertThat(s.write(c, q, LINES, SHARED, k.irqs)).isZero();
@@ -31,7 +31,7 @@ class SocketLinesTest {
   @Test
   void aMessageReadOnAnotherCpuCostsItsLinesAndTheSocketsOnce() {
     Kernel k = kernel();
-    SocketLines s = new SocketLines(k.cpus.length);
+    SocketLines s = new SocketLines(k.cpus.length, 0);
     WaitQueue q = new WaitQueue("q");
     s.write(k.cpus[0], q, LINES, SHARED, k.irqs);
     s.write(k.cpus[0], q, LINES, SHARED, k.irqs);
@@ -49,7 +49,7 @@ class SocketLinesTest {
   @Test
   void aWriterReusingMemoryFreedElsewhereTakesItsLinesBack() {
     Kernel k = kernel();
-    SocketLines s = new SocketLines(k.cpus.length);
+    SocketLines s = new SocketLines(k.cpus.length, 0);
     WaitQueue q = new WaitQueue("q");
     s.write(k.cpus[0], q, LINES, SHARED, k.irqs);
     s.read(k.cpus[2], q, LINES, SHARED, k.irqs);
@@ -64,7 +64,7 @@ class SocketLinesTest {
   @Test
   void aBufferGoesBackToTheCpuThatAllocatedIt() {
     Kernel k = kernel();
-    SocketLines s = new SocketLines(k.cpus.length);
+    SocketLines s = new SocketLines(k.cpus.length, 0);
     WaitQueue a = new WaitQueue("a");
     WaitQueue b = new WaitQueue("b");
     s.write(k.cpus[0], a, LINES, 0, k.irqs);
@@ -75,5 +75,45 @@ class SocketLinesTest {
     assertThat(s.write(k.cpus[0], b, LINES, 0, k.irqs))
         .as("CPU 0 gets its buffer back from CPU 1, for another socket too")
         .isEqualTo(LINES * SAME);
+  }
+
+  @Test
+  void aMessageQueuedBehindMoreThanTheCacheHoldsIsFetchedBackFromTheLlc() {
+    Kernel k = kernel();
+    Cpu c = k.cpus[0];
+    // room for two messages' lines: the third message written pushes the first out
+    SocketLines s = new SocketLines(k.cpus.length, 2 * LINES);
+    WaitQueue q = new WaitQueue("q");
+    for (int i = 0; i < 4; i++) {
+      s.write(c, q, LINES, SHARED, k.irqs);
+    }
+    assertThat(s.read(c, q, LINES, SHARED, k.irqs))
+        .as("three messages' lines touched since the first was written")
+        .isEqualTo(LINES * SAME);
+    SocketLines roomy = new SocketLines(k.cpus.length, 4 * LINES);
+    for (int i = 0; i < 4; i++) {
+      roomy.write(c, q, LINES, SHARED, k.irqs);
+    }
+    assertThat(roomy.read(c, q, LINES, SHARED, k.irqs)).as("all four fit").isZero();
+    SocketLines unlimited = new SocketLines(k.cpus.length, 0);
+    for (int i = 0; i < 100; i++) {
+      unlimited.write(c, q, LINES, SHARED, k.irqs);
+    }
+    assertThat(unlimited.read(c, q, LINES, SHARED, k.irqs)).as("no limit").isZero();
+  }
+
+  @Test
+  void onlyTheCpuThatTouchedTheLinesCountsTowardTheirEviction() {
+    Kernel k = kernel();
+    SocketLines s = new SocketLines(k.cpus.length, 2 * LINES);
+    WaitQueue q = new WaitQueue("q");
+    WaitQueue other = new WaitQueue("other");
+    s.write(k.cpus[0], q, LINES, SHARED, k.irqs);
+    for (int i = 0; i < 4; i++) {
+      s.write(k.cpus[1], other, LINES, SHARED, k.irqs);
+    }
+    assertThat(s.read(k.cpus[0], q, LINES, SHARED, k.irqs))
+        .as("CPU 1's messages fill CPU 1's caches, not CPU 0's")
+        .isZero();
   }
 }
