@@ -2,6 +2,7 @@ package dev.schedlab.host;
 
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -17,7 +18,8 @@ final class TopologyProbe {
       Sourced<Integer> threadsPerCore,
       Sourced<Integer> coresPerLlc,
       Sourced<Integer> numaNodesPerSocket,
-      int nrCpus) {}
+      int nrCpus,
+      int firstCpu) {}
 
   private TopologyProbe() {}
 
@@ -79,7 +81,13 @@ final class TopologyProbe {
                 + " thread(s)"
                 + note);
     return new Result(
-        sockets, cores, smt, llc(f, first, smt.value(), perSocket), numa(f, sockets.value()), n);
+        sockets,
+        cores,
+        smt,
+        llc(f, first, smt.value(), perSocket),
+        numa(f, sockets.value()),
+        n,
+        first);
   }
 
   /** The cache with the highest level that the CPU has: its sharers are the LLC. */
@@ -114,6 +122,59 @@ final class TopologyProbe {
             + "): "
             + text.get(0)
             + (value == 0 ? " = the whole package" : " = " + cores + " cores"));
+  }
+
+  /**
+   * {@code cache.private_lines}: the largest data cache of {@code cpu} that no other core shares
+   * (on x86 its L2, shared at most by its SMT siblings), in lines; empty if none is readable.
+   */
+  static Map<String, Sourced<Long>> privateCacheParam(HostFiles f, int cpu, int threads) {
+    String dir = CPU + "/cpu" + cpu + "/cache";
+    long bestBytes = 0;
+    long lineBytes = 64;
+    String bestPath = null;
+    for (String idx : f.list(dir, "index\\d+")) {
+      String path = dir + "/" + idx;
+      boolean data = !f.text(path + "/type").orElse("Unified").equals("Instruction");
+      int sharers =
+          f.text(path + "/shared_cpu_list").map(t -> CpuLists.parse(t).cardinality()).orElse(0);
+      long bytes = f.text(path + "/size").map(TopologyProbe::sizeBytes).orElse(0L);
+      if (data && sharers >= 1 && sharers <= threads && bytes > bestBytes) {
+        bestBytes = bytes;
+        bestPath = path;
+        lineBytes = f.number(path + "/coherency_line_size").filter(n -> n > 0).orElse(64L);
+      }
+    }
+    if (bestPath == null) {
+      return Map.of();
+    }
+    return Map.of(
+        "cache.private_lines",
+        Sourced.of(
+            bestBytes / lineBytes,
+            bestPath
+                + "/size: "
+                + bestBytes / 1024
+                + "K in "
+                + lineBytes
+                + "-byte lines, the largest cache of the CPU no other core shares"));
+  }
+
+  /** A sysfs cache size such as {@code 2048K}, in bytes; 0 if unreadable. */
+  private static long sizeBytes(String text) {
+    String t = text.trim();
+    long unit = 1;
+    if (t.endsWith("K")) {
+      unit = 1024;
+    } else if (t.endsWith("M")) {
+      unit = 1024 * 1024;
+    }
+    String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
+    try {
+      return Long.parseLong(digits) * unit;
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   private static Sourced<Integer> numa(HostFiles f, int sockets) {

@@ -219,6 +219,24 @@ class HostDetectorTest {
   }
 
   @Test
+  void thePrivateCacheIsTheLargestCacheNoOtherCoreShares() throws Exception {
+    String cache = "/sys/devices/system/cpu/cpu0/cache/";
+    new FixtureHost(root)
+        .cpus(1, 2, 1, 2) // the L3 (index3) is shared by both cores
+        .file(cache + "index0/size", "48K")
+        .file(cache + "index2/level", "2")
+        .file(cache + "index2/type", "Unified")
+        .file(cache + "index2/shared_cpu_list", "0")
+        .file(cache + "index2/size", "2048K")
+        .file(cache + "index2/coherency_line_size", "64")
+        .file(cache + "index3/size", "491520K");
+    HostDescription h = HostDetector.describe(root);
+    assertThat(h.params().get("cache.private_lines").value()).isEqualTo(32768L);
+    assertThat(h.params().get("cache.private_lines").source()).contains("index2/size: 2048K");
+    assertThat(loaded(h).kernel().params()).containsEntry("cache.private_lines", 32768L);
+  }
+
+  @Test
   void anEmptyTreeStillGivesALoadableMachineFile() throws Exception {
     HostDescription h = HostDetector.describe(root); // nothing readable: lockdown, no /sys
     assertThat(h.nrCpus()).isPositive();

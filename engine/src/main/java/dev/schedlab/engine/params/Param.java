@@ -186,7 +186,7 @@ public enum Param {
       "cache.private_lines",
       0,
       Unit.COUNT,
-      "[src] a CPU's private cache in 64-byte lines (/sys/devices/system/cpu/cpu0/cache/index2/size / 64: 2048K, 32768 lines, on the project's Intel Xeon 2-vCPU guest; 0 = no limit unless a machine file sets it): a socket message's lines stay in the CPU that last touched them until that CPU has touched this many other message lines (docs/validation.md, hackbench)"),
+      "[src] a CPU's private cache in 64-byte lines (the largest data cache no other core shares, /sys/devices/system/cpu/cpu0/cache/index*/size over its line size, as schedlab host writes it: 2048K, 32768 lines, on the project's Intel Xeon 2-vCPU guest; 0 = no limit unless a machine file sets it): a socket message's lines stay in the CPU that last touched them until that CPU has touched this many other message lines (docs/validation.md, hackbench)"),
   POLL_WAKE(
       "latency.poll_wake", 100, Unit.NS, "[estimate] poll_idle() noticing the NEED_RESCHED write"),
   TASK_WORK_OVERHEAD(
