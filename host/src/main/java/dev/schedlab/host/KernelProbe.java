@@ -302,9 +302,10 @@ final class KernelProbe {
 
   /**
    * {@code feature.TTWU_DEQUEUE} for the kernel build that carries the out-of-tree {@code
-   * sched_vcpu_pack=} (whatever its value): on it a woken task still queued as a delayed dequeue
-   * was measured to complete its dequeue and take the regular wakeup path, CPU selection included
-   * ({@code delayed-wake.c}: 1295 of 1300 such wakeups went to the idle CPU; docs/validation.md,
+   * sched_vcpu_pack=} (whatever its value): on it a woken task still queued as a delayed dequeue,
+   * beside another task and free to run elsewhere, was measured to complete its dequeue and take
+   * the regular wakeup path, CPU selection included ({@code delayed-wake.c}: 1295 of 1300 such
+   * wakeups went to the idle CPU), while pinned ones were requeued in place (docs/validation.md,
    * "Delayed wakees"). Nothing for other kernels: the model keeps its default, the requeue in place
    * of v6.12's {@code ttwu_runnable()}.
    */
@@ -320,7 +321,8 @@ final class KernelProbe {
             "/proc/cmdline: sched_vcpu_pack="
                 + arg.get()
                 + " (the out-of-tree build); measured on Linux 6.18.44-fc: a woken delayed task"
-                + " takes the regular wakeup path (docs/validation.md, 'Delayed wakees')"));
+                + " that may run elsewhere, beside another task, takes the regular wakeup path"
+                + " (docs/validation.md, 'Delayed wakees')"));
   }
 
   /**
