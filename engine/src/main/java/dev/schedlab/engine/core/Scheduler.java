@@ -499,12 +499,8 @@ final class Scheduler {
           k.now, waker.id, cur.traceComm(), cur.tracePid(), p.comm, p.pid, p.prio(), p.cpu);
     }
     p.state = TaskState.RUNNING;
-    if (p.onRq && p.delayed && !p.onCpu && k.costs.on(Param.TTWU_DEQUEUE)) {
-      // only a task that could go elsewhere and shares its CPU: a pinned one, or one alone on its
-      // runqueue, is requeued in place below
-      if (k.cpus[p.cpu].nrRunning > 1 && p.nrAllowed > 1) {
-        dequeueDelayedWakee(waker, p); // then down the regular path below, CPU selection included
-      }
+    if (dequeuedAtWakeup(p)) {
+      dequeueDelayedWakee(waker, p); // then down the regular path below, CPU selection included
     }
     if (p.onRq) {
       // ttwu_runnable(): still queued (blocking, delayed dequeue, or spinning before idle).
@@ -559,6 +555,20 @@ final class Scheduler {
     if (!p.onCpu) {
       p.sclass.taskWoken(t, p);
     }
+  }
+
+  /**
+   * Whether a woken delayed-dequeue task completes its dequeue instead of being requeued in place:
+   * with {@code feature.TTWU_DEQUEUE}, a task that may run elsewhere and shares its runqueue (a
+   * pinned one, or one alone there, is requeued).
+   */
+  private boolean dequeuedAtWakeup(Task p) {
+    return p.onRq
+        && p.delayed
+        && !p.onCpu
+        && k.costs.on(Param.TTWU_DEQUEUE)
+        && k.cpus[p.cpu].nrRunning > 1
+        && p.nrAllowed > 1;
   }
 
   /**
