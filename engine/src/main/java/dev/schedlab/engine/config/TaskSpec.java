@@ -60,48 +60,6 @@ public record TaskSpec(
     draws = Map.copyOf(draws);
   }
 
-  /** Tasks without draws. */
-  public TaskSpec(
-      String name,
-      int count,
-      String policy,
-      int nice,
-      int rtPriority,
-      long dlRuntimeNs,
-      long dlDeadlineNs,
-      long dlPeriodNs,
-      String cpus,
-      boolean perCpu,
-      boolean kthread,
-      String process,
-      long startNs,
-      List<StepSpec> program,
-      long timerSlackNs,
-      int startCpu,
-      boolean startAsleep,
-      boolean startRunning) {
-    this(
-        name,
-        count,
-        policy,
-        nice,
-        rtPriority,
-        dlRuntimeNs,
-        dlDeadlineNs,
-        dlPeriodNs,
-        cpus,
-        perCpu,
-        kthread,
-        process,
-        startNs,
-        program,
-        timerSlackNs,
-        startCpu,
-        startAsleep,
-        startRunning,
-        Map.of());
-  }
-
   /** Tasks that start running (on {@code startCpu}, or placed as new tasks). */
   public TaskSpec(
       String name,
@@ -138,7 +96,8 @@ public record TaskSpec(
         timerSlackNs,
         startCpu,
         false,
-        false);
+        false,
+        Map.of());
   }
 
   /** Tasks placed as new tasks. */
@@ -213,30 +172,15 @@ public record TaskSpec(
 
   /** The same tasks with timer slack {@code ns} ({@code prctl(PR_SET_TIMERSLACK)}). */
   public TaskSpec withTimerSlack(long ns) {
-    return new TaskSpec(
-        name,
-        count,
-        policy,
-        nice,
-        rtPriority,
-        dlRuntimeNs,
-        dlDeadlineNs,
-        dlPeriodNs,
-        cpus,
-        perCpu,
-        kthread,
-        process,
-        startNs,
-        program,
-        ns,
-        startCpu,
-        startAsleep,
-        startRunning,
-        draws);
+    return with(ns, draws);
   }
 
   /** The same tasks with the draw sequences {@code d} ({@link StepSpec.Pick}). */
   public TaskSpec withDraws(Map<String, List<Integer>> d) {
+    return with(timerSlackNs, d);
+  }
+
+  private TaskSpec with(long slack, Map<String, List<Integer>> d) {
     return new TaskSpec(
         name,
         count,
@@ -252,7 +196,7 @@ public record TaskSpec(
         process,
         startNs,
         program,
-        timerSlackNs,
+        slack,
         startCpu,
         startAsleep,
         startRunning,

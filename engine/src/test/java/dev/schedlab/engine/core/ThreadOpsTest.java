@@ -635,11 +635,11 @@ class ThreadOpsTest {
     TaskSpec a =
         new TaskSpec(
             "a", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, blocked, -1, 1, true,
-            false);
+            false, Map.of());
     TaskSpec c =
         new TaskSpec(
             "c", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, sleeping, 0, 0, true,
-            false);
+            false, Map.of());
     TaskSpec b =
         normal("b", 1, user(2 * MS), new StepSpec.Wake("q", false), new StepSpec.Block("x"));
     Map<String, List<Long>> switchIns = new java.util.TreeMap<>();
@@ -683,11 +683,11 @@ class ThreadOpsTest {
       TaskSpec q =
           new TaskSpec(
               "q", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, work, -1, 0, false,
-              false);
+              false, Map.of());
       TaskSpec r =
           new TaskSpec(
               "r", 1, "normal", 0, 0, 0, 0, 0, "", false, false, "own", 0, work, -1, 0, false,
-              running);
+              running, Map.of());
       List<String> order = new java.util.ArrayList<>();
       TraceSink sink =
           onSwitchIn(

@@ -393,7 +393,8 @@ final class TaskBinder {
         slack,
         startCpu,
         asleep,
-        running);
+        running,
+        Map.of());
   }
 
   /** At most one task is current on a CPU when the run starts ({@code start_running}). */
