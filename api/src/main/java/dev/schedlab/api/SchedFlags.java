@@ -5,7 +5,12 @@ public final class SchedFlags {
   /** Enqueue: the task is waking up ({@code ENQUEUE_WAKEUP}). */
   public static final int ENQUEUE_WAKEUP = 0x01;
 
-  /** Enqueue: first enqueue of a new task ({@code ENQUEUE_INITIAL}). */
+  /**
+   * Enqueue: first enqueue of a new task ({@code ENQUEUE_INITIAL}). With {@link #ENQUEUE_WAKEUP} (a
+   * pair the kernel never passes): the first enqueue of a task that existed, runnable, before the
+   * run began (an imported trace's), which has a new task's load tracking but is placed as a woken
+   * task, not as a fork.
+   */
   public static final int ENQUEUE_INITIAL = 0x02;
 
   /** Enqueue: the task changed CPU ({@code ENQUEUE_MIGRATED}). */

@@ -111,8 +111,12 @@ final class FairHierarchy {
       lag /= Math.max(1, load);
     }
     se.vruntime = v - lag;
-    if (feat.placeDeadlineInitial() && (flags & SchedFlags.ENQUEUE_INITIAL) != 0) {
-      vslice /= 2; // new tasks start with half a slice so they do not preempt at once
+    if (feat.placeDeadlineInitial()
+        && (flags & (SchedFlags.ENQUEUE_INITIAL | SchedFlags.ENQUEUE_WAKEUP))
+            == SchedFlags.ENQUEUE_INITIAL) {
+      // new tasks start with half a slice so they do not preempt at once; a task that existed
+      // before the run (INITIAL | WAKEUP) is no fork
+      vslice /= 2;
     }
     se.deadline = se.vruntime + vslice;
   }

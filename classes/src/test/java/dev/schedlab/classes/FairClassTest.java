@@ -163,6 +163,16 @@ class FairClassTest {
   }
 
   @Test
+  void aTaskCreatedAlreadyWokenGetsAWholeSliceAndANewTasksLoad() {
+    // ENQUEUE_INITIAL | ENQUEUE_WAKEUP: a task that existed before the run (an imported trace's)
+    // is no fork: placed as a woken task, with a new task's PELT start
+    FakeTask a = FakeTask.normal(1);
+    engine.enqueue(0, a, ENQUEUE_INITIAL | ENQUEUE_WAKEUP);
+    assertThat(se(a).deadline - se(a).vruntime).isEqualTo(750_000);
+    assertThat(se(a).avg.loadAvg).isEqualTo(1024);
+  }
+
+  @Test
   void sliceExpiryReschedulesOnlyWithCompetition() {
     FakeTask a = FakeTask.normal(1);
     engine.enqueue(0, a, ENQUEUE_INITIAL);

@@ -711,10 +711,12 @@ final class Scheduler {
 
   /**
    * {@code wake_up_new_task()}: place a new task ({@code select_task_rq()} with WF_FORK from the
-   * CPU it is created on) and wake it. A task that existed before the run starts on its own CPU. A
-   * forked task is woken from its parent's CPU: a remote target is rescheduled by IPI (or the
-   * polling shortcut), as for any remote wakeup; a task of the scenario has no parent and wakes its
-   * CPU directly.
+   * CPU it is created on) and wake it. A task with a start CPU starts there; one that existed
+   * before the run is enqueued as a woken task ({@code ENQUEUE_WAKEUP} beside {@code
+   * ENQUEUE_INITIAL}: it is no fork, so {@code place_entity()} gives it a whole slice, not a new
+   * task's half). A forked task is woken from its parent's CPU: a remote target is rescheduled by
+   * IPI (or the polling shortcut), as for any remote wakeup; a task of the scenario has no parent
+   * and wakes its CPU directly.
    */
   void wakeUpNewTask(Task p) {
     int cpu = p.cpu;
@@ -730,7 +732,12 @@ final class Scheduler {
     boolean forked = p.forkCpu >= 0;
     k.thisCpu = forked ? p.forkCpu : cpu;
     p.cpu = cpu;
-    activate(c, p, SchedFlags.ENQUEUE_INITIAL);
+    activate(
+        c,
+        p,
+        p.existedBefore
+            ? SchedFlags.ENQUEUE_INITIAL | SchedFlags.ENQUEUE_WAKEUP
+            : SchedFlags.ENQUEUE_INITIAL);
     wakeupPreempt(c, p, SchedFlags.WF_FORK);
     if (!forked && c.phase == Cpu.P_IDLE_STATE && c.curr.needResched) {
       k.idleLoop.wakeFromState(c, true);

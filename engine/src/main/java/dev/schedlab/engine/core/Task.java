@@ -128,6 +128,12 @@ final class Task implements TaskView {
   /** The CPU it is on when created (it existed before the run), or -1: placed as a new task. */
   int startCpu = -1;
 
+  /**
+   * Created at the run's start on {@link #startCpu}: a task that existed before the run (an
+   * imported trace's), queued as a woken task rather than a fork.
+   */
+  boolean existedBefore;
+
   /** It exists asleep in its first step when created (it slept before the run began). */
   boolean startAsleep;
 

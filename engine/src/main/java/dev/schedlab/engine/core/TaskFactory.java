@@ -60,6 +60,7 @@ final class TaskFactory {
       if (ts.startCpu() >= 0 && aff.get(ts.startCpu())) {
         t.startCpu = ts.startCpu();
         t.cpu = t.startCpu;
+        t.existedBefore = ts.startNs() == 0;
       }
       t.startAsleep = ts.startAsleep();
       t.startRunning = ts.startRunning() && t.startCpu >= 0;
