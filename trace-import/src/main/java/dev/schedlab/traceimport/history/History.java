@@ -35,6 +35,7 @@ public final class History {
   private final int[] irqDepth;
   private final long[] irqSince;
   private final boolean[] switched;
+  private final long[] idleLineNs;
   private final SyncWakes syncWakes;
   private long endNs;
   private long activeEndNs;
@@ -52,6 +53,7 @@ public final class History {
     irqDepth = new int[nrCpus];
     irqSince = new long[nrCpus];
     switched = new boolean[nrCpus];
+    idleLineNs = new long[nrCpus];
     syncWakes = new SyncWakes(nrCpus);
     java.util.Arrays.fill(currSince, startNs);
     this.endNs = startNs;
@@ -121,6 +123,8 @@ public final class History {
       syncWakes.next(at.cpu(), e); // before the event changes the walk's state
       if (at.pid() > 0) {
         followCurrent(at);
+      } else if (curr[at.cpu()] == null) {
+        idleLineNs[at.cpu()] = at.timeNs();
       }
     }
     if (e instanceof TraceEvent.Switch s) {
@@ -244,10 +248,23 @@ public final class History {
     if (t == null || !known) {
       t = task(at.pid(), at.comm(), at, TracedTask.Start.RUNNABLE);
     }
-    warnings.add(
-        "switch-in-lost",
-        at.line(),
-        t + " runs on CPU " + c + " without being seen switched in (lost events)");
+    if (cur == null && switched[c] && t.state == TracedTask.State.RUNNABLE) {
+      // the CPU was idle: the idle task's last line is the latest the switch can have been
+      warnings.add(
+          "switch-from-idle-lost",
+          at.line(),
+          t
+              + " runs on CPU "
+              + c
+              + " after its idle task without a sched_switch (lost, or not traced by the"
+              + " kernel); switched in at the idle task's last event");
+      now = Math.max(Math.max(idleLineNs[c], currSince[c]), Math.max(t.wokenAt, t.since));
+    } else {
+      warnings.add(
+          "switch-in-lost",
+          at.line(),
+          t + " runs on CPU " + c + " without being seen switched in (lost events)");
+    }
     switchIn(t, c, now, cur == null);
   }
 

@@ -334,6 +334,28 @@ class HistoryTest {
   }
 
   @Test
+  void aTaskSeenOnAnIdleCpuWithoutASwitchRunsFromTheIdleTasksLastEvent() throws Exception {
+    // The project's guest traces no sched_switch out of the idle task on one of its vCPUs: a task
+    // woken there by an interrupt shows up first in its own lines (here its switch-out).
+    History h =
+        new Lines()
+            .sw(0, 1000, "<idle>", 0, "R", "a", 10)
+            .sw(0, 1100, "a", 10, "D", "<idle>", 0)
+            .ev("<idle>", 0, 0, 1500, "d.h..", "irq_handler_entry", "irq=36 name=virtio1-req.0")
+            .ev("<idle>", 0, 0, 1503, "d.h..", "irq_handler_exit", "irq=36 ret=handled")
+            .ev("<idle>", 0, 0, 1504, "..s..", "softirq_entry", "vec=4 [action=BLOCK]")
+            .waking(0, 1506, "<idle>", 0, "..s..", "a", 10, 0)
+            .ev("<idle>", 0, 0, 1510, "..s..", "softirq_exit", "vec=4 [action=BLOCK]")
+            .sw(0, 1900, "a", 10, "D", "<idle>", 0)
+            .history();
+    TracedTask a = task(h, 10, 1);
+    // 100 us, then from the softirq's exit to the second switch-out: 390 us, not 0
+    assertThat(a.measures().runtimeNs).isEqualTo(490_000);
+    assertThat(a.measures().runs).isEqualTo(2);
+    assertThat(h.cpus().get(0).busyNs).isEqualTo(490_000);
+  }
+
+  @Test
   void aBlockKeepsWhetherItWasAnUninterruptibleWait() throws Exception {
     History h =
         new Lines()
