@@ -52,7 +52,8 @@ class TraceCommandsTest {
     String text = Files.readString(out);
     assertThat(text)
         .contains(
-            "machine: {file: \"../machine.yaml\"}",
+            "machine: {file: \"../machine.yaml\", noise: {bins: []}}", // the trace has the noise
+            "params: {bg.timer_rate_milli: 0}", // and the background work
             "{wake: {waitq: \"perf/b@", // a pipe write before the writer's read: WF_SYNC
             ", sync: true}}",
             "{block: \"perf/a@");

@@ -89,8 +89,18 @@ public final class TraceImport {
     Map<TracedTask, String> names = names(history.tasks());
     Map<String, TracedTask> replayed = new LinkedHashMap<>();
     StringBuilder text = new StringBuilder(head);
+    StringBuilder kernel = new StringBuilder();
+    if (opt.machineFile() != null) {
+      // a calibrated file's background timers and kworkers are in the trace as its own events
+      kernel
+          .append("  # the trace holds the host's background work: none of the model's own\n")
+          .append("  params: {bg.timer_rate_milli: 0}\n");
+    }
     if (opt.autogroupsFile() != null) {
-      autogroups(text, Autogroups.read(opt.autogroupsFile()), names);
+      autogroups(kernel, Autogroups.read(opt.autogroupsFile()), names);
+    }
+    if (kernel.length() > 0) {
+      text.append("kernel:\n").append(kernel);
     }
     text.append("workload:\n  tasks:\n");
     Set<Integer> runningOn = new HashSet<>();
@@ -138,8 +148,7 @@ public final class TraceImport {
     if (members.isEmpty()) {
       return;
     }
-    b.append("kernel:\n")
-        .append("  # the traced tasks' autogroups (--autogroups): one task group each\n")
+    b.append("  # the traced tasks' autogroups (--autogroups): one task group each\n")
         .append("  cgroups:\n");
     for (Map.Entry<Integer, List<String>> e : members.entrySet()) {
       b.append("    autogroup-")
@@ -165,7 +174,10 @@ public final class TraceImport {
         // another root: keep the absolute path
       }
     }
-    return "{file: " + Yaml.quoted(file.toString().replace('\\', '/')) + "}";
+    // the traced stretches hold the host's stalls: none of the file's noise on top
+    return "{file: "
+        + Yaml.quoted(file.toString().replace('\\', '/'))
+        + ", noise: {bins: []}}   # the trace holds the host's stalls";
   }
 
   private static Scenario parse(ImportOptions opt, String text, List<String> overrides)
