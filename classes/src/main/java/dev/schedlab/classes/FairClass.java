@@ -30,7 +30,9 @@ import org.jspecify.annotations.Nullable;
  * DELAY_ZERO of tasks and group entities, including the in-place requeue of a woken delayed task or
  * of the delayed entity of a group a task joins ({@code requeue_delayed_entity}: with DELAY_ZERO an
  * entity whose lag became positive is re-placed at zero lag, as the kernel does); {@code
- * check_preempt_wakeup_fair} with PREEMPT_SHORT and WAKEUP_PREEMPTION; PELT load tracking of tasks
+ * check_preempt_wakeup_fair} with PREEMPT_SHORT and WAKEUP_PREEMPTION, and with the kernel-version
+ * feature FORK_NO_PREEMPT the NEXT_BUDDY rework's return for a new task or a delayed wakee (after
+ * v6.18; its WF_SYNC and buddy rules need NEXT_BUDDY, off by default); PELT load tracking of tasks
  * and runqueues ({@link FairPelt}, read by the engine's balancer through {@link LoadTracking}, with
  * v4.17's {@code weighted_cpuload()}, the queued entities' runnable load, for its v4.17 balancer);
  * {@code select_task_rq_fair()} for wakeups and forks ({@link FairSelect}: wake_affine idle and
@@ -546,6 +548,12 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     FairRq q = Objects.requireNonNull(se.cfsRq);
     if (q.curr != se || !pse.onRq) {
       return;
+    }
+    boolean shorter = feat.preemptShort() && pse.slice < se.slice;
+    if (feat.forkNoPreempt()
+        && !shorter
+        && ((wakeFlags & SchedFlags.WF_FORK) != 0 || pse.delayed)) {
+      return; // the NEXT_BUDDY rework: unless shorter-sliced, a new or delayed wakee never preempts
     }
     // update_curr() was done by the engine before this call.
     if (feat.protectQuantum()) {

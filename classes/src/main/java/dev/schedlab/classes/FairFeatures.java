@@ -8,9 +8,9 @@ import dev.schedlab.api.view.MachineView;
  *
  * <p>Models: {@code sched_feat()} bits read as {@code feature.NAME} (on unless 0) and {@code
  * sysctl_sched_base_slice} = normalized base slice ({@code sched.base_slice}) × (1 +
- * ilog2(min(ncpus, 8))) (SCHED_TUNABLESCALING_LOG); {@code PROTECT_QUANTUM} and {@code
- * YIELD_FORFEIT} are not kernel bits but the kernel version's choices (v6.17+), see {@link
- * FairClass}.
+ * ilog2(min(ncpus, 8))) (SCHED_TUNABLESCALING_LOG); {@code PROTECT_QUANTUM}, {@code YIELD_FORFEIT}
+ * (v6.17+) and {@code FORK_NO_PREEMPT} (the NEXT_BUDDY rework after v6.18) are not kernel bits but
+ * the kernel version's choices, see {@link FairClass}.
  *
  * <p>Does not model: run-time feature toggling, other tunable scaling modes.
  *
@@ -26,6 +26,7 @@ record FairFeatures(
     boolean wakeupPreemption,
     boolean protectQuantum,
     boolean yieldForfeit,
+    boolean forkNoPreempt,
     long normalizedSliceNs,
     long baseSliceNs,
     long tickNs) {
@@ -44,6 +45,7 @@ record FairFeatures(
         Params.feature(s, "WAKEUP_PREEMPTION"),
         Params.feature(s, "PROTECT_QUANTUM"),
         Params.feature(s, "YIELD_FORFEIT"),
+        Params.feature(s, "FORK_NO_PREEMPT"),
         normalized,
         normalized * factor,
         machine.tickNs());

@@ -36,6 +36,7 @@ public final class HostDetector {
     params.putAll(kernel.baseSliceParam(topo.nrCpus()));
     params.putAll(kernel.vcpuPackParams());
     params.putAll(kernel.delayedWakeParams());
+    params.putAll(kernel.forkPreemptParams());
     params.putAll(
         TopologyProbe.privateCacheParam(f, topo.firstCpu(), topo.threadsPerCore().value()));
     if (idle.governor().value().equals("haltpoll")) {

@@ -216,7 +216,8 @@ final class KernelProbe {
   /**
    * Kernel-version features of the fair class, from the release: {@code feature.PROTECT_QUANTUM}
    * (Vincent Guittot's slice-protection series) and {@code feature.YIELD_FORFEIT} (79104becf42b)
-   * are 1 from v6.17, 0 before; none for a release that does not start with a version number.
+   * are 1 from v6.17, 0 before; {@code feature.FORK_NO_PREEMPT} (Mel Gorman's NEXT_BUDDY rework) 1
+   * from v6.19; none for a release that does not start with a version number.
    */
   static Map<String, Sourced<Long>> versionParams(String release) {
     Matcher m = Pattern.compile("^(\\d+)\\.(\\d+)").matcher(release);
@@ -234,11 +235,18 @@ final class KernelProbe {
         v617
             ? " is v6.17+: yield_task_fair() forfeits the yielder's vruntime"
             : " is before v6.17: yield_task_fair() moves the deadline on";
+    boolean v619 = major > 6 || (major == 6 && minor >= 19);
+    String fork =
+        v619
+            ? " is v6.19+: a new task never preempts at its wakeup (the NEXT_BUDDY rework)"
+            : " is before v6.19: a new task may preempt its parent at its wakeup";
     return Map.of(
         "feature.PROTECT_QUANTUM",
         Sourced.of(v617 ? 1L : 0L, "/proc/sys/kernel/osrelease: " + release + why),
         "feature.YIELD_FORFEIT",
-        Sourced.of(v617 ? 1L : 0L, "/proc/sys/kernel/osrelease: " + release + yield));
+        Sourced.of(v617 ? 1L : 0L, "/proc/sys/kernel/osrelease: " + release + yield),
+        "feature.FORK_NO_PREEMPT",
+        Sourced.of(v619 ? 1L : 0L, "/proc/sys/kernel/osrelease: " + release + fork));
   }
 
   /**
@@ -323,6 +331,28 @@ final class KernelProbe {
                 + " (the out-of-tree build); measured on Linux 6.18.44-fc: a woken delayed task"
                 + " that may run elsewhere, beside another task, takes the regular wakeup path"
                 + " (docs/validation.md, 'Delayed wakees')"));
+  }
+
+  /**
+   * {@code feature.FORK_NO_PREEMPT} for the kernel build that carries the out-of-tree {@code
+   * sched_vcpu_pack=} (whatever its value), a 6.18 that behaves as the NEXT_BUDDY rework here: a
+   * child pinned beside a parent that had run 5 ms alone ran within 100 us of its fork 7 times of
+   * 200, at ticks ({@code fork-preempt.c}; docs/validation.md, "New tasks"). Nothing for other
+   * kernels: the release decides ({@link #versionParams}).
+   */
+  Map<String, Sourced<Long>> forkPreemptParams() {
+    Optional<String> arg = argument("sched_vcpu_pack");
+    if (arg.isEmpty()) {
+      return Map.of();
+    }
+    return Map.of(
+        "feature.FORK_NO_PREEMPT",
+        Sourced.of(
+            1L,
+            "/proc/cmdline: sched_vcpu_pack="
+                + arg.get()
+                + " (the out-of-tree build); measured on Linux 6.18.44-fc: a new task does not"
+                + " preempt its parent at its wakeup (docs/validation.md, 'New tasks')"));
   }
 
   /**

@@ -156,6 +156,10 @@ class HostDetectorTest {
         .isEqualTo(0L);
     assertThat(loaded(h).kernel().params()).containsEntry("feature.YIELD_FORFEIT", 1L);
     assertThat(KernelProbe.versionParams("unknown")).isEmpty();
+    // the NEXT_BUDDY rework's new-task rule: v6.19
+    assertThat(loaded(h).kernel().params()).containsEntry("feature.FORK_NO_PREEMPT", 0L);
+    assertThat(KernelProbe.versionParams("6.19.0").get("feature.FORK_NO_PREEMPT").value())
+        .isEqualTo(1L);
   }
 
   @Test
@@ -216,6 +220,23 @@ class HostDetectorTest {
         .isEqualTo(1L); // the same build with its packing off
     new FixtureHost(root).file("/proc/cmdline", "console=ttyS0 quiet");
     assertThat(HostDetector.describe(root).params()).doesNotContainKey("feature.TTWU_DEQUEUE");
+  }
+
+  @Test
+  void theOutOfTreeBuildLetsNoNewTaskPreemptItsParent() throws Exception {
+    new FixtureHost(root)
+        .cpus(1, 2, 1, 2)
+        .file("/proc/sys/kernel/osrelease", "6.18.44-fc-v1147")
+        .file("/proc/cmdline", "console=ttyS0 nested_pvm=1 sched_vcpu_pack=15 rdinit=/init");
+    HostDescription h = HostDetector.describe(root);
+    assertThat(h.params().get("feature.FORK_NO_PREEMPT").value()).isEqualTo(1L);
+    assertThat(h.params().get("feature.FORK_NO_PREEMPT").source()).contains("New tasks");
+    assertThat(loaded(h).kernel().params()).containsEntry("feature.FORK_NO_PREEMPT", 1L);
+
+    new FixtureHost(root).file("/proc/cmdline", "console=ttyS0 quiet");
+    assertThat(HostDetector.describe(root).params().get("feature.FORK_NO_PREEMPT").value())
+        .as("a 6.18 without the build's marker: the release decides")
+        .isEqualTo(0L);
   }
 
   @Test

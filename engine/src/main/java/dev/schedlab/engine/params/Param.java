@@ -437,6 +437,11 @@ public enum Param {
       0,
       Unit.BOOL,
       "[src] 0 = v6.12-v6.16; 1 = v6.17+ (Vincent Guittot's series 9cdb4fe20cd2..0b9ca2dcabc3, lore 20250708165630.1948751-1-vincent.guittot@linaro.org): the slice protection is a quantum, honoured with or without RUN_TO_PARITY (without it the normalized base slice); update_curr() reschedules as soon as it ends with another entity queued; a shorter-slice wakee that does not preempt cuts it to the queue's min slice; `schedlab host` sets it for a 6.17+ kernel"),
+  FORK_NO_PREEMPT(
+      "feature.FORK_NO_PREEMPT",
+      0,
+      Unit.BOOL,
+      "[src] 0 = v6.18 and before: a new task woken by wake_up_new_task() preempts its parent when the pick then takes it (placed at the parent's vruntime with half a slice to its deadline, it is the pick once the parent's slice protection is over); 1 = Mel Gorman's NEXT_BUDDY rework (lore 20251027133915.4103633-3-mgorman@techsingularity.net, merged after v6.18): check_preempt_wakeup_fair() returns before any pick for a new task (WF_FORK) or a wakee still delayed. The project's 6.18.44-fc guest behaves as the rework (host/src/main/c/fork-preempt.c: a child pinned beside a parent that had spun 5 ms ran within 100 us of its fork 7 times of 200, at ticks; docs/validation.md 'New tasks'); `schedlab host` sets it for a 6.19+ kernel and that build"),
   YIELD_FORFEIT(
       "feature.YIELD_FORFEIT",
       0,
