@@ -244,6 +244,45 @@ class RealTraceTest {
   }
 
   @Test
+  void onTheQuietGuestTheRunsOutOfTheUntracedIdleSwitchesAreCountedAndReplayed() throws Exception {
+    String name = "pipe-quiet.trace-cmd.txt";
+    Path file = fixture(name);
+    ImportedTrace quiet =
+        TraceImport.of(
+            TraceReader.read(file, null),
+            new ImportOptions(
+                name,
+                fixture("xeon.machine.yaml"),
+                file.getParent(),
+                fixture("pipe-quiet.autogroups.txt")));
+    // the guest traces no sched_switch out of the idle task on vCPU 1: every task seen there
+    // without a switch-in comes out of idle, and none is taken for a lost switch between tasks
+    assertThat(quiet.trace().warnings().count("switch-from-idle-lost")).isPositive();
+    assertThat(quiet.trace().warnings().count("switch-in-lost")).isZero();
+    var h = quiet.history();
+    for (var cpu : h.cpus()) {
+      assertThat(cpu.busyNs).isLessThanOrEqualTo(h.endNs() - h.startNs());
+    }
+    ReplayRun run;
+    try (PluginHost host = PluginHost.builtinOnly()) {
+      run = ReplayRun.of("model", quiet.replayScenario(), host.extensionsFor(List.of()));
+    }
+    assertThat(run.finished()).isEqualTo(quiet.replayed().size());
+    ReplayReport report = new ReplayReport(quiet, List.of(run));
+    long traced = 0;
+    long steps = 0;
+    for (String task : quiet.replayed().keySet()) {
+      traced += report.traced(task).wakeupsByTask;
+      steps += run.wakeSteps(task);
+    }
+    assertThat(steps).as("wake steps run").isEqualTo(traced);
+    // perf bench's main task, most of whose runs start out of idle, runs as long as traced
+    String perf = "sched-pipe@27566";
+    assertThat(report.replayed(0, perf).runtimeNs)
+        .isCloseTo(report.traced(perf).runtimeNs, Percentage.withPercentage(10));
+  }
+
+  @Test
   void theSpinLoopsRunAsOftenAsInTheTraceWithinTenPercentOverSeedsOneToFive() throws Exception {
     ImportedTrace spin = load("spin.trace-cmd.txt");
     long traced = 0;
