@@ -240,7 +240,9 @@ public final class FairClass implements SchedulingClass, LoadTracking {
     boolean migrating = (flags & SchedFlags.DEQUEUE_MIGRATING) != 0;
     if (se.delayed) {
       FairPelt.update(q, se, now);
-      hierarchy.finishDelayed(se, now);
+      // DEQUEUE_DELAYED comes from a wakeup (feature.TTWU_DEQUEUE); a pick finishes its own
+      boolean woken = (flags & SchedFlags.DEQUEUE_DELAYED) != 0;
+      hierarchy.finishDelayed(se, now, woken && feat.ttwuDequeueKeepLag());
       if (migrating) {
         FairPelt.detach(q, se);
       }
@@ -313,7 +315,7 @@ public final class FairClass implements SchedulingClass, LoadTracking {
       services.completeDelayedDequeue(task);
       if (se.onRq && se.delayed) {
         FairPelt.update(Objects.requireNonNull(se.cfsRq), se, rq.clockPelt());
-        hierarchy.finishDelayed(se, rq.clockPelt());
+        hierarchy.finishDelayed(se, rq.clockPelt(), false);
       }
     }
   }

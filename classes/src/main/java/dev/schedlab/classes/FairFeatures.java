@@ -27,6 +27,7 @@ record FairFeatures(
     boolean protectQuantum,
     boolean yieldForfeit,
     boolean forkNoPreempt,
+    boolean ttwuDequeueKeepLag,
     long normalizedSliceNs,
     long baseSliceNs,
     long tickNs) {
@@ -46,6 +47,7 @@ record FairFeatures(
         Params.feature(s, "PROTECT_QUANTUM"),
         Params.feature(s, "YIELD_FORFEIT"),
         Params.feature(s, "FORK_NO_PREEMPT"),
+        Params.feature(s, "TTWU_DEQUEUE_KEEP_LAG"),
         normalized,
         normalized * factor,
         machine.tickNs());

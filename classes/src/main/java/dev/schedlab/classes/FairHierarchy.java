@@ -153,10 +153,13 @@ final class FairHierarchy {
     }
   }
 
-  /** {@code finish_delayed_dequeue_entity()} then the dequeue. */
-  void finishDelayed(FairEntity se, long now) {
+  /**
+   * {@code finish_delayed_dequeue_entity()} then the dequeue; {@code keepLag}: the lag earned while
+   * delayed stays, as the project's guest keeps it when a wakeup completes the dequeue.
+   */
+  void finishDelayed(FairEntity se, long now, boolean keepLag) {
     Objects.requireNonNull(se.cfsRq).updateEntityLag(se, feat.tickNs());
-    if (feat.delayZero() && se.vlag > 0) {
+    if (feat.delayZero() && se.vlag > 0 && !keepLag) {
       se.vlag = 0; // finish_delayed_dequeue_entity(): positive lag earned while delayed is lost
     }
     se.delayed = false;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.api.Policy;
 import dev.schedlab.api.ReschedReason;
+import dev.schedlab.api.SchedFlags;
 import dev.schedlab.classes.fixture.FakeEngine;
 import dev.schedlab.classes.fixture.FakeServices;
 import dev.schedlab.classes.fixture.FakeServices.Resched;
@@ -230,6 +231,34 @@ class FairClassTest {
     assertThat(se(a).vruntime).isEqualTo(v); // lag still negative: no re-placement
     assertThat(fair.nrQueued(services.rq(0))).isEqualTo(2);
     assertThat(services.completedDelayed).isEmpty();
+  }
+
+  /** A delayed (-1.5 ms of lag), then B alone for 5 ms: V = 4 ms, A's lag +1 ms when woken. */
+  private long lagAfterAWakeupCompletesTheDelayedDequeue() {
+    FakeTask a = FakeTask.normal(1);
+    FakeTask b = FakeTask.normal(2);
+    engine.enqueue(0, a, ENQUEUE_INITIAL);
+    engine.enqueue(0, b, ENQUEUE_INITIAL);
+    engine.schedule(0, false);
+    engine.run(0, 3 * MS);
+    engine.schedule(0, true); // A delayed, B runs
+    engine.run(0, 5 * MS);
+    // feature.TTWU_DEQUEUE's wakeup: the delayed dequeue completes, then the task is placed anew
+    fair.dequeue(services.rq(0), a, SchedFlags.DEQUEUE_SLEEP | SchedFlags.DEQUEUE_DELAYED);
+    assertThat(se(a).delayed).isFalse();
+    return se(a).vlag;
+  }
+
+  @Test
+  void aWakeupThatCompletesADelayedDequeueClipsTheLagEarnedWhileDelayed() {
+    assertThat(lagAfterAWakeupCompletesTheDelayedDequeue()).isZero(); // DELAY_ZERO
+  }
+
+  @Test
+  void theGuestsWakeupKeepsTheLagEarnedWhileDelayed() {
+    services.params.put("feature.TTWU_DEQUEUE_KEEP_LAG", 1L);
+    fair.init(services.machine, services);
+    assertThat(lagAfterAWakeupCompletesTheDelayedDequeue()).isEqualTo(MS);
   }
 
   @Test

@@ -313,16 +313,19 @@ final class KernelProbe {
    * sched_vcpu_pack=} (whatever its value): on it a woken task still queued as a delayed dequeue,
    * beside another task and free to run elsewhere, was measured to complete its dequeue and take
    * the regular wakeup path, CPU selection included ({@code delayed-wake.c}: 1295 of 1300 such
-   * wakeups went to the idle CPU), while pinned ones were requeued in place (docs/validation.md,
-   * "Delayed wakees"). Nothing for other kernels: the model keeps its default, the requeue in place
-   * of v6.12's {@code ttwu_runnable()}.
+   * wakeups went to the idle CPU), while pinned ones were requeued in place, and {@code
+   * feature.TTWU_DEQUEUE_KEEP_LAG}: that dequeue keeps the lag the task earned while delayed (a
+   * forked pair's woken parent preempted its child at 195 of 197 such wakeups, {@code
+   * delayed-lag.c}; docs/validation.md, "Delayed wakees"). Nothing for other kernels: the model
+   * keeps its default, the requeue in place of v6.12's {@code ttwu_runnable()}.
    */
   Map<String, Sourced<Long>> delayedWakeParams() {
     Optional<String> arg = argument("sched_vcpu_pack");
     if (arg.isEmpty()) {
       return Map.of();
     }
-    return Map.of(
+    Map<String, Sourced<Long>> params = new LinkedHashMap<>(); // the machine file's order
+    params.put(
         "feature.TTWU_DEQUEUE",
         Sourced.of(
             1L,
@@ -331,6 +334,15 @@ final class KernelProbe {
                 + " (the out-of-tree build); measured on Linux 6.18.44-fc: a woken delayed task"
                 + " that may run elsewhere, beside another task, takes the regular wakeup path"
                 + " (docs/validation.md, 'Delayed wakees')"));
+    params.put(
+        "feature.TTWU_DEQUEUE_KEEP_LAG",
+        Sourced.of(
+            1L,
+            "/proc/cmdline: sched_vcpu_pack="
+                + arg.get()
+                + " (the out-of-tree build); measured on Linux 6.18.44-fc: that wakeup keeps the"
+                + " lag the task earned while delayed (docs/validation.md, 'Delayed wakees')"));
+    return params;
   }
 
   /**

@@ -213,13 +213,16 @@ class HostDetectorTest {
     HostDescription h = HostDetector.describe(root);
     assertThat(h.params().get("feature.TTWU_DEQUEUE").value()).isEqualTo(1L);
     assertThat(h.params().get("feature.TTWU_DEQUEUE").source()).contains("Delayed wakees");
-    assertThat(loaded(h).kernel().params()).containsEntry("feature.TTWU_DEQUEUE", 1L);
+    assertThat(loaded(h).kernel().params())
+        .containsEntry("feature.TTWU_DEQUEUE", 1L)
+        .containsEntry("feature.TTWU_DEQUEUE_KEEP_LAG", 1L);
 
     new FixtureHost(root).file("/proc/cmdline", "console=ttyS0 sched_vcpu_pack=0");
     assertThat(HostDetector.describe(root).params().get("feature.TTWU_DEQUEUE").value())
         .isEqualTo(1L); // the same build with its packing off
     new FixtureHost(root).file("/proc/cmdline", "console=ttyS0 quiet");
-    assertThat(HostDetector.describe(root).params()).doesNotContainKey("feature.TTWU_DEQUEUE");
+    assertThat(HostDetector.describe(root).params())
+        .doesNotContainKeys("feature.TTWU_DEQUEUE", "feature.TTWU_DEQUEUE_KEEP_LAG");
   }
 
   @Test

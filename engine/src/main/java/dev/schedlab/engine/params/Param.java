@@ -458,6 +458,11 @@ public enum Param {
       0,
       Unit.BOOL,
       "[src] 1 = a delayed-dequeue task that is woken while its runqueue runs another task and that may run on another CPU (rq->nr_running > 1 && p->nr_cpus_allowed > 1) is dequeued and takes the regular wakeup path, select_task_rq() included; pinned tasks and tasks alone on their runqueue are requeued in place (Mike Galbraith, d68803506ffb 'sched/fair: Dequeue sched_delayed tasks when waking to a busy CPU', tip sched/urgent 2024-11; Peter Zijlstra's later 'sched: Change ttwu_runnable() vs sched_delayed', lore 20250702121159.*@infradead.org, drops the condition). The project's 6.18 guest behaves as the conditional rule: an unpinned task beside a hog woke through select_task_rq(), a pinned cyclictest thread was requeued (docs/validation.md 'Delayed wakees'); schedlab host sets it for that kernel build; 0 = v6.12's ttwu_runnable(): requeued in place on its CPU (ENQUEUE_DELAYED)"),
+  TTWU_DEQUEUE_KEEP_LAG(
+      "feature.TTWU_DEQUEUE_KEEP_LAG",
+      0,
+      Unit.BOOL,
+      "[host] with feature.TTWU_DEQUEUE, 1 = the dequeue a wakeup completes keeps the lag the task earned while delayed, positive included, where DEQUEUE_DELAYED's finish_delayed_dequeue_entity() clips it to zero under DELAY_ZERO (0, d68803506ffb as written). The project's 6.18.44-fc guest keeps it: a parent delayed at its block beside its new child (counted in /proc/stat procs_running at 197 of 200 wakeups) and woken after the child ran longer than it preempted the child at 195 of those (host/src/main/c/delayed-lag.c; docs/validation.md 'Delayed wakees'); with the lag clipped it is placed behind the child's earlier deadline and waits; `schedlab host` sets it for that build"),
   SIS_UTIL(
       "feature.SIS_UTIL",
       1,
