@@ -249,7 +249,7 @@ public final class History {
       t = task(at.pid(), at.comm(), at, TracedTask.Start.RUNNABLE);
     }
     if (cur == null && switched[c] && t.state == TracedTask.State.RUNNABLE) {
-      // the CPU was idle: the idle task's last line is the latest the switch can have been
+      // the CPU was idle: the switch came after the idle task's last line, and nothing else ran
       warnings.add(
           "switch-from-idle-lost",
           at.line(),
