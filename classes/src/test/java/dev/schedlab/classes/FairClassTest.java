@@ -216,8 +216,8 @@ class FairClassTest {
     assertThat(services.rq(0).nrRunning).isZero();
   }
 
-  @Test
-  void delayedTaskWokenIsRequeuedInPlace() {
+  /** A runs 3 ms beside B and blocks with -1.5 ms of lag: delayed, while B runs. */
+  private FakeTask delayedBesideARunningTask() {
     FakeTask a = FakeTask.normal(1);
     FakeTask b = FakeTask.normal(2);
     engine.enqueue(0, a, ENQUEUE_INITIAL);
@@ -225,6 +225,12 @@ class FairClassTest {
     engine.schedule(0, false);
     engine.run(0, 3 * MS);
     engine.schedule(0, true); // A delayed, B runs
+    return a;
+  }
+
+  @Test
+  void delayedTaskWokenIsRequeuedInPlace() {
+    FakeTask a = delayedBesideARunningTask();
     long v = se(a).vruntime;
     engine.wake(0, a, ENQUEUE_WAKEUP); // engine sees on_rq: ENQUEUE_DELAYED
     assertThat(se(a).delayed).isFalse();
@@ -235,13 +241,7 @@ class FairClassTest {
 
   /** A delayed (-1.5 ms of lag), then B alone for 5 ms: V = 4 ms, A's lag +1 ms when woken. */
   private long lagAfterAWakeupCompletesTheDelayedDequeue() {
-    FakeTask a = FakeTask.normal(1);
-    FakeTask b = FakeTask.normal(2);
-    engine.enqueue(0, a, ENQUEUE_INITIAL);
-    engine.enqueue(0, b, ENQUEUE_INITIAL);
-    engine.schedule(0, false);
-    engine.run(0, 3 * MS);
-    engine.schedule(0, true); // A delayed, B runs
+    FakeTask a = delayedBesideARunningTask();
     engine.run(0, 5 * MS);
     // feature.TTWU_DEQUEUE's wakeup: the delayed dequeue completes, then the task is placed anew
     fair.dequeue(services.rq(0), a, SchedFlags.DEQUEUE_SLEEP | SchedFlags.DEQUEUE_DELAYED);

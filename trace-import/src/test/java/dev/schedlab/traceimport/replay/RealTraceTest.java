@@ -44,6 +44,34 @@ class RealTraceTest {
             name, fixture("machine.yaml"), file.getParent(), Files.exists(groups) ? groups : null));
   }
 
+  /** One replay of {@code scenario} in the model with the built-in providers only. */
+  private static ReplayRun replay(dev.schedlab.lab.scenario.Scenario scenario) throws Exception {
+    try (PluginHost host = PluginHost.builtinOnly()) {
+      return ReplayRun.of("model", scenario, host.extensionsFor(List.of()));
+    }
+  }
+
+  /** No stretch of a CPU is counted for two tasks, lost switches included. */
+  private static void assertNoCpuOverbooked(ImportedTrace imported) {
+    var h = imported.history();
+    for (var cpu : h.cpus()) {
+      assertThat(cpu.busyNs).isLessThanOrEqualTo(h.endNs() - h.startNs());
+    }
+  }
+
+  /** Every program ran to its end and every traced wakeup by a task ran as a wake step. */
+  private static void assertEveryProgramAndWakeStepRan(
+      ImportedTrace imported, ReplayRun run, ReplayReport report) {
+    assertThat(run.finished()).isEqualTo(imported.replayed().size());
+    long traced = 0;
+    long steps = 0;
+    for (String task : imported.replayed().keySet()) {
+      traced += report.traced(task).wakeupsByTask;
+      steps += run.wakeSteps(task);
+    }
+    assertThat(steps).as("wake steps run").isEqualTo(traced);
+  }
+
   @Test
   void theRecordingSessionsTasksReplayInOneTaskGroupAndForkedTasksFromTheirParentsStep()
       throws Exception {
@@ -196,24 +224,13 @@ class RealTraceTest {
     ImportedTrace imported = load(name);
     Trace t = imported.trace();
     assertThat(t.nrCpus()).isEqualTo(2);
-    // no stretch of a CPU is counted for two tasks, lost switches included
-    var h = imported.history();
-    for (var cpu : h.cpus()) {
-      assertThat(cpu.busyNs).isLessThanOrEqualTo(h.endNs() - h.startNs());
-    }
-    ReplayRun run;
-    try (PluginHost host = PluginHost.builtinOnly()) {
-      run = ReplayRun.of("model", imported.replayScenario(), host.extensionsFor(List.of()));
-    }
+    assertNoCpuOverbooked(imported);
+    ReplayRun run = replay(imported.replayScenario());
     ReplayReport report = new ReplayReport(imported, List.of(run));
-    assertThat(run.finished()).isEqualTo(imported.replayed().size());
-    long traced = 0;
-    long steps = 0;
+    assertEveryProgramAndWakeStepRan(imported, run, report);
     int cpuBound = 0;
     for (String task : imported.replayed().keySet()) {
       TaskMeasures tr = report.traced(task);
-      traced += tr.wakeupsByTask;
-      steps += run.wakeSteps(task);
       if (tr.wakeups == 0 && tr.runtimeNs >= 5_000_000) { // never slept: CPU-bound
         cpuBound++;
         assertThat(report.replayed(0, task).runtimeNs)
@@ -240,7 +257,6 @@ class RealTraceTest {
     if (t.format() != TraceFormat.PERF) {
       assertThat(asleep).isPositive(); // the kernel threads and JVM timers of the recordings
     }
-    assertThat(steps).as("wake steps run").isEqualTo(traced);
   }
 
   @Test
@@ -259,23 +275,10 @@ class RealTraceTest {
     // without a switch-in comes out of idle, and none is taken for a lost switch between tasks
     assertThat(quiet.trace().warnings().count("switch-from-idle-lost")).isPositive();
     assertThat(quiet.trace().warnings().count("switch-in-lost")).isZero();
-    var h = quiet.history();
-    for (var cpu : h.cpus()) {
-      assertThat(cpu.busyNs).isLessThanOrEqualTo(h.endNs() - h.startNs());
-    }
-    ReplayRun run;
-    try (PluginHost host = PluginHost.builtinOnly()) {
-      run = ReplayRun.of("model", quiet.replayScenario(), host.extensionsFor(List.of()));
-    }
-    assertThat(run.finished()).isEqualTo(quiet.replayed().size());
+    assertNoCpuOverbooked(quiet);
+    ReplayRun run = replay(quiet.replayScenario());
     ReplayReport report = new ReplayReport(quiet, List.of(run));
-    long traced = 0;
-    long steps = 0;
-    for (String task : quiet.replayed().keySet()) {
-      traced += report.traced(task).wakeupsByTask;
-      steps += run.wakeSteps(task);
-    }
-    assertThat(steps).as("wake steps run").isEqualTo(traced);
+    assertEveryProgramAndWakeStepRan(quiet, run, report);
     // perf bench's main task, most of whose runs start out of idle, runs as long as traced
     String perf = "sched-pipe@27566";
     assertThat(report.replayed(0, perf).runtimeNs)
@@ -288,12 +291,7 @@ class RealTraceTest {
     long traced = 0;
     long replayed = 0;
     for (int seed = 1; seed <= 5; seed++) {
-      ReplayRun run;
-      try (PluginHost host = PluginHost.builtinOnly()) {
-        run =
-            ReplayRun.of(
-                "model", spin.replayScenario().withSeed(seed), host.extensionsFor(List.of()));
-      }
+      ReplayRun run = replay(spin.replayScenario().withSeed(seed));
       ReplayReport report = new ReplayReport(spin, List.of(run));
       int loops = 0;
       for (Map.Entry<String, TracedTask> e : spin.replayed().entrySet()) {
